@@ -1,0 +1,334 @@
+// weft — real-time cloth simulation. Public C API.
+//
+// Usage:
+//   wfWorldDef wd = wfDefaultWorldDef();
+//   char err[256];
+//   wfWorld* world = wfCreateWorld(&wd, err, sizeof err);
+//   wfClothDef cd = wfDefaultClothDef();
+//   wfClothId cloth = wfCreateCloth(world, &cd);
+//   for (int frame = 0; frame < 100; ++frame) wfWorld_Step(world);
+//   wfCloth_ReadPositions(cloth, positions, count);
+//   wfDestroyWorld(world);
+//
+// Conventions: a def with every field left at its default (from wfDefault*Def) is valid; creation
+// validates a def and reports the first bad field by name and its allowed range. The library keeps
+// no global mutable state: several worlds may live in one process (one thread per world).
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(WEFT_SHARED)
+#  ifdef WEFT_BUILD
+#    define WF_API __declspec(dllexport)
+#  else
+#    define WF_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) && defined(WEFT_SHARED)
+#  define WF_API __attribute__((visibility("default")))
+#else
+#  define WF_API
+#endif
+
+#define WF_VERSION_MAJOR 0
+#define WF_VERSION_MINOR 1
+#define WF_VERSION_PATCH 0
+
+typedef struct wfVec3 { float x, y, z; } wfVec3;
+
+// Recoverable failures. The message that goes with the last one is kept on the world.
+typedef enum wfResult {
+	WF_OK = 0,
+	WF_ERROR_INVALID_DEF,        // a def field is out of range (message names the field)
+	WF_ERROR_INVALID_ARGUMENT,   // bad id, index or buffer size
+	WF_ERROR_OUT_OF_MEMORY,
+	WF_ERROR_BACKEND_UNAVAILABLE,// the requested backend or device cannot be used
+	WF_ERROR_DEVICE_LOST,        // the GPU failed during a step; the last snapshot stays readable
+	WF_ERROR_IO,                 // a file could not be read or written
+	WF_ERROR_PARSE,              // a scene file is malformed
+} wfResult;
+
+WF_API const char* wfResultName(wfResult result);
+
+typedef enum wfBackendType {
+	WF_BACKEND_AUTO = 0, // a hardware Vulkan device if there is one, else the CPU
+	WF_BACKEND_CPU,
+	WF_BACKEND_VULKAN,
+} wfBackendType;
+
+typedef enum wfSolverType {
+	WF_SOLVER_XPBD = 0, // compliance, accumulated lambda, graph-coloured Gauss-Seidel
+	WF_SOLVER_JACOBI,   // small-step PBD, averaged Jacobi sweeps with relaxation
+	WF_SOLVER_SPRINGS,  // explicit mass-spring with dampers, semi-implicit Euler
+} wfSolverType;
+
+typedef enum wfOrientation {
+	WF_ORIENT_HORIZONTAL = 0, // the grid lies in the xz plane (draped over a collider)
+	WF_ORIENT_VERTICAL,       // the grid hangs in the xy plane, row 0 on top
+} wfOrientation;
+
+typedef enum wfPinMode {
+	WF_PIN_NONE = 0,
+	WF_PIN_TOP_CORNERS, // the two corners of row 0
+	WF_PIN_TOP_ROW,     // every particle of row 0
+	WF_PIN_CORNERS,     // all four corners
+	WF_PIN_LIST,        // the explicit index list of the def
+} wfPinMode;
+
+typedef enum wfWindMode {
+	WF_WIND_NONE = 0,
+	WF_WIND_GUST, // acceleration strength * (sin(1.8 t), 0, cos(1.26 t)) added to gravity (compute-cloth)
+	WF_WIND_WAVE, // force strength * direction * (0.5 + 0.5 sin(2 pi frequency t + phasePerColumn * column))
+} wfWindMode;
+
+typedef enum wfContactResponse {
+	WF_CONTACT_FRICTION = 0, // project to the surface + thickness, Coulomb friction on the tangential velocity
+	WF_CONTACT_STOP,         // project to the surface and zero the whole velocity (compute-cloth's response)
+} wfContactResponse;
+
+typedef enum wfLogLevel { WF_LOG_ERROR = 0, WF_LOG_WARNING, WF_LOG_INFO } wfLogLevel;
+typedef void wfLogFn(wfLogLevel level, const char* message, void* context);
+// Called when a programmer error is caught (a broken internal invariant). Return non-zero to abort.
+typedef int wfAssertFn(const char* condition, const char* file, int line, void* context);
+
+typedef struct wfSphereDef {
+	bool enabled;
+	wfVec3 center;        // centre at motion phase 0
+	float radius;         // (0, 1e4]
+	bool moving;          // oscillates center + amplitude * sin(2 pi frequency t_motion)
+	wfVec3 amplitude;
+	float frequency;      // Hz, [0, 100]
+} wfSphereDef;
+
+typedef struct wfFloorDef {
+	bool enabled;
+	float height;         // the plane y = height
+} wfFloorDef;
+
+typedef struct wfWindDef {
+	wfWindMode mode;
+	float strength;       // [0, 1e4]: m/s^2 for GUST, N per particle for WAVE
+	float frequency;      // Hz for WAVE, [0, 100]
+	float phasePerColumn; // radians per column for WAVE
+	wfVec3 direction;     // WAVE direction (normalised on use)
+} wfWindDef;
+
+typedef struct wfContactDef {
+	wfContactResponse response;
+	float thickness;      // cloth half-thickness kept from collider surfaces, [0, 1]
+	float friction;       // Coulomb coefficient, [0, 10]
+} wfContactDef;
+
+// Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
+typedef struct wfStepDef {
+	wfSolverType solver;
+	float timeStep;       // simulated seconds per frame, (0, 1]
+	int substeps;         // [1, 4096]
+	int iterations;       // XPBD iterations / Jacobi sweeps per substep, [1, 1024] (Jacobi: even)
+} wfStepDef;
+
+typedef struct wfWorldDef {
+	wfBackendType backend;
+	const char* deviceName; // substring of the Vulkan device to use; NULL = first hardware device
+	int threads;            // CPU worker threads, 0 = all cores
+	wfStepDef step;
+	wfVec3 gravity;
+	wfSphereDef sphere;
+	wfFloorDef floor;
+	wfWindDef wind;
+	wfContactDef contact;
+	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
+	void* logContext;
+	wfAssertFn* assertFn;    // NULL: print and abort
+	int internalValue;       // set by wfDefaultWorldDef, checked on create
+} wfWorldDef;
+
+WF_API wfWorldDef wfDefaultWorldDef(void);
+
+// Material: every field is live (wfCloth_SetMaterial changes it without a rebuild).
+typedef struct wfMaterial {
+	float mass;               // per particle, kg, (0, 1e6]
+	// XPBD
+	float stretchCompliance;  // inverse stiffness, m/N, [0, 1e3]; 0 = rigid
+	float shearCompliance;
+	float bendCompliance;
+	float damping;            // XPBD velocity damping d of f = m g - d v, kg/s, [0, 1e3]
+	// Jacobi (small-step PBD)
+	float relaxation;         // s in [0, 1]
+	float retention;          // velocity retention per substep, [0, 1]
+	// Springs (explicit)
+	float stiffness;          // N/m, [0, 1e7]
+	float springDamping;      // damper along each spring, N s/m, [0, 1e5]
+} wfMaterial;
+
+typedef struct wfClothDef {
+	int cols, rows;           // particles per row / per column, [1, 8192] each, at least 2 particles
+	float width, height;      // extent along the columns / rows, > 0 (ignored along a side with 1 particle)
+	wfOrientation orientation;
+	wfVec3 origin;            // centre of the grid
+	bool structural, shear, bending; // constraint families
+	wfMaterial material;
+	wfPinMode pinMode;
+	const int* pinIndices;    // WF_PIN_LIST: particle indices (row * cols + col); copied on create
+	int pinCount;
+	float uvRepeat;           // UVs span [0, uvRepeat] on both axes
+	int internalValue;
+} wfClothDef;
+
+WF_API wfClothDef wfDefaultClothDef(void);
+WF_API wfMaterial wfDefaultMaterial(void);
+
+typedef struct wfWorld wfWorld;
+
+typedef struct wfClothId {
+	wfWorld* world;
+	int32_t index;       // -1 for the null id
+	uint32_t generation;
+} wfClothId;
+
+WF_API bool wfClothId_IsNull(wfClothId id);
+
+// Numerical trouble is counted, never fatal.
+typedef struct wfWarnings {
+	int64_t nonFinite;   // frames in which a non-finite value was found (the cloth is then restored)
+	int64_t unstable;    // frames in which a cloth exploded (strain beyond 10x)
+	int64_t timeStepTooLarge; // explicit springs stepped beyond their stability estimate
+} wfWarnings;
+
+typedef struct wfClothStats {
+	double time;             // simulated seconds
+	double kineticEnergy;    // J
+	double potentialEnergy;  // gravity (relative to y = 0) + elastic, J
+	float maxStrain;         // max |len - rest| / rest over stretch constraints
+	float meanStrain;        // mean of the same
+	float sphereClearance;   // smallest (distance to centre - radius); FLT_MAX without sphere
+	float floorClearance;    // smallest (y - floor height); FLT_MAX without floor
+	wfVec3 momentum;         // kg m/s
+	int nonFinite;           // non-finite position or velocity components
+} wfClothStats;
+
+typedef struct wfClothInfo {
+	int cols, rows;
+	int particleCount;
+	int constraintCount;
+	int familyCount[3];      // stretch, shear, bend
+	int colorCount;
+	int triangleCount;
+} wfClothInfo;
+
+// ---------------------------------------------------------------- world
+// Returns NULL on failure and writes the reason into error (if not NULL).
+WF_API wfWorld* wfCreateWorld(const wfWorldDef* def, char* error, int errorSize);
+WF_API void wfDestroyWorld(wfWorld* world);
+
+// Advances every cloth by one frame (def.step.substeps substeps).
+WF_API wfResult wfWorld_Step(wfWorld* world);
+
+WF_API const char* wfWorld_GetLastError(const wfWorld* world);
+WF_API wfBackendType wfWorld_GetBackend(const wfWorld* world);
+WF_API const char* wfWorld_GetDeviceName(const wfWorld* world);
+WF_API wfWorldDef wfWorld_GetDef(const wfWorld* world); // resolved values (pointers as given)
+WF_API double wfWorld_GetTime(const wfWorld* world);
+WF_API wfWarnings wfWorld_GetWarnings(const wfWorld* world);
+WF_API wfVec3 wfWorld_GetSphereCenter(const wfWorld* world); // where the moving sphere is now
+
+// Live parameters. Each validates like creation and returns WF_ERROR_INVALID_DEF with a message.
+WF_API wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step);
+WF_API wfResult wfWorld_SetGravity(wfWorld* world, wfVec3 gravity);
+WF_API wfResult wfWorld_SetSphere(wfWorld* world, const wfSphereDef* sphere);
+WF_API wfResult wfWorld_SetSphereMoving(wfWorld* world, bool moving);
+WF_API wfResult wfWorld_SetFloor(wfWorld* world, const wfFloorDef* floor);
+WF_API wfResult wfWorld_SetWind(wfWorld* world, const wfWindDef* wind);
+WF_API wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact);
+
+// Snapshot of the dynamic state of every cloth (positions, velocities, time, sphere phase).
+// Restoring it continues bit-identically. The world's cloth set must be unchanged.
+WF_API size_t wfWorld_GetSnapshotSize(const wfWorld* world);
+WF_API wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size);
+WF_API wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size);
+
+// ---------------------------------------------------------------- cloth
+// Returns the null id on failure; the reason is in wfWorld_GetLastError.
+WF_API wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def);
+WF_API void wfDestroyCloth(wfClothId id);
+
+WF_API wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info);
+WF_API wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats);
+WF_API wfMaterial wfCloth_GetMaterial(wfClothId id);
+WF_API wfResult wfCloth_SetMaterial(wfClothId id, const wfMaterial* material);
+
+// Puts the particles back at their initial positions at rest (pins and material unchanged).
+WF_API wfResult wfCloth_Reset(wfClothId id);
+
+// Pins: a pinned particle has inverse mass 0 and stays where it is. Unpinning lets it fall.
+WF_API wfResult wfCloth_SetPinMode(wfClothId id, wfPinMode mode, const int* indices, int count);
+WF_API wfResult wfCloth_SetPinned(wfClothId id, int particle, bool pinned);
+WF_API bool wfCloth_IsPinned(wfClothId id, int particle);
+
+// Grab: the particle is held at the target (fixed) until released. One grab per cloth.
+WF_API wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target);
+WF_API wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target);
+WF_API wfResult wfCloth_Release(wfClothId id);
+WF_API int wfCloth_GetGrabbed(wfClothId id); // -1 when nothing is grabbed
+
+// Read-back. count must equal the number of elements (particles, or 3 * triangles for indices).
+WF_API wfResult wfCloth_ReadPositions(wfClothId id, wfVec3* out, int count);
+WF_API wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count);
+WF_API wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count); // area-weighted, unit
+WF_API wfResult wfCloth_ReadUVs(wfClothId id, float* out /* (count x 2) */, int count);
+WF_API wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out /* (3 x triangles) */, int count);
+// Overwrites positions (and zeroes velocities); for tests and tools.
+WF_API wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count);
+WF_API wfResult wfCloth_WriteVelocities(wfClothId id, const wfVec3* velocities, int count);
+
+// ---------------------------------------------------------------- presets
+// Presets reproduce the seed documents' default scenes.
+WF_API int wfPresetCount(void);
+WF_API const char* wfPresetName(int index);
+WF_API const char* wfPresetDescription(int index);
+// Fills a world and a cloth def; returns false for an unknown name.
+WF_API bool wfPresetGet(const char* name, wfWorldDef* world, wfClothDef* cloth);
+
+// ---------------------------------------------------------------- scene files (JSON)
+typedef struct wfScene wfScene;
+
+// Loads a scene; on failure returns NULL and writes "file: key: problem (allowed range)" into error.
+WF_API wfScene* wfScene_Load(const char* path, char* error, int errorSize);
+// Parses scene text; `name` is used in messages.
+WF_API wfScene* wfScene_Parse(const char* text, const char* name, char* error, int errorSize);
+WF_API void wfScene_Destroy(wfScene* scene);
+WF_API wfWorldDef wfScene_GetWorldDef(const wfScene* scene);
+WF_API int wfScene_GetClothCount(const wfScene* scene);
+WF_API wfClothDef wfScene_GetClothDef(const wfScene* scene, int index); // pin list owned by the scene
+WF_API int wfScene_GetFrames(const wfScene* scene); // "frames" of the scene, 0 if absent
+
+// Names used in scene files and on the command line ("xpbd", "top-corners", ...).
+WF_API const char* wfSolverName(wfSolverType solver);
+WF_API bool wfSolverFromName(const char* name, wfSolverType* out);
+WF_API const char* wfBackendName(wfBackendType backend);
+WF_API bool wfBackendFromName(const char* name, wfBackendType* out);
+WF_API const char* wfPinModeName(wfPinMode mode);
+WF_API bool wfPinModeFromName(const char* name, wfPinMode* out);
+
+// ---------------------------------------------------------------- devices
+typedef struct wfDeviceInfo {
+	char name[256];
+	bool hardware; // false for software rasterisers (lavapipe)
+	uint32_t apiVersion;
+} wfDeviceInfo;
+
+// Lists the Vulkan devices; returns the number found (0 when there is no loader or device), writes
+// at most capacity. When there is no Vulkan support compiled in, returns -1.
+WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // WEFT_WEFT_H

@@ -1,0 +1,482 @@
+// Cloth: creation from a def, pins, grab, read-back, statistics.
+#include "internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool wfClothId_IsNull(wfClothId id)
+{
+	return id.world == NULL || id.index < 0;
+}
+
+wfCloth* wfGetCloth(wfClothId id)
+{
+	if (id.world == NULL || id.index < 0 || id.index >= id.world->clothCapacity)
+		return NULL;
+	wfCloth* c = &id.world->cloths[id.index];
+	return c->generation == id.generation && c->generation != 0 ? c : NULL;
+}
+
+// pos.w is the inverse mass the solvers see: 0 for pinned and grabbed particles.
+void wfClothApplyInverseMass(wfCloth* c)
+{
+	float w = 1.0f / c->material.mass;
+	for (int i = 0; i < c->model.particleCount; ++i)
+		c->state.pos[i].w = c->pinned[i] ? 0.0f : w;
+	if (c->grabIndex >= 0)
+		c->state.pos[c->grabIndex].w = 0.0f;
+}
+
+static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
+{
+	const int cols = c->model.cols, rows = c->model.rows;
+	memset(c->pinned, 0, (size_t)c->model.particleCount);
+	switch (mode) {
+	case WF_PIN_NONE:
+	case WF_PIN_LIST:
+		break;
+	case WF_PIN_TOP_CORNERS:
+		c->pinned[0] = c->pinned[cols - 1] = 1;
+		break;
+	case WF_PIN_TOP_ROW:
+		memset(c->pinned, 1, (size_t)cols);
+		break;
+	case WF_PIN_CORNERS:
+		c->pinned[0] = c->pinned[cols - 1] = 1;
+		c->pinned[(rows - 1) * cols] = c->pinned[rows * cols - 1] = 1;
+		break;
+	}
+	if (mode == WF_PIN_LIST) {
+		for (int i = 0; i < count; ++i)
+			c->pinned[indices[i]] = 1;
+	}
+	c->def.pinMode = mode;
+}
+
+static void ResetState(wfCloth* c)
+{
+	for (int i = 0; i < c->model.particleCount; ++i) {
+		wfVec4 p = c->model.restPositions[i];
+		c->state.pos[i] = (wfVec4){p.x, p.y, p.z, 0.0f};
+		c->state.vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+	}
+	wfClothApplyInverseMass(c);
+	c->hostValid = true;
+	c->normalsValid = false;
+}
+
+wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
+{
+	wfClothId nullId = {world, -1, 0};
+	char msg[256];
+	if (world == NULL)
+		return nullId;
+	if (def == NULL) {
+		wfSetError(world, WF_ERROR_INVALID_DEF, "cloth def: NULL");
+		return nullId;
+	}
+	if (!wfValidateClothDef(def, msg, (int)sizeof msg)) {
+		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+		return nullId;
+	}
+	// Find a free slot, growing the slot array when full.
+	int slot = -1;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		if (world->cloths[i].generation == 0) {
+			slot = i;
+			break;
+		}
+	}
+	if (slot < 0) {
+		int capacity = world->clothCapacity > 0 ? 2 * world->clothCapacity : 4;
+		wfCloth* grown = (wfCloth*)realloc(world->cloths, (size_t)capacity * sizeof(wfCloth));
+		if (grown == NULL) {
+			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory");
+			return nullId;
+		}
+		memset(grown + world->clothCapacity, 0, (size_t)(capacity - world->clothCapacity) * sizeof(wfCloth));
+		slot = world->clothCapacity;
+		world->cloths = grown;
+		world->clothCapacity = capacity;
+	}
+	wfCloth* c = &world->cloths[slot];
+	memset(c, 0, sizeof *c);
+	c->def = *def;
+	c->def.pinIndices = NULL;
+	c->def.pinCount = 0;
+	c->material = def->material;
+	c->index = slot;
+	c->grabIndex = -1;
+	if (wfBuildGridModel(def, &c->model) != WF_OK) {
+		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a %d x %d grid", def->cols, def->rows);
+		return nullId;
+	}
+	size_t n = (size_t)c->model.particleCount, v4 = n * sizeof(wfVec4);
+	c->state.pos = (wfVec4*)wfAlloc(v4);
+	c->state.vel = (wfVec4*)wfAlloc(v4);
+	c->state.prev = (wfVec4*)wfAlloc(v4);
+	c->state.pos2 = (wfVec4*)wfAlloc(v4);
+	c->state.vel2 = (wfVec4*)wfAlloc(v4);
+	c->state.normals = (wfVec4*)wfAlloc(v4);
+	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
+	c->pinned = (uint8_t*)wfAlloc(n);
+	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals ||
+		!c->state.lambda || !c->pinned) {
+		c->generation = world->nextGeneration++;
+		wfDestroyCloth((wfClothId){world, slot, c->generation});
+		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for %zu particles", n);
+		return nullId;
+	}
+	SetPins(c, def->pinMode, def->pinIndices, def->pinCount);
+	ResetState(c);
+	c->generation = world->nextGeneration++;
+	world->clothCount++;
+	wfClothId id = {world, slot, c->generation};
+	wfResult r = world->backend->addCloth(world, c);
+	if (r != WF_OK) {
+		char why[512];
+		snprintf(why, sizeof why, "%s", world->lastError);
+		wfDestroyCloth(id);
+		wfSetError(world, r, "cloth: %s", why);
+		return nullId;
+	}
+	return id;
+}
+
+void wfDestroyCloth(wfClothId id)
+{
+	wfCloth* c = wfGetCloth(id);
+	if (c == NULL)
+		return;
+	wfWorld* world = id.world;
+	if (c->backendData != NULL)
+		world->backend->removeCloth(world, c);
+	wfFreeModel(&c->model);
+	wfFree(c->state.pos);
+	wfFree(c->state.vel);
+	wfFree(c->state.prev);
+	wfFree(c->state.pos2);
+	wfFree(c->state.vel2);
+	wfFree(c->state.normals);
+	wfFree(c->state.lambda);
+	wfFree(c->pinned);
+	if (c->generation != 0)
+		world->clothCount--;
+	memset(c, 0, sizeof *c);
+}
+
+// ------------------------------------------------------------------ host mirror
+
+wfResult wfSyncHost(wfWorld* world, wfCloth* c)
+{
+	if (!c->hostValid) {
+		wfResult r = world->backend->download(world, c);
+		if (r != WF_OK)
+			return r;
+		c->hostValid = true;
+	}
+	return WF_OK;
+}
+
+// After the host changed the state (pins, grab, reset, writes): push it to the device.
+static wfResult HostChanged(wfWorld* world, wfCloth* c)
+{
+	c->normalsValid = false;
+	return world->backend->upload(world, c);
+}
+
+#define GET_CLOTH(c, id) \
+	wfCloth* c = wfGetCloth(id); \
+	if (c == NULL) \
+		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null cloth id") : WF_ERROR_INVALID_ARGUMENT
+
+wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
+{
+	GET_CLOTH(c, id);
+	info->cols = c->model.cols;
+	info->rows = c->model.rows;
+	info->particleCount = c->model.particleCount;
+	info->constraintCount = c->model.constraintCount;
+	for (int f = 0; f < WF_FAMILY_COUNT; ++f)
+		info->familyCount[f] = c->model.familyCount[f];
+	info->colorCount = c->model.colorCount;
+	info->triangleCount = c->model.triangleCount;
+	return WF_OK;
+}
+
+wfMaterial wfCloth_GetMaterial(wfClothId id)
+{
+	wfCloth* c = wfGetCloth(id);
+	return c != NULL ? c->material : wfDefaultMaterial();
+}
+
+wfResult wfCloth_SetMaterial(wfClothId id, const wfMaterial* material)
+{
+	GET_CLOTH(c, id);
+	char msg[256];
+	if (material == NULL || !wfValidateMaterial(material, msg, (int)sizeof msg))
+		return wfSetError(id.world, WF_ERROR_INVALID_DEF, "%s", material == NULL ? "material: NULL" : msg);
+	bool massChanged = material->mass != c->material.mass;
+	c->material = *material;
+	if (!massChanged)
+		return WF_OK;
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	wfClothApplyInverseMass(c);
+	return HostChanged(id.world, c);
+}
+
+wfResult wfCloth_Reset(wfClothId id)
+{
+	GET_CLOTH(c, id);
+	c->grabIndex = -1;
+	ResetState(c);
+	return HostChanged(id.world, c);
+}
+
+wfResult wfCloth_SetPinMode(wfClothId id, wfPinMode mode, const int* indices, int count)
+{
+	GET_CLOTH(c, id);
+	if ((unsigned)mode > WF_PIN_LIST)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinMode: %d is not one of none, top-corners, top-row, corners, list", (int)mode);
+	if (mode == WF_PIN_LIST) {
+		if (count < 0 || (count > 0 && indices == NULL))
+			return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinIndices: %d indices given without a list", count);
+		for (int i = 0; i < count; ++i) {
+			if (indices[i] < 0 || indices[i] >= c->model.particleCount)
+				return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinIndices[%d]: %d is out of range [0, %d]", i, indices[i], c->model.particleCount - 1);
+		}
+	}
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	SetPins(c, mode, indices, count);
+	wfClothApplyInverseMass(c);
+	return HostChanged(id.world, c);
+}
+
+wfResult wfCloth_SetPinned(wfClothId id, int particle, bool pinned)
+{
+	GET_CLOTH(c, id);
+	if (particle < 0 || particle >= c->model.particleCount)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle, c->model.particleCount - 1);
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	c->pinned[particle] = pinned ? 1 : 0;
+	c->def.pinMode = WF_PIN_LIST;
+	wfClothApplyInverseMass(c);
+	if (pinned)
+		c->state.vel[particle] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+	return HostChanged(id.world, c);
+}
+
+bool wfCloth_IsPinned(wfClothId id, int particle)
+{
+	wfCloth* c = wfGetCloth(id);
+	return c != NULL && particle >= 0 && particle < c->model.particleCount && c->pinned[particle];
+}
+
+wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
+{
+	GET_CLOTH(c, id);
+	if (particle < 0 || particle >= c->model.particleCount)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle, c->model.particleCount - 1);
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	c->grabIndex = particle;
+	c->grabTarget = target;
+	wfClothApplyInverseMass(c);
+	c->state.vel[particle] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+	return HostChanged(id.world, c);
+}
+
+wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target)
+{
+	GET_CLOTH(c, id);
+	if (c->grabIndex < 0)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: nothing is grabbed");
+	c->grabTarget = target;
+	return WF_OK;
+}
+
+wfResult wfCloth_Release(wfClothId id)
+{
+	GET_CLOTH(c, id);
+	if (c->grabIndex < 0)
+		return WF_OK;
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	c->grabIndex = -1;
+	wfClothApplyInverseMass(c);
+	return HostChanged(id.world, c);
+}
+
+int wfCloth_GetGrabbed(wfClothId id)
+{
+	wfCloth* c = wfGetCloth(id);
+	return c != NULL ? c->grabIndex : -1;
+}
+
+// ------------------------------------------------------------------ read-back
+
+#define CHECK_COUNT(c, id, count, expected, what) \
+	if ((count) != (expected)) \
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: count %d, the cloth has %d", what, (count), (expected))
+
+static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* out, int count, const char* what)
+{
+	GET_CLOTH(c, id);
+	CHECK_COUNT(c, id, count, c->model.particleCount, what);
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	const wfVec4* src = pick(c);
+	for (int i = 0; i < count; ++i)
+		out[i] = (wfVec3){src[i].x, src[i].y, src[i].z};
+	return WF_OK;
+}
+
+static const wfVec4* PickPos(wfCloth* c) { return c->state.pos; }
+static const wfVec4* PickVel(wfCloth* c) { return c->state.vel; }
+
+static const wfVec4* PickNormals(wfCloth* c)
+{
+	if (!c->normalsValid) {
+		wfComputeNormals(&c->model, c->state.pos, c->state.normals);
+		c->normalsValid = true;
+	}
+	return c->state.normals;
+}
+
+wfResult wfCloth_ReadPositions(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickPos, out, count, "positions"); }
+wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickVel, out, count, "velocities"); }
+wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickNormals, out, count, "normals"); }
+
+wfResult wfCloth_ReadUVs(wfClothId id, float* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_COUNT(c, id, count, c->model.particleCount, "uvs");
+	memcpy(out, c->model.uvs, (size_t)count * 2 * sizeof(float));
+	return WF_OK;
+}
+
+wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_COUNT(c, id, count, 3 * c->model.triangleCount, "indices");
+	memcpy(out, c->model.indices, (size_t)count * sizeof(uint32_t));
+	return WF_OK;
+}
+
+static wfResult WriteVec4(wfClothId id, const wfVec3* in, int count, bool positions)
+{
+	GET_CLOTH(c, id);
+	CHECK_COUNT(c, id, count, c->model.particleCount, positions ? "positions" : "velocities");
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	for (int i = 0; i < count; ++i) {
+		if (positions) {
+			c->state.pos[i].x = in[i].x;
+			c->state.pos[i].y = in[i].y;
+			c->state.pos[i].z = in[i].z;
+			c->state.vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+		} else {
+			c->state.vel[i] = (wfVec4){in[i].x, in[i].y, in[i].z, 0.0f};
+		}
+	}
+	return HostChanged(id.world, c);
+}
+
+wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count) { return WriteVec4(id, positions, count, true); }
+wfResult wfCloth_WriteVelocities(wfClothId id, const wfVec3* velocities, int count) { return WriteVec4(id, velocities, count, false); }
+
+// ------------------------------------------------------------------ statistics
+
+void wfComputeStats(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, wfClothStats* s)
+{
+	const wfClothModel* m = &c->model;
+	const wfVec4* pos = c->state.pos;
+	const wfVec4* vel = c->state.vel;
+	const float mass = c->material.mass;
+	memset(s, 0, sizeof *s);
+	s->time = world->time;
+	s->sphereClearance = FLT_MAX;
+	s->floorClearance = FLT_MAX;
+	wfVec3 center = wfSphereCenterAt(p, -1);
+	double ke = 0.0, pe = 0.0, mx = 0.0, my = 0.0, mz = 0.0;
+	for (int i = 0; i < m->particleCount; ++i) {
+		wfVec4 x = pos[i], v = vel[i];
+		if (!isfinite(x.x) || !isfinite(x.y) || !isfinite(x.z) || !isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
+			s->nonFinite++;
+			continue;
+		}
+		// Pinned particles are not dynamic: they carry no momentum or energy.
+		if (c->pinned[i] || i == c->grabIndex)
+			continue;
+		ke += 0.5 * mass * ((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+		pe -= mass * ((double)p->gravity.x * x.x + (double)p->gravity.y * x.y + (double)p->gravity.z * x.z);
+		mx += mass * v.x;
+		my += mass * v.y;
+		mz += mass * v.z;
+	}
+	for (int i = 0; i < m->particleCount; ++i) {
+		wfVec4 x = pos[i];
+		if (p->sphere.enabled) {
+			float dx = x.x - center.x, dy = x.y - center.y, dz = x.z - center.z;
+			float d = sqrtf(dx * dx + dy * dy + dz * dz) - p->sphere.radius;
+			if (d < s->sphereClearance)
+				s->sphereClearance = d;
+		}
+		if (p->floor.enabled && x.y - p->floor.height < s->floorClearance)
+			s->floorClearance = x.y - p->floor.height;
+	}
+	// Elastic energy: 1/2 C^2 / compliance (XPBD) or 1/2 k C^2 (springs); Jacobi has no energy model.
+	double strainSum = 0.0;
+	int stretchCount = 0;
+	float alpha[WF_FAMILY_COUNT] = {c->material.stretchCompliance, c->material.shearCompliance, c->material.bendCompliance};
+	wfSolverType solver = world->def.step.solver;
+	for (int k = 0; k < m->constraintCount; ++k) {
+		const wfConstraint* con = &m->constraints[k];
+		wfVec4 a = pos[con->a], b = pos[con->b];
+		float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+		float len = sqrtf(dx * dx + dy * dy + dz * dz);
+		float C = len - con->rest;
+		if (solver == WF_SOLVER_XPBD && alpha[con->family] > 0.0f)
+			pe += 0.5 * (double)C * C / alpha[con->family];
+		else if (solver == WF_SOLVER_SPRINGS)
+			pe += 0.5 * (double)c->material.stiffness * C * C;
+		if (con->family == WF_FAMILY_STRETCH && con->rest > 0.0f) {
+			float strain = fabsf(C) / con->rest;
+			if (strain > s->maxStrain || !isfinite(strain))
+				s->maxStrain = strain;
+			strainSum += strain;
+			stretchCount++;
+		}
+	}
+	s->meanStrain = stretchCount > 0 ? (float)(strainSum / stretchCount) : 0.0f;
+	s->kineticEnergy = ke;
+	s->potentialEnergy = pe;
+	s->momentum = (wfVec3){(float)mx, (float)my, (float)mz};
+}
+
+wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats)
+{
+	GET_CLOTH(c, id);
+	wfFrameParams p;
+	wfFrameParamsInit(id.world, &p);
+	if (id.world->backend->stats != NULL)
+		return id.world->backend->stats(id.world, c, &p, stats);
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	wfComputeStats(id.world, c, &p, stats);
+	return WF_OK;
+}

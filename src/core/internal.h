@@ -1,0 +1,184 @@
+// Internal types shared by the core, the CPU solvers and the Vulkan backend. Not installed.
+#ifndef WEFT_INTERNAL_H
+#define WEFT_INTERNAL_H
+
+#include "weft/weft.h"
+
+#include <stdarg.h>
+
+// Programmer errors: a broken invariant. Calls the world's handler (default: print and abort).
+// Kept in release builds: it guards memory safety, not speed.
+#define WF_ASSERT(world, cond) \
+	do { if (!(cond)) wfAssertFailed((world), #cond, __FILE__, __LINE__); } while (0)
+
+typedef struct wfVec4 { float x, y, z, w; } wfVec4;
+
+// Constraint families, in the order of wfClothInfo.familyCount.
+enum { WF_FAMILY_STRETCH = 0, WF_FAMILY_SHEAR = 1, WF_FAMILY_BEND = 2, WF_FAMILY_COUNT = 3 };
+
+// One distance constraint. 16 bytes; the same layout is read by the GPU shaders.
+typedef struct wfConstraint {
+	uint32_t a, b;   // particle indices, a < b
+	float rest;      // rest length
+	uint32_t family; // WF_FAMILY_*
+} wfConstraint;
+
+// Model: built once from a cloth def, never changed by a step (MuJoCo's mjModel).
+typedef struct wfClothModel {
+	int cols, rows;
+	int particleCount;
+	int constraintCount;
+	int familyCount[WF_FAMILY_COUNT];
+	wfConstraint* constraints;  // (constraintCount) sorted by colour
+	int colorCount;
+	int* colorStart;            // (colorCount + 1) colour c is [colorStart[c], colorStart[c+1])
+	// Per-particle adjacency for the gather solvers (Jacobi, springs): compressed rows.
+	int* adjStart;              // (particleCount + 1)
+	uint32_t* adjConstraint;    // (2 * constraintCount) incident constraint indices, ascending
+	uint32_t* adjOther;         // (2 * constraintCount) the other particle of that constraint
+	float* jacobiWeight;        // (constraintCount) 1 / max(degree(a), degree(b)), symmetric averaging
+	int triangleCount;
+	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
+	float* uvs;                 // (particleCount x 2)
+	wfVec4* restPositions;      // (particleCount) initial positions, w unused
+	float restArea;             // area of the undeformed sheet
+} wfClothModel;
+
+// State: what a step changes; snapshot/restore copies it.
+// Positions carry the inverse mass in w (one 16-byte load per particle end of a constraint).
+typedef struct wfClothState {
+	wfVec4* pos;       // (particleCount) xyz position, w inverse mass (0 = pinned or grabbed)
+	wfVec4* vel;       // (particleCount) xyz velocity
+	wfVec4* prev;      // (particleCount) positions at the start of the substep (scratch)
+	wfVec4* pos2;      // (particleCount) ping-pong buffer for Jacobi sweeps and springs (scratch)
+	wfVec4* vel2;      // (particleCount) ping-pong buffer for springs (scratch)
+	float* lambda;     // (constraintCount) accumulated multipliers of the current substep (scratch)
+	wfVec4* normals;   // (particleCount) derived from pos on demand
+} wfClothState;
+
+typedef struct wfCloth {
+	uint32_t generation; // 0 = free slot
+	int index;
+	wfClothDef def;      // pin list pointer cleared; pins live in `pinned`
+	wfMaterial material;
+	wfClothModel model;
+	wfClothState state;
+	uint8_t* pinned;     // (particleCount) 1 = pinned
+	int grabIndex;       // -1 = none
+	wfVec3 grabTarget;
+	bool normalsValid;   // normals match pos
+	bool hostValid;      // state arrays hold the newest positions/velocities (false after a GPU step)
+	void* backendData;
+} wfCloth;
+
+// Environment of one substep; a pure function of the frame start values and the substep index,
+// so that the CPU and the GPU compute the same thing.
+typedef struct wfFrameParams {
+	float h;             // substep length
+	int substeps;
+	int iterations;
+	wfVec3 gravity;
+	double time;         // world time at the frame start
+	double sphereTime;   // motion phase time of the sphere at the frame start
+	wfSphereDef sphere;
+	wfFloorDef floor;
+	wfWindDef wind;
+	wfContactDef contact;
+} wfFrameParams;
+
+typedef struct wfBackend wfBackend;
+
+// A backend steps the cloths of a world. The core keeps host mirrors of the state; a GPU backend
+// downloads into them only when asked (wfSyncHost) and uploads after the host changed them.
+typedef struct wfBackendOps {
+	const char* name;
+	void (*destroy)(wfWorld* world);
+	wfResult (*addCloth)(wfWorld* world, wfCloth* cloth);
+	void (*removeCloth)(wfWorld* world, wfCloth* cloth);
+	wfResult (*step)(wfWorld* world, const wfFrameParams* params);
+	// Device -> host mirror (positions, velocities and normals).
+	wfResult (*download)(wfWorld* world, wfCloth* cloth);
+	// Host mirror -> device (positions incl. inverse masses, velocities).
+	wfResult (*upload)(wfWorld* world, wfCloth* cloth);
+	// Optional: statistics reduced on the device. NULL: the core computes them from the mirror.
+	wfResult (*stats)(wfWorld* world, wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);
+} wfBackendOps;
+
+struct wfWorld {
+	wfWorldDef def;
+	char lastError[512];
+	wfWarnings warnings;
+	double time;         // simulated seconds
+	double sphereTime;   // advances only while the sphere moves
+	wfCloth* cloths;     // (clothCapacity) slots
+	int clothCapacity;
+	int clothCount;
+	uint32_t nextGeneration;
+	const wfBackendOps* backend;
+	void* backendData;
+	wfBackendType backendType;
+	char deviceName[256];
+	int threads;
+};
+
+// ------------------------------------------------------------------ core helpers
+void wfAssertFailed(wfWorld* world, const char* cond, const char* file, int line);
+wfResult wfSetError(wfWorld* world, wfResult result, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+void wfLog(const wfWorld* world, wfLogLevel level, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+void* wfAlloc(size_t size);  // zeroed, 64-byte aligned; NULL on failure
+void wfFree(void* p);
+
+// Validation shared by creation, setters and the scene loader. Return false and write a message.
+bool wfValidateWorldDef(const wfWorldDef* def, char* error, int errorSize);
+bool wfValidateStepDef(const wfStepDef* step, char* error, int errorSize);
+bool wfValidateClothDef(const wfClothDef* def, char* error, int errorSize);
+bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize);
+
+// topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
+wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
+void wfFreeModel(wfClothModel* model);
+// Number of constraints a grid has with the given families (the seed formula with all three).
+int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool bending);
+
+// coloring.c
+// Colours constraints so that no two of a colour share a particle. Writes color[i] per constraint
+// and returns the colour count (-1 on allocation failure).
+int wfColorGreedy(const wfConstraint* constraints, int count, int particleCount, int* color);
+// The 12-colour scheme of a full grid (structural + shear + bending): returns the colour of a
+// grid constraint from its endpoints, or -1 if the constraint is not a grid neighbour relation.
+int wfGridColor(int cols, uint32_t a, uint32_t b);
+// Sorts constraints by colour (stable) and fills colorStart (colorCount + 1 entries).
+// Empty colours are removed; returns the new colour count.
+int wfSortByColor(wfConstraint* constraints, int count, const int* color, int colorCount, int* colorStart);
+
+// cloth.c
+wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
+void wfClothApplyInverseMass(wfCloth* cloth); // writes pos.w from pins, grab and mass
+wfResult wfSyncHost(wfWorld* world, wfCloth* cloth); // make the host mirror current
+void wfComputeNormals(const wfClothModel* model, const wfVec4* pos, wfVec4* normals);
+void wfComputeStats(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);
+void wfFrameParamsInit(const wfWorld* world, wfFrameParams* params);
+
+// Environment helpers (also mirrored in the GPU shaders).
+wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep
+wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep);
+// External acceleration of a particle in a given column during a substep (gravity + wind).
+wfVec3 wfExternalAccel(const wfFrameParams* p, int substep, int column, float invMass);
+
+// Backends
+extern const wfBackendOps wfCpuBackendOps;
+wfResult wfCpuBackendCreate(wfWorld* world);
+#ifdef WEFT_HAVE_VULKAN
+wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware);
+int wfVulkanEnumerate(wfDeviceInfo* out, int capacity, char* error, int errorSize);
+#endif
+
+#endif // WEFT_INTERNAL_H

@@ -1,0 +1,200 @@
+// Grid topology: particles, the three constraint families, colouring, adjacency and the mesh.
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool bending)
+{
+	int n = 0;
+	if (structural)
+		n += rows * (cols - 1) + cols * (rows - 1);
+	if (shear && cols > 1 && rows > 1)
+		n += 2 * (cols - 1) * (rows - 1);
+	if (bending)
+		n += (cols > 2 ? rows * (cols - 2) : 0) + (rows > 2 ? cols * (rows - 2) : 0);
+	return n;
+}
+
+static float Dist(wfVec4 p, wfVec4 q)
+{
+	float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+	return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+static void AddConstraint(wfClothModel* m, int* n, int a, int b, uint32_t family)
+{
+	wfConstraint* c = &m->constraints[(*n)++];
+	c->a = (uint32_t)a;
+	c->b = (uint32_t)b;
+	c->rest = Dist(m->restPositions[a], m->restPositions[b]);
+	c->family = family;
+	m->familyCount[family]++;
+}
+
+void wfFreeModel(wfClothModel* m)
+{
+	wfFree(m->constraints);
+	wfFree(m->colorStart);
+	wfFree(m->adjStart);
+	wfFree(m->adjConstraint);
+	wfFree(m->adjOther);
+	wfFree(m->jacobiWeight);
+	wfFree(m->indices);
+	wfFree(m->uvs);
+	wfFree(m->restPositions);
+	memset(m, 0, sizeof *m);
+}
+
+wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
+{
+	memset(m, 0, sizeof *m);
+	const int cols = def->cols, rows = def->rows, n = cols * rows;
+	m->cols = cols;
+	m->rows = rows;
+	m->particleCount = n;
+	int maxConstraints = wfGridConstraintCount(cols, rows, def->structural, def->shear, def->bending);
+	int cells = (cols - 1) * (rows - 1);
+	m->restPositions = (wfVec4*)wfAlloc((size_t)n * sizeof(wfVec4));
+	m->uvs = (float*)wfAlloc((size_t)n * 2 * sizeof(float));
+	m->constraints = (wfConstraint*)wfAlloc((size_t)(maxConstraints + 1) * sizeof(wfConstraint));
+	m->jacobiWeight = (float*)wfAlloc((size_t)(maxConstraints + 1) * sizeof(float));
+	m->colorStart = (int*)wfAlloc(64 * sizeof(int) + (size_t)(maxConstraints + 1) * sizeof(int));
+	m->adjStart = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
+	m->adjConstraint = (uint32_t*)wfAlloc((size_t)(2 * maxConstraints + 1) * sizeof(uint32_t));
+	m->adjOther = (uint32_t*)wfAlloc((size_t)(2 * maxConstraints + 1) * sizeof(uint32_t));
+	m->indices = (uint32_t*)wfAlloc((size_t)(6 * cells + 1) * sizeof(uint32_t));
+	int* color = (int*)wfAlloc((size_t)(maxConstraints + 1) * sizeof(int));
+	if (!m->restPositions || !m->uvs || !m->constraints || !m->jacobiWeight || !m->colorStart || !m->adjStart ||
+		!m->adjConstraint || !m->adjOther || !m->indices || !color) {
+		wfFree(color);
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+
+	// Particles: column index along x, row index along z (horizontal) or down y (vertical), centred
+	// on the origin. A side with one particle has no extent.
+	float dx = cols > 1 ? def->width / (float)(cols - 1) : 0.0f;
+	float dy = rows > 1 ? def->height / (float)(rows - 1) : 0.0f;
+	float x0 = cols > 1 ? -0.5f * def->width : 0.0f;
+	float y0 = rows > 1 ? -0.5f * def->height : 0.0f;
+	for (int r = 0; r < rows; ++r) {
+		for (int c = 0; c < cols; ++c) {
+			wfVec4* p = &m->restPositions[r * cols + c];
+			float u = x0 + dx * (float)c, v = y0 + dy * (float)r;
+			if (def->orientation == WF_ORIENT_HORIZONTAL) {
+				p->x = def->origin.x + u;
+				p->y = def->origin.y;
+				p->z = def->origin.z + v;
+			} else {
+				p->x = def->origin.x + u;
+				p->y = def->origin.y - v;
+				p->z = def->origin.z;
+			}
+			p->w = 0.0f;
+			m->uvs[2 * (r * cols + c) + 0] = cols > 1 ? def->uvRepeat * (float)c / (float)(cols - 1) : 0.0f;
+			m->uvs[2 * (r * cols + c) + 1] = rows > 1 ? def->uvRepeat * (float)r / (float)(rows - 1) : 0.0f;
+		}
+	}
+	m->restArea = def->width * def->height;
+
+	// Constraints in generation order: per particle, row-major.
+	int count = 0;
+	for (int r = 0; r < rows; ++r) {
+		for (int c = 0; c < cols; ++c) {
+			int i = r * cols + c;
+			if (def->structural && c + 1 < cols) AddConstraint(m, &count, i, i + 1, WF_FAMILY_STRETCH);
+			if (def->structural && r + 1 < rows) AddConstraint(m, &count, i, i + cols, WF_FAMILY_STRETCH);
+			if (def->shear && c + 1 < cols && r + 1 < rows) {
+				AddConstraint(m, &count, i, i + cols + 1, WF_FAMILY_SHEAR);
+				AddConstraint(m, &count, i + 1, i + cols, WF_FAMILY_SHEAR);
+			}
+			if (def->bending && c + 2 < cols) AddConstraint(m, &count, i, i + 2, WF_FAMILY_BEND);
+			if (def->bending && r + 2 < rows) AddConstraint(m, &count, i, i + 2 * cols, WF_FAMILY_BEND);
+		}
+	}
+	WF_ASSERT(NULL, count == maxConstraints);
+	m->constraintCount = count;
+
+	// Colouring: the 12-colour grid scheme (see coloring.c), then contiguous colour ranges.
+	for (int k = 0; k < count; ++k)
+		color[k] = wfGridColor(cols, m->constraints[k].a, m->constraints[k].b);
+	m->colorCount = wfSortByColor(m->constraints, count, color, 12, m->colorStart);
+	wfFree(color);
+	if (m->colorCount < 0) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+
+	// Adjacency (compressed rows), in ascending constraint order per particle.
+	for (int k = 0; k < count; ++k) {
+		m->adjStart[m->constraints[k].a + 1]++;
+		m->adjStart[m->constraints[k].b + 1]++;
+	}
+	for (int i = 0; i < n; ++i)
+		m->adjStart[i + 1] += m->adjStart[i];
+	int* fill = (int*)wfAlloc((size_t)n * sizeof(int));
+	if (fill == NULL) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	memcpy(fill, m->adjStart, (size_t)n * sizeof(int));
+	for (int k = 0; k < count; ++k) {
+		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
+		m->adjConstraint[fill[a]] = (uint32_t)k;
+		m->adjOther[fill[a]++] = b;
+		m->adjConstraint[fill[b]] = (uint32_t)k;
+		m->adjOther[fill[b]++] = a;
+	}
+	wfFree(fill);
+	for (int k = 0; k < count; ++k) {
+		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
+		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
+		m->jacobiWeight[k] = 1.0f / (float)(da > db ? da : db);
+	}
+
+	// Two triangles per cell, wound so the normal is +y (horizontal) or +z (vertical).
+	int t = 0;
+	for (int r = 0; r + 1 < rows; ++r) {
+		for (int c = 0; c + 1 < cols; ++c) {
+			uint32_t i0 = (uint32_t)(r * cols + c), i1 = i0 + 1, i2 = i0 + (uint32_t)cols, i3 = i2 + 1;
+			m->indices[t++] = i0; m->indices[t++] = i2; m->indices[t++] = i1;
+			m->indices[t++] = i1; m->indices[t++] = i2; m->indices[t++] = i3;
+		}
+	}
+	m->triangleCount = t / 3;
+	return WF_OK;
+}
+
+// Area-weighted vertex normals: the unnormalised face normal (twice the area) summed per vertex.
+void wfComputeNormals(const wfClothModel* m, const wfVec4* pos, wfVec4* normals)
+{
+	memset(normals, 0, (size_t)m->particleCount * sizeof(wfVec4));
+	for (int t = 0; t < m->triangleCount; ++t) {
+		const uint32_t* tri = &m->indices[3 * t];
+		wfVec4 p0 = pos[tri[0]], p1 = pos[tri[1]], p2 = pos[tri[2]];
+		float ax = p1.x - p0.x, ay = p1.y - p0.y, az = p1.z - p0.z;
+		float bx = p2.x - p0.x, by = p2.y - p0.y, bz = p2.z - p0.z;
+		float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+		for (int k = 0; k < 3; ++k) {
+			normals[tri[k]].x += nx;
+			normals[tri[k]].y += ny;
+			normals[tri[k]].z += nz;
+		}
+	}
+	for (int i = 0; i < m->particleCount; ++i) {
+		wfVec4* q = &normals[i];
+		float len = sqrtf(q->x * q->x + q->y * q->y + q->z * q->z);
+		if (len > 1e-20f) {
+			q->x /= len;
+			q->y /= len;
+			q->z /= len;
+		} else {
+			q->x = 0.0f;
+			q->y = 1.0f;
+			q->z = 0.0f;
+		}
+		q->w = 0.0f;
+	}
+}

@@ -1,0 +1,25 @@
+// CPU solvers: one substep each, plus the stages they share.
+#ifndef WEFT_CPU_H
+#define WEFT_CPU_H
+
+#include "../core/internal.h"
+
+// Ranges at least this long are split across OpenMP threads. Work inside a colour range or a
+// particle loop is independent, so the result is the same for every thread count.
+#define WF_CPU_PARALLEL_MIN 8192
+
+typedef struct wfCpuContext {
+	const wfFrameParams* params;
+	int substep;
+	int threads;
+} wfCpuContext;
+
+// Stages shared by the solvers (cpu_stages.c).
+void wfCpuPlaceGrab(wfCloth* cloth);
+void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count);
+
+void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
+void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);
+void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* cloth);
+
+#endif

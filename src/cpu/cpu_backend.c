@@ -1,0 +1,159 @@
+// CPU backend: steps every cloth of a world on the host, substep by substep.
+#include "cpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+// Per-cloth data: the state at the start of the frame, restored when the frame goes bad.
+typedef struct CpuCloth {
+	wfVec4* pos;
+	wfVec4* vel;
+} CpuCloth;
+
+static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
+{
+	CpuCloth* cc = (CpuCloth*)calloc(1, sizeof *cc);
+	size_t bytes = (size_t)cloth->model.particleCount * sizeof(wfVec4);
+	if (cc != NULL) {
+		cc->pos = (wfVec4*)wfAlloc(bytes);
+		cc->vel = (wfVec4*)wfAlloc(bytes);
+	}
+	if (cc == NULL || cc->pos == NULL || cc->vel == NULL) {
+		if (cc != NULL) {
+			wfFree(cc->pos);
+			wfFree(cc->vel);
+		}
+		free(cc);
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	cloth->backendData = cc;
+	return WF_OK;
+}
+
+static void RemoveCloth(wfWorld* world, wfCloth* cloth)
+{
+	(void)world;
+	CpuCloth* cc = (CpuCloth*)cloth->backendData;
+	wfFree(cc->pos);
+	wfFree(cc->vel);
+	free(cc);
+	cloth->backendData = NULL;
+}
+
+// Explicit springs are stable while h * omega_max < 2. By Gershgorin the stiffness matrix of a
+// particle with D springs has eigenvalues below 2 k D, so omega_max^2 <= 2 k D / m.
+static float SpringsStableStep(const wfCloth* c)
+{
+	int maxDegree = 1;
+	for (int i = 0; i < c->model.particleCount; ++i) {
+		int d = c->model.adjStart[i + 1] - c->model.adjStart[i];
+		if (d > maxDegree)
+			maxDegree = d;
+	}
+	float k = c->material.stiffness;
+	return k > 0.0f ? sqrtf(2.0f * c->material.mass / (k * (float)maxDegree)) : INFINITY;
+}
+
+// A frame is bad when a value is not finite or a particle moves faster than any cloth should.
+static bool FrameIsBad(const wfCloth* c, bool* nonFinite)
+{
+	const wfVec4* x = c->state.pos;
+	const wfVec4* v = c->state.vel;
+	*nonFinite = false;
+	for (int i = 0; i < c->model.particleCount; ++i) {
+		float s = x[i].x + x[i].y + x[i].z + v[i].x + v[i].y + v[i].z;
+		if (!isfinite(s)) {
+			*nonFinite = true;
+			return true;
+		}
+		if (fabsf(v[i].x) > 1e4f || fabsf(v[i].y) > 1e4f || fabsf(v[i].z) > 1e4f)
+			return true;
+	}
+	return false;
+}
+
+static wfResult Step(wfWorld* world, const wfFrameParams* params)
+{
+	wfCpuContext ctx = {params, 0, world->threads};
+	const wfSolverType solver = world->def.step.solver;
+	for (int ci = 0; ci < world->clothCapacity; ++ci) {
+		wfCloth* c = &world->cloths[ci];
+		if (c->generation == 0)
+			continue;
+		CpuCloth* cc = (CpuCloth*)c->backendData;
+		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+		memcpy(cc->pos, c->state.pos, bytes);
+		memcpy(cc->vel, c->state.vel, bytes);
+		if (solver == WF_SOLVER_SPRINGS && params->h > SpringsStableStep(c)) {
+			world->warnings.timeStepTooLarge++;
+			if (world->warnings.timeStepTooLarge == 1)
+				wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)params->h, (double)SpringsStableStep(c));
+		}
+		for (int s = 0; s < params->substeps; ++s) {
+			ctx.substep = s;
+			switch (solver) {
+			case WF_SOLVER_XPBD: wfCpuXpbdSubstep(&ctx, c); break;
+			case WF_SOLVER_JACOBI: wfCpuJacobiSubstep(&ctx, c); break;
+			case WF_SOLVER_SPRINGS: wfCpuSpringsSubstep(&ctx, c); break;
+			}
+		}
+		c->normalsValid = false;
+		bool nonFinite;
+		if (FrameIsBad(c, &nonFinite)) {
+			// Never hand out a garbage frame: count it, say so once, and keep the last good state.
+			if (nonFinite)
+				world->warnings.nonFinite++;
+			else
+				world->warnings.unstable++;
+			if (world->warnings.nonFinite + world->warnings.unstable == 1)
+				wfLog(world, WF_LOG_WARNING, "cloth %d: %s; the frame was discarded (lower the time step or the stiffness)",
+					ci, nonFinite ? "non-finite values" : "exploded (speed over 1e4 m/s)");
+			memcpy(c->state.pos, cc->pos, bytes);
+			memcpy(c->state.vel, cc->vel, bytes);
+		}
+	}
+	return WF_OK;
+}
+
+static wfResult NoSync(wfWorld* world, wfCloth* cloth)
+{
+	(void)world;
+	(void)cloth;
+	return WF_OK;
+}
+
+static void Destroy(wfWorld* world)
+{
+	(void)world;
+}
+
+const wfBackendOps wfCpuBackendOps = {
+	.name = "cpu",
+	.destroy = Destroy,
+	.addCloth = AddCloth,
+	.removeCloth = RemoveCloth,
+	.step = Step,
+	.download = NoSync,
+	.upload = NoSync,
+	.stats = NULL,
+};
+
+wfResult wfCpuBackendCreate(wfWorld* world)
+{
+	world->backend = &wfCpuBackendOps;
+	int threads = world->def.threads;
+#ifdef _OPENMP
+	if (threads <= 0)
+		threads = omp_get_num_procs();
+#else
+	threads = 1;
+#endif
+	world->threads = threads > 0 ? threads : 1;
+	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s)", world->threads, world->threads == 1 ? "" : "s");
+	return WF_OK;
+}

@@ -1,0 +1,100 @@
+// XPBD (the first document's algorithm) with graph-coloured Gauss-Seidel:
+// predict -> solve colour range by colour range -> update velocities -> collide.
+#include "cpu.h"
+
+#include <math.h>
+#include <string.h>
+
+// Forces m g - d v (plus wind), semi-implicit: v += h (a - w d v); p = x; x += h v.
+static void Predict(const wfCpuContext* ctx, wfCloth* c)
+{
+	const wfFrameParams* p = ctx->params;
+	const float h = p->h, d = c->material.damping;
+	const int n = c->model.particleCount, cols = c->model.cols;
+	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
+	wfVec4* restrict prev = c->state.prev;
+	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
+	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
+#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+	for (int i = 0; i < n; ++i) {
+		wfVec4 x = pos[i];
+		prev[i] = x;
+		if (x.w == 0.0f)
+			continue;
+		wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
+		wfVec4 v = vel[i];
+		float k = h * x.w * d;
+		v.x += h * a.x - k * v.x;
+		v.y += h * a.y - k * v.y;
+		v.z += h * a.z - k * v.z;
+		vel[i] = v;
+		pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
+	}
+}
+
+// One pass over one colour range. No two constraints of a colour share a particle, so the order
+// inside the range does not matter and the range may be split across threads.
+static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
+{
+	const wfConstraint* restrict con = c->model.constraints;
+	wfVec4* restrict pos = c->state.pos;
+	float* restrict lambda = c->state.lambda;
+	(void)ctx;
+#pragma omp parallel for num_threads(ctx->threads) if (end - begin >= WF_CPU_PARALLEL_MIN) schedule(static)
+	for (int k = begin; k < end; ++k) {
+		const wfConstraint q = con[k];
+		wfVec4 a = pos[q.a], b = pos[q.b];
+		float wsum = a.w + b.w;
+		float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+		float len = sqrtf(dx * dx + dy * dy + dz * dz);
+		if (wsum == 0.0f || len < 1e-12f)
+			continue;
+		// dLambda = -(C + alpha~ lambda) / (w_a + w_b + alpha~), with gradient n = (a - b) / |a - b|.
+		float at = alphaTilde[q.family];
+		float dl = -(len - q.rest + at * lambda[k]) / (wsum + at);
+		lambda[k] += dl;
+		float s = dl / len;
+		float sa = s * a.w, sb = s * b.w;
+		pos[q.a] = (wfVec4){a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w};
+		pos[q.b] = (wfVec4){b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w};
+	}
+}
+
+// v = (x - p) / h for dynamic particles.
+static void UpdateVelocities(const wfCpuContext* ctx, wfCloth* c)
+{
+	const float invH = 1.0f / ctx->params->h;
+	const int n = c->model.particleCount;
+	const wfVec4* restrict pos = c->state.pos;
+	const wfVec4* restrict prev = c->state.prev;
+	wfVec4* restrict vel = c->state.vel;
+#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+	for (int i = 0; i < n; ++i) {
+		if (pos[i].w == 0.0f) {
+			vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+			continue;
+		}
+		vel[i] = (wfVec4){(pos[i].x - prev[i].x) * invH, (pos[i].y - prev[i].y) * invH, (pos[i].z - prev[i].z) * invH, 0.0f};
+	}
+}
+
+void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
+{
+	const float h = ctx->params->h;
+	const float alphaTilde[WF_FAMILY_COUNT] = {
+		c->material.stretchCompliance / (h * h),
+		c->material.shearCompliance / (h * h),
+		c->material.bendCompliance / (h * h),
+	};
+	Predict(ctx, c);
+	wfCpuPlaceGrab(c);
+	// lambda restarts every substep (small steps: one solve per substep).
+	memset(c->state.lambda, 0, (size_t)c->model.constraintCount * sizeof(float));
+	for (int it = 0; it < ctx->params->iterations; ++it) {
+		for (int color = 0; color < c->model.colorCount; ++color)
+			SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
+	}
+	UpdateVelocities(ctx, c);
+	wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
+}

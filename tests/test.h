@@ -1,0 +1,52 @@
+// Tiny test harness: WF_TEST(name) registers a test; ENSURE fails it with the values involved.
+#ifndef WEFT_TEST_H
+#define WEFT_TEST_H
+
+#include "weft/weft.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef int wfTestFn(void);
+void wfRegisterTest(const char* name, wfTestFn* fn);
+
+#define WF_TEST(name) \
+	static int name(void); \
+	__attribute__((constructor)) static void wfRegister_##name(void) { wfRegisterTest(#name, name); } \
+	static int name(void)
+
+#define ENSURE(cond) \
+	do { \
+		if (!(cond)) { \
+			fprintf(stderr, "  FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			return 1; \
+		} \
+	} while (0)
+
+// Checks |a - b| <= tol and prints both values either way, so a log shows the measured number.
+#define ENSURE_NEAR(a, b, tol) \
+	do { \
+		double wf_a = (double)(a), wf_b = (double)(b), wf_t = (double)(tol); \
+		int wf_ok = fabs(wf_a - wf_b) <= wf_t; \
+		fprintf(stderr, "  %s %s = %.9g, expected %.9g +- %.3g\n", wf_ok ? "ok" : "FAILED", #a, wf_a, wf_b, wf_t); \
+		if (!wf_ok) { \
+			fprintf(stderr, "  at %s:%d\n", __FILE__, __LINE__); \
+			return 1; \
+		} \
+	} while (0)
+
+#define ENSURE_LE(a, b) \
+	do { \
+		double wf_a = (double)(a), wf_b = (double)(b); \
+		int wf_ok = wf_a <= wf_b; \
+		fprintf(stderr, "  %s %s = %.9g <= %.9g\n", wf_ok ? "ok" : "FAILED", #a, wf_a, wf_b); \
+		if (!wf_ok) { \
+			fprintf(stderr, "  at %s:%d\n", __FILE__, __LINE__); \
+			return 1; \
+		} \
+	} while (0)
+
+// The backend the physics tests run on: WEFT_TEST_BACKEND=cpu|vulkan (default cpu).
+wfBackendType wfTestBackend(void);
+
+#endif

@@ -1,0 +1,57 @@
+// Test runner: `weft_tests` runs all, `weft_tests NAME...` runs the named ones, `--list` lists them.
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TESTS 512
+
+static struct {
+	const char* name;
+	wfTestFn* fn;
+} s_tests[MAX_TESTS];
+static int s_count;
+
+void wfRegisterTest(const char* name, wfTestFn* fn)
+{
+	if (s_count < MAX_TESTS) {
+		s_tests[s_count].name = name;
+		s_tests[s_count].fn = fn;
+		s_count++;
+	}
+}
+
+wfBackendType wfTestBackend(void)
+{
+	const char* b = getenv("WEFT_TEST_BACKEND");
+	wfBackendType t = WF_BACKEND_CPU;
+	if (b != NULL && !wfBackendFromName(b, &t))
+		t = WF_BACKEND_CPU;
+	return t;
+}
+
+int main(int argc, char** argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+		for (int i = 0; i < s_count; ++i)
+			printf("%s\n", s_tests[i].name);
+		return 0;
+	}
+	int passed = 0, failed = 0;
+	for (int i = 0; i < s_count; ++i) {
+		bool selected = argc <= 1;
+		for (int a = 1; a < argc; ++a)
+			selected = selected || strcmp(argv[a], s_tests[i].name) == 0;
+		if (!selected)
+			continue;
+		fprintf(stderr, "[ RUN  ] %s\n", s_tests[i].name);
+		int r = s_tests[i].fn();
+		fprintf(stderr, "[ %s ] %s\n", r == 0 ? " OK " : "FAIL", s_tests[i].name);
+		if (r == 0)
+			passed++;
+		else
+			failed++;
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 && passed > 0 ? 0 : 1;
+}
