@@ -10,4 +10,3 @@ wfWorldDef wfScene_GetWorldDef(const wfScene* s) { return s->world; }
 int wfScene_GetClothCount(const wfScene* s) { (void)s; return 1; }
 wfClothDef wfScene_GetClothDef(const wfScene* s, int i) { (void)i; return s->cloth; }
 int wfScene_GetFrames(const wfScene* s) { (void)s; return 0; }
-int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize) { (void)out; (void)capacity; (void)error; (void)errorSize; return -1; }
