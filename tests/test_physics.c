@@ -1,1 +1,584 @@
+// Physics laws, each checked with a number: Hooke's law, periods, momentum, free fall,
+// no penetration, stability, bit-exact snapshots and thread counts.
+// The backend comes from WEFT_TEST_BACKEND (cpu by default), so the same tests run on Vulkan.
 #include "test.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wfWorld* MakeWorld(wfWorldDef def)
+{
+	char err[512];
+	def.backend = wfTestBackend();
+	wfWorld* w = wfCreateWorld(&def, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  world: %s\n", err);
+	return w;
+}
+
+static wfClothId MakeCloth(wfWorld* w, const wfClothDef* def)
+{
+	wfClothId id = wfCreateCloth(w, def);
+	if (wfClothId_IsNull(id))
+		fprintf(stderr, "  cloth: %s\n", wfWorld_GetLastError(w));
+	return id;
+}
+
+// A vertical chain of `links` links of length 0.1 hanging from particle 0, stretch constraints only.
+static wfClothDef Chain(int links)
+{
+	static const int pin[1] = {0};
+	wfClothDef d = wfDefaultClothDef();
+	d.cols = 1;
+	d.rows = links + 1;
+	d.height = 0.1f * (float)links;
+	d.orientation = WF_ORIENT_VERTICAL;
+	d.shear = d.bending = false;
+	d.pinMode = WF_PIN_LIST;
+	d.pinIndices = pin;
+	d.pinCount = 1;
+	return d;
+}
+
+static float ChainLength(wfClothId id, int particles)
+{
+	wfVec3 p[64];
+	wfCloth_ReadPositions(id, p, particles);
+	return p[0].y - p[particles - 1].y;
+}
+
+// Settled extension of a 10-link chain (mass 0.1 per particle, 20 substeps per 1/60 s frame).
+static float SettledExtension(wfSolverType solver, int iterations, float compliance)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = 20;
+	wd.step.iterations = iterations;
+	wfWorld* w = MakeWorld(wd);
+	if (w == NULL)
+		return -1.0f;
+	wfClothDef cd = Chain(10);
+	cd.material.mass = 0.1f;
+	cd.material.stretchCompliance = compliance;
+	cd.material.damping = 0.3f;
+	wfClothId id = MakeCloth(w, &cd);
+	for (int f = 0; f < 600; ++f)
+		wfWorld_Step(w);
+	float ext = ChainLength(id, 11) - 1.0f;
+	wfDestroyWorld(w);
+	return ext;
+}
+
+// Link k (from the bottom, k = 1..10) carries the weight of k particles: T_k = k m g, and with
+// compliance alpha (m/N) stretches alpha T_k. Total: alpha m g (1 + ... + 10) = 55 alpha m g.
+// XPBD's defining property: the settled extension does not depend on the iteration count.
+WF_TEST(xpbd_hooke_chain_independent_of_iterations)
+{
+	const float alpha = 1e-3f, expected = 55.0f * alpha * 0.1f * 9.8f;
+	const int iterations[3] = {1, 2, 8};
+	for (int i = 0; i < 3; ++i) {
+		float ext = SettledExtension(WF_SOLVER_XPBD, iterations[i], alpha);
+		fprintf(stderr, "  iterations %d:\n", iterations[i]);
+		ENSURE_NEAR(ext, expected, 0.01 * expected);
+	}
+	return 0;
+}
+
+// Jacobi's relaxation has no compliance: how far the chain sags depends on how many sweeps run.
+WF_TEST(jacobi_sag_depends_on_sweeps)
+{
+	float two = SettledExtension(WF_SOLVER_JACOBI, 2, 0.0f);
+	float eight = SettledExtension(WF_SOLVER_JACOBI, 8, 0.0f);
+	fprintf(stderr, "  jacobi extension: 2 sweeps %.5f m, 8 sweeps %.5f m\n", two, eight);
+	ENSURE(two > 0.0f && eight > 0.0f);
+	ENSURE_LE(1.5 * eight, two); // at least 50% more sag with a quarter of the sweeps
+	return 0;
+}
+
+// Zero crossings of a sampled signal, linearly interpolated; returns the mean period.
+static double MeasurePeriod(const double* x, int count, double dt)
+{
+	double first = -1.0, last = -1.0;
+	int crossings = 0;
+	for (int i = 1; i < count; ++i) {
+		if (x[i - 1] < 0.0 && x[i] >= 0.0) {
+			double t = dt * ((double)(i - 1) + x[i - 1] / (x[i - 1] - x[i]));
+			if (first < 0.0)
+				first = t;
+			last = t;
+			crossings++;
+		}
+	}
+	return crossings > 1 ? (last - first) / (double)(crossings - 1) : -1.0;
+}
+
+// A rigid pendulum of length 1 m released at 0.05 rad swings with period 2 pi sqrt(L/g).
+WF_TEST(xpbd_pendulum_period)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 20;
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothDef cd = Chain(1);
+	cd.height = 1.0f;
+	cd.material.stretchCompliance = 0.0f;
+	cd.material.damping = 0.0f;
+	wfClothId id = MakeCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	wfVec3 p[2];
+	ENSURE(wfCloth_ReadPositions(id, p, 2) == WF_OK);
+	const float theta = 0.05f;
+	p[1] = (wfVec3){p[0].x + sinf(theta), p[0].y - cosf(theta), p[0].z};
+	ENSURE(wfCloth_WritePositions(id, p, 2) == WF_OK);
+	enum { FRAMES = 720 };
+	static double x[FRAMES];
+	for (int f = 0; f < FRAMES; ++f) {
+		wfWorld_Step(w);
+		wfCloth_ReadPositions(id, p, 2);
+		x[f] = p[1].x - p[0].x;
+	}
+	double period = MeasurePeriod(x, FRAMES, 1.0 / 60.0);
+	double expected = 2.0 * 3.14159265358979 * sqrt(1.0 / 9.8);
+	ENSURE_NEAR(period, expected, 0.01 * expected);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// One spring (k = 100 N/m) and a 0.1 kg mass, gravity off: period 2 pi sqrt(m/k).
+WF_TEST(springs_oscillator_period)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = WF_SOLVER_SPRINGS;
+	wd.step.timeStep = 1e-3f;
+	wd.step.substeps = 1;
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothDef cd = Chain(1);
+	cd.height = 1.0f;
+	cd.material.mass = 0.1f;
+	cd.material.stiffness = 100.0f;
+	cd.material.springDamping = 0.0f;
+	wfClothId id = MakeCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	wfVec3 p[2];
+	wfCloth_ReadPositions(id, p, 2);
+	p[1].y -= 0.01f; // stretch by 1 cm
+	wfCloth_WritePositions(id, p, 2);
+	enum { FRAMES = 1000 };
+	static double x[FRAMES];
+	for (int f = 0; f < FRAMES; ++f) {
+		wfWorld_Step(w);
+		wfCloth_ReadPositions(id, p, 2);
+		x[f] = (double)(p[0].y - p[1].y) - 1.0;
+	}
+	double period = MeasurePeriod(x, FRAMES, 1e-3);
+	double expected = 2.0 * 3.14159265358979 * sqrt(0.1 / 100.0);
+	ENSURE_NEAR(period, expected, 0.01 * expected);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+static uint32_t s_rng = 12345u;
+static float Rand01(void)
+{
+	s_rng = s_rng * 1664525u + 1013904223u;
+	return (float)(s_rng >> 8) / 16777216.0f;
+}
+static float RandRange(float lo, float hi) { return lo + (hi - lo) * Rand01(); }
+
+static wfVec3 Momentum(wfClothId id, int n, float mass)
+{
+	wfVec3* v = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+	wfCloth_ReadVelocities(id, v, n);
+	double m[3] = {0, 0, 0};
+	for (int i = 0; i < n; ++i) {
+		m[0] += mass * v[i].x;
+		m[1] += mass * v[i].y;
+		m[2] += mass * v[i].z;
+	}
+	free(v);
+	return (wfVec3){(float)m[0], (float)m[1], (float)m[2]};
+}
+
+// With gravity, damping and colliders off, internal forces and projections are equal and
+// opposite: total linear momentum stays what it was, for every solver.
+WF_TEST(momentum_conserved_all_solvers)
+{
+	for (int s = 0; s < 3; ++s) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.step.solver = (wfSolverType)s;
+		wd.step.iterations = s == WF_SOLVER_JACOBI ? 2 : 3;
+		// Few substeps: float32 round-off in v = (x - p) / h grows with 1/h and with the step count.
+		wd.step.substeps = s == WF_SOLVER_SPRINGS ? 40 : 4;
+		wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = 12;
+		cd.rows = 9;
+		cd.material.damping = 0.0f;
+		cd.material.retention = 1.0f;
+		cd.material.stretchCompliance = 1e-4f;
+		cd.material.stiffness = 200.0f;
+		wfClothId id = MakeCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		const int n = cd.cols * cd.rows;
+		wfVec3 p[108], v[108];
+		wfCloth_ReadPositions(id, p, n);
+		s_rng = 99u;
+		for (int i = 0; i < n; ++i) {
+			p[i].x += RandRange(-0.02f, 0.02f);
+			p[i].y += RandRange(-0.02f, 0.02f);
+			p[i].z += RandRange(-0.02f, 0.02f);
+			v[i] = (wfVec3){1.0f + RandRange(-0.5f, 0.5f), 0.5f + RandRange(-0.5f, 0.5f), RandRange(-0.5f, 0.5f)};
+		}
+		wfCloth_WritePositions(id, p, n);
+		wfCloth_WriteVelocities(id, v, n);
+		wfVec3 m0 = Momentum(id, n, cd.material.mass);
+		for (int f = 0; f < 20; ++f)
+			wfWorld_Step(w);
+		wfVec3 m1 = Momentum(id, n, cd.material.mass);
+		double d = sqrt((double)(m1.x - m0.x) * (m1.x - m0.x) + (double)(m1.y - m0.y) * (m1.y - m0.y) + (double)(m1.z - m0.z) * (m1.z - m0.z));
+		double mag = sqrt((double)m0.x * m0.x + (double)m0.y * m0.y + (double)m0.z * m0.z);
+		fprintf(stderr, "  %s: |P0| = %.6f\n", wfSolverName((wfSolverType)s), mag);
+		ENSURE_LE(d / mag, 1e-5);
+		// The cloth really deformed (the test is not of a rigid translation).
+		wfClothStats st;
+		wfCloth_GetStats(id, &st);
+		ENSURE(st.maxStrain > 1e-4f);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
+
+// Free fall: semi-implicit Euler with constant g after n substeps of h gives
+// v = n h g and y = y0 + h^2 g n (n + 1) / 2, for every solver (constraints stay satisfied).
+WF_TEST(free_fall_matches_integrator)
+{
+	for (int s = 0; s < 3; ++s) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.step.solver = (wfSolverType)s;
+		wd.step.iterations = 2;
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cd.rows = 6;
+		cd.material.damping = 0.0f;
+		cd.material.retention = 1.0f;
+		cd.material.springDamping = 0.0f;
+		wfClothId id = MakeCloth(w, &cd);
+		const int frames = 30;
+		for (int f = 0; f < frames; ++f)
+			wfWorld_Step(w);
+		wfVec3 p[36], v[36];
+		wfCloth_ReadPositions(id, p, 36);
+		wfCloth_ReadVelocities(id, v, 36);
+		double n = (double)frames * wd.step.substeps, h = (double)wd.step.timeStep / wd.step.substeps;
+		double y = -0.5 * 9.8 * h * h * n * (n + 1.0), vy = -9.8 * n * h;
+		fprintf(stderr, "  %s:\n", wfSolverName((wfSolverType)s));
+		ENSURE_NEAR(p[14].y, y, 1e-4 * fabs(y));
+		ENSURE_NEAR(v[14].y, vy, 1e-4 * fabs(vy));
+		ENSURE_NEAR(p[0].x, -0.5, 1e-5);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
+
+// On every preset, no particle ends a frame inside the sphere (surface + thickness) or below the floor.
+WF_TEST(presets_no_penetration)
+{
+	for (int pi = 0; pi < wfPresetCount(); ++pi) {
+		wfWorldDef wd;
+		wfClothDef cd;
+		ENSURE(wfPresetGet(wfPresetName(pi), &wd, &cd));
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothId id = MakeCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		float worstSphere = FLT_MAX, worstFloor = FLT_MAX;
+		for (int f = 0; f < 90; ++f) {
+			wfWorld_Step(w);
+			wfClothStats st;
+			wfCloth_GetStats(id, &st);
+			ENSURE(st.nonFinite == 0);
+			if (st.sphereClearance - wd.contact.thickness < worstSphere)
+				worstSphere = st.sphereClearance - wd.contact.thickness;
+			if (st.floorClearance - wd.contact.thickness < worstFloor)
+				worstFloor = st.floorClearance - wd.contact.thickness;
+		}
+		fprintf(stderr, "  %s: worst sphere %.3g, floor %.3g (beyond thickness)\n", wfPresetName(pi), worstSphere, worstFloor);
+		ENSURE(worstSphere >= -1e-4f);
+		ENSURE(worstFloor >= -1e-4f);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
+
+// Random parameters inside the documented ranges (see docs/DESIGN.md): XPBD and Jacobi never
+// produce a non-finite or unbounded position.
+WF_TEST(stability_random_parameters)
+{
+	s_rng = 2024u;
+	for (int s = 0; s < 2; ++s) {
+		int trials = 200;
+		for (int t = 0; t < trials; ++t) {
+			wfWorldDef wd = wfDefaultWorldDef();
+			wd.step.solver = (wfSolverType)s;
+			wd.step.timeStep = RandRange(1.0f / 240.0f, 1.0f / 30.0f);
+			wd.step.substeps = 1 + (int)(Rand01() * 16.0f);
+			wd.step.iterations = s == WF_SOLVER_JACOBI ? 2 * (1 + (int)(Rand01() * 4.0f)) : 1 + (int)(Rand01() * 8.0f);
+			wd.gravity = (wfVec3){0.0f, -RandRange(0.0f, 30.0f), 0.0f};
+			wd.sphere.enabled = Rand01() < 0.5f;
+			wd.sphere.radius = RandRange(0.1f, 0.6f);
+			wd.sphere.center = (wfVec3){0.0f, -0.6f, 0.0f};
+			wd.sphere.moving = Rand01() < 0.5f;
+			wd.floor.enabled = Rand01() < 0.5f;
+			wd.floor.height = -1.0f;
+			wd.wind.mode = (wfWindMode)(int)(Rand01() * 3.0f);
+			wd.wind.strength = RandRange(0.0f, 10.0f);
+			wd.contact.friction = RandRange(0.0f, 1.0f);
+			wfWorld* w = MakeWorld(wd);
+			ENSURE(w != NULL);
+			wfClothDef cd = wfDefaultClothDef();
+			cd.cols = cd.rows = 10;
+			cd.orientation = Rand01() < 0.5f ? WF_ORIENT_HORIZONTAL : WF_ORIENT_VERTICAL;
+			cd.pinMode = (wfPinMode)(int)(Rand01() * 4.0f);
+			cd.material.mass = RandRange(0.01f, 10.0f);
+			cd.material.stretchCompliance = RandRange(0.0f, 1e-2f);
+			cd.material.shearCompliance = RandRange(0.0f, 1e-2f);
+			cd.material.bendCompliance = RandRange(0.0f, 1.0f);
+			cd.material.damping = RandRange(0.0f, 1.0f);
+			cd.material.relaxation = Rand01();
+			cd.material.retention = RandRange(0.9f, 1.0f);
+			wfClothId id = MakeCloth(w, &cd);
+			ENSURE(!wfClothId_IsNull(id));
+			for (int f = 0; f < 40; ++f)
+				wfWorld_Step(w);
+			wfVec3 p[100];
+			wfCloth_ReadPositions(id, p, 100);
+			wfWarnings warn = wfWorld_GetWarnings(w);
+			for (int i = 0; i < 100; ++i) {
+				ENSURE(isfinite(p[i].x) && isfinite(p[i].y) && isfinite(p[i].z));
+				ENSURE(fabsf(p[i].x) < 100.0f && fabsf(p[i].y) < 100.0f && fabsf(p[i].z) < 100.0f);
+			}
+			ENSURE(warn.nonFinite == 0 && warn.unstable == 0);
+			wfDestroyWorld(w);
+		}
+		fprintf(stderr, "  ok %s: %d random parameter sets stayed finite and bounded\n", wfSolverName((wfSolverType)s), trials);
+	}
+	return 0;
+}
+
+static void CountLog(wfLogLevel level, const char* message, void* context)
+{
+	(void)level;
+	(void)message;
+	++*(int*)context;
+}
+
+// Explicit springs may blow up; that is detected, counted and the bad frame discarded.
+WF_TEST(springs_instability_reported)
+{
+	int messages = 0;
+	s_rng = 77u;
+	int reported = 0, exploded = 0;
+	for (int t = 0; t < 200; ++t) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.step.solver = WF_SOLVER_SPRINGS;
+		wd.step.timeStep = RandRange(1.0f / 240.0f, 1.0f / 30.0f);
+		wd.step.substeps = 1 + (int)(Rand01() * 64.0f);
+		wd.logFn = CountLog;
+		wd.logContext = &messages;
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cd.rows = 10;
+		cd.pinMode = WF_PIN_TOP_CORNERS;
+		cd.material.mass = RandRange(0.01f, 1.0f);
+		cd.material.stiffness = RandRange(10.0f, 1e5f);
+		cd.material.springDamping = RandRange(0.0f, 2.0f);
+		wfClothId id = MakeCloth(w, &cd);
+		for (int f = 0; f < 40; ++f)
+			wfWorld_Step(w);
+		wfVec3 p[100];
+		wfCloth_ReadPositions(id, p, 100);
+		for (int i = 0; i < 100; ++i)
+			ENSURE(isfinite(p[i].x) && isfinite(p[i].y) && isfinite(p[i].z));
+		wfWarnings warn = wfWorld_GetWarnings(w);
+		if (warn.nonFinite + warn.unstable > 0) {
+			exploded++;
+			ENSURE(warn.timeStepTooLarge > 0); // the estimate flagged every set that exploded
+		}
+		if (warn.timeStepTooLarge > 0)
+			reported++;
+		wfDestroyWorld(w);
+	}
+	fprintf(stderr, "  %d of 200 sets exceeded the stability estimate, %d exploded and were caught, %d warnings logged\n",
+		reported, exploded, messages);
+	ENSURE(exploded > 0);
+	ENSURE(messages >= exploded);
+	return 0;
+}
+
+static int RunAndCompare(wfSolverType solver)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	wfPresetGet("xpbd", &wd, &cd);
+	wd.step.solver = solver;
+	wd.step.iterations = 2;
+	if (solver == WF_SOLVER_SPRINGS) {
+		wd.step.substeps = 64;
+		wd.step.timeStep = 64 * 0.0005f;
+		cd.material.mass = 0.1f;
+	}
+	cd.cols = cd.rows = 20;
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothId id = MakeCloth(w, &cd);
+	for (int f = 0; f < 20; ++f)
+		wfWorld_Step(w);
+	size_t size = wfWorld_GetSnapshotSize(w);
+	void* snap = malloc(size);
+	ENSURE(wfWorld_SaveSnapshot(w, snap, size) == WF_OK);
+	wfVec3 a[400], b[400];
+	for (int f = 0; f < 20; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, a, 400);
+	double ta = wfWorld_GetTime(w);
+	ENSURE(wfWorld_RestoreSnapshot(w, snap, size) == WF_OK);
+	for (int f = 0; f < 20; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, b, 400);
+	ENSURE(wfWorld_GetTime(w) == ta);
+	ENSURE(memcmp(a, b, sizeof a) == 0);
+	// A snapshot from a different world layout is refused.
+	ENSURE(wfWorld_RestoreSnapshot(w, snap, size / 2) != WF_OK);
+	free(snap);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+WF_TEST(snapshot_restore_bit_identical)
+{
+	for (int s = 0; s < 3; ++s) {
+		ENSURE(RunAndCompare((wfSolverType)s) == 0);
+		fprintf(stderr, "  ok %s: 20 frames after a restore are bit-identical\n", wfSolverName((wfSolverType)s));
+	}
+	return 0;
+}
+
+// The result does not depend on the number of threads (colour ranges hold independent work).
+WF_TEST(thread_count_bit_identical)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU)
+		return 0;
+	for (int s = 0; s < 3; ++s) {
+		wfVec3* out[2];
+		const int cols = 160, n = cols * cols;
+		for (int t = 0; t < 2; ++t) {
+			wfWorldDef wd;
+			wfClothDef cd;
+			wfPresetGet("xpbd", &wd, &cd);
+			wd.step.solver = (wfSolverType)s;
+			wd.step.iterations = 2;
+			wd.step.substeps = 4;
+			if (s == WF_SOLVER_SPRINGS)
+				wd.step.timeStep = 4 * 0.0002f;
+			wd.threads = t + 1;
+			cd.cols = cd.rows = cols;
+			wfWorld* w = MakeWorld(wd);
+			ENSURE(w != NULL);
+			wfClothId id = MakeCloth(w, &cd);
+			for (int f = 0; f < 3; ++f)
+				wfWorld_Step(w);
+			out[t] = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+			wfCloth_ReadPositions(id, out[t], n);
+			wfDestroyWorld(w);
+		}
+		ENSURE(memcmp(out[0], out[1], (size_t)n * sizeof(wfVec3)) == 0);
+		fprintf(stderr, "  ok %s 160x160: 1 and 2 threads bit-identical\n", wfSolverName((wfSolverType)s));
+		free(out[0]);
+		free(out[1]);
+	}
+	return 0;
+}
+
+// Pins hold; unpinning lets a particle fall; a grabbed particle follows its target, then falls.
+WF_TEST(pins_and_grab)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 8;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.pinMode = WF_PIN_TOP_ROW;
+	wfClothId id = MakeCloth(w, &cd);
+	wfVec3 p0[64], p[64];
+	wfCloth_ReadPositions(id, p0, 64);
+	for (int f = 0; f < 30; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, p, 64);
+	for (int c = 0; c < 8; ++c)
+		ENSURE(memcmp(&p[c], &p0[c], sizeof(wfVec3)) == 0);
+	ENSURE(p[63].y < p0[63].y + 1e-3f);
+	// Switch to top corners, then unpin one: it falls.
+	ENSURE(wfCloth_SetPinMode(id, WF_PIN_TOP_CORNERS, NULL, 0) == WF_OK);
+	ENSURE(wfCloth_IsPinned(id, 0) && wfCloth_IsPinned(id, 7) && !wfCloth_IsPinned(id, 3));
+	ENSURE(wfCloth_SetPinned(id, 7, false) == WF_OK);
+	for (int f = 0; f < 30; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, p, 64);
+	ENSURE(memcmp(&p[0], &p0[0], sizeof(wfVec3)) == 0);
+	ENSURE_LE(p[7].y, p0[7].y - 0.1f);
+	// Grab particle 63 and pull it to a target; it sits exactly there, the cloth follows.
+	wfVec3 target = {1.0f, 0.5f, 0.5f};
+	ENSURE(wfCloth_Grab(id, 63, target) == WF_OK);
+	ENSURE(wfCloth_GetGrabbed(id) == 63);
+	for (int f = 0; f < 60; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, p, 64);
+	ENSURE(p[63].x == target.x && p[63].y == target.y && p[63].z == target.z);
+	ENSURE(p[62].z > 0.2f); // the neighbour was dragged toward the target
+	ENSURE(wfCloth_Release(id) == WF_OK);
+	for (int f = 0; f < 30; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, p, 64);
+	ENSURE_LE(p[63].y, target.y - 0.05f);
+	// Reset puts everything back.
+	ENSURE(wfCloth_Reset(id) == WF_OK);
+	wfCloth_ReadPositions(id, p, 64);
+	ENSURE(memcmp(p, p0, sizeof p) == 0);
+	ENSURE(wfCloth_SetPinned(id, 64, true) == WF_ERROR_INVALID_ARGUMENT);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// Area-weighted normals of a flat sheet are the sheet's normal, also after a frame.
+WF_TEST(normals_flat_sheet)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = 7;
+	cd.rows = 5;
+	wfClothId h = MakeCloth(w, &cd);
+	cd.orientation = WF_ORIENT_VERTICAL;
+	wfClothId v = MakeCloth(w, &cd);
+	wfWorld_Step(w);
+	wfVec3 n[35];
+	ENSURE(wfCloth_ReadNormals(h, n, 35) == WF_OK);
+	for (int i = 0; i < 35; ++i)
+		ENSURE(fabsf(n[i].y - 1.0f) < 1e-6f);
+	ENSURE(wfCloth_ReadNormals(v, n, 35) == WF_OK);
+	for (int i = 0; i < 35; ++i)
+		ENSURE(fabsf(n[i].z - 1.0f) < 1e-6f);
+	ENSURE(wfCloth_ReadNormals(v, n, 34) == WF_ERROR_INVALID_ARGUMENT);
+	wfDestroyWorld(w);
+	return 0;
+}
