@@ -1,6 +1,7 @@
 // Physics laws, each checked with a number: Hooke's law, periods, momentum, free fall,
 // no penetration, stability, bit-exact snapshots and thread counts.
 // The backend comes from WEFT_TEST_BACKEND (cpu by default), so the same tests run on Vulkan.
+#define _POSIX_C_SOURCE 200809L
 #include "test.h"
 
 #include <float.h>
@@ -503,6 +504,37 @@ WF_TEST(thread_count_bit_identical)
 		free(out[0]);
 		free(out[1]);
 	}
+	return 0;
+}
+
+// The AVX2 kernels give the same bits as the scalar code (same operations in the same order).
+WF_TEST(simd_matches_scalar_bitwise)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU)
+		return 0;
+	wfVec3* out[2];
+	const int n = 40 * 40;
+	for (int pass = 0; pass < 2; ++pass) {
+		if (pass == 1)
+			setenv("WEFT_NO_SIMD", "1", 1);
+		wfWorldDef wd;
+		wfClothDef cd;
+		wfPresetGet("xpbd", &wd, &cd);
+		cd.cols = cd.rows = 40;
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		fprintf(stderr, "  device: %s\n", wfWorld_GetDeviceName(w));
+		wfClothId id = MakeCloth(w, &cd);
+		for (int f = 0; f < 30; ++f)
+			wfWorld_Step(w);
+		out[pass] = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+		wfCloth_ReadPositions(id, out[pass], n);
+		wfDestroyWorld(w);
+	}
+	unsetenv("WEFT_NO_SIMD");
+	ENSURE(memcmp(out[0], out[1], (size_t)n * sizeof(wfVec3)) == 0);
+	free(out[0]);
+	free(out[1]);
 	return 0;
 }
 

@@ -119,6 +119,7 @@ struct wfWorld {
 	wfBackendType backendType;
 	char deviceName[256];
 	int threads;
+	bool simd;           // CPU: AVX2 kernels (off with WEFT_NO_SIMD=1 in the environment)
 };
 
 // ------------------------------------------------------------------ core helpers

@@ -12,7 +12,12 @@ typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;
 	int threads;
+	bool avx2; // use the AVX2 kernels (chosen once per world at run time)
 } wfCpuContext;
+
+// cpu_simd.c
+bool wfCpuHasAvx2(void);
+int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 
 // Stages shared by the solvers (cpu_stages.c).
 void wfCpuPlaceGrab(wfCloth* cloth);

@@ -79,7 +79,7 @@ static bool FrameIsBad(const wfCloth* c, bool* nonFinite)
 
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
-	wfCpuContext ctx = {params, 0, world->threads};
+	wfCpuContext ctx = {params, 0, world->threads, world->simd};
 	const wfSolverType solver = world->def.step.solver;
 	for (int ci = 0; ci < world->clothCapacity; ++ci) {
 		wfCloth* c = &world->cloths[ci];
@@ -154,6 +154,8 @@ wfResult wfCpuBackendCreate(wfWorld* world)
 	threads = 1;
 #endif
 	world->threads = threads > 0 ? threads : 1;
-	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s)", world->threads, world->threads == 1 ? "" : "s");
+	world->simd = wfCpuHasAvx2() && getenv("WEFT_NO_SIMD") == NULL;
+	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads,
+		world->threads == 1 ? "" : "s", world->simd ? ", avx2" : "");
 	return WF_OK;
 }

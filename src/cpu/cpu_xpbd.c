@@ -33,15 +33,10 @@ static void Predict(const wfCpuContext* ctx, wfCloth* c)
 	}
 }
 
-// One pass over one colour range. No two constraints of a colour share a particle, so the order
-// inside the range does not matter and the range may be split across threads.
-static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
+// Scalar projection of constraints [begin, end).
+static void SolveScalar(const wfConstraint* restrict con, wfVec4* restrict pos, float* restrict lambda, int begin, int end,
+	const float* alphaTilde)
 {
-	const wfConstraint* restrict con = c->model.constraints;
-	wfVec4* restrict pos = c->state.pos;
-	float* restrict lambda = c->state.lambda;
-	(void)ctx;
-#pragma omp parallel for num_threads(ctx->threads) if (end - begin >= WF_CPU_PARALLEL_MIN) schedule(static)
 	for (int k = begin; k < end; ++k) {
 		const wfConstraint q = con[k];
 		wfVec4 a = pos[q.a], b = pos[q.b];
@@ -58,6 +53,31 @@ static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, 
 		float sa = s * a.w, sb = s * b.w;
 		pos[q.a] = (wfVec4){a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w};
 		pos[q.b] = (wfVec4){b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w};
+	}
+}
+
+// A block of a colour range: eight constraints at a time with AVX2, the tail scalar.
+static void SolveBlock(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
+{
+	int k = begin;
+	if (ctx->avx2)
+		k = wfCpuXpbdRangeAvx2(c->model.constraints, c->state.pos, c->state.lambda, begin, (end - begin) / 8, alphaTilde);
+	SolveScalar(c->model.constraints, c->state.pos, c->state.lambda, k, end, alphaTilde);
+}
+
+// One pass over one colour range. No two constraints of a colour share a particle, so the order
+// inside the range does not matter and the range may be split across threads (in blocks of 64).
+static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
+{
+	if (end - begin < WF_CPU_PARALLEL_MIN || ctx->threads <= 1) {
+		SolveBlock(ctx, c, begin, end, alphaTilde);
+		return;
+	}
+	const int blocks = (end - begin + 63) / 64;
+#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+	for (int blk = 0; blk < blocks; ++blk) {
+		int b0 = begin + 64 * blk, b1 = b0 + 64 < end ? b0 + 64 : end;
+		SolveBlock(ctx, c, b0, b1, alphaTilde);
 	}
 }
 
