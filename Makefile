@@ -1,0 +1,45 @@
+# Entry points for a fresh Debian 12 machine. Each target installs what it needs first.
+#   make demo   set up, build, and run the default scene (compute-cloth) into out/
+#   make test   set up, build (warnings as errors), run the whole suite, then again under ASan+UBSan
+#   make bench  set up, build, and run the CPU benchmarks
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
+              mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build demo test test-plain test-asan bench clean
+
+deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	mkdir -p out
+	$(BUILD)/apps/cli/weft run --preset compute-cloth --frames 120 --obj out/obj --stats out/compute-cloth.csv
+
+test-plain: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_WERROR=ON -DWEFT_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test: test-plain test-asan
+
+bench: build
+	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 60x60 --substeps 10 --iterations 1 --threads 1
+	$(BUILD)/apps/cli/weft bench --preset compute-cloth --threads 1
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) out
