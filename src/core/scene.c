@@ -1,12 +1,694 @@
-// Scene files (JSON): placeholder until the loader lands.
+// Scene files (JSON): a world def, one or more cloth defs and a frame count, read with cJSON.
+//
+// The JSON mirrors the C defs key for key. Parsing starts from the defaults (or a preset's defs)
+// and applies only the keys present. Every key is looked up in a table of the def's fields, so a
+// misspelt key is an error instead of a silently kept default. Ranges are checked afterwards by
+// the validators creation uses, with the JSON path put in front of their messages:
+//   "FILE: world.step.substeps: 0 is out of range [1, 4096]".
 #include "internal.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-struct wfScene { wfWorldDef world; wfClothDef cloth; };
-wfScene* wfScene_Load(const char* path, char* error, int errorSize) { snprintf(error, (size_t)errorSize, "%s: scene files not supported yet", path); return NULL; }
-wfScene* wfScene_Parse(const char* text, const char* name, char* error, int errorSize) { (void)text; snprintf(error, (size_t)errorSize, "%s: not supported yet", name); return NULL; }
-void wfScene_Destroy(wfScene* s) { free(s); }
-wfWorldDef wfScene_GetWorldDef(const wfScene* s) { return s->world; }
-int wfScene_GetClothCount(const wfScene* s) { (void)s; return 1; }
-wfClothDef wfScene_GetClothDef(const wfScene* s, int i) { (void)i; return s->cloth; }
-int wfScene_GetFrames(const wfScene* s) { (void)s; return 0; }
+#include <string.h>
+
+struct wfScene {
+	wfWorldDef world;   // deviceName (if set) is owned by the scene
+	wfClothDef* cloths; // (clothCount) pinIndices (if set) are owned by the scene
+	int clothCount;
+	int frames;         // 0 when the file has no "frames"
+};
+
+enum {
+	WF_SCENE_MAX_CLOTHS = 1024,
+	WF_SCENE_MAX_FRAMES = 10000000,
+	WF_SCENE_MAX_BYTES = 64 << 20,
+	WF_SCENE_PATH = 192, // longest JSON path kept for messages
+};
+
+// The enum fields are read and written as int.
+_Static_assert(sizeof(wfSolverType) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfBackendType) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfOrientation) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfPinMode) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfWindMode) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfContactResponse) == sizeof(int), "enum size");
+
+// ------------------------------------------------------------------ field tables
+
+typedef enum FieldType {
+	FIELD_BOOL,
+	FIELD_INT,
+	FIELD_FLOAT,
+	FIELD_VEC3,
+	FIELD_ENUM,
+	FIELD_STRING,     // const char*, copied (only wfWorldDef.deviceName uses it)
+	FIELD_INDEX_LIST, // const int* at offset, int count at countOffset (wfClothDef.pinIndices)
+	FIELD_OBJECT,     // a nested def described by its own table
+	FIELD_STRING_IGNORED, // a string for people ("description")
+	FIELD_SPECIAL,    // known key handled outside the table walk
+} FieldType;
+
+typedef struct EnumNames {
+	const char* (*name)(int value);
+	int count;
+} EnumNames;
+
+typedef struct Table Table;
+
+typedef struct Field {
+	const char* key;
+	FieldType type;
+	size_t offset;
+	size_t countOffset;       // FIELD_INDEX_LIST
+	const EnumNames* names;   // FIELD_ENUM
+	const Table* table;       // FIELD_OBJECT
+} Field;
+
+struct Table {
+	const Field* fields;
+	int count;
+};
+
+static const char* SolverName(int v) { return wfSolverName((wfSolverType)v); }
+static const char* BackendName(int v) { return wfBackendName((wfBackendType)v); }
+static const char* PinName(int v) { return wfPinModeName((wfPinMode)v); }
+
+static const char* OrientationName(int v)
+{
+	static const char* const names[] = {"horizontal", "vertical"};
+	return names[v];
+}
+
+static const char* WindName(int v)
+{
+	static const char* const names[] = {"none", "gust", "wave"};
+	return names[v];
+}
+
+static const char* ResponseName(int v)
+{
+	static const char* const names[] = {"friction", "stop"};
+	return names[v];
+}
+
+static const EnumNames kSolverNames = {SolverName, 3};
+static const EnumNames kBackendNames = {BackendName, 3};
+static const EnumNames kPinNames = {PinName, 5};
+static const EnumNames kOrientationNames = {OrientationName, 2};
+static const EnumNames kWindNames = {WindName, 3};
+static const EnumNames kResponseNames = {ResponseName, 2};
+
+#define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define TABLE(fields) {fields, COUNT_OF(fields)}
+#define PLAIN(T, member, type) {#member, type, offsetof(T, member), 0, NULL, NULL}
+#define ENUM(T, member, names) {#member, FIELD_ENUM, offsetof(T, member), 0, &names, NULL}
+#define OBJECT(T, member, table) {#member, FIELD_OBJECT, offsetof(T, member), 0, NULL, &table}
+
+static const Field kStepFields[] = {
+	ENUM(wfStepDef, solver, kSolverNames),
+	PLAIN(wfStepDef, timeStep, FIELD_FLOAT),
+	PLAIN(wfStepDef, substeps, FIELD_INT),
+	PLAIN(wfStepDef, iterations, FIELD_INT),
+};
+
+static const Field kSphereFields[] = {
+	PLAIN(wfSphereDef, enabled, FIELD_BOOL),
+	PLAIN(wfSphereDef, center, FIELD_VEC3),
+	PLAIN(wfSphereDef, radius, FIELD_FLOAT),
+	PLAIN(wfSphereDef, moving, FIELD_BOOL),
+	PLAIN(wfSphereDef, amplitude, FIELD_VEC3),
+	PLAIN(wfSphereDef, frequency, FIELD_FLOAT),
+};
+
+static const Field kFloorFields[] = {
+	PLAIN(wfFloorDef, enabled, FIELD_BOOL),
+	PLAIN(wfFloorDef, height, FIELD_FLOAT),
+};
+
+static const Field kWindFields[] = {
+	ENUM(wfWindDef, mode, kWindNames),
+	PLAIN(wfWindDef, strength, FIELD_FLOAT),
+	PLAIN(wfWindDef, frequency, FIELD_FLOAT),
+	PLAIN(wfWindDef, phasePerColumn, FIELD_FLOAT),
+	PLAIN(wfWindDef, direction, FIELD_VEC3),
+};
+
+static const Field kContactFields[] = {
+	ENUM(wfContactDef, response, kResponseNames),
+	PLAIN(wfContactDef, thickness, FIELD_FLOAT),
+	PLAIN(wfContactDef, friction, FIELD_FLOAT),
+};
+
+static const Table kStepTable = TABLE(kStepFields);
+static const Table kSphereTable = TABLE(kSphereFields);
+static const Table kFloorTable = TABLE(kFloorFields);
+static const Table kWindTable = TABLE(kWindFields);
+static const Table kContactTable = TABLE(kContactFields);
+
+static const Field kWorldFields[] = {
+	ENUM(wfWorldDef, backend, kBackendNames),
+	PLAIN(wfWorldDef, deviceName, FIELD_STRING),
+	PLAIN(wfWorldDef, threads, FIELD_INT),
+	OBJECT(wfWorldDef, step, kStepTable),
+	PLAIN(wfWorldDef, gravity, FIELD_VEC3),
+	OBJECT(wfWorldDef, sphere, kSphereTable),
+	OBJECT(wfWorldDef, floor, kFloorTable),
+	OBJECT(wfWorldDef, wind, kWindTable),
+	OBJECT(wfWorldDef, contact, kContactTable),
+};
+
+static const Field kMaterialFields[] = {
+	PLAIN(wfMaterial, mass, FIELD_FLOAT),
+	PLAIN(wfMaterial, stretchCompliance, FIELD_FLOAT),
+	PLAIN(wfMaterial, shearCompliance, FIELD_FLOAT),
+	PLAIN(wfMaterial, bendCompliance, FIELD_FLOAT),
+	PLAIN(wfMaterial, damping, FIELD_FLOAT),
+	PLAIN(wfMaterial, relaxation, FIELD_FLOAT),
+	PLAIN(wfMaterial, retention, FIELD_FLOAT),
+	PLAIN(wfMaterial, stiffness, FIELD_FLOAT),
+	PLAIN(wfMaterial, springDamping, FIELD_FLOAT),
+};
+
+static const Table kWorldTable = TABLE(kWorldFields);
+static const Table kMaterialTable = TABLE(kMaterialFields);
+
+static const Field kClothFields[] = {
+	PLAIN(wfClothDef, cols, FIELD_INT),
+	PLAIN(wfClothDef, rows, FIELD_INT),
+	PLAIN(wfClothDef, width, FIELD_FLOAT),
+	PLAIN(wfClothDef, height, FIELD_FLOAT),
+	ENUM(wfClothDef, orientation, kOrientationNames),
+	PLAIN(wfClothDef, origin, FIELD_VEC3),
+	PLAIN(wfClothDef, structural, FIELD_BOOL),
+	PLAIN(wfClothDef, shear, FIELD_BOOL),
+	PLAIN(wfClothDef, bending, FIELD_BOOL),
+	OBJECT(wfClothDef, material, kMaterialTable),
+	ENUM(wfClothDef, pinMode, kPinNames),
+	{"pinIndices", FIELD_INDEX_LIST, offsetof(wfClothDef, pinIndices), offsetof(wfClothDef, pinCount), NULL, NULL},
+	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
+};
+
+static const Table kClothTable = TABLE(kClothFields);
+
+// The top level: the walk checks the keys and reads "frames"; ParseRoot handles the others in order.
+static const Field kRootFields[] = {
+	{"description", FIELD_STRING_IGNORED, 0, 0, NULL, NULL},
+	{"preset", FIELD_SPECIAL, 0, 0, NULL, NULL},
+	PLAIN(wfScene, frames, FIELD_INT),
+	{"world", FIELD_SPECIAL, 0, 0, NULL, NULL},
+	{"cloth", FIELD_SPECIAL, 0, 0, NULL, NULL},
+	{"cloths", FIELD_SPECIAL, 0, 0, NULL, NULL},
+};
+
+static const Table kRootTable = TABLE(kRootFields);
+
+// ------------------------------------------------------------------ messages
+
+// Where the parse is: the file name for messages and the caller's error buffer.
+typedef struct Parser {
+	const char* name;
+	char* error;
+	int errorSize;
+} Parser;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static bool Fail(const Parser* p, const char* path, const char* fmt, ...)
+{
+	char msg[384];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof msg, fmt, args);
+	va_end(args);
+	snprintf(p->error, (size_t)p->errorSize, "%s: %s: %s", p->name, path, msg);
+	return false;
+}
+
+// A validator's message starts with the field name relative to the def; the path goes in front.
+static bool FailValidation(const Parser* p, const char* path, const char* message)
+{
+	snprintf(p->error, (size_t)p->errorSize, "%s: %s.%s", p->name, path, message);
+	return false;
+}
+
+static void JoinKey(char* out, const char* path, const char* key)
+{
+	snprintf(out, WF_SCENE_PATH, "%s%s%.64s", path, path[0] != 0 ? "." : "", key);
+}
+
+static void JoinIndex(char* out, const char* path, int index)
+{
+	snprintf(out, WF_SCENE_PATH, "%s[%d]", path, index);
+}
+
+static const char* TypeName(const cJSON* j)
+{
+	if (cJSON_IsBool(j)) return "boolean";
+	if (cJSON_IsNull(j)) return "null";
+	if (cJSON_IsNumber(j)) return "number";
+	if (cJSON_IsString(j)) return "string";
+	if (cJSON_IsArray(j)) return "array";
+	if (cJSON_IsObject(j)) return "object";
+	return "invalid value";
+}
+
+// "a, b, c" from a table's keys or an enum's names.
+static void ListKeys(const Table* t, char* out, size_t size)
+{
+	size_t used = 0;
+	out[0] = 0;
+	for (int i = 0; i < t->count && used < size; ++i)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", t->fields[i].key);
+}
+
+static void ListNames(const EnumNames* e, char* out, size_t size)
+{
+	size_t used = 0;
+	out[0] = 0;
+	for (int i = 0; i < e->count && used < size; ++i)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", e->name(i));
+}
+
+// ------------------------------------------------------------------ values
+
+static bool ReadInt(const Parser* p, const cJSON* j, const char* path, int* out)
+{
+	if (!cJSON_IsNumber(j))
+		return Fail(p, path, "expected an integer, got %s", TypeName(j));
+	double v = j->valuedouble;
+	if (!isfinite(v) || v != floor(v))
+		return Fail(p, path, "expected an integer, got %g", v);
+	if (v < (double)INT_MIN || v > (double)INT_MAX)
+		return Fail(p, path, "%g does not fit in an integer [%d, %d]", v, INT_MIN, INT_MAX);
+	*out = (int)v;
+	return true;
+}
+
+// Values beyond the float range become infinite, which the validators then reject by name.
+static bool ReadFloat(const Parser* p, const cJSON* j, const char* path, float* out)
+{
+	if (!cJSON_IsNumber(j))
+		return Fail(p, path, "expected a number, got %s", TypeName(j));
+	double v = j->valuedouble;
+	*out = fabs(v) > (double)FLT_MAX ? (v > 0.0 ? INFINITY : -INFINITY) : (float)v;
+	return true;
+}
+
+static bool ReadBool(const Parser* p, const cJSON* j, const char* path, bool* out)
+{
+	if (!cJSON_IsBool(j))
+		return Fail(p, path, "expected true or false, got %s", TypeName(j));
+	*out = cJSON_IsTrue(j) != 0;
+	return true;
+}
+
+static bool ReadVec3(const Parser* p, const cJSON* j, const char* path, wfVec3* out)
+{
+	if (!cJSON_IsArray(j))
+		return Fail(p, path, "expected an array of 3 numbers, got %s", TypeName(j));
+	int n = cJSON_GetArraySize(j);
+	if (n != 3)
+		return Fail(p, path, "expected an array of 3 numbers, got %d element%s", n, n == 1 ? "" : "s");
+	float v[3];
+	char item[WF_SCENE_PATH];
+	for (int i = 0; i < 3; ++i) {
+		JoinIndex(item, path, i);
+		if (!ReadFloat(p, cJSON_GetArrayItem(j, i), item, &v[i]))
+			return false;
+	}
+	*out = (wfVec3){v[0], v[1], v[2]};
+	return true;
+}
+
+static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const EnumNames* e, int* out)
+{
+	char names[160];
+	ListNames(e, names, sizeof names);
+	if (!cJSON_IsString(j))
+		return Fail(p, path, "expected a string (one of %s), got %s", names, TypeName(j));
+	for (int i = 0; i < e->count; ++i) {
+		if (strcmp(e->name(i), j->valuestring) == 0) {
+			*out = i;
+			return true;
+		}
+	}
+	return Fail(p, path, "\"%.64s\" is not one of %s", j->valuestring, names);
+}
+
+static bool ReadString(const Parser* p, const cJSON* j, const char* path, const char** out)
+{
+	if (!cJSON_IsString(j))
+		return Fail(p, path, "expected a string, got %s", TypeName(j));
+	size_t len = strlen(j->valuestring);
+	char* copy = (char*)malloc(len + 1);
+	if (copy == NULL)
+		return Fail(p, path, "out of memory");
+	memcpy(copy, j->valuestring, len + 1);
+	*out = copy;
+	return true;
+}
+
+static bool ReadIndexList(const Parser* p, const cJSON* j, const char* path, const int** list, int* count)
+{
+	if (!cJSON_IsArray(j))
+		return Fail(p, path, "expected an array of integers, got %s", TypeName(j));
+	int n = cJSON_GetArraySize(j);
+	int* indices = n > 0 ? (int*)malloc((size_t)n * sizeof(int)) : NULL;
+	if (n > 0 && indices == NULL)
+		return Fail(p, path, "out of memory");
+	// Owned by the scene from here on, so that a failure below frees it with the scene.
+	*list = indices;
+	*count = n;
+	char item[WF_SCENE_PATH];
+	int i = 0;
+	for (const cJSON* e = j->child; e != NULL; e = e->next, ++i) {
+		JoinIndex(item, path, i);
+		if (!ReadInt(p, e, item, &indices[i]))
+			return false;
+	}
+	return true;
+}
+
+// ------------------------------------------------------------------ objects
+
+static const Field* FindField(const Table* t, const char* key)
+{
+	for (int i = 0; i < t->count; ++i) {
+		if (strcmp(t->fields[i].key, key) == 0)
+			return &t->fields[i];
+	}
+	return NULL;
+}
+
+// Unknown and repeated keys. Earlier siblings are all known and distinct, so the repeat scan is short.
+static bool CheckKey(const Parser* p, const cJSON* object, const cJSON* item, const Table* t, const char* path)
+{
+	if (FindField(t, item->string) == NULL) {
+		char known[384];
+		ListKeys(t, known, sizeof known);
+		return Fail(p, path, "unknown key (known: %s)", known);
+	}
+	for (const cJSON* prev = object->child; prev != item; prev = prev->next) {
+		if (strcmp(prev->string, item->string) == 0)
+			return Fail(p, path, "repeated key");
+	}
+	return true;
+}
+
+static bool ApplyObject(const Parser* p, const cJSON* json, const Table* t, void* base, const char* path);
+
+static bool ApplyField(const Parser* p, const cJSON* j, const Field* f, void* base, const char* path)
+{
+	char* at = (char*)base + f->offset;
+	int value = 0;
+	switch (f->type) {
+	case FIELD_BOOL: return ReadBool(p, j, path, (bool*)at);
+	case FIELD_INT: return ReadInt(p, j, path, (int*)at);
+	case FIELD_FLOAT: return ReadFloat(p, j, path, (float*)at);
+	case FIELD_VEC3: return ReadVec3(p, j, path, (wfVec3*)at);
+	case FIELD_STRING: return ReadString(p, j, path, (const char**)at);
+	case FIELD_INDEX_LIST: return ReadIndexList(p, j, path, (const int**)at, (int*)((char*)base + f->countOffset));
+	case FIELD_OBJECT: return ApplyObject(p, j, f->table, at, path);
+	case FIELD_STRING_IGNORED: return cJSON_IsString(j) || Fail(p, path, "expected a string, got %s", TypeName(j));
+	case FIELD_SPECIAL: return true;
+	case FIELD_ENUM:
+		if (!ReadEnum(p, j, path, f->names, &value))
+			return false;
+		memcpy(at, &value, sizeof value);
+		return true;
+	}
+	return Fail(p, path, "internal error: unhandled field type");
+}
+
+// Applies the keys of a JSON object to a def; absent keys keep their values.
+static bool ApplyObject(const Parser* p, const cJSON* json, const Table* t, void* base, const char* path)
+{
+	if (!cJSON_IsObject(json))
+		return Fail(p, path[0] != 0 ? path : "(top level)", "expected an object, got %s", TypeName(json));
+	char child[WF_SCENE_PATH];
+	for (const cJSON* item = json->child; item != NULL; item = item->next) {
+		JoinKey(child, path, item->string);
+		if (!CheckKey(p, json, item, t, child) || !ApplyField(p, item, FindField(t, item->string), base, child))
+			return false;
+	}
+	return true;
+}
+
+// ------------------------------------------------------------------ the scene
+
+static bool ApplyPreset(const Parser* p, const cJSON* root, wfScene* scene, wfClothDef* cloth)
+{
+	const cJSON* preset = cJSON_GetObjectItemCaseSensitive(root, "preset");
+	if (preset == NULL)
+		return true;
+	char known[160];
+	size_t used = 0;
+	known[0] = 0;
+	for (int i = 0; i < wfPresetCount() && used < sizeof known; ++i)
+		used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i > 0 ? ", " : "", wfPresetName(i));
+	if (!cJSON_IsString(preset))
+		return Fail(p, "preset", "expected a string (one of %s), got %s", known, TypeName(preset));
+	if (!wfPresetGet(preset->valuestring, &scene->world, cloth))
+		return Fail(p, "preset", "\"%.64s\" is not one of %s", preset->valuestring, known);
+	return true;
+}
+
+static bool CheckFrames(const Parser* p, const cJSON* root, const wfScene* scene)
+{
+	if (cJSON_GetObjectItemCaseSensitive(root, "frames") == NULL)
+		return true;
+	if (scene->frames < 1 || scene->frames > WF_SCENE_MAX_FRAMES)
+		return Fail(p, "frames", "%d is out of range [1, %d]", scene->frames, WF_SCENE_MAX_FRAMES);
+	return true;
+}
+
+// "pinIndices" alone means pinMode "list"; with another pin mode it would be ignored, so it is an error.
+static bool ResolvePins(const Parser* p, const cJSON* json, wfClothDef* cloth, const char* path)
+{
+	if (cJSON_GetObjectItemCaseSensitive(json, "pinIndices") == NULL)
+		return true;
+	if (cJSON_GetObjectItemCaseSensitive(json, "pinMode") == NULL)
+		cloth->pinMode = WF_PIN_LIST;
+	if (cloth->pinMode == WF_PIN_LIST)
+		return true;
+	char key[WF_SCENE_PATH];
+	JoinKey(key, path, "pinIndices");
+	return Fail(p, key, "only used with pinMode \"list\" (pinMode is \"%s\")", wfPinModeName(cloth->pinMode));
+}
+
+static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, const char* path)
+{
+	char msg[256];
+	if (!ApplyObject(p, json, &kClothTable, cloth, path) || !ResolvePins(p, json, cloth, path))
+		return false;
+	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
+		return FailValidation(p, path, msg);
+	return true;
+}
+
+// "cloth": {...} or "cloths": [{...}, ...]; neither gives one cloth with the base def.
+static bool ParseCloths(const Parser* p, const cJSON* root, wfScene* scene, const wfClothDef* base)
+{
+	const cJSON* one = cJSON_GetObjectItemCaseSensitive(root, "cloth");
+	const cJSON* many = cJSON_GetObjectItemCaseSensitive(root, "cloths");
+	if (one != NULL && many != NULL)
+		return Fail(p, "cloths", "give either \"cloth\" or \"cloths\", not both");
+	if (many != NULL && !cJSON_IsArray(many))
+		return Fail(p, "cloths", "expected an array of objects, got %s", TypeName(many));
+	int count = many != NULL ? cJSON_GetArraySize(many) : 1;
+	if (count < 1 || count > WF_SCENE_MAX_CLOTHS)
+		return Fail(p, "cloths", "%d cloths, allowed [1, %d]", count, WF_SCENE_MAX_CLOTHS);
+	scene->cloths = (wfClothDef*)calloc((size_t)count, sizeof(wfClothDef));
+	if (scene->cloths == NULL)
+		return Fail(p, "cloths", "out of memory");
+	scene->clothCount = count;
+	for (int i = 0; i < count; ++i)
+		scene->cloths[i] = *base;
+	if (many == NULL)
+		return one == NULL || ParseCloth(p, one, &scene->cloths[0], "cloth");
+	char path[WF_SCENE_PATH];
+	int i = 0;
+	for (const cJSON* item = many->child; item != NULL; item = item->next, ++i) {
+		JoinIndex(path, "cloths", i);
+		if (!ParseCloth(p, item, &scene->cloths[i], path))
+			return false;
+	}
+	return true;
+}
+
+static bool ParseRoot(const Parser* p, const cJSON* root, wfScene* scene)
+{
+	char msg[256];
+	wfClothDef base = wfDefaultClothDef();
+	scene->world = wfDefaultWorldDef();
+	// Keys and "frames" first, then the preset: the world and cloth keys override it in any order.
+	if (!ApplyObject(p, root, &kRootTable, scene, "") || !ApplyPreset(p, root, scene, &base))
+		return false;
+	const cJSON* world = cJSON_GetObjectItemCaseSensitive(root, "world");
+	if (world != NULL && !ApplyObject(p, world, &kWorldTable, &scene->world, "world"))
+		return false;
+	if (!CheckFrames(p, root, scene))
+		return false;
+	if (!wfValidateWorldDef(&scene->world, msg, (int)sizeof msg))
+		return FailValidation(p, "world", msg);
+	return ParseCloths(p, root, scene, &base);
+}
+
+// cJSON reports where the syntax broke through return_parse_end (the same pointer as
+// cJSON_GetErrorPtr, without its process-wide state); the message gives line and column.
+static void SyntaxError(const Parser* p, const char* text, const char* at)
+{
+	int line = 1, column = 1;
+	for (const char* c = text; c < at && *c != 0; ++c) {
+		line += *c == '\n';
+		column = *c == '\n' ? 1 : column + 1;
+	}
+	char near[24];
+	int n = 0;
+	for (const char* c = at; *c != 0 && *c != '\n' && n < 16; ++c)
+		near[n++] = (*c >= 0x20 && *c < 0x7f) ? *c : '?';
+	near[n] = 0;
+	char where[64];
+	snprintf(where, sizeof where, "line %d, column %d", line, column);
+	if (*at == 0)
+		Fail(p, where, "JSON syntax error: unexpected end of file");
+	else
+		Fail(p, where, "JSON syntax error near '%s'", near);
+}
+
+wfScene* wfScene_Parse(const char* text, const char* name, char* error, int errorSize)
+{
+	char scratch[8];
+	Parser p = {name != NULL ? name : "scene", error, errorSize};
+	if (error == NULL || errorSize <= 0) {
+		p.error = scratch;
+		p.errorSize = (int)sizeof scratch;
+	}
+	p.error[0] = 0;
+	if (text == NULL) {
+		Fail(&p, "(file)", "no text");
+		return NULL;
+	}
+	const char* end = text;
+	cJSON* root = cJSON_ParseWithOpts(text, &end, 1);
+	if (root == NULL) {
+		SyntaxError(&p, text, end != NULL ? end : text);
+		return NULL;
+	}
+	wfScene* scene = (wfScene*)calloc(1, sizeof(wfScene));
+	bool ok = scene != NULL && ParseRoot(&p, root, scene);
+	if (scene == NULL)
+		Fail(&p, "(file)", "out of memory");
+	cJSON_Delete(root);
+	if (!ok) {
+		wfScene_Destroy(scene);
+		return NULL;
+	}
+	return scene;
+}
+
+// Reads a whole file into a NUL-terminated buffer; *size excludes the terminator.
+static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
+{
+	FILE* f = fopen(path, "rb");
+	if (f == NULL) {
+		Fail(p, "cannot open", "%s", strerror(errno));
+		return NULL;
+	}
+	size_t used = 0, capacity = 4096;
+	char* text = (char*)malloc(capacity);
+	while (text != NULL) {
+		used += fread(text + used, 1, capacity - 1 - used, f);
+		if (used < capacity - 1 || capacity >= (size_t)WF_SCENE_MAX_BYTES)
+			break;
+		char* grown = (char*)realloc(text, capacity * 2);
+		if (grown == NULL)
+			free(text);
+		text = grown;
+		capacity *= 2;
+	}
+	int readError = ferror(f) ? errno : 0;
+	fclose(f);
+	if (text == NULL) {
+		Fail(p, "cannot read", "out of memory");
+	} else if (readError != 0 || used == capacity - 1) {
+		if (readError != 0)
+			Fail(p, "cannot read", "%s", strerror(readError));
+		else
+			Fail(p, "cannot read", "file larger than %d MiB", WF_SCENE_MAX_BYTES >> 20);
+		free(text);
+		text = NULL;
+	}
+	if (text != NULL)
+		text[used] = 0;
+	*size = used;
+	return text;
+}
+
+wfScene* wfScene_Load(const char* path, char* error, int errorSize)
+{
+	char scratch[8];
+	Parser p = {path != NULL ? path : "(null)", error, errorSize};
+	if (error == NULL || errorSize <= 0) {
+		p.error = scratch;
+		p.errorSize = (int)sizeof scratch;
+	}
+	p.error[0] = 0;
+	if (path == NULL) {
+		Fail(&p, "cannot open", "no path");
+		return NULL;
+	}
+	size_t size = 0;
+	char* text = ReadWholeFile(&p, path, &size);
+	if (text == NULL)
+		return NULL;
+	wfScene* scene = NULL;
+	size_t length = strlen(text);
+	if (length != size)
+		SyntaxError(&p, text, text + length); // a NUL byte inside the file
+	else
+		scene = wfScene_Parse(text, path, p.error, p.errorSize);
+	free(text);
+	return scene;
+}
+
+void wfScene_Destroy(wfScene* scene)
+{
+	if (scene == NULL)
+		return;
+	free((void*)scene->world.deviceName);
+	for (int i = 0; i < scene->clothCount; ++i)
+		free((void*)scene->cloths[i].pinIndices);
+	free(scene->cloths);
+	free(scene);
+}
+
+wfWorldDef wfScene_GetWorldDef(const wfScene* scene)
+{
+	return scene != NULL ? scene->world : wfDefaultWorldDef();
+}
+
+int wfScene_GetClothCount(const wfScene* scene)
+{
+	return scene != NULL ? scene->clothCount : 0;
+}
+
+wfClothDef wfScene_GetClothDef(const wfScene* scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->clothCount)
+		return wfDefaultClothDef();
+	return scene->cloths[index];
+}
+
+int wfScene_GetFrames(const wfScene* scene)
+{
+	return scene != NULL ? scene->frames : 0;
+}
