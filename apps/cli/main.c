@@ -1,3 +1,94 @@
-#include "weft/weft.h"
+// `weft`: the command-line front end of the library. One function per subcommand.
+#include "cli.h"
+
 #include <stdio.h>
-int main(void) { printf("weft %d.%d.%d\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH); return 0; }
+#include <string.h>
+
+typedef struct Command {
+	const char* name;
+	int (*run)(int argc, char** argv);
+	const char* usage;
+} Command;
+
+static int Help(int argc, char** argv);
+
+static const Command kCommands[] = {
+	{"run", CliRun,
+		"weft run (--scene FILE.json | --preset NAME) [options]\n"
+		"  Steps the scene, writes one OBJ per frame and a statistics CSV, prints a summary.\n"
+		"  --frames N        frames to step, [1, 10000000] (default: the scene's \"frames\", else 120)\n"
+		"  --solver S        xpbd, jacobi or springs (jacobi needs an even --iterations)\n"
+		"  --grid CxR        particles per row and column of every cloth, each [1, 8192]\n"
+		"  --substeps N      substeps per frame, [1, 4096]\n"
+		"  --iterations N    iterations (jacobi: sweeps) per substep, [1, 1024]\n"
+		"  --backend B       auto, cpu or vulkan\n"
+		"  --threads N       CPU worker threads, [0, 1024], 0 = all cores\n"
+		"  --obj DIR         write DIR/frame_0001.obj ... (created if missing)\n"
+		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
+		"  --quiet           no progress line, no summary\n"},
+	{"bench", CliBench,
+		"weft bench (--scene FILE.json | --preset NAME) [options]\n"
+		"  Times frames after a warm-up: median, p10 and p90 ms per frame, particle-substeps and\n"
+		"  constraint projections per second.\n"
+		"  --frames N        timed frames, [1, 10000000] (default 200)\n"
+		"  --warmup N        untimed frames first, [0, 1000000] (default 20)\n"
+		"  --solver, --grid, --substeps, --iterations, --backend, --threads as for weft run\n"},
+	{"presets", CliPresets, "weft presets\n  Lists the built-in scenes.\n"},
+	{"info", CliInfo, "weft info\n  Prints the version, the backends built in and the Vulkan devices found.\n"},
+	{"help", Help, "weft help [COMMAND]\n  Prints this help, or one command's.\n"},
+};
+
+#define COMMAND_COUNT ((int)(sizeof kCommands / sizeof kCommands[0]))
+
+static const Command* FindCommand(const char* name)
+{
+	for (int i = 0; i < COMMAND_COUNT; ++i) {
+		if (strcmp(kCommands[i].name, name) == 0)
+			return &kCommands[i];
+	}
+	return NULL;
+}
+
+void CliPrintHelp(const char* command)
+{
+	const Command* c = command != NULL ? FindCommand(command) : NULL;
+	if (c != NULL) {
+		printf("%s", c->usage);
+		return;
+	}
+	printf("weft %d.%d.%d: real-time cloth simulation\n\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH);
+	for (int i = 0; i < COMMAND_COUNT; ++i)
+		printf("%s\n", kCommands[i].usage);
+	printf("Exit codes: 0 success, 1 runtime failure, 2 bad arguments or scene file.\n");
+}
+
+static int Help(int argc, char** argv)
+{
+	if (argc > 2 && FindCommand(argv[2]) == NULL) {
+		fprintf(stderr, "weft help: unknown command '%s' (allowed: run, bench, presets, info, help)\n", argv[2]);
+		return CLI_EXIT_USAGE;
+	}
+	CliPrintHelp(argc > 2 ? argv[2] : NULL);
+	return CLI_EXIT_OK;
+}
+
+int main(int argc, char** argv)
+{
+	if (argc < 2) {
+		CliPrintHelp(NULL);
+		return CLI_EXIT_USAGE;
+	}
+	const char* name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+		name = "help";
+	if (strcmp(name, "--version") == 0) {
+		printf("weft %d.%d.%d\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH);
+		return CLI_EXIT_OK;
+	}
+	const Command* c = FindCommand(name);
+	if (c == NULL) {
+		fprintf(stderr, "weft: unknown command '%s' (allowed: run, bench, presets, info, help, --version)\n", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	return c->run(argc, argv);
+}

@@ -1,0 +1,207 @@
+// Command-line options of `weft run` and `weft bench`: one table, one parser.
+// Accepts "--name value" and "--name=value"; every message names the option and what it allows.
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum OptionKind {
+	OPT_FLAG,    // bool, no value
+	OPT_TEXT,    // const char*
+	OPT_INT,     // int in [min, max]
+	OPT_GRID,    // COLSxROWS into overrides.cols / overrides.rows
+	OPT_SOLVER,  // a solver name, stored as int
+	OPT_BACKEND, // a backend name, stored as int
+} OptionKind;
+
+typedef struct OptionSpec {
+	const char* name; // without the leading "--"
+	OptionKind kind;
+	unsigned commands;
+	size_t offset;    // into CliOptions
+	int min, max;     // OPT_INT, OPT_GRID
+	const char* hint; // OPT_TEXT: what the value is
+} OptionSpec;
+
+#define BOTH (CLI_CMD_RUN | CLI_CMD_BENCH)
+#define AT(member) offsetof(CliOptions, member)
+
+// The ranges are those the public header documents for the defs the options set.
+static const OptionSpec kOptions[] = {
+	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file"},
+	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)"},
+	{"frames", OPT_INT, BOTH, AT(frames), 1, 10000000, NULL},
+	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL},
+	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL},
+	{"grid", OPT_GRID, BOTH, 0, 1, 8192, NULL},
+	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL},
+	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL},
+	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL},
+	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL},
+	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder"},
+	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path"},
+	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL},
+};
+
+#define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
+
+static const char* CommandName(unsigned command)
+{
+	return command == CLI_CMD_RUN ? "run" : "bench";
+}
+
+// What an option allows, for messages.
+static void Allowed(const OptionSpec* o, char* out, size_t size)
+{
+	switch (o->kind) {
+	case OPT_INT: snprintf(out, size, "an integer in [%d, %d]", o->min, o->max); break;
+	case OPT_GRID: snprintf(out, size, "COLSxROWS, each in [%d, %d], at least 2 particles", o->min, o->max); break;
+	case OPT_SOLVER: snprintf(out, size, "one of xpbd, jacobi, springs"); break;
+	case OPT_BACKEND: snprintf(out, size, "one of auto, cpu, vulkan"); break;
+	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
+	case OPT_FLAG: snprintf(out, size, "no value"); break;
+	}
+}
+
+static int Bad(unsigned command, const OptionSpec* o, const char* value, const char* problem)
+{
+	char allowed[96];
+	Allowed(o, allowed, sizeof allowed);
+	fprintf(stderr, "weft %s: --%s: '%s' %s (allowed: %s)\n", CommandName(command), o->name, value, problem, allowed);
+	return CLI_EXIT_USAGE;
+}
+
+// A whole string as a decimal integer.
+static bool ParseInt(const char* text, long* out)
+{
+	char* end = NULL;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (text[0] == 0 || *end != 0 || errno == ERANGE)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int StoreInt(unsigned command, const OptionSpec* o, const char* value, int* out)
+{
+	long v;
+	if (!ParseInt(value, &v))
+		return Bad(command, o, value, "is not an integer");
+	if (v < o->min || v > o->max)
+		return Bad(command, o, value, "is out of range");
+	*out = (int)v;
+	return CLI_EXIT_OK;
+}
+
+static int StoreGrid(unsigned command, const OptionSpec* o, const char* value, CliOverrides* ov)
+{
+	char text[64];
+	snprintf(text, sizeof text, "%s", value);
+	char* x = strchr(text, 'x');
+	long cols, rows;
+	if (x == NULL || strlen(value) >= sizeof text)
+		return Bad(command, o, value, "is not COLSxROWS");
+	*x = 0;
+	if (!ParseInt(text, &cols) || !ParseInt(x + 1, &rows))
+		return Bad(command, o, value, "is not COLSxROWS");
+	if (cols < o->min || cols > o->max || rows < o->min || rows > o->max || cols * rows < 2)
+		return Bad(command, o, value, "is out of range");
+	ov->cols = (int)cols;
+	ov->rows = (int)rows;
+	return CLI_EXIT_OK;
+}
+
+static int StoreValue(unsigned command, const OptionSpec* o, const char* value, CliOptions* options)
+{
+	char* at = (char*)options + o->offset;
+	wfSolverType solver;
+	wfBackendType backend;
+	switch (o->kind) {
+	case OPT_FLAG: *(bool*)at = true; return CLI_EXIT_OK;
+	case OPT_TEXT:
+		if (value[0] == 0)
+			return Bad(command, o, value, "is empty");
+		*(const char**)at = value;
+		return CLI_EXIT_OK;
+	case OPT_INT: return StoreInt(command, o, value, (int*)at);
+	case OPT_GRID: return StoreGrid(command, o, value, &options->overrides);
+	case OPT_SOLVER:
+		if (!wfSolverFromName(value, &solver))
+			return Bad(command, o, value, "is not a solver");
+		*(int*)at = (int)solver;
+		return CLI_EXIT_OK;
+	case OPT_BACKEND:
+		if (!wfBackendFromName(value, &backend))
+			return Bad(command, o, value, "is not a backend");
+		*(int*)at = (int)backend;
+		return CLI_EXIT_OK;
+	}
+	return CLI_EXIT_USAGE;
+}
+
+static const OptionSpec* FindOption(const char* name, size_t length)
+{
+	for (int i = 0; i < OPTION_COUNT; ++i) {
+		if (strlen(kOptions[i].name) == length && strncmp(kOptions[i].name, name, length) == 0)
+			return &kOptions[i];
+	}
+	return NULL;
+}
+
+static void SetDefaults(CliOptions* o)
+{
+	memset(o, 0, sizeof *o);
+	o->frames = CLI_KEEP;
+	o->warmup = CLI_KEEP;
+	o->overrides = (CliOverrides){CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP};
+}
+
+// One "--name[=value]" at argv[*i]; advances *i past a separate value.
+static int ParseOne(unsigned command, int argc, char** argv, int* i, CliOptions* options)
+{
+	const char* arg = argv[*i];
+	if (strncmp(arg, "--", 2) != 0) {
+		fprintf(stderr, "weft %s: unexpected argument '%s' (options start with --; see weft help %s)\n",
+			CommandName(command), arg, CommandName(command));
+		return CLI_EXIT_USAGE;
+	}
+	const char* name = arg + 2;
+	const char* eq = strchr(name, '=');
+	size_t length = eq != NULL ? (size_t)(eq - name) : strlen(name);
+	const OptionSpec* o = FindOption(name, length);
+	if (o == NULL || (o->commands & command) == 0) {
+		fprintf(stderr, "weft %s: unknown option '--%.*s' (see weft help %s)\n", CommandName(command), (int)length, name,
+			CommandName(command));
+		return CLI_EXIT_USAGE;
+	}
+	if (o->kind == OPT_FLAG)
+		return eq != NULL ? Bad(command, o, eq + 1, "is not expected") : StoreValue(command, o, "", options);
+	const char* value = eq != NULL ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+	if (value == NULL)
+		return Bad(command, o, "", "is missing");
+	return StoreValue(command, o, value, options);
+}
+
+int CliParseOptions(unsigned command, int argc, char** argv, int first, CliOptions* options)
+{
+	SetDefaults(options);
+	for (int i = first; i < argc; ++i) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			CliPrintHelp(CommandName(command));
+			return CLI_EXIT_HELP;
+		}
+		int code = ParseOne(command, argc, argv, &i, options);
+		if (code != CLI_EXIT_OK)
+			return code;
+	}
+	if ((options->scene == NULL) == (options->preset == NULL)) {
+		fprintf(stderr, "weft %s: give exactly one of --scene FILE.json or --preset NAME (see weft presets)\n",
+			CommandName(command));
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,73 @@
+// The `weft` command: shared declarations of its subcommands, options and simulation setup.
+// Uses the public API only.
+#ifndef WEFT_CLI_H
+#define WEFT_CLI_H
+
+#include "weft/weft.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+// Exit codes: bad arguments and scene errors are the caller's to fix; runtime failures are not.
+enum {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_RUNTIME = 1,
+	CLI_EXIT_USAGE = 2,
+	CLI_EXIT_INTERRUPTED = 130,
+	CLI_EXIT_HELP = -1, // ParseOptions printed help; the command returns CLI_EXIT_OK
+};
+
+// Which subcommand an option belongs to.
+enum { CLI_CMD_RUN = 1u, CLI_CMD_BENCH = 2u };
+
+// Command-line changes to the scene; CLI_KEEP keeps the scene's value.
+#define CLI_KEEP (-1)
+typedef struct CliOverrides {
+	int solver;          // wfSolverType
+	int backend;         // wfBackendType
+	int cols, rows;      // --grid CxR
+	int substeps;
+	int iterations;
+	int threads;
+} CliOverrides;
+
+typedef struct CliOptions {
+	const char* scene;     // --scene FILE.json
+	const char* preset;    // --preset NAME
+	const char* objDir;    // --obj DIR
+	const char* statsPath; // --stats FILE.csv
+	int frames;            // CLI_KEEP: the scene's "frames", else the command's default
+	int warmup;            // CLI_KEEP: the command's default
+	bool quiet;
+	CliOverrides overrides;
+} CliOptions;
+
+// Parses argv[first..argc) for a subcommand. Returns CLI_EXIT_OK, CLI_EXIT_USAGE (message printed)
+// or CLI_EXIT_HELP (help printed).
+int CliParseOptions(unsigned command, int argc, char** argv, int first, CliOptions* options);
+
+// A world with its cloths, built from a scene or a preset plus the overrides.
+typedef struct CliSim {
+	wfWorld* world;
+	wfClothId* cloths;  // (clothCount)
+	int clothCount;
+	int frames;         // --frames, else the scene's, else the default given to CliSimCreate
+	char source[300];   // "preset xpbd" or "scene PATH", for summaries
+	wfScene* scene;     // kept while the world lives: its def points at the scene's deviceName
+} CliSim;
+
+// Returns CLI_EXIT_OK or an exit code after printing the reason.
+int CliSimCreate(CliSim* sim, const CliOptions* options, int defaultFrames);
+void CliSimDestroy(CliSim* sim);
+
+// Wall clock for timings (CLOCK_MONOTONIC), in seconds.
+double CliNow(void);
+
+// Subcommands; argv[0] is the program, argv[1] the subcommand name.
+int CliRun(int argc, char** argv);
+int CliBench(int argc, char** argv);
+int CliPresets(int argc, char** argv);
+int CliInfo(int argc, char** argv);
+void CliPrintHelp(const char* command);
+
+#endif

@@ -1,0 +1,263 @@
+// Output files of `weft run`: temporary name + rename, folder preparation, OBJ and CSV writers.
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// ------------------------------------------------------------------ temporary file + rename
+
+// ".NAME.PID.tmp" in the folder of path: the same file system, so the rename is atomic.
+static bool TempName(const char* path, char* out, size_t size)
+{
+	const char* slash = strrchr(path, '/');
+	int folderLength = slash != NULL ? (int)(slash - path + 1) : 0;
+	const char* base = slash != NULL ? slash + 1 : path;
+	int n = snprintf(out, size, "%.*s.%s.%ld.tmp", folderLength, path, base, (long)getpid());
+	return n > 0 && (size_t)n < size && base[0] != 0;
+}
+
+bool CliFileOpen(CliFile* f, const char* path, char* error, size_t errorSize)
+{
+	f->file = NULL;
+	if (strlen(path) >= sizeof f->path || !TempName(path, f->tempPath, sizeof f->tempPath)) {
+		snprintf(error, errorSize, "%s: path too long or not a file name", path);
+		return false;
+	}
+	snprintf(f->path, sizeof f->path, "%s", path);
+	int fd = open(f->tempPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+	if (fd >= 0)
+		f->file = fdopen(fd, "w");
+	if (f->file == NULL) {
+		snprintf(error, errorSize, "%s: cannot create: %s", f->tempPath, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(f->tempPath);
+		}
+		return false;
+	}
+	setvbuf(f->file, NULL, _IOFBF, 1 << 16);
+	return true;
+}
+
+bool CliFileCommit(CliFile* f, char* error, size_t errorSize)
+{
+	bool written = !ferror(f->file);
+	int writeErrno = errno;
+	if (fclose(f->file) != 0 && written) {
+		written = false;
+		writeErrno = errno;
+	}
+	f->file = NULL;
+	if (written && rename(f->tempPath, f->path) == 0)
+		return true;
+	snprintf(error, errorSize, "%s: cannot %s: %s", f->path, written ? "rename the temporary file" : "write",
+		strerror(written ? errno : writeErrno));
+	unlink(f->tempPath);
+	return false;
+}
+
+void CliFileAbort(CliFile* f)
+{
+	if (f->file == NULL)
+		return;
+	fclose(f->file);
+	f->file = NULL;
+	unlink(f->tempPath);
+}
+
+// ------------------------------------------------------------------ folders
+
+// mkdir -p: every prefix ending before a '/', then the whole path.
+static bool MakeFolders(const char* path, char* error, size_t errorSize)
+{
+	char partial[CLI_PATH_MAX];
+	size_t length = strlen(path);
+	if (length == 0 || length >= sizeof partial) {
+		snprintf(error, errorSize, "'%s': path empty or too long", path);
+		return false;
+	}
+	for (size_t i = 1; i <= length; ++i) {
+		if (i < length && path[i] != '/')
+			continue;
+		memcpy(partial, path, i);
+		partial[i] = 0;
+		if (mkdir(partial, 0777) != 0 && errno != EEXIST) {
+			snprintf(error, errorSize, "cannot create folder '%s': %s", partial, strerror(errno));
+			return false;
+		}
+	}
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(error, errorSize, "'%s' is not a folder", path);
+		return false;
+	}
+	return true;
+}
+
+bool CliPrepareFolder(const char* path, char* error, size_t errorSize)
+{
+	if (!MakeFolders(path, error, errorSize))
+		return false;
+	// Probe: the folder's permissions alone do not tell (read-only mounts, ACLs).
+	char probe[CLI_PATH_MAX + 64];
+	snprintf(probe, sizeof probe, "%s/.weft-probe.%ld.tmp", path, (long)getpid());
+	int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		snprintf(error, errorSize, "folder '%s' is not writable: %s", path, strerror(errno));
+		return false;
+	}
+	close(fd);
+	unlink(probe);
+	return true;
+}
+
+bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize)
+{
+	struct stat st;
+	size_t length = strlen(path);
+	if (length == 0 || path[length - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		snprintf(error, errorSize, "'%s' is a folder, not a file name", path);
+		return false;
+	}
+	const char* slash = strrchr(path, '/');
+	if (slash == NULL)
+		return CliPrepareFolder(".", error, errorSize);
+	if (slash == path)
+		return CliPrepareFolder("/", error, errorSize);
+	char folder[CLI_PATH_MAX];
+	snprintf(folder, sizeof folder, "%.*s", (int)(slash - path), path);
+	return CliPrepareFolder(folder, error, errorSize);
+}
+
+// ------------------------------------------------------------------ OBJ
+
+static bool ReadFixed(CliObjCloth* c, char* error, size_t errorSize)
+{
+	wfClothInfo info;
+	if (wfCloth_GetInfo(c->id, &info) != WF_OK) {
+		snprintf(error, errorSize, "cannot read the cloth's size: %s", wfWorld_GetLastError(c->id.world));
+		return false;
+	}
+	c->particleCount = info.particleCount;
+	c->triangleCount = info.triangleCount;
+	size_t n = (size_t)info.particleCount;
+	c->positions = (wfVec3*)malloc(n * sizeof(wfVec3));
+	c->normals = (wfVec3*)malloc(n * sizeof(wfVec3));
+	c->uvs = (float*)malloc(n * 2 * sizeof(float));
+	c->indices = (uint32_t*)malloc((size_t)info.triangleCount * 3 * sizeof(uint32_t));
+	if (c->positions == NULL || c->normals == NULL || c->uvs == NULL || c->indices == NULL) {
+		snprintf(error, errorSize, "out of memory for the OBJ export");
+		return false;
+	}
+	if (wfCloth_ReadUVs(c->id, c->uvs, info.particleCount) != WF_OK ||
+		wfCloth_ReadIndices(c->id, c->indices, 3 * info.triangleCount) != WF_OK) {
+		snprintf(error, errorSize, "cannot read the mesh: %s", wfWorld_GetLastError(c->id.world));
+		return false;
+	}
+	return true;
+}
+
+bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* cloths, int count, char* error, size_t errorSize)
+{
+	w->folder = folder;
+	w->clothCount = count;
+	w->cloths = (CliObjCloth*)calloc((size_t)count, sizeof(CliObjCloth));
+	if (w->cloths == NULL) {
+		snprintf(error, errorSize, "out of memory for the OBJ export");
+		return false;
+	}
+	for (int i = 0; i < count; ++i) {
+		w->cloths[i].id = cloths[i];
+		if (!ReadFixed(&w->cloths[i], error, errorSize))
+			return false;
+	}
+	return true;
+}
+
+void CliObjWriterFree(CliObjWriter* w)
+{
+	for (int i = 0; w->cloths != NULL && i < w->clothCount; ++i) {
+		free(w->cloths[i].positions);
+		free(w->cloths[i].normals);
+		free(w->cloths[i].uvs);
+		free(w->cloths[i].indices);
+	}
+	free(w->cloths);
+	w->cloths = NULL;
+}
+
+// One object. OBJ indices are 1-based and count across the whole file, hence `base`.
+static void WriteObject(FILE* out, const CliObjCloth* c, int index, int base)
+{
+	fprintf(out, "o cloth_%d\n", index);
+	for (int i = 0; i < c->particleCount; ++i)
+		fprintf(out, "v %.6g %.6g %.6g\n", c->positions[i].x, c->positions[i].y, c->positions[i].z);
+	for (int i = 0; i < c->particleCount; ++i)
+		fprintf(out, "vt %.6g %.6g\n", c->uvs[2 * i], c->uvs[2 * i + 1]);
+	for (int i = 0; i < c->particleCount; ++i)
+		fprintf(out, "vn %.6g %.6g %.6g\n", c->normals[i].x, c->normals[i].y, c->normals[i].z);
+	for (int t = 0; t < c->triangleCount; ++t) {
+		long a = base + (long)c->indices[3 * t], b = base + (long)c->indices[3 * t + 1], d = base + (long)c->indices[3 * t + 2];
+		fprintf(out, "f %ld/%ld/%ld %ld/%ld/%ld %ld/%ld/%ld\n", a, a, a, b, b, b, d, d, d);
+	}
+}
+
+bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size_t errorSize)
+{
+	for (int i = 0; i < w->clothCount; ++i) {
+		CliObjCloth* c = &w->cloths[i];
+		if (wfCloth_ReadPositions(c->id, c->positions, c->particleCount) != WF_OK ||
+			wfCloth_ReadNormals(c->id, c->normals, c->particleCount) != WF_OK) {
+			snprintf(error, errorSize, "frame %d: cannot read cloth %d: %s", frame, i, wfWorld_GetLastError(c->id.world));
+			return false;
+		}
+	}
+	char path[CLI_PATH_MAX];
+	snprintf(path, sizeof path, "%s/frame_%04d.obj", w->folder, frame);
+	CliFile f;
+	if (!CliFileOpen(&f, path, error, errorSize))
+		return false;
+	fprintf(f.file, "# weft %d.%d.%d, frame %d, t = %.6f s\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH, frame, time);
+	int base = 1;
+	for (int i = 0; i < w->clothCount; ++i) {
+		WriteObject(f.file, &w->cloths[i], i, base);
+		base += w->cloths[i].particleCount;
+	}
+	return CliFileCommit(&f, error, errorSize);
+}
+
+// ------------------------------------------------------------------ CSV
+
+bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, char* error, size_t errorSize)
+{
+	if (!CliFileOpen(f, path, error, errorSize))
+		return false;
+	fprintf(f->file, "frame,%stime,kinetic_energy,potential_energy,max_strain,mean_strain,sphere_clearance,"
+		"floor_clearance,momentum_x,momentum_y,momentum_z,non_finite\n", perCloth ? "cloth," : "");
+	return true;
+}
+
+// A clearance of FLT_MAX means "no such collider"; written as inf.
+static void WriteClearance(FILE* out, float clearance)
+{
+	if (clearance >= FLT_MAX)
+		fputs(",inf", out);
+	else
+		fprintf(out, ",%.9g", clearance);
+}
+
+void CliCsvRow(CliFile* f, int frame, int cloth, const wfClothStats* s)
+{
+	fprintf(f->file, "%d", frame);
+	if (cloth >= 0)
+		fprintf(f->file, ",%d", cloth);
+	fprintf(f->file, ",%.9g,%.9g,%.9g,%.9g,%.9g", s->time, s->kineticEnergy, s->potentialEnergy, s->maxStrain, s->meanStrain);
+	WriteClearance(f->file, s->sphereClearance);
+	WriteClearance(f->file, s->floorClearance);
+	fprintf(f->file, ",%.9g,%.9g,%.9g,%d\n", s->momentum.x, s->momentum.y, s->momentum.z, s->nonFinite);
+}

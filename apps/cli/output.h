@@ -1,0 +1,56 @@
+// Output files of `weft run`: written under a temporary name in the same folder and renamed
+// when complete, so a reader never sees half a file and a failed run leaves none behind.
+#ifndef WEFT_CLI_OUTPUT_H
+#define WEFT_CLI_OUTPUT_H
+
+#include "weft/weft.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define CLI_PATH_MAX 4096
+
+typedef struct CliFile {
+	FILE* file;                   // open on tempPath; NULL when closed
+	char path[CLI_PATH_MAX];      // the final name
+	char tempPath[CLI_PATH_MAX];  // ".NAME.PID.tmp" beside it
+} CliFile;
+
+// On failure these return false and write "PATH: problem" into error.
+bool CliFileOpen(CliFile* f, const char* path, char* error, size_t errorSize);
+bool CliFileCommit(CliFile* f, char* error, size_t errorSize); // flush, close, rename
+void CliFileAbort(CliFile* f);                                 // close and remove the temporary
+
+// Creates a folder and its parents if missing, then checks that a file can be created in it.
+bool CliPrepareFolder(const char* path, char* error, size_t errorSize);
+// The same for the folder a file goes into; a path naming a folder is an error.
+bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
+
+// Wavefront OBJ, one file per frame, one object per cloth with v, vt, vn and f v/vt/vn.
+typedef struct CliObjCloth {
+	wfClothId id;
+	int particleCount;
+	int triangleCount;
+	wfVec3* positions;  // (particleCount)
+	wfVec3* normals;    // (particleCount)
+	float* uvs;         // (particleCount x 2), fixed
+	uint32_t* indices;  // (3 x triangleCount), fixed
+} CliObjCloth;
+
+typedef struct CliObjWriter {
+	const char* folder;
+	CliObjCloth* cloths; // (clothCount)
+	int clothCount;
+} CliObjWriter;
+
+bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* cloths, int count, char* error, size_t errorSize);
+// Writes FOLDER/frame_NNNN.obj from the cloths' current state.
+bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size_t errorSize);
+void CliObjWriterFree(CliObjWriter* w);
+
+// Statistics CSV: a header row, then one row per frame (per cloth and frame when perCloth).
+bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, char* error, size_t errorSize);
+void CliCsvRow(CliFile* f, int frame, int cloth /* -1: no cloth column */, const wfClothStats* stats);
+
+#endif

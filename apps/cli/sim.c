@@ -1,0 +1,170 @@
+// Setup shared by `weft run` and `weft bench`: the defs from a scene file or a preset, the
+// command-line overrides on top, then the world and its cloths.
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// The defs before creation. Pin lists and the device name point into `scene`.
+typedef struct Defs {
+	wfWorldDef world;
+	wfClothDef* cloths; // (count)
+	int count;
+	int frames;         // the scene's "frames", 0 if none
+	wfScene* scene;
+} Defs;
+
+double CliNow(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void PresetList(char* out, size_t size)
+{
+	size_t used = 0;
+	out[0] = 0;
+	for (int i = 0; i < wfPresetCount() && used < size; ++i)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", wfPresetName(i));
+}
+
+static int LoadScene(const char* path, Defs* d)
+{
+	char error[512];
+	d->scene = wfScene_Load(path, error, (int)sizeof error);
+	if (d->scene == NULL) {
+		fprintf(stderr, "weft: %s\n", error);
+		return CLI_EXIT_USAGE;
+	}
+	d->world = wfScene_GetWorldDef(d->scene);
+	d->frames = wfScene_GetFrames(d->scene);
+	d->count = wfScene_GetClothCount(d->scene);
+	d->cloths = (wfClothDef*)calloc((size_t)d->count, sizeof(wfClothDef));
+	if (d->cloths == NULL) {
+		fprintf(stderr, "weft: out of memory\n");
+		return CLI_EXIT_RUNTIME;
+	}
+	for (int i = 0; i < d->count; ++i)
+		d->cloths[i] = wfScene_GetClothDef(d->scene, i);
+	return CLI_EXIT_OK;
+}
+
+static int LoadPreset(const char* name, Defs* d)
+{
+	wfClothDef cloth;
+	if (!wfPresetGet(name, &d->world, &cloth)) {
+		char names[160];
+		PresetList(names, sizeof names);
+		fprintf(stderr, "weft: --preset: '%s' is not a preset (allowed: one of %s)\n", name, names);
+		return CLI_EXIT_USAGE;
+	}
+	d->count = 1;
+	d->cloths = (wfClothDef*)malloc(sizeof(wfClothDef));
+	if (d->cloths == NULL) {
+		fprintf(stderr, "weft: out of memory\n");
+		return CLI_EXIT_RUNTIME;
+	}
+	d->cloths[0] = cloth;
+	return CLI_EXIT_OK;
+}
+
+// Jacobi sweeps ping-pong between two buffers, so the sweep count must be even.
+static int CheckJacobi(const CliOverrides* ov, const wfStepDef* step)
+{
+	if (step->solver != WF_SOLVER_JACOBI || (step->iterations & 1) == 0)
+		return CLI_EXIT_OK;
+	if (ov->iterations != CLI_KEEP)
+		fprintf(stderr, "weft: --iterations: '%d' is odd; the jacobi solver needs an even count (allowed: 2, 4, ..., 1024)\n",
+			step->iterations);
+	else
+		fprintf(stderr, "weft: --solver: jacobi needs an even iteration count and the scene has %d (add --iterations 2)\n",
+			step->iterations);
+	return CLI_EXIT_USAGE;
+}
+
+// A smaller grid must still hold every pinned index of a pin list.
+static int CheckPins(const CliOverrides* ov, const Defs* d)
+{
+	for (int c = 0; c < d->count && ov->cols != CLI_KEEP; ++c) {
+		const wfClothDef* cloth = &d->cloths[c];
+		for (int i = 0; cloth->pinMode == WF_PIN_LIST && i < cloth->pinCount; ++i) {
+			if (cloth->pinIndices[i] >= ov->cols * ov->rows) {
+				fprintf(stderr, "weft: --grid: '%dx%d' has %d particles, but cloth %d pins particle %d (allowed: a grid with more than %d particles)\n",
+					ov->cols, ov->rows, ov->cols * ov->rows, c, cloth->pinIndices[i], cloth->pinIndices[i]);
+				return CLI_EXIT_USAGE;
+			}
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
+static int ApplyOverrides(const CliOverrides* ov, Defs* d)
+{
+	wfStepDef* step = &d->world.step;
+	if (ov->solver != CLI_KEEP) step->solver = (wfSolverType)ov->solver;
+	if (ov->substeps != CLI_KEEP) step->substeps = ov->substeps;
+	if (ov->iterations != CLI_KEEP) step->iterations = ov->iterations;
+	if (ov->backend != CLI_KEEP) d->world.backend = (wfBackendType)ov->backend;
+	if (ov->threads != CLI_KEEP) d->world.threads = ov->threads;
+	for (int i = 0; i < d->count && ov->cols != CLI_KEEP; ++i) {
+		d->cloths[i].cols = ov->cols;
+		d->cloths[i].rows = ov->rows;
+	}
+	int code = CheckJacobi(ov, step);
+	return code != CLI_EXIT_OK ? code : CheckPins(ov, d);
+}
+
+static int CreateAll(CliSim* sim, const Defs* d)
+{
+	char error[512];
+	sim->world = wfCreateWorld(&d->world, error, (int)sizeof error);
+	if (sim->world == NULL) {
+		fprintf(stderr, "weft: cannot create the world: %s\n", error);
+		return CLI_EXIT_RUNTIME;
+	}
+	sim->cloths = (wfClothId*)calloc((size_t)d->count, sizeof(wfClothId));
+	if (sim->cloths == NULL) {
+		fprintf(stderr, "weft: out of memory\n");
+		return CLI_EXIT_RUNTIME;
+	}
+	for (int i = 0; i < d->count; ++i) {
+		sim->cloths[i] = wfCreateCloth(sim->world, &d->cloths[i]);
+		if (wfClothId_IsNull(sim->cloths[i])) {
+			fprintf(stderr, "weft: cannot create cloth %d: %s\n", i, wfWorld_GetLastError(sim->world));
+			return CLI_EXIT_RUNTIME;
+		}
+		sim->clothCount = i + 1;
+	}
+	return CLI_EXIT_OK;
+}
+
+int CliSimCreate(CliSim* sim, const CliOptions* o, int defaultFrames)
+{
+	Defs d;
+	memset(&d, 0, sizeof d);
+	memset(sim, 0, sizeof *sim);
+	int code = o->scene != NULL ? LoadScene(o->scene, &d) : LoadPreset(o->preset, &d);
+	if (code == CLI_EXIT_OK)
+		code = ApplyOverrides(&o->overrides, &d);
+	if (code == CLI_EXIT_OK)
+		code = CreateAll(sim, &d);
+	sim->frames = o->frames != CLI_KEEP ? o->frames : d.frames > 0 ? d.frames : defaultFrames;
+	snprintf(sim->source, sizeof sim->source, "%s %s", o->scene != NULL ? "scene" : "preset",
+		o->scene != NULL ? o->scene : o->preset);
+	free(d.cloths);
+	sim->scene = d.scene;
+	if (code != CLI_EXIT_OK)
+		CliSimDestroy(sim);
+	return code;
+}
+
+void CliSimDestroy(CliSim* sim)
+{
+	wfDestroyWorld(sim->world);
+	wfScene_Destroy(sim->scene);
+	free(sim->cloths);
+	memset(sim, 0, sizeof *sim);
+}
