@@ -4,15 +4,18 @@
 
 #include "../core/internal.h"
 
-// Ranges at least this long are split across OpenMP threads. Work inside a colour range or a
-// particle loop is independent, so the result is the same for every thread count.
+// Cloths with at least this many particles are stepped by a team of OpenMP threads: each substep
+// is one parallel region whose stages are worksharing loops (orphaned `omp for`, which run
+// serially outside a region). Work inside a colour range or a particle loop is independent, so
+// the result is the same for every thread count.
 #define WF_CPU_PARALLEL_MIN 8192
 
 typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;
 	int threads;
-	bool avx2; // use the AVX2 kernels (chosen once per world at run time)
+	bool avx2;     // use the AVX2 kernels (chosen once per world at run time)
+	bool parallel; // this cloth is large enough for a thread team
 } wfCpuContext;
 
 // cpu_simd.c
@@ -20,7 +23,7 @@ bool wfCpuHasAvx2(void);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 
 // Stages shared by the solvers (cpu_stages.c).
-void wfCpuPlaceGrab(wfCloth* cloth);
+void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count);
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);

@@ -79,7 +79,7 @@ static bool FrameIsBad(const wfCloth* c, bool* nonFinite)
 
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
-	wfCpuContext ctx = {params, 0, world->threads, world->simd};
+	wfCpuContext ctx = {params, 0, world->threads, world->simd, false};
 	const wfSolverType solver = world->def.step.solver;
 	for (int ci = 0; ci < world->clothCapacity; ++ci) {
 		wfCloth* c = &world->cloths[ci];
@@ -94,6 +94,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			if (world->warnings.timeStepTooLarge == 1)
 				wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)params->h, (double)SpringsStableStep(c));
 		}
+		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
 		for (int s = 0; s < params->substeps; ++s) {
 			ctx.substep = s;
 			switch (solver) {

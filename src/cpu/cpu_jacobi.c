@@ -14,7 +14,7 @@ static void Predict(const wfCpuContext* ctx, wfCloth* c)
 	wfVec4* restrict prev = c->state.prev;
 	const bool uniform = p->wind.mode != WF_WIND_WAVE;
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
-#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+#pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		wfVec4 x = pos[i];
 		prev[i] = x;
@@ -41,7 +41,7 @@ static void Sweep(const wfCpuContext* ctx, const wfCloth* c, const wfVec4* restr
 	const wfClothModel* m = &c->model;
 	const float s = c->material.relaxation;
 	const int n = m->particleCount;
-#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+#pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		wfVec4 xi = src[i];
 		if (xi.w == 0.0f) {
@@ -66,24 +66,36 @@ static void Sweep(const wfCpuContext* ctx, const wfCloth* c, const wfVec4* restr
 	}
 }
 
+static void Finalize(const wfCpuContext* ctx, wfCloth* c);
+
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
-	Predict(ctx, c);
-	wfCpuPlaceGrab(c);
-	// An even number of sweeps lands the result back in pos.
-	for (int it = 0; it < ctx->params->iterations; ++it) {
-		if ((it & 1) == 0)
-			Sweep(ctx, c, c->state.pos, c->state.pos2);
-		else
-			Sweep(ctx, c, c->state.pos2, c->state.pos);
+#pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
+	{
+		Predict(ctx, c);
+#pragma omp single
+		wfCpuPlaceGrab(c);
+		// An even number of sweeps lands the result back in pos.
+		for (int it = 0; it < ctx->params->iterations; ++it) {
+			if ((it & 1) == 0)
+				Sweep(ctx, c, c->state.pos, c->state.pos2);
+			else
+				Sweep(ctx, c, c->state.pos2, c->state.pos);
+		}
+		Finalize(ctx, c);
+		wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
 	}
-	// v = beta (x - p) / h.
+}
+
+// v = beta (x - p) / h.
+static void Finalize(const wfCpuContext* ctx, wfCloth* c)
+{
 	const float k = c->material.retention / ctx->params->h;
 	const int n = c->model.particleCount;
 	wfVec4* restrict pos = c->state.pos;
 	wfVec4* restrict vel = c->state.vel;
 	const wfVec4* restrict prev = c->state.prev;
-#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+#pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		if (pos[i].w == 0.0f) {
 			vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
@@ -91,5 +103,4 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 		}
 		vel[i] = (wfVec4){k * (pos[i].x - prev[i].x), k * (pos[i].y - prev[i].y), k * (pos[i].z - prev[i].z), 0.0f};
 	}
-	wfCpuCollide(ctx, c->state.pos, c->state.vel, n);
 }

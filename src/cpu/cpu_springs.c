@@ -18,37 +18,40 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / mass);
 	const int grab = c->grabIndex;
 	const wfVec3 target = c->grabTarget;
-#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
-	for (int i = 0; i < n; ++i) {
-		wfVec4 xi = x0[i], vi = v0[i];
-		if (xi.w == 0.0f) {
-			x1[i] = i == grab ? (wfVec4){target.x, target.y, target.z, 0.0f} : xi;
-			v1[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
-			continue;
-		}
-		wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, xi.w);
-		float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
-		for (int e = m->adjStart[i]; e < m->adjStart[i + 1]; ++e) {
-			uint32_t j = m->adjOther[e];
-			wfVec4 xj = x0[j], vj = v0[j];
-			float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
-			float len = sqrtf(dx * dx + dy * dy + dz * dz);
-			if (len < 1e-12f)
+#pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
+	{
+#pragma omp for schedule(static)
+		for (int i = 0; i < n; ++i) {
+			wfVec4 xi = x0[i], vi = v0[i];
+			if (xi.w == 0.0f) {
+				x1[i] = i == grab ? (wfVec4){target.x, target.y, target.z, 0.0f} : xi;
+				v1[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 				continue;
-			dx /= len;
-			dy /= len;
-			dz /= len;
-			float spring = k * (len - m->constraints[m->adjConstraint[e]].rest);
-			float damper = damping * ((vj.x - vi.x) * dx + (vj.y - vi.y) * dy + (vj.z - vi.z) * dz);
-			fx += (spring + damper) * dx;
-			fy += (spring + damper) * dy;
-			fz += (spring + damper) * dz;
+			}
+			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, xi.w);
+			float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
+			for (int e = m->adjStart[i]; e < m->adjStart[i + 1]; ++e) {
+				uint32_t j = m->adjOther[e];
+				wfVec4 xj = x0[j], vj = v0[j];
+				float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
+				float len = sqrtf(dx * dx + dy * dy + dz * dz);
+				if (len < 1e-12f)
+					continue;
+				dx /= len;
+				dy /= len;
+				dz /= len;
+				float spring = k * (len - m->constraints[m->adjConstraint[e]].rest);
+				float damper = damping * ((vj.x - vi.x) * dx + (vj.y - vi.y) * dy + (vj.z - vi.z) * dz);
+				fx += (spring + damper) * dx;
+				fy += (spring + damper) * dy;
+				fz += (spring + damper) * dz;
+			}
+			wfVec4 v = {vi.x + h * fx * xi.w, vi.y + h * fy * xi.w, vi.z + h * fz * xi.w, 0.0f};
+			v1[i] = v;
+			x1[i] = (wfVec4){xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w};
 		}
-		wfVec4 v = {vi.x + h * fx * xi.w, vi.y + h * fy * xi.w, vi.z + h * fz * xi.w, 0.0f};
-		v1[i] = v;
-		x1[i] = (wfVec4){xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w};
+		wfCpuCollide(ctx, x1, v1, n);
 	}
-	wfCpuCollide(ctx, x1, v1, n);
 	// Ping-pong: the written pair becomes the current state.
 	wfVec4* t = c->state.pos;
 	c->state.pos = c->state.pos2;

@@ -48,7 +48,7 @@ void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count)
 	const float R = p->sphere.radius + p->contact.thickness;
 	const float floorY = p->floor.height + p->contact.thickness;
 	const wfVec3 still = {0.0f, 0.0f, 0.0f};
-#pragma omp parallel for num_threads(ctx->threads) if (count >= WF_CPU_PARALLEL_MIN) schedule(static)
+#pragma omp for schedule(static)
 	for (int i = 0; i < count; ++i) {
 		wfVec4* x = &pos[i];
 		if (x->w == 0.0f)

@@ -3,7 +3,6 @@
 #include "cpu.h"
 
 #include <math.h>
-#include <string.h>
 
 // Forces m g - d v (plus wind), semi-implicit: v += h (a - w d v); p = x; x += h v.
 static void Predict(const wfCpuContext* ctx, wfCloth* c)
@@ -16,7 +15,7 @@ static void Predict(const wfCpuContext* ctx, wfCloth* c)
 	wfVec4* restrict prev = c->state.prev;
 	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
-#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+#pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		wfVec4 x = pos[i];
 		prev[i] = x;
@@ -66,15 +65,15 @@ static void SolveBlock(const wfCpuContext* ctx, wfCloth* c, int begin, int end, 
 }
 
 // One pass over one colour range. No two constraints of a colour share a particle, so the order
-// inside the range does not matter and the range may be split across threads (in blocks of 64).
+// inside the range does not matter and blocks of 64 may go to different threads.
 static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
 {
-	if (end - begin < WF_CPU_PARALLEL_MIN || ctx->threads <= 1) {
+	if (!ctx->parallel) {
 		SolveBlock(ctx, c, begin, end, alphaTilde);
 		return;
 	}
 	const int blocks = (end - begin + 63) / 64;
-#pragma omp parallel for num_threads(ctx->threads) schedule(static)
+#pragma omp for schedule(static)
 	for (int blk = 0; blk < blocks; ++blk) {
 		int b0 = begin + 64 * blk, b1 = b0 + 64 < end ? b0 + 64 : end;
 		SolveBlock(ctx, c, b0, b1, alphaTilde);
@@ -89,7 +88,7 @@ static void UpdateVelocities(const wfCpuContext* ctx, wfCloth* c)
 	const wfVec4* restrict pos = c->state.pos;
 	const wfVec4* restrict prev = c->state.prev;
 	wfVec4* restrict vel = c->state.vel;
-#pragma omp parallel for num_threads(ctx->threads) if (n >= WF_CPU_PARALLEL_MIN) schedule(static)
+#pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		if (pos[i].w == 0.0f) {
 			vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
@@ -107,14 +106,21 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 		c->material.shearCompliance / (h * h),
 		c->material.bendCompliance / (h * h),
 	};
-	Predict(ctx, c);
-	wfCpuPlaceGrab(c);
-	// lambda restarts every substep (small steps: one solve per substep).
-	memset(c->state.lambda, 0, (size_t)c->model.constraintCount * sizeof(float));
-	for (int it = 0; it < ctx->params->iterations; ++it) {
-		for (int color = 0; color < c->model.colorCount; ++color)
-			SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
+#pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
+	{
+		Predict(ctx, c);
+#pragma omp single
+		wfCpuPlaceGrab(c);
+		// lambda restarts every substep (small steps: one solve per substep).
+		const int m = c->model.constraintCount;
+#pragma omp for schedule(static)
+		for (int k = 0; k < m; ++k)
+			c->state.lambda[k] = 0.0f;
+		for (int it = 0; it < ctx->params->iterations; ++it) {
+			for (int color = 0; color < c->model.colorCount; ++color)
+				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
+		}
+		UpdateVelocities(ctx, c);
+		wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
 	}
-	UpdateVelocities(ctx, c);
-	wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
 }
