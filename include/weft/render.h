@@ -1,0 +1,116 @@
+// weft render — a headless Vulkan raster renderer for weft worlds, PNG output and MP4 video.
+//
+// Usage:
+//   wfRendererDef rd = wfDefaultRendererDef();
+//   rd.width = 1280; rd.height = 720;
+//   char err[256];
+//   wfRenderer* r = wfCreateRenderer(&rd, err, sizeof err);
+//   wfCamera cam = wfDefaultCameraForPreset("compute-cloth");
+//   wfRenderer_DrawWorld(r, world, &cloth, 1, &cam);
+//   wfRenderer_ReadPixels(r, rgba, 1280 * 720 * 4);
+//   wfWritePng("frame.png", rgba, 1280, 720, err, sizeof err);
+//   wfDestroyRenderer(r);
+//
+// The renderer draws into offscreen images only (no window, no surface), so it runs on servers and in
+// CI (lavapipe). The Vulkan loader is opened at run time; a machine without it gets a clear error from
+// wfCreateRenderer. Environment: WEFT_VK_DEVICE=substring picks a device, WEFT_VK_VALIDATION=1 turns on
+// the Khronos validation layer and counts its messages (wfRenderer_GetValidationCount).
+// Images are 8-bit sRGB RGBA, rows top to bottom, tightly packed (width * 4 bytes a row).
+#ifndef WEFT_RENDER_H
+#define WEFT_RENDER_H
+
+#include "weft/weft.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum wfColorMode {
+	WF_COLOR_TEXTURE = 0, // checker-weave texture repeated over the cloth's UVs
+	WF_COLOR_SPEED,       // particle speed, 0 .. speedScale m/s on a blue-cyan-yellow-red ramp
+	WF_COLOR_STRAIN,      // signed stretch per particle, -strainScale (blue) .. 0 (white) .. +strainScale (red)
+} wfColorMode;
+
+typedef struct wfRendererDef {
+	int width, height;     // image size in pixels, [1, 16384]
+	int msaaSamples;       // 1, 2, 4 or 8; lowered to what the device supports
+	wfColorMode colorMode;
+	bool wireframe;        // draw the cloth's edges over the shaded surface
+	bool showPins;         // mark pinned particles with small red dots
+	bool showFloor;        // draw the floor when the world has one
+	bool showSphere;       // draw the sphere when the world has one
+	float background[3];   // sRGB colour of the empty background, each [0, 1]
+	float speedScale;      // m/s at the top of the speed ramp, > 0
+	float strainScale;     // strain at the ends of the strain ramp, > 0
+	const char* deviceName;// substring of the Vulkan device; NULL: WEFT_VK_DEVICE, else a hardware device, else any
+	bool validation;       // enable the validation layer (also on when WEFT_VK_VALIDATION=1)
+	int internalValue;     // set by wfDefaultRendererDef, checked on create
+} wfRendererDef;
+
+// 1280x720, 4x MSAA, texture colours, pins shown, floor and sphere shown.
+WF_API wfRendererDef wfDefaultRendererDef(void);
+
+// Orbit camera: the eye sits `distance` from `target` at the given azimuth (degrees, measured from +z
+// towards +x) and elevation (degrees above the xz plane). fov is the vertical field of view in degrees.
+typedef struct wfCamera {
+	wfVec3 target;
+	float azimuth;
+	float elevation;
+	float distance;
+	float fov;
+} wfCamera;
+
+// The orbit camera that sits at `eye` and looks at `target`.
+WF_API wfCamera wfCameraLookAt(wfVec3 eye, wfVec3 target, float fovDegrees);
+// Eye position of an orbit camera.
+WF_API wfVec3 wfCamera_GetEye(const wfCamera* camera);
+// A good view of a preset's scene ("compute-cloth" gets the second document's camera); unknown names
+// get a general view of the origin.
+WF_API wfCamera wfDefaultCameraForPreset(const char* presetName);
+
+typedef struct wfRenderer wfRenderer;
+
+// Returns NULL on failure and writes the reason into error (if not NULL).
+WF_API wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSize);
+WF_API void wfDestroyRenderer(wfRenderer* renderer);
+
+// Resolved settings (msaaSamples as used) and the device's name.
+WF_API wfRendererDef wfRenderer_GetDef(const wfRenderer* renderer);
+WF_API const char* wfRenderer_GetDeviceName(const wfRenderer* renderer);
+WF_API const char* wfRenderer_GetLastError(const wfRenderer* renderer);
+// Validation-layer messages (warnings and errors) seen so far; 0 when validation is off.
+WF_API int wfRenderer_GetValidationCount(const wfRenderer* renderer);
+// Changes the colour mode, wireframe and pin markers between frames (other fields are ignored).
+WF_API void wfRenderer_SetStyle(wfRenderer* renderer, wfColorMode mode, bool wireframe, bool showPins);
+
+// Renders one frame: the floor and sphere of the world (as enabled) and the given cloths, read through
+// the public read-back API and uploaded through a staging buffer. count may be 0. Waits for the GPU.
+// Strain mode measures edges against the lengths they had when this renderer first drew the cloth.
+WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count,
+                                     const wfCamera* camera);
+
+// Copies the last frame into rgba; size must be at least width * height * 4.
+WF_API wfResult wfRenderer_ReadPixels(wfRenderer* renderer, uint8_t* rgba, int size);
+
+// Writes an 8-bit RGBA PNG (to a temporary file, renamed into place when complete).
+WF_API wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height, char* error, int errorSize);
+
+// Video: frames piped to the `ffmpeg` command (H.264, yuv420p) into a temporary file that becomes
+// `path` when wfVideoClose succeeds. Returns NULL with a message when ffmpeg cannot be started.
+typedef struct wfVideo wfVideo;
+WF_API wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* error, int errorSize);
+// Appends one frame of width * height * 4 bytes.
+WF_API wfResult wfVideoWrite(wfVideo* video, const uint8_t* rgba);
+// Finishes the file; returns the first error of the whole video (the temporary file is removed then).
+// Always frees the video. error may be NULL.
+WF_API wfResult wfVideoClose(wfVideo* video, char* error, int errorSize);
+// Throws the video away (no file is left behind).
+WF_API void wfVideoDestroy(wfVideo* video);
+// True when an `ffmpeg` executable is on PATH.
+WF_API bool wfVideoAvailable(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // WEFT_RENDER_H

@@ -1,0 +1,1143 @@
+// The raster renderer: offscreen MSAA target, pipelines, the weave texture, and one frame of a world
+// (floor, sphere, cloths, wireframe, pin markers) read through the public API.
+#include "render_internal.h"
+#include "render_shared.h"
+#include "vk.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RD_TEXTURE_SIZE 256
+#define RD_SPHERE_SLICES 96 // fine enough that the silhouette is within 0.1 px of a circle at 1080p
+#define RD_SPHERE_STACKS 48
+#define RD_MAX_PIN_MARKERS 4096
+#define RD_DEF_MAGIC 0x52454e44
+
+typedef struct RdScene {
+	RD_SCENE_FIELDS
+} RdScene;
+
+typedef struct RdDraw {
+	RD_DRAW_FIELDS
+} RdDraw;
+
+_Static_assert(sizeof(RdScene) == 64 + 8 * 16, "RdScene must match the std140 block");
+_Static_assert(sizeof(RdDraw) == 64, "RdDraw must fit the guaranteed push-constant space");
+
+// Byte offsets of one mesh's streams inside a buffer.
+typedef struct RdStreams {
+	VkDeviceSize position, normal, uv, scalar, index, lineIndex;
+	uint32_t indexCount, lineIndexCount;
+} RdStreams;
+
+// Positions of a cloth the first time this renderer drew it: the rest state for strain colours.
+typedef struct RdRestEntry {
+	wfWorld* world;
+	int32_t index;
+	uint32_t generation;
+	int count;
+	wfVec3* positions;
+} RdRestEntry;
+
+struct wfRenderer {
+	wfRendererDef def;
+	RdContext ctx;
+	VkSampleCountFlagBits samples;
+	VkFormat colorFormat, depthFormat;
+
+	// Offscreen target: multisampled colour + depth, resolved into `resolve`, copied to `readback`.
+	RdImage color, depth, resolve;
+	RdBuffer readback;
+	VkRenderPass pass;
+	VkFramebuffer framebuffer;
+
+	VkDescriptorSetLayout setLayout;
+	VkDescriptorPool descriptorPool;
+	VkDescriptorSet set;
+	VkPipelineLayout layout;
+	VkPipeline litPipeline;  // double-sided surfaces (cloth, floor)
+	VkPipeline solidPipeline;// closed meshes with back faces culled (sphere, pin markers)
+	VkPipeline linePipeline; // wireframe
+
+	RdBuffer uniforms; // RdScene, host visible
+	RdImage texture;
+	uint32_t textureLevels;
+	VkSampler sampler;
+
+	// Sphere and floor, uploaded once.
+	RdBuffer staticGeometry;
+	RdStreams sphere, floor;
+
+	// The cloths of a frame: written into `staging`, copied to `geometry` by the GPU.
+	RdBuffer staging, geometry;
+	float* scratch; // (scratchCount x 3) velocities for the speed mode
+	int scratchCount;
+
+	RdRestEntry* rest;
+	int restCount;
+
+	bool hasFrame;
+	char error[512];
+};
+
+static wfResult Fail(wfRenderer* r, wfResult code, const char* format, ...) __attribute__((format(printf, 3, 4)));
+static wfResult Fail(wfRenderer* r, wfResult code, const char* format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	vsnprintf(r->error, sizeof r->error, format, args);
+	va_end(args);
+	return code;
+}
+
+// The Vulkan context records its own errors; copy them to the renderer.
+static wfResult FailVulkan(wfRenderer* r)
+{
+	return Fail(r, WF_ERROR_BACKEND_UNAVAILABLE, "%s", r->ctx.error);
+}
+
+static float SrgbToLinear(float c)
+{
+	return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+static VkDeviceSize Align(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+wfRendererDef wfDefaultRendererDef(void)
+{
+	wfRendererDef d;
+	memset(&d, 0, sizeof d);
+	d.width = 1280;
+	d.height = 720;
+	d.msaaSamples = 4;
+	d.colorMode = WF_COLOR_TEXTURE;
+	d.wireframe = false;
+	d.showPins = true;
+	d.showFloor = true;
+	d.showSphere = true;
+	d.background[0] = 0.72f;
+	d.background[1] = 0.77f;
+	d.background[2] = 0.83f;
+	d.speedScale = 2.0f;
+	d.strainScale = 0.05f;
+	d.deviceName = NULL;
+	d.validation = false;
+	d.internalValue = RD_DEF_MAGIC;
+	return d;
+}
+
+static bool ValidateDef(const wfRendererDef* d, char* error, int errorSize)
+{
+	const char* field = NULL;
+	char range[64] = "";
+	if (d->internalValue != RD_DEF_MAGIC) {
+		field = "internalValue";
+		snprintf(range, sizeof range, "start from wfDefaultRendererDef()");
+	} else if (d->width < 1 || d->width > 16384) {
+		field = "width";
+		snprintf(range, sizeof range, "[1, 16384], got %d", d->width);
+	} else if (d->height < 1 || d->height > 16384) {
+		field = "height";
+		snprintf(range, sizeof range, "[1, 16384], got %d", d->height);
+	} else if (d->msaaSamples != 1 && d->msaaSamples != 2 && d->msaaSamples != 4 && d->msaaSamples != 8) {
+		field = "msaaSamples";
+		snprintf(range, sizeof range, "1, 2, 4 or 8, got %d", d->msaaSamples);
+	} else if ((unsigned)d->colorMode > WF_COLOR_STRAIN) {
+		field = "colorMode";
+		snprintf(range, sizeof range, "texture, speed or strain, got %d", (int)d->colorMode);
+	} else if (!(d->speedScale > 0.0f)) {
+		field = "speedScale";
+		snprintf(range, sizeof range, "> 0, got %g", (double)d->speedScale);
+	} else if (!(d->strainScale > 0.0f)) {
+		field = "strainScale";
+		snprintf(range, sizeof range, "> 0, got %g", (double)d->strainScale);
+	} else {
+		for (int i = 0; i < 3; ++i) {
+			if (!(d->background[i] >= 0.0f && d->background[i] <= 1.0f)) {
+				field = "background";
+				snprintf(range, sizeof range, "[0, 1] each, got %g", (double)d->background[i]);
+			}
+		}
+	}
+	if (field == NULL)
+		return true;
+	if (error != NULL && errorSize > 0)
+		snprintf(error, (size_t)errorSize, "wfRendererDef.%s: %s", field, range);
+	return false;
+}
+
+// ---------------------------------------------------------------- creation
+
+static bool PickFormats(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	r->colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+	VkFormatProperties p;
+	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, r->colorFormat, &p);
+	VkFormatFeatureFlags need = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+	                            VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
+	                            VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+	if ((p.optimalTilingFeatures & need) != need)
+		return rdFail(ctx, "the device cannot render, blit and filter VK_FORMAT_R8G8B8A8_SRGB");
+	const VkFormat depths[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT};
+	for (int i = 0; i < 3; ++i) {
+		ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, depths[i], &p);
+		if (p.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
+			r->depthFormat = depths[i];
+			break;
+		}
+	}
+	if (r->depthFormat == VK_FORMAT_UNDEFINED)
+		return rdFail(ctx, "the device has no depth format");
+	// The most samples up to the asked number that colour and depth both support.
+	VkSampleCountFlags counts = ctx->properties.limits.framebufferColorSampleCounts &
+	                            ctx->properties.limits.framebufferDepthSampleCounts;
+	int samples = r->def.msaaSamples;
+	while (samples > 1 && !(counts & (VkSampleCountFlags)samples))
+		samples /= 2;
+	r->samples = (VkSampleCountFlagBits)samples;
+	r->def.msaaSamples = samples;
+	return true;
+}
+
+static bool CreateTarget(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	VkExtent3D extent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1};
+	bool msaa = r->samples != VK_SAMPLE_COUNT_1_BIT;
+	VkImageCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = r->colorFormat,
+		.extent = extent,
+		.mipLevels = 1,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+	};
+	// The single-sample image that is read back (the resolve target with MSAA).
+	if (!rdImageCreate(ctx, &r->resolve, &info, VK_IMAGE_ASPECT_COLOR_BIT))
+		return false;
+	if (msaa) {
+		info.samples = r->samples;
+		info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+		if (!rdImageCreate(ctx, &r->color, &info, VK_IMAGE_ASPECT_COLOR_BIT))
+			return false;
+	}
+	info.format = r->depthFormat;
+	info.samples = r->samples;
+	info.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+	if (!rdImageCreate(ctx, &r->depth, &info, VK_IMAGE_ASPECT_DEPTH_BIT))
+		return false;
+	VkDeviceSize bytes = (VkDeviceSize)r->def.width * (VkDeviceSize)r->def.height * 4;
+	if (!rdBufferCreate(ctx, &r->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true))
+		return false;
+
+	// Attachments: [colour (MSAA or final), depth, resolve (MSAA only)]. The final image ends up ready to copy.
+	VkAttachmentDescription attachments[3] = {
+		{
+			.format = r->colorFormat,
+			.samples = r->samples,
+			.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+			.storeOp = msaa ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+			.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+			.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+			.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+			.finalLayout = msaa ? VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		},
+		{
+			.format = r->depthFormat,
+			.samples = r->samples,
+			.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+			.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+			.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+			.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+			.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+			.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+		},
+		{
+			.format = r->colorFormat,
+			.samples = VK_SAMPLE_COUNT_1_BIT,
+			.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+			.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+			.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+			.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+			.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+			.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		},
+	};
+	VkAttachmentReference colorRef = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkAttachmentReference depthRef = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+	VkAttachmentReference resolveRef = {2, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription subpass = {
+		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		.colorAttachmentCount = 1,
+		.pColorAttachments = &colorRef,
+		.pResolveAttachments = msaa ? &resolveRef : NULL,
+		.pDepthStencilAttachment = &depthRef,
+	};
+	// Before: the previous frame's copy out of the image (and its depth use) must be done before this
+	// frame clears it. After: the resolved colour is written before the copy to the read-back buffer.
+	VkSubpassDependency dependencies[2] = {
+		{
+			.srcSubpass = VK_SUBPASS_EXTERNAL,
+			.dstSubpass = 0,
+			.srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
+			                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+			.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT,
+			.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+			                 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
+		},
+		{
+			.srcSubpass = 0,
+			.dstSubpass = VK_SUBPASS_EXTERNAL,
+			.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+			.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
+			.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+		},
+	};
+	VkRenderPassCreateInfo passInfo = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+		.attachmentCount = msaa ? 3 : 2,
+		.pAttachments = attachments,
+		.subpassCount = 1,
+		.pSubpasses = &subpass,
+		.dependencyCount = 2,
+		.pDependencies = dependencies,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateRenderPass(ctx->device, &passInfo, NULL, &r->pass));
+	VkImageView views[3] = {msaa ? r->color.view : r->resolve.view, r->depth.view, r->resolve.view};
+	VkFramebufferCreateInfo fbInfo = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = r->pass,
+		.attachmentCount = msaa ? 3 : 2,
+		.pAttachments = views,
+		.width = extent.width,
+		.height = extent.height,
+		.layers = 1,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateFramebuffer(ctx->device, &fbInfo, NULL, &r->framebuffer));
+	return true;
+}
+
+static void ImageBarrier(RdContext* ctx, VkImage image, uint32_t level, uint32_t levels, VkImageLayout from,
+                         VkImageLayout to, VkAccessFlags srcAccess, VkAccessFlags dstAccess,
+                         VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage)
+{
+	VkImageMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+		.srcAccessMask = srcAccess,
+		.dstAccessMask = dstAccess,
+		.oldLayout = from,
+		.newLayout = to,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = image,
+		.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, levels, 0, 1},
+	};
+	ctx->vk.vkCmdPipelineBarrier(ctx->cmd, srcStage, dstStage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+// The weave texture with a full mip chain: level 0 from the CPU, each further level blitted (linear
+// filter) from the one above, so distant cloth averages the weave instead of shimmering.
+static bool CreateTexture(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	const int size = RD_TEXTURE_SIZE;
+	uint32_t levels = 1;
+	while ((size >> levels) > 0)
+		levels++;
+	r->textureLevels = levels;
+	VkImageCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = VK_FORMAT_R8G8B8A8_SRGB,
+		.extent = {(uint32_t)size, (uint32_t)size, 1},
+		.mipLevels = levels,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+	};
+	if (!rdImageCreate(ctx, &r->texture, &info, VK_IMAGE_ASPECT_COLOR_BIT))
+		return false;
+	RdBuffer staging;
+	if (!rdBufferCreate(ctx, &staging, (VkDeviceSize)size * size * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true))
+		return false;
+	rdMakeWeaveTexture(staging.mapped, size);
+
+	bool ok = rdBeginCommands(ctx);
+	if (ok) {
+		VkImage img = r->texture.image;
+		ImageBarrier(ctx, img, 0, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+		             VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+		VkBufferImageCopy copy = {
+			.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+			.imageExtent = {(uint32_t)size, (uint32_t)size, 1},
+		};
+		ctx->vk.vkCmdCopyBufferToImage(ctx->cmd, staging.buffer, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+		for (uint32_t level = 1; level < levels; ++level) {
+			// Level - 1 becomes a blit source once written.
+			ImageBarrier(ctx, img, level - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+			             VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+			             VK_PIPELINE_STAGE_TRANSFER_BIT);
+			int32_t src = size >> (level - 1), dst = size >> level;
+			VkImageBlit blit = {
+				.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, 1},
+				.srcOffsets = {{0, 0, 0}, {src, src, 1}},
+				.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1},
+				.dstOffsets = {{0, 0, 0}, {dst, dst, 1}},
+			};
+			ctx->vk.vkCmdBlitImage(ctx->cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, img,
+			                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
+		}
+		// All levels but the last are blit sources now; the last is still a transfer destination.
+		if (levels > 1)
+			ImageBarrier(ctx, img, 0, levels - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+			             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_READ_BIT,
+			             VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+		ImageBarrier(ctx, img, levels - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+		             VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+		             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+		ok = rdSubmitAndWait(ctx);
+	}
+	rdBufferDestroy(ctx, &staging);
+	if (!ok)
+		return false;
+
+	VkSamplerCreateInfo sampler = {
+		.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+		.magFilter = VK_FILTER_LINEAR,
+		.minFilter = VK_FILTER_LINEAR,
+		.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
+		.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+		.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+		.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+		.anisotropyEnable = ctx->features.samplerAnisotropy,
+		.maxAnisotropy = ctx->features.samplerAnisotropy ? fminf(8.0f, ctx->properties.limits.maxSamplerAnisotropy) : 1.0f,
+		.minLod = 0.0f,
+		.maxLod = (float)levels,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateSampler(ctx->device, &sampler, NULL, &r->sampler));
+	return true;
+}
+
+static bool CreateDescriptors(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	if (!rdBufferCreate(ctx, &r->uniforms, sizeof(RdScene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true))
+		return false;
+	VkDescriptorSetLayoutBinding bindings[2] = {
+		{RD_BINDING_SCENE, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+		{RD_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	};
+	VkDescriptorSetLayoutCreateInfo layoutInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = 2,
+		.pBindings = bindings,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &layoutInfo, NULL, &r->setLayout));
+	VkDescriptorPoolSize sizes[2] = {
+		{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+		{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+	};
+	VkDescriptorPoolCreateInfo poolInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1,
+		.poolSizeCount = 2,
+		.pPoolSizes = sizes,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &r->descriptorPool));
+	VkDescriptorSetAllocateInfo allocInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = r->descriptorPool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &r->setLayout,
+	};
+	RD_CHECK(ctx, ctx->vk.vkAllocateDescriptorSets(ctx->device, &allocInfo, &r->set));
+	VkDescriptorBufferInfo bufferInfo = {r->uniforms.buffer, 0, sizeof(RdScene)};
+	VkDescriptorImageInfo imageInfo = {r->sampler, r->texture.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+	VkWriteDescriptorSet writes[2] = {
+		{
+			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+			.dstSet = r->set,
+			.dstBinding = RD_BINDING_SCENE,
+			.descriptorCount = 1,
+			.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+			.pBufferInfo = &bufferInfo,
+		},
+		{
+			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+			.dstSet = r->set,
+			.dstBinding = RD_BINDING_TEXTURE,
+			.descriptorCount = 1,
+			.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+			.pImageInfo = &imageInfo,
+		},
+	};
+	ctx->vk.vkUpdateDescriptorSets(ctx->device, 2, writes, 0, NULL);
+	VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(RdDraw)};
+	VkPipelineLayoutCreateInfo pipelineLayout = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1,
+		.pSetLayouts = &r->setLayout,
+		.pushConstantRangeCount = 1,
+		.pPushConstantRanges = &push,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreatePipelineLayout(ctx->device, &pipelineLayout, NULL, &r->layout));
+	return true;
+}
+
+typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE } RdPipelineKind;
+
+static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
+{
+	RdContext* ctx = &r->ctx;
+	bool line = kind == RD_PIPE_LINE;
+	const RdShaderCode* codes[2] = {line ? &rdLineVert : &rdLitVert, line ? &rdLineFrag : &rdLitFrag};
+	VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+	for (int i = 0; i < 2; ++i) {
+		VkShaderModuleCreateInfo info = {
+			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+			.codeSize = codes[i]->size,
+			.pCode = codes[i]->words,
+		};
+		VkResult vr = ctx->vk.vkCreateShaderModule(ctx->device, &info, NULL, &modules[i]);
+		if (vr != VK_SUCCESS) {
+			if (i == 1)
+				ctx->vk.vkDestroyShaderModule(ctx->device, modules[0], NULL);
+			return rdFail(ctx, "vkCreateShaderModule: %s", rdResultName(vr));
+		}
+	}
+	VkPipelineShaderStageCreateInfo stages[2] = {
+		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = modules[0], .pName = "main"},
+		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = modules[1], .pName = "main"},
+	};
+	// One binding per stream, so a cloth's arrays from the read-back API go in unchanged.
+	VkVertexInputBindingDescription bindings[4] = {
+		{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+		{1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+		{2, 8, VK_VERTEX_INPUT_RATE_VERTEX},
+		{3, 4, VK_VERTEX_INPUT_RATE_VERTEX},
+	};
+	VkVertexInputAttributeDescription attributes[4] = {
+		{RD_LOCATION_POSITION, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+		{RD_LOCATION_NORMAL, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+		{RD_LOCATION_UV, 2, VK_FORMAT_R32G32_SFLOAT, 0},
+		{RD_LOCATION_SCALAR, 3, VK_FORMAT_R32_SFLOAT, 0},
+	};
+	VkPipelineVertexInputStateCreateInfo vertexInput = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+		.vertexBindingDescriptionCount = line ? 1 : 4,
+		.pVertexBindingDescriptions = bindings,
+		.vertexAttributeDescriptionCount = line ? 1 : 4,
+		.pVertexAttributeDescriptions = attributes,
+	};
+	VkPipelineInputAssemblyStateCreateInfo assembly = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+		.topology = line ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	};
+	VkViewport viewport = {0.0f, 0.0f, (float)r->def.width, (float)r->def.height, 0.0f, 1.0f};
+	VkRect2D scissor = {{0, 0}, {(uint32_t)r->def.width, (uint32_t)r->def.height}};
+	VkPipelineViewportStateCreateInfo viewportState = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+		.viewportCount = 1,
+		.pViewports = &viewport,
+		.scissorCount = 1,
+		.pScissors = &scissor,
+	};
+	// The projection flips y, so counter-clockwise in the world stays counter-clockwise on screen.
+	VkPipelineRasterizationStateCreateInfo raster = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+		.polygonMode = VK_POLYGON_MODE_FILL,
+		.cullMode = kind == RD_PIPE_SOLID ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
+		.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+		.lineWidth = 1.0f,
+	};
+	VkPipelineMultisampleStateCreateInfo multisample = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+		.rasterizationSamples = r->samples,
+	};
+	VkPipelineDepthStencilStateCreateInfo depth = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+		.depthTestEnable = VK_TRUE,
+		.depthWriteEnable = line ? VK_FALSE : VK_TRUE,
+		.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
+	};
+	VkPipelineColorBlendAttachmentState blendAttachment = {
+		.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
+	};
+	VkPipelineColorBlendStateCreateInfo blend = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+		.attachmentCount = 1,
+		.pAttachments = &blendAttachment,
+	};
+	VkGraphicsPipelineCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+		.stageCount = 2,
+		.pStages = stages,
+		.pVertexInputState = &vertexInput,
+		.pInputAssemblyState = &assembly,
+		.pViewportState = &viewportState,
+		.pRasterizationState = &raster,
+		.pMultisampleState = &multisample,
+		.pDepthStencilState = &depth,
+		.pColorBlendState = &blend,
+		.layout = r->layout,
+		.renderPass = r->pass,
+		.subpass = 0,
+	};
+	VkResult vr = ctx->vk.vkCreateGraphicsPipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, out);
+	ctx->vk.vkDestroyShaderModule(ctx->device, modules[0], NULL);
+	ctx->vk.vkDestroyShaderModule(ctx->device, modules[1], NULL);
+	if (vr != VK_SUCCESS)
+		return rdFail(ctx, "vkCreateGraphicsPipelines: %s", rdResultName(vr));
+	return true;
+}
+
+// Lays out the streams of a mesh in a buffer starting at *offset (each 16-byte aligned).
+static RdStreams LayoutStreams(VkDeviceSize* offset, int vertices, int indices, int lineIndices, bool sharedNormals)
+{
+	RdStreams s;
+	VkDeviceSize o = *offset;
+	s.position = o;
+	o = Align(o + (VkDeviceSize)vertices * 12, 16);
+	s.normal = sharedNormals ? s.position : o;
+	if (!sharedNormals)
+		o = Align(o + (VkDeviceSize)vertices * 12, 16);
+	s.uv = o;
+	o = Align(o + (VkDeviceSize)vertices * 8, 16);
+	s.scalar = o;
+	o = Align(o + (VkDeviceSize)vertices * 4, 16);
+	s.index = o;
+	o = Align(o + (VkDeviceSize)indices * 4, 16);
+	s.lineIndex = o;
+	o = Align(o + (VkDeviceSize)lineIndices * 4, 16);
+	s.indexCount = (uint32_t)indices;
+	s.lineIndexCount = (uint32_t)lineIndices;
+	*offset = o;
+	return s;
+}
+
+// The unit sphere (its positions double as normals) and a unit floor quad in the xz plane.
+static bool CreateStaticGeometry(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	RdMesh sphere = {0};
+	if (!rdMakeSphere(RD_SPHERE_SLICES, RD_SPHERE_STACKS, &sphere)) {
+		rdMeshFree(&sphere);
+		return rdFail(ctx, "out of memory for the sphere mesh");
+	}
+	VkDeviceSize size = 0;
+	r->sphere = LayoutStreams(&size, sphere.vertexCount, sphere.indexCount, 0, true);
+	r->floor = LayoutStreams(&size, 4, 6, 0, false);
+	RdBuffer staging;
+	bool ok = rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+	if (ok) {
+		uint8_t* base = staging.mapped;
+		memset(base, 0, (size_t)size);
+		memcpy(base + r->sphere.position, sphere.positions, sizeof(float) * 3 * (size_t)sphere.vertexCount);
+		memcpy(base + r->sphere.uv, sphere.uvs, sizeof(float) * 2 * (size_t)sphere.vertexCount);
+		memcpy(base + r->sphere.index, sphere.indices, sizeof(uint32_t) * (size_t)sphere.indexCount);
+		const float quad[12] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
+		const float up[12] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
+		const uint32_t quadIndices[6] = {0, 1, 2, 0, 2, 3}; // counter-clockwise seen from above
+		memcpy(base + r->floor.position, quad, sizeof quad);
+		memcpy(base + r->floor.normal, up, sizeof up);
+		memcpy(base + r->floor.index, quadIndices, sizeof quadIndices);
+		ok = rdBufferCreate(ctx, &r->staticGeometry, size,
+		                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		                    false);
+	}
+	if (ok && (ok = rdBeginCommands(ctx))) {
+		VkBufferCopy copy = {0, 0, size};
+		ctx->vk.vkCmdCopyBuffer(ctx->cmd, staging.buffer, r->staticGeometry.buffer, 1, &copy);
+		VkMemoryBarrier barrier = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
+		};
+		ctx->vk.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1,
+		                             &barrier, 0, NULL, 0, NULL);
+		ok = rdSubmitAndWait(ctx);
+	}
+	rdBufferDestroy(ctx, &staging);
+	rdMeshFree(&sphere);
+	return ok;
+}
+
+wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSize)
+{
+	wfRendererDef d = def != NULL ? *def : wfDefaultRendererDef();
+	if (!ValidateDef(&d, error, errorSize))
+		return NULL;
+	wfRenderer* r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "out of memory");
+		return NULL;
+	}
+	r->def = d;
+	const char* envDevice = getenv("WEFT_VK_DEVICE");
+	const char* deviceName = d.deviceName != NULL ? d.deviceName : envDevice;
+	const char* envValidation = getenv("WEFT_VK_VALIDATION");
+	bool validation = d.validation || (envValidation != NULL && strcmp(envValidation, "1") == 0);
+	r->def.validation = validation;
+	bool ok = rdContextCreate(&r->ctx, deviceName, validation) && PickFormats(r) && CreateTarget(r) &&
+	          CreateTexture(r) && CreateDescriptors(r) && CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) &&
+	          CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) && CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) &&
+	          CreateStaticGeometry(r);
+	if (!ok) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "renderer: %s", r->ctx.error);
+		wfDestroyRenderer(r);
+		return NULL;
+	}
+	return r;
+}
+
+void wfDestroyRenderer(wfRenderer* r)
+{
+	if (r == NULL)
+		return;
+	RdContext* ctx = &r->ctx;
+	if (ctx->device != VK_NULL_HANDLE) {
+		ctx->vk.vkDeviceWaitIdle(ctx->device);
+		VkPipeline pipelines[3] = {r->litPipeline, r->solidPipeline, r->linePipeline};
+		for (int i = 0; i < 3; ++i) {
+			if (pipelines[i] != VK_NULL_HANDLE)
+				ctx->vk.vkDestroyPipeline(ctx->device, pipelines[i], NULL);
+		}
+		if (r->layout != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyPipelineLayout(ctx->device, r->layout, NULL);
+		if (r->descriptorPool != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyDescriptorPool(ctx->device, r->descriptorPool, NULL);
+		if (r->setLayout != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, r->setLayout, NULL);
+		if (r->sampler != VK_NULL_HANDLE)
+			ctx->vk.vkDestroySampler(ctx->device, r->sampler, NULL);
+		if (r->framebuffer != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyFramebuffer(ctx->device, r->framebuffer, NULL);
+		if (r->pass != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyRenderPass(ctx->device, r->pass, NULL);
+		rdImageDestroy(ctx, &r->texture);
+		rdImageDestroy(ctx, &r->color);
+		rdImageDestroy(ctx, &r->depth);
+		rdImageDestroy(ctx, &r->resolve);
+		rdBufferDestroy(ctx, &r->readback);
+		rdBufferDestroy(ctx, &r->uniforms);
+		rdBufferDestroy(ctx, &r->staticGeometry);
+		rdBufferDestroy(ctx, &r->staging);
+		rdBufferDestroy(ctx, &r->geometry);
+	}
+	rdContextDestroy(ctx);
+	for (int i = 0; i < r->restCount; ++i)
+		free(r->rest[i].positions);
+	free(r->rest);
+	free(r->scratch);
+	free(r);
+}
+
+wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r->def; }
+const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r->ctx.properties.deviceName; }
+const char* wfRenderer_GetLastError(const wfRenderer* r) { return r->error; }
+int wfRenderer_GetValidationCount(const wfRenderer* r) { return r->ctx.validationCount; }
+
+void wfRenderer_SetStyle(wfRenderer* r, wfColorMode mode, bool wireframe, bool showPins)
+{
+	if ((unsigned)mode <= WF_COLOR_STRAIN)
+		r->def.colorMode = mode;
+	r->def.wireframe = wireframe;
+	r->def.showPins = showPins;
+}
+
+// ---------------------------------------------------------------- one frame
+
+// One cloth of the frame: where its streams are and what it needs.
+typedef struct RdClothDraw {
+	wfClothId id;
+	wfClothInfo info;
+	RdStreams streams;
+	int pinCount;
+} RdClothDraw;
+
+// Rest positions for strain: remembered the first time the renderer draws a cloth.
+static const wfVec3* RestPositions(wfRenderer* r, wfClothId id, int count, const wfVec3* current)
+{
+	for (int i = 0; i < r->restCount; ++i) {
+		RdRestEntry* e = &r->rest[i];
+		if (e->world == id.world && e->index == id.index && e->generation == id.generation && e->count == count)
+			return e->positions;
+	}
+	RdRestEntry* grown = realloc(r->rest, sizeof *grown * (size_t)(r->restCount + 1));
+	if (grown == NULL)
+		return NULL;
+	r->rest = grown;
+	RdRestEntry* e = &r->rest[r->restCount];
+	e->positions = malloc(sizeof(wfVec3) * (size_t)count);
+	if (e->positions == NULL)
+		return NULL;
+	memcpy(e->positions, current, sizeof(wfVec3) * (size_t)count);
+	e->world = id.world;
+	e->index = id.index;
+	e->generation = id.generation;
+	e->count = count;
+	r->restCount++;
+	return e->positions;
+}
+
+static float Distance(wfVec3 a, wfVec3 b)
+{
+	float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+	return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+// Signed strain per particle: the mean of (length / rest length - 1) over its grid (structural) edges.
+static void ComputeStrain(const wfClothInfo* info, const wfVec3* pos, const wfVec3* rest, float* out)
+{
+	int cols = info->cols, rows = info->rows;
+	for (int i = 0; i < info->particleCount; ++i)
+		out[i] = 0.0f;
+	// Sum each edge into both ends, then divide by the number of edges at each particle.
+	for (int y = 0; y < rows; ++y) {
+		for (int x = 0; x < cols; ++x) {
+			int i = y * cols + x;
+			int next[2] = {x + 1 < cols ? i + 1 : -1, y + 1 < rows ? i + cols : -1};
+			for (int k = 0; k < 2; ++k) {
+				int j = next[k];
+				if (j < 0)
+					continue;
+				float restLength = Distance(rest[i], rest[j]);
+				float s = restLength > 0.0f ? Distance(pos[i], pos[j]) / restLength - 1.0f : 0.0f;
+				out[i] += s;
+				out[j] += s;
+			}
+		}
+	}
+	for (int y = 0; y < rows; ++y) {
+		for (int x = 0; x < cols; ++x) {
+			int n = (x > 0) + (x + 1 < cols) + (y > 0) + (y + 1 < rows);
+			if (n > 0)
+				out[y * cols + x] /= (float)n;
+		}
+	}
+}
+
+// Grows the staging and geometry buffers to hold `size` bytes.
+static bool EnsureFrameBuffers(wfRenderer* r, VkDeviceSize size)
+{
+	if (r->staging.size >= size)
+		return true;
+	RdContext* ctx = &r->ctx;
+	VkDeviceSize capacity = 1 << 16;
+	while (capacity < size)
+		capacity *= 2;
+	rdBufferDestroy(ctx, &r->staging);
+	rdBufferDestroy(ctx, &r->geometry);
+	return rdBufferCreate(ctx, &r->staging, capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true) &&
+	       rdBufferCreate(ctx, &r->geometry, capacity,
+	                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	                      false);
+}
+
+// Reads one cloth through the public API straight into the staging buffer.
+static wfResult FillCloth(wfRenderer* r, RdClothDraw* c, uint8_t* base)
+{
+	const RdStreams* s = &c->streams;
+	int n = c->info.particleCount;
+	wfVec3* pos = (wfVec3*)(base + s->position);
+	float* scalar = (float*)(base + s->scalar);
+	wfResult res;
+	if ((res = wfCloth_ReadPositions(c->id, pos, n)) != WF_OK ||
+	    (res = wfCloth_ReadNormals(c->id, (wfVec3*)(base + s->normal), n)) != WF_OK ||
+	    (res = wfCloth_ReadUVs(c->id, (float*)(base + s->uv), n)) != WF_OK ||
+	    (res = wfCloth_ReadIndices(c->id, (uint32_t*)(base + s->index), (int)s->indexCount)) != WF_OK)
+		return Fail(r, res, "reading cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
+
+	// The per-vertex scalar of the colour mode.
+	const wfVec3* rest = RestPositions(r, c->id, n, pos);
+	if (rest == NULL)
+		return Fail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for rest positions");
+	if (r->def.colorMode == WF_COLOR_SPEED) {
+		if (r->scratchCount < n) {
+			float* grown = realloc(r->scratch, sizeof(float) * 3 * (size_t)n);
+			if (grown == NULL)
+				return Fail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for velocities");
+			r->scratch = grown;
+			r->scratchCount = n;
+		}
+		if ((res = wfCloth_ReadVelocities(c->id, (wfVec3*)r->scratch, n)) != WF_OK)
+			return Fail(r, res, "reading cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
+		for (int i = 0; i < n; ++i) {
+			const float* v = r->scratch + 3 * i;
+			scalar[i] = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+		}
+	} else if (r->def.colorMode == WF_COLOR_STRAIN) {
+		ComputeStrain(&c->info, pos, rest, scalar);
+	} else {
+		memset(scalar, 0, sizeof(float) * (size_t)n);
+	}
+
+	// Wireframe: the grid's structural edges.
+	if (s->lineIndexCount > 0) {
+		uint32_t* lines = (uint32_t*)(base + s->lineIndex);
+		int cols = c->info.cols, rows = c->info.rows, k = 0;
+		for (int y = 0; y < rows; ++y) {
+			for (int x = 0; x < cols; ++x) {
+				uint32_t i = (uint32_t)(y * cols + x);
+				if (x + 1 < cols) {
+					lines[k++] = i;
+					lines[k++] = i + 1;
+				}
+				if (y + 1 < rows) {
+					lines[k++] = i;
+					lines[k++] = i + (uint32_t)cols;
+				}
+			}
+		}
+	}
+	return WF_OK;
+}
+
+static void SetVec4(float out[4], float x, float y, float z, float w)
+{
+	out[0] = x;
+	out[1] = y;
+	out[2] = z;
+	out[3] = w;
+}
+
+static void FillScene(wfRenderer* r, const wfWorldDef* wd, wfVec3 sphereCenter, const wfCamera* camera)
+{
+	RdScene scene;
+	memset(&scene, 0, sizeof scene);
+	rdCameraViewProj(camera, (float)r->def.width / (float)r->def.height, scene.viewProj);
+	wfVec3 eye = wfCamera_GetEye(camera);
+	SetVec4(scene.eye, eye.x, eye.y, eye.z, 1.0f);
+	// Key light from above, front-right; hemisphere fill from a pale sky and a warm ground.
+	float l[3] = {0.45f, 0.8f, 0.4f};
+	float ll = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+	SetVec4(scene.lightDir, l[0] / ll, l[1] / ll, l[2] / ll, 0.0f);
+	SetVec4(scene.lightColor, 0.95f, 0.93f, 0.88f, 0.0f);
+	SetVec4(scene.skyColor, 0.20f, 0.22f, 0.26f, 0.0f);
+	SetVec4(scene.groundColor, 0.08f, 0.07f, 0.06f, 0.0f);
+	SetVec4(scene.background, SrgbToLinear(r->def.background[0]), SrgbToLinear(r->def.background[1]),
+	        SrgbToLinear(r->def.background[2]), 1.0f);
+	bool sphere = wd->sphere.enabled && r->def.showSphere;
+	SetVec4(scene.sphere, sphereCenter.x, sphereCenter.y, sphereCenter.z, sphere ? wd->sphere.radius : 0.0f);
+	SetVec4(scene.params, r->def.speedScale, r->def.strainScale, wd->floor.height, 0.25f);
+	memcpy(r->uniforms.mapped, &scene, sizeof scene);
+}
+
+static void Push(wfRenderer* r, const RdDraw* draw)
+{
+	r->ctx.vk.vkCmdPushConstants(r->ctx.cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+	                             sizeof *draw, draw);
+}
+
+static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool lines)
+{
+	VkBuffer buffers[4] = {buffer, buffer, buffer, buffer};
+	VkDeviceSize offsets[4] = {s->position, s->normal, s->uv, s->scalar};
+	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, lines ? 1 : 4, buffers, offsets);
+	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, buffer, lines ? s->lineIndex : s->index, VK_INDEX_TYPE_UINT32);
+}
+
+wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cloths, int count, const wfCamera* camera)
+{
+	if (r == NULL || world == NULL || camera == NULL || count < 0 || (count > 0 && cloths == NULL))
+		return r != NULL ? Fail(r, WF_ERROR_INVALID_ARGUMENT, "DrawWorld: NULL world, camera or cloth list")
+		                 : WF_ERROR_INVALID_ARGUMENT;
+	if (!(camera->distance > 0.0f) || !(camera->fov > 0.0f && camera->fov < 180.0f))
+		return Fail(r, WF_ERROR_INVALID_ARGUMENT, "camera: distance must be > 0 and fov in (0, 180), got %g and %g",
+		            (double)camera->distance, (double)camera->fov);
+	RdContext* ctx = &r->ctx;
+	wfWorldDef wd = wfWorld_GetDef(world);
+	wfVec3 sphereCenter = wfWorld_GetSphereCenter(world);
+
+	// Lay out every cloth's streams in the frame buffer.
+	RdClothDraw stackDraws[8];
+	RdClothDraw* draws = count <= 8 ? stackDraws : malloc(sizeof *draws * (size_t)count);
+	if (draws == NULL)
+		return Fail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory");
+	wfResult res = WF_OK;
+	VkDeviceSize size = 0;
+	for (int i = 0; i < count && res == WF_OK; ++i) {
+		draws[i].id = cloths[i];
+		res = wfCloth_GetInfo(cloths[i], &draws[i].info);
+		if (res != WF_OK) {
+			res = Fail(r, res, "cloth %d: %s", i, wfWorld_GetLastError(world));
+			break;
+		}
+		const wfClothInfo* info = &draws[i].info;
+		int lineIndices = r->def.wireframe ? 2 * ((info->cols - 1) * info->rows + info->cols * (info->rows - 1)) : 0;
+		draws[i].streams = LayoutStreams(&size, info->particleCount, 3 * info->triangleCount, lineIndices, false);
+	}
+	if (res == WF_OK && size > 0 && !EnsureFrameBuffers(r, size))
+		res = FailVulkan(r);
+	for (int i = 0; i < count && res == WF_OK; ++i)
+		res = FillCloth(r, &draws[i], r->staging.mapped);
+	if (res == WF_OK)
+		FillScene(r, &wd, sphereCenter, camera);
+	if (res == WF_OK && !rdBeginCommands(ctx))
+		res = FailVulkan(r);
+	if (res != WF_OK) {
+		if (draws != stackDraws)
+			free(draws);
+		return res;
+	}
+
+	// Upload: staging -> device-local geometry, visible to vertex input.
+	VkCommandBuffer cmd = ctx->cmd;
+	if (size > 0) {
+		VkBufferCopy copy = {0, 0, size};
+		ctx->vk.vkCmdCopyBuffer(cmd, r->staging.buffer, r->geometry.buffer, 1, &copy);
+		VkMemoryBarrier barrier = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
+		};
+		ctx->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
+		                             0, NULL, 0, NULL);
+	}
+
+	VkClearValue clears[3];
+	memset(clears, 0, sizeof clears);
+	for (int i = 0; i < 3; ++i)
+		clears[0].color.float32[i] = SrgbToLinear(r->def.background[i]);
+	clears[0].color.float32[3] = 1.0f;
+	clears[1].depthStencil.depth = 1.0f;
+	VkRenderPassBeginInfo begin = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+		.renderPass = r->pass,
+		.framebuffer = r->framebuffer,
+		.renderArea = {{0, 0}, {(uint32_t)r->def.width, (uint32_t)r->def.height}},
+		.clearValueCount = r->samples != VK_SAMPLE_COUNT_1_BIT ? 3 : 2,
+		.pClearValues = clears,
+	};
+	ctx->vk.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+	ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
+	RdDraw draw;
+
+	// Floor: a large quad under the camera's target; the grid and the fade come from the shader.
+	if (wd.floor.enabled && r->def.showFloor) {
+		memset(&draw, 0, sizeof draw);
+		float extent = fmaxf(40.0f, camera->distance * 10.0f);
+		SetVec4(draw.transform, camera->target.x, wd.floor.height, camera->target.z, extent);
+		SetVec4(draw.color, 0.62f, 0.62f, 0.60f, 1.0f);
+		SetVec4(draw.material, 0.08f, 24.0f, 0.0f, 0.0f);
+		draw.mode[0] = RD_MODE_FLOOR;
+		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
+		BindStreams(r, r->staticGeometry.buffer, &r->floor, false);
+		Push(r, &draw);
+		ctx->vk.vkCmdDrawIndexed(cmd, r->floor.indexCount, 1, 0, 0, 0);
+	}
+
+	// Sphere at its collision radius and current centre.
+	if (wd.sphere.enabled && r->def.showSphere) {
+		memset(&draw, 0, sizeof draw);
+		SetVec4(draw.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd.sphere.radius);
+		SetVec4(draw.color, 0.13f, 0.16f, 0.22f, 1.0f);
+		SetVec4(draw.material, 0.45f, 48.0f, 0.0f, 0.0f);
+		draw.mode[0] = RD_MODE_SOLID;
+		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
+		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
+		Push(r, &draw);
+		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+	}
+
+	// Cloths, double-sided.
+	if (count > 0)
+		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
+	for (int i = 0; i < count; ++i) {
+		memset(&draw, 0, sizeof draw);
+		SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+		SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
+		SetVec4(draw.material, 0.12f, 32.0f, 0.0f, 0.0f);
+		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED    ? RD_MODE_SPEED
+		               : r->def.colorMode == WF_COLOR_STRAIN ? RD_MODE_STRAIN
+		                                                     : RD_MODE_TEXTURE;
+		BindStreams(r, r->geometry.buffer, &draws[i].streams, false);
+		Push(r, &draw);
+		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.indexCount, 1, 0, 0, 0);
+	}
+
+	// Wireframe overlay.
+	if (r->def.wireframe && count > 0) {
+		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->linePipeline);
+		for (int i = 0; i < count; ++i) {
+			memset(&draw, 0, sizeof draw);
+			SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+			SetVec4(draw.color, 0.05f, 0.05f, 0.06f, 1.0f);
+			SetVec4(draw.material, 0.0f, 0.0f, 2e-4f, 0.0f);
+			BindStreams(r, r->geometry.buffer, &draws[i].streams, true);
+			Push(r, &draw);
+			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.lineIndexCount, 1, 0, 0, 0);
+		}
+	}
+
+	// Pinned particles: small red spheres, sized from the cloth's edge length.
+	if (r->def.showPins && count > 0) {
+		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
+		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
+		int markers = 0;
+		for (int i = 0; i < count && markers < RD_MAX_PIN_MARKERS; ++i) {
+			const wfVec3* pos = (const wfVec3*)((const uint8_t*)r->staging.mapped + draws[i].streams.position);
+			const wfClothInfo* info = &draws[i].info;
+			float spacing = info->cols > 1 ? Distance(pos[0], pos[1]) : info->rows > 1 ? Distance(pos[0], pos[info->cols]) : 0.05f;
+			float radius = fminf(fmaxf(0.45f * spacing, 0.01f), 0.1f);
+			for (int p = 0; p < info->particleCount && markers < RD_MAX_PIN_MARKERS; ++p) {
+				if (!wfCloth_IsPinned(draws[i].id, p))
+					continue;
+				memset(&draw, 0, sizeof draw);
+				SetVec4(draw.transform, pos[p].x, pos[p].y, pos[p].z, radius);
+				SetVec4(draw.color, 0.85f, 0.06f, 0.04f, 1.0f);
+				SetVec4(draw.material, 0.5f, 32.0f, 0.0f, 0.0f);
+				draw.mode[0] = RD_MODE_SOLID;
+				Push(r, &draw);
+				ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+				markers++;
+			}
+		}
+	}
+	ctx->vk.vkCmdEndRenderPass(cmd);
+
+	// Resolved image -> read-back buffer, then visible to the host.
+	VkBufferImageCopy copy = {
+		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+		.imageExtent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1},
+	};
+	ctx->vk.vkCmdCopyImageToBuffer(cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1, &copy);
+	VkMemoryBarrier toHost = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	ctx->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, NULL, 0, NULL);
+	if (draws != stackDraws)
+		free(draws);
+	if (!rdSubmitAndWait(ctx))
+		return FailVulkan(r);
+	r->hasFrame = true;
+	return WF_OK;
+}
+
+wfResult wfRenderer_ReadPixels(wfRenderer* r, uint8_t* rgba, int size)
+{
+	int64_t need = (int64_t)r->def.width * r->def.height * 4;
+	if (rgba == NULL || size < need)
+		return Fail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: the buffer holds %d bytes, the image needs %lld", size,
+		            (long long)need);
+	if (!r->hasFrame)
+		return Fail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: nothing has been drawn yet");
+	memcpy(rgba, r->readback.mapped, (size_t)need);
+	return WF_OK;
+}

@@ -1,0 +1,20 @@
+// The renderer's shaders, compiled by glslc at build time into SPIR-V words (see CMakeLists.txt).
+#include "render_internal.h"
+
+static const uint32_t kLitVert[] = {
+#include "lit.vert.inc"
+};
+static const uint32_t kLitFrag[] = {
+#include "lit.frag.inc"
+};
+static const uint32_t kLineVert[] = {
+#include "line.vert.inc"
+};
+static const uint32_t kLineFrag[] = {
+#include "line.frag.inc"
+};
+
+const RdShaderCode rdLitVert = {kLitVert, sizeof kLitVert};
+const RdShaderCode rdLitFrag = {kLitFrag, sizeof kLitFrag};
+const RdShaderCode rdLineVert = {kLineVert, sizeof kLineVert};
+const RdShaderCode rdLineFrag = {kLineFrag, sizeof kLineFrag};

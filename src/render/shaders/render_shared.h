@@ -1,0 +1,52 @@
+// Shared by the C renderer and its GLSL shaders: binding numbers, vertex locations, material modes and
+// the uniform/push-constant layouts, so the two sides cannot drift. Every member is a vec4 or a mat4,
+// which makes the std140 / push-constant layout identical to the tightly packed C struct.
+#ifndef WEFT_RENDER_SHARED_H
+#define WEFT_RENDER_SHARED_H
+
+#define RD_BINDING_SCENE 0   // uniform buffer: RdScene
+#define RD_BINDING_TEXTURE 1 // combined image sampler: the checker-weave texture
+
+// Vertex streams, one binding each (positions, normals, uvs, a per-vertex scalar).
+#define RD_LOCATION_POSITION 0
+#define RD_LOCATION_NORMAL 1
+#define RD_LOCATION_UV 2
+#define RD_LOCATION_SCALAR 3
+
+// RdDraw.mode.x: how the fragment shader colours a surface.
+#define RD_MODE_TEXTURE 0 // cloth: checker-weave texture
+#define RD_MODE_SPEED 1   // cloth: scalar = speed, colour ramp
+#define RD_MODE_STRAIN 2  // cloth: scalar = signed strain, diverging ramp
+#define RD_MODE_SOLID 3   // sphere, pin markers: RdDraw.color
+#define RD_MODE_FLOOR 4   // floor plane: colour + grid from the world position
+
+#ifdef VULKAN
+#define RD_VEC4(n) vec4 n;
+#define RD_IVEC4(n) ivec4 n;
+#define RD_MAT4(n) mat4 n;
+#else
+#define RD_VEC4(n) float n[4];
+#define RD_IVEC4(n) int32_t n[4];
+#define RD_MAT4(n) float n[16];
+#endif
+
+// Per frame (uniform buffer). Colours are linear.
+#define RD_SCENE_FIELDS \
+	RD_MAT4(viewProj)    /* world -> clip (Vulkan: y down, z in [0, 1]) */ \
+	RD_VEC4(eye)         /* xyz camera position */ \
+	RD_VEC4(lightDir)    /* xyz unit direction towards the key light */ \
+	RD_VEC4(lightColor)  /* rgb key light */ \
+	RD_VEC4(skyColor)    /* rgb hemisphere fill from above */ \
+	RD_VEC4(groundColor) /* rgb hemisphere fill from below */ \
+	RD_VEC4(background)  /* rgb background; the floor fades into it */ \
+	RD_VEC4(sphere)      /* xyz centre, w radius (0: no sphere) for the floor's contact shadow */ \
+	RD_VEC4(params)      /* x speed scale, y strain scale, z floor height, w grid spacing */
+
+// Per draw (push constants, 64 bytes).
+#define RD_DRAW_FIELDS \
+	RD_VEC4(transform) /* world = xyz + w * vertex */ \
+	RD_VEC4(color)     /* rgb base colour */ \
+	RD_VEC4(material)  /* x specular strength, y shininess, z depth pull (lines) */ \
+	RD_IVEC4(mode)     /* x RD_MODE_* */
+
+#endif

@@ -1,0 +1,420 @@
+// Renderer tests: golden images of each preset, coverage of the cloth, the sphere's silhouette radius,
+// video output and a clean validation log. Run on lavapipe in CI with WEFT_VK_VALIDATION=1.
+//
+// Regenerate the golden images (after an intended change of the look):
+//   WEFT_UPDATE_GOLDEN=1 ctest --test-dir build -R render_golden
+// Every test also writes what it rendered to render_out/ in the build folder, for a look.
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+#include "weft/render.h"
+
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define W 160
+#define H 120
+#define PI 3.14159265358979
+
+// Fails the test when the renderer's validation layer complained.
+#define ENSURE_NO_VALIDATION(r) \
+	do { \
+		int wf_v = wfRenderer_GetValidationCount(r); \
+		if (wf_v != 0) { \
+			fprintf(stderr, "  FAILED %d validation messages\n", wf_v); \
+			return 1; \
+		} \
+	} while (0)
+
+static wfRenderer* MakeRenderer(int width, int height)
+{
+	wfRendererDef def = wfDefaultRendererDef();
+	def.width = width;
+	def.height = height;
+	char error[512];
+	wfRenderer* r = wfCreateRenderer(&def, error, sizeof error);
+	if (r == NULL)
+		fprintf(stderr, "  wfCreateRenderer: %s\n", error);
+	else
+		fprintf(stderr, "  device: %s, %dx MSAA, validation %s\n", wfRenderer_GetDeviceName(r),
+		        wfRenderer_GetDef(r).msaaSamples, wfRenderer_GetDef(r).validation ? "on" : "off");
+	return r;
+}
+
+static void SaveOutput(const char* name, const uint8_t* rgba, int width, int height)
+{
+	mkdir("render_out", 0777);
+	char path[256], error[256];
+	snprintf(path, sizeof path, "render_out/%s.png", name);
+	if (wfWritePng(path, rgba, width, height, error, sizeof error) != WF_OK)
+		fprintf(stderr, "  (could not save %s: %s)\n", path, error);
+}
+
+static uint8_t* ReadPng(const char* path, int* width, int* height)
+{
+	png_image image;
+	memset(&image, 0, sizeof image);
+	image.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_file(&image, path))
+		return NULL;
+	image.format = PNG_FORMAT_RGBA;
+	uint8_t* pixels = malloc(PNG_IMAGE_SIZE(image));
+	if (pixels == NULL || !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
+		free(pixels);
+		png_image_free(&image);
+		return NULL;
+	}
+	*width = (int)image.width;
+	*height = (int)image.height;
+	return pixels;
+}
+
+// Peak signal-to-noise ratio over the RGB channels, in dB (99 for identical images).
+static double Psnr(const uint8_t* a, const uint8_t* b, int pixels)
+{
+	double sum = 0.0;
+	for (int i = 0; i < pixels; ++i) {
+		for (int c = 0; c < 3; ++c) {
+			double d = (double)a[i * 4 + c] - (double)b[i * 4 + c];
+			sum += d * d;
+		}
+	}
+	double mse = sum / (pixels * 3.0);
+	return mse <= 0.0 ? 99.0 : 10.0 * log10(255.0 * 255.0 / mse);
+}
+
+// A pixel differs from the background when any channel is more than `threshold` away.
+static bool IsForeground(const uint8_t* px, const uint8_t bg[3], int threshold)
+{
+	for (int c = 0; c < 3; ++c) {
+		if (abs((int)px[c] - (int)bg[c]) > threshold)
+			return true;
+	}
+	return false;
+}
+
+static void BackgroundBytes(uint8_t out[3])
+{
+	wfRendererDef d = wfDefaultRendererDef();
+	for (int c = 0; c < 3; ++c)
+		out[c] = (uint8_t)(d.background[c] * 255.0f + 0.5f);
+}
+
+// Runs a preset for `frames` frames on the CPU and renders it with the preset's camera.
+static int RenderPreset(wfRenderer* r, const char* preset, int frames, uint8_t* rgba)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet(preset, &wd, &cd));
+	wd.backend = WF_BACKEND_CPU;
+	char error[256];
+	wfWorld* world = wfCreateWorld(&wd, error, sizeof error);
+	ENSURE(world != NULL);
+	wfClothId cloth = wfCreateCloth(world, &cd);
+	ENSURE(!wfClothId_IsNull(cloth));
+	for (int f = 0; f < frames; ++f)
+		ENSURE(wfWorld_Step(world) == WF_OK);
+	wfCamera camera = wfDefaultCameraForPreset(preset);
+	wfResult res = wfRenderer_DrawWorld(r, world, &cloth, 1, &camera);
+	if (res != WF_OK)
+		fprintf(stderr, "  DrawWorld: %s\n", wfRenderer_GetLastError(r));
+	ENSURE(res == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, rgba, wfRenderer_GetDef(r).width * wfRenderer_GetDef(r).height * 4) == WF_OK);
+	wfDestroyWorld(world);
+	return 0;
+}
+
+// Renders frame 20 of a preset at 160x120 and compares it with tests/render/golden/<preset>.png.
+static int Golden(const char* preset)
+{
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	static uint8_t rgba[W * H * 4];
+	if (RenderPreset(r, preset, 20, rgba) != 0)
+		return 1;
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	SaveOutput(preset, rgba, W, H);
+
+	char path[1024], error[256];
+	snprintf(path, sizeof path, "%s/%s.png", WEFT_RENDER_GOLDEN_DIR, preset);
+	const char* update = getenv("WEFT_UPDATE_GOLDEN");
+	if (update != NULL && strcmp(update, "1") == 0) {
+		ENSURE(wfWritePng(path, rgba, W, H, error, sizeof error) == WF_OK);
+		fprintf(stderr, "  updated %s\n", path);
+	}
+	int gw = 0, gh = 0;
+	uint8_t* golden = ReadPng(path, &gw, &gh);
+	if (golden == NULL)
+		fprintf(stderr, "  no golden image %s (WEFT_UPDATE_GOLDEN=1 writes it)\n", path);
+	ENSURE(golden != NULL);
+	ENSURE(gw == W && gh == H);
+	double psnr = Psnr(rgba, golden, W * H);
+	free(golden);
+	ENSURE_LE(35.0, psnr);
+	return 0;
+}
+
+WF_TEST(render_golden_xpbd) { return Golden("xpbd"); }
+WF_TEST(render_golden_compute_cloth) { return Golden("compute-cloth"); }
+WF_TEST(render_golden_spring_mesh) { return Golden("spring-mesh"); }
+
+// World -> pixel with the camera's own definition (orbit eye, y-up look-at, vertical fov), written out
+// independently of the renderer.
+static void Project(const wfCamera* cam, wfVec3 p, int width, int height, double* px, double* py)
+{
+	wfVec3 eye = wfCamera_GetEye(cam);
+	double f[3] = {cam->target.x - eye.x, cam->target.y - eye.y, cam->target.z - eye.z};
+	double fl = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+	for (int i = 0; i < 3; ++i)
+		f[i] /= fl;
+	double s[3] = {-f[2], 0.0, f[0]}; // f x (0, 1, 0)
+	double sl = sqrt(s[0] * s[0] + s[2] * s[2]);
+	s[0] /= sl;
+	s[2] /= sl;
+	double u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
+	double d[3] = {p.x - eye.x, p.y - eye.y, p.z - eye.z};
+	double x = d[0] * s[0] + d[1] * s[1] + d[2] * s[2];
+	double y = d[0] * u[0] + d[1] * u[1] + d[2] * u[2];
+	double z = d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
+	double g = 1.0 / tan(cam->fov * PI / 360.0);
+	double aspect = (double)width / height;
+	*px = (g * x / z / aspect * 0.5 + 0.5) * width;
+	*py = (0.5 - g * y / z * 0.5) * height;
+}
+
+// Signed distance (pixels) from q to the convex polygon's edges; positive inside (either winding).
+static double InsideDistance(const double (*poly)[2], int n, double qx, double qy)
+{
+	double area = 0.0;
+	for (int i = 0; i < n; ++i)
+		area += poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1];
+	double sign = area > 0.0 ? 1.0 : -1.0;
+	double best = 1e30;
+	for (int i = 0; i < n; ++i) {
+		const double* a = poly[i];
+		const double* b = poly[(i + 1) % n];
+		double ex = b[0] - a[0], ey = b[1] - a[1];
+		double len = sqrt(ex * ex + ey * ey);
+		double dist = sign * (ex * (qy - a[1]) - ey * (qx - a[0])) / len;
+		if (dist < best)
+			best = dist;
+	}
+	return best;
+}
+
+// A flat cloth (compute-cloth's 5x5 sheet at y = 2, not yet stepped) fills exactly its projected quad.
+WF_TEST(render_cloth_covers_its_region)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("compute-cloth", &wd, &cd));
+	wd.backend = WF_BACKEND_CPU;
+	wd.sphere.enabled = false;
+	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	wfClothId cloth = wfCreateCloth(world, &cd);
+	ENSURE(!wfClothId_IsNull(cloth));
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfCameraLookAt((wfVec3){2.0f, 8.5f, 5.0f}, (wfVec3){0.0f, 2.0f, 0.0f}, 60.0f);
+	static uint8_t rgba[W * H * 4];
+	ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, rgba, sizeof rgba) == WF_OK);
+	ENSURE_NO_VALIDATION(r);
+	SaveOutput("cloth_region", rgba, W, H);
+
+	double quad[4][2];
+	const wfVec3 corners[4] = {{-2.5f, 2.0f, -2.5f}, {2.5f, 2.0f, -2.5f}, {2.5f, 2.0f, 2.5f}, {-2.5f, 2.0f, 2.5f}};
+	for (int i = 0; i < 4; ++i)
+		Project(&cam, corners[i], W, H, &quad[i][0], &quad[i][1]);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	int inside = 0, insideCovered = 0, outside = 0, outsideCovered = 0, covered = 0;
+	for (int y = 0; y < H; ++y) {
+		for (int x = 0; x < W; ++x) {
+			bool fg = IsForeground(rgba + (y * W + x) * 4, bg, 8);
+			covered += fg;
+			double d = InsideDistance((const double (*)[2])quad, 4, x + 0.5, y + 0.5);
+			if (d > 1.5) {
+				inside++;
+				insideCovered += fg;
+			} else if (d < -1.5) {
+				outside++;
+				outsideCovered += fg;
+			}
+		}
+	}
+	fprintf(stderr, "  covered %d of %d pixels; inside the quad %d of %d, outside %d of %d\n", covered, W * H,
+	        insideCovered, inside, outsideCovered, outside);
+	ENSURE(inside > W * H / 10);           // the cloth is a sizeable part of the frame
+	ENSURE(insideCovered == inside);       // not blank, no holes
+	ENSURE(outsideCovered == 0);           // nothing outside the sheet
+	wfDestroyRenderer(r);
+	wfDestroyWorld(world);
+	return 0;
+}
+
+// The sphere is drawn at its collision radius: its silhouette radius in pixels matches the projection
+// of that radius (on the view axis: h/2 * tan(asin(r / d)) / tan(fov / 2)) within 2 px, for two radii.
+WF_TEST(render_sphere_silhouette_radius)
+{
+	const float radii[2] = {0.45f, 1.3f};
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	static uint8_t rgba[W * H * 4];
+	for (int k = 0; k < 2; ++k) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.backend = WF_BACKEND_CPU;
+		wd.sphere.enabled = true;
+		wd.sphere.center = (wfVec3){0.3f, -0.2f, 0.1f};
+		wd.sphere.radius = radii[k];
+		wd.floor.enabled = false;
+		wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+		ENSURE(world != NULL);
+		wfCamera cam = wfCameraLookAt((wfVec3){3.3f, 1.3f, 4.1f}, wd.sphere.center, 60.0f);
+		ENSURE(wfRenderer_DrawWorld(r, world, NULL, 0, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(r, rgba, sizeof rgba) == WF_OK);
+		SaveOutput(k == 0 ? "sphere_small" : "sphere_large", rgba, W, H);
+		// Area of the silhouette (partly covered edge pixels count by threshold) and the widths through the centre.
+		int area = 0, left = W, right = -1, top = H, bottom = -1;
+		for (int y = 0; y < H; ++y) {
+			for (int x = 0; x < W; ++x) {
+				bool fg = IsForeground(rgba + (y * W + x) * 4, bg, 24);
+				area += fg;
+				if (fg && y == H / 2) {
+					left = x < left ? x : left;
+					right = x > right ? x : right;
+				}
+				if (fg && x == W / 2) {
+					top = y < top ? y : top;
+					bottom = y > bottom ? y : bottom;
+				}
+			}
+		}
+		int row = right - left + 1, column = bottom - top + 1;
+		double expected = (H / 2.0) * tan(asin(radii[k] / cam.distance)) / tan(cam.fov * PI / 360.0);
+		fprintf(stderr, "  radius %.2f m at %.2f m:\n", (double)radii[k], (double)cam.distance);
+		ENSURE_NEAR(sqrt(area / PI), expected, 2.0);
+		ENSURE_NEAR(row / 2.0, expected, 2.0);
+		ENSURE_NEAR(column / 2.0, expected, 2.0);
+		wfDestroyWorld(world);
+	}
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	return 0;
+}
+
+// Every style (speed, strain, wireframe, pins, no MSAA) renders something without a validation message.
+WF_TEST(render_styles_are_valid)
+{
+	static uint8_t rgba[W * H * 4];
+	const int samples[2] = {4, 1};
+	for (int s = 0; s < 2; ++s) {
+		wfRendererDef def = wfDefaultRendererDef();
+		def.width = W;
+		def.height = H;
+		def.msaaSamples = samples[s];
+		wfRenderer* r = wfCreateRenderer(&def, NULL, 0);
+		ENSURE(r != NULL);
+		const wfColorMode modes[3] = {WF_COLOR_SPEED, WF_COLOR_STRAIN, WF_COLOR_TEXTURE};
+		for (int m = 0; m < 3; ++m) {
+			wfRenderer_SetStyle(r, modes[m], m == 2, true);
+			if (RenderPreset(r, "spring-mesh", 10, rgba) != 0)
+				return 1;
+			char name[64];
+			snprintf(name, sizeof name, "style_%d_%dx", m, samples[s]);
+			SaveOutput(name, rgba, W, H);
+			uint8_t bg[3];
+			BackgroundBytes(bg);
+			int fg = 0;
+			for (int i = 0; i < W * H; ++i)
+				fg += IsForeground(rgba + i * 4, bg, 8);
+			ENSURE(fg > W * H / 20);
+		}
+		ENSURE_NO_VALIDATION(r);
+		wfDestroyRenderer(r);
+	}
+	return 0;
+}
+
+// A bad def is refused with the field's name; a PNG round-trips exactly.
+WF_TEST(render_def_and_png)
+{
+	wfRendererDef def = wfDefaultRendererDef();
+	def.msaaSamples = 3;
+	char error[256] = "";
+	ENSURE(wfCreateRenderer(&def, error, sizeof error) == NULL);
+	fprintf(stderr, "  %s\n", error);
+	ENSURE(strstr(error, "msaaSamples") != NULL);
+
+	static uint8_t rgba[7 * 5 * 4];
+	for (int i = 0; i < (int)sizeof rgba; ++i)
+		rgba[i] = (uint8_t)(i * 37 + 11);
+	mkdir("render_out", 0777);
+	ENSURE(wfWritePng("render_out/roundtrip.png", rgba, 7, 5, error, sizeof error) == WF_OK);
+	int w = 0, h = 0;
+	uint8_t* back = ReadPng("render_out/roundtrip.png", &w, &h);
+	ENSURE(back != NULL && w == 7 && h == 5);
+	ENSURE(memcmp(back, rgba, sizeof rgba) == 0);
+	free(back);
+	ENSURE(wfWritePng("/nonexistent-dir/x.png", rgba, 7, 5, error, sizeof error) == WF_ERROR_IO);
+	fprintf(stderr, "  %s\n", error);
+	return 0;
+}
+
+// 30 frames through wfVideoOpen make an MP4 that ffprobe counts as 30 frames of 160x120.
+WF_TEST(render_video_30_frames)
+{
+	if (!wfVideoAvailable() || system("ffprobe -version > /dev/null 2>&1") != 0) {
+		fprintf(stderr, "  SKIPPED: ffmpeg or ffprobe is not installed\n");
+		return 0;
+	}
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("xpbd", &wd, &cd));
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	wfClothId cloth = wfCreateCloth(world, &cd);
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfDefaultCameraForPreset("xpbd");
+	mkdir("render_out", 0777);
+	const char* path = "render_out/video.mp4";
+	remove(path);
+	char error[256];
+	wfVideo* video = wfVideoOpen(path, W, H, 30, error, sizeof error);
+	if (video == NULL)
+		fprintf(stderr, "  %s\n", error);
+	ENSURE(video != NULL);
+	static uint8_t rgba[W * H * 4];
+	for (int f = 0; f < 30; ++f) {
+		ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(r, rgba, sizeof rgba) == WF_OK);
+		ENSURE(wfVideoWrite(video, rgba) == WF_OK);
+		ENSURE(wfWorld_Step(world) == WF_OK);
+	}
+	ENSURE(wfVideoClose(video, error, sizeof error) == WF_OK);
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	wfDestroyWorld(world);
+
+	FILE* probe = popen("ffprobe -v error -count_frames -select_streams v:0 "
+	                    "-show_entries stream=width,height,nb_read_frames -of csv=p=0 render_out/video.mp4",
+	                    "r");
+	ENSURE(probe != NULL);
+	int w = 0, h = 0, frames = 0;
+	int fields = fscanf(probe, "%d,%d,%d", &w, &h, &frames);
+	pclose(probe);
+	fprintf(stderr, "  ffprobe: %dx%d, %d frames\n", w, h, frames);
+	ENSURE(fields == 3);
+	ENSURE(w == W && h == H);
+	ENSURE(frames == 30);
+	return 0;
+}
