@@ -43,7 +43,7 @@ wfCamera wfDefaultCameraForPreset(const char* name)
 		return wfCameraLookAt((wfVec3){3.0f, 1.9f, 3.4f}, (wfVec3){0.0f, -0.35f, 0.0f}, 50.0f);
 	// A 6.6 m curtain hanging from its top corners at y = 4.2, seen from the front and a little to the side.
 	if (name != NULL && strcmp(name, "spring-mesh") == 0)
-		return wfCameraLookAt((wfVec3){4.5f, 2.6f, 10.5f}, (wfVec3){0.0f, 0.6f, 0.0f}, 50.0f);
+		return wfCameraLookAt((wfVec3){3.6f, 2.3f, 8.4f}, (wfVec3){0.0f, 0.8f, 0.0f}, 50.0f);
 	return wfCameraLookAt((wfVec3){4.0f, 3.0f, 5.0f}, (wfVec3){0.0f, 0.0f, 0.0f}, 60.0f);
 }
 

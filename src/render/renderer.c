@@ -39,6 +39,7 @@ typedef struct RdRestEntry {
 	int32_t index;
 	uint32_t generation;
 	int count;
+	double time;         // world time when captured; a world whose time went back is a new one
 	wfVec3* positions;
 } RdRestEntry;
 
@@ -769,28 +770,41 @@ typedef struct RdClothDraw {
 	int pinCount;
 } RdClothDraw;
 
-// Rest positions for strain: remembered the first time the renderer draws a cloth.
+// Rest positions for strain. The public API has no rest shape, so the positions of the first frame
+// this renderer draws of a cloth stand in for it (a cloth is created at rest, and renderers normally
+// start with frame 0). An entry is taken again when its world's time goes back (a reset, a restored
+// snapshot, or a new world at a reused address).
 static const wfVec3* RestPositions(wfRenderer* r, wfClothId id, int count, const wfVec3* current)
 {
-	for (int i = 0; i < r->restCount; ++i) {
-		RdRestEntry* e = &r->rest[i];
-		if (e->world == id.world && e->index == id.index && e->generation == id.generation && e->count == count)
-			return e->positions;
+	double now = wfWorld_GetTime(id.world);
+	RdRestEntry* e = NULL;
+	for (int i = 0; i < r->restCount && e == NULL; ++i) {
+		RdRestEntry* c = &r->rest[i];
+		if (c->world == id.world && c->index == id.index && c->generation == id.generation)
+			e = c;
 	}
-	RdRestEntry* grown = realloc(r->rest, sizeof *grown * (size_t)(r->restCount + 1));
-	if (grown == NULL)
-		return NULL;
-	r->rest = grown;
-	RdRestEntry* e = &r->rest[r->restCount];
-	e->positions = malloc(sizeof(wfVec3) * (size_t)count);
-	if (e->positions == NULL)
-		return NULL;
+	if (e != NULL && e->count == count && now >= e->time)
+		return e->positions;
+	if (e == NULL) {
+		RdRestEntry* grown = realloc(r->rest, sizeof *grown * (size_t)(r->restCount + 1));
+		if (grown == NULL)
+			return NULL;
+		r->rest = grown;
+		e = &r->rest[r->restCount++];
+		memset(e, 0, sizeof *e);
+	}
+	if (e->count != count) {
+		free(e->positions);
+		e->positions = malloc(sizeof(wfVec3) * (size_t)count);
+		e->count = e->positions != NULL ? count : 0;
+		if (e->positions == NULL)
+			return NULL;
+	}
 	memcpy(e->positions, current, sizeof(wfVec3) * (size_t)count);
 	e->world = id.world;
 	e->index = id.index;
 	e->generation = id.generation;
-	e->count = count;
-	r->restCount++;
+	e->time = now;
 	return e->positions;
 }
 

@@ -205,11 +205,13 @@ static bool PickDevice(RdContext* ctx, const char* deviceName)
 
 static bool CreateDevice(RdContext* ctx)
 {
-	// Only anisotropic filtering is optional; everything else is core Vulkan 1.0.
+	// Only anisotropic filtering is optional; everything else is core Vulkan 1.0. A software
+	// rasteriser (lavapipe) filters anisotropically in shader code, several times slower than the
+	// rest of the frame, so it gets trilinear filtering only.
 	VkPhysicalDeviceFeatures available;
 	ctx->vk.vkGetPhysicalDeviceFeatures(ctx->physical, &available);
 	memset(&ctx->features, 0, sizeof ctx->features);
-	ctx->features.samplerAnisotropy = available.samplerAnisotropy;
+	ctx->features.samplerAnisotropy = available.samplerAnisotropy && ctx->properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 	float priority = 1.0f;
 	VkDeviceQueueCreateInfo queue = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
