@@ -199,6 +199,7 @@ typedef struct wfWarnings {
 	int64_t nonFinite;   // frames in which a non-finite value was found (the cloth is then restored)
 	int64_t unstable;    // frames in which a cloth exploded (strain beyond 10x)
 	int64_t timeStepTooLarge; // explicit springs stepped beyond their stability estimate
+	int64_t validationMessages; // Vulkan validation-layer warnings and errors (WEFT_VK_VALIDATION=1)
 } wfWarnings;
 
 typedef struct wfClothStats {

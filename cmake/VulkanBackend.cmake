@@ -1,0 +1,52 @@
+# Vulkan backend: compiles the GLSL kernels with glslc into SPIR-V words (C initialisers) that
+# src/vulkan/vk_device.c embeds. Without the Vulkan headers or glslc the backend is left out
+# (every WEFT_VULKAN_* variable stays empty) and the build goes on with the CPU solver only.
+set(WEFT_VULKAN_SOURCES "")
+set(WEFT_VULKAN_INCLUDES "")
+set(WEFT_VULKAN_DEFINES "")
+set(WEFT_VULKAN_LIBS "")
+set(WEFT_VULKAN_DEPENDS "")
+
+find_path(WEFT_VULKAN_INCLUDE_DIR vulkan/vulkan.h)
+find_program(WEFT_GLSLC glslc)
+if(NOT WEFT_VULKAN_INCLUDE_DIR OR NOT WEFT_GLSLC)
+  set(_missing "")
+  if(NOT WEFT_VULKAN_INCLUDE_DIR)
+    list(APPEND _missing "the Vulkan headers (vulkan/vulkan.h, Debian package libvulkan-dev)")
+  endif()
+  if(NOT WEFT_GLSLC)
+    list(APPEND _missing "glslc (Debian package glslc)")
+  endif()
+  list(JOIN _missing " and " _missing)
+  message(STATUS "weft: Vulkan backend disabled: ${_missing} not found")
+  return()
+endif()
+
+set(_shader_dir ${CMAKE_CURRENT_SOURCE_DIR}/src/vulkan/shaders)
+set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
+file(MAKE_DIRECTORY ${_spv_dir})
+set(_kernels predict xpbd_solve finish jacobi_sweep springs normals check)
+set(_outputs "")
+foreach(kernel ${_kernels})
+  set(_src ${_shader_dir}/${kernel}.comp)
+  set(_out ${_spv_dir}/${kernel}.comp.inc)
+  add_custom_command(
+    OUTPUT ${_out}
+    COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num -MD -MF ${_out}.d -o ${_out} ${_src}
+    DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h
+    DEPFILE ${_out}.d
+    COMMENT "glslc ${kernel}.comp"
+    VERBATIM)
+  list(APPEND _outputs ${_out})
+endforeach()
+add_custom_target(weft_vk_shaders DEPENDS ${_outputs})
+
+set(WEFT_VULKAN_SOURCES
+  src/vulkan/vk_loader.c
+  src/vulkan/vk_device.c
+  src/vulkan/vk_backend.c)
+set(WEFT_VULKAN_INCLUDES ${WEFT_VULKAN_INCLUDE_DIR} ${_spv_dir})
+set(WEFT_VULKAN_DEFINES WEFT_HAVE_VULKAN)
+set(WEFT_VULKAN_LIBS ${CMAKE_DL_LIBS})
+set(WEFT_VULKAN_DEPENDS weft_vk_shaders)
+message(STATUS "weft: Vulkan backend enabled (glslc: ${WEFT_GLSLC})")

@@ -1,0 +1,34 @@
+#version 450
+// Predict (XPBD and Jacobi): v += h (a - w d v) (XPBD damping) or v += h a; p = x; x += h v.
+// A grabbed particle (inverse mass 0) is placed at the grab target (wfCpuPlaceGrab).
+#include "common.glsl"
+
+void main()
+{
+	uint i = WfElement();
+	if (i == 0xffffffffu)
+		return;
+	vec4 x = pos[i];
+	prev[i] = x;
+	if (x.w == 0.0) {
+		if (int(i) == P.grabIndex)
+			pos[i] = vec4(P.grabTarget.xyz, x.w);
+		return;
+	}
+	vec3 a = WfExternalAccel(pc.substep, i % P.cols, x.w);
+	float h = P.h;
+	precise vec4 v = vel[i];
+	if ((pc.flags & WF_VK_PUSH_DAMPED) != 0u) {
+		precise float k = h * x.w * P.damping;
+		v.x += h * a.x - k * v.x;
+		v.y += h * a.y - k * v.y;
+		v.z += h * a.z - k * v.z;
+	} else {
+		v.x += h * a.x;
+		v.y += h * a.y;
+		v.z += h * a.z;
+	}
+	vel[i] = v;
+	precise vec4 y = vec4(x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w);
+	pos[i] = y;
+}

@@ -1,0 +1,115 @@
+// Layouts shared by the C backend and the GLSL compute shaders: binding numbers, the push constants
+// and the per-cloth frame buffer. Included by both, so the two sides cannot drift apart.
+// In GLSL (GL_core_profile) the structs are std430 blocks; in C they are plain structs of 4-byte
+// scalars and 16-byte vectors, laid out identically (checked by static asserts in vk_backend.c).
+#ifndef WEFT_VK_SHARED_H
+#define WEFT_VK_SHARED_H
+
+#ifdef GL_core_profile
+#define WF_VEC4 vec4
+#define WF_UINT uint
+#define WF_INT int
+#define WF_FLOAT float
+#define WF_STRUCT_BEGIN(name) struct name {
+#define WF_STRUCT_END(name) };
+#else
+#include <stdint.h>
+typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
+#define WF_VEC4 wfVkVec4
+#define WF_UINT uint32_t
+#define WF_INT int32_t
+#define WF_FLOAT float
+#define WF_STRUCT_BEGIN(name) typedef struct name {
+#define WF_STRUCT_END(name) } name;
+#endif
+
+// Threads per workgroup of every kernel (1D; large counts spill into gl_WorkGroupID.y).
+#define WF_VK_GROUP_SIZE 128
+// Frame buffers hold one substep record per substep, up to the largest substep count allowed.
+#define WF_VK_MAX_SUBSTEPS 4096
+
+// Descriptor bindings (set 0). Two descriptor sets per cloth differ only in POS/VEL vs POS_ALT/VEL_ALT:
+// variant 0 binds (A, B), variant 1 binds (B, A), which is how sweeps and springs ping-pong.
+#define WF_VK_BIND_FRAME 0          // wfVkFrame (host-visible, written before each submit)
+#define WF_VK_BIND_POS 1            // (n) vec4 xyz position, w inverse mass: the buffer read
+#define WF_VK_BIND_VEL 2            // (n) vec4 velocity
+#define WF_VK_BIND_POS_ALT 3        // (n) the buffer written by sweeps and springs
+#define WF_VK_BIND_VEL_ALT 4        // (n)
+#define WF_VK_BIND_PREV 5           // (n) positions at the substep start
+#define WF_VK_BIND_LAMBDA 6         // (constraints) XPBD multipliers
+#define WF_VK_BIND_CONSTRAINTS 7    // (constraints) uvec4 a, b, rest bits, family; sorted by colour
+#define WF_VK_BIND_ADJ_START 8      // (n + 1)
+#define WF_VK_BIND_ADJ_CONSTRAINT 9 // (2 constraints)
+#define WF_VK_BIND_ADJ_OTHER 10     // (2 constraints)
+#define WF_VK_BIND_JACOBI_WEIGHT 11 // (constraints)
+#define WF_VK_BIND_NORMALS 12       // (n) vec4
+#define WF_VK_BIND_TRI_START 13     // (n + 1) incident triangles per particle, compressed rows
+#define WF_VK_BIND_TRI_LIST 14      // (3 triangles) ascending triangle indices
+#define WF_VK_BIND_INDICES 15       // (3 triangles)
+#define WF_VK_BIND_STATUS 16        // wfVkStatus (host-visible)
+#define WF_VK_BIND_COUNT 17
+
+// wfVkClothParams.flags
+#define WF_VK_FLAG_SPHERE 1u
+#define WF_VK_FLAG_FLOOR 2u
+#define WF_VK_FLAG_STOP 4u   // contact response: zero the velocity
+#define WF_VK_FLAG_WAVE 8u   // wave wind: acceleration per column and inverse mass
+
+// wfVkPush.flags
+#define WF_VK_PUSH_FIRST_ITERATION 1u // XPBD: lambda starts at 0 in this pass
+#define WF_VK_PUSH_DAMPED 2u          // predict: XPBD velocity damping
+
+// Recorded once per dispatch: which elements and which substep.
+WF_STRUCT_BEGIN(wfVkPush)
+	WF_UINT first;   // first element (constraint or particle)
+	WF_UINT count;   // elements covered by the dispatch
+	WF_UINT substep;
+	WF_UINT flags;   // WF_VK_PUSH_*
+WF_STRUCT_END(wfVkPush)
+
+// Live values of one cloth, written by the host before each submit. Derived values (alpha~,
+// 1/h, ...) are computed on the host with the exact expressions the CPU solver uses.
+WF_STRUCT_BEGIN(wfVkClothParams)
+	WF_VEC4 gravity;         // xyz
+	WF_VEC4 windDir;         // xyz wave direction, w its length
+	WF_VEC4 grabTarget;      // xyz
+	WF_VEC4 alphaTilde;      // compliance / h^2 per family (stretch, shear, bend)
+	WF_FLOAT h;              // substep length
+	WF_FLOAT velFactor;      // XPBD 1/h, Jacobi retention/h
+	WF_FLOAT damping;        // XPBD damping
+	WF_FLOAT mass;
+	WF_FLOAT stiffness;      // springs
+	WF_FLOAT springDamping;
+	WF_FLOAT relaxation;     // Jacobi
+	WF_FLOAT windStrength;
+	WF_FLOAT windFrequency;
+	WF_FLOAT windPhasePerColumn;
+	WF_FLOAT sphereR;        // radius + thickness
+	WF_FLOAT floorY;         // height + thickness
+	WF_FLOAT friction;
+	WF_UINT flags;           // WF_VK_FLAG_*
+	WF_INT grabIndex;        // -1: none
+	WF_UINT cols;
+	WF_UINT particleCount;
+	WF_UINT pad0;
+	WF_UINT pad1;
+	WF_UINT pad2;
+WF_STRUCT_END(wfVkClothParams)
+
+// Clock-dependent values of one substep, evaluated on the host by wfSphereCenterAt,
+// wfSphereVelocityAt and wfExternalAccel (the world clock is a double, which GLSL lacks).
+WF_STRUCT_BEGIN(wfVkSubstep)
+	WF_VEC4 sphereCenter;    // xyz at the end of the substep
+	WF_VEC4 sphereVel;       // xyz
+	WF_VEC4 accel;           // xyz gravity + gust (uniform wind), w the substep start time t (wave wind)
+WF_STRUCT_END(wfVkSubstep)
+
+// Frame check results: the first particle index of each kind of trouble (0xffffffff: none).
+WF_STRUCT_BEGIN(wfVkStatus)
+	WF_UINT firstNonFinite;
+	WF_UINT firstUnstable;
+	WF_UINT pad0;
+	WF_UINT pad1;
+WF_STRUCT_END(wfVkStatus)
+
+#endif

@@ -1,0 +1,35 @@
+#version 450
+// XPBD: one pass over one colour range [first, first + count). No two constraints of a colour
+// share a particle, so the threads of a dispatch never touch the same particle.
+#include "common.glsl"
+
+void main()
+{
+	uint k = WfElement();
+	if (k == 0xffffffffu)
+		return;
+	uvec4 q = con[k];
+	bool first = (pc.flags & WF_VK_PUSH_FIRST_ITERATION) != 0u;
+	vec4 a = pos[q.x], b = pos[q.y];
+	precise float wsum = a.w + b.w;
+	precise float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+	if (wsum == 0.0 || len < 1e-12) {
+		// lambda restarts every substep: clear what the previous substep left.
+		if (first)
+			lambda[k] = 0.0;
+		return;
+	}
+	// dLambda = -(C + alpha~ lambda) / (w_a + w_b + alpha~), gradient n = (a - b) / |a - b|.
+	float at = P.alphaTilde[q.w];
+	float lam = first ? 0.0 : lambda[k];
+	precise float dl = -(len - uintBitsToFloat(q.z) + at * lam) / (wsum + at);
+	precise float nl = lam + dl;
+	lambda[k] = nl;
+	precise float s = dl / len;
+	precise float sa = s * a.w, sb = s * b.w;
+	precise vec4 na = vec4(a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w);
+	precise vec4 nb = vec4(b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w);
+	pos[q.x] = na;
+	pos[q.y] = nb;
+}

@@ -1,0 +1,754 @@
+// Vulkan backend: per-cloth device buffers, the pre-recorded frame command buffer, and the
+// wfBackendOps that step, upload and download. The step never leaves the GPU; the host writes
+// the live parameters of each cloth into a host-visible buffer before the submit.
+//
+// Frame structure (one command buffer per world, re-recorded only when the solver, the substep or
+// iteration count, or the cloth set changes), per cloth:
+//   copy pos/vel -> backup                     (the frame is undone if it goes bad)
+//   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
+//   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
+//   springs: per substep: springs (A->B or B->A, collide fused); odd substep counts copy B -> A
+//   normals, check
+// with a compute->compute barrier between dependent dispatches.
+#include "vk_internal.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(wfVkPush) == 16, "push constants");
+_Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
+_Static_assert(offsetof(wfVkClothParams, h) == 64, "vec4 members first");
+_Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
+_Static_assert(sizeof(wfVkStatus) == 16, "status");
+_Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
+
+#define WF_VK_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
+
+static const VkPipelineStageFlags kComputeTransfer = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+static const VkAccessFlags kAllWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+static const VkAccessFlags kAllReadWrites =
+	VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+
+// ------------------------------------------------------------------ buffers
+
+static int FindMemoryType(const wfVkContext* ctx, uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer)
+{
+	int fallback = -1;
+	for (uint32_t i = 0; i < ctx->memory.memoryTypeCount; ++i) {
+		VkMemoryPropertyFlags flags = ctx->memory.memoryTypes[i].propertyFlags;
+		if ((typeBits & (1u << i)) == 0 || (flags & want) != want)
+			continue;
+		if ((flags & prefer) == prefer)
+			return (int)i;
+		if (fallback < 0)
+			fallback = (int)i;
+	}
+	return fallback;
+}
+
+// Creates a buffer with its own memory: device-local, or host-visible and mapped.
+static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible, bool readBack,
+	const char* name, wfVkBuffer* out)
+{
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	memset(out, 0, sizeof *out);
+	out->size = size;
+	VkBufferCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = size,
+		.usage = usage,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	WF_VK_CHECK(ctx, f->vkCreateBuffer(ctx->device, &info, NULL, &out->buffer));
+	wfVkSetName(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)out->buffer, name);
+	VkMemoryRequirements req;
+	f->vkGetBufferMemoryRequirements(ctx->device, out->buffer, &req);
+	VkMemoryPropertyFlags want = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+		: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+	VkMemoryPropertyFlags prefer = readBack ? want | VK_MEMORY_PROPERTY_HOST_CACHED_BIT : want;
+	int type = FindMemoryType(ctx, req.memoryTypeBits, want, prefer);
+	if (type < 0 && !hostVisible)
+		type = FindMemoryType(ctx, req.memoryTypeBits, 0, 0);
+	if (type < 0)
+		return wfSetError(ctx->world, WF_ERROR_BACKEND_UNAVAILABLE, "vulkan: no %s memory type for %s",
+			hostVisible ? "host-visible coherent" : "device", name);
+	VkMemoryAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = (uint32_t)type,
+	};
+	WF_VK_CHECK(ctx, f->vkAllocateMemory(ctx->device, &alloc, NULL, &out->memory));
+	WF_VK_CHECK(ctx, f->vkBindBufferMemory(ctx->device, out->buffer, out->memory, 0));
+	if (hostVisible)
+		WF_VK_CHECK(ctx, f->vkMapMemory(ctx->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->map));
+	return WF_OK;
+}
+
+static void DestroyBuffer(wfVkContext* ctx, wfVkBuffer* b)
+{
+	if (b->buffer != VK_NULL_HANDLE)
+		ctx->fd.vkDestroyBuffer(ctx->device, b->buffer, NULL);
+	if (b->memory != VK_NULL_HANDLE)
+		ctx->fd.vkFreeMemory(ctx->device, b->memory, NULL); // unmaps implicitly
+	memset(b, 0, sizeof *b);
+}
+
+// ------------------------------------------------------------------ command helpers
+
+static void Barrier(const wfVkContext* ctx, VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
+	VkPipelineStageFlags dstStage, VkAccessFlags dstAccess)
+{
+	VkMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = srcAccess,
+		.dstAccessMask = dstAccess,
+	};
+	ctx->fd.vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &b, 0, NULL, 0, NULL);
+}
+
+// Compute -> compute: the next dispatch reads (and writes) what this one wrote.
+static void ComputeBarrier(const wfVkContext* ctx, VkCommandBuffer cmd)
+{
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+static void Copy(const wfVkContext* ctx, VkCommandBuffer cmd, VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst,
+	VkDeviceSize dstOffset, VkDeviceSize size)
+{
+	VkBufferCopy region = {srcOffset, dstOffset, size};
+	ctx->fd.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
+}
+
+static wfResult AllocateCommandBuffer(wfVkContext* ctx, const char* name, VkCommandBuffer* out)
+{
+	VkCommandBufferAllocateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = ctx->commandPool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = 1,
+	};
+	WF_VK_CHECK(ctx, ctx->fd.vkAllocateCommandBuffers(ctx->device, &info, out));
+	wfVkSetName(ctx, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)*out, name);
+	return WF_OK;
+}
+
+static wfResult Begin(wfVkContext* ctx, VkCommandBuffer cmd)
+{
+	VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	WF_VK_CHECK(ctx, ctx->fd.vkBeginCommandBuffer(cmd, &info));
+	return WF_OK;
+}
+
+// Submits one command buffer and waits for it. Steps are synchronous: the host reads the frame
+// check right after, and a later step rewrites the frame buffers.
+static wfResult SubmitAndWait(wfVkContext* ctx, VkCommandBuffer cmd)
+{
+	if (ctx->lost)
+		return wfSetError(ctx->world, WF_ERROR_DEVICE_LOST, "vulkan: the device %s was lost earlier", ctx->properties.deviceName);
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	VkSubmitInfo submit = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	WF_VK_CHECK(ctx, f->vkResetFences(ctx->device, 1, &ctx->fence));
+	WF_VK_CHECK(ctx, f->vkQueueSubmit(ctx->queue, 1, &submit, ctx->fence));
+	WF_VK_CHECK(ctx, f->vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, WF_VK_FENCE_TIMEOUT_NS));
+	return WF_OK;
+}
+
+// ------------------------------------------------------------------ cloths
+
+static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static VkDescriptorBufferInfo RegionInfo(const wfVkCloth* vc, int region)
+{
+	return (VkDescriptorBufferInfo){vc->device.buffer, vc->regionOffset[region], vc->regionSize[region]};
+}
+
+static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
+{
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * WF_VK_BIND_COUNT};
+	VkDescriptorPoolCreateInfo poolInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 2,
+		.poolSizeCount = 1,
+		.pPoolSizes = &size,
+	};
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &vc->descriptorPool));
+	VkDescriptorSetLayout layouts[2] = {ctx->setLayout, ctx->setLayout};
+	VkDescriptorSetAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = vc->descriptorPool,
+		.descriptorSetCount = 2,
+		.pSetLayouts = layouts,
+	};
+	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->device, &alloc, vc->sets));
+	for (int v = 0; v < 2; ++v) {
+		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
+		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, VK_WHOLE_SIZE};
+		infos[WF_VK_BIND_POS] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_A : WF_VK_REGION_POS_B);
+		infos[WF_VK_BIND_VEL] = RegionInfo(vc, v == 0 ? WF_VK_REGION_VEL_A : WF_VK_REGION_VEL_B);
+		infos[WF_VK_BIND_POS_ALT] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_B : WF_VK_REGION_POS_A);
+		infos[WF_VK_BIND_VEL_ALT] = RegionInfo(vc, v == 0 ? WF_VK_REGION_VEL_B : WF_VK_REGION_VEL_A);
+		infos[WF_VK_BIND_PREV] = RegionInfo(vc, WF_VK_REGION_PREV);
+		infos[WF_VK_BIND_LAMBDA] = RegionInfo(vc, WF_VK_REGION_LAMBDA);
+		infos[WF_VK_BIND_CONSTRAINTS] = RegionInfo(vc, WF_VK_REGION_CONSTRAINTS);
+		infos[WF_VK_BIND_ADJ_START] = RegionInfo(vc, WF_VK_REGION_ADJ_START);
+		infos[WF_VK_BIND_ADJ_CONSTRAINT] = RegionInfo(vc, WF_VK_REGION_ADJ_CONSTRAINT);
+		infos[WF_VK_BIND_ADJ_OTHER] = RegionInfo(vc, WF_VK_REGION_ADJ_OTHER);
+		infos[WF_VK_BIND_JACOBI_WEIGHT] = RegionInfo(vc, WF_VK_REGION_JACOBI_WEIGHT);
+		infos[WF_VK_BIND_NORMALS] = RegionInfo(vc, WF_VK_REGION_NORMALS);
+		infos[WF_VK_BIND_TRI_START] = RegionInfo(vc, WF_VK_REGION_TRI_START);
+		infos[WF_VK_BIND_TRI_LIST] = RegionInfo(vc, WF_VK_REGION_TRI_LIST);
+		infos[WF_VK_BIND_INDICES] = RegionInfo(vc, WF_VK_REGION_INDICES);
+		infos[WF_VK_BIND_STATUS] = (VkDescriptorBufferInfo){vc->staging.buffer, WF_VK_STAGING_STATUS, sizeof(wfVkStatus)};
+		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
+		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
+			writes[b] = (VkWriteDescriptorSet){
+				.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+				.dstSet = vc->sets[v],
+				.dstBinding = b,
+				.descriptorCount = 1,
+				.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+				.pBufferInfo = &infos[b],
+			};
+		}
+		f->vkUpdateDescriptorSets(ctx->device, WF_VK_BIND_COUNT, writes, 0, NULL);
+	}
+	return WF_OK;
+}
+
+// The three small command buffers of a cloth, recorded once: upload, download, undo a bad frame.
+static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
+{
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	const VkDeviceSize bytes = (VkDeviceSize)c->model.particleCount * sizeof(wfVec4);
+	const VkBuffer dev = vc->device.buffer, stage = vc->staging.buffer;
+	const VkDeviceSize data = WF_VK_STAGING_DATA;
+	wfResult r;
+
+	// Host mirror -> A (the staging buffer was written by the host before the submit).
+	if ((r = AllocateCommandBuffer(ctx, "weft upload", &vc->upload)) != WF_OK || (r = Begin(ctx, vc->upload)) != WF_OK)
+		return r;
+	Barrier(ctx, vc->upload, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+	Copy(ctx, vc->upload, stage, data, dev, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
+	Copy(ctx, vc->upload, stage, data + bytes, dev, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
+	Barrier(ctx, vc->upload, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
+	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->upload));
+
+	// A and the normals -> staging, visible to the host after the fence.
+	if ((r = AllocateCommandBuffer(ctx, "weft download", &vc->download)) != WF_OK || (r = Begin(ctx, vc->download)) != WF_OK)
+		return r;
+	Barrier(ctx, vc->download, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	Copy(ctx, vc->download, dev, vc->regionOffset[WF_VK_REGION_POS_A], stage, data, bytes);
+	Copy(ctx, vc->download, dev, vc->regionOffset[WF_VK_REGION_VEL_A], stage, data + bytes, bytes);
+	Copy(ctx, vc->download, dev, vc->regionOffset[WF_VK_REGION_NORMALS], stage, data + 2 * bytes, bytes);
+	Barrier(ctx, vc->download, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->download));
+
+	// Backup -> A: the frame went bad, keep the last good state.
+	if ((r = AllocateCommandBuffer(ctx, "weft restore", &vc->restore)) != WF_OK || (r = Begin(ctx, vc->restore)) != WF_OK)
+		return r;
+	Barrier(ctx, vc->restore, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+	Copy(ctx, vc->restore, dev, vc->regionOffset[WF_VK_REGION_BACKUP_POS], dev, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
+	Copy(ctx, vc->restore, dev, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], dev, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
+	Barrier(ctx, vc->restore, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
+	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->restore));
+	return WF_OK;
+}
+
+// Model arrays in the layout of the device buffer, copied once through a temporary buffer.
+static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
+{
+	const wfClothModel* m = &c->model;
+	wfVkBuffer temp;
+	wfResult r = CreateBuffer(ctx, vc->device.size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, false, "weft model upload", &temp);
+	if (r != WF_OK) {
+		DestroyBuffer(ctx, &temp);
+		return r;
+	}
+	char* base = (char*)temp.map;
+	memset(base, 0, (size_t)temp.size);
+#define REGION(id) (base + vc->regionOffset[id])
+	memcpy(REGION(WF_VK_REGION_CONSTRAINTS), m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	memcpy(REGION(WF_VK_REGION_ADJ_START), m->adjStart, (size_t)(m->particleCount + 1) * sizeof(int));
+	memcpy(REGION(WF_VK_REGION_ADJ_CONSTRAINT), m->adjConstraint, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
+	memcpy(REGION(WF_VK_REGION_ADJ_OTHER), m->adjOther, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
+	memcpy(REGION(WF_VK_REGION_JACOBI_WEIGHT), m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
+	memcpy(REGION(WF_VK_REGION_INDICES), m->indices, (size_t)m->triangleCount * 3 * sizeof(uint32_t));
+	// Incident triangles per particle, ascending: the CPU's scatter order.
+	int32_t* triStart = (int32_t*)REGION(WF_VK_REGION_TRI_START);
+	uint32_t* triList = (uint32_t*)REGION(WF_VK_REGION_TRI_LIST);
+	for (int t = 0; t < 3 * m->triangleCount; ++t)
+		triStart[m->indices[t] + 1]++;
+	for (int i = 0; i < m->particleCount; ++i)
+		triStart[i + 1] += triStart[i];
+	int32_t* fill = (int32_t*)malloc((size_t)(m->particleCount + 1) * sizeof(int32_t));
+	if (fill == NULL) {
+		DestroyBuffer(ctx, &temp);
+		return wfSetError(ctx->world, WF_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+	}
+	memcpy(fill, triStart, (size_t)m->particleCount * sizeof(int32_t));
+	for (int t = 0; t < m->triangleCount; ++t) {
+		for (int k = 0; k < 3; ++k)
+			triList[fill[m->indices[3 * t + k]]++] = (uint32_t)t;
+	}
+	free(fill);
+#undef REGION
+	VkCommandBuffer cmd = VK_NULL_HANDLE;
+	r = AllocateCommandBuffer(ctx, "weft model upload", &cmd);
+	if (r == WF_OK)
+		r = Begin(ctx, cmd);
+	if (r == WF_OK) {
+		Copy(ctx, cmd, temp.buffer, 0, vc->device.buffer, 0, vc->device.size);
+		Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
+		VkResult vr = ctx->fd.vkEndCommandBuffer(cmd);
+		r = vr == VK_SUCCESS ? SubmitAndWait(ctx, cmd) : wfVkFail(ctx, vr, "vkEndCommandBuffer(model upload)", __FILE__, __LINE__);
+	}
+	if (cmd != VK_NULL_HANDLE)
+		ctx->fd.vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmd);
+	DestroyBuffer(ctx, &temp);
+	return r;
+}
+
+static wfResult Upload(wfWorld* world, wfCloth* c);
+
+static wfResult AddCloth(wfWorld* world, wfCloth* c)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkCloth* vc = (wfVkCloth*)calloc(1, sizeof *vc);
+	if (vc == NULL)
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+	c->backendData = vc; // removeCloth cleans up whatever was created if a step below fails
+	const wfClothModel* m = &c->model;
+	const VkDeviceSize n = (VkDeviceSize)m->particleCount, k = (VkDeviceSize)m->constraintCount, t = (VkDeviceSize)m->triangleCount;
+	const VkDeviceSize v4 = n * sizeof(wfVec4);
+	VkDeviceSize sizes[WF_VK_REGION_COUNT] = {
+		[WF_VK_REGION_POS_A] = v4, [WF_VK_REGION_VEL_A] = v4, [WF_VK_REGION_POS_B] = v4, [WF_VK_REGION_VEL_B] = v4,
+		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = k * 16,
+		[WF_VK_REGION_ADJ_START] = (n + 1) * 4, [WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4, [WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
+		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
+		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
+		[WF_VK_REGION_BACKUP_VEL] = v4,
+	};
+	VkDeviceSize align = ctx->properties.limits.minStorageBufferOffsetAlignment;
+	if (align < 256)
+		align = 256;
+	VkDeviceSize total = 0;
+	for (int r = 0; r < WF_VK_REGION_COUNT; ++r) {
+		vc->regionOffset[r] = total;
+		vc->regionSize[r] = sizes[r] > 16 ? sizes[r] : 16; // an empty array still binds 16 bytes
+		total = AlignUp(total + vc->regionSize[r], align);
+	}
+	char name[64];
+	wfResult r;
+	snprintf(name, sizeof name, "weft cloth %d state", c->index);
+	r = CreateBuffer(ctx, total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		false, false, name, &vc->device);
+	if (r != WF_OK)
+		return r;
+	snprintf(name, sizeof name, "weft cloth %d staging", c->index);
+	r = CreateBuffer(ctx, WF_VK_STAGING_DATA + 3 * v4,
+		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, true, name, &vc->staging);
+	if (r != WF_OK)
+		return r;
+	snprintf(name, sizeof name, "weft cloth %d frame", c->index);
+	r = CreateBuffer(ctx, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, false,
+		name, &vc->frame);
+	if (r != WF_OK)
+		return r;
+	if ((r = CreateDescriptorSets(ctx, vc)) != WF_OK || (r = RecordTransfers(ctx, c, vc)) != WF_OK || (r = UploadModel(ctx, c, vc)) != WF_OK)
+		return r;
+	ctx->clothSetVersion++;
+	return Upload(world, c);
+}
+
+static void RemoveCloth(wfWorld* world, wfCloth* c)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkCloth* vc = (wfVkCloth*)c->backendData;
+	if (vc == NULL)
+		return;
+	ctx->fd.vkDeviceWaitIdle(ctx->device); // the frame command buffer may still reference the cloth
+	VkCommandBuffer cmds[3] = {vc->upload, vc->download, vc->restore};
+	for (int i = 0; i < 3; ++i) {
+		if (cmds[i] != VK_NULL_HANDLE)
+			ctx->fd.vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmds[i]);
+	}
+	if (vc->descriptorPool != VK_NULL_HANDLE)
+		ctx->fd.vkDestroyDescriptorPool(ctx->device, vc->descriptorPool, NULL);
+	DestroyBuffer(ctx, &vc->device);
+	DestroyBuffer(ctx, &vc->staging);
+	DestroyBuffer(ctx, &vc->frame);
+	free(vc);
+	c->backendData = NULL;
+	ctx->clothSetVersion++;
+	ctx->recorded = false;
+}
+
+// ------------------------------------------------------------------ the frame command buffer
+
+typedef struct Recorder {
+	wfVkContext* ctx;
+	VkCommandBuffer cmd;
+	const wfVkCloth* cloth;
+	VkPipeline bound;
+	int set;
+	int dispatches;
+} Recorder;
+
+static void UseSet(Recorder* rec, int variant)
+{
+	if (rec->set == variant)
+		return;
+	rec->ctx->fd.vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, rec->ctx->pipelineLayout, 0, 1,
+		&rec->cloth->sets[variant], 0, NULL);
+	rec->set = variant;
+}
+
+// One dispatch over elements [first, first + count); more than 65535 groups spill into y.
+static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, uint32_t substep, uint32_t flags)
+{
+	if (count == 0)
+		return;
+	const wfVkDeviceFuncs* f = &rec->ctx->fd;
+	VkPipeline p = rec->ctx->pipelines[pipe];
+	if (rec->bound != p) {
+		f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+		rec->bound = p;
+	}
+	wfVkPush push = {first, count, substep, flags};
+	f->vkCmdPushConstants(rec->cmd, rec->ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+	uint32_t groups = (count + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE;
+	uint32_t x = groups < 65535u ? groups : 65535u;
+	uint32_t y = (groups + x - 1) / x;
+	f->vkCmdDispatch(rec->cmd, x, y, 1);
+	rec->dispatches++;
+}
+
+static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
+{
+	const wfVkContext* ctx = rec->ctx;
+	const wfVkCloth* vc = rec->cloth;
+	const wfStepDef* step = &world->def.step;
+	const uint32_t n = (uint32_t)c->model.particleCount;
+	rec->set = -1;
+	rec->bound = VK_NULL_HANDLE;
+	UseSet(rec, 0);
+	for (int s = 0; s < step->substeps; ++s) {
+		const uint32_t sub = (uint32_t)s;
+		switch (step->solver) {
+		case WF_SOLVER_XPBD:
+			// Gauss-Seidel across colours: each colour range sees the corrections of the previous one.
+			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_DAMPED);
+			ComputeBarrier(ctx, rec->cmd);
+			for (int it = 0; it < step->iterations; ++it) {
+				for (int color = 0; color < c->model.colorCount; ++color) {
+					uint32_t first = (uint32_t)c->model.colorStart[color], end = (uint32_t)c->model.colorStart[color + 1];
+					Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, it == 0 ? WF_VK_PUSH_FIRST_ITERATION : 0u);
+					ComputeBarrier(ctx, rec->cmd);
+				}
+			}
+			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
+			ComputeBarrier(ctx, rec->cmd);
+			break;
+		case WF_SOLVER_JACOBI:
+			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, 0);
+			ComputeBarrier(ctx, rec->cmd);
+			// Sweeps alternate A -> B and B -> A; the count is even, so the result lands in A.
+			for (int it = 0; it < step->iterations; ++it) {
+				UseSet(rec, it & 1);
+				Dispatch(rec, WF_VK_PIPE_JACOBI_SWEEP, 0, n, sub, 0);
+				ComputeBarrier(ctx, rec->cmd);
+			}
+			UseSet(rec, 0);
+			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
+			ComputeBarrier(ctx, rec->cmd);
+			break;
+		case WF_SOLVER_SPRINGS:
+			// Substep s reads the pair written by substep s - 1.
+			UseSet(rec, s & 1);
+			Dispatch(rec, WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
+			ComputeBarrier(ctx, rec->cmd);
+			break;
+		}
+	}
+	if (step->solver == WF_SOLVER_SPRINGS && (step->substeps & 1)) {
+		// An odd count leaves the state in B: bring it back to A, where frames start and end.
+		const VkDeviceSize bytes = (VkDeviceSize)n * sizeof(wfVec4);
+		Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+			VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
+		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
+		Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+			VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+	}
+	// Normals and the frame check only read the final state: no barrier between them.
+	UseSet(rec, 0);
+	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
+	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, 0, 0);
+}
+
+static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
+{
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	VkCommandBuffer cmd = ctx->frameCmd;
+	WF_VK_CHECK(ctx, f->vkResetCommandBuffer(cmd, 0));
+	wfResult r = Begin(ctx, cmd);
+	if (r != WF_OK)
+		return r;
+	if (ctx->timestamps != VK_NULL_HANDLE) {
+		f->vkCmdResetQueryPool(cmd, ctx->timestamps, 0, 2);
+		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);
+	}
+	// Earlier submits (uploads, the previous frame) wrote the state; the backup copy reads it.
+	Barrier(ctx, cmd, kComputeTransfer, kAllWrites, kComputeTransfer, kAllReadWrites);
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+		const VkDeviceSize bytes = (VkDeviceSize)c->model.particleCount * sizeof(wfVec4);
+		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], vc->device.buffer, vc->regionOffset[WF_VK_REGION_BACKUP_POS], bytes);
+		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], vc->device.buffer, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], bytes);
+	}
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0};
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		rec.cloth = (const wfVkCloth*)c->backendData;
+		RecordCloth(&rec, world, c);
+		ComputeBarrier(ctx, cmd);
+	}
+	// The frame check is read by the host after the fence.
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	if (ctx->timestamps != VK_NULL_HANDLE)
+		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, 1);
+	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(cmd));
+	ctx->recorded = true;
+	ctx->recordedSolver = world->def.step.solver;
+	ctx->recordedSubsteps = world->def.step.substeps;
+	ctx->recordedIterations = world->def.step.iterations;
+	ctx->recordedClothSet = ctx->clothSetVersion;
+	ctx->dispatchesPerFrame = rec.dispatches;
+	return WF_OK;
+}
+
+// ------------------------------------------------------------------ stepping
+
+static wfVkVec4 V4(wfVec3 v, float w)
+{
+	return (wfVkVec4){v.x, v.y, v.z, w};
+}
+
+// The live values of one cloth for this frame, computed with the CPU solvers' expressions.
+static void WriteFrame(const wfWorld* world, const wfCloth* c, const wfVkCloth* vc, const wfFrameParams* p)
+{
+	wfVkClothParams* out = (wfVkClothParams*)vc->frame.map;
+	wfVkSubstep* sub = (wfVkSubstep*)(out + 1);
+	const float h = p->h;
+	const wfMaterial* m = &c->material;
+	const wfVec3 d = p->wind.direction;
+	wfVkClothParams cp;
+	memset(&cp, 0, sizeof cp);
+	cp.gravity = V4(p->gravity, 0.0f);
+	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
+	cp.grabTarget = V4(c->grabTarget, 0.0f);
+	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
+	cp.h = h;
+	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
+	cp.damping = m->damping;
+	cp.mass = m->mass;
+	cp.stiffness = m->stiffness;
+	cp.springDamping = m->springDamping;
+	cp.relaxation = m->relaxation;
+	cp.windStrength = p->wind.strength;
+	cp.windFrequency = p->wind.frequency;
+	cp.windPhasePerColumn = p->wind.phasePerColumn;
+	cp.sphereR = p->sphere.radius + p->contact.thickness;
+	cp.floorY = p->floor.height + p->contact.thickness;
+	cp.friction = p->contact.friction;
+	cp.flags = (p->sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
+		(p->contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u);
+	cp.grabIndex = c->grabIndex;
+	cp.cols = (uint32_t)c->model.cols;
+	cp.particleCount = (uint32_t)c->model.particleCount;
+	memcpy(out, &cp, sizeof cp);
+	const float invMass = 1.0f / m->mass;
+	for (int s = 0; s < p->substeps; ++s) {
+		wfVkSubstep rec;
+		rec.sphereCenter = V4(wfSphereCenterAt(p, s), 0.0f);
+		rec.sphereVel = V4(wfSphereVelocityAt(p, s), 0.0f);
+		rec.accel = V4(wfExternalAccel(p, s, 0, invMass), (float)(p->time + (double)s * p->h));
+		memcpy(&sub[s], &rec, sizeof rec);
+	}
+}
+
+// Explicit springs are stable while h * omega_max < 2 (the CPU backend's estimate).
+static float SpringsStableStep(const wfCloth* c)
+{
+	int maxDegree = 1;
+	for (int i = 0; i < c->model.particleCount; ++i) {
+		int d = c->model.adjStart[i + 1] - c->model.adjStart[i];
+		if (d > maxDegree)
+			maxDegree = d;
+	}
+	float k = c->material.stiffness;
+	return k > 0.0f ? sqrtf(2.0f * c->material.mass / (k * (float)maxDegree)) : INFINITY;
+}
+
+static wfResult Step(wfWorld* world, const wfFrameParams* params)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	if (ctx->lost)
+		return wfSetError(world, WF_ERROR_DEVICE_LOST, "vulkan: the device %s was lost earlier", ctx->properties.deviceName);
+	if (world->clothCount == 0)
+		return WF_OK;
+	const wfStepDef* step = &world->def.step;
+	if (!ctx->recorded || ctx->recordedSolver != step->solver || ctx->recordedSubsteps != step->substeps ||
+		ctx->recordedIterations != step->iterations || ctx->recordedClothSet != ctx->clothSetVersion) {
+		wfResult r = RecordFrame(ctx, world);
+		if (r != WF_OK)
+			return r;
+	}
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		wfVkCloth* vc = (wfVkCloth*)c->backendData;
+		WriteFrame(world, c, vc, params);
+		wfVkStatus clear = {0xffffffffu, 0xffffffffu, 0u, 0u};
+		memcpy((char*)vc->staging.map + WF_VK_STAGING_STATUS, &clear, sizeof clear);
+		if (step->solver == WF_SOLVER_SPRINGS && params->h > SpringsStableStep(c)) {
+			world->warnings.timeStepTooLarge++;
+			if (world->warnings.timeStepTooLarge == 1)
+				wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)params->h, (double)SpringsStableStep(c));
+		}
+	}
+	wfResult r = SubmitAndWait(ctx, ctx->frameCmd);
+	if (r != WF_OK)
+		return r;
+	if (ctx->timestamps != VK_NULL_HANDLE) {
+		uint64_t ticks[2];
+		VkResult vr = ctx->fd.vkGetQueryPoolResults(ctx->device, ctx->timestamps, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
+			VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+		ctx->lastFrameGpuMs = vr == VK_SUCCESS ? (double)(ticks[1] - ticks[0]) * ctx->properties.limits.timestampPeriod * 1e-6 : -1.0;
+	}
+	// The frame check: never hand out a garbage frame (as the CPU backend).
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		wfVkCloth* vc = (wfVkCloth*)c->backendData;
+		wfVkStatus st;
+		memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
+		c->hostValid = false;
+		c->normalsValid = false;
+		vc->normalsCurrent = true;
+		if (st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu)
+			continue;
+		// The CPU scans in index order and stops at the first bad particle of either kind.
+		bool nonFinite = st.firstNonFinite < st.firstUnstable;
+		if (nonFinite)
+			world->warnings.nonFinite++;
+		else
+			world->warnings.unstable++;
+		if (world->warnings.nonFinite + world->warnings.unstable == 1)
+			wfLog(world, WF_LOG_WARNING, "cloth %d: %s; the frame was discarded (lower the time step or the stiffness)", i,
+				nonFinite ? "non-finite values" : "exploded (speed over 1e4 m/s)");
+		vc->normalsCurrent = false;
+		r = SubmitAndWait(ctx, vc->restore);
+		if (r != WF_OK)
+			return r;
+	}
+	return WF_OK;
+}
+
+// ------------------------------------------------------------------ host mirror
+
+static wfResult Download(wfWorld* world, wfCloth* c)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkCloth* vc = (wfVkCloth*)c->backendData;
+	wfResult r = SubmitAndWait(ctx, vc->download);
+	if (r != WF_OK)
+		return r;
+	const size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+	const char* data = (const char*)vc->staging.map + WF_VK_STAGING_DATA;
+	memcpy(c->state.pos, data, bytes);
+	memcpy(c->state.vel, data + bytes, bytes);
+	if (vc->normalsCurrent) {
+		memcpy(c->state.normals, data + 2 * bytes, bytes);
+		c->normalsValid = true;
+	}
+	return WF_OK;
+}
+
+static wfResult Upload(wfWorld* world, wfCloth* c)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkCloth* vc = (wfVkCloth*)c->backendData;
+	const size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+	char* data = (char*)vc->staging.map + WF_VK_STAGING_DATA;
+	memcpy(data, c->state.pos, bytes);
+	memcpy(data + bytes, c->state.vel, bytes);
+	vc->normalsCurrent = false;
+	return SubmitAndWait(ctx, vc->upload);
+}
+
+static void Destroy(wfWorld* world)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	if (ctx == NULL)
+		return;
+	wfVkDestroyDevice(ctx);
+	free(ctx);
+	world->backendData = NULL;
+}
+
+static const wfBackendOps kVulkanOps = {
+	.name = "vulkan",
+	.destroy = Destroy,
+	.addCloth = AddCloth,
+	.removeCloth = RemoveCloth,
+	.step = Step,
+	.download = Download,
+	.upload = Upload,
+	.stats = NULL, // the core reduces the downloaded mirror
+};
+
+wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
+{
+	wfVkContext* ctx = (wfVkContext*)calloc(1, sizeof *ctx);
+	if (ctx == NULL)
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+	ctx->world = world;
+	// The world's device name, else WEFT_VK_DEVICE (how the tests pick lavapipe).
+	const char* name = world->def.deviceName;
+	if (name == NULL || name[0] == 0)
+		name = getenv("WEFT_VK_DEVICE");
+	wfResult r = wfVkCreateDevice(ctx, name, allowSoftware);
+	if (r != WF_OK) {
+		wfVkDestroyDevice(ctx);
+		free(ctx);
+		return r;
+	}
+	world->backend = &kVulkanOps;
+	world->backendData = ctx;
+	world->threads = 1;
+	snprintf(world->deviceName, sizeof world->deviceName, "%s", ctx->properties.deviceName);
+	wfLog(world, WF_LOG_INFO, "vulkan: using %s", ctx->properties.deviceName);
+	return WF_OK;
+}

@@ -1,0 +1,114 @@
+// Vulkan backend internals: the device context of a world, the per-cloth GPU data, and the
+// VkResult check that turns a failed call into a logged weft error.
+#ifndef WEFT_VK_INTERNAL_H
+#define WEFT_VK_INTERNAL_H
+
+#include "../core/internal.h"
+#include "shaders/shared.h"
+#include "vk_loader.h"
+
+// Every VkResult is checked: a failure is logged with the call and returned as a wfResult.
+#define WF_VK_CHECK(ctx, call) \
+	do { \
+		VkResult wf_vr = (call); \
+		if (wf_vr != VK_SUCCESS) \
+			return wfVkFail((ctx), wf_vr, #call, __FILE__, __LINE__); \
+	} while (0)
+
+enum {
+	WF_VK_PIPE_PREDICT = 0,
+	WF_VK_PIPE_XPBD_SOLVE,
+	WF_VK_PIPE_FINISH,
+	WF_VK_PIPE_JACOBI_SWEEP,
+	WF_VK_PIPE_SPRINGS,
+	WF_VK_PIPE_NORMALS,
+	WF_VK_PIPE_CHECK,
+	WF_VK_PIPE_COUNT
+};
+
+// Regions of a cloth's device buffer, in WF_VK_BIND_* terms plus the ping-pong and backup copies.
+enum {
+	WF_VK_REGION_POS_A = 0,
+	WF_VK_REGION_VEL_A,
+	WF_VK_REGION_POS_B,
+	WF_VK_REGION_VEL_B,
+	WF_VK_REGION_PREV,
+	WF_VK_REGION_LAMBDA,
+	WF_VK_REGION_CONSTRAINTS,
+	WF_VK_REGION_ADJ_START,
+	WF_VK_REGION_ADJ_CONSTRAINT,
+	WF_VK_REGION_ADJ_OTHER,
+	WF_VK_REGION_JACOBI_WEIGHT,
+	WF_VK_REGION_NORMALS,
+	WF_VK_REGION_TRI_START,
+	WF_VK_REGION_TRI_LIST,
+	WF_VK_REGION_INDICES,
+	WF_VK_REGION_BACKUP_POS,
+	WF_VK_REGION_BACKUP_VEL,
+	WF_VK_REGION_COUNT
+};
+
+// A buffer with its own memory; `map` is set for host-visible ones.
+typedef struct wfVkBuffer {
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	VkDeviceSize size;
+	void* map;
+} wfVkBuffer;
+
+// Host-visible staging layout of a cloth: status, then positions, velocities, normals.
+#define WF_VK_STAGING_STATUS 0
+#define WF_VK_STAGING_DATA 256
+
+typedef struct wfVkCloth {
+	wfVkBuffer device;   // every array of the cloth, at regionOffset[]
+	VkDeviceSize regionOffset[WF_VK_REGION_COUNT];
+	VkDeviceSize regionSize[WF_VK_REGION_COUNT];
+	wfVkBuffer staging;  // host-visible: wfVkStatus, then (n) pos, vel, normals
+	wfVkBuffer frame;    // host-visible: wfVkClothParams + (WF_VK_MAX_SUBSTEPS) wfVkSubstep
+	VkDescriptorPool descriptorPool;
+	VkDescriptorSet sets[2]; // variant 0 reads A writes B, variant 1 the reverse
+	VkCommandBuffer upload, download, restore; // recorded once
+	bool normalsCurrent; // the device's normal buffer matches its positions
+} wfVkCloth;
+
+typedef struct wfVkContext {
+	wfWorld* world;      // where messages go
+	wfVkLoader loader;
+	wfVkInstanceFuncs fi;
+	wfVkDeviceFuncs fd;
+	VkInstance instance;
+	VkDebugUtilsMessengerEXT messenger;
+	bool debugUtils;     // VK_EXT_debug_utils enabled: objects get names
+	VkPhysicalDevice physicalDevice;
+	VkPhysicalDeviceProperties properties;
+	VkPhysicalDeviceMemoryProperties memory;
+	uint32_t queueFamily;
+	VkDevice device;
+	VkQueue queue;
+	VkDescriptorSetLayout setLayout;
+	VkPipelineLayout pipelineLayout;
+	VkPipeline pipelines[WF_VK_PIPE_COUNT];
+	VkCommandPool commandPool;
+	VkCommandBuffer frameCmd;
+	VkFence fence;
+	VkQueryPool timestamps; // two per frame: start and end (VK_NULL_HANDLE when unsupported)
+	// Structure the frame command buffer was recorded for; anything else re-records.
+	bool recorded;
+	wfSolverType recordedSolver;
+	int recordedSubsteps, recordedIterations;
+	uint64_t recordedClothSet;
+	uint64_t clothSetVersion; // bumped when a cloth is added or removed
+	int dispatchesPerFrame;
+	double lastFrameGpuMs;    // from the timestamps of the last step, < 0 if unknown
+	bool lost;                // the device was lost: every later call fails
+} wfVkContext;
+
+wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const char* file, int line);
+void wfVkSetName(wfVkContext* ctx, VkObjectType type, uint64_t handle, const char* name);
+
+// vk_device.c: instance, validation, device choice, pipelines.
+wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware);
+void wfVkDestroyDevice(wfVkContext* ctx);
+
+#endif
