@@ -1075,7 +1075,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		memset(&draw, 0, sizeof draw);
 		SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
 		SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
-		SetVec4(draw.material, 0.12f, 32.0f, 0.0f, 0.0f);
+		SetVec4(draw.material, 0.12f, 32.0f, 1e-5f, 0.0f);
 		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED    ? RD_MODE_SPEED
 		               : r->def.colorMode == WF_COLOR_STRAIN ? RD_MODE_STRAIN
 		                                                     : RD_MODE_TEXTURE;
@@ -1091,7 +1091,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 			memset(&draw, 0, sizeof draw);
 			SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
 			SetVec4(draw.color, 0.05f, 0.05f, 0.06f, 1.0f);
-			SetVec4(draw.material, 0.0f, 0.0f, 2e-4f, 0.0f);
+			SetVec4(draw.material, 0.0f, 0.0f, 3e-5f, 0.0f);
 			BindStreams(r, r->geometry.buffer, &draws[i].streams, true);
 			Push(r, &draw);
 			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.lineIndexCount, 1, 0, 0, 0);

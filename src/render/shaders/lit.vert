@@ -22,4 +22,7 @@ void main()
 	vUV = inUV;
 	vScalar = inScalar;
 	gl_Position = scene.viewProj * vec4(vWorld, 1.0);
+	// The cloth is pulled a hair towards the camera (about 0.1 % of the distance), so where it rests on
+	// the sphere at exactly the collision radius its flat triangles do not sink into the sphere's mesh.
+	gl_Position.z -= draw.material.z * gl_Position.w;
 }

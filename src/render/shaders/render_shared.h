@@ -46,7 +46,7 @@
 #define RD_DRAW_FIELDS \
 	RD_VEC4(transform) /* world = xyz + w * vertex */ \
 	RD_VEC4(color)     /* rgb base colour */ \
-	RD_VEC4(material)  /* x specular strength, y shininess, z depth pull (lines) */ \
+	RD_VEC4(material)  /* x specular strength, y shininess, z depth pull towards the camera (cloth, lines) */ \
 	RD_IVEC4(mode)     /* x RD_MODE_* */
 
 #endif
