@@ -512,29 +512,35 @@ WF_TEST(simd_matches_scalar_bitwise)
 {
 	if (wfTestBackend() != WF_BACKEND_CPU)
 		return 0;
-	wfVec3* out[2];
 	const int n = 40 * 40;
-	for (int pass = 0; pass < 2; ++pass) {
-		if (pass == 1)
-			setenv("WEFT_NO_SIMD", "1", 1);
-		wfWorldDef wd;
-		wfClothDef cd;
-		wfPresetGet("xpbd", &wd, &cd);
-		cd.cols = cd.rows = 40;
-		wfWorld* w = MakeWorld(wd);
-		ENSURE(w != NULL);
-		fprintf(stderr, "  device: %s\n", wfWorld_GetDeviceName(w));
-		wfClothId id = MakeCloth(w, &cd);
-		for (int f = 0; f < 30; ++f)
-			wfWorld_Step(w);
-		out[pass] = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
-		wfCloth_ReadPositions(id, out[pass], n);
-		wfDestroyWorld(w);
+	for (int solver = 0; solver < 3; ++solver) {
+		wfVec3* out[2];
+		for (int pass = 0; pass < 2; ++pass) {
+			if (pass == 1)
+				setenv("WEFT_NO_SIMD", "1", 1);
+			wfWorldDef wd;
+			wfClothDef cd;
+			wfPresetGet("xpbd", &wd, &cd);
+			wd.step.solver = (wfSolverType)solver;
+			wd.step.iterations = 2;
+			if (solver == WF_SOLVER_SPRINGS)
+				wd.step.timeStep = 20 * 0.0005f;
+			cd.cols = cd.rows = 40;
+			wfWorld* w = MakeWorld(wd);
+			ENSURE(w != NULL);
+			wfClothId id = MakeCloth(w, &cd);
+			for (int f = 0; f < 30; ++f)
+				wfWorld_Step(w);
+			out[pass] = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+			wfCloth_ReadPositions(id, out[pass], n);
+			fprintf(stderr, "  %s on %s\n", wfSolverName((wfSolverType)solver), wfWorld_GetDeviceName(w));
+			wfDestroyWorld(w);
+			unsetenv("WEFT_NO_SIMD");
+		}
+		ENSURE(memcmp(out[0], out[1], (size_t)n * sizeof(wfVec3)) == 0);
+		free(out[0]);
+		free(out[1]);
 	}
-	unsetenv("WEFT_NO_SIMD");
-	ENSURE(memcmp(out[0], out[1], (size_t)n * sizeof(wfVec3)) == 0);
-	free(out[0]);
-	free(out[1]);
 	return 0;
 }
 

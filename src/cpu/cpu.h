@@ -20,6 +20,8 @@ typedef struct wfCpuContext {
 
 // cpu_simd.c
 bool wfCpuHasAvx2(void);
+int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks);
+void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int end);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 
 // Stages shared by the solvers (cpu_stages.c).

@@ -17,42 +17,58 @@ bool wfCpuHasAvx2(void)
 	return __builtin_cpu_supports("avx2");
 }
 
-// Loads eight 16-byte records (r[l] for lane l) and transposes them into four lane vectors.
+// Loads eight 16-byte records (p[l] for lane l) and transposes them into four lane vectors.
 // Gathers are avoided: on recent Intel parts with the gather microcode fix they cost more
 // than 128-bit loads and shuffles.
-#define WF_LOAD8(ptr, idx, X, Y, Z, W) \
-	do { \
-		__m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(ptr(idx, 0))), _mm_load_ps(ptr(idx, 4)), 1); \
-		__m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(ptr(idx, 1))), _mm_load_ps(ptr(idx, 5)), 1); \
-		__m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(ptr(idx, 2))), _mm_load_ps(ptr(idx, 6)), 1); \
-		__m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(ptr(idx, 3))), _mm_load_ps(ptr(idx, 7)), 1); \
-		__m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1); \
-		__m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3); \
-		X = _mm256_shuffle_ps(t0, t2, 0x44); \
-		Y = _mm256_shuffle_ps(t0, t2, 0xEE); \
-		Z = _mm256_shuffle_ps(t1, t3, 0x44); \
-		W = _mm256_shuffle_ps(t1, t3, 0xEE); \
-	} while (0)
+WF_TARGET_AVX2 static inline void Load8(const float* const p[8], __m256* X, __m256* Y, __m256* Z, __m256* W)
+{
+	__m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(p[0])), _mm_load_ps(p[4]), 1);
+	__m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(p[1])), _mm_load_ps(p[5]), 1);
+	__m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(p[2])), _mm_load_ps(p[6]), 1);
+	__m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(p[3])), _mm_load_ps(p[7]), 1);
+	__m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+	__m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+	*X = _mm256_shuffle_ps(t0, t2, 0x44);
+	*Y = _mm256_shuffle_ps(t0, t2, 0xEE);
+	*Z = _mm256_shuffle_ps(t1, t3, 0x44);
+	*W = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
 
-// The inverse: lane vectors back to eight 16-byte records.
-#define WF_STORE8(ptr, idx, X, Y, Z, W) \
-	do { \
-		__m256 t0 = _mm256_unpacklo_ps(X, Y), t1 = _mm256_unpackhi_ps(X, Y); \
-		__m256 t2 = _mm256_unpacklo_ps(Z, W), t3 = _mm256_unpackhi_ps(Z, W); \
-		__m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE); \
-		__m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44), r3 = _mm256_shuffle_ps(t1, t3, 0xEE); \
-		_mm_store_ps(ptr(idx, 0), _mm256_castps256_ps128(r0)); \
-		_mm_store_ps(ptr(idx, 4), _mm256_extractf128_ps(r0, 1)); \
-		_mm_store_ps(ptr(idx, 1), _mm256_castps256_ps128(r1)); \
-		_mm_store_ps(ptr(idx, 5), _mm256_extractf128_ps(r1, 1)); \
-		_mm_store_ps(ptr(idx, 2), _mm256_castps256_ps128(r2)); \
-		_mm_store_ps(ptr(idx, 6), _mm256_extractf128_ps(r2, 1)); \
-		_mm_store_ps(ptr(idx, 3), _mm256_castps256_ps128(r3)); \
-		_mm_store_ps(ptr(idx, 7), _mm256_extractf128_ps(r3, 1)); \
-	} while (0)
+// The inverse: four lane vectors back to eight 16-byte records.
+WF_TARGET_AVX2 static inline void Store8(float* const p[8], __m256 X, __m256 Y, __m256 Z, __m256 W)
+{
+	__m256 t0 = _mm256_unpacklo_ps(X, Y), t1 = _mm256_unpackhi_ps(X, Y);
+	__m256 t2 = _mm256_unpacklo_ps(Z, W), t3 = _mm256_unpackhi_ps(Z, W);
+	__m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+	__m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44), r3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+	_mm_store_ps(p[0], _mm256_castps256_ps128(r0));
+	_mm_store_ps(p[4], _mm256_extractf128_ps(r0, 1));
+	_mm_store_ps(p[1], _mm256_castps256_ps128(r1));
+	_mm_store_ps(p[5], _mm256_extractf128_ps(r1, 1));
+	_mm_store_ps(p[2], _mm256_castps256_ps128(r2));
+	_mm_store_ps(p[6], _mm256_extractf128_ps(r2, 1));
+	_mm_store_ps(p[3], _mm256_castps256_ps128(r3));
+	_mm_store_ps(p[7], _mm256_extractf128_ps(r3, 1));
+}
 
-#define CON_PTR(k, l) ((const float*)(const void*)&con[(k) + (l)])
-#define POS_PTR(ids, l) ((float*)(void*)&pos[(ids)[l]])
+// Loads constraints [k, k + 8) and the particle records at both ends; fills the end addresses.
+WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec4* base, float* pa[8], float* pb[8],
+	__m256* rest, __m256i* family)
+{
+	const float* pc[8];
+	for (int l = 0; l < 8; ++l)
+		pc[l] = (const float*)(const void*)&con[k + l];
+	__m256 fa, fb, ff;
+	Load8(pc, &fa, &fb, rest, &ff);
+	uint32_t ia[8] __attribute__((aligned(32))), ib[8] __attribute__((aligned(32)));
+	_mm256_store_si256((__m256i*)(void*)ia, _mm256_castps_si256(fa));
+	_mm256_store_si256((__m256i*)(void*)ib, _mm256_castps_si256(fb));
+	for (int l = 0; l < 8; ++l) {
+		pa[l] = (float*)(void*)&base[ia[l]];
+		pb[l] = (float*)(void*)&base[ib[l]];
+	}
+	*family = _mm256_castps_si256(ff);
+}
 
 // Solves constraints [begin, begin + 8 * blocks); returns the first index not solved.
 // Lanes that the scalar loop would skip write their particles back unchanged; no other
@@ -64,16 +80,15 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
 	int k = begin;
 	for (int blk = 0; blk < blocks; ++blk, k += 8) {
-		__m256 fa, fb, rest, ffam;
-		WF_LOAD8(CON_PTR, k, fa, fb, rest, ffam);
-		uint32_t ia[8] __attribute__((aligned(32))), ib[8] __attribute__((aligned(32)));
-		_mm256_store_si256((__m256i*)(void*)ia, _mm256_castps_si256(fa));
-		_mm256_store_si256((__m256i*)(void*)ib, _mm256_castps_si256(fb));
+		float *pa[8], *pb[8];
+		__m256 rest;
+		__m256i family;
+		LoadEnds(con, k, pos, pa, pb, &rest, &family);
 		__m256 ax, ay, az, aw, bx, by, bz, bw;
-		WF_LOAD8(POS_PTR, ia, ax, ay, az, aw);
-		WF_LOAD8(POS_PTR, ib, bx, by, bz, bw);
+		Load8((const float* const*)pa, &ax, &ay, &az, &aw);
+		Load8((const float* const*)pb, &bx, &by, &bz, &bw);
 		__m256 lam = _mm256_loadu_ps(lambda + k);
-		__m256 at = _mm256_permutevar8x32_ps(at3, _mm256_castps_si256(ffam));
+		__m256 at = _mm256_permutevar8x32_ps(at3, family);
 
 		__m256 wsum = _mm256_add_ps(aw, bw);
 		__m256 dx = _mm256_sub_ps(ax, bx), dy = _mm256_sub_ps(ay, by), dz = _mm256_sub_ps(az, bz);
@@ -92,8 +107,53 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 		__m256 nbx = _mm256_blendv_ps(bx, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)), valid);
 		__m256 nby = _mm256_blendv_ps(by, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)), valid);
 		__m256 nbz = _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid);
-		WF_STORE8(POS_PTR, ia, nax, nay, naz, aw);
-		WF_STORE8(POS_PTR, ib, nbx, nby, nbz, bw);
+		Store8(pa, nax, nay, naz, aw);
+		Store8(pb, nbx, nby, nbz, bw);
+	}
+	return k;
+}
+
+// Jacobi corrections of constraints [begin, begin + 8 * blocks) added into acc; the same
+// operations as wfCpuJacobiRangeScalar. Lanes the scalar loop skips keep acc unchanged.
+WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc,
+	int begin, int blocks)
+{
+	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), two = _mm256_set1_ps(2.0f);
+	const __m256 sign = _mm256_set1_ps(-0.0f);
+	int k = begin;
+	for (int blk = 0; blk < blocks; ++blk, k += 8) {
+		float *pa[8], *pb[8], *ca[8], *cb[8];
+		__m256 rest;
+		__m256i family;
+		LoadEnds(con, k, (wfVec4*)(uintptr_t)src, pa, pb, &rest, &family);
+		for (int l = 0; l < 8; ++l) {
+			ca[l] = (float*)(void*)(acc + ((const wfVec4*)(const void*)pa[l] - src));
+			cb[l] = (float*)(void*)(acc + ((const wfVec4*)(const void*)pb[l] - src));
+		}
+		__m256 ax, ay, az, aw, bx, by, bz, bw;
+		Load8((const float* const*)pa, &ax, &ay, &az, &aw);
+		Load8((const float* const*)pb, &bx, &by, &bz, &bw);
+		__m256 wk = _mm256_loadu_ps(weight + k);
+		__m256 dx = _mm256_sub_ps(bx, ax), dy = _mm256_sub_ps(by, ay), dz = _mm256_sub_ps(bz, az);
+		__m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+		__m256 len = _mm256_sqrt_ps(len2);
+		__m256 valid = _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ);
+		__m256 e = _mm256_sub_ps(len, rest);
+		__m256 ga = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, _mm256_div_ps(_mm256_mul_ps(two, aw), _mm256_add_ps(aw, bw))), e), len);
+		__m256 gb = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, _mm256_div_ps(_mm256_mul_ps(two, bw), _mm256_add_ps(bw, aw))), e), len);
+		__m256 va = _mm256_and_ps(valid, _mm256_cmp_ps(aw, zero, _CMP_NEQ_UQ));
+		__m256 vb = _mm256_and_ps(valid, _mm256_cmp_ps(bw, zero, _CMP_NEQ_UQ));
+		__m256 cx, cy, cz, cw;
+		Load8((const float* const*)ca, &cx, &cy, &cz, &cw);
+		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(ga, dx)), va);
+		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(ga, dy)), va);
+		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(ga, dz)), va);
+		Store8(ca, cx, cy, cz, cw);
+		Load8((const float* const*)cb, &cx, &cy, &cz, &cw);
+		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(gb, _mm256_xor_ps(dx, sign))), vb);
+		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(gb, _mm256_xor_ps(dy, sign))), vb);
+		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(gb, _mm256_xor_ps(dz, sign))), vb);
+		Store8(cb, cx, cy, cz, cw);
 	}
 	return k;
 }
@@ -101,6 +161,12 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 #else
 
 bool wfCpuHasAvx2(void) { return false; }
+
+int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks)
+{
+	(void)con; (void)weight; (void)src; (void)acc; (void)blocks;
+	return begin;
+}
 
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde)
 {
