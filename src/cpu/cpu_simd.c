@@ -158,6 +158,56 @@ WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* we
 	return k;
 }
 
+// Spring forces of constraints [begin, begin + 8 * blocks) added into force; the same operations
+// as wfCpuSpringsRangeScalar. Lanes the scalar loop skips keep force unchanged.
+WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force,
+	int begin, int blocks, float stiffness, float damping)
+{
+	const __m256 tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
+	const __m256 kk = _mm256_set1_ps(stiffness), cc = _mm256_set1_ps(damping);
+	int k = begin;
+	for (int blk = 0; blk < blocks; ++blk, k += 8) {
+		float *pa[8], *pb[8], *qa[8], *qb[8], *fa[8], *fb[8];
+		__m256 rest;
+		__m256i family;
+		LoadEnds(con, k, (wfVec4*)(uintptr_t)x, pa, pb, &rest, &family);
+		for (int l = 0; l < 8; ++l) {
+			ptrdiff_t ia = (const wfVec4*)(const void*)pa[l] - x, ib = (const wfVec4*)(const void*)pb[l] - x;
+			qa[l] = (float*)(uintptr_t)(v + ia);
+			qb[l] = (float*)(uintptr_t)(v + ib);
+			fa[l] = (float*)(void*)(force + ia);
+			fb[l] = (float*)(void*)(force + ib);
+		}
+		__m256 ax, ay, az, aw, bx, by, bz, bw, vax, vay, vaz, vaw, vbx, vby, vbz, vbw;
+		Load8((const float* const*)pa, &ax, &ay, &az, &aw);
+		Load8((const float* const*)pb, &bx, &by, &bz, &bw);
+		Load8((const float* const*)qa, &vax, &vay, &vaz, &vaw);
+		Load8((const float* const*)qb, &vbx, &vby, &vbz, &vbw);
+		__m256 dx = _mm256_sub_ps(bx, ax), dy = _mm256_sub_ps(by, ay), dz = _mm256_sub_ps(bz, az);
+		__m256 len = _mm256_sqrt_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+		__m256 valid = _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ);
+		dx = _mm256_div_ps(dx, len);
+		dy = _mm256_div_ps(dy, len);
+		dz = _mm256_div_ps(dz, len);
+		__m256 spring = _mm256_mul_ps(kk, _mm256_sub_ps(len, rest));
+		__m256 rel = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(vbx, vax), dx), _mm256_mul_ps(_mm256_sub_ps(vby, vay), dy)),
+			_mm256_mul_ps(_mm256_sub_ps(vbz, vaz), dz));
+		__m256 f = _mm256_add_ps(spring, _mm256_mul_ps(cc, rel));
+		__m256 cx, cy, cz, cw;
+		Load8((const float* const*)fa, &cx, &cy, &cz, &cw);
+		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(f, dx)), valid);
+		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(f, dy)), valid);
+		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(f, dz)), valid);
+		Store8(fa, cx, cy, cz, cw);
+		Load8((const float* const*)fb, &cx, &cy, &cz, &cw);
+		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(f, _mm256_xor_ps(dx, sign))), valid);
+		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(f, _mm256_xor_ps(dy, sign))), valid);
+		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(f, _mm256_xor_ps(dz, sign))), valid);
+		Store8(fb, cx, cy, cz, cw);
+	}
+	return k;
+}
+
 #else
 
 bool wfCpuHasAvx2(void) { return false; }
@@ -165,6 +215,13 @@ bool wfCpuHasAvx2(void) { return false; }
 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks)
 {
 	(void)con; (void)weight; (void)src; (void)acc; (void)blocks;
+	return begin;
+}
+
+int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
+	float stiffness, float damping)
+{
+	(void)con; (void)x; (void)v; (void)force; (void)blocks; (void)stiffness; (void)damping;
 	return begin;
 }
 

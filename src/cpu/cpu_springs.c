@@ -4,49 +4,90 @@
 
 #include <math.h>
 
+// Spring forces of constraints [begin, end) added into `force` (equal and opposite on the ends):
+// F = k (|d| - l) + c (v_b - v_a) . u along u = d / |d|, d = x_b - x_a. Per particle the forces
+// arrive in ascending constraint order, the order of the GPU's per-particle gather.
+void wfCpuSpringsRangeScalar(const wfConstraint* restrict con, const wfVec4* restrict x, const wfVec4* restrict v,
+	wfVec4* restrict force, int begin, int end, float k, float damping)
+{
+	for (int i = begin; i < end; ++i) {
+		const wfConstraint q = con[i];
+		wfVec4 xa = x[q.a], xb = x[q.b], va = v[q.a], vb = v[q.b];
+		float dx = xb.x - xa.x, dy = xb.y - xa.y, dz = xb.z - xa.z;
+		float len = sqrtf(dx * dx + dy * dy + dz * dz);
+		if (len < 1e-12f)
+			continue;
+		dx /= len;
+		dy /= len;
+		dz /= len;
+		float spring = k * (len - q.rest);
+		float damper = damping * ((vb.x - va.x) * dx + (vb.y - va.y) * dy + (vb.z - va.z) * dz);
+		float f = spring + damper;
+		force[q.a].x += f * dx;
+		force[q.a].y += f * dy;
+		force[q.a].z += f * dz;
+		force[q.b].x += f * -dx;
+		force[q.b].y += f * -dy;
+		force[q.b].z += f * -dz;
+	}
+}
+
+static void ForceRange(const wfCpuContext* ctx, const wfCloth* c, wfVec4* force, int begin, int end)
+{
+	const float k = c->material.stiffness, damping = c->material.springDamping;
+	int i = begin;
+	if (ctx->avx2)
+		i = wfCpuSpringsRangeAvx2(c->model.constraints, c->state.pos, c->state.vel, force, begin, (end - begin) / 8, k, damping);
+	wfCpuSpringsRangeScalar(c->model.constraints, c->state.pos, c->state.vel, force, i, end, k, damping);
+}
+
 void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
 	const wfClothModel* m = &c->model;
 	const wfFrameParams* p = ctx->params;
-	const float h = p->h, k = c->material.stiffness, damping = c->material.springDamping, mass = c->material.mass;
+	const float h = p->h, mass = c->material.mass;
 	const int n = m->particleCount, cols = m->cols;
 	const wfVec4* restrict x0 = c->state.pos;
 	const wfVec4* restrict v0 = c->state.vel;
 	wfVec4* restrict x1 = c->state.pos2;
 	wfVec4* restrict v1 = c->state.vel2;
+	wfVec4* restrict force = c->state.prev; // scratch: springs keep no start-of-substep positions
 	const bool uniform = p->wind.mode != WF_WIND_WAVE;
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / mass);
 	const int grab = c->grabIndex;
 	const wfVec3 target = c->grabTarget;
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{
+		// External forces: gravity and wind.
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
-			wfVec4 xi = x0[i], vi = v0[i];
+			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x0[i].w);
+			force[i] = (wfVec4){mass * a.x, mass * a.y, mass * a.z, 0.0f};
+		}
+		// Spring and damper forces, colour range by colour range.
+		for (int color = 0; color < m->colorCount; ++color) {
+			const int begin = m->colorStart[color], end = m->colorStart[color + 1];
+			if (!ctx->parallel) {
+				ForceRange(ctx, c, force, begin, end);
+				continue;
+			}
+			const int blocks = (end - begin + 63) / 64;
+#pragma omp for schedule(static)
+			for (int blk = 0; blk < blocks; ++blk) {
+				int b0 = begin + 64 * blk, b1 = b0 + 64 < end ? b0 + 64 : end;
+				ForceRange(ctx, c, force, b0, b1);
+			}
+		}
+		// Semi-implicit Euler into the other buffer pair; pinned and grabbed particles stay put.
+#pragma omp for schedule(static)
+		for (int i = 0; i < n; ++i) {
+			wfVec4 xi = x0[i], vi = v0[i], f = force[i];
 			if (xi.w == 0.0f) {
 				x1[i] = i == grab ? (wfVec4){target.x, target.y, target.z, 0.0f} : xi;
 				v1[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 				continue;
 			}
-			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, xi.w);
-			float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
-			for (int e = m->adjStart[i]; e < m->adjStart[i + 1]; ++e) {
-				uint32_t j = m->adjOther[e];
-				wfVec4 xj = x0[j], vj = v0[j];
-				float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
-				float len = sqrtf(dx * dx + dy * dy + dz * dz);
-				if (len < 1e-12f)
-					continue;
-				dx /= len;
-				dy /= len;
-				dz /= len;
-				float spring = k * (len - m->constraints[m->adjConstraint[e]].rest);
-				float damper = damping * ((vj.x - vi.x) * dx + (vj.y - vi.y) * dy + (vj.z - vi.z) * dz);
-				fx += (spring + damper) * dx;
-				fy += (spring + damper) * dy;
-				fz += (spring + damper) * dz;
-			}
-			wfVec4 v = {vi.x + h * fx * xi.w, vi.y + h * fy * xi.w, vi.z + h * fz * xi.w, 0.0f};
+			wfVec4 v = {vi.x + h * f.x * xi.w, vi.y + h * f.y * xi.w, vi.z + h * f.z * xi.w, 0.0f};
 			v1[i] = v;
 			x1[i] = (wfVec4){xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w};
 		}
