@@ -25,6 +25,9 @@ _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(sizeof(wfVkStatus) == 16, "status");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
 
+static const VkMemoryPropertyFlags kDeviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+static const VkMemoryPropertyFlags kHostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+
 #define WF_VK_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
 
 static const VkPipelineStageFlags kComputeTransfer = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -49,10 +52,12 @@ static int FindMemoryType(const wfVkContext* ctx, uint32_t typeBits, VkMemoryPro
 	return fallback;
 }
 
-// Creates a buffer with its own memory: device-local, or host-visible and mapped.
-static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible, bool readBack,
-	const char* name, wfVkBuffer* out)
+// Creates a buffer with its own memory of a type with the `want` properties (and `prefer` ones
+// where there is such a type); host-visible memory stays mapped.
+static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
+	VkMemoryPropertyFlags prefer, const char* name, wfVkBuffer* out)
 {
+	const bool hostVisible = (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
 	const wfVkDeviceFuncs* f = &ctx->fd;
 	memset(out, 0, sizeof *out);
 	out->size = size;
@@ -66,10 +71,7 @@ static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageF
 	wfVkSetName(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)out->buffer, name);
 	VkMemoryRequirements req;
 	f->vkGetBufferMemoryRequirements(ctx->device, out->buffer, &req);
-	VkMemoryPropertyFlags want = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-		: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-	VkMemoryPropertyFlags prefer = readBack ? want | VK_MEMORY_PROPERTY_HOST_CACHED_BIT : want;
-	int type = FindMemoryType(ctx, req.memoryTypeBits, want, prefer);
+	int type = FindMemoryType(ctx, req.memoryTypeBits, want, want | prefer);
 	if (type < 0 && !hostVisible)
 		type = FindMemoryType(ctx, req.memoryTypeBits, 0, 0);
 	if (type < 0)
@@ -210,7 +212,7 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_TRI_START] = RegionInfo(vc, WF_VK_REGION_TRI_START);
 		infos[WF_VK_BIND_TRI_LIST] = RegionInfo(vc, WF_VK_REGION_TRI_LIST);
 		infos[WF_VK_BIND_INDICES] = RegionInfo(vc, WF_VK_REGION_INDICES);
-		infos[WF_VK_BIND_STATUS] = (VkDescriptorBufferInfo){vc->staging.buffer, WF_VK_STAGING_STATUS, sizeof(wfVkStatus)};
+		infos[WF_VK_BIND_STATUS] = RegionInfo(vc, WF_VK_REGION_STATUS);
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -271,7 +273,7 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 {
 	const wfClothModel* m = &c->model;
 	wfVkBuffer temp;
-	wfResult r = CreateBuffer(ctx, vc->device.size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, false, "weft model upload", &temp);
+	wfResult r = CreateBuffer(ctx, vc->device.size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, kHostCoherent, 0, "weft model upload", &temp);
 	if (r != WF_OK) {
 		DestroyBuffer(ctx, &temp);
 		return r;
@@ -338,7 +340,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_ADJ_START] = (n + 1) * 4, [WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4, [WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
 		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
 		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
-		[WF_VK_REGION_BACKUP_VEL] = v4,
+		[WF_VK_REGION_BACKUP_VEL] = v4, [WF_VK_REGION_STATUS] = sizeof(wfVkStatus),
 	};
 	VkDeviceSize align = ctx->properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)
@@ -353,17 +355,20 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	wfResult r;
 	snprintf(name, sizeof name, "weft cloth %d state", c->index);
 	r = CreateBuffer(ctx, total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-		false, false, name, &vc->device);
+		kDeviceLocal, 0, name, &vc->device);
 	if (r != WF_OK)
 		return r;
 	snprintf(name, sizeof name, "weft cloth %d staging", c->index);
-	r = CreateBuffer(ctx, WF_VK_STAGING_DATA + 3 * v4,
-		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, true, name, &vc->staging);
+	// Read back by the host: cached where there is such memory.
+	r = CreateBuffer(ctx, WF_VK_STAGING_DATA + 3 * v4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, kHostCoherent,
+		VK_MEMORY_PROPERTY_HOST_CACHED_BIT, name, &vc->staging);
 	if (r != WF_OK)
 		return r;
 	snprintf(name, sizeof name, "weft cloth %d frame", c->index);
-	r = CreateBuffer(ctx, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, false,
-		name, &vc->frame);
+	// Read by every kernel: device-local where the host can also write it (resizable BAR), so the
+	// kernels do not fetch their parameters across the bus.
+	r = CreateBuffer(ctx, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+		kHostCoherent, kDeviceLocal, name, &vc->frame);
 	if (r != WF_OK)
 		return r;
 	if ((r = CreateDescriptorSets(ctx, vc)) != WF_OK || (r = RecordTransfers(ctx, c, vc)) != WF_OK || (r = UploadModel(ctx, c, vc)) != WF_OK)
@@ -520,6 +525,7 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 		const VkDeviceSize bytes = (VkDeviceSize)c->model.particleCount * sizeof(wfVec4);
 		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], vc->device.buffer, vc->regionOffset[WF_VK_REGION_BACKUP_POS], bytes);
 		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], vc->device.buffer, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], bytes);
+		f->vkCmdFillBuffer(cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], sizeof(wfVkStatus), 0xffffffffu);
 	}
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -532,8 +538,17 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 		RecordCloth(&rec, world, c);
 		ComputeBarrier(ctx, cmd);
 	}
-	// The frame check is read by the host after the fence.
-	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	// The frame check goes to the staging buffers, read by the host after the fence. (Device
+	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], vc->staging.buffer, WF_VK_STAGING_STATUS, sizeof(wfVkStatus));
+	}
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	if (ctx->timestamps != VK_NULL_HANDLE)
 		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, 1);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(cmd));
@@ -629,8 +644,6 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			continue;
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
 		WriteFrame(world, c, vc, params);
-		wfVkStatus clear = {0xffffffffu, 0xffffffffu, 0u, 0u};
-		memcpy((char*)vc->staging.map + WF_VK_STAGING_STATUS, &clear, sizeof clear);
 		if (step->solver == WF_SOLVER_SPRINGS && params->h > SpringsStableStep(c)) {
 			world->warnings.timeStepTooLarge++;
 			if (world->warnings.timeStepTooLarge == 1)

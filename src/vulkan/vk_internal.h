@@ -45,6 +45,7 @@ enum {
 	WF_VK_REGION_INDICES,
 	WF_VK_REGION_BACKUP_POS,
 	WF_VK_REGION_BACKUP_VEL,
+	WF_VK_REGION_STATUS, // wfVkStatus, reset and copied to staging by every frame
 	WF_VK_REGION_COUNT
 };
 
@@ -56,7 +57,8 @@ typedef struct wfVkBuffer {
 	void* map;
 } wfVkBuffer;
 
-// Host-visible staging layout of a cloth: status, then positions, velocities, normals.
+// Host-visible staging layout of a cloth: the copy of the frame's status, then positions,
+// velocities, normals.
 #define WF_VK_STAGING_STATUS 0
 #define WF_VK_STAGING_DATA 256
 
@@ -64,7 +66,7 @@ typedef struct wfVkCloth {
 	wfVkBuffer device;   // every array of the cloth, at regionOffset[]
 	VkDeviceSize regionOffset[WF_VK_REGION_COUNT];
 	VkDeviceSize regionSize[WF_VK_REGION_COUNT];
-	wfVkBuffer staging;  // host-visible: wfVkStatus, then (n) pos, vel, normals
+	wfVkBuffer staging;  // host-visible: wfVkStatus copy, then (n) pos, vel, normals
 	wfVkBuffer frame;    // host-visible: wfVkClothParams + (WF_VK_MAX_SUBSTEPS) wfVkSubstep
 	VkDescriptorPool descriptorPool;
 	VkDescriptorSet sets[2]; // variant 0 reads A writes B, variant 1 the reverse

@@ -67,6 +67,7 @@
 	X(vkCmdDispatch) \
 	X(vkCmdPipelineBarrier) \
 	X(vkCmdCopyBuffer) \
+	X(vkCmdFillBuffer) \
 	X(vkCmdWriteTimestamp) \
 	X(vkCmdResetQueryPool) \
 	X(vkCreateQueryPool) \
