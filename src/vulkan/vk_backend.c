@@ -658,6 +658,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		VkResult vr = ctx->fd.vkGetQueryPoolResults(ctx->device, ctx->timestamps, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
 			VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
 		ctx->lastFrameGpuMs = vr == VK_SUCCESS ? (double)(ticks[1] - ticks[0]) * ctx->properties.limits.timestampPeriod * 1e-6 : -1.0;
+		if (ctx->frameTimes != NULL && ctx->frameCount < WF_VK_TIMING_CAPACITY && ctx->lastFrameGpuMs >= 0.0)
+			ctx->frameTimes[ctx->frameCount++] = ctx->lastFrameGpuMs;
 	}
 	// The frame check: never hand out a garbage frame (as the CPU backend).
 	for (int i = 0; i < world->clothCapacity; ++i) {
@@ -721,11 +723,34 @@ static wfResult Upload(wfWorld* world, wfCloth* c)
 	return SubmitAndWait(ctx, vc->upload);
 }
 
+static int CompareDoubles(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+// WEFT_VK_TIMING=1: the GPU time per frame (timestamps at the start and end of the frame command
+// buffer), so a benchmark can set it against the wall clock, which includes submit and wait.
+static void LogTiming(wfVkContext* ctx)
+{
+	if (ctx->frameTimes == NULL || ctx->frameCount == 0)
+		return;
+	int n = ctx->frameCount, skip = n > 40 ? 20 : 0; // leave out the warm-up
+	double* t = ctx->frameTimes + skip;
+	n -= skip;
+	qsort(t, (size_t)n, sizeof(double), CompareDoubles);
+	wfLog(ctx->world, WF_LOG_WARNING,
+		"vulkan timing: %s, %d frames after %d warm-up, GPU ms/frame median %.4f p10 %.4f p90 %.4f, %d dispatches/frame",
+		ctx->properties.deviceName, n, skip, t[n / 2], t[n / 10], t[(n * 9) / 10], ctx->dispatchesPerFrame);
+}
+
 static void Destroy(wfWorld* world)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
 	if (ctx == NULL)
 		return;
+	LogTiming(ctx);
+	free(ctx->frameTimes);
 	wfVkDestroyDevice(ctx);
 	free(ctx);
 	world->backendData = NULL;
@@ -758,6 +783,9 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 		free(ctx);
 		return r;
 	}
+	const char* timing = getenv("WEFT_VK_TIMING");
+	if (timing != NULL && strcmp(timing, "1") == 0 && ctx->timestamps != VK_NULL_HANDLE)
+		ctx->frameTimes = (double*)malloc(WF_VK_TIMING_CAPACITY * sizeof(double)); // NULL: no summary
 	world->backend = &kVulkanOps;
 	world->backendData = ctx;
 	world->threads = 1;

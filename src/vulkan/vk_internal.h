@@ -57,6 +57,8 @@ typedef struct wfVkBuffer {
 	void* map;
 } wfVkBuffer;
 
+#define WF_VK_TIMING_CAPACITY 65536
+
 // Host-visible staging layout of a cloth: the copy of the frame's status, then positions,
 // velocities, normals.
 #define WF_VK_STAGING_STATUS 0
@@ -103,6 +105,9 @@ typedef struct wfVkContext {
 	uint64_t clothSetVersion; // bumped when a cloth is added or removed
 	int dispatchesPerFrame;
 	double lastFrameGpuMs;    // from the timestamps of the last step, < 0 if unknown
+	// WEFT_VK_TIMING=1: GPU times of the frames, summarised in the log when the world is destroyed.
+	double* frameTimes;       // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
+	int frameCount;
 	bool lost;                // the device was lost: every later call fails
 } wfVkContext;
 
