@@ -185,14 +185,18 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 	printf("\n");
 }
 
+// A signal ignored at start (nohup, some background jobs) stays ignored.
 static void CatchSignals(void)
 {
-	struct sigaction action;
-	memset(&action, 0, sizeof action);
-	action.sa_handler = OnSignal;
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGINT, &action, NULL);
-	sigaction(SIGTERM, &action, NULL);
+	static const int kSignals[] = {SIGINT, SIGTERM};
+	for (int i = 0; i < 2; ++i) {
+		struct sigaction action, previous;
+		memset(&action, 0, sizeof action);
+		action.sa_handler = OnSignal;
+		sigemptyset(&action.sa_mask);
+		if (sigaction(kSignals[i], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
+			sigaction(kSignals[i], &action, NULL);
+	}
 }
 
 int CliRun(int argc, char** argv)
@@ -216,7 +220,8 @@ int CliRun(int argc, char** argv)
 	int closeCode = CloseOutputs(&out, code == CLI_EXIT_OK);
 	code = code != CLI_EXIT_OK ? code : closeCode;
 	if (code == CLI_EXIT_INTERRUPTED)
-		fprintf(stderr, "weft run: interrupted after %d frames; the statistics file was not written\n", result.frames);
+		fprintf(stderr, "weft run: interrupted after %d frames%s\n", result.frames,
+			o.statsPath != NULL ? "; the statistics file was not written" : "");
 	if (code == CLI_EXIT_OK && !o.quiet)
 		PrintSummary(&sim, &o, &result);
 	CliSimDestroy(&sim);

@@ -75,7 +75,7 @@ static int Help(int argc, char** argv)
 int main(int argc, char** argv)
 {
 	if (argc < 2) {
-		CliPrintHelp(NULL);
+		fprintf(stderr, "weft: no command given (allowed: run, bench, presets, info, help, --version)\n");
 		return CLI_EXIT_USAGE;
 	}
 	const char* name = argv[1];

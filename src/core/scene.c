@@ -542,26 +542,43 @@ static bool ParseRoot(const Parser* p, const cJSON* root, wfScene* scene)
 	return ParseCloths(p, root, scene, &base);
 }
 
+// The text around a syntax error on its line, at most 16 characters either side, trimmed.
+static void Excerpt(const char* text, const char* at, char* out, int size)
+{
+	const char* begin = at;
+	const char* end = at;
+	while (begin > text && begin[-1] != '\n' && at - begin < 16)
+		--begin;
+	while (*end != 0 && *end != '\n' && end - at < 16)
+		++end;
+	while (begin < end && (*begin == ' ' || *begin == '\t'))
+		++begin;
+	while (end > begin && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		--end;
+	int n = 0;
+	for (const char* c = begin; c < end && n < size - 1; ++c)
+		out[n++] = (*c >= 0x20 && *c < 0x7f) ? *c : '?';
+	out[n] = 0;
+}
+
 // cJSON reports where the syntax broke through return_parse_end (the same pointer as
 // cJSON_GetErrorPtr, without its process-wide state); the message gives line and column.
-static void SyntaxError(const Parser* p, const char* text, const char* at)
+static void SyntaxError(const Parser* p, const char* text, const char* at, bool nulByte)
 {
 	int line = 1, column = 1;
 	for (const char* c = text; c < at && *c != 0; ++c) {
 		line += *c == '\n';
 		column = *c == '\n' ? 1 : column + 1;
 	}
-	char near[24];
-	int n = 0;
-	for (const char* c = at; *c != 0 && *c != '\n' && n < 16; ++c)
-		near[n++] = (*c >= 0x20 && *c < 0x7f) ? *c : '?';
-	near[n] = 0;
-	char where[64];
+	char where[64], near[40];
 	snprintf(where, sizeof where, "line %d, column %d", line, column);
-	if (*at == 0)
-		Fail(p, where, "JSON syntax error: unexpected end of file");
+	Excerpt(text, at, near, (int)sizeof near);
+	if (nulByte)
+		Fail(p, where, "a NUL byte; a scene file is UTF-8 text");
+	else if (near[0] != 0)
+		Fail(p, where, "JSON syntax error near '%s'%s", near, *at == 0 ? " at the end of the file" : "");
 	else
-		Fail(p, where, "JSON syntax error near '%s'", near);
+		Fail(p, where, "JSON syntax error%s", *at == 0 ? ": unexpected end of file" : "");
 }
 
 wfScene* wfScene_Parse(const char* text, const char* name, char* error, int errorSize)
@@ -580,7 +597,7 @@ wfScene* wfScene_Parse(const char* text, const char* name, char* error, int erro
 	const char* end = text;
 	cJSON* root = cJSON_ParseWithOpts(text, &end, 1);
 	if (root == NULL) {
-		SyntaxError(&p, text, end != NULL ? end : text);
+		SyntaxError(&p, text, end != NULL ? end : text, false);
 		return NULL;
 	}
 	wfScene* scene = (wfScene*)calloc(1, sizeof(wfScene));
@@ -653,7 +670,7 @@ wfScene* wfScene_Load(const char* path, char* error, int errorSize)
 	wfScene* scene = NULL;
 	size_t length = strlen(text);
 	if (length != size)
-		SyntaxError(&p, text, text + length); // a NUL byte inside the file
+		SyntaxError(&p, text, text + length, true);
 	else
 		scene = wfScene_Parse(text, path, p.error, p.errorSize);
 	free(text);

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# Tests of the weft command, one case per call (each is its own ctest):
+#   cli_test.sh WEFT case NAME     a line of cases.txt: exit code and stderr text
+#   cli_test.sh WEFT scene FILE    a scene file loads and runs 2 frames
+#   cli_test.sh WEFT NAME          one of the functions test_NAME below
+set -u
+
+weft=$1
+kind=$2
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAILED: $*" >&2
+	for f in "$tmp/stdout" "$tmp/stderr"; do
+		[ -s "$f" ] && { echo "--- ${f##*/}:" >&2; head -c 2000 "$f" >&2; }
+	done
+	exit 1
+}
+
+# Runs weft with the given arguments; the exit code goes to $code, the output to files.
+run() {
+	"$weft" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+}
+
+expect_code() {
+	[ "$code" -eq "$1" ] || fail "weft ${*:2}: exit code $code, expected $1"
+}
+
+expect_stderr() {
+	grep -qF -- "$1" "$tmp/stderr" || fail "stderr does not contain: $1"
+}
+
+# Files left under a temporary name anywhere in the scratch folder.
+expect_no_temporaries() {
+	local left
+	left=$(find "$tmp" -name '*.tmp' | head -5)
+	[ -z "$left" ] || fail "temporary files left behind: $left"
+}
+
+count_lines() { # PATTERN FILE
+	grep -c -- "$1" "$2"
+}
+
+# ---------------------------------------------------------------- table cases
+
+trim() {
+	local s=$1
+	s=${s#"${s%%[![:space:]]*}"}
+	s=${s%"${s##*[![:space:]]}"}
+	printf '%s' "$s"
+}
+
+test_case() {
+	local name=$1 line
+	line=$(grep -E "^$name *\|" "$here/cases.txt") || fail "no case '$name' in cases.txt"
+	local f_name f_code f_text f_more f_args
+	IFS='|' read -r f_name f_code f_text f_more f_args <<<"$line"
+	f_code=$(trim "$f_code")
+	f_text=$(trim "$f_text")
+	f_more=$(trim "$f_more")
+	f_args=$(trim "$f_args")
+	local args=() a
+	for a in $f_args; do
+		a=${a//@bad/$here/bad}
+		a=${a//@good/$here/good}
+		a=${a//@tmp/$tmp}
+		args+=("$a")
+	done
+	run "${args[@]}"
+	expect_code "$f_code" "${args[@]}"
+	expect_stderr "$f_text"
+	[ "$f_more" = "-" ] || expect_stderr "$f_more"
+	expect_no_temporaries
+}
+
+# ---------------------------------------------------------------- output files
+
+# The issue's acceptance command: 120 OBJ frames of 60x60 and a CSV of 120 rows.
+test_run_outputs() {
+	run run --preset compute-cloth --frames 120 --obj "$tmp/frames" --stats "$tmp/stats/run.csv" --threads 1
+	expect_code 0
+	local n
+	n=$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)
+	[ "$n" -eq 120 ] || fail "$n OBJ files, expected 120"
+	[ -f "$tmp/frames/frame_0001.obj" ] && [ -f "$tmp/frames/frame_0120.obj" ] || fail "frame_0001.obj or frame_0120.obj missing"
+	local obj=$tmp/frames/frame_0120.obj
+	[ "$(count_lines '^v ' "$obj")" -eq 3600 ] || fail "v lines: $(count_lines '^v ' "$obj"), expected 3600"
+	[ "$(count_lines '^vt ' "$obj")" -eq 3600 ] || fail "vt lines: $(count_lines '^vt ' "$obj"), expected 3600"
+	[ "$(count_lines '^vn ' "$obj")" -eq 3600 ] || fail "vn lines: $(count_lines '^vn ' "$obj"), expected 3600"
+	[ "$(count_lines '^f ' "$obj")" -eq 6962 ] || fail "f lines: $(count_lines '^f ' "$obj"), expected 6962"
+	[ "$(count_lines '^o ' "$obj")" -eq 1 ] || fail "expected one object"
+	grep -qE '^f [0-9]+/[0-9]+/[0-9]+ [0-9]+/[0-9]+/[0-9]+ [0-9]+/[0-9]+/[0-9]+$' "$obj" || fail "f lines are not v/vt/vn"
+	local csv=$tmp/stats/run.csv
+	[ "$(wc -l <"$csv")" -eq 121 ] || fail "CSV has $(wc -l <"$csv") lines, expected 121"
+	head -1 "$csv" | grep -qx 'frame,time,kinetic_energy,potential_energy,max_strain,mean_strain,sphere_clearance,floor_clearance,momentum_x,momentum_y,momentum_z,non_finite' ||
+		fail "CSV header: $(head -1 "$csv")"
+	tail -1 "$csv" | grep -q '^120,' || fail "last CSV row is not frame 120"
+	grep -q 'weft run: 120 frames' "$tmp/stdout" || fail "no summary"
+	expect_no_temporaries
+	[ -z "$(find "$tmp" -name '.*' -type f)" ] || fail "hidden files left: $(find "$tmp" -name '.*' -type f)"
+}
+
+# An output folder under a regular file cannot exist: fail before stepping, write nothing.
+test_unwritable_obj() {
+	echo "not a folder" >"$tmp/file"
+	run run --preset xpbd --frames 5 --obj "$tmp/file/frames" --stats "$tmp/out/s.csv"
+	[ "$code" -ne 0 ] || fail "exit code 0 for an unwritable --obj folder"
+	expect_code 2
+	expect_stderr "--obj"
+	expect_stderr "$tmp/file/frames"
+	[ ! -e "$tmp/out/s.csv" ] || fail "statistics written despite the error"
+	[ -z "$(find "$tmp" -name '*.obj')" ] || fail "OBJ files written despite the error"
+	[ ! -s "$tmp/stdout" ] || fail "a summary was printed"
+	expect_no_temporaries
+}
+
+test_unwritable_stats() {
+	echo "not a folder" >"$tmp/file"
+	run run --preset xpbd --frames 5 --obj "$tmp/frames" --stats "$tmp/file/s.csv"
+	expect_code 2
+	expect_stderr "--stats"
+	[ -z "$(find "$tmp" -name '*.obj')" ] || fail "OBJ files written despite the error"
+	[ ! -e "$tmp/file/s.csv" ] || fail "statistics written"
+	expect_no_temporaries
+}
+
+# A folder without write permission (skipped as root, who may write anywhere).
+test_readonly_folder() {
+	mkdir "$tmp/ro"
+	chmod 555 "$tmp/ro"
+	if touch "$tmp/ro/probe" 2>/dev/null; then
+		rm -f "$tmp/ro/probe"
+		chmod 755 "$tmp/ro"
+		echo "skipped: this user can write into a read-only folder"
+		return 0
+	fi
+	run run --preset xpbd --frames 5 --obj "$tmp/ro"
+	chmod 755 "$tmp/ro"
+	expect_code 2
+	expect_stderr "is not writable"
+	[ -z "$(ls -A "$tmp/ro")" ] || fail "files written into the read-only folder"
+}
+
+# Missing folders are created, nested.
+test_folders_created() {
+	run run --preset spring-mesh --grid 8x8 --frames 3 --obj "$tmp/a/b/c" --stats "$tmp/d/e/s.csv" --quiet
+	expect_code 0
+	[ "$(find "$tmp/a/b/c" -name 'frame_*.obj' | wc -l)" -eq 3 ] || fail "expected 3 OBJ files"
+	[ "$(wc -l <"$tmp/d/e/s.csv")" -eq 4 ] || fail "expected 4 CSV lines"
+	[ ! -s "$tmp/stdout" ] || fail "--quiet printed: $(cat "$tmp/stdout")"
+	expect_no_temporaries
+}
+
+# Several cloths: one object each in an OBJ (indices continue), a cloth column in the CSV.
+test_multi_cloth() {
+	run run --scene "$here/good/two_cloths.json" --obj "$tmp/frames" --stats "$tmp/s.csv"
+	expect_code 0
+	local obj=$tmp/frames/frame_0003.obj
+	[ "$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)" -eq 3 ] || fail "expected 3 frames (the scene's \"frames\")"
+	[ "$(count_lines '^o ' "$obj")" -eq 2 ] || fail "expected two objects"
+	[ "$(count_lines '^v ' "$obj")" -eq 73 ] || fail "expected 48 + 25 vertices"
+	[ "$(count_lines '^f ' "$obj")" -eq 102 ] || fail "expected 70 + 32 faces"
+	grep -q '^f 73/73/73 ' "$obj" || grep -q ' 73/73/73' "$obj" || fail "the second object's faces do not reach vertex 73"
+	head -1 "$tmp/s.csv" | grep -q '^frame,cloth,time,' || fail "no cloth column: $(head -1 "$tmp/s.csv")"
+	[ "$(wc -l <"$tmp/s.csv")" -eq 7 ] || fail "expected 1 + 3 x 2 CSV lines"
+	grep -q '^3,1,' "$tmp/s.csv" || fail "no row for frame 3, cloth 1"
+}
+
+# SIGTERM (like SIGINT) stops between frames: exit 130, no statistics file, no temporaries.
+# (A background job of a script starts with SIGINT ignored, so the test sends SIGTERM.)
+test_interrupted() {
+	"$weft" run --preset xpbd --grid 4x4 --frames 100000 --stats "$tmp/s.csv" --obj "$tmp/frames" \
+		>"$tmp/stdout" 2>"$tmp/stderr" &
+	local pid=$! i
+	# The handler is in place once frames appear.
+	for i in $(seq 100); do
+		[ -e "$tmp/frames/frame_0002.obj" ] && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	for i in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		fail "weft run did not stop within 10 s of SIGTERM"
+	fi
+	wait "$pid"
+	code=$?
+	expect_code 130
+	expect_stderr "interrupted after"
+	[ ! -e "$tmp/s.csv" ] || fail "statistics written after an interruption"
+	expect_no_temporaries
+}
+
+# ---------------------------------------------------------------- the other commands
+
+test_presets() {
+	run presets
+	expect_code 0
+	local p
+	for p in xpbd compute-cloth spring-mesh; do
+		grep -q "^$p " "$tmp/stdout" || fail "preset $p not listed"
+	done
+}
+
+test_info() {
+	run info
+	expect_code 0
+	grep -q '^weft [0-9]*\.[0-9]*\.[0-9]*$' "$tmp/stdout" || fail "no version line"
+	grep -q '^backends: cpu' "$tmp/stdout" || fail "no backends line"
+}
+
+test_help() {
+	run --version
+	expect_code 0
+	grep -q '^weft [0-9]' "$tmp/stdout" || fail "--version printed nothing"
+	run --help
+	expect_code 0
+	grep -q 'weft run' "$tmp/stdout" && grep -q 'weft bench' "$tmp/stdout" || fail "help lacks a command"
+	run run --help
+	expect_code 0
+	grep -q -- '--stats FILE.csv' "$tmp/stdout" || fail "run --help lacks --stats"
+	run help bench
+	expect_code 0
+	grep -q -- '--warmup N' "$tmp/stdout" || fail "help bench lacks --warmup"
+}
+
+test_bench() {
+	run bench --preset xpbd --grid 16x16 --frames 5 --warmup 1 --threads 1
+	expect_code 0
+	grep -qE 'median [0-9.]+ +p10 [0-9.]+ +p90 [0-9.]+' "$tmp/stdout" || fail "no percentiles"
+	grep -q 'particle-substeps/s' "$tmp/stdout" || fail "no particle-substeps/s"
+	grep -q 'constraint projections/s' "$tmp/stdout" || fail "no projections/s"
+	grep -q '16x16; 256 particles' "$tmp/stdout" || fail "no sizes"
+	grep -q 'threads 1' "$tmp/stdout" || fail "no thread count"
+}
+
+# Command-line overrides reach the world: a jacobi run with an even sweep count succeeds.
+test_overrides() {
+	run run --preset xpbd --solver jacobi --iterations 2 --substeps 3 --grid 10x7 --frames 2 --backend cpu --obj "$tmp/o"
+	expect_code 0
+	[ "$(count_lines '^v ' "$tmp/o/frame_0002.obj")" -eq 70 ] || fail "--grid 10x7 did not give 70 vertices"
+	grep -q 'backend cpu' "$tmp/stdout" || fail "summary does not name the backend"
+}
+
+test_scene() {
+	local scene=$1
+	run run --scene "$scene" --frames 2 --stats "$tmp/s.csv" --backend cpu
+	expect_code 0
+	[ "$(wc -l <"$tmp/s.csv")" -ge 3 ] || fail "fewer than 2 CSV rows"
+	grep -q 'weft run: 2 frames' "$tmp/stdout" || fail "no summary"
+	! grep -q ',[1-9][0-9]*$' "$tmp/s.csv" || fail "non-finite values in $(basename "$scene")"
+}
+
+# ---------------------------------------------------------------- dispatch
+
+case "$kind" in
+case) test_case "$3" ;;
+scene) test_scene "$3" ;;
+*)
+	declare -F "test_$kind" >/dev/null || fail "no test '$kind'"
+	"test_$kind"
+	;;
+esac
+echo "passed: $kind ${3:-}"
