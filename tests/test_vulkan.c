@@ -489,3 +489,48 @@ WF_TEST(vk_unknown_device_name)
 	ENSURE(strstr(err, "no-such-gpu") != NULL);
 	return 0;
 }
+
+// Statistics reduced on the device equal the CPU's reduction of the same state: minima, maxima
+// and counts exactly, sums to float rounding per workgroup (relative 1e-5).
+static int CompareStats(const char* preset, wfSolverType solver)
+{
+	if (VulkanMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	SmallPreset(preset, solver, 13, &wd, &cd);
+	cd.cols = 17; // more than one workgroup of particles
+	wd.floor.enabled = true;
+	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(w != NULL);
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	ENSURE(wfCloth_SetPinned(id, 3, true) == WF_OK);
+	for (int f = 0; f < 6; ++f)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	wfClothStats gpu, cpu;
+	ENSURE(wfCloth_GetStats(id, &gpu) == WF_OK);
+	wfCloth* c = wfGetCloth(id);
+	ENSURE(wfSyncHost(w, c) == WF_OK);
+	wfFrameParams p;
+	wfFrameParamsInit(w, &p);
+	wfComputeStats(w, c, &p, &cpu);
+	ENSURE_NEAR(gpu.kineticEnergy, cpu.kineticEnergy, 1e-5 * fabs(cpu.kineticEnergy) + 1e-12);
+	ENSURE_NEAR(gpu.potentialEnergy, cpu.potentialEnergy, 1e-5 * fabs(cpu.potentialEnergy) + 1e-12);
+	double mom = fabs(cpu.momentum.x) + fabs(cpu.momentum.y) + fabs(cpu.momentum.z);
+	ENSURE_NEAR(gpu.momentum.x, cpu.momentum.x, 1e-5 * mom + 1e-9);
+	ENSURE_NEAR(gpu.momentum.y, cpu.momentum.y, 1e-5 * mom + 1e-9);
+	ENSURE_NEAR(gpu.momentum.z, cpu.momentum.z, 1e-5 * mom + 1e-9);
+	ENSURE_NEAR(gpu.maxStrain, cpu.maxStrain, 0.0);
+	ENSURE_NEAR(gpu.meanStrain, cpu.meanStrain, 1e-5 * cpu.meanStrain);
+	ENSURE_NEAR(gpu.sphereClearance, cpu.sphereClearance, 0.0);
+	ENSURE_NEAR(gpu.floorClearance, cpu.floorClearance, 0.0);
+	ENSURE(gpu.nonFinite == cpu.nonFinite && gpu.time == cpu.time);
+	ENSURE(ValidationClean(w));
+	wfDestroyWorld(w);
+	return 0;
+}
+
+WF_TEST(vk_stats_xpbd) { return CompareStats("xpbd", WF_SOLVER_XPBD); }
+WF_TEST(vk_stats_jacobi) { return CompareStats("spring-mesh", WF_SOLVER_JACOBI); }
+WF_TEST(vk_stats_springs) { return CompareStats("compute-cloth", WF_SOLVER_SPRINGS); }

@@ -12,6 +12,7 @@
 // with a compute->compute barrier between dependent dispatches.
 #include "vk_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
 _Static_assert(offsetof(wfVkClothParams, h) == 64, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(sizeof(wfVkStatus) == 16, "status");
+_Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
 
 static const VkMemoryPropertyFlags kDeviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
@@ -196,7 +198,7 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->device, &alloc, vc->sets));
 	for (int v = 0; v < 2; ++v) {
 		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
-		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, VK_WHOLE_SIZE};
+		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep)};
 		infos[WF_VK_BIND_POS] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_A : WF_VK_REGION_POS_B);
 		infos[WF_VK_BIND_VEL] = RegionInfo(vc, v == 0 ? WF_VK_REGION_VEL_A : WF_VK_REGION_VEL_B);
 		infos[WF_VK_BIND_POS_ALT] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_B : WF_VK_REGION_POS_A);
@@ -213,6 +215,8 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_TRI_LIST] = RegionInfo(vc, WF_VK_REGION_TRI_LIST);
 		infos[WF_VK_BIND_INDICES] = RegionInfo(vc, WF_VK_REGION_INDICES);
 		infos[WF_VK_BIND_STATUS] = RegionInfo(vc, WF_VK_REGION_STATUS);
+		infos[WF_VK_BIND_STATS_PARAMS] = (VkDescriptorBufferInfo){vc->frame.buffer, vc->statsParamsOffset, sizeof(wfVkStatsParams)};
+		infos[WF_VK_BIND_PARTIALS] = RegionInfo(vc, WF_VK_REGION_PARTIALS);
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -265,6 +269,28 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 	Copy(ctx, vc->restore, dev, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], dev, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
 	Barrier(ctx, vc->restore, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->restore));
+
+	// Statistics: per-workgroup partials of the state in A, copied to staging for the host's sum.
+	if ((r = AllocateCommandBuffer(ctx, "weft stats", &vc->stats)) != WF_OK || (r = Begin(ctx, vc->stats)) != WF_OK)
+		return r;
+	Barrier(ctx, vc->stats, kComputeTransfer, kAllWrites, kComputeTransfer, kAllReadWrites);
+	f->vkCmdBindDescriptorSets(vc->stats, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelineLayout, 0, 1, &vc->sets[0], 0, NULL);
+	const uint32_t counts[2] = {(uint32_t)c->model.particleCount, (uint32_t)c->model.constraintCount};
+	const int pipes[2] = {WF_VK_PIPE_STATS_PARTICLES, WF_VK_PIPE_STATS_CONSTRAINTS};
+	for (int k = 0; k < 2; ++k) {
+		// Both write disjoint partials and only read the state: no barrier between them.
+		f->vkCmdBindPipeline(vc->stats, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelines[pipes[k]]);
+		wfVkPush push = {0u, counts[k], 0u, 0u};
+		f->vkCmdPushConstants(vc->stats, ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+		uint32_t groups = (counts[k] + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE;
+		uint32_t x = groups < 65535u ? groups : 65535u;
+		f->vkCmdDispatch(vc->stats, x, (groups + x - 1) / x, 1);
+	}
+	Barrier(ctx, vc->stats, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	Copy(ctx, vc->stats, dev, vc->regionOffset[WF_VK_REGION_PARTIALS], stage, vc->stagingPartials,
+		(VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfVkPartial));
+	Barrier(ctx, vc->stats, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->stats));
 	return WF_OK;
 }
 
@@ -334,13 +360,16 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	const wfClothModel* m = &c->model;
 	const VkDeviceSize n = (VkDeviceSize)m->particleCount, k = (VkDeviceSize)m->constraintCount, t = (VkDeviceSize)m->triangleCount;
 	const VkDeviceSize v4 = n * sizeof(wfVec4);
+	vc->particleGroups = (uint32_t)((n + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE);
+	vc->constraintGroups = (uint32_t)((k + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE);
+	const VkDeviceSize partials = (VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfVkPartial);
 	VkDeviceSize sizes[WF_VK_REGION_COUNT] = {
 		[WF_VK_REGION_POS_A] = v4, [WF_VK_REGION_VEL_A] = v4, [WF_VK_REGION_POS_B] = v4, [WF_VK_REGION_VEL_B] = v4,
 		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = k * 16,
 		[WF_VK_REGION_ADJ_START] = (n + 1) * 4, [WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4, [WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
 		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
 		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
-		[WF_VK_REGION_BACKUP_VEL] = v4, [WF_VK_REGION_STATUS] = sizeof(wfVkStatus),
+		[WF_VK_REGION_BACKUP_VEL] = v4, [WF_VK_REGION_STATUS] = sizeof(wfVkStatus), [WF_VK_REGION_PARTIALS] = partials,
 	};
 	VkDeviceSize align = ctx->properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)
@@ -360,15 +389,17 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		return r;
 	snprintf(name, sizeof name, "weft cloth %d staging", c->index);
 	// Read back by the host: cached where there is such memory.
-	r = CreateBuffer(ctx, WF_VK_STAGING_DATA + 3 * v4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, kHostCoherent,
+	vc->stagingPartials = AlignUp(WF_VK_STAGING_DATA + 3 * v4, 16);
+	r = CreateBuffer(ctx, vc->stagingPartials + partials, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, kHostCoherent,
 		VK_MEMORY_PROPERTY_HOST_CACHED_BIT, name, &vc->staging);
 	if (r != WF_OK)
 		return r;
 	snprintf(name, sizeof name, "weft cloth %d frame", c->index);
 	// Read by every kernel: device-local where the host can also write it (resizable BAR), so the
 	// kernels do not fetch their parameters across the bus.
-	r = CreateBuffer(ctx, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-		kHostCoherent, kDeviceLocal, name, &vc->frame);
+	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep), align);
+	r = CreateBuffer(ctx, vc->statsParamsOffset + sizeof(wfVkStatsParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
+		name, &vc->frame);
 	if (r != WF_OK)
 		return r;
 	if ((r = CreateDescriptorSets(ctx, vc)) != WF_OK || (r = RecordTransfers(ctx, c, vc)) != WF_OK || (r = UploadModel(ctx, c, vc)) != WF_OK)
@@ -384,8 +415,8 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 	if (vc == NULL)
 		return;
 	ctx->fd.vkDeviceWaitIdle(ctx->device); // the frame command buffer may still reference the cloth
-	VkCommandBuffer cmds[3] = {vc->upload, vc->download, vc->restore};
-	for (int i = 0; i < 3; ++i) {
+	VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
+	for (int i = 0; i < 4; ++i) {
 		if (cmds[i] != VK_NULL_HANDLE)
 			ctx->fd.vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmds[i]);
 	}
@@ -744,6 +775,65 @@ static void LogTiming(wfVkContext* ctx)
 		ctx->properties.deviceName, n, skip, t[n / 2], t[n / 10], t[(n * 9) / 10], ctx->dispatchesPerFrame);
 }
 
+// Statistics reduced on the device: each workgroup sums its particles or constraints in float,
+// the host adds the partials in double. Min/max and counts are exact; sums agree with the CPU's
+// double sums to float rounding per group (relative 1e-6).
+static wfResult Stats(wfWorld* world, wfCloth* c, const wfFrameParams* p, wfClothStats* out)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkCloth* vc = (wfVkCloth*)c->backendData;
+	const wfMaterial* m = &c->material;
+	wfVkStatsParams sp;
+	memset(&sp, 0, sizeof sp);
+	sp.gravity = V4(p->gravity, 0.0f);
+	sp.sphereCenter = V4(wfSphereCenterAt(p, -1), 0.0f);
+	sp.compliance = (wfVkVec4){m->stretchCompliance, m->shearCompliance, m->bendCompliance, 0.0f};
+	sp.mass = m->mass;
+	sp.sphereRadius = p->sphere.radius;
+	sp.floorHeight = p->floor.height;
+	sp.stiffness = m->stiffness;
+	wfSolverType solver = world->def.step.solver;
+	sp.flags = (p->sphere.enabled ? WF_VK_STATS_SPHERE : 0u) | (p->floor.enabled ? WF_VK_STATS_FLOOR : 0u) |
+		(solver == WF_SOLVER_XPBD ? WF_VK_STATS_XPBD : 0u) | (solver == WF_SOLVER_SPRINGS ? WF_VK_STATS_SPRINGS : 0u);
+	sp.particleGroups = vc->particleGroups;
+	memcpy((char*)vc->frame.map + vc->statsParamsOffset, &sp, sizeof sp);
+	wfResult r = SubmitAndWait(ctx, vc->stats);
+	if (r != WF_OK)
+		return r;
+	const wfVkPartial* part = (const wfVkPartial*)((const char*)vc->staging.map + vc->stagingPartials);
+	double ke = 0.0, pe = 0.0, mx = 0.0, my = 0.0, mz = 0.0, strainSum = 0.0;
+	float sphere = FLT_MAX, floorY = FLT_MAX, largest = 0.0f;
+	long long nonFinite = 0, stretch = 0, bad = 0;
+	for (uint32_t g = 0; g < vc->particleGroups; ++g) {
+		ke += part[g].sum0;
+		pe += part[g].sum1;
+		mx += part[g].sum2;
+		my += part[g].sum3;
+		mz += part[g].sum4;
+		sphere = part[g].min0 < sphere ? part[g].min0 : sphere;
+		floorY = part[g].min1 < floorY ? part[g].min1 : floorY;
+		nonFinite += part[g].count;
+	}
+	for (uint32_t g = vc->particleGroups; g < vc->particleGroups + vc->constraintGroups; ++g) {
+		pe += part[g].sum0;
+		strainSum += part[g].sum1;
+		largest = -part[g].min0 > largest ? -part[g].min0 : largest;
+		stretch += part[g].count;
+		bad += part[g].bad;
+	}
+	memset(out, 0, sizeof *out);
+	out->time = world->time;
+	out->kineticEnergy = ke;
+	out->potentialEnergy = pe;
+	out->maxStrain = bad > 0 ? NAN : largest; // a non-finite strain is the largest (as on the CPU)
+	out->meanStrain = stretch > 0 ? (float)(strainSum / (double)stretch) : 0.0f;
+	out->sphereClearance = sphere;
+	out->floorClearance = floorY;
+	out->momentum = (wfVec3){(float)mx, (float)my, (float)mz};
+	out->nonFinite = (int)nonFinite;
+	return WF_OK;
+}
+
 static void Destroy(wfWorld* world)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
@@ -764,7 +854,7 @@ static const wfBackendOps kVulkanOps = {
 	.step = Step,
 	.download = Download,
 	.upload = Upload,
-	.stats = NULL, // the core reduces the downloaded mirror
+	.stats = Stats,
 };
 
 wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)

@@ -28,6 +28,12 @@ static const uint32_t kNormalsSpv[] = {
 static const uint32_t kCheckSpv[] = {
 #include "check.comp.inc"
 };
+static const uint32_t kStatsParticlesSpv[] = {
+#include "stats_particles.comp.inc"
+};
+static const uint32_t kStatsConstraintsSpv[] = {
+#include "stats_constraints.comp.inc"
+};
 
 typedef struct ShaderCode {
 	const char* name;
@@ -44,6 +50,8 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft springs", kSpringsSpv),
 	SHADER("weft normals", kNormalsSpv),
 	SHADER("weft check", kCheckSpv),
+	SHADER("weft stats particles", kStatsParticlesSpv),
+	SHADER("weft stats constraints", kStatsConstraintsSpv),
 };
 #undef SHADER
 

@@ -23,6 +23,8 @@ enum {
 	WF_VK_PIPE_SPRINGS,
 	WF_VK_PIPE_NORMALS,
 	WF_VK_PIPE_CHECK,
+	WF_VK_PIPE_STATS_PARTICLES,
+	WF_VK_PIPE_STATS_CONSTRAINTS,
 	WF_VK_PIPE_COUNT
 };
 
@@ -46,6 +48,7 @@ enum {
 	WF_VK_REGION_BACKUP_POS,
 	WF_VK_REGION_BACKUP_VEL,
 	WF_VK_REGION_STATUS, // wfVkStatus, reset and copied to staging by every frame
+	WF_VK_REGION_PARTIALS, // (particleGroups + constraintGroups) wfVkPartial
 	WF_VK_REGION_COUNT
 };
 
@@ -72,7 +75,10 @@ typedef struct wfVkCloth {
 	wfVkBuffer frame;    // host-visible: wfVkClothParams + (WF_VK_MAX_SUBSTEPS) wfVkSubstep
 	VkDescriptorPool descriptorPool;
 	VkDescriptorSet sets[2]; // variant 0 reads A writes B, variant 1 the reverse
-	VkCommandBuffer upload, download, restore; // recorded once
+	VkCommandBuffer upload, download, restore, stats; // recorded once
+	uint32_t particleGroups, constraintGroups; // workgroups of the statistics kernels
+	VkDeviceSize statsParamsOffset;  // wfVkStatsParams in the frame buffer
+	VkDeviceSize stagingPartials;    // the partials' copy in the staging buffer
 	bool normalsCurrent; // the device's normal buffer matches its positions
 } wfVkCloth;
 

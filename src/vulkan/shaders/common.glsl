@@ -24,6 +24,8 @@ layout(std430, binding = WF_VK_BIND_TRI_START) readonly buffer TriStartBuf { int
 layout(std430, binding = WF_VK_BIND_TRI_LIST) readonly buffer TriListBuf { uint triList[]; };
 layout(std430, binding = WF_VK_BIND_INDICES) readonly buffer IndexBuf { uint indices[]; };
 layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status; };
+layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
+layout(std430, binding = WF_VK_BIND_PARTIALS) buffer PartialBuf { wfVkPartial partials[]; };
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };
 
@@ -36,6 +38,11 @@ uint WfElement()
 	uint local = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WF_VK_GROUP_SIZE + gl_LocalInvocationID.x;
 	return local < pc.count ? pc.first + local : 0xffffffffu;
 }
+
+// This workgroup's index in a dispatch (groups spill into y like elements).
+uint WfGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
 float WfRest(uint k) { return uintBitsToFloat(con[k].z); }
 

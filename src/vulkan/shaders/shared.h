@@ -46,14 +46,22 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_TRI_START 13     // (n + 1) incident triangles per particle, compressed rows
 #define WF_VK_BIND_TRI_LIST 14      // (3 triangles) ascending triangle indices
 #define WF_VK_BIND_INDICES 15       // (3 triangles)
-#define WF_VK_BIND_STATUS 16        // wfVkStatus (host-visible)
-#define WF_VK_BIND_COUNT 17
+#define WF_VK_BIND_STATUS 16        // wfVkStatus
+#define WF_VK_BIND_STATS_PARAMS 17  // wfVkStatsParams (host-visible, after the frame records)
+#define WF_VK_BIND_PARTIALS 18      // (particle groups + constraint groups) wfVkPartial
+#define WF_VK_BIND_COUNT 19
 
 // wfVkClothParams.flags
 #define WF_VK_FLAG_SPHERE 1u
 #define WF_VK_FLAG_FLOOR 2u
 #define WF_VK_FLAG_STOP 4u   // contact response: zero the velocity
 #define WF_VK_FLAG_WAVE 8u   // wave wind: acceleration per column and inverse mass
+
+// wfVkStatsParams.flags
+#define WF_VK_STATS_SPHERE 1u
+#define WF_VK_STATS_FLOOR 2u
+#define WF_VK_STATS_XPBD 4u    // elastic energy 1/2 C^2 / compliance
+#define WF_VK_STATS_SPRINGS 8u // elastic energy 1/2 k C^2
 
 // wfVkPush.flags
 #define WF_VK_PUSH_FIRST_ITERATION 1u // XPBD: lambda starts at 0 in this pass
@@ -111,5 +119,39 @@ WF_STRUCT_BEGIN(wfVkStatus)
 	WF_UINT pad0;
 	WF_UINT pad1;
 WF_STRUCT_END(wfVkStatus)
+
+// Inputs of the statistics kernels (wfComputeStats), written by the host before the submit.
+WF_STRUCT_BEGIN(wfVkStatsParams)
+	WF_VEC4 gravity;         // xyz
+	WF_VEC4 sphereCenter;    // xyz, where the sphere is now
+	WF_VEC4 compliance;      // per family (stretch, shear, bend)
+	WF_FLOAT mass;
+	WF_FLOAT sphereRadius;
+	WF_FLOAT floorHeight;
+	WF_FLOAT stiffness;
+	WF_UINT flags;           // WF_VK_STATS_*
+	WF_UINT particleGroups;  // constraint partials start after this many particle partials
+	WF_UINT pad0;
+	WF_UINT pad1;
+WF_STRUCT_END(wfVkStatsParams)
+
+// One workgroup's share of the statistics, summed in float per group and in double on the host.
+// Particles: sum0 kinetic energy, sum1 gravity energy, sum2..4 momentum, min0 sphere clearance,
+// min1 floor clearance, count non-finite particles. Constraints: sum0 elastic energy, sum1 strain
+// sum, min0 minus the largest strain, count stretch constraints, bad non-finite strains.
+WF_STRUCT_BEGIN(wfVkPartial)
+	WF_FLOAT sum0;
+	WF_FLOAT sum1;
+	WF_FLOAT sum2;
+	WF_FLOAT sum3;
+	WF_FLOAT sum4;
+	WF_FLOAT min0;
+	WF_FLOAT min1;
+	WF_UINT count;
+	WF_UINT bad;
+	WF_UINT pad0;
+	WF_UINT pad1;
+	WF_UINT pad2;
+WF_STRUCT_END(wfVkPartial)
 
 #endif
