@@ -136,7 +136,27 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize)
 
 // ------------------------------------------------------------------ OBJ
 
-static bool ReadFixed(CliObjCloth* c, char* error, size_t errorSize)
+// The vt lines and the f lines of a cloth whose first vertex has OBJ index `base` (1-based,
+// counted across the file).
+static bool FormatFixed(CliObjCloth* c, const float* uvs, const uint32_t* indices, int triangles, long base)
+{
+	FILE* uv = open_memstream(&c->uvText, &c->uvTextLength);
+	if (uv == NULL)
+		return false;
+	for (int i = 0; i < c->particleCount; ++i)
+		fprintf(uv, "vt %.6g %.6g\n", uvs[2 * i], uvs[2 * i + 1]);
+	bool ok = fclose(uv) == 0;
+	FILE* faces = open_memstream(&c->faceText, &c->faceTextLength);
+	if (faces == NULL)
+		return false;
+	for (int t = 0; t < triangles; ++t) {
+		long a = base + (long)indices[3 * t], b = base + (long)indices[3 * t + 1], d = base + (long)indices[3 * t + 2];
+		fprintf(faces, "f %ld/%ld/%ld %ld/%ld/%ld %ld/%ld/%ld\n", a, a, a, b, b, b, d, d, d);
+	}
+	return fclose(faces) == 0 && ok;
+}
+
+static bool PrepareCloth(CliObjCloth* c, long base, char* error, size_t errorSize)
 {
 	wfClothInfo info;
 	if (wfCloth_GetInfo(c->id, &info) != WF_OK) {
@@ -144,22 +164,26 @@ static bool ReadFixed(CliObjCloth* c, char* error, size_t errorSize)
 		return false;
 	}
 	c->particleCount = info.particleCount;
-	c->triangleCount = info.triangleCount;
 	size_t n = (size_t)info.particleCount;
 	c->positions = (wfVec3*)malloc(n * sizeof(wfVec3));
 	c->normals = (wfVec3*)malloc(n * sizeof(wfVec3));
-	c->uvs = (float*)malloc(n * 2 * sizeof(float));
-	c->indices = (uint32_t*)malloc((size_t)info.triangleCount * 3 * sizeof(uint32_t));
-	if (c->positions == NULL || c->normals == NULL || c->uvs == NULL || c->indices == NULL) {
+	float* uvs = (float*)malloc(n * 2 * sizeof(float));
+	uint32_t* indices = (uint32_t*)malloc((size_t)info.triangleCount * 3 * sizeof(uint32_t));
+	bool ok = c->positions != NULL && c->normals != NULL && uvs != NULL && indices != NULL;
+	if (!ok)
 		snprintf(error, errorSize, "out of memory for the OBJ export");
-		return false;
-	}
-	if (wfCloth_ReadUVs(c->id, c->uvs, info.particleCount) != WF_OK ||
-		wfCloth_ReadIndices(c->id, c->indices, 3 * info.triangleCount) != WF_OK) {
+	if (ok && (wfCloth_ReadUVs(c->id, uvs, info.particleCount) != WF_OK ||
+		wfCloth_ReadIndices(c->id, indices, 3 * info.triangleCount) != WF_OK)) {
 		snprintf(error, errorSize, "cannot read the mesh: %s", wfWorld_GetLastError(c->id.world));
-		return false;
+		ok = false;
 	}
-	return true;
+	if (ok && !FormatFixed(c, uvs, indices, info.triangleCount, base)) {
+		snprintf(error, errorSize, "out of memory for the OBJ export");
+		ok = false;
+	}
+	free(uvs);
+	free(indices);
+	return ok;
 }
 
 bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* cloths, int count, char* error, size_t errorSize)
@@ -171,10 +195,12 @@ bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* clot
 		snprintf(error, errorSize, "out of memory for the OBJ export");
 		return false;
 	}
+	long base = 1;
 	for (int i = 0; i < count; ++i) {
 		w->cloths[i].id = cloths[i];
-		if (!ReadFixed(&w->cloths[i], error, errorSize))
+		if (!PrepareCloth(&w->cloths[i], base, error, errorSize))
 			return false;
+		base += w->cloths[i].particleCount;
 	}
 	return true;
 }
@@ -184,27 +210,23 @@ void CliObjWriterFree(CliObjWriter* w)
 	for (int i = 0; w->cloths != NULL && i < w->clothCount; ++i) {
 		free(w->cloths[i].positions);
 		free(w->cloths[i].normals);
-		free(w->cloths[i].uvs);
-		free(w->cloths[i].indices);
+		free(w->cloths[i].uvText);
+		free(w->cloths[i].faceText);
 	}
 	free(w->cloths);
 	w->cloths = NULL;
 }
 
-// One object. OBJ indices are 1-based and count across the whole file, hence `base`.
-static void WriteObject(FILE* out, const CliObjCloth* c, int index, int base)
+// One object: v, vt, vn, then f v/vt/vn (one index serves all three).
+static void WriteObject(FILE* out, const CliObjCloth* c, int index)
 {
 	fprintf(out, "o cloth_%d\n", index);
 	for (int i = 0; i < c->particleCount; ++i)
 		fprintf(out, "v %.6g %.6g %.6g\n", c->positions[i].x, c->positions[i].y, c->positions[i].z);
-	for (int i = 0; i < c->particleCount; ++i)
-		fprintf(out, "vt %.6g %.6g\n", c->uvs[2 * i], c->uvs[2 * i + 1]);
+	fwrite(c->uvText, 1, c->uvTextLength, out);
 	for (int i = 0; i < c->particleCount; ++i)
 		fprintf(out, "vn %.6g %.6g %.6g\n", c->normals[i].x, c->normals[i].y, c->normals[i].z);
-	for (int t = 0; t < c->triangleCount; ++t) {
-		long a = base + (long)c->indices[3 * t], b = base + (long)c->indices[3 * t + 1], d = base + (long)c->indices[3 * t + 2];
-		fprintf(out, "f %ld/%ld/%ld %ld/%ld/%ld %ld/%ld/%ld\n", a, a, a, b, b, b, d, d, d);
-	}
+	fwrite(c->faceText, 1, c->faceTextLength, out);
 }
 
 bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size_t errorSize)
@@ -223,11 +245,8 @@ bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size
 	if (!CliFileOpen(&f, path, error, errorSize))
 		return false;
 	fprintf(f.file, "# weft %d.%d.%d, frame %d, t = %.6f s\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH, frame, time);
-	int base = 1;
-	for (int i = 0; i < w->clothCount; ++i) {
-		WriteObject(f.file, &w->cloths[i], i, base);
-		base += w->cloths[i].particleCount;
-	}
+	for (int i = 0; i < w->clothCount; ++i)
+		WriteObject(f.file, &w->cloths[i], i);
 	return CliFileCommit(&f, error, errorSize);
 }
 

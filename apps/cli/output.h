@@ -31,11 +31,13 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
 typedef struct CliObjCloth {
 	wfClothId id;
 	int particleCount;
-	int triangleCount;
 	wfVec3* positions;  // (particleCount)
 	wfVec3* normals;    // (particleCount)
-	float* uvs;         // (particleCount x 2), fixed
-	uint32_t* indices;  // (3 x triangleCount), fixed
+	// The vt and f lines never change (fixed UVs and triangles): formatted once, copied per frame.
+	char* uvText;
+	size_t uvTextLength;
+	char* faceText;
+	size_t faceTextLength;
 } CliObjCloth;
 
 typedef struct CliObjWriter {
