@@ -239,9 +239,22 @@ static bool FailValidation(const Parser* p, const char* path, const char* messag
 	return false;
 }
 
+// Text from the file in a message: at most 64 characters, control characters shown as '?',
+// so that a message stays one line.
+static const char* Printable(const char* in, char* out, size_t size)
+{
+	size_t n = 0;
+	for (; n + 1 < size && n < 64 && in[n] != 0; ++n)
+		out[n] = (unsigned char)in[n] < 0x20 || in[n] == 0x7f ? '?' : in[n];
+	out[n] = 0;
+	return out;
+}
+
 static void JoinKey(char* out, const char* path, const char* key)
 {
-	snprintf(out, WF_SCENE_PATH, "%s%s%.64s", path, path[0] != 0 ? "." : "", key);
+	char printable[72];
+	Printable(key, printable, sizeof printable);
+	snprintf(out, WF_SCENE_PATH, "%s%s%s", path, path[0] != 0 ? "." : "", printable);
 }
 
 static void JoinIndex(char* out, const char* path, int index)
@@ -340,7 +353,8 @@ static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const En
 			return true;
 		}
 	}
-	return Fail(p, path, "\"%.64s\" is not one of %s", j->valuestring, names);
+	char value[72];
+	return Fail(p, path, "\"%s\" is not one of %s", Printable(j->valuestring, value, sizeof value), names);
 }
 
 static bool ReadString(const Parser* p, const cJSON* j, const char* path, const char** out)
@@ -449,7 +463,7 @@ static bool ApplyPreset(const Parser* p, const cJSON* root, wfScene* scene, wfCl
 	const cJSON* preset = cJSON_GetObjectItemCaseSensitive(root, "preset");
 	if (preset == NULL)
 		return true;
-	char known[160];
+	char known[160], value[72];
 	size_t used = 0;
 	known[0] = 0;
 	for (int i = 0; i < wfPresetCount() && used < sizeof known; ++i)
@@ -457,7 +471,7 @@ static bool ApplyPreset(const Parser* p, const cJSON* root, wfScene* scene, wfCl
 	if (!cJSON_IsString(preset))
 		return Fail(p, "preset", "expected a string (one of %s), got %s", known, TypeName(preset));
 	if (!wfPresetGet(preset->valuestring, &scene->world, cloth))
-		return Fail(p, "preset", "\"%.64s\" is not one of %s", preset->valuestring, known);
+		return Fail(p, "preset", "\"%s\" is not one of %s", Printable(preset->valuestring, value, sizeof value), known);
 	return true;
 }
 
