@@ -51,7 +51,8 @@ void main()
 		}
 		barrier();
 	}
-	if (t == 0u) {
+	// Groups past the end of a dispatch spilled into y own no elements and write nothing.
+	if (t == 0u && WfGroup() * WF_VK_GROUP_SIZE < pc.count) {
 		uint g = SP.particleGroups + WfGroup();
 		partials[g].sum0 = sEnergy[0];
 		partials[g].sum1 = sStrain[0];

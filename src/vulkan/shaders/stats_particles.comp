@@ -55,7 +55,8 @@ void main()
 		}
 		barrier();
 	}
-	if (t == 0u) {
+	// Groups past the end of a dispatch spilled into y own no elements and write nothing.
+	if (t == 0u && WfGroup() * WF_VK_GROUP_SIZE < pc.count) {
 		uint g = WfGroup();
 		partials[g].sum0 = sSum[0][0];
 		partials[g].sum1 = sSum[1][0];
