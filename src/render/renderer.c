@@ -11,8 +11,10 @@
 #include <string.h>
 
 #define RD_TEXTURE_SIZE 256
-#define RD_SPHERE_SLICES 96 // fine enough that the silhouette is within 0.1 px of a circle at 1080p
-#define RD_SPHERE_STACKS 48
+#define RD_SPHERE_SLICES 64 // the silhouette is within 0.12 % of the radius of a circle (0.25 px at 1080p)
+#define RD_SPHERE_STACKS 32
+#define RD_MARKER_SLICES 16 // pin markers are a few pixels wide
+#define RD_MARKER_STACKS 8
 #define RD_MAX_PIN_MARKERS 4096
 #define RD_DEF_MAGIC 0x52454e44
 
@@ -68,9 +70,9 @@ struct wfRenderer {
 	uint32_t textureLevels;
 	VkSampler sampler;
 
-	// Sphere and floor, uploaded once.
+	// Sphere, pin marker and floor, uploaded once.
 	RdBuffer staticGeometry;
-	RdStreams sphere, floor;
+	RdStreams sphere, marker, floor;
 
 	// The cloths of a frame: written into `staging`, copied to `geometry` by the GPU.
 	RdBuffer staging, geometry;
@@ -628,26 +630,36 @@ static RdStreams LayoutStreams(VkDeviceSize* offset, int vertices, int indices, 
 	return s;
 }
 
-// The unit sphere (its positions double as normals) and a unit floor quad in the xz plane.
+static void CopyMesh(uint8_t* base, const RdStreams* s, const RdMesh* mesh)
+{
+	memcpy(base + s->position, mesh->positions, sizeof(float) * 3 * (size_t)mesh->vertexCount);
+	memcpy(base + s->uv, mesh->uvs, sizeof(float) * 2 * (size_t)mesh->vertexCount);
+	memcpy(base + s->index, mesh->indices, sizeof(uint32_t) * (size_t)mesh->indexCount);
+}
+
+// The unit sphere and a coarse one for pin markers (positions double as normals), and a unit floor
+// quad in the xz plane.
 static bool CreateStaticGeometry(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
-	RdMesh sphere = {0};
-	if (!rdMakeSphere(RD_SPHERE_SLICES, RD_SPHERE_STACKS, &sphere)) {
+	RdMesh sphere = {0}, marker = {0};
+	if (!rdMakeSphere(RD_SPHERE_SLICES, RD_SPHERE_STACKS, &sphere) ||
+	    !rdMakeSphere(RD_MARKER_SLICES, RD_MARKER_STACKS, &marker)) {
 		rdMeshFree(&sphere);
+		rdMeshFree(&marker);
 		return rdFail(ctx, "out of memory for the sphere mesh");
 	}
 	VkDeviceSize size = 0;
 	r->sphere = LayoutStreams(&size, sphere.vertexCount, sphere.indexCount, 0, true);
+	r->marker = LayoutStreams(&size, marker.vertexCount, marker.indexCount, 0, true);
 	r->floor = LayoutStreams(&size, 4, 6, 0, false);
 	RdBuffer staging;
 	bool ok = rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
 	if (ok) {
 		uint8_t* base = staging.mapped;
 		memset(base, 0, (size_t)size);
-		memcpy(base + r->sphere.position, sphere.positions, sizeof(float) * 3 * (size_t)sphere.vertexCount);
-		memcpy(base + r->sphere.uv, sphere.uvs, sizeof(float) * 2 * (size_t)sphere.vertexCount);
-		memcpy(base + r->sphere.index, sphere.indices, sizeof(uint32_t) * (size_t)sphere.indexCount);
+		CopyMesh(base, &r->sphere, &sphere);
+		CopyMesh(base, &r->marker, &marker);
 		const float quad[12] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
 		const float up[12] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
 		const uint32_t quadIndices[6] = {0, 1, 2, 0, 2, 3}; // counter-clockwise seen from above
@@ -672,6 +684,7 @@ static bool CreateStaticGeometry(wfRenderer* r)
 	}
 	rdBufferDestroy(ctx, &staging);
 	rdMeshFree(&sphere);
+	rdMeshFree(&marker);
 	return ok;
 }
 
@@ -1101,7 +1114,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	// Pinned particles: small red spheres, sized from the cloth's edge length.
 	if (r->def.showPins && count > 0) {
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->marker, false);
 		int markers = 0;
 		for (int i = 0; i < count && markers < RD_MAX_PIN_MARKERS; ++i) {
 			const wfVec3* pos = (const wfVec3*)((const uint8_t*)r->staging.mapped + draws[i].streams.position);
@@ -1117,7 +1130,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 				SetVec4(draw.material, 0.5f, 32.0f, 0.0f, 0.0f);
 				draw.mode[0] = RD_MODE_SOLID;
 				Push(r, &draw);
-				ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+				ctx->vk.vkCmdDrawIndexed(cmd, r->marker.indexCount, 1, 0, 0, 0);
 				markers++;
 			}
 		}
