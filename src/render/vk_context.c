@@ -118,9 +118,17 @@ static bool CreateInstance(RdContext* ctx, bool validation)
 		.pfnUserCallback = DebugCallback,
 		.pUserData = ctx,
 	};
+	// Synchronization validation too: the renderer's barriers are checked, not only its API usage.
+	VkValidationFeatureEnableEXT enables[1] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+	VkValidationFeaturesEXT features = {
+		.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+		.pNext = &messengerInfo,
+		.enabledValidationFeatureCount = 1,
+		.pEnabledValidationFeatures = enables,
+	};
 	VkInstanceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-		.pNext = validation ? &messengerInfo : NULL, // also catches messages of create/destroy instance
+		.pNext = validation ? &features : NULL, // the messenger also catches messages of create/destroy instance
 		.pApplicationInfo = &app,
 		.enabledLayerCount = layerCount,
 		.ppEnabledLayerNames = layers,
