@@ -31,6 +31,10 @@ typedef enum wfColorMode {
 	WF_COLOR_STRAIN,      // signed stretch per particle, -strainScale (blue) .. 0 (white) .. +strainScale (red)
 } wfColorMode;
 
+// Names used on the command line ("texture", "speed", "strain").
+WF_API const char* wfColorModeName(wfColorMode mode);
+WF_API bool wfColorModeFromName(const char* name, wfColorMode* out);
+
 typedef struct wfRendererDef {
 	int width, height;     // image size in pixels, [1, 16384]
 	int msaaSamples;       // 1, 2, 4 or 8; lowered to what the device supports

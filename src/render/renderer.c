@@ -109,6 +109,24 @@ static float SrgbToLinear(float c)
 
 static VkDeviceSize Align(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
+static const char* const kColorModeNames[] = {"texture", "speed", "strain"};
+
+const char* wfColorModeName(wfColorMode mode)
+{
+	return (unsigned)mode <= WF_COLOR_STRAIN ? kColorModeNames[mode] : "unknown";
+}
+
+bool wfColorModeFromName(const char* name, wfColorMode* out)
+{
+	for (int i = 0; name != NULL && i <= WF_COLOR_STRAIN; ++i) {
+		if (strcmp(name, kColorModeNames[i]) == 0) {
+			*out = (wfColorMode)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 wfRendererDef wfDefaultRendererDef(void)
 {
 	wfRendererDef d;

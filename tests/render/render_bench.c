@@ -62,7 +62,8 @@ int main(int argc, char** argv)
 			if (!wfBackendFromName(v, &backend))
 				return Usage();
 		} else if (strcmp(a, "--mode") == 0) {
-			mode = strcmp(v, "speed") == 0 ? WF_COLOR_SPEED : strcmp(v, "strain") == 0 ? WF_COLOR_STRAIN : WF_COLOR_TEXTURE;
+			if (!wfColorModeFromName(v, &mode))
+				return Usage();
 		} else if (strcmp(a, "--png") == 0)
 			pngDir = v;
 		else if (strcmp(a, "--video") == 0)

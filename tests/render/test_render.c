@@ -344,7 +344,7 @@ WF_TEST(render_styles_are_valid)
 	return 0;
 }
 
-// A bad def is refused with the field's name; a PNG round-trips exactly.
+// A bad def is refused with the field's name; colour-mode names round-trip; a PNG round-trips exactly.
 WF_TEST(render_def_and_png)
 {
 	wfRendererDef def = wfDefaultRendererDef();
@@ -353,6 +353,11 @@ WF_TEST(render_def_and_png)
 	ENSURE(wfCreateRenderer(&def, error, sizeof error) == NULL);
 	fprintf(stderr, "  %s\n", error);
 	ENSURE(strstr(error, "msaaSamples") != NULL);
+
+	wfColorMode mode = WF_COLOR_TEXTURE;
+	ENSURE(wfColorModeFromName("strain", &mode) && mode == WF_COLOR_STRAIN);
+	ENSURE(strcmp(wfColorModeName(WF_COLOR_SPEED), "speed") == 0);
+	ENSURE(!wfColorModeFromName("plaid", &mode));
 
 	static uint8_t rgba[7 * 5 * 4];
 	for (int i = 0; i < (int)sizeof rgba; ++i)
