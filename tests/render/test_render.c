@@ -523,3 +523,27 @@ WF_TEST(render_same_image_cpu_and_vulkan)
 	wfDestroyRenderer(r);
 	return 0;
 }
+
+// Without ffmpeg on PATH, wfVideoOpen refuses with a message that names it (and leaves no file).
+WF_TEST(render_video_without_ffmpeg)
+{
+	const char* saved = getenv("PATH");
+	char* path = saved != NULL ? strdup(saved) : NULL;
+	setenv("PATH", "/nonexistent", 1);
+	char error[256] = "";
+	wfVideo* video = wfVideoOpen("render_out/none.mp4", W, H, 30, error, sizeof error);
+	bool available = wfVideoAvailable();
+	if (path != NULL) {
+		setenv("PATH", path, 1);
+		free(path);
+	} else {
+		unsetenv("PATH");
+	}
+	fprintf(stderr, "  %s\n", error);
+	ENSURE(video == NULL);
+	ENSURE(!available);
+	ENSURE(strstr(error, "ffmpeg") != NULL);
+	struct stat st;
+	ENSURE(stat("render_out/none.mp4", &st) != 0);
+	return 0;
+}
