@@ -626,7 +626,29 @@ wfScene* wfScene_Parse(const char* text, const char* name, char* error, int erro
 	return scene;
 }
 
-// Reads a whole file into a NUL-terminated buffer; *size excludes the terminator.
+// Reads the rest of a file into a growing buffer (pipes included); returns NULL or what went wrong.
+static const char* ReadAll(FILE* f, char** text, size_t* used)
+{
+	size_t capacity = 0;
+	for (;;) {
+		if (*used + 1 >= capacity) {
+			if (capacity >= (size_t)WF_SCENE_MAX_BYTES)
+				return "larger than 64 MiB";
+			size_t grown = capacity == 0 ? 4096 : 2 * capacity;
+			char* bigger = (char*)realloc(*text, grown);
+			if (bigger == NULL)
+				return "out of memory";
+			*text = bigger;
+			capacity = grown;
+		}
+		size_t n = fread(*text + *used, 1, capacity - 1 - *used, f);
+		*used += n;
+		if (n == 0)
+			return ferror(f) ? strerror(errno) : NULL;
+	}
+}
+
+// A whole file as a NUL-terminated string; *size excludes the terminator.
 static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
 {
 	FILE* f = fopen(path, "rb");
@@ -634,33 +656,17 @@ static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
 		Fail(p, "cannot open", "%s", strerror(errno));
 		return NULL;
 	}
-	size_t used = 0, capacity = 4096;
-	char* text = (char*)malloc(capacity);
-	while (text != NULL) {
-		used += fread(text + used, 1, capacity - 1 - used, f);
-		if (used < capacity - 1 || capacity >= (size_t)WF_SCENE_MAX_BYTES)
-			break;
-		char* grown = (char*)realloc(text, capacity * 2);
-		if (grown == NULL)
-			free(text);
-		text = grown;
-		capacity *= 2;
-	}
-	int readError = ferror(f) ? errno : 0;
-	fclose(f);
-	if (text == NULL) {
-		Fail(p, "cannot read", "out of memory");
-	} else if (readError != 0 || used == capacity - 1) {
-		if (readError != 0)
-			Fail(p, "cannot read", "%s", strerror(readError));
-		else
-			Fail(p, "cannot read", "file larger than %d MiB", WF_SCENE_MAX_BYTES >> 20);
+	char* text = NULL;
+	*size = 0;
+	const char* problem = ReadAll(f, &text, size);
+	if (problem != NULL) {
+		Fail(p, "cannot read", "%s", problem);
 		free(text);
 		text = NULL;
+	} else {
+		text[*size] = 0;
 	}
-	if (text != NULL)
-		text[used] = 0;
-	*size = used;
+	fclose(f);
 	return text;
 }
 
