@@ -547,3 +547,69 @@ WF_TEST(render_video_without_ffmpeg)
 	ENSURE(stat("render_out/none.mp4", &st) != 0);
 	return 0;
 }
+
+// Several cloths in one frame: each is drawn from its own part of the frame's buffers, so two sheets
+// side by side each fill their own projected quad.
+WF_TEST(render_two_cloths)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wd.floor.enabled = false;
+	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	wfClothId cloths[2];
+	const float offsets[2] = {-1.5f, 1.5f};
+	const int sizes[2] = {12, 30}; // different particle counts, so the layouts differ
+	for (int i = 0; i < 2; ++i) {
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = sizes[i];
+		cd.rows = sizes[i];
+		cd.width = 2.0f;
+		cd.height = 2.0f;
+		cd.orientation = WF_ORIENT_HORIZONTAL;
+		cd.origin = (wfVec3){offsets[i], 0.0f, 0.0f};
+		cloths[i] = wfCreateCloth(world, &cd);
+		ENSURE(!wfClothId_IsNull(cloths[i]));
+	}
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfCameraLookAt((wfVec3){0.0f, 6.0f, 2.0f}, (wfVec3){0.0f, 0.0f, 0.0f}, 60.0f);
+	static uint8_t rgba[W * H * 4];
+	ENSURE(wfRenderer_DrawWorld(r, world, cloths, 2, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, rgba, sizeof rgba) == WF_OK);
+	ENSURE_NO_VALIDATION(r);
+	SaveOutput("two_cloths", rgba, W, H);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	int inside[2] = {0, 0}, insideCovered[2] = {0, 0}, outsideCovered = 0;
+	double quads[2][4][2];
+	for (int i = 0; i < 2; ++i) {
+		const wfVec3 corners[4] = {{offsets[i] - 1.0f, 0.0f, -1.0f}, {offsets[i] + 1.0f, 0.0f, -1.0f},
+		                           {offsets[i] + 1.0f, 0.0f, 1.0f}, {offsets[i] - 1.0f, 0.0f, 1.0f}};
+		for (int k = 0; k < 4; ++k)
+			Project(&cam, corners[k], W, H, &quads[i][k][0], &quads[i][k][1]);
+	}
+	for (int y = 0; y < H; ++y) {
+		for (int x = 0; x < W; ++x) {
+			bool fg = IsForeground(rgba + (y * W + x) * 4, bg, 8);
+			bool outsideBoth = true;
+			for (int i = 0; i < 2; ++i) {
+				double d = InsideDistance((const double (*)[2])quads[i], 4, x + 0.5, y + 0.5);
+				if (d > 1.5) {
+					inside[i]++;
+					insideCovered[i] += fg;
+				}
+				outsideBoth = outsideBoth && d < -1.5;
+			}
+			outsideCovered += fg && outsideBoth;
+		}
+	}
+	fprintf(stderr, "  left %d of %d, right %d of %d covered, %d pixels outside both\n", insideCovered[0], inside[0],
+	        insideCovered[1], inside[1], outsideCovered);
+	ENSURE(inside[0] > 500 && inside[1] > 500);
+	ENSURE(insideCovered[0] == inside[0] && insideCovered[1] == inside[1]);
+	ENSURE(outsideCovered == 0);
+	wfDestroyRenderer(r);
+	wfDestroyWorld(world);
+	return 0;
+}
