@@ -291,13 +291,13 @@ WF_TEST(vk_snapshot_restore)
 
 // Pins and grab change on the device as on the CPU: unpin a corner, grab and drag a particle,
 // release it; both backends stay together and the grabbed particle sits at its target.
-WF_TEST(vk_pin_and_grab)
+static int PinAndGrab(wfSolverType solver)
 {
 	if (VulkanMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
-	SmallPreset("spring-mesh", WF_SOLVER_JACOBI, 10, &wd, &cd);
+	SmallPreset("spring-mesh", solver, 10, &wd, &cd);
 	wfWorld* w[2] = {MakeWorld(wd, WF_BACKEND_CPU), MakeWorld(wd, WF_BACKEND_VULKAN)};
 	ENSURE(w[0] != NULL && w[1] != NULL);
 	wfClothId id[2] = {wfCreateCloth(w[0], &cd), wfCreateCloth(w[1], &cd)};
@@ -331,6 +331,10 @@ WF_TEST(vk_pin_and_grab)
 	wfDestroyWorld(w[1]);
 	return 0;
 }
+
+WF_TEST(vk_pin_and_grab_xpbd) { return PinAndGrab(WF_SOLVER_XPBD); }
+WF_TEST(vk_pin_and_grab_jacobi) { return PinAndGrab(WF_SOLVER_JACOBI); }
+WF_TEST(vk_pin_and_grab_springs) { return PinAndGrab(WF_SOLVER_SPRINGS); }
 
 // Normals come from the device pass and equal the CPU's normals of the same positions; two cloths
 // in one world step independently; reset goes back to the start.
