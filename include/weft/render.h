@@ -72,6 +72,11 @@ WF_API wfVec3 wfCamera_GetEye(const wfCamera* camera);
 // get a general view of the origin.
 WF_API wfCamera wfDefaultCameraForPreset(const char* presetName);
 
+// A view of a whole scene (for scene files without a camera): looks at the bounding sphere of the
+// cloths (and the world's sphere) from the front-right and above, far enough that it fits the image's
+// height at the given field of view (degrees; an image wider than tall fits too).
+WF_API wfCamera wfCameraFit(wfWorld* world, const wfClothId* cloths, int count, float fovDegrees);
+
 typedef struct wfRenderer wfRenderer;
 
 // Returns NULL on failure and writes the reason into error (if not NULL).

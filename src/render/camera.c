@@ -1,7 +1,9 @@
 // Orbit camera, view/projection matrices and each preset's default view.
 #include "render_internal.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define RD_PI 3.14159265358979f
@@ -45,6 +47,64 @@ wfCamera wfDefaultCameraForPreset(const char* name)
 	if (name != NULL && strcmp(name, "spring-mesh") == 0)
 		return wfCameraLookAt((wfVec3){3.6f, 2.3f, 8.4f}, (wfVec3){0.0f, 0.8f, 0.0f}, 50.0f);
 	return wfCameraLookAt((wfVec3){4.0f, 3.0f, 5.0f}, (wfVec3){0.0f, 0.0f, 0.0f}, 60.0f);
+}
+
+wfCamera wfCameraFit(wfWorld* world, const wfClothId* cloths, int count, float fovDegrees)
+{
+	// Axis-aligned bounds of every particle and of the sphere.
+	float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+	for (int i = 0; i < count; ++i) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(cloths[i], &info) != WF_OK)
+			continue;
+		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
+		if (pos != NULL && wfCloth_ReadPositions(cloths[i], pos, info.particleCount) == WF_OK) {
+			for (int p = 0; p < info.particleCount; ++p) {
+				const float v[3] = {pos[p].x, pos[p].y, pos[p].z};
+				for (int k = 0; k < 3; ++k) {
+					lo[k] = fminf(lo[k], v[k]);
+					hi[k] = fmaxf(hi[k], v[k]);
+				}
+			}
+		}
+		free(pos);
+	}
+	wfWorldDef wd = wfWorld_GetDef(world);
+	if (wd.sphere.enabled) {
+		wfVec3 c = wfWorld_GetSphereCenter(world);
+		const float v[3] = {c.x, c.y, c.z};
+		for (int k = 0; k < 3; ++k) {
+			lo[k] = fminf(lo[k], v[k] - wd.sphere.radius);
+			hi[k] = fmaxf(hi[k], v[k] + wd.sphere.radius);
+		}
+	}
+	if (lo[0] > hi[0]) // nothing to look at
+		return wfCameraLookAt((wfVec3){4.0f, 3.0f, 5.0f}, (wfVec3){0.0f, 0.0f, 0.0f}, fovDegrees);
+	wfVec3 centre = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2])};
+	float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+	float radius = fmaxf(0.5f * sqrtf(dx * dx + dy * dy + dz * dz), 0.05f);
+	wfCamera c = {.target = centre, .azimuth = 38.0f, .elevation = 22.0f, .distance = 1.0f, .fov = fovDegrees};
+	// View basis of that direction: w from the target to the eye, s right, u up.
+	wfVec3 e = wfCamera_GetEye(&c);
+	float w[3] = {e.x - centre.x, e.y - centre.y, e.z - centre.z};
+	float s[3] = {w[2], 0.0f, -w[0]};
+	float sl = sqrtf(s[0] * s[0] + s[2] * s[2]);
+	s[0] /= sl;
+	s[2] /= sl;
+	float u[3] = {w[1] * s[2] - w[2] * s[1], w[2] * s[0] - w[0] * s[2], w[0] * s[1] - w[1] * s[0]};
+	// The nearest distance at which every corner of the box is within 90 % of the half height (and of
+	// the half width, which is at least as wide): |y| <= 0.9 tan(fov/2) (d - p.w) for each corner p.
+	float t = 0.9f * tanf(Radians(fovDegrees) * 0.5f);
+	float distance = 1.2f * radius;
+	for (int k = 0; k < 8; ++k) {
+		float p[3] = {(k & 1 ? hi[0] : lo[0]) - centre.x, (k & 2 ? hi[1] : lo[1]) - centre.y, (k & 4 ? hi[2] : lo[2]) - centre.z};
+		float px = p[0] * s[0] + p[1] * s[1] + p[2] * s[2];
+		float py = p[0] * u[0] + p[1] * u[1] + p[2] * u[2];
+		float pw = p[0] * w[0] + p[1] * w[1] + p[2] * w[2];
+		distance = fmaxf(distance, fmaxf(fabsf(px), fabsf(py)) / t + pw);
+	}
+	c.distance = distance;
+	return c;
 }
 
 // Column-major 4x4 matrices, m[column * 4 + row].

@@ -613,3 +613,42 @@ WF_TEST(render_two_cloths)
 	wfDestroyWorld(world);
 	return 0;
 }
+
+// wfCameraFit frames a scene: the spring-mesh curtain after 20 frames is inside the image with a margin
+// and fills a good part of it.
+WF_TEST(render_camera_fit)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("spring-mesh", &wd, &cd));
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	wfClothId cloth = wfCreateCloth(world, &cd);
+	for (int f = 0; f < 20; ++f)
+		ENSURE(wfWorld_Step(world) == WF_OK);
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfCameraFit(world, &cloth, 1, 50.0f);
+	static uint8_t rgba[W * H * 4];
+	ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, rgba, sizeof rgba) == WF_OK);
+	ENSURE_NO_VALIDATION(r);
+	SaveOutput("camera_fit", rgba, W, H);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	int covered = 0, border = 0;
+	for (int y = 0; y < H; ++y) {
+		for (int x = 0; x < W; ++x) {
+			bool fg = IsForeground(rgba + (y * W + x) * 4, bg, 8);
+			covered += fg;
+			border += fg && (x < 3 || y < 3 || x >= W - 3 || y >= H - 3);
+		}
+	}
+	fprintf(stderr, "  %d of %d pixels covered, %d in the 3-pixel border\n", covered, W * H, border);
+	ENSURE(border == 0);
+	ENSURE(covered > W * H / 5);
+	wfDestroyRenderer(r);
+	wfDestroyWorld(world);
+	return 0;
+}
