@@ -234,7 +234,8 @@ WF_API wfResult wfWorld_Step(wfWorld* world);
 WF_API const char* wfWorld_GetLastError(const wfWorld* world);
 WF_API wfBackendType wfWorld_GetBackend(const wfWorld* world);
 WF_API const char* wfWorld_GetDeviceName(const wfWorld* world);
-WF_API wfWorldDef wfWorld_GetDef(const wfWorld* world); // resolved values (pointers as given)
+WF_API wfWorldDef wfWorld_GetDef(const wfWorld* world); // resolved values; deviceName is the world's copy
+WF_API int wfWorld_GetThreadCount(const wfWorld* world); // CPU worker threads in use
 WF_API double wfWorld_GetTime(const wfWorld* world);
 WF_API wfWarnings wfWorld_GetWarnings(const wfWorld* world);
 WF_API wfVec3 wfWorld_GetSphereCenter(const wfWorld* world); // where the moving sphere is now

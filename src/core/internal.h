@@ -117,7 +117,8 @@ struct wfWorld {
 	const wfBackendOps* backend;
 	void* backendData;
 	wfBackendType backendType;
-	char deviceName[256];
+	char deviceName[256];     // the device in use
+	char requestedDevice[256];// copy of def.deviceName (def.deviceName points here)
 	int threads;
 	bool simd;           // CPU: AVX2 kernels (off with WEFT_NO_SIMD=1 in the environment)
 };

@@ -377,6 +377,11 @@ wfWorld* wfCreateWorld(const wfWorldDef* def, char* error, int errorSize)
 		return NULL;
 	}
 	world->def = *def;
+	// The world keeps its own copy of the requested device name.
+	if (def->deviceName != NULL) {
+		snprintf(world->requestedDevice, sizeof world->requestedDevice, "%s", def->deviceName);
+		world->def.deviceName = world->requestedDevice;
+	}
 	world->nextGeneration = 1;
 	if (CreateBackend(world, error, errorSize) != WF_OK) {
 		if (error[0] == 0)
@@ -483,6 +488,7 @@ const char* wfWorld_GetLastError(const wfWorld* world) { return world->lastError
 wfBackendType wfWorld_GetBackend(const wfWorld* world) { return world->backendType; }
 const char* wfWorld_GetDeviceName(const wfWorld* world) { return world->deviceName; }
 wfWorldDef wfWorld_GetDef(const wfWorld* world) { return world->def; }
+int wfWorld_GetThreadCount(const wfWorld* world) { return world->threads; }
 double wfWorld_GetTime(const wfWorld* world) { return world->time; }
 wfWarnings wfWorld_GetWarnings(const wfWorld* world) { return world->warnings; }
 
