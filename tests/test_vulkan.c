@@ -538,3 +538,49 @@ static int CompareStats(const char* preset, wfSolverType solver)
 WF_TEST(vk_stats_xpbd) { return CompareStats("xpbd", WF_SOLVER_XPBD); }
 WF_TEST(vk_stats_jacobi) { return CompareStats("spring-mesh", WF_SOLVER_JACOBI); }
 WF_TEST(vk_stats_springs) { return CompareStats("compute-cloth", WF_SOLVER_SPRINGS); }
+
+// Out of device memory while adding a cloth, and a lost device during a run: an error code and a
+// message, no crash; the world stays usable after the failed allocation, and after the loss the
+// last state read back stays readable.
+WF_TEST(vk_out_of_memory_and_device_lost)
+{
+#ifndef WEFT_HAVE_VULKAN
+	VulkanMissing();
+	return 0;
+#else
+	if (VulkanMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(w != NULL);
+	wfVkContext* ctx = (wfVkContext*)w->backendData;
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 8;
+	ctx->injectOutOfMemory = true;
+	wfClothId bad = wfCreateCloth(w, &cd);
+	ENSURE(wfClothId_IsNull(bad));
+	fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+	ENSURE(strstr(wfWorld_GetLastError(w), "memory") != NULL);
+	ctx->injectOutOfMemory = false;
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	ENSURE(wfWorld_Step(w) == WF_OK);
+	size_t size = wfWorld_GetSnapshotSize(w);
+	void* snap = malloc(size);
+	ENSURE(snap != NULL && wfWorld_SaveSnapshot(w, snap, size) == WF_OK);
+	// A lost device: every later call fails with WF_ERROR_DEVICE_LOST and says so.
+	ctx->lost = true;
+	ENSURE(wfWorld_Step(w) == WF_ERROR_DEVICE_LOST);
+	fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+	ENSURE(strstr(wfWorld_GetLastError(w), "lost") != NULL);
+	// The last state read back stays readable.
+	wfVec3 p[64];
+	ENSURE(wfCloth_ReadPositions(id, p, 64) == WF_OK && isfinite(p[0].y));
+	ENSURE(wfWorld_RestoreSnapshot(w, snap, size) == WF_ERROR_DEVICE_LOST);
+	ctx->lost = false;
+	ENSURE(ValidationClean(w));
+	free(snap);
+	wfDestroyWorld(w);
+	return 0;
+#endif
+}

@@ -86,6 +86,8 @@ static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageF
 	if (type < 0)
 		return wfSetError(ctx->world, WF_ERROR_BACKEND_UNAVAILABLE, "vulkan: no %s memory type for %s",
 			hostVisible ? "host-visible coherent" : "device", name);
+	if (ctx->injectOutOfMemory)
+		return wfVkFail(ctx, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory (injected by a test)", __FILE__, __LINE__);
 	VkMemoryAllocateInfo alloc = {
 		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 		.allocationSize = req.size,

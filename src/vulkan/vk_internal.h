@@ -115,6 +115,7 @@ typedef struct wfVkContext {
 	double* frameTimes;       // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
 	int frameCount;
 	bool lost;                // the device was lost: every later call fails
+	bool injectOutOfMemory;   // tests: the next allocations fail as VK_ERROR_OUT_OF_DEVICE_MEMORY
 } wfVkContext;
 
 wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const char* file, int line);
