@@ -423,7 +423,9 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 	wfVkCloth* vc = (wfVkCloth*)c->backendData;
 	if (vc == NULL)
 		return;
-	ctx->fd.vkDeviceWaitIdle(ctx->device); // the frame command buffer may still reference the cloth
+	// Steps wait for their fence, so nothing should be running; a failure here (a lost device)
+	// changes nothing about what must be freed.
+	ctx->fd.vkDeviceWaitIdle(ctx->device);
 	VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
 	for (int i = 0; i < 4; ++i) {
 		if (cmds[i] != VK_NULL_HANDLE)
