@@ -2,15 +2,16 @@
 #   make demo   set up, build, and run the default scene (compute-cloth) into out/
 #   make test   set up, build (warnings as errors), run the whole suite, then again under ASan+UBSan
 #   make bench  set up, build, and run the CPU benchmarks
+#   make bench-peers  set up, build, and run weft next to Bullet's soft body (bench/peers)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
-              mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg
+              mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-plain test-asan bench clean
+.PHONY: deps build demo test test-plain test-asan bench bench-peers clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -40,6 +41,12 @@ test: test-plain test-asan
 bench: build
 	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 60x60 --substeps 10 --iterations 1 --threads 1
 	$(BUILD)/apps/cli/weft bench --preset compute-cloth --threads 1
+
+# Only the peer target and what it links: the peer is a timing for docs/PERFORMANCE.md, not a test.
+bench-peers: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS) --target weft-peer-bullet
+	$(BUILD)/bench/peers/weft-peer-bullet --grid 60x60 --substeps 10 --iterations 1 --threads 1
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) out
