@@ -240,6 +240,17 @@ WF_API double wfWorld_GetTime(const wfWorld* world);
 WF_API wfWarnings wfWorld_GetWarnings(const wfWorld* world);
 WF_API wfVec3 wfWorld_GetSphereCenter(const wfWorld* world); // where the moving sphere is now
 
+// What the last frame cost, for benchmarks: the floor of a frame is the larger of
+// bytesPerFrame / (memory bandwidth) and dispatches x (dispatch + barrier latency).
+typedef struct wfStepProfile {
+	double gpuMs;         // device time of the last frame from GPU timestamps; -1 when unknown (CPU)
+	int dispatches;       // compute dispatches recorded per frame; 0 on the CPU
+	double bytesPerFrame; // modelled memory traffic of one frame: every kernel reads and writes its data once
+	double projectionsPerFrame; // constraint evaluations per frame (x iterations for XPBD and Jacobi)
+} wfStepProfile;
+
+WF_API wfStepProfile wfWorld_GetStepProfile(const wfWorld* world);
+
 // Live parameters. Each validates like creation and returns WF_ERROR_INVALID_DEF with a message.
 WF_API wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step);
 WF_API wfResult wfWorld_SetGravity(wfWorld* world, wfVec3 gravity);

@@ -102,6 +102,8 @@ typedef struct wfBackendOps {
 	wfResult (*upload)(wfWorld* world, wfCloth* cloth);
 	// Optional: statistics reduced on the device. NULL: the core computes them from the mirror.
 	wfResult (*stats)(wfWorld* world, wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);
+	// Optional: device time of the last frame and dispatches per frame (fills gpuMs, dispatches).
+	void (*profile)(const wfWorld* world, wfStepProfile* out);
 } wfBackendOps;
 
 struct wfWorld {

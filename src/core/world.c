@@ -551,6 +551,53 @@ wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact)
 	APPLY_SETTER(ValidateContact, world->def.contact, contact);
 }
 
+// ------------------------------------------------------------------ profile
+
+// Bytes a frame must move if every kernel reads and writes its data exactly once (no cache reuse
+// across kernels): the algorithm's traffic, the same for every backend. 16-byte particle records,
+// 16-byte constraint records, 4-byte multipliers, 8-byte adjacency entries.
+static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
+{
+	const double n = c->model.particleCount, m = c->model.constraintCount;
+	const wfStepDef* s = &world->def.step;
+	const double finish = n * 4.0 * 16.0; // velocity update + collide: read pos, prev; write pos, vel
+	double substep = 0.0;
+	switch (s->solver) {
+	case WF_SOLVER_XPBD:
+		// predict (read pos, vel; write pos, vel, prev), clear lambda, per iteration per constraint:
+		// record, lambda read+write, both ends read+write.
+		substep = n * 5.0 * 16.0 + m * 4.0 + s->iterations * m * (16.0 + 8.0 + 64.0) + finish;
+		break;
+	case WF_SOLVER_JACOBI:
+		// predict; per sweep: read src, write dst, per constraint the record, its weight and two
+		// adjacency entries.
+		substep = n * 5.0 * 16.0 + s->iterations * (n * 32.0 + m * (16.0 + 4.0 + 16.0)) + finish;
+		break;
+	case WF_SOLVER_SPRINGS:
+		// read pos, vel; write pos2, vel2; per constraint the record and two adjacency entries.
+		substep = n * 64.0 + m * 32.0;
+		break;
+	}
+	// Normals after the last substep: read positions and triangles, write normals.
+	return s->substeps * substep + n * 32.0 + c->model.triangleCount * 12.0;
+}
+
+wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
+{
+	wfStepProfile p = {-1.0, 0, 0.0, 0.0};
+	const wfStepDef* s = &world->def.step;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		p.bytesPerFrame += ModelBytesPerFrame(world, c);
+		p.projectionsPerFrame += (double)c->model.constraintCount * s->substeps * (s->solver == WF_SOLVER_SPRINGS ? 1 : s->iterations);
+	}
+	if (world->backend->profile != NULL)
+		world->backend->profile(world, &p);
+	return p;
+}
+
 // ------------------------------------------------------------------ snapshots
 // Layout: header, then per live cloth (in slot order) positions xyz and velocities xyz.
 
