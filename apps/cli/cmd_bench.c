@@ -8,6 +8,10 @@
 #define BENCH_DEFAULT_FRAMES 200
 #define BENCH_DEFAULT_WARMUP 20
 
+// The floor of a GPU frame: measured on the benchmark H200 (shared/device/README.md).
+#define BENCH_FLOOR_BYTES_PER_S 3.9e12
+#define BENCH_FLOOR_DISPATCH_S 2.5e-6
+
 // Sizes summed over the cloths.
 typedef struct BenchSizes {
 	long long particles;
@@ -31,13 +35,16 @@ static double Percentile(const double* sorted, int n, double p)
 	return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
 }
 
-static int StepFrames(const CliSim* sim, int count, double* times)
+// Steps count frames; records wall seconds and device seconds (-1 when the backend has none).
+static int StepFrames(const CliSim* sim, int count, double* times, double* gpuTimes)
 {
 	for (int i = 0; i < count; ++i) {
 		double t0 = CliNow();
 		wfResult r = wfWorld_Step(sim->world);
-		if (times != NULL)
+		if (times != NULL) {
 			times[i] = CliNow() - t0;
+			gpuTimes[i] = 1e-3 * wfWorld_GetStepProfile(sim->world).gpuMs;
+		}
 		if (r != WF_OK) {
 			fprintf(stderr, "weft bench: step failed (%s): %s\n", wfResultName(r), wfWorld_GetLastError(sim->world));
 			return CLI_EXIT_RUNTIME;
@@ -64,7 +71,28 @@ static BenchSizes Measure(const CliSim* sim)
 	return s;
 }
 
-static void Report(const CliSim* sim, const double* sorted, int frames, int warmup)
+// The floor and where the frame stands against it: the larger of the memory term and the
+// dispatch term binds.
+static void ReportFloor(const CliSim* sim, double median, const double* gpuSorted, int frames)
+{
+	wfStepProfile p = wfWorld_GetStepProfile(sim->world);
+	double memory = p.bytesPerFrame / BENCH_FLOOR_BYTES_PER_S, dispatch = p.dispatches * BENCH_FLOOR_DISPATCH_S;
+	double floor = memory > dispatch ? memory : dispatch;
+	printf("  model       %.4g bytes/frame, %d dispatches/frame, %.4g projections/frame\n", p.bytesPerFrame, p.dispatches,
+		p.projectionsPerFrame);
+	if (gpuSorted[0] < 0.0 || p.dispatches == 0)
+		return;
+	double gpu = Percentile(gpuSorted, frames, 0.5);
+	printf("  gpu ms      median %.4f  p10 %.4f  p90 %.4f (timestamps)\n", 1e3 * gpu, 1e3 * Percentile(gpuSorted, frames, 0.1),
+		1e3 * Percentile(gpuSorted, frames, 0.9));
+	printf("  floor       %.4f ms = max(memory %.4f ms at %.3g TB/s, dispatch %.4f ms at %.3g us): %s binds\n", 1e3 * floor,
+		1e3 * memory, BENCH_FLOOR_BYTES_PER_S * 1e-12, 1e3 * dispatch, BENCH_FLOOR_DISPATCH_S * 1e6,
+		memory > dispatch ? "memory" : "dispatch");
+	printf("  vs floor    gpu %.2fx, wall %.2fx; %.4g projections/s on the gpu clock\n", gpu / floor, median / floor,
+		p.projectionsPerFrame / (gpu > 1e-12 ? gpu : 1e-12));
+}
+
+static void Report(const CliSim* sim, const double* sorted, const double* gpuSorted, int frames, int warmup)
 {
 	wfWorldDef def = wfWorld_GetDef(sim->world);
 	BenchSizes s = Measure(sim);
@@ -85,6 +113,7 @@ static void Report(const CliSim* sim, const double* sorted, int frames, int warm
 	printf("  ms/frame    median %.4f  p10 %.4f  p90 %.4f\n", 1e3 * median, 1e3 * Percentile(sorted, frames, 0.1),
 		1e3 * Percentile(sorted, frames, 0.9));
 	printf("  throughput  %.4g particle-substeps/s, %.4g constraint projections/s\n", particleSubsteps, projections);
+	ReportFloor(sim, median, gpuSorted, frames);
 }
 
 int CliBench(int argc, char** argv)
@@ -99,18 +128,20 @@ int CliBench(int argc, char** argv)
 		return code;
 	int frames = o.frames != CLI_KEEP ? o.frames : BENCH_DEFAULT_FRAMES;
 	int warmup = o.warmup != CLI_KEEP ? o.warmup : BENCH_DEFAULT_WARMUP;
-	double* times = (double*)malloc((size_t)frames * sizeof(double));
+	double* times = (double*)malloc((size_t)frames * 2 * sizeof(double));
+	double* gpuTimes = times != NULL ? times + frames : NULL;
 	if (times == NULL) {
 		fprintf(stderr, "weft bench: out of memory for %d timings\n", frames);
 		code = CLI_EXIT_RUNTIME;
 	}
 	if (code == CLI_EXIT_OK)
-		code = StepFrames(&sim, warmup, NULL);
+		code = StepFrames(&sim, warmup, NULL, NULL);
 	if (code == CLI_EXIT_OK)
-		code = StepFrames(&sim, frames, times);
+		code = StepFrames(&sim, frames, times, gpuTimes);
 	if (code == CLI_EXIT_OK) {
 		qsort(times, (size_t)frames, sizeof(double), CompareDoubles);
-		Report(&sim, times, frames, warmup);
+		qsort(gpuTimes, (size_t)frames, sizeof(double), CompareDoubles);
+		Report(&sim, times, gpuTimes, frames, warmup);
 	}
 	free(times);
 	CliSimDestroy(&sim);
