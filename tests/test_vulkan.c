@@ -243,7 +243,9 @@ WF_TEST(vk_record_once)
 	ENSURE(wfWorld_SetStep(w, &step) == WF_OK);
 	ENSURE(wfWorld_Step(w) == WF_OK);
 	ENSURE_NEAR(ctx->dispatchesPerFrame, 7 + 2, 0);
-	fprintf(stderr, "  last frame on the GPU: %.3f ms\n", ctx->lastFrameGpuMs);
+	wfStepProfile profile = wfWorld_GetStepProfile(w);
+	fprintf(stderr, "  last frame on the GPU: %.3f ms\n", profile.gpuMs);
+	ENSURE(profile.dispatches == 7 + 2 && profile.gpuMs > 0.0);
 	ENSURE(ValidationClean(w));
 	wfDestroyWorld(w);
 	return 0;

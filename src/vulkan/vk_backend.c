@@ -857,6 +857,14 @@ static void Destroy(wfWorld* world)
 	world->backendData = NULL;
 }
 
+// For benchmarks: the device time of the last frame and the dispatches recorded per frame.
+static void Profile(const wfWorld* world, wfStepProfile* out)
+{
+	const wfVkContext* ctx = (const wfVkContext*)world->backendData;
+	out->gpuMs = ctx->lastFrameGpuMs;
+	out->dispatches = ctx->dispatchesPerFrame;
+}
+
 static const wfBackendOps kVulkanOps = {
 	.name = "vulkan",
 	.destroy = Destroy,
@@ -866,6 +874,7 @@ static const wfBackendOps kVulkanOps = {
 	.download = Download,
 	.upload = Upload,
 	.stats = Stats,
+	.profile = Profile,
 };
 
 wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
