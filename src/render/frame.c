@@ -167,6 +167,15 @@ static wfResult FillCloth(wfRenderer* r, RdClothDraw* c, uint8_t* base)
 	return WF_OK;
 }
 
+// Unit direction towards the key light: above, front-right.
+static void KeyLightDirection(float l[3])
+{
+	const float d[3] = {0.45f, 0.8f, 0.4f};
+	float n = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+	for (int i = 0; i < 3; ++i)
+		l[i] = d[i] / n;
+}
+
 static void SetVec4(float out[4], float x, float y, float z, float w)
 {
 	out[0] = x;
@@ -175,7 +184,73 @@ static void SetVec4(float out[4], float x, float y, float z, float w)
 	out[3] = w;
 }
 
-static void FillScene(wfRenderer* r, const wfWorldDef* wd, wfVec3 sphereCenter, const wfCamera* camera)
+// Orthographic projection along the key light around a bounding sphere (centre c, radius R) of the
+// shadow casters, deep enough to reach the floor below them.
+static void LightViewProj(const float l[3], const float c[3], float radius, float floorDepth, float out[16])
+{
+	// Basis: w towards the light, s and u across it.
+	float up[3] = {0.0f, 1.0f, 0.0f};
+	if (fabsf(l[1]) > 0.99f) {
+		up[1] = 0.0f;
+		up[2] = 1.0f;
+	}
+	float s[3] = {up[1] * l[2] - up[2] * l[1], up[2] * l[0] - up[0] * l[2], up[0] * l[1] - up[1] * l[0]};
+	float sl = sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	for (int i = 0; i < 3; ++i)
+		s[i] /= sl;
+	float u[3] = {l[1] * s[2] - l[2] * s[1], l[2] * s[0] - l[0] * s[2], l[0] * s[1] - l[1] * s[0]};
+	// Depth runs from R in front of the centre (towards the light) to the floor behind it.
+	float near = -radius, far = fmaxf(radius, floorDepth) + radius;
+	float depth = far - near;
+	float sc = 1.0f / radius;
+	// Rows: x = s.(p - c) / R, y = u.(p - c) / R, z = (-(l.(p - c)) - near) / depth.
+	float cs = s[0] * c[0] + s[1] * c[1] + s[2] * c[2];
+	float cu = u[0] * c[0] + u[1] * c[1] + u[2] * c[2];
+	float cl = l[0] * c[0] + l[1] * c[1] + l[2] * c[2];
+	float m[16] = {
+		sc * s[0], sc * u[0], -l[0] / depth, 0.0f,
+		sc * s[1], sc * u[1], -l[1] / depth, 0.0f,
+		sc * s[2], sc * u[2], -l[2] / depth, 0.0f,
+		-sc * cs, -sc * cu, (cl - near) / depth, 1.0f,
+	};
+	memcpy(out, m, sizeof m);
+}
+
+// Bounding sphere of what casts shadows: the cloths' particles (in the staging buffer) and the sphere.
+static bool CasterBounds(wfRenderer* r, const RdClothDraw* draws, int count, const wfWorldDef* wd, wfVec3 sphereCenter,
+                         float centre[3], float* radius)
+{
+	float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+	for (int i = 0; i < count; ++i) {
+		const wfVec3* pos = (const wfVec3*)((const uint8_t*)r->staging.mapped + draws[i].streams.position);
+		for (int p = 0; p < draws[i].info.particleCount; ++p) {
+			const float v[3] = {pos[p].x, pos[p].y, pos[p].z};
+			for (int k = 0; k < 3; ++k) {
+				lo[k] = fminf(lo[k], v[k]);
+				hi[k] = fmaxf(hi[k], v[k]);
+			}
+		}
+	}
+	if (wd->sphere.enabled && r->def.showSphere) {
+		const float v[3] = {sphereCenter.x, sphereCenter.y, sphereCenter.z};
+		for (int k = 0; k < 3; ++k) {
+			lo[k] = fminf(lo[k], v[k] - wd->sphere.radius);
+			hi[k] = fmaxf(hi[k], v[k] + wd->sphere.radius);
+		}
+	}
+	if (!(lo[0] <= hi[0]) || !isfinite(lo[0] + lo[1] + lo[2] + hi[0] + hi[1] + hi[2]))
+		return false;
+	float d2 = 0.0f;
+	for (int k = 0; k < 3; ++k) {
+		centre[k] = 0.5f * (lo[k] + hi[k]);
+		d2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+	}
+	*radius = fmaxf(0.5f * sqrtf(d2) * 1.02f, 0.01f);
+	return true;
+}
+
+static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camera, const float lightViewProj[16],
+                      bool shadows)
 {
 	RdScene scene;
 	memset(&scene, 0, sizeof scene);
@@ -183,16 +258,16 @@ static void FillScene(wfRenderer* r, const wfWorldDef* wd, wfVec3 sphereCenter, 
 	wfVec3 eye = wfCamera_GetEye(camera);
 	SetVec4(scene.eye, eye.x, eye.y, eye.z, 1.0f);
 	// Key light from above, front-right; hemisphere fill from a pale sky and a warm ground.
-	float l[3] = {0.45f, 0.8f, 0.4f};
-	float ll = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
-	SetVec4(scene.lightDir, l[0] / ll, l[1] / ll, l[2] / ll, 0.0f);
+	float l[3];
+	KeyLightDirection(l);
+	SetVec4(scene.lightDir, l[0], l[1], l[2], 0.0f);
 	SetVec4(scene.lightColor, 0.95f, 0.93f, 0.88f, 0.0f);
 	SetVec4(scene.skyColor, 0.20f, 0.22f, 0.26f, 0.0f);
 	SetVec4(scene.groundColor, 0.08f, 0.07f, 0.06f, 0.0f);
 	SetVec4(scene.background, rdSrgbToLinear(r->def.background[0]), rdSrgbToLinear(r->def.background[1]),
 	        rdSrgbToLinear(r->def.background[2]), 1.0f);
-	bool sphere = wd->sphere.enabled && r->def.showSphere;
-	SetVec4(scene.sphere, sphereCenter.x, sphereCenter.y, sphereCenter.z, sphere ? wd->sphere.radius : 0.0f);
+	memcpy(scene.lightViewProj, lightViewProj, sizeof scene.lightViewProj);
+	SetVec4(scene.shadow, shadows ? 1.0f : 0.0f, 1.0f / (float)r->shadowSize, 0.0f, 0.0f);
 	SetVec4(scene.params, r->def.speedScale, r->def.strainScale, wd->floor.height, 0.25f);
 	memcpy(r->uniforms.mapped, &scene, sizeof scene);
 }
@@ -203,11 +278,13 @@ static void Push(wfRenderer* r, const RdDraw* draw)
 	                             sizeof *draw, draw);
 }
 
-static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool lines)
+// Binds a mesh's vertex streams (only positions for the line and shadow pipelines) and its triangle
+// or line indices.
+static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool positionsOnly, bool lines)
 {
 	VkBuffer buffers[4] = {buffer, buffer, buffer, buffer};
 	VkDeviceSize offsets[4] = {s->position, s->normal, s->uv, s->scalar};
-	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, lines ? 1 : 4, buffers, offsets);
+	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 4, buffers, offsets);
 	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, buffer, lines ? s->lineIndex : s->index, VK_INDEX_TYPE_UINT32);
 }
 
@@ -245,8 +322,19 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		res = rdRendererFailVulkan(r);
 	for (int i = 0; i < count && res == WF_OK; ++i)
 		res = FillCloth(r, &draws[i], r->staging.mapped);
+	// Shadows fall on the floor only: with no floor there is no shadow pass.
+	float lightViewProj[16] = {0};
+	float casterCentre[3], casterRadius = 0.0f;
+	bool floor = wd.floor.enabled && r->def.showFloor;
+	bool shadows = floor && res == WF_OK && CasterBounds(r, draws, count, &wd, sphereCenter, casterCentre, &casterRadius);
+	if (shadows) {
+		float l[3];
+		KeyLightDirection(l);
+		float floorDepth = (casterCentre[1] - wd.floor.height) / fmaxf(l[1], 0.05f);
+		LightViewProj(l, casterCentre, casterRadius, floorDepth, lightViewProj);
+	}
 	if (res == WF_OK)
-		FillScene(r, &wd, sphereCenter, camera);
+		FillScene(r, &wd, camera, lightViewProj, shadows);
 	if (res == WF_OK && !rdBeginCommands(ctx))
 		res = rdRendererFailVulkan(r);
 	if (res != WF_OK) {
@@ -267,6 +355,39 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		};
 		ctx->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
 		                             0, NULL, 0, NULL);
+	}
+
+	// Shadow pass: the sphere and the cloths, depth only, from the key light.
+	if (shadows) {
+		VkClearValue clear;
+		memset(&clear, 0, sizeof clear);
+		clear.depthStencil.depth = 1.0f;
+		VkRenderPassBeginInfo shadowBegin = {
+			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+			.renderPass = r->shadowPass,
+			.framebuffer = r->shadowFramebuffer,
+			.renderArea = {{0, 0}, {r->shadowSize, r->shadowSize}},
+			.clearValueCount = 1,
+			.pClearValues = &clear,
+		};
+		ctx->vk.vkCmdBeginRenderPass(cmd, &shadowBegin, VK_SUBPASS_CONTENTS_INLINE);
+		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->shadowPipeline);
+		ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
+		RdDraw caster;
+		memset(&caster, 0, sizeof caster);
+		if (wd.sphere.enabled && r->def.showSphere) {
+			SetVec4(caster.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd.sphere.radius);
+			BindStreams(r, r->staticGeometry.buffer, &r->sphere, true, false);
+			Push(r, &caster);
+			ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+		}
+		SetVec4(caster.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+		for (int i = 0; i < count; ++i) {
+			BindStreams(r, r->geometry.buffer, &draws[i].streams, true, false);
+			Push(r, &caster);
+			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.indexCount, 1, 0, 0, 0);
+		}
+		ctx->vk.vkCmdEndRenderPass(cmd);
 	}
 
 	VkClearValue clears[3];
@@ -296,7 +417,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		SetVec4(draw.material, 0.08f, 24.0f, 0.0f, 0.0f);
 		draw.mode[0] = RD_MODE_FLOOR;
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->floor, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->floor, false, false);
 		Push(r, &draw);
 		ctx->vk.vkCmdDrawIndexed(cmd, r->floor.indexCount, 1, 0, 0, 0);
 	}
@@ -309,7 +430,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		SetVec4(draw.material, 0.45f, 48.0f, 0.0f, 0.0f);
 		draw.mode[0] = RD_MODE_SOLID;
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false, false);
 		Push(r, &draw);
 		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
 	}
@@ -325,7 +446,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED    ? RD_MODE_SPEED
 		               : r->def.colorMode == WF_COLOR_STRAIN ? RD_MODE_STRAIN
 		                                                     : RD_MODE_TEXTURE;
-		BindStreams(r, r->geometry.buffer, &draws[i].streams, false);
+		BindStreams(r, r->geometry.buffer, &draws[i].streams, false, false);
 		Push(r, &draw);
 		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.indexCount, 1, 0, 0, 0);
 	}
@@ -338,7 +459,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 			SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
 			SetVec4(draw.color, 0.05f, 0.05f, 0.06f, 1.0f);
 			SetVec4(draw.material, 0.0f, 0.0f, 3e-5f, 0.0f);
-			BindStreams(r, r->geometry.buffer, &draws[i].streams, true);
+			BindStreams(r, r->geometry.buffer, &draws[i].streams, true, true);
 			Push(r, &draw);
 			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.lineIndexCount, 1, 0, 0, 0);
 		}
@@ -347,7 +468,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	// Pinned particles: small red spheres, sized from the cloth's edge length.
 	if (r->def.showPins && count > 0) {
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->marker, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->marker, false, false);
 		int markers = 0;
 		for (int i = 0; i < count && markers < RD_MAX_PIN_MARKERS; ++i) {
 			const wfVec3* pos = (const wfVec3*)((const uint8_t*)r->staging.mapped + draws[i].streams.position);

@@ -378,24 +378,137 @@ static bool CreateTexture(wfRenderer* r)
 	return true;
 }
 
+// The shadow map: D16 (sampled depth is guaranteed for it), 2048 texels square on GPUs and 1024 on a
+// software rasteriser. Its pass leaves it ready to sample; until the first shadow pass it is moved to
+// that layout here, so a frame without a floor samples a defined (empty) map.
+static bool CreateShadowMap(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	r->shadowFormat = VK_FORMAT_D16_UNORM;
+	r->shadowSize = ctx->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1024 : 2048;
+	VkImageCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = r->shadowFormat,
+		.extent = {r->shadowSize, r->shadowSize, 1},
+		.mipLevels = 1,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+	};
+	if (!rdImageCreate(ctx, &r->shadowMap, &info, VK_IMAGE_ASPECT_DEPTH_BIT))
+		return false;
+	VkAttachmentDescription attachment = {
+		.format = r->shadowFormat,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+		.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+		.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+		.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+		.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+	};
+	VkAttachmentReference depthRef = {0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription subpass = {
+		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		.pDepthStencilAttachment = &depthRef,
+	};
+	// Before: the previous frame's floor has sampled the map. After: this frame's floor samples it.
+	VkSubpassDependency dependencies[2] = {
+		{
+			.srcSubpass = VK_SUBPASS_EXTERNAL,
+			.dstSubpass = 0,
+			.srcStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+			.dstStageMask = VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+			.srcAccessMask = VK_ACCESS_SHADER_READ_BIT,
+			.dstAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+		},
+		{
+			.srcSubpass = 0,
+			.dstSubpass = VK_SUBPASS_EXTERNAL,
+			.srcStageMask = VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+			.dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+			.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+		},
+	};
+	VkRenderPassCreateInfo passInfo = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+		.attachmentCount = 1,
+		.pAttachments = &attachment,
+		.subpassCount = 1,
+		.pSubpasses = &subpass,
+		.dependencyCount = 2,
+		.pDependencies = dependencies,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateRenderPass(ctx->device, &passInfo, NULL, &r->shadowPass));
+	VkFramebufferCreateInfo fbInfo = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = r->shadowPass,
+		.attachmentCount = 1,
+		.pAttachments = &r->shadowMap.view,
+		.width = r->shadowSize,
+		.height = r->shadowSize,
+		.layers = 1,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateFramebuffer(ctx->device, &fbInfo, NULL, &r->shadowFramebuffer));
+	// Outside the map is lit (white border = depth 1). Filtered comparisons where the format allows.
+	VkFormatProperties props;
+	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, r->shadowFormat, &props);
+	VkFilter filter = (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? VK_FILTER_LINEAR
+	                                                                                                      : VK_FILTER_NEAREST;
+	VkSamplerCreateInfo sampler = {
+		.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+		.magFilter = filter,
+		.minFilter = filter,
+		.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+		.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+		.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+		.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+		.compareEnable = VK_TRUE,
+		.compareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
+		.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateSampler(ctx->device, &sampler, NULL, &r->shadowSampler));
+	if (!rdBeginCommands(ctx))
+		return false;
+	VkImageMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+		.srcAccessMask = 0,
+		.dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+		.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+		.newLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = r->shadowMap.image,
+		.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1},
+	};
+	ctx->vk.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+	                             NULL, 0, NULL, 1, &b);
+	return rdSubmitAndWait(ctx);
+}
+
 static bool CreateDescriptors(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
 	if (!rdBufferCreate(ctx, &r->uniforms, sizeof(RdScene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true))
 		return false;
-	VkDescriptorSetLayoutBinding bindings[2] = {
+	VkDescriptorSetLayoutBinding bindings[3] = {
 		{RD_BINDING_SCENE, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
 		{RD_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+		{RD_BINDING_SHADOW, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
 	};
 	VkDescriptorSetLayoutCreateInfo layoutInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = 2,
+		.bindingCount = 3,
 		.pBindings = bindings,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &layoutInfo, NULL, &r->setLayout));
 	VkDescriptorPoolSize sizes[2] = {
 		{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-		{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+		{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
 	};
 	VkDescriptorPoolCreateInfo poolInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -413,7 +526,8 @@ static bool CreateDescriptors(wfRenderer* r)
 	RD_CHECK(ctx, ctx->vk.vkAllocateDescriptorSets(ctx->device, &allocInfo, &r->set));
 	VkDescriptorBufferInfo bufferInfo = {r->uniforms.buffer, 0, sizeof(RdScene)};
 	VkDescriptorImageInfo imageInfo = {r->sampler, r->texture.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-	VkWriteDescriptorSet writes[2] = {
+	VkDescriptorImageInfo shadowInfo = {r->shadowSampler, r->shadowMap.view, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+	VkWriteDescriptorSet writes[3] = {
 		{
 			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 			.dstSet = r->set,
@@ -430,8 +544,16 @@ static bool CreateDescriptors(wfRenderer* r)
 			.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
 			.pImageInfo = &imageInfo,
 		},
+		{
+			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+			.dstSet = r->set,
+			.dstBinding = RD_BINDING_SHADOW,
+			.descriptorCount = 1,
+			.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+			.pImageInfo = &shadowInfo,
+		},
 	};
-	ctx->vk.vkUpdateDescriptorSets(ctx->device, 2, writes, 0, NULL);
+	ctx->vk.vkUpdateDescriptorSets(ctx->device, 3, writes, 0, NULL);
 	VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(RdDraw)};
 	VkPipelineLayoutCreateInfo pipelineLayout = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -444,15 +566,18 @@ static bool CreateDescriptors(wfRenderer* r)
 	return true;
 }
 
-typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE } RdPipelineKind;
+typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE, RD_PIPE_SHADOW } RdPipelineKind;
 
 static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 {
 	RdContext* ctx = &r->ctx;
 	bool line = kind == RD_PIPE_LINE;
-	const RdShaderCode* codes[2] = {line ? &rdLineVert : &rdLitVert, line ? &rdLineFrag : &rdLitFrag};
+	bool shadow = kind == RD_PIPE_SHADOW; // depth only: no fragment stage, the shadow pass
+	bool positionsOnly = line || shadow;
+	const RdShaderCode* codes[2] = {line ? &rdLineVert : shadow ? &rdShadowVert : &rdLitVert, line ? &rdLineFrag : &rdLitFrag};
+	int stageCount = shadow ? 1 : 2;
 	VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
-	for (int i = 0; i < 2; ++i) {
+	for (int i = 0; i < stageCount; ++i) {
 		VkShaderModuleCreateInfo info = {
 			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
 			.codeSize = codes[i]->size,
@@ -484,17 +609,19 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 	};
 	VkPipelineVertexInputStateCreateInfo vertexInput = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-		.vertexBindingDescriptionCount = line ? 1 : 4,
+		.vertexBindingDescriptionCount = positionsOnly ? 1 : 4,
 		.pVertexBindingDescriptions = bindings,
-		.vertexAttributeDescriptionCount = line ? 1 : 4,
+		.vertexAttributeDescriptionCount = positionsOnly ? 1 : 4,
 		.pVertexAttributeDescriptions = attributes,
 	};
 	VkPipelineInputAssemblyStateCreateInfo assembly = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
 		.topology = line ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
 	};
-	VkViewport viewport = {0.0f, 0.0f, (float)r->def.width, (float)r->def.height, 0.0f, 1.0f};
-	VkRect2D scissor = {{0, 0}, {(uint32_t)r->def.width, (uint32_t)r->def.height}};
+	uint32_t width = shadow ? r->shadowSize : (uint32_t)r->def.width;
+	uint32_t height = shadow ? r->shadowSize : (uint32_t)r->def.height;
+	VkViewport viewport = {0.0f, 0.0f, (float)width, (float)height, 0.0f, 1.0f};
+	VkRect2D scissor = {{0, 0}, {width, height}};
 	VkPipelineViewportStateCreateInfo viewportState = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
 		.viewportCount = 1,
@@ -508,11 +635,15 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		.polygonMode = VK_POLYGON_MODE_FILL,
 		.cullMode = kind == RD_PIPE_SOLID ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
 		.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+		// Casters are pushed away from the light a little (the floor, the only receiver, is not drawn).
+		.depthBiasEnable = shadow ? VK_TRUE : VK_FALSE,
+		.depthBiasConstantFactor = shadow ? 2.0f : 0.0f,
+		.depthBiasSlopeFactor = shadow ? 2.0f : 0.0f,
 		.lineWidth = 1.0f,
 	};
 	VkPipelineMultisampleStateCreateInfo multisample = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-		.rasterizationSamples = r->samples,
+		.rasterizationSamples = shadow ? VK_SAMPLE_COUNT_1_BIT : r->samples,
 	};
 	VkPipelineDepthStencilStateCreateInfo depth = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
@@ -525,12 +656,12 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 	};
 	VkPipelineColorBlendStateCreateInfo blend = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-		.attachmentCount = 1,
+		.attachmentCount = shadow ? 0 : 1,
 		.pAttachments = &blendAttachment,
 	};
 	VkGraphicsPipelineCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-		.stageCount = 2,
+		.stageCount = (uint32_t)stageCount,
 		.pStages = stages,
 		.pVertexInputState = &vertexInput,
 		.pInputAssemblyState = &assembly,
@@ -540,12 +671,12 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		.pDepthStencilState = &depth,
 		.pColorBlendState = &blend,
 		.layout = r->layout,
-		.renderPass = r->pass,
+		.renderPass = shadow ? r->shadowPass : r->pass,
 		.subpass = 0,
 	};
 	VkResult vr = ctx->vk.vkCreateGraphicsPipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, out);
-	ctx->vk.vkDestroyShaderModule(ctx->device, modules[0], NULL);
-	ctx->vk.vkDestroyShaderModule(ctx->device, modules[1], NULL);
+	for (int i = 0; i < stageCount; ++i)
+		ctx->vk.vkDestroyShaderModule(ctx->device, modules[i], NULL);
 	if (vr != VK_SUCCESS)
 		return rdFail(ctx, "vkCreateGraphicsPipelines: %s", rdResultName(vr));
 	return true;
@@ -651,8 +782,9 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	bool validation = d.validation || (envValidation != NULL && strcmp(envValidation, "1") == 0);
 	r->def.validation = validation;
 	bool ok = rdContextCreate(&r->ctx, deviceName, validation) && PickFormats(r) && CreateTarget(r) &&
-	          CreateTexture(r) && CreateDescriptors(r) && CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) &&
-	          CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) && CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) &&
+	          CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
+	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
+	          CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
 	          CreateStaticGeometry(r);
 	if (!ok) {
 		if (error != NULL && errorSize > 0)
@@ -670,8 +802,8 @@ void wfDestroyRenderer(wfRenderer* r)
 	RdContext* ctx = &r->ctx;
 	if (ctx->device != VK_NULL_HANDLE) {
 		ctx->vk.vkDeviceWaitIdle(ctx->device);
-		VkPipeline pipelines[3] = {r->litPipeline, r->solidPipeline, r->linePipeline};
-		for (int i = 0; i < 3; ++i) {
+		VkPipeline pipelines[4] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline};
+		for (int i = 0; i < 4; ++i) {
 			if (pipelines[i] != VK_NULL_HANDLE)
 				ctx->vk.vkDestroyPipeline(ctx->device, pipelines[i], NULL);
 		}
@@ -687,6 +819,13 @@ void wfDestroyRenderer(wfRenderer* r)
 			ctx->vk.vkDestroyFramebuffer(ctx->device, r->framebuffer, NULL);
 		if (r->pass != VK_NULL_HANDLE)
 			ctx->vk.vkDestroyRenderPass(ctx->device, r->pass, NULL);
+		if (r->shadowSampler != VK_NULL_HANDLE)
+			ctx->vk.vkDestroySampler(ctx->device, r->shadowSampler, NULL);
+		if (r->shadowFramebuffer != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyFramebuffer(ctx->device, r->shadowFramebuffer, NULL);
+		if (r->shadowPass != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyRenderPass(ctx->device, r->shadowPass, NULL);
+		rdImageDestroy(ctx, &r->shadowMap);
 		rdImageDestroy(ctx, &r->texture);
 		rdImageDestroy(ctx, &r->color);
 		rdImageDestroy(ctx, &r->depth);

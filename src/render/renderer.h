@@ -14,7 +14,7 @@ typedef struct RdDraw {
 	RD_DRAW_FIELDS
 } RdDraw;
 
-_Static_assert(sizeof(RdScene) == 64 + 8 * 16, "RdScene must match the std140 block");
+_Static_assert(sizeof(RdScene) == 2 * 64 + 8 * 16, "RdScene must match the std140 block");
 _Static_assert(sizeof(RdDraw) == 64, "RdDraw must fit the guaranteed push-constant space");
 
 // Byte offsets of one mesh's streams inside a buffer.
@@ -52,6 +52,15 @@ struct wfRenderer {
 	VkPipeline litPipeline;  // double-sided surfaces (cloth, floor)
 	VkPipeline solidPipeline;// closed meshes with back faces culled (sphere, pin markers)
 	VkPipeline linePipeline; // wireframe
+	VkPipeline shadowPipeline; // depth only, into the shadow map
+
+	// The key light's shadow map (floor shadows): its own depth-only pass, sampled with compare.
+	RdImage shadowMap;
+	uint32_t shadowSize;
+	VkFormat shadowFormat;
+	VkRenderPass shadowPass;
+	VkFramebuffer shadowFramebuffer;
+	VkSampler shadowSampler;
 
 	RdBuffer uniforms; // RdScene, host visible
 	RdImage texture;

@@ -14,7 +14,12 @@ static const uint32_t kLineFrag[] = {
 #include "line.frag.inc"
 };
 
+static const uint32_t kShadowVert[] = {
+#include "shadow.vert.inc"
+};
+
 const RdShaderCode rdLitVert = {kLitVert, sizeof kLitVert};
 const RdShaderCode rdLitFrag = {kLitFrag, sizeof kLitFrag};
 const RdShaderCode rdLineVert = {kLineVert, sizeof kLineVert};
 const RdShaderCode rdLineFrag = {kLineFrag, sizeof kLineFrag};
+const RdShaderCode rdShadowVert = {kShadowVert, sizeof kShadowVert};

@@ -10,6 +10,7 @@ layout(location = 3) in float vScalar;
 
 layout(set = 0, binding = RD_BINDING_SCENE) uniform RdScene { RD_SCENE_FIELDS } scene;
 layout(set = 0, binding = RD_BINDING_TEXTURE) uniform sampler2D weave;
+layout(set = 0, binding = RD_BINDING_SHADOW) uniform sampler2DShadow shadowMap;
 layout(push_constant) uniform RdDraw { RD_DRAW_FIELDS } draw;
 
 layout(location = 0) out vec4 outColor;
@@ -34,8 +35,23 @@ vec3 StrainRamp(float s)
 	return s < 0.0 ? mix(white, vec3(0.05, 0.2, 0.8), -s) : mix(white, vec3(0.8, 0.05, 0.05), s);
 }
 
-// Floor: light grey with thin grid lines (anti-aliased with the screen-space derivative), a soft
-// contact shadow under the sphere, fading into the background with distance.
+// Fraction of the key light that reaches a point: 3x3 taps of the depth-compare sampler (each a
+// bilinear 2x2 comparison), so shadow edges are soft. Beyond the far plane counts as the far plane.
+float KeyLight(vec3 world)
+{
+	vec3 q = (scene.lightViewProj * vec4(world, 1.0)).xyz;
+	vec2 uv = q.xy * 0.5 + 0.5;
+	float ref = min(q.z, 1.0);
+	float lit = 0.0;
+	for (int y = -1; y <= 1; ++y) {
+		for (int x = -1; x <= 1; ++x)
+			lit += texture(shadowMap, vec3(uv + vec2(x, y) * 1.5 * scene.shadow.y, ref));
+	}
+	return lit / 9.0;
+}
+
+// Floor: light grey with thin grid lines (anti-aliased with the screen-space derivative), fading into
+// the background with distance.
 vec3 FloorAlbedo(out float fade)
 {
 	vec2 p = vWorld.xz / scene.params.w;
@@ -44,11 +60,6 @@ vec3 FloorAlbedo(out float fade)
 	float line = 1.0 - clamp(min(g.x, g.y) - 0.5, 0.0, 1.0);
 	line *= clamp(1.0 - 2.0 * max(w.x, w.y), 0.0, 1.0); // no moire where the lines get dense
 	vec3 albedo = mix(draw.color.rgb, draw.color.rgb * 0.72, line);
-	if (scene.sphere.w > 0.0) {
-		float h = max(scene.sphere.y - scene.params.z, scene.sphere.w);
-		float d = length(vWorld.xz - scene.sphere.xz) / (scene.sphere.w * (1.0 + 0.35 * h / scene.sphere.w));
-		albedo *= 1.0 - 0.45 * exp(-2.5 * d * d) * clamp(2.0 * scene.sphere.w / h, 0.0, 1.0);
-	}
 	float dist = length(vWorld - scene.eye.xyz);
 	fade = clamp((dist - 12.0) / 18.0, 0.0, 1.0);
 	return albedo;
@@ -78,6 +89,9 @@ void main()
 	vec3 h = normalize(l + v);
 	float ndl = dot(n, l);
 	float diffuse = max(ndl, 0.15);
+	// The floor receives the shadows of the sphere and the cloths.
+	if (mode == RD_MODE_FLOOR && scene.shadow.x > 0.0)
+		diffuse *= mix(0.4, 1.0, KeyLight(vWorld));
 	float specular = ndl > 0.0 ? draw.material.x * pow(max(dot(n, h), 0.0), draw.material.y) : 0.0;
 	vec3 fill = mix(scene.groundColor.rgb, scene.skyColor.rgb, 0.5 + 0.5 * n.y);
 	vec3 color = albedo * (scene.lightColor.rgb * diffuse + fill) + scene.lightColor.rgb * specular;

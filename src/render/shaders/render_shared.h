@@ -6,6 +6,7 @@
 
 #define RD_BINDING_SCENE 0   // uniform buffer: RdScene
 #define RD_BINDING_TEXTURE 1 // combined image sampler: the checker-weave texture
+#define RD_BINDING_SHADOW 2  // combined image sampler with depth compare: the key light's shadow map
 
 // Vertex streams, one binding each (positions, normals, uvs, a per-vertex scalar).
 #define RD_LOCATION_POSITION 0
@@ -33,13 +34,14 @@
 // Per frame (uniform buffer). Colours are linear.
 #define RD_SCENE_FIELDS \
 	RD_MAT4(viewProj)    /* world -> clip (Vulkan: y down, z in [0, 1]) */ \
+	RD_MAT4(lightViewProj) /* world -> the shadow map's clip space (orthographic along the key light) */ \
 	RD_VEC4(eye)         /* xyz camera position */ \
 	RD_VEC4(lightDir)    /* xyz unit direction towards the key light */ \
 	RD_VEC4(lightColor)  /* rgb key light */ \
 	RD_VEC4(skyColor)    /* rgb hemisphere fill from above */ \
 	RD_VEC4(groundColor) /* rgb hemisphere fill from below */ \
 	RD_VEC4(background)  /* rgb background; the floor fades into it */ \
-	RD_VEC4(sphere)      /* xyz centre, w radius (0: no sphere) for the floor's contact shadow */ \
+	RD_VEC4(shadow)      /* x 1 when the shadow map holds this frame's casters, y one texel in uv */ \
 	RD_VEC4(params)      /* x speed scale, y strain scale, z floor height, w grid spacing */
 
 // Per draw (push constants, 64 bytes).
