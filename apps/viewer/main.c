@@ -1,0 +1,503 @@
+// weft-view: an interactive window on a weft world. The scene is drawn by the headless renderer
+// (render.h), its pixels are copied into the window's swapchain image, and the Dear ImGui control
+// panel is drawn on top (present.c, ui_bridge.cpp). Simulated time advances in fixed frames of
+// def.step.timeStep: as many as real time allows, at most VIEW_MAX_CATCHUP per displayed frame.
+#include "present.h"
+#include "ui_bridge.h"
+#include "viewer.h"
+
+#include <GLFW/glfw3.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static const char* kUsage =
+	"weft-view [--preset NAME | --scene FILE.json] [options]\n"
+	"  An interactive window: orbit, pause, reset, drag nodes, tune every parameter live.\n"
+	"  --preset NAME          a built-in scene (default compute-cloth; see `weft presets`)\n"
+	"  --scene FILE.json      a scene file\n"
+	"  --backend B            auto, cpu or vulkan (default: the scene's)\n"
+	"  --size WxH             window size in pixels (default 1280x720)\n"
+	"  --grid CxR             particles per row and column of every cloth\n"
+	"  --script FILE          replay timed input events (see apps/viewer/script.c), then quit\n"
+	"  --screenshot-dir DIR   where scripted screenshots and session.log go (default .)\n"
+	"Keys: Space pause, S sphere motion, R reset cloth, W wireframe, M colour mode, C reset view, Esc quit.\n"
+	"Mouse: drag a node to pull it; drag elsewhere to orbit, shift-drag to pan, alt-drag or scroll to zoom.\n";
+
+static double Now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// ------------------------------------------------------------------ arguments
+
+static bool ParsePair(const char* s, int* a, int* b, int lo, int hi)
+{
+	char tail;
+	return sscanf(s, "%dx%d%c", a, b, &tail) == 2 && *a >= lo && *a <= hi && *b >= lo && *b <= hi;
+}
+
+// 0 to run, 2 on a usage error (printed), -1 after --help.
+static int ParseArgs(int argc, char** argv, ViewOptions* o)
+{
+	memset(o, 0, sizeof *o);
+	o->backend = -1;
+	o->width = 1280;
+	o->height = 720;
+	o->shotDir = ".";
+	for (int i = 1; i < argc; ++i) {
+		const char* arg = argv[i];
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			printf("%s", kUsage);
+			return -1;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "weft-view: %s: expected a value (see --help)\n", arg);
+			return 2;
+		}
+		const char* value = argv[++i];
+		if (strcmp(arg, "--preset") == 0)
+			o->preset = value;
+		else if (strcmp(arg, "--scene") == 0)
+			o->scene = value;
+		else if (strcmp(arg, "--script") == 0)
+			o->script = value;
+		else if (strcmp(arg, "--screenshot-dir") == 0)
+			o->shotDir = value;
+		else if (strcmp(arg, "--backend") == 0) {
+			wfBackendType b;
+			if (!wfBackendFromName(value, &b)) {
+				fprintf(stderr, "weft-view: --backend: '%s' (allowed: auto, cpu, vulkan)\n", value);
+				return 2;
+			}
+			o->backend = (int)b;
+		} else if (strcmp(arg, "--size") == 0) {
+			if (!ParsePair(value, &o->width, &o->height, 64, 16384)) {
+				fprintf(stderr, "weft-view: --size: '%s' (allowed: WxH, each [64, 16384])\n", value);
+				return 2;
+			}
+		} else if (strcmp(arg, "--grid") == 0) {
+			if (!ParsePair(value, &o->cols, &o->rows, 1, 8192)) {
+				fprintf(stderr, "weft-view: --grid: '%s' (allowed: CxR, each [1, 8192])\n", value);
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "weft-view: unknown option '%s' (see --help)\n", arg);
+			return 2;
+		}
+	}
+	if (o->preset != NULL && o->scene != NULL) {
+		fprintf(stderr, "weft-view: give --preset or --scene, not both\n");
+		return 2;
+	}
+	if (o->preset == NULL && o->scene == NULL)
+		o->preset = "compute-cloth";
+	return 0;
+}
+
+// ------------------------------------------------------------------ the application
+
+typedef struct App {
+	View view;
+	GLFWwindow* window;
+	Presenter* presenter;
+	PresenterInfo presenterInfo;
+	wfRenderer* renderer;
+	int renderWidth, renderHeight;
+	uint8_t* pixels;      // (renderWidth x renderHeight x 4) the scene
+	uint8_t* shot;        // (same) read-back of the finished frame
+	ViewScript* script;
+	bool uiCreated;
+	int clothIndex;       // the cloth the panel edits
+	char glfwError[256];
+	bool validation;
+} App;
+
+static App* g_errorApp; // GLFW's error callback takes no user pointer; set once in main
+
+static void OnGlfwError(int code, const char* description)
+{
+	if (g_errorApp != NULL)
+		snprintf(g_errorApp->glfwError, sizeof g_errorApp->glfwError, "%s (GLFW error 0x%x)", description, code);
+}
+
+static App* AppOf(GLFWwindow* window) { return (App*)glfwGetWindowUserPointer(window); }
+
+static void PrintNoWindowHelp(void)
+{
+	fprintf(stderr, "weft-view: without a window, render to files instead: `weft run --preset NAME --png DIR` "
+	                "or `weft run --preset NAME --video FILE.mp4`\n");
+}
+
+// The window's input goes to the panel first; what it does not want goes to the viewer. A scripted
+// run takes no input from the (virtual) display.
+static void OnKey(GLFWwindow* w, int key, int scancode, int action, int mods)
+{
+	App* app = AppOf(w);
+	if (app->script != NULL)
+		return;
+	UiKeyCallback(w, key, scancode, action, mods);
+	ViewSetMods(&app->view, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_ALT) != 0);
+	if (action == GLFW_PRESS && !UiWantsKeyboard())
+		ViewOnKey(&app->view, key);
+}
+
+static void OnChar(GLFWwindow* w, unsigned int c)
+{
+	if (AppOf(w)->script == NULL)
+		UiCharCallback(w, c);
+}
+
+static void OnMouseButton(GLFWwindow* w, int button, int action, int mods)
+{
+	App* app = AppOf(w);
+	if (app->script != NULL)
+		return;
+	UiMouseButtonCallback(w, button, action, mods);
+	double x, y;
+	glfwGetCursorPos(w, &x, &y);
+	ViewOnCursor(&app->view, x, y);
+	ViewSetMods(&app->view, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_ALT) != 0);
+	bool overPanel = UiWantsMouse() || UiPanelContains(x, y);
+	ViewOnMouseButton(&app->view, button, action == GLFW_PRESS, overPanel);
+}
+
+static void OnCursor(GLFWwindow* w, double x, double y)
+{
+	App* app = AppOf(w);
+	if (app->script == NULL)
+		ViewOnCursor(&app->view, x, y);
+}
+
+static void OnScroll(GLFWwindow* w, double dx, double dy)
+{
+	App* app = AppOf(w);
+	if (app->script != NULL)
+		return;
+	UiScrollCallback(w, dx, dy);
+	if (!UiWantsMouse())
+		ViewOnScroll(&app->view, dy);
+}
+
+static void OnFramebufferSize(GLFWwindow* w, int width, int height)
+{
+	(void)width;
+	(void)height;
+	PresenterResized(AppOf(w)->presenter);
+}
+
+// The renderer draws at the swapchain's size; a new size gets a new renderer.
+static bool EnsureRenderer(App* app, int width, int height)
+{
+	if (app->renderer != NULL && app->renderWidth == width && app->renderHeight == height)
+		return true;
+	wfDestroyRenderer(app->renderer);
+	app->renderer = NULL;
+	free(app->pixels);
+	free(app->shot);
+	app->pixels = NULL;
+	app->shot = NULL;
+	wfRendererDef rd = wfDefaultRendererDef();
+	rd.width = width;
+	rd.height = height;
+	char error[512];
+	app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
+	if (app->renderer == NULL) {
+		fprintf(stderr, "weft-view: cannot create the renderer: %s\n", error);
+		return false;
+	}
+	size_t bytes = (size_t)width * (size_t)height * 4;
+	app->pixels = malloc(bytes);
+	app->shot = malloc(bytes);
+	if (app->pixels == NULL || app->shot == NULL) {
+		fprintf(stderr, "weft-view: out of memory for a %dx%d frame\n", width, height);
+		return false;
+	}
+	app->renderWidth = width;
+	app->renderHeight = height;
+	return true;
+}
+
+static void Readouts(App* app, UiReadouts* r)
+{
+	View* v = &app->view;
+	memset(r, 0, sizeof *r);
+	r->source = v->source;
+	r->simDevice = wfWorld_GetDeviceName(v->world);
+	r->backend = wfBackendName(wfWorld_GetBackend(v->world));
+	r->renderDevice = wfRenderer_GetDeviceName(app->renderer);
+	r->windowDevice = app->presenterInfo.deviceName;
+	r->frameMs = v->frameMs;
+	r->simMs = v->simMs;
+	r->renderMs = v->renderMs;
+	r->stepsPerFrame = v->stepsLastFrame;
+	r->simTime = wfWorld_GetTime(v->world);
+	r->paused = v->paused;
+	r->status = v->status;
+	for (int i = 0; i < v->clothCount; ++i) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(v->cloths[i], &info) == WF_OK) {
+			r->particles += info.particleCount;
+			r->constraints += info.constraintCount;
+			r->colors = info.colorCount > r->colors ? info.colorCount : r->colors;
+			r->triangles += info.triangleCount;
+		}
+	}
+}
+
+static void Smooth(double* value, double sample) { *value = *value == 0.0 ? sample : 0.9 * *value + 0.1 * sample; }
+
+// Fixed-step simulation: real time accumulates; each whole timeStep of it is one simulation frame,
+// at most VIEW_MAX_CATCHUP per displayed frame (beyond that the cloth slows down instead of the
+// viewer falling further and further behind). A scripted run steps exactly one frame per display frame.
+static void Simulate(App* app, double realSeconds)
+{
+	View* v = &app->view;
+	if (app->script != NULL) {
+		ViewStepFrames(v, 1);
+		return;
+	}
+	if (v->paused) {
+		v->accumulator = 0.0;
+		ViewStepFrames(v, 0);
+		return;
+	}
+	double step = v->applied.step.timeStep;
+	v->accumulator += fmin(realSeconds, 0.25);
+	int frames = (int)floor(v->accumulator / step);
+	if (frames > VIEW_MAX_CATCHUP) {
+		frames = VIEW_MAX_CATCHUP;
+		v->accumulator = 0.0;
+	} else
+		v->accumulator -= frames * step;
+	ViewStepFrames(v, frames);
+}
+
+static bool WriteScreenshot(App* app, const char* name)
+{
+	char path[1200], error[512];
+	snprintf(path, sizeof path, "%s/%s.png", app->view.options.shotDir, name);
+	if (wfWritePng(path, app->shot, app->renderWidth, app->renderHeight, error, (int)sizeof error) != WF_OK) {
+		fprintf(stderr, "weft-view: screenshot: %s\n", error);
+		return false;
+	}
+	if (app->script != NULL)
+		ScriptLog(app->script, "screenshot %s %s\n", name, path);
+	return true;
+}
+
+static void HandleActions(App* app, int actions)
+{
+	View* v = &app->view;
+	if (actions & UI_ACTION_PAUSE)
+		ViewOnKey(v, GLFW_KEY_SPACE);
+	if (actions & UI_ACTION_RESET_CLOTH)
+		ViewResetCloth(v);
+	if (actions & UI_ACTION_RESET_VIEW)
+		ViewOnKey(v, GLFW_KEY_C);
+	if (actions & UI_ACTION_RESET_PARAMS)
+		ViewResetParams(v);
+}
+
+// One displayed frame. Returns 0 to go on, 1 to stop normally, an exit code > 1 on failure.
+static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize, double* last)
+{
+	View* v = &app->view;
+	double t0 = Now();
+	if (app->script != NULL) {
+		ScriptOut out;
+		if (!ScriptRun(app->script, v, frame, &out))
+			return 3;
+		if (out.screenshot[0] != 0)
+			snprintf(pendingShot, pendingSize, "%s", out.screenshot);
+		if (out.resizeWidth > 0)
+			glfwSetWindowSize(app->window, out.resizeWidth, out.resizeHeight);
+		if (out.quit || (ScriptDone(app->script) && pendingShot[0] == 0))
+			v->quit = true;
+	}
+	Simulate(app, t0 - *last);
+	*last = t0;
+
+	int width = 0, height = 0;
+	PresentStatus status = PresenterBegin(app->presenter, &width, &height);
+	if (status == PRESENT_ERROR) {
+		fprintf(stderr, "weft-view: %s\n", PresenterError(app->presenter));
+		return 4;
+	}
+	if (status == PRESENT_SKIP) {
+		glfwWaitEventsTimeout(0.05); // minimised or resizing: nothing to draw
+		return v->quit ? 1 : 0;
+	}
+	int winW = 0, winH = 0;
+	glfwGetWindowSize(app->window, &winW, &winH);
+	v->width = width;
+	v->height = height;
+	v->scale = winW > 0 ? (float)width / (float)winW : 1.0f;
+	UiSetMinImageCount(PresenterGetInfo(app->presenter).minImageCount);
+	if (!EnsureRenderer(app, width, height))
+		return 4;
+
+	// The scene, through the same renderer as the headless path.
+	double r0 = Now();
+	wfRenderer_SetStyle(app->renderer, v->applied.colorMode, v->applied.wireframe, true);
+	if (wfRenderer_DrawWorld(app->renderer, v->world, v->cloths, v->clothCount, &v->camera) != WF_OK ||
+		wfRenderer_ReadPixels(app->renderer, app->pixels, width * height * 4) != WF_OK) {
+		fprintf(stderr, "weft-view: render: %s\n", wfRenderer_GetLastError(app->renderer));
+		return 4;
+	}
+	Smooth(&v->renderMs, 1e3 * (Now() - r0));
+
+	// The panel: edits go to the world before the next frame's step.
+	UiReadouts readouts;
+	Readouts(app, &readouts);
+	double mx = 0.0, my = 0.0;
+	bool down = false;
+	if (app->script != NULL)
+		ScriptMouse(app->script, &mx, &my, &down);
+	int actions = UiFrame(&v->edit, &app->clothIndex, &readouts, app->script != NULL, mx, my, down);
+	ViewApplyParams(v);
+	HandleActions(app, actions);
+
+	bool shoot = pendingShot[0] != 0;
+	status = PresenterEnd(app->presenter, app->pixels, UiDraw, NULL, shoot ? app->shot : NULL);
+	if (status == PRESENT_ERROR) {
+		fprintf(stderr, "weft-view: %s\n", PresenterError(app->presenter));
+		return 4;
+	}
+	if (shoot) {
+		if (!WriteScreenshot(app, pendingShot))
+			return 4;
+		pendingShot[0] = 0;
+		if (app->script != NULL && ScriptDone(app->script))
+			v->quit = true;
+	}
+	v->displayFrames++;
+	Smooth(&v->frameMs, 1e3 * (Now() - t0));
+	return v->quit ? 1 : 0;
+}
+
+static int Setup(App* app)
+{
+	View* v = &app->view;
+	if (!glfwInit()) {
+		fprintf(stderr, "weft-view: no display: %s\n", app->glfwError[0] ? app->glfwError : "glfwInit failed");
+		PrintNoWindowHelp();
+		return 1;
+	}
+	if (!glfwVulkanSupported()) {
+		fprintf(stderr, "weft-view: no Vulkan loader with window-surface support was found\n");
+		PrintNoWindowHelp();
+		return 1;
+	}
+	glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+	char title[400];
+	snprintf(title, sizeof title, "weft-view: %s", v->source);
+	app->window = glfwCreateWindow(v->options.width, v->options.height, title, NULL, NULL);
+	if (app->window == NULL) {
+		fprintf(stderr, "weft-view: cannot open a window: %s\n", app->glfwError);
+		PrintNoWindowHelp();
+		return 1;
+	}
+	glfwSetWindowUserPointer(app->window, app);
+	char error[512];
+	app->presenter = PresenterCreate(app->window, app->validation, app->script != NULL, error, (int)sizeof error);
+	if (app->presenter == NULL) {
+		fprintf(stderr, "weft-view: cannot present to the window with Vulkan: %s\n", error);
+		PrintNoWindowHelp();
+		return 1;
+	}
+	app->presenterInfo = PresenterGetInfo(app->presenter);
+	if (!UiCreate(app->window, &app->presenterInfo, error, (int)sizeof error)) {
+		fprintf(stderr, "weft-view: %s\n", error);
+		return 1;
+	}
+	app->uiCreated = true;
+	if (!PresenterRunOnce(app->presenter, UiRecordFontUpload, NULL)) {
+		fprintf(stderr, "weft-view: font upload: %s\n", PresenterError(app->presenter));
+		return 1;
+	}
+	UiFontUploadDone();
+	glfwSetKeyCallback(app->window, OnKey);
+	glfwSetCharCallback(app->window, OnChar);
+	glfwSetMouseButtonCallback(app->window, OnMouseButton);
+	glfwSetCursorPosCallback(app->window, OnCursor);
+	glfwSetScrollCallback(app->window, OnScroll);
+	glfwSetFramebufferSizeCallback(app->window, OnFramebufferSize);
+	return 0;
+}
+
+static void Teardown(App* app)
+{
+	PresenterWaitIdle(app->presenter);
+	if (app->uiCreated)
+		UiDestroy();
+	PresenterDestroy(app->presenter);
+	wfDestroyRenderer(app->renderer);
+	free(app->pixels);
+	free(app->shot);
+	if (app->window != NULL)
+		glfwDestroyWindow(app->window);
+	glfwTerminate();
+	ScriptDestroy(app->script);
+	ViewDestroy(&app->view);
+}
+
+int main(int argc, char** argv)
+{
+	ViewOptions options;
+	int code = ParseArgs(argc, argv, &options);
+	if (code != 0)
+		return code < 0 ? 0 : code;
+	static App app; // large; lives for the whole run
+	g_errorApp = &app;
+	glfwSetErrorCallback(OnGlfwError);
+	const char* validation = getenv("WEFT_VK_VALIDATION");
+	app.validation = validation != NULL && strcmp(validation, "1") == 0;
+
+	code = ViewCreate(&app.view, &options);
+	if (code == 0 && options.script != NULL) {
+		if (mkdir(options.shotDir, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "weft-view: --screenshot-dir: cannot create '%s': %s\n", options.shotDir, strerror(errno));
+			code = 2;
+		}
+		char logPath[1200], error[600];
+		snprintf(logPath, sizeof logPath, "%s/session.log", options.shotDir);
+		if (code == 0 && (app.script = ScriptLoad(options.script, logPath, error, (int)sizeof error)) == NULL) {
+			fprintf(stderr, "weft-view: --script: %s\n", error);
+			code = 2;
+		}
+	}
+	if (code == 0)
+		code = Setup(&app);
+	if (code == 0) {
+		char pendingShot[128] = "";
+		double last = Now();
+		for (int64_t frame = 0; code == 0; ++frame) {
+			glfwPollEvents();
+			if (glfwWindowShouldClose(app.window))
+				break;
+			code = Frame(&app, frame, pendingShot, sizeof pendingShot, &last);
+		}
+		code = code == 1 ? 0 : code;
+		int renderMessages = app.renderer != NULL ? wfRenderer_GetValidationCount(app.renderer) : 0;
+		int windowMessages = PresenterValidationCount(app.presenter);
+		wfWarnings warnings = wfWorld_GetWarnings(app.view.world);
+		if (renderMessages + windowMessages + warnings.validationMessages > 0) {
+			fprintf(stderr, "weft-view: validation: %d renderer, %d window, %lld simulation messages\n", renderMessages,
+				windowMessages, (long long)warnings.validationMessages);
+			if (code == 0)
+				code = 5;
+		}
+		if (app.script != NULL)
+			ScriptLog(app.script, "end frames=%lld steps=%lld code=%d\n", (long long)app.view.displayFrames,
+				(long long)app.view.simFrames, code);
+	}
+	Teardown(&app);
+	return code;
+}

@@ -1,0 +1,63 @@
+// The window's Vulkan side: instance, device, swapchain, and per frame the upload of the renderer's
+// pixels into the swapchain image, the UI render pass on top, optional read-back, and present.
+#ifndef WEFT_VIEWER_PRESENT_H
+#define WEFT_VIEWER_PRESENT_H
+
+#include <vulkan/vulkan.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct GLFWwindow GLFWwindow;
+typedef struct Presenter Presenter;
+
+// Plain handles the UI backend needs.
+typedef struct PresenterInfo {
+	VkInstance instance;
+	VkPhysicalDevice physicalDevice;
+	VkDevice device;
+	uint32_t queueFamily;
+	VkQueue queue;
+	VkRenderPass renderPass;
+	VkDescriptorPool descriptorPool;
+	uint32_t minImageCount, imageCount;
+	char deviceName[256];
+} PresenterInfo;
+
+typedef enum PresentStatus {
+	PRESENT_OK = 0,
+	PRESENT_SKIP,  // nothing to draw into this frame (minimised, or the swapchain was just recreated)
+	PRESENT_ERROR, // message in PresenterError
+} PresentStatus;
+
+// validation: Khronos validation layer with a messenger that prints "vulkan validation:" lines.
+// immediate: prefer a present mode that does not wait for vertical blank (scripted runs).
+// Returns NULL and writes the reason (no Vulkan, no surface support, ...) into error.
+Presenter* PresenterCreate(GLFWwindow* window, bool validation, bool immediate, char* error, int errorSize);
+void PresenterDestroy(Presenter* p);
+PresenterInfo PresenterGetInfo(const Presenter* p);
+const char* PresenterError(const Presenter* p);
+int PresenterValidationCount(const Presenter* p);
+// Runs a one-off command buffer (UI font upload) and waits for it.
+bool PresenterRunOnce(Presenter* p, void (*record)(VkCommandBuffer cmd, void* context), void* context);
+
+// Acquires the next image; *width and *height give its size (the size the scene must be rendered at).
+PresentStatus PresenterBegin(Presenter* p, int* width, int* height);
+// rgba: width * height * 4 bytes of sRGB pixels (rows top to bottom). drawUi records the UI into the
+// render pass. readback: when not NULL, the finished frame (scene + UI) is copied there as RGBA.
+PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, void (*drawUi)(VkCommandBuffer cmd, void* context),
+                           void* context, uint8_t* readback);
+// The window changed size: recreate the swapchain before the next frame.
+void PresenterResized(Presenter* p);
+// Waits until the device is idle (before the UI backend frees its objects).
+void PresenterWaitIdle(Presenter* p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

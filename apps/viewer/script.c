@@ -1,0 +1,247 @@
+// Scripted sessions for tests: one event per line, "FRAME COMMAND ARGS", replayed through the same
+// handlers as the window's input, and a log of the state for assertions.
+//
+//   # comment
+//   10 key space                 space, s, r, w, m, c, escape
+//   20 mouse_move 320 240        window coordinates
+//   21 mouse_down 320 240 [shift|alt]   left button (a press on the panel goes to the panel)
+//   22 mouse_up
+//   23 scroll 1.5
+//   30 set gravity -30           a panel parameter by name (ViewSetParam)
+//   40 screenshot name           writes DIR/name.png of this frame (scene + panel)
+//   41 probe label               logs the state (see Probe)
+//   50 resize 400 300            asks the window for a new size
+//   60 quit
+#include "ui_bridge.h"
+#include "viewer.h"
+
+#include <GLFW/glfw3.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ScriptEvent {
+	int64_t frame;
+	int line;
+	char command[32];
+	char a[128], b[64], c[32];
+} ScriptEvent;
+
+struct ViewScript {
+	ScriptEvent* events; // (count), in file order (frames non-decreasing)
+	int count;
+	int next;
+	FILE* log;
+	double mouseX, mouseY;
+	bool mouseDown;
+};
+
+static bool KnownCommand(const char* c)
+{
+	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_up", "scroll", "set",
+	                                    "screenshot", "probe", "resize", "quit"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+		if (strcmp(c, names[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+ViewScript* ScriptLoad(const char* path, const char* logPath, char* error, int errorSize)
+{
+	FILE* f = fopen(path, "r");
+	if (f == NULL) {
+		snprintf(error, (size_t)errorSize, "%s: cannot open", path);
+		return NULL;
+	}
+	ViewScript* s = calloc(1, sizeof *s);
+	int capacity = 0;
+	char line[512];
+	int lineNo = 0;
+	bool ok = s != NULL;
+	if (!ok)
+		snprintf(error, (size_t)errorSize, "out of memory");
+	while (ok && fgets(line, sizeof line, f) != NULL) {
+		lineNo++;
+		char* hash = strchr(line, '#');
+		if (hash != NULL)
+			*hash = 0;
+		ScriptEvent e;
+		memset(&e, 0, sizeof e);
+		long long frame;
+		int n = sscanf(line, "%lld %31s %127s %63s %31s", &frame, e.command, e.a, e.b, e.c);
+		if (n <= 0)
+			continue; // blank or comment
+		if (n < 2 || frame < 0 || !KnownCommand(e.command)) {
+			snprintf(error, (size_t)errorSize, "%s:%d: expected 'FRAME COMMAND ARGS' with a known command", path, lineNo);
+			ok = false;
+			break;
+		}
+		e.frame = frame;
+		e.line = lineNo;
+		if (s->count > 0 && e.frame < s->events[s->count - 1].frame) {
+			snprintf(error, (size_t)errorSize, "%s:%d: frame %lld is before the previous event's", path, lineNo, frame);
+			ok = false;
+			break;
+		}
+		if (s->count == capacity) {
+			capacity = capacity ? 2 * capacity : 64;
+			ScriptEvent* grown = realloc(s->events, sizeof *grown * (size_t)capacity);
+			if (grown == NULL) {
+				snprintf(error, (size_t)errorSize, "out of memory");
+				ok = false;
+				break;
+			}
+			s->events = grown;
+		}
+		s->events[s->count++] = e;
+	}
+	fclose(f);
+	if (ok && logPath != NULL) {
+		s->log = fopen(logPath, "w");
+		if (s->log == NULL) {
+			snprintf(error, (size_t)errorSize, "%s: cannot write the log", logPath);
+			ok = false;
+		}
+	}
+	if (!ok) {
+		ScriptDestroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ScriptDestroy(ViewScript* s)
+{
+	if (s == NULL)
+		return;
+	if (s->log != NULL)
+		fclose(s->log);
+	free(s->events);
+	free(s);
+}
+
+bool ScriptDone(const ViewScript* s) { return s->next >= s->count; }
+
+void ScriptMouse(const ViewScript* s, double* x, double* y, bool* down)
+{
+	*x = s->mouseX;
+	*y = s->mouseY;
+	*down = s->mouseDown;
+}
+
+void ScriptLog(ViewScript* s, const char* fmt, ...)
+{
+	if (s->log == NULL)
+		return;
+	va_list args;
+	va_start(args, fmt);
+	vfprintf(s->log, fmt, args);
+	va_end(args);
+	fflush(s->log);
+}
+
+static int KeyCode(const char* name)
+{
+	static const struct { const char* name; int key; } keys[] = {
+		{"space", GLFW_KEY_SPACE}, {"s", GLFW_KEY_S}, {"r", GLFW_KEY_R}, {"w", GLFW_KEY_W},
+		{"m", GLFW_KEY_M}, {"c", GLFW_KEY_C}, {"escape", GLFW_KEY_ESCAPE},
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+		if (strcmp(name, keys[i].name) == 0)
+			return keys[i].key;
+	}
+	return -1;
+}
+
+// One line of state: what the tests assert on.
+static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
+{
+	double meanY;
+	uint64_t hash;
+	ViewMeanY(v, &meanY, &hash);
+	wfVec3 particle = {0.0f, 0.0f, 0.0f};
+	if (v->grabCloth >= 0) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(v->cloths[v->grabCloth], &info) == WF_OK) {
+			wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
+			if (pos != NULL && wfCloth_ReadPositions(v->cloths[v->grabCloth], pos, info.particleCount) == WF_OK)
+				particle = pos[v->grabParticle];
+			free(pos);
+		}
+	}
+	wfVec3 sphere = wfWorld_GetSphereCenter(v->world);
+	wfVec3 eye = wfCamera_GetEye(&v->camera);
+	double panel[4];
+	UiPanelRect(panel);
+	ScriptLog(s,
+		"probe %s frame=%lld steps=%lld paused=%d time=%.9g meany=%.9g hash=%016llx grabbed=%d "
+		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
+		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d\n",
+		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
+		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
+		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
+		v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z,
+		panel[0], panel[1], panel[2], panel[3], v->width, v->height);
+}
+
+static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)
+{
+	const char* c = e->command;
+	if (strcmp(c, "key") == 0) {
+		int key = KeyCode(e->a);
+		if (key < 0) {
+			fprintf(stderr, "weft-view: script line %d: unknown key '%s'\n", e->line, e->a);
+			return false;
+		}
+		ViewOnKey(v, key);
+	} else if (strcmp(c, "mouse_move") == 0) {
+		s->mouseX = atof(e->a);
+		s->mouseY = atof(e->b);
+		ViewOnCursor(v, s->mouseX, s->mouseY);
+	} else if (strcmp(c, "mouse_down") == 0) {
+		if (e->a[0] != 0) {
+			s->mouseX = atof(e->a);
+			s->mouseY = atof(e->b);
+			ViewOnCursor(v, s->mouseX, s->mouseY);
+		}
+		ViewSetMods(v, strcmp(e->c, "shift") == 0, strcmp(e->c, "alt") == 0);
+		s->mouseDown = true;
+		ViewOnMouseButton(v, GLFW_MOUSE_BUTTON_LEFT, true, UiPanelContains(s->mouseX, s->mouseY));
+	} else if (strcmp(c, "mouse_up") == 0) {
+		s->mouseDown = false;
+		ViewOnMouseButton(v, GLFW_MOUSE_BUTTON_LEFT, false, false);
+		ViewSetMods(v, false, false);
+	} else if (strcmp(c, "scroll") == 0) {
+		ViewOnScroll(v, atof(e->a));
+	} else if (strcmp(c, "set") == 0) {
+		char error[300];
+		if (!ViewSetParam(v, e->a, e->b, error, (int)sizeof error)) {
+			fprintf(stderr, "weft-view: script line %d: %s\n", e->line, error);
+			return false;
+		}
+	} else if (strcmp(c, "screenshot") == 0) {
+		snprintf(out->screenshot, sizeof out->screenshot, "%s", e->a);
+	} else if (strcmp(c, "probe") == 0) {
+		Probe(s, v, e->frame, e->a[0] != 0 ? e->a : "state");
+	} else if (strcmp(c, "resize") == 0) {
+		out->resizeWidth = atoi(e->a);
+		out->resizeHeight = atoi(e->b);
+	} else if (strcmp(c, "quit") == 0) {
+		out->quit = true;
+	}
+	ScriptLog(s, "event %lld %s %s %s %s\n", (long long)e->frame, c, e->a, e->b, e->c);
+	return true;
+}
+
+bool ScriptRun(ViewScript* s, View* v, int64_t frame, ScriptOut* out)
+{
+	memset(out, 0, sizeof *out);
+	while (s->next < s->count && s->events[s->next].frame <= frame) {
+		if (!RunEvent(s, v, &s->events[s->next], out))
+			return false;
+		s->next++;
+	}
+	return true;
+}

@@ -1,0 +1,583 @@
+// The viewer's model of the session: the world built from a preset or scene file, the panel's
+// parameters and how they reach the world, fixed-step simulation, the orbit camera and the input
+// handlers. The window's callbacks and the script (script.c) both call these handlers.
+#include "viewer.h"
+
+#include <GLFW/glfw3.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define VIEW_PI 3.14159265358979f
+
+static double Now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static wfVec3 Add(wfVec3 a, wfVec3 b) { return (wfVec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static wfVec3 Sub(wfVec3 a, wfVec3 b) { return (wfVec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static wfVec3 Scale(wfVec3 a, float s) { return (wfVec3){a.x * s, a.y * s, a.z * s}; }
+static float Dot(wfVec3 a, wfVec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static wfVec3 Cross(wfVec3 a, wfVec3 b)
+{
+	return (wfVec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static wfVec3 Normalize(wfVec3 a)
+{
+	float l = sqrtf(Dot(a, a));
+	return l > 0.0f ? Scale(a, 1.0f / l) : a;
+}
+
+// ------------------------------------------------------------------ setup
+
+static int LoadDefs(View* v, wfWorldDef* world)
+{
+	const ViewOptions* o = &v->options;
+	if (o->scene != NULL) {
+		char error[512];
+		v->scene = wfScene_Load(o->scene, error, (int)sizeof error);
+		if (v->scene == NULL) {
+			fprintf(stderr, "weft-view: %s\n", error);
+			return 2;
+		}
+		*world = wfScene_GetWorldDef(v->scene);
+		v->clothCount = wfScene_GetClothCount(v->scene);
+		if (v->clothCount > VIEW_MAX_CLOTHS) {
+			fprintf(stderr, "weft-view: %s has %d cloths; the viewer shows at most %d\n", o->scene,
+				v->clothCount, VIEW_MAX_CLOTHS);
+			return 2;
+		}
+		for (int i = 0; i < v->clothCount; ++i)
+			v->clothDefs[i] = wfScene_GetClothDef(v->scene, i);
+		snprintf(v->source, sizeof v->source, "scene %s", o->scene);
+		return 0;
+	}
+	if (!wfPresetGet(o->preset, world, &v->clothDefs[0])) {
+		fprintf(stderr, "weft-view: --preset: '%s' is not a preset (allowed:", o->preset);
+		for (int i = 0; i < wfPresetCount(); ++i)
+			fprintf(stderr, " %s", wfPresetName(i));
+		fprintf(stderr, ")\n");
+		return 2;
+	}
+	v->clothCount = 1;
+	snprintf(v->source, sizeof v->source, "preset %s", o->preset);
+	return 0;
+}
+
+static void ParamsFromWorld(View* v, ViewParams* p)
+{
+	wfWorldDef wd = wfWorld_GetDef(v->world);
+	memset(p, 0, sizeof *p);
+	p->step = wd.step;
+	p->gravity = wd.gravity;
+	p->sphere = wd.sphere;
+	p->floor = wd.floor;
+	p->wind = wd.wind;
+	p->clothCount = v->clothCount;
+	for (int i = 0; i < v->clothCount; ++i) {
+		p->cloth[i].material = wfCloth_GetMaterial(v->cloths[i]);
+		p->cloth[i].pinMode = v->clothDefs[i].pinMode;
+		p->cloth[i].cols = v->clothDefs[i].cols;
+		p->cloth[i].rows = v->clothDefs[i].rows;
+	}
+	p->colorMode = WF_COLOR_TEXTURE;
+	p->wireframe = false;
+}
+
+int ViewCreate(View* v, const ViewOptions* options)
+{
+	memset(v, 0, sizeof *v);
+	v->options = *options;
+	v->grabCloth = -1;
+	v->grabParticle = -1;
+	v->scale = 1.0f;
+	wfWorldDef wd;
+	int code = LoadDefs(v, &wd);
+	if (code != 0)
+		return code;
+	if (options->backend >= 0)
+		wd.backend = (wfBackendType)options->backend;
+	for (int i = 0; i < v->clothCount && options->cols > 0; ++i) {
+		v->clothDefs[i].cols = options->cols;
+		v->clothDefs[i].rows = options->rows;
+	}
+	char error[512];
+	v->world = wfCreateWorld(&wd, error, (int)sizeof error);
+	if (v->world == NULL) {
+		fprintf(stderr, "weft-view: cannot create the world: %s\n", error);
+		return 1;
+	}
+	for (int i = 0; i < v->clothCount; ++i) {
+		v->cloths[i] = wfCreateCloth(v->world, &v->clothDefs[i]);
+		if (wfClothId_IsNull(v->cloths[i])) {
+			fprintf(stderr, "weft-view: cannot create cloth %d: %s\n", i, wfWorld_GetLastError(v->world));
+			return 1;
+		}
+	}
+	ParamsFromWorld(v, &v->start);
+	v->edit = v->start;
+	v->applied = v->start;
+	v->home = options->scene != NULL ? wfCameraFit(v->world, v->cloths, v->clothCount, 50.0f)
+	                                 : wfDefaultCameraForPreset(options->preset);
+	v->camera = v->home;
+	return 0;
+}
+
+void ViewDestroy(View* v)
+{
+	wfDestroyWorld(v->world);
+	wfScene_Destroy(v->scene);
+	v->world = NULL;
+	v->scene = NULL;
+}
+
+// ------------------------------------------------------------------ parameters
+
+static void SetStatus(View* v, const char* what)
+{
+	snprintf(v->status, sizeof v->status, "%s: %s", what, wfWorld_GetLastError(v->world));
+	fprintf(stderr, "weft-view: %s\n", v->status);
+}
+
+static void ReleaseGrab(View* v)
+{
+	if (v->grabCloth >= 0)
+		wfCloth_Release(v->cloths[v->grabCloth]);
+	v->grabCloth = -1;
+	v->grabParticle = -1;
+	if (v->gesture == VIEW_GESTURE_DRAG)
+		v->gesture = VIEW_GESTURE_NONE;
+}
+
+// A new grid: destroy the cloth and create it again from its def with the new density.
+static bool RebuildCloth(View* v, int i, const ViewClothParams* c)
+{
+	ReleaseGrab(v);
+	wfClothDef def = v->clothDefs[i];
+	def.cols = c->cols;
+	def.rows = c->rows;
+	def.material = c->material;
+	def.pinMode = c->pinMode;
+	wfDestroyCloth(v->cloths[i]);
+	wfClothId id = wfCreateCloth(v->world, &def);
+	if (wfClothId_IsNull(id)) {
+		SetStatus(v, "grid");
+		// Back to the grid it had (that def was valid).
+		def.cols = v->applied.cloth[i].cols;
+		def.rows = v->applied.cloth[i].rows;
+		id = wfCreateCloth(v->world, &def);
+		if (wfClothId_IsNull(id))
+			return false;
+		v->cloths[i] = id;
+		return false;
+	}
+	v->cloths[i] = id;
+	v->clothDefs[i] = def;
+	return true;
+}
+
+void ViewApplyParams(View* v)
+{
+	ViewParams* e = &v->edit;
+	ViewParams* a = &v->applied;
+	// The Jacobi solver ping-pongs two buffers per sweep: its sweep count must be even.
+	if (e->step.solver == WF_SOLVER_JACOBI && (e->step.iterations & 1) != 0)
+		e->step.iterations += 1;
+	if (memcmp(&e->step, &a->step, sizeof e->step) != 0) {
+		if (wfWorld_SetStep(v->world, &e->step) == WF_OK) {
+			a->step = e->step;
+			v->accumulator = 0.0;
+		} else {
+			SetStatus(v, "step");
+			e->step = a->step;
+		}
+	}
+	if (memcmp(&e->gravity, &a->gravity, sizeof e->gravity) != 0) {
+		if (wfWorld_SetGravity(v->world, e->gravity) == WF_OK)
+			a->gravity = e->gravity;
+		else {
+			SetStatus(v, "gravity");
+			e->gravity = a->gravity;
+		}
+	}
+	if (memcmp(&e->sphere, &a->sphere, sizeof e->sphere) != 0) {
+		if (wfWorld_SetSphere(v->world, &e->sphere) == WF_OK)
+			a->sphere = e->sphere;
+		else {
+			SetStatus(v, "sphere");
+			e->sphere = a->sphere;
+		}
+	}
+	if (memcmp(&e->floor, &a->floor, sizeof e->floor) != 0) {
+		if (wfWorld_SetFloor(v->world, &e->floor) == WF_OK)
+			a->floor = e->floor;
+		else {
+			SetStatus(v, "floor");
+			e->floor = a->floor;
+		}
+	}
+	if (memcmp(&e->wind, &a->wind, sizeof e->wind) != 0) {
+		if (wfWorld_SetWind(v->world, &e->wind) == WF_OK)
+			a->wind = e->wind;
+		else {
+			SetStatus(v, "wind");
+			e->wind = a->wind;
+		}
+	}
+	for (int i = 0; i < v->clothCount; ++i) {
+		ViewClothParams* ec = &e->cloth[i];
+		ViewClothParams* ac = &a->cloth[i];
+		if (ec->cols != ac->cols || ec->rows != ac->rows) {
+			if (RebuildCloth(v, i, ec))
+				*ac = *ec;
+			else
+				*ec = *ac;
+			continue;
+		}
+		if (memcmp(&ec->material, &ac->material, sizeof ec->material) != 0) {
+			if (wfCloth_SetMaterial(v->cloths[i], &ec->material) == WF_OK)
+				ac->material = ec->material;
+			else {
+				SetStatus(v, "material");
+				ec->material = ac->material;
+			}
+		}
+		if (ec->pinMode != ac->pinMode) {
+			const wfClothDef* d = &v->clothDefs[i];
+			bool list = ec->pinMode == WF_PIN_LIST;
+			if (wfCloth_SetPinMode(v->cloths[i], ec->pinMode, list ? d->pinIndices : NULL, list ? d->pinCount : 0) == WF_OK)
+				ac->pinMode = ec->pinMode;
+			else {
+				SetStatus(v, "pin mode");
+				ec->pinMode = ac->pinMode;
+			}
+		}
+	}
+	a->colorMode = e->colorMode;
+	a->wireframe = e->wireframe;
+}
+
+void ViewResetParams(View* v)
+{
+	v->edit = v->start;
+	v->status[0] = 0;
+	ViewApplyParams(v);
+}
+
+void ViewResetCloth(View* v)
+{
+	ReleaseGrab(v);
+	for (int i = 0; i < v->clothCount; ++i)
+		wfCloth_Reset(v->cloths[i]);
+}
+
+void ViewStepFrames(View* v, int frames)
+{
+	// A paused frame records no simulation work at all.
+	if (v->paused || frames <= 0) {
+		v->stepsLastFrame = 0;
+		return;
+	}
+	double t0 = Now();
+	for (int i = 0; i < frames; ++i) {
+		wfResult r = wfWorld_Step(v->world);
+		if (r != WF_OK) {
+			SetStatus(v, "step");
+			v->paused = true;
+			break;
+		}
+		v->simFrames++;
+	}
+	double ms = 1e3 * (Now() - t0) / frames;
+	v->simMs = v->simMs == 0.0 ? ms : 0.9 * v->simMs + 0.1 * ms;
+	v->stepsLastFrame = frames;
+}
+
+void ViewMeanY(const View* v, double* meanY, uint64_t* hash)
+{
+	double sum = 0.0;
+	int64_t n = 0;
+	uint64_t h = 1469598103934665603ull; // FNV-1a over the position bytes
+	for (int c = 0; c < v->clothCount; ++c) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(v->cloths[c], &info) != WF_OK)
+			continue;
+		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
+		if (pos == NULL || wfCloth_ReadPositions(v->cloths[c], pos, info.particleCount) != WF_OK) {
+			free(pos);
+			continue;
+		}
+		const unsigned char* bytes = (const unsigned char*)pos;
+		for (size_t b = 0; b < sizeof *pos * (size_t)info.particleCount; ++b)
+			h = (h ^ bytes[b]) * 1099511628211ull;
+		for (int i = 0; i < info.particleCount; ++i)
+			sum += pos[i].y;
+		n += info.particleCount;
+		free(pos);
+	}
+	*meanY = n > 0 ? sum / (double)n : 0.0;
+	*hash = h;
+}
+
+// ------------------------------------------------------------------ camera and picking
+
+// The camera's basis: f forward, s right, u up (as the renderer builds its view matrix).
+static void CameraBasis(const wfCamera* c, wfVec3* f, wfVec3* s, wfVec3* u)
+{
+	wfVec3 eye = wfCamera_GetEye(c);
+	*f = Normalize(Sub(c->target, eye));
+	wfVec3 up = fabsf(f->y) > 0.999f ? (wfVec3){0.0f, 0.0f, -1.0f} : (wfVec3){0.0f, 1.0f, 0.0f};
+	*s = Normalize(Cross(*f, up));
+	*u = Cross(*s, *f);
+}
+
+// The ray from the eye through window point (x, y).
+static wfVec3 CursorRay(const View* v, double x, double y)
+{
+	wfVec3 f, s, u;
+	CameraBasis(&v->camera, &f, &s, &u);
+	float w = (float)(v->width > 0 ? v->width : 1), h = (float)(v->height > 0 ? v->height : 1);
+	float px = (float)x * v->scale, py = (float)y * v->scale;
+	float t = tanf(v->camera.fov * (VIEW_PI / 360.0f));
+	float nx = (2.0f * px / w - 1.0f) * t * (w / h);
+	float ny = (1.0f - 2.0f * py / h) * t;
+	return Normalize(Add(f, Add(Scale(s, nx), Scale(u, ny))));
+}
+
+// The nearest particle to the cursor's ray within VIEW_PICK_RADIUS pixels; nearer the eye wins
+// among those within half a pixel of the best. Reads each cloth's positions once.
+static bool Pick(View* v, double x, double y, int* cloth, int* particle, wfVec3* position)
+{
+	wfVec3 eye = wfCamera_GetEye(&v->camera);
+	wfVec3 dir = CursorRay(v, x, y);
+	float pixelAngle = 2.0f * tanf(v->camera.fov * (VIEW_PI / 360.0f)) / (float)(v->height > 0 ? v->height : 1);
+	float best = VIEW_PICK_RADIUS, bestDepth = 0.0f;
+	bool found = false;
+	for (int c = 0; c < v->clothCount; ++c) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(v->cloths[c], &info) != WF_OK)
+			continue;
+		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
+		if (pos == NULL || wfCloth_ReadPositions(v->cloths[c], pos, info.particleCount) != WF_OK) {
+			free(pos);
+			continue;
+		}
+		for (int i = 0; i < info.particleCount; ++i) {
+			wfVec3 d = Sub(pos[i], eye);
+			float depth = Dot(d, dir);
+			if (depth <= 0.0f)
+				continue;
+			wfVec3 perp = Sub(d, Scale(dir, depth));
+			float pixels = sqrtf(Dot(perp, perp)) / (depth * pixelAngle) * v->scale;
+			if (pixels > VIEW_PICK_RADIUS)
+				continue;
+			bool better = !found || pixels < best - 0.5f || (pixels < best + 0.5f && depth < bestDepth);
+			if (better) {
+				found = true;
+				best = pixels;
+				bestDepth = depth;
+				*cloth = c;
+				*particle = i;
+				*position = pos[i];
+			}
+		}
+		free(pos);
+	}
+	return found;
+}
+
+// Where the cursor's ray meets the grab plane.
+static wfVec3 PlanePoint(const View* v, double x, double y)
+{
+	wfVec3 eye = wfCamera_GetEye(&v->camera);
+	wfVec3 dir = CursorRay(v, x, y);
+	float denom = Dot(dir, v->grabNormal);
+	float t = fabsf(denom) > 1e-6f ? Dot(Sub(v->grabPoint, eye), v->grabNormal) / denom : 0.0f;
+	return Add(eye, Scale(dir, t));
+}
+
+// ------------------------------------------------------------------ input
+
+void ViewSetMods(View* v, bool shift, bool alt)
+{
+	v->shift = shift;
+	v->alt = alt;
+}
+
+void ViewOnKey(View* v, int key)
+{
+	switch (key) {
+	case GLFW_KEY_SPACE: v->paused = !v->paused; v->accumulator = 0.0; break;
+	case GLFW_KEY_S:
+		v->edit.sphere.moving = !v->edit.sphere.moving;
+		if (wfWorld_SetSphereMoving(v->world, v->edit.sphere.moving) == WF_OK)
+			v->applied.sphere.moving = v->edit.sphere.moving;
+		else {
+			SetStatus(v, "sphere");
+			v->edit.sphere.moving = v->applied.sphere.moving;
+		}
+		break;
+	case GLFW_KEY_R: ViewResetCloth(v); break;
+	case GLFW_KEY_W: v->edit.wireframe = !v->edit.wireframe; v->applied.wireframe = v->edit.wireframe; break;
+	case GLFW_KEY_M:
+		v->edit.colorMode = (wfColorMode)((v->edit.colorMode + 1) % 3);
+		v->applied.colorMode = v->edit.colorMode;
+		break;
+	case GLFW_KEY_C: v->camera = v->home; break;
+	case GLFW_KEY_ESCAPE: v->quit = true; break;
+	default: break;
+	}
+}
+
+void ViewOnMouseButton(View* v, int button, bool down, bool overPanel)
+{
+	if (!down) {
+		if (v->gesture == VIEW_GESTURE_DRAG)
+			ReleaseGrab(v);
+		v->gesture = VIEW_GESTURE_NONE;
+		return;
+	}
+	if (v->gesture != VIEW_GESTURE_NONE)
+		return;
+	if (overPanel) {
+		v->gesture = VIEW_GESTURE_PANEL;
+		return;
+	}
+	if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE || v->shift) {
+		v->gesture = VIEW_GESTURE_PAN;
+		return;
+	}
+	if (v->alt) {
+		v->gesture = VIEW_GESTURE_ZOOM;
+		return;
+	}
+	// A press on a particle grabs it; anywhere else it orbits.
+	int cloth, particle;
+	wfVec3 p;
+	if (Pick(v, v->mouseX, v->mouseY, &cloth, &particle, &p)) {
+		wfVec3 f, s, u;
+		CameraBasis(&v->camera, &f, &s, &u);
+		v->grabNormal = f;
+		v->grabPoint = p;
+		v->grabOffset = Sub(p, PlanePoint(v, v->mouseX, v->mouseY));
+		v->grabTarget = p;
+		if (wfCloth_Grab(v->cloths[cloth], particle, p) == WF_OK) {
+			v->grabCloth = cloth;
+			v->grabParticle = particle;
+			v->gesture = VIEW_GESTURE_DRAG;
+			return;
+		}
+		SetStatus(v, "grab");
+	}
+	v->gesture = VIEW_GESTURE_ORBIT;
+}
+
+void ViewOnCursor(View* v, double x, double y)
+{
+	float dx = (float)(x - v->mouseX), dy = (float)(y - v->mouseY);
+	v->mouseX = x;
+	v->mouseY = y;
+	wfCamera* c = &v->camera;
+	switch (v->gesture) {
+	case VIEW_GESTURE_ORBIT:
+		c->azimuth -= 0.35f * dx;
+		c->elevation = fmaxf(-89.0f, fminf(89.0f, c->elevation + 0.35f * dy));
+		break;
+	case VIEW_GESTURE_PAN: {
+		// The target follows the cursor: one window height spans the view's height at the target.
+		wfVec3 f, s, u;
+		CameraBasis(c, &f, &s, &u);
+		float perPixel = 2.0f * c->distance * tanf(c->fov * (VIEW_PI / 360.0f)) / ((float)v->height / v->scale);
+		c->target = Add(c->target, Add(Scale(s, -dx * perPixel), Scale(u, dy * perPixel)));
+		break;
+	}
+	case VIEW_GESTURE_ZOOM:
+		c->distance = fmaxf(0.05f, fminf(1e4f, c->distance * expf(0.01f * dy)));
+		break;
+	case VIEW_GESTURE_DRAG:
+		v->grabTarget = Add(PlanePoint(v, x, y), v->grabOffset);
+		if (wfCloth_MoveGrab(v->cloths[v->grabCloth], v->grabTarget) != WF_OK)
+			SetStatus(v, "drag");
+		break;
+	default: break;
+	}
+}
+
+void ViewOnScroll(View* v, double dy)
+{
+	v->camera.distance = fmaxf(0.05f, fminf(1e4f, v->camera.distance * expf(-0.12f * (float)dy)));
+}
+
+// ------------------------------------------------------------------ named parameters (script "set")
+
+static bool ParseFloat(const char* s, float* out)
+{
+	char* end;
+	double d = strtod(s, &end);
+	if (end == s || *end != 0 || !isfinite(d))
+		return false;
+	*out = (float)d;
+	return true;
+}
+
+bool ViewSetParam(View* v, const char* name, const char* value, char* error, int errorSize)
+{
+	ViewParams* e = &v->edit;
+	float f = 0.0f;
+	bool isNumber = ParseFloat(value, &f);
+	bool ok = true;
+	if (strcmp(name, "gravity") == 0 && isNumber) e->gravity.y = f;
+	else if (strcmp(name, "substeps") == 0 && isNumber) e->step.substeps = (int)f;
+	else if (strcmp(name, "iterations") == 0 && isNumber) e->step.iterations = (int)f;
+	else if (strcmp(name, "timestep") == 0 && isNumber) e->step.timeStep = f;
+	else if (strcmp(name, "solver") == 0) ok = wfSolverFromName(value, &e->step.solver);
+	else if (strcmp(name, "wind") == 0 && isNumber) e->wind.strength = f;
+	else if (strcmp(name, "sphere-radius") == 0 && isNumber) e->sphere.radius = f;
+	else if (strcmp(name, "floor") == 0 && isNumber) e->floor.enabled = f != 0.0f;
+	else if (strcmp(name, "floor-height") == 0 && isNumber) e->floor.height = f;
+	else if (strcmp(name, "color") == 0) ok = wfColorModeFromName(value, &e->colorMode);
+	else if (strcmp(name, "wireframe") == 0 && isNumber) e->wireframe = f != 0.0f;
+	else if (strcmp(name, "pin-mode") == 0) {
+		for (int i = 0; i < e->clothCount && ok; ++i)
+			ok = wfPinModeFromName(value, &e->cloth[i].pinMode);
+	} else if (strcmp(name, "grid") == 0) {
+		int cols, rows;
+		ok = sscanf(value, "%dx%d", &cols, &rows) == 2;
+		for (int i = 0; i < e->clothCount && ok; ++i) {
+			e->cloth[i].cols = cols;
+			e->cloth[i].rows = rows;
+		}
+	} else if (isNumber) {
+		// Material fields, set on every cloth.
+		for (int i = 0; i < e->clothCount && ok; ++i) {
+			wfMaterial* m = &e->cloth[i].material;
+			if (strcmp(name, "mass") == 0) m->mass = f;
+			else if (strcmp(name, "stretch-compliance") == 0) m->stretchCompliance = f;
+			else if (strcmp(name, "shear-compliance") == 0) m->shearCompliance = f;
+			else if (strcmp(name, "bend-compliance") == 0) m->bendCompliance = f;
+			else if (strcmp(name, "damping") == 0) m->damping = f;
+			else if (strcmp(name, "relaxation") == 0) m->relaxation = f;
+			else if (strcmp(name, "retention") == 0) m->retention = f;
+			else if (strcmp(name, "stiffness") == 0) m->stiffness = f;
+			else if (strcmp(name, "spring-damping") == 0) m->springDamping = f;
+			else ok = false;
+		}
+	} else
+		ok = false;
+	if (!ok) {
+		snprintf(error, (size_t)errorSize, "set %s %s: unknown parameter or bad value", name, value);
+		return false;
+	}
+	v->status[0] = 0;
+	ViewApplyParams(v);
+	if (v->status[0] != 0) {
+		snprintf(error, (size_t)errorSize, "set %s %s: %s", name, value, v->status);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,140 @@
+// weft-view: the interactive viewer. Shared declarations of its parts (all C11 except ui_bridge.cpp).
+// Uses the public API only: weft.h for the simulation, render.h for the headless renderer whose
+// pixels are shown in the window.
+#ifndef WEFT_VIEWER_H
+#define WEFT_VIEWER_H
+
+#include "weft/render.h"
+#include "weft/weft.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VIEW_MAX_CLOTHS 64
+#define VIEW_MAX_CATCHUP 4     // simulation frames stepped at most per displayed frame
+#define VIEW_PICK_RADIUS 14.0f // pixels between the cursor and a particle that still picks it
+
+// What the control panel edits; applied to the world when it differs from what was applied last.
+typedef struct ViewClothParams {
+	wfMaterial material;
+	wfPinMode pinMode;
+	int cols, rows;       // grid density: a change rebuilds the cloth
+} ViewClothParams;
+
+typedef struct ViewParams {
+	wfStepDef step;
+	wfVec3 gravity;
+	wfSphereDef sphere;
+	wfFloorDef floor;
+	wfWindDef wind;
+	int clothCount;
+	ViewClothParams cloth[VIEW_MAX_CLOTHS]; // (clothCount)
+	wfColorMode colorMode;
+	bool wireframe;
+} ViewParams;
+
+// Mouse gesture in progress.
+typedef enum ViewGesture {
+	VIEW_GESTURE_NONE = 0,
+	VIEW_GESTURE_ORBIT,
+	VIEW_GESTURE_PAN,
+	VIEW_GESTURE_ZOOM,
+	VIEW_GESTURE_DRAG, // a particle is grabbed
+	VIEW_GESTURE_PANEL,// the press went to the control panel
+} ViewGesture;
+
+typedef struct ViewOptions {
+	const char* preset;     // --preset (default compute-cloth when neither is given)
+	const char* scene;      // --scene FILE.json
+	int backend;            // wfBackendType, -1 = the scene's
+	int width, height;      // --size
+	int cols, rows;         // --grid, 0 = the scene's
+	const char* script;     // --script FILE
+	const char* shotDir;    // --screenshot-dir DIR (default ".")
+} ViewOptions;
+
+typedef struct View {
+	ViewOptions options;
+	char source[300];           // "preset NAME" or "scene PATH"
+	wfScene* scene;             // kept while the world lives (pin lists, device name)
+	wfClothDef clothDefs[VIEW_MAX_CLOTHS]; // the defs the cloths were created from (grid as now)
+	wfWorld* world;
+	wfClothId cloths[VIEW_MAX_CLOTHS];
+	int clothCount;
+
+	ViewParams start;   // what the viewer started from ("Reset params")
+	ViewParams edit;    // what the panel shows and edits
+	ViewParams applied; // what the world has
+	char status[256];   // last parameter error, shown in the panel ("" when none)
+
+	// Camera and mouse (window coordinates; framebuffer pixels are scale times these).
+	wfCamera camera, home;
+	int width, height;          // framebuffer pixels
+	float scale;                // framebuffer pixels per window coordinate
+	double mouseX, mouseY;
+	ViewGesture gesture;
+	bool shift, alt;
+
+	// The grabbed particle and its camera-facing plane.
+	int grabCloth, grabParticle;
+	wfVec3 grabNormal;          // plane normal (camera forward at grab time)
+	wfVec3 grabPoint;           // a point of the plane (the particle at grab time)
+	wfVec3 grabOffset;          // particle minus the cursor's plane point at grab time
+	wfVec3 grabTarget;          // the target last sent
+
+	// Time.
+	bool paused;
+	bool quit;
+	double accumulator;         // unsimulated real seconds
+	int64_t simFrames;          // simulation frames stepped
+	int64_t displayFrames;      // frames shown
+	double frameMs, simMs, renderMs; // smoothed read-outs
+	int stepsLastFrame;
+} View;
+
+// ---- view.c: world setup, parameters, stepping, camera and input handlers (shared by the
+// window's callbacks and the script).
+int ViewCreate(View* v, const ViewOptions* options); // 0 or an exit code after printing the reason
+void ViewDestroy(View* v);
+void ViewApplyParams(View* v);            // pushes edit -> world (diff against applied)
+void ViewResetParams(View* v);            // edit = start, then apply (particles untouched)
+void ViewResetCloth(View* v);             // wfCloth_Reset on every cloth
+void ViewStepFrames(View* v, int frames); // steps unless paused; times it
+void ViewOnKey(View* v, int key);         // GLFW key code, pressed
+void ViewOnMouseButton(View* v, int button, bool down, bool overPanel);
+void ViewOnCursor(View* v, double x, double y);
+void ViewOnScroll(View* v, double dy);
+void ViewSetMods(View* v, bool shift, bool alt);
+void ViewMeanY(const View* v, double* meanY, uint64_t* hash); // over every particle
+// Sets a parameter by name ("gravity -30", "substeps 20", ...); false with a message for unknown ones.
+bool ViewSetParam(View* v, const char* name, const char* value, char* error, int errorSize);
+
+// ---- script.c: timed input replay and the state log. Event times are display frame numbers; in a
+// scripted run every displayed frame steps the simulation exactly once (unless paused), so a script
+// replays identically on any machine.
+typedef struct ViewScript ViewScript;
+typedef struct ScriptOut {
+	char screenshot[128];  // name of a screenshot to take of this frame ("" for none)
+	int resizeWidth, resizeHeight; // a window resize to request (0 for none)
+	bool quit;
+} ScriptOut;
+ViewScript* ScriptLoad(const char* path, const char* logPath, char* error, int errorSize);
+void ScriptDestroy(ViewScript* s);
+// Runs the events of frame `frame` through the viewer's input handlers. False on a failed event
+// (message printed).
+bool ScriptRun(ViewScript* s, View* v, int64_t frame, ScriptOut* out);
+bool ScriptDone(const ViewScript* s);
+// The scripted mouse, for the panel (it sees the same clicks as the scene).
+void ScriptMouse(const ViewScript* s, double* x, double* y, bool* down);
+void ScriptLog(ViewScript* s, const char* fmt, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
