@@ -50,16 +50,24 @@ float KeyLight(vec3 world)
 	return lit / 9.0;
 }
 
-// Floor: light grey with thin grid lines (anti-aliased with the screen-space derivative), fading into
-// the background with distance.
-vec3 FloorAlbedo(out float fade)
+// Coverage of grid lines of the given spacing: one pixel wide, anti-aliased with the screen-space
+// derivative, faded out where they get denser than a few pixels apart (no moire).
+float GridLine(vec2 xz, float spacing)
 {
-	vec2 p = vWorld.xz / scene.params.w;
+	vec2 p = xz / spacing;
 	vec2 w = fwidth(p);
 	vec2 g = abs(fract(p - 0.5) - 0.5) / max(w, vec2(1e-4));
 	float line = 1.0 - clamp(min(g.x, g.y) - 0.5, 0.0, 1.0);
-	line *= clamp(1.0 - 2.0 * max(w.x, w.y), 0.0, 1.0); // no moire where the lines get dense
-	vec3 albedo = mix(draw.color.rgb, draw.color.rgb * 0.72, line);
+	return line * clamp(1.0 - 2.0 * max(w.x, w.y), 0.0, 1.0);
+}
+
+// Floor: light grey with a subtle grid (faint lines every params.w metres, stronger every 4), fading
+// into the background with distance.
+vec3 FloorAlbedo(out float fade)
+{
+	float minor = GridLine(vWorld.xz, scene.params.w);
+	float major = GridLine(vWorld.xz, 4.0 * scene.params.w);
+	vec3 albedo = draw.color.rgb * (1.0 - 0.10 * minor) * (1.0 - 0.16 * major);
 	float dist = length(vWorld - scene.eye.xyz);
 	fade = clamp((dist - 12.0) / 18.0, 0.0, 1.0);
 	return albedo;
