@@ -93,7 +93,8 @@ WF_API int wfRenderer_GetValidationCount(const wfRenderer* renderer);
 WF_API void wfRenderer_SetStyle(wfRenderer* renderer, wfColorMode mode, bool wireframe, bool showPins);
 
 // Renders one frame: the floor and sphere of the world (as enabled) and the given cloths, read through
-// the public read-back API and uploaded through a staging buffer. count may be 0. Waits for the GPU.
+// the public read-back API and uploaded through a staging buffer. The floor receives the shadows of the
+// sphere and the cloths from the key light. count may be 0. Waits for the GPU.
 // Strain mode measures edges against the lengths they had when this renderer first drew the cloth.
 WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count,
                                      const wfCamera* camera);

@@ -325,8 +325,8 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	// Shadows fall on the floor only: with no floor there is no shadow pass.
 	float lightViewProj[16] = {0};
 	float casterCentre[3], casterRadius = 0.0f;
-	bool floor = wd.floor.enabled && r->def.showFloor;
-	bool shadows = floor && res == WF_OK && CasterBounds(r, draws, count, &wd, sphereCenter, casterCentre, &casterRadius);
+	bool drawFloor = wd.floor.enabled && r->def.showFloor;
+	bool shadows = drawFloor && res == WF_OK && CasterBounds(r, draws, count, &wd, sphereCenter, casterCentre, &casterRadius);
 	if (shadows) {
 		float l[3];
 		KeyLightDirection(l);
@@ -409,7 +409,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	RdDraw draw;
 
 	// Floor: a large quad under the camera's target; the grid and the fade come from the shader.
-	if (wd.floor.enabled && r->def.showFloor) {
+	if (drawFloor) {
 		memset(&draw, 0, sizeof draw);
 		float extent = fmaxf(40.0f, camera->distance * 10.0f);
 		SetVec4(draw.transform, camera->target.x, wd.floor.height, camera->target.z, extent);
