@@ -344,7 +344,7 @@ static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 			snprintf(error, (size_t)errorSize, "backend vulkan: %s", world->lastError);
 			return r;
 		}
-		wfLog(world, WF_LOG_INFO, "no hardware Vulkan device (%s); using the CPU solver", world->lastError);
+		wfLog(world, WF_LOG_WARNING, "backend auto: %s; using the CPU solver", world->lastError);
 		world->lastError[0] = 0;
 	}
 #else
