@@ -237,6 +237,9 @@ static void Readouts(App* app, UiReadouts* r)
 	r->simMs = v->simMs;
 	r->renderMs = v->renderMs;
 	r->stepsPerFrame = v->stepsLastFrame;
+	wfStepProfile profile = wfWorld_GetStepProfile(v->world);
+	r->gpuMs = profile.gpuMs;
+	r->dispatches = profile.dispatches;
 	r->simTime = wfWorld_GetTime(v->world);
 	r->paused = v->paused;
 	r->status = v->status;
@@ -363,6 +366,12 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 	int actions = UiFrame(&v->edit, &app->clothIndex, &readouts, app->script != NULL, mx, my, down);
 	ViewApplyParams(v);
 	HandleActions(app, actions);
+	if (v->displayFrames == 0) {
+		double panel[4];
+		UiPanelRect(panel);
+		if (panel[0] + panel[2] < 0.6 * width / v->scale)
+			ViewMakeRoom(v, panel[0] + panel[2]);
+	}
 
 	bool shoot = pendingShot[0] != 0;
 	status = PresenterEnd(app->presenter, app->pixels, UiDraw, NULL, shoot ? app->shot : NULL);

@@ -5,6 +5,8 @@
 //   10 key space                 space, s, r, w, m, c, escape
 //   20 mouse_move 320 240        window coordinates
 //   21 mouse_down 320 240 [shift|alt]   left button (a press on the panel goes to the panel)
+//   21 mouse_down_on_particle 300 [cloth]   presses where particle 300 appears now (then picks as a click)
+//   22 mouse_move_by 40 -30      relative to the last mouse position
 //   22 mouse_up
 //   23 scroll 1.5
 //   30 set gravity -30           a panel parameter by name (ViewSetParam)
@@ -39,7 +41,8 @@ struct ViewScript {
 
 static bool KnownCommand(const char* c)
 {
-	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_up", "scroll", "set",
+	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_down_on_particle",
+	                                    "mouse_move_by", "mouse_up", "scroll", "set",
 	                                    "screenshot", "probe", "resize", "quit"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
 		if (strcmp(c, names[i]) == 0)
@@ -178,12 +181,12 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 	ScriptLog(s,
 		"probe %s frame=%lld steps=%lld paused=%d time=%.9g meany=%.9g hash=%016llx grabbed=%d "
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
-		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d\n",
+		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
 		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
 		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
 		v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z,
-		panel[0], panel[1], panel[2], panel[3], v->width, v->height);
+		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture);
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)
@@ -209,6 +212,31 @@ static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* ou
 		ViewSetMods(v, strcmp(e->c, "shift") == 0, strcmp(e->c, "alt") == 0);
 		s->mouseDown = true;
 		ViewOnMouseButton(v, GLFW_MOUSE_BUTTON_LEFT, true, UiPanelContains(s->mouseX, s->mouseY));
+	} else if (strcmp(c, "mouse_move_by") == 0) {
+		s->mouseX += atof(e->a);
+		s->mouseY += atof(e->b);
+		ViewOnCursor(v, s->mouseX, s->mouseY);
+	} else if (strcmp(c, "mouse_down_on_particle") == 0) {
+		int cloth = e->b[0] != 0 ? atoi(e->b) : 0, index = atoi(e->a);
+		wfClothInfo info;
+		if (cloth < 0 || cloth >= v->clothCount || wfCloth_GetInfo(v->cloths[cloth], &info) != WF_OK ||
+			index < 0 || index >= info.particleCount) {
+			fprintf(stderr, "weft-view: script line %d: no particle %d in cloth %d\n", e->line, index, cloth);
+			return false;
+		}
+		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
+		bool seen = pos != NULL && wfCloth_ReadPositions(v->cloths[cloth], pos, info.particleCount) == WF_OK &&
+		            ViewProject(v, pos[index], &s->mouseX, &s->mouseY);
+		free(pos);
+		if (!seen) {
+			fprintf(stderr, "weft-view: script line %d: particle %d is not in view\n", e->line, index);
+			return false;
+		}
+		ViewOnCursor(v, s->mouseX, s->mouseY);
+		ViewSetMods(v, false, false);
+		s->mouseDown = true;
+		ViewOnMouseButton(v, GLFW_MOUSE_BUTTON_LEFT, true, UiPanelContains(s->mouseX, s->mouseY));
+		ScriptLog(s, "pressed %.2f %.2f on particle %d\n", s->mouseX, s->mouseY, index);
 	} else if (strcmp(c, "mouse_up") == 0) {
 		s->mouseDown = false;
 		ViewOnMouseButton(v, GLFW_MOUSE_BUTTON_LEFT, false, false);

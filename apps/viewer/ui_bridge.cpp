@@ -57,7 +57,11 @@ void Readouts(const UiReadouts* r)
 	ImGui::TextWrapped("sim: %s (%s)", r->simDevice, r->backend);
 	ImGui::TextWrapped("render: %s", r->renderDevice);
 	ImGui::TextWrapped("window: %s", r->windowDevice);
-	ImGui::TextDisabled("GPU time per stage: not in the public API yet");
+	if (r->gpuMs >= 0.0)
+		ImGui::Text("GPU %.3f ms/frame, %d dispatches", r->gpuMs, r->dispatches);
+	ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+	ImGui::TextWrapped("GPU time per stage: not in the public API yet");
+	ImGui::PopStyleColor();
 }
 
 void Simulation(ViewParams* p)

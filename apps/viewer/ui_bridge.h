@@ -21,6 +21,8 @@ typedef struct UiReadouts {
 	double simMs;              // wall time per simulation frame
 	double renderMs;           // wfRenderer_DrawWorld + ReadPixels per frame
 	int stepsPerFrame;         // simulation frames in the last displayed frame
+	double gpuMs;              // device time of the last simulation frame (wfWorld_GetStepProfile), < 0 unknown
+	int dispatches;            // compute dispatches per simulation frame, 0 on the CPU
 	double simTime;            // simulated seconds
 	int particles, constraints, colors, triangles; // over every cloth
 	bool paused;

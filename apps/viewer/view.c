@@ -391,6 +391,32 @@ static bool Pick(View* v, double x, double y, int* cloth, int* particle, wfVec3*
 	return found;
 }
 
+bool ViewProject(const View* v, wfVec3 p, double* x, double* y)
+{
+	wfVec3 f, s, u;
+	CameraBasis(&v->camera, &f, &s, &u);
+	wfVec3 d = Sub(p, wfCamera_GetEye(&v->camera));
+	float depth = Dot(d, f);
+	if (depth <= 0.0f || v->width <= 0 || v->height <= 0)
+		return false;
+	float t = tanf(v->camera.fov * (VIEW_PI / 360.0f));
+	float aspect = (float)v->width / (float)v->height;
+	float nx = Dot(d, s) / (depth * t * aspect), ny = Dot(d, u) / (depth * t);
+	*x = 0.5 * (nx + 1.0) * v->width / v->scale;
+	*y = 0.5 * (1.0 - ny) * v->height / v->scale;
+	return true;
+}
+
+void ViewMakeRoom(View* v, double left)
+{
+	// Move the target to the right by half the covered width, so the scene centres in the free area.
+	wfVec3 f, s, u;
+	CameraBasis(&v->home, &f, &s, &u);
+	float perPixel = 2.0f * v->home.distance * tanf(v->home.fov * (VIEW_PI / 360.0f)) / ((float)v->height / v->scale);
+	v->home.target = Add(v->home.target, Scale(s, -0.5f * (float)left * perPixel));
+	v->camera = v->home;
+}
+
 // Where the cursor's ray meets the grab plane.
 static wfVec3 PlanePoint(const View* v, double x, double y)
 {

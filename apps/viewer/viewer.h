@@ -110,6 +110,11 @@ void ViewOnMouseButton(View* v, int button, bool down, bool overPanel);
 void ViewOnCursor(View* v, double x, double y);
 void ViewOnScroll(View* v, double dy);
 void ViewSetMods(View* v, bool shift, bool alt);
+// Window coordinates of a world point; false behind the eye or before the first frame.
+bool ViewProject(const View* v, wfVec3 p, double* x, double* y);
+// The panel covers `left` window units on the left: shift the home view (and the camera) to centre
+// the scene in the rest.
+void ViewMakeRoom(View* v, double left);
 void ViewMeanY(const View* v, double* meanY, uint64_t* hash); // over every particle
 // Sets a parameter by name ("gravity -30", "substeps 20", ...); false with a message for unknown ones.
 bool ViewSetParam(View* v, const char* name, const char* value, char* error, int errorSize);

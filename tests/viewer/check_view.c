@@ -1,0 +1,272 @@
+// Checks a scripted weft-view session: reads DIR/session.log (probe lines of key=value pairs) and the
+// screenshots, and asserts what the scripts session.txt ("session") and panel.txt ("panel") set up.
+// Prints each check with its measured numbers; exits 1 on the first failed check.
+#include <png.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROBES 64
+#define MAX_LINE 1024
+
+typedef struct Probe {
+	char label[64];
+	char line[MAX_LINE];
+} Probe;
+
+static Probe g_probes[MAX_PROBES];
+static int g_probeCount;
+static int g_endCode = -1;
+static const char* g_dir;
+static int g_failed;
+
+#define CHECK(cond, ...)                           \
+	do {                                           \
+		printf("%s: ", (cond) ? "ok  " : "FAIL");  \
+		printf(__VA_ARGS__);                       \
+		printf("\n");                              \
+		if (!(cond))                               \
+			g_failed = 1;                          \
+	} while (0)
+
+static int LoadLog(void)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/session.log", g_dir);
+	FILE* f = fopen(path, "r");
+	if (f == NULL) {
+		printf("FAIL: cannot read %s\n", path);
+		return 0;
+	}
+	char line[MAX_LINE];
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "probe ", 6) == 0 && g_probeCount < MAX_PROBES) {
+			Probe* p = &g_probes[g_probeCount++];
+			sscanf(line + 6, "%63s", p->label);
+			snprintf(p->line, sizeof p->line, "%s", line);
+		} else if (strncmp(line, "end ", 4) == 0) {
+			const char* c = strstr(line, "code=");
+			g_endCode = c != NULL ? atoi(c + 5) : -1;
+		}
+	}
+	fclose(f);
+	return 1;
+}
+
+static const Probe* Find(const char* label)
+{
+	for (int i = 0; i < g_probeCount; ++i) {
+		if (strcmp(g_probes[i].label, label) == 0)
+			return &g_probes[i];
+	}
+	printf("FAIL: no probe '%s' in the log\n", label);
+	exit(1);
+}
+
+// The value text of " key=" in a probe line.
+static const char* Field(const Probe* p, const char* key)
+{
+	char pattern[64];
+	snprintf(pattern, sizeof pattern, " %s=", key);
+	const char* at = strstr(p->line, pattern);
+	if (at == NULL) {
+		printf("FAIL: probe '%s' has no field '%s'\n", p->label, key);
+		exit(1);
+	}
+	return at + strlen(pattern);
+}
+
+static double Num(const Probe* p, const char* key) { return atof(Field(p, key)); }
+
+static void Vec(const Probe* p, const char* key, double v[], int n)
+{
+	const char* s = Field(p, key);
+	for (int i = 0; i < n; ++i) {
+		char* end;
+		v[i] = strtod(s, &end);
+		s = *end == ',' ? end + 1 : end;
+	}
+}
+
+static double Dist(const double a[3], const double b[3])
+{
+	return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+static int SameField(const Probe* a, const Probe* b, const char* key)
+{
+	const char* x = Field(a, key);
+	const char* y = Field(b, key);
+	size_t n = strcspn(x, " \n");
+	return n == strcspn(y, " \n") && strncmp(x, y, n) == 0;
+}
+
+typedef struct Image {
+	int width, height;
+	unsigned char* rgba;
+} Image;
+
+static Image LoadPng(const char* name)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s.png", g_dir, name);
+	png_image png;
+	memset(&png, 0, sizeof png);
+	png.version = PNG_IMAGE_VERSION;
+	Image img = {0, 0, NULL};
+	if (!png_image_begin_read_from_file(&png, path)) {
+		printf("FAIL: cannot read %s: %s\n", path, png.message);
+		exit(1);
+	}
+	png.format = PNG_FORMAT_RGBA;
+	img.width = (int)png.width;
+	img.height = (int)png.height;
+	img.rgba = malloc(PNG_IMAGE_SIZE(png));
+	if (img.rgba == NULL || !png_image_finish_read(&png, NULL, img.rgba, 0, NULL)) {
+		printf("FAIL: cannot decode %s\n", path);
+		exit(1);
+	}
+	return img;
+}
+
+// Mean absolute difference per channel (0..255) over the columns right of x0.
+static double MeanDiff(const Image* a, const Image* b, int x0)
+{
+	if (a->width != b->width || a->height != b->height)
+		return 255.0;
+	double sum = 0.0;
+	long n = 0;
+	for (int y = 0; y < a->height; ++y) {
+		for (int x = x0; x < a->width; ++x) {
+			for (int c = 0; c < 3; ++c) {
+				size_t i = ((size_t)y * a->width + x) * 4 + c;
+				sum += abs((int)a->rgba[i] - (int)b->rgba[i]);
+				n++;
+			}
+		}
+	}
+	return n > 0 ? sum / n : 0.0;
+}
+
+static int PanelRight(const Probe* p)
+{
+	double r[4];
+	Vec(p, "panel", r, 4);
+	return (int)ceil(r[0] + r[2]) + 1;
+}
+
+static void CheckSession(void)
+{
+	const Probe* initial = Find("initial");
+	const Probe* pa = Find("paused_a");
+	const Probe* pb = Find("paused_b");
+
+	// Pause: no step was taken and the particles did not move.
+	CHECK(Num(pa, "paused") == 1 && Num(pb, "paused") == 1, "pause key pauses");
+	CHECK(Num(pa, "steps") == Num(pb, "steps"), "no simulation frame while paused (steps %g and %g)", Num(pa, "steps"), Num(pb, "steps"));
+	CHECK(SameField(pa, pb, "hash"), "positions identical across paused frames (hash %.16s)", Field(pa, "hash"));
+	int x0 = PanelRight(pb);
+	Image ia = LoadPng("paused_a"), ib = LoadPng("paused_b");
+	double dPause = MeanDiff(&ia, &ib, x0);
+	CHECK(dPause == 0.0, "paused frames give the same picture right of the panel (mean difference %.4f)", dPause);
+
+	// Orbit: the drag on the sky turned the camera, not the cloth.
+	const Probe* orbiting = Find("orbiting");
+	CHECK(Num(orbiting, "gesture") == 1, "a press on the empty background orbits (gesture %g)", Num(orbiting, "gesture"));
+	double e0[3], e1[3];
+	Vec(pb, "eye", e0, 3);
+	Vec(orbiting, "eye", e1, 3);
+	CHECK(Dist(e0, e1) > 0.5, "the eye moved %.3f m", Dist(e0, e1));
+	CHECK(SameField(pb, orbiting, "hash"), "orbiting while paused leaves the cloth alone");
+	Image io = LoadPng("orbited");
+	double dOrbit = MeanDiff(&ib, &io, x0);
+	CHECK(dOrbit > 2.0, "orbit changes the picture (mean difference %.2f of 255 right of the panel)", dOrbit);
+
+	// Drag: the press picked a particle; the pulled particle reaches the cursor's target.
+	const Probe* grab = Find("grab");
+	const Probe* moved = Find("drag_moved");
+	const Probe* held = Find("drag_held");
+	CHECK(Num(grab, "grabbed") >= 0, "the press on particle 300 grabbed particle %g", Num(grab, "grabbed"));
+	CHECK(Num(grab, "gesture") == 4, "the gesture is a drag (%g)", Num(grab, "gesture"));
+	double start[3], p0[3], t0[3], p1[3], t1[3];
+	Vec(grab, "particle", start, 3);
+	Vec(moved, "particle", p0, 3);
+	Vec(moved, "target", t0, 3);
+	Vec(held, "particle", p1, 3);
+	Vec(held, "target", t1, 3);
+	double d0 = Dist(p0, t0), d1 = Dist(p1, t1), travel = Dist(start, t1);
+	CHECK(travel > 0.1, "the cursor's target is %.3f m from where the particle was grabbed", travel);
+	CHECK(Dist(t0, t1) < 1e-6, "the target stays while the mouse rests");
+	CHECK(d0 > 0.01 && d1 < 0.01 * d0,
+		"distance to the target shrinks from %.4f m to %.6f m (factor %s%.0f) within 3 frames", d0, d1,
+		d1 > 0.0 ? "" : ">", d1 > 0.0 ? d0 / d1 : d0 / 1e-9);
+	CHECK(Dist(start, p1) > 0.9 * travel, "the particle moved %.3f m toward the target", Dist(start, p1));
+	const Probe* released = Find("released");
+	CHECK(Num(released, "grabbed") == -1 && Num(released, "gesture") == 0, "mouse up releases the particle");
+
+	// Reset: bit-identical initial positions.
+	const Probe* reset = Find("reset");
+	CHECK(SameField(initial, reset, "hash") && Num(reset, "meany") == Num(initial, "meany"),
+		"R restores the initial positions (hash %.16s, mean y %.6f)", Field(reset, "hash"), Num(reset, "meany"));
+
+	// Sphere motion toggle.
+	const Probe* sa = Find("sphere_stopped_a");
+	const Probe* sb = Find("sphere_stopped_b");
+	const Probe* sm = Find("sphere_moving");
+	double c0[3], c1[3], c2[3];
+	Vec(sa, "sphere", c0, 3);
+	Vec(sb, "sphere", c1, 3);
+	Vec(sm, "sphere", c2, 3);
+	CHECK(Num(sa, "moving") == 0 && Dist(c0, c1) == 0.0, "S stops the sphere (moved %.6f m in 7 frames)", Dist(c0, c1));
+	CHECK(Num(sm, "moving") == 1 && Dist(c1, c2) > 1e-3, "S again starts it (moved %.4f m in 10 frames)", Dist(c1, c2));
+
+	// Resize.
+	Image ir = LoadPng("resized");
+	CHECK(ir.width == 400 && ir.height == 300, "after the resize the frame is %dx%d (asked 400x300)", ir.width, ir.height);
+	free(ia.rgba);
+	free(ib.rgba);
+	free(io.rgba);
+	free(ir.rgba);
+}
+
+static void CheckPanel(void)
+{
+	const Probe* initial = Find("initial");
+	const Probe* light = Find("light");
+	const Probe* heavy = Find("heavy");
+	double y0 = Num(initial, "meany"), yl = Num(light, "meany"), yh = Num(heavy, "meany");
+	double sagLight = y0 - yl, sagHeavy = y0 - yh;
+	CHECK(Num(heavy, "gravity") == -30.0, "the world's gravity is %g after 'set gravity -30'", Num(heavy, "gravity"));
+	CHECK(sagLight > 0.002 && sagHeavy > 2.0 * sagLight,
+		"raising gravity 9.8 -> 30 deepens the sag from %.4f m to %.4f m (x%.2f)", sagLight, sagHeavy, sagHeavy / sagLight);
+	const Probe* rc = Find("after_reset_cloth");
+	CHECK(SameField(initial, rc, "hash"), "the panel's Reset cloth button restores the initial positions");
+	CHECK(Num(rc, "gravity") == -30.0, "Reset cloth keeps the parameters (gravity %g)", Num(rc, "gravity"));
+	const Probe* rp = Find("after_reset_params");
+	CHECK(fabs(Num(rp, "gravity") - Num(initial, "gravity")) < 1e-6, "the panel's Reset params button restores gravity %g",
+		Num(rp, "gravity"));
+	CHECK(!SameField(initial, rp, "hash"), "Reset params leaves the particles where they are");
+	Image img = LoadPng("panel");
+	CHECK(img.width == 640 && img.height == 360, "the panel screenshot is %dx%d", img.width, img.height);
+	free(img.rgba);
+}
+
+int main(int argc, char** argv)
+{
+	if (argc != 3 || (strcmp(argv[1], "session") != 0 && strcmp(argv[1], "panel") != 0)) {
+		fprintf(stderr, "usage: check_view session|panel DIR\n");
+		return 2;
+	}
+	g_dir = argv[2];
+	if (!LoadLog())
+		return 1;
+	CHECK(g_endCode == 0, "weft-view ended with code %d", g_endCode);
+	if (strcmp(argv[1], "session") == 0)
+		CheckSession();
+	else
+		CheckPanel();
+	printf("%s\n", g_failed ? "FAILED" : "PASSED");
+	return g_failed;
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Runs one scripted weft-view session under Xvfb, then checks its log and screenshots.
+#   run_view_test.sh MODE VIEWER CHECKER SCRIPT OUTDIR [viewer options...]
+# Exits 77 (ctest: skipped) when xvfb-run is missing.
+mode=$1 viewer=$2 checker=$3 script=$4 out=$5
+shift 5
+if ! command -v xvfb-run >/dev/null 2>&1; then
+	echo "SKIP: xvfb-run not found; the viewer tests need a virtual display (Debian packages xvfb and xauth)"
+	exit 77
+fi
+rm -rf "$out"
+mkdir -p "$out"
+start=$(date +%s)
+xvfb-run -a -s "-screen 0 1024x768x24" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
+rc=$?
+echo "weft-view: exit code $rc after $(( $(date +%s) - start )) s"
+if [ "$rc" -ne 0 ]; then
+	echo "FAIL: weft-view exited with $rc"
+	exit 1
+fi
+exec "$checker" "$mode" "$out"
