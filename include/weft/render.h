@@ -83,6 +83,10 @@ typedef struct wfRenderer wfRenderer;
 WF_API wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSize);
 WF_API void wfDestroyRenderer(wfRenderer* renderer);
 
+// Changes the image size (a window was resized); keeps the device, pipelines and texture, so it is
+// much cheaper than a new renderer. The last frame is dropped.
+WF_API wfResult wfRenderer_Resize(wfRenderer* renderer, int width, int height);
+
 // Resolved settings (msaaSamples as used) and the device's name.
 WF_API wfRendererDef wfRenderer_GetDef(const wfRenderer* renderer);
 WF_API const char* wfRenderer_GetDeviceName(const wfRenderer* renderer);

@@ -278,6 +278,14 @@ static void Push(wfRenderer* r, const RdDraw* draw)
 	                             sizeof *draw, draw);
 }
 
+static void SetViewport(wfRenderer* r, uint32_t width, uint32_t height)
+{
+	VkViewport viewport = {0.0f, 0.0f, (float)width, (float)height, 0.0f, 1.0f};
+	VkRect2D scissor = {{0, 0}, {width, height}};
+	r->ctx.vk.vkCmdSetViewport(r->ctx.cmd, 0, 1, &viewport);
+	r->ctx.vk.vkCmdSetScissor(r->ctx.cmd, 0, 1, &scissor);
+}
+
 // Binds a mesh's vertex streams (only positions for the line and shadow pipelines) and its triangle
 // or line indices.
 static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool positionsOnly, bool lines)
@@ -371,6 +379,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 			.pClearValues = &clear,
 		};
 		ctx->vk.vkCmdBeginRenderPass(cmd, &shadowBegin, VK_SUBPASS_CONTENTS_INLINE);
+		SetViewport(r, r->shadowSize, r->shadowSize);
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->shadowPipeline);
 		ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
 		RdDraw caster;
@@ -405,6 +414,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		.pClearValues = clears,
 	};
 	ctx->vk.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+	SetViewport(r, (uint32_t)r->def.width, (uint32_t)r->def.height);
 	ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
 	RdDraw draw;
 

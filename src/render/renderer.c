@@ -151,41 +151,11 @@ static bool PickFormats(wfRenderer* r)
 	return true;
 }
 
-static bool CreateTarget(wfRenderer* r)
+// The render pass of the offscreen target; it does not depend on the image size.
+static bool CreateTargetPass(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
-	VkExtent3D extent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1};
 	bool msaa = r->samples != VK_SAMPLE_COUNT_1_BIT;
-	VkImageCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-		.imageType = VK_IMAGE_TYPE_2D,
-		.format = r->colorFormat,
-		.extent = extent,
-		.mipLevels = 1,
-		.arrayLayers = 1,
-		.samples = VK_SAMPLE_COUNT_1_BIT,
-		.tiling = VK_IMAGE_TILING_OPTIMAL,
-		.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-	};
-	// The single-sample image that is read back (the resolve target with MSAA).
-	if (!rdImageCreate(ctx, &r->resolve, &info, VK_IMAGE_ASPECT_COLOR_BIT))
-		return false;
-	if (msaa) {
-		info.samples = r->samples;
-		info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
-		if (!rdImageCreate(ctx, &r->color, &info, VK_IMAGE_ASPECT_COLOR_BIT))
-			return false;
-	}
-	info.format = r->depthFormat;
-	info.samples = r->samples;
-	info.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
-	if (!rdImageCreate(ctx, &r->depth, &info, VK_IMAGE_ASPECT_DEPTH_BIT))
-		return false;
-	VkDeviceSize bytes = (VkDeviceSize)r->def.width * (VkDeviceSize)r->def.height * 4;
-	if (!rdBufferCreate(ctx, &r->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true))
-		return false;
-
 	// Attachments: [colour (MSAA or final), depth, resolve (MSAA only)]. The final image ends up ready to copy.
 	VkAttachmentDescription attachments[3] = {
 		{
@@ -261,6 +231,45 @@ static bool CreateTarget(wfRenderer* r)
 		.pDependencies = dependencies,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateRenderPass(ctx->device, &passInfo, NULL, &r->pass));
+	return true;
+}
+
+// The size-dependent part of the target: images, framebuffer and read-back buffer.
+static bool CreateTargetImages(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	VkExtent3D extent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1};
+	bool msaa = r->samples != VK_SAMPLE_COUNT_1_BIT;
+	VkImageCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = r->colorFormat,
+		.extent = extent,
+		.mipLevels = 1,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+	};
+	// The single-sample image that is read back (the resolve target with MSAA).
+	if (!rdImageCreate(ctx, &r->resolve, &info, VK_IMAGE_ASPECT_COLOR_BIT))
+		return false;
+	if (msaa) {
+		info.samples = r->samples;
+		info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+		if (!rdImageCreate(ctx, &r->color, &info, VK_IMAGE_ASPECT_COLOR_BIT))
+			return false;
+	}
+	info.format = r->depthFormat;
+	info.samples = r->samples;
+	info.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+	if (!rdImageCreate(ctx, &r->depth, &info, VK_IMAGE_ASPECT_DEPTH_BIT))
+		return false;
+	VkDeviceSize bytes = (VkDeviceSize)r->def.width * (VkDeviceSize)r->def.height * 4;
+	if (!rdBufferCreate(ctx, &r->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true))
+		return false;
+
 	VkImageView views[3] = {msaa ? r->color.view : r->resolve.view, r->depth.view, r->resolve.view};
 	VkFramebufferCreateInfo fbInfo = {
 		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
@@ -273,6 +282,18 @@ static bool CreateTarget(wfRenderer* r)
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateFramebuffer(ctx->device, &fbInfo, NULL, &r->framebuffer));
 	return true;
+}
+
+static void DestroyTargetImages(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	if (r->framebuffer != VK_NULL_HANDLE)
+		ctx->vk.vkDestroyFramebuffer(ctx->device, r->framebuffer, NULL);
+	r->framebuffer = VK_NULL_HANDLE;
+	rdImageDestroy(ctx, &r->color);
+	rdImageDestroy(ctx, &r->depth);
+	rdImageDestroy(ctx, &r->resolve);
+	rdBufferDestroy(ctx, &r->readback);
 }
 
 static void ImageBarrier(RdContext* ctx, VkImage image, uint32_t level, uint32_t levels, VkImageLayout from,
@@ -618,16 +639,17 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
 		.topology = line ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
 	};
-	uint32_t width = shadow ? r->shadowSize : (uint32_t)r->def.width;
-	uint32_t height = shadow ? r->shadowSize : (uint32_t)r->def.height;
-	VkViewport viewport = {0.0f, 0.0f, (float)width, (float)height, 0.0f, 1.0f};
-	VkRect2D scissor = {{0, 0}, {width, height}};
+	// Viewport and scissor are set per pass, so a resize keeps the pipelines.
 	VkPipelineViewportStateCreateInfo viewportState = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
 		.viewportCount = 1,
-		.pViewports = &viewport,
 		.scissorCount = 1,
-		.pScissors = &scissor,
+	};
+	VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+	VkPipelineDynamicStateCreateInfo dynamic = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+		.dynamicStateCount = 2,
+		.pDynamicStates = dynamicStates,
 	};
 	// The projection flips y, so counter-clockwise in the world stays counter-clockwise on screen.
 	VkPipelineRasterizationStateCreateInfo raster = {
@@ -670,6 +692,7 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		.pMultisampleState = &multisample,
 		.pDepthStencilState = &depth,
 		.pColorBlendState = &blend,
+		.pDynamicState = &dynamic,
 		.layout = r->layout,
 		.renderPass = shadow ? r->shadowPass : r->pass,
 		.subpass = 0,
@@ -781,7 +804,7 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	const char* envValidation = getenv("WEFT_VK_VALIDATION");
 	bool validation = d.validation || (envValidation != NULL && strcmp(envValidation, "1") == 0);
 	r->def.validation = validation;
-	bool ok = rdContextCreate(&r->ctx, deviceName, validation) && PickFormats(r) && CreateTarget(r) &&
+	bool ok = rdContextCreate(&r->ctx, deviceName, validation) && PickFormats(r) && CreateTargetPass(r) && CreateTargetImages(r) &&
 	          CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
 	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
 	          CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
@@ -815,8 +838,6 @@ void wfDestroyRenderer(wfRenderer* r)
 			ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, r->setLayout, NULL);
 		if (r->sampler != VK_NULL_HANDLE)
 			ctx->vk.vkDestroySampler(ctx->device, r->sampler, NULL);
-		if (r->framebuffer != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyFramebuffer(ctx->device, r->framebuffer, NULL);
 		if (r->pass != VK_NULL_HANDLE)
 			ctx->vk.vkDestroyRenderPass(ctx->device, r->pass, NULL);
 		if (r->shadowSampler != VK_NULL_HANDLE)
@@ -827,10 +848,7 @@ void wfDestroyRenderer(wfRenderer* r)
 			ctx->vk.vkDestroyRenderPass(ctx->device, r->shadowPass, NULL);
 		rdImageDestroy(ctx, &r->shadowMap);
 		rdImageDestroy(ctx, &r->texture);
-		rdImageDestroy(ctx, &r->color);
-		rdImageDestroy(ctx, &r->depth);
-		rdImageDestroy(ctx, &r->resolve);
-		rdBufferDestroy(ctx, &r->readback);
+		DestroyTargetImages(r);
 		rdBufferDestroy(ctx, &r->uniforms);
 		rdBufferDestroy(ctx, &r->staticGeometry);
 		rdBufferDestroy(ctx, &r->staging);
@@ -842,6 +860,26 @@ void wfDestroyRenderer(wfRenderer* r)
 	free(r->rest);
 	free(r->scratch);
 	free(r);
+}
+
+wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
+{
+	if (width < 1 || width > 16384 || height < 1 || height > 16384)
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "Resize: %dx%d is outside [1, 16384] on each side", width, height);
+	if (width == r->def.width && height == r->def.height)
+		return WF_OK;
+	RdContext* ctx = &r->ctx;
+	if (ctx->vk.vkDeviceWaitIdle(ctx->device) != VK_SUCCESS)
+		return rdRendererFail(r, WF_ERROR_DEVICE_LOST, "Resize: vkDeviceWaitIdle failed");
+	DestroyTargetImages(r);
+	r->def.width = width;
+	r->def.height = height;
+	r->hasFrame = false;
+	if (!CreateTargetImages(r)) {
+		DestroyTargetImages(r);
+		return rdRendererFailVulkan(r);
+	}
+	return WF_OK;
 }
 
 wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r->def; }

@@ -652,3 +652,36 @@ WF_TEST(render_camera_fit)
 	wfDestroyWorld(world);
 	return 0;
 }
+
+// wfRenderer_Resize: a frame at another size is drawn at that size, and going back gives the same
+// picture as before.
+WF_TEST(render_resize)
+{
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	static uint8_t before[W * H * 4], after[W * H * 4], small[100 * 60 * 4];
+	if (RenderPreset(r, "xpbd", 5, before) != 0)
+		return 1;
+	ENSURE(wfRenderer_Resize(r, 100, 60) == WF_OK);
+	ENSURE(wfRenderer_GetDef(r).width == 100 && wfRenderer_GetDef(r).height == 60);
+	ENSURE(wfRenderer_ReadPixels(r, small, sizeof small) != WF_OK); // the old frame is gone
+	if (RenderPreset(r, "xpbd", 5, small) != 0)
+		return 1;
+	SaveOutput("resized", small, 100, 60);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	int fg = 0;
+	for (int i = 0; i < 100 * 60; ++i)
+		fg += IsForeground(small + i * 4, bg, 8);
+	ENSURE(fg > 100 * 60 / 4);
+	ENSURE(wfRenderer_Resize(r, 0, 60) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(wfRenderer_Resize(r, W, H) == WF_OK);
+	if (RenderPreset(r, "xpbd", 5, after) != 0)
+		return 1;
+	double psnr = Psnr(before, after, W * H);
+	fprintf(stderr, "  PSNR after resizing back: %.1f dB\n", psnr);
+	ENSURE(psnr >= 60.0);
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	return 0;
+}
