@@ -459,8 +459,15 @@ WF_TEST(vk_fallback_without_driver)
 {
 	if (VulkanMissing())
 		return 0;
-	setenv("VK_DRIVER_FILES", "/nonexistent", 1);
-	setenv("VK_ICD_FILENAMES", "/nonexistent", 1);
+	// Hide the driver for this test only; the previous settings come back at the end (a machine
+	// may point VK_DRIVER_FILES at its driver, and later tests in this process need it).
+	char saved[2][1024];
+	const char* names[2] = {"VK_DRIVER_FILES", "VK_ICD_FILENAMES"};
+	for (int i = 0; i < 2; ++i) {
+		const char* v = getenv(names[i]);
+		snprintf(saved[i], sizeof saved[i], "%s", v != NULL ? v : "");
+		setenv(names[i], "/nonexistent", 1);
+	}
 	char err[512];
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_AUTO;
@@ -475,9 +482,13 @@ WF_TEST(vk_fallback_without_driver)
 	wd.backend = WF_BACKEND_VULKAN;
 	ENSURE(wfCreateWorld(&wd, err, sizeof err) == NULL);
 	fprintf(stderr, "  vulkan without a driver: %s\n", err);
+	for (int i = 0; i < 2; ++i) {
+		if (saved[i][0] != 0)
+			setenv(names[i], saved[i], 1);
+		else
+			unsetenv(names[i]);
+	}
 	ENSURE(strstr(err, "no Vulkan") != NULL);
-	unsetenv("VK_DRIVER_FILES");
-	unsetenv("VK_ICD_FILENAMES");
 	return 0;
 }
 
