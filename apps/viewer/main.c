@@ -258,11 +258,12 @@ static void Smooth(double* value, double sample) { *value = *value == 0.0 ? samp
 
 // Fixed-step simulation: real time accumulates; each whole timeStep of it is one simulation frame,
 // at most VIEW_MAX_CATCHUP per displayed frame (beyond that the cloth slows down instead of the
-// viewer falling further and further behind). A scripted run steps exactly one frame per display frame.
+// viewer falling further and further behind). A scripted run steps exactly one frame per display frame
+// unless its script says "clock real".
 static void Simulate(App* app, double realSeconds)
 {
 	View* v = &app->view;
-	if (app->script != NULL) {
+	if (!v->realtime) {
 		ViewStepFrames(v, 1);
 		return;
 	}
@@ -470,6 +471,7 @@ int main(int argc, char** argv)
 	app.validation = validation != NULL && strcmp(validation, "1") == 0;
 
 	code = ViewCreate(&app.view, &options);
+	app.view.realtime = options.script == NULL;
 	if (code == 0 && options.script != NULL) {
 		if (mkdir(options.shotDir, 0777) != 0 && errno != EEXIST) {
 			fprintf(stderr, "weft-view: --screenshot-dir: cannot create '%s': %s\n", options.shotDir, strerror(errno));

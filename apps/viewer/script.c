@@ -13,6 +13,8 @@
 //   40 screenshot name           writes DIR/name.png of this frame (scene + panel)
 //   41 probe label               logs the state (see Probe)
 //   50 resize 400 300            asks the window for a new size
+//   55 clock real                from here on, real time drives the simulation (the fixed-step
+//                                accumulator of interactive use); "clock frames" goes back
 //   60 quit
 #include "ui_bridge.h"
 #include "viewer.h"
@@ -22,6 +24,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double Now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 typedef struct ScriptEvent {
 	int64_t frame;
@@ -37,13 +47,14 @@ struct ViewScript {
 	FILE* log;
 	double mouseX, mouseY;
 	bool mouseDown;
+	double start;        // wall clock at load, for the probes' wall=
 };
 
 static bool KnownCommand(const char* c)
 {
 	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_down_on_particle",
 	                                    "mouse_move_by", "mouse_up", "scroll", "set",
-	                                    "screenshot", "probe", "resize", "quit"};
+	                                    "screenshot", "probe", "resize", "clock", "quit"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
 		if (strcmp(c, names[i]) == 0)
 			return true;
@@ -101,6 +112,8 @@ ViewScript* ScriptLoad(const char* path, const char* logPath, char* error, int e
 		s->events[s->count++] = e;
 	}
 	fclose(f);
+	if (ok)
+		s->start = Now();
 	if (ok && logPath != NULL) {
 		s->log = fopen(logPath, "w");
 		if (s->log == NULL) {
@@ -181,12 +194,12 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 	ScriptLog(s,
 		"probe %s frame=%lld steps=%lld paused=%d time=%.9g meany=%.9g hash=%016llx grabbed=%d "
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
-		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d\n",
+		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
 		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
 		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
 		v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z,
-		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture);
+		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0);
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)
@@ -256,6 +269,13 @@ static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* ou
 	} else if (strcmp(c, "resize") == 0) {
 		out->resizeWidth = atoi(e->a);
 		out->resizeHeight = atoi(e->b);
+	} else if (strcmp(c, "clock") == 0) {
+		if (strcmp(e->a, "real") != 0 && strcmp(e->a, "frames") != 0) {
+			fprintf(stderr, "weft-view: script line %d: clock real or clock frames\n", e->line);
+			return false;
+		}
+		v->realtime = strcmp(e->a, "real") == 0;
+		v->accumulator = 0.0;
 	} else if (strcmp(c, "quit") == 0) {
 		out->quit = true;
 	}

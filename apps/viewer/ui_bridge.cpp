@@ -235,6 +235,7 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 	int actions = 0;
 	ImGui::SetNextWindowPos(ImVec2(8.0f, 8.0f), ImGuiCond_FirstUseEver);
 	ImGui::SetNextWindowSize(ImVec2(270.0f, io.DisplaySize.y - 16.0f), ImGuiCond_FirstUseEver);
+	ImGui::SetNextWindowSizeConstraints(ImVec2(160.0f, 60.0f), ImVec2(io.DisplaySize.x, io.DisplaySize.y - 16.0f));
 	ImGui::SetNextWindowBgAlpha(0.82f);
 	if (ImGui::Begin("weft-view")) {
 		ImGui::PushItemWidth(-110.0f);

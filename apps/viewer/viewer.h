@@ -90,6 +90,7 @@ typedef struct View {
 	// Time.
 	bool paused;
 	bool quit;
+	bool realtime;              // the accumulator drives stepping (always, except in scripts by default)
 	double accumulator;         // unsimulated real seconds
 	int64_t simFrames;          // simulation frames stepped
 	int64_t displayFrames;      // frames shown

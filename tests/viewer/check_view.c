@@ -248,6 +248,17 @@ static void CheckPanel(void)
 	CHECK(fabs(Num(rp, "gravity") - Num(initial, "gravity")) < 1e-6, "the panel's Reset params button restores gravity %g",
 		Num(rp, "gravity"));
 	CHECK(!SameField(initial, rp, "hash"), "Reset params leaves the particles where they are");
+	// Real time: simulated time follows the wall clock, never ahead of it, and behind it only where a
+	// displayed frame took longer than 4 simulation frames (the catch-up cap).
+	const Probe* ra = Find("realtime_a");
+	const Probe* rb = Find("realtime_b");
+	double step = 1.0 / 60.0; // the spring-mesh preset's frame
+	double sim = Num(rb, "time") - Num(ra, "time"), wall = Num(rb, "wall") - Num(ra, "wall");
+	double frames = Num(rb, "frame") - Num(ra, "frame");
+	double reachable = fmin(wall, 4.0 * step * frames);
+	CHECK(Num(ra, "realtime") == 1, "clock real switches to the accumulator");
+	CHECK(sim <= wall + 2.0 * step && sim >= 0.75 * reachable - 2.0 * step,
+		"%.0f frames in %.3f s of wall time simulated %.3f s (reachable with the cap: %.3f s)", frames, wall, sim, reachable);
 	Image img = LoadPng("panel");
 	CHECK(img.width == 640 && img.height == 360, "the panel screenshot is %dx%d", img.width, img.height);
 	free(img.rgba);
