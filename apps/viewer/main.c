@@ -192,32 +192,38 @@ static void OnFramebufferSize(GLFWwindow* w, int width, int height)
 	PresenterResized(AppOf(w)->presenter);
 }
 
-// The renderer draws at the swapchain's size; a new size gets a new renderer.
+// The renderer draws at the swapchain's size: created for the first frame, resized after that.
 static bool EnsureRenderer(App* app, int width, int height)
 {
 	if (app->renderer != NULL && app->renderWidth == width && app->renderHeight == height)
 		return true;
-	wfDestroyRenderer(app->renderer);
-	app->renderer = NULL;
-	free(app->pixels);
-	free(app->shot);
-	app->pixels = NULL;
-	app->shot = NULL;
-	wfRendererDef rd = wfDefaultRendererDef();
-	rd.width = width;
-	rd.height = height;
-	char error[512];
-	app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
-	if (app->renderer == NULL) {
-		fprintf(stderr, "weft-view: cannot create the renderer: %s\n", error);
-		return false;
-	}
 	size_t bytes = (size_t)width * (size_t)height * 4;
-	app->pixels = malloc(bytes);
-	app->shot = malloc(bytes);
-	if (app->pixels == NULL || app->shot == NULL) {
+	uint8_t* pixels = realloc(app->pixels, bytes);
+	if (pixels != NULL)
+		app->pixels = pixels;
+	uint8_t* shot = realloc(app->shot, bytes);
+	if (shot != NULL)
+		app->shot = shot;
+	if (pixels == NULL || shot == NULL) {
 		fprintf(stderr, "weft-view: out of memory for a %dx%d frame\n", width, height);
 		return false;
+	}
+	if (app->renderer != NULL) {
+		if (wfRenderer_Resize(app->renderer, width, height) != WF_OK) {
+			fprintf(stderr, "weft-view: cannot resize the renderer to %dx%d: %s\n", width, height,
+				wfRenderer_GetLastError(app->renderer));
+			return false;
+		}
+	} else {
+		wfRendererDef rd = wfDefaultRendererDef();
+		rd.width = width;
+		rd.height = height;
+		char error[512];
+		app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
+		if (app->renderer == NULL) {
+			fprintf(stderr, "weft-view: cannot create the renderer: %s\n", error);
+			return false;
+		}
 	}
 	app->renderWidth = width;
 	app->renderHeight = height;

@@ -54,11 +54,15 @@ void Readouts(const UiReadouts* r)
 	ImGui::Text("render %.1f ms, t = %.2f s%s", r->renderMs, r->simTime, r->paused ? "  PAUSED" : "");
 	ImGui::Text("%d particles, %d constraints", r->particles, r->constraints);
 	ImGui::Text("%d colours, %d triangles", r->colors, r->triangles);
-	ImGui::TextWrapped("sim: %s (%s)", r->simDevice, r->backend);
-	ImGui::TextWrapped("render: %s", r->renderDevice);
-	ImGui::TextWrapped("window: %s", r->windowDevice);
 	if (r->gpuMs >= 0.0)
 		ImGui::Text("GPU %.3f ms/frame, %d dispatches", r->gpuMs, r->dispatches);
+}
+
+void Devices(const UiReadouts* r)
+{
+	ImGui::TextWrapped("simulation: %s (%s)", r->simDevice, r->backend);
+	ImGui::TextWrapped("render: %s", r->renderDevice);
+	ImGui::TextWrapped("window: %s", r->windowDevice);
 	ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 	ImGui::TextWrapped("GPU time per stage: not in the public API yet");
 	ImGui::PopStyleColor();
@@ -272,6 +276,8 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 			ImGui::TextDisabled("shift-drag pan, alt-drag/scroll zoom");
 			ImGui::TextDisabled("S sphere, R reset, C view");
 		}
+		if (ImGui::CollapsingHeader("Devices", ImGuiTreeNodeFlags_DefaultOpen))
+			Devices(r);
 		ImGui::PopItemWidth();
 	}
 	g_bridge.panelPos = ImGui::GetWindowPos();
