@@ -12,7 +12,7 @@ typedef enum OptionKind {
 	OPT_FLAG,    // bool, no value
 	OPT_TEXT,    // const char*
 	OPT_INT,     // int in [min, max]
-	OPT_GRID,    // COLSxROWS into overrides.cols / overrides.rows
+	OPT_PAIR,    // AxB into two adjacent ints (--grid COLSxROWS, --size WxH)
 	OPT_SOLVER,  // a solver name, stored as int
 	OPT_BACKEND, // a backend name, stored as int
 } OptionKind;
@@ -36,7 +36,7 @@ static const OptionSpec kOptions[] = {
 	{"frames", OPT_INT, BOTH, AT(frames), 1, 10000000, NULL},
 	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL},
 	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL},
-	{"grid", OPT_GRID, BOTH, 0, 1, 8192, NULL},
+	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 1, 8192, "COLSxROWS"},
 	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL},
 	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL},
 	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL},
@@ -44,6 +44,13 @@ static const OptionSpec kOptions[] = {
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder"},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path"},
 	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL},
+	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder"},
+	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path"},
+	{"size", OPT_PAIR, CLI_CMD_RUN, AT(render.width), 16, 16384, "WIDTHxHEIGHT"},
+	{"every", OPT_INT, CLI_CMD_RUN, AT(render.every), 1, 1000000, NULL},
+	{"fps", OPT_INT, CLI_CMD_RUN, AT(render.fps), 1, 1000, NULL},
+	{"color", OPT_TEXT, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed or strain"},
+	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL},
 };
 
 #define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
@@ -58,7 +65,10 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 {
 	switch (o->kind) {
 	case OPT_INT: snprintf(out, size, "an integer in [%d, %d]", o->min, o->max); break;
-	case OPT_GRID: snprintf(out, size, "COLSxROWS, each in [%d, %d], at least 2 particles", o->min, o->max); break;
+	case OPT_PAIR:
+		snprintf(out, size, "%s, each in [%d, %d]%s", o->hint, o->min, o->max,
+			o->offset == AT(overrides.cols) ? ", at least 2 particles" : "");
+		break;
 	case OPT_SOLVER: snprintf(out, size, "one of xpbd, jacobi, springs"); break;
 	case OPT_BACKEND: snprintf(out, size, "one of auto, cpu, vulkan"); break;
 	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
@@ -97,21 +107,23 @@ static int StoreInt(unsigned command, const OptionSpec* o, const char* value, in
 	return CLI_EXIT_OK;
 }
 
-static int StoreGrid(unsigned command, const OptionSpec* o, const char* value, CliOverrides* ov)
+static int StorePair(unsigned command, const OptionSpec* o, const char* value, int* out)
 {
 	char text[64];
 	snprintf(text, sizeof text, "%s", value);
 	char* x = strchr(text, 'x');
 	long cols, rows;
+	char problem[64];
+	snprintf(problem, sizeof problem, "is not %s", o->hint);
 	if (x == NULL || strlen(value) >= sizeof text)
-		return Bad(command, o, value, "is not COLSxROWS");
+		return Bad(command, o, value, problem);
 	*x = 0;
 	if (!ParseInt(text, &cols) || !ParseInt(x + 1, &rows))
-		return Bad(command, o, value, "is not COLSxROWS");
+		return Bad(command, o, value, problem);
 	if (cols < o->min || cols > o->max || rows < o->min || rows > o->max || cols * rows < 2)
 		return Bad(command, o, value, "is out of range");
-	ov->cols = (int)cols;
-	ov->rows = (int)rows;
+	out[0] = (int)cols;
+	out[1] = (int)rows;
 	return CLI_EXIT_OK;
 }
 
@@ -128,7 +140,7 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);
-	case OPT_GRID: return StoreGrid(command, o, value, &options->overrides);
+	case OPT_PAIR: return StorePair(command, o, value, (int*)at);
 	case OPT_SOLVER:
 		if (!wfSolverFromName(value, &solver))
 			return Bad(command, o, value, "is not a solver");
@@ -157,6 +169,10 @@ static void SetDefaults(CliOptions* o)
 	memset(o, 0, sizeof *o);
 	o->frames = CLI_KEEP;
 	o->warmup = CLI_KEEP;
+	o->render.width = 1280;
+	o->render.height = 720;
+	o->render.every = 1;
+	o->render.fps = CLI_KEEP;
 	o->overrides = (CliOverrides){CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP};
 }
 

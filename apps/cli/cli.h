@@ -31,11 +31,23 @@ typedef struct CliOverrides {
 	int threads;
 } CliOverrides;
 
+// Rendering of `weft run` (--png, --video).
+typedef struct CliRenderOptions {
+	const char* pngDir;    // --png DIR: one PNG per rendered frame
+	const char* videoPath; // --video FILE.mp4: H.264 through ffmpeg
+	int width, height;     // --size WxH (default 1280x720)
+	int every;             // --every N: render every Nth frame (default 1)
+	int fps;               // --fps N (default: frames per simulated second / every)
+	const char* color;     // --color texture|speed|strain
+	bool wireframe;        // --wireframe
+} CliRenderOptions;
+
 typedef struct CliOptions {
 	const char* scene;     // --scene FILE.json
 	const char* preset;    // --preset NAME
 	const char* objDir;    // --obj DIR
 	const char* statsPath; // --stats FILE.csv
+	CliRenderOptions render;
 	int frames;            // CLI_KEEP: the scene's "frames", else the command's default
 	int warmup;            // CLI_KEEP: the command's default
 	bool quiet;

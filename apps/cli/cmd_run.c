@@ -1,6 +1,7 @@
 // `weft run`: steps a scene or a preset, writes OBJ frames and a statistics CSV, prints a summary.
 #include "cli.h"
 #include "output.h"
+#include "render_out.h"
 
 #include <float.h>
 #include <signal.h>
@@ -20,6 +21,7 @@ static void OnSignal(int signal)
 }
 
 typedef struct Outputs {
+	CliRenderOut* render; // NULL unless --png or --video
 	bool obj;
 	CliObjWriter objWriter;
 	bool csv;
@@ -61,14 +63,14 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	return CLI_EXIT_OK;
+	return CliRenderOpen(o, sim, &out->render);
 }
 
-// The CSV is renamed into place only after a complete run.
-static int CloseOutputs(Outputs* out, bool complete)
+// The CSV and the video are renamed into place only after a complete run.
+static int CloseOutputs(Outputs* out, bool complete, bool quiet)
 {
 	char error[CLI_PATH_MAX + 256];
-	int code = CLI_EXIT_OK;
+	int code = CliRenderClose(out->render, complete, quiet);
 	if (out->obj)
 		CliObjWriterFree(&out->objWriter);
 	if (out->csv && complete && !CliFileCommit(&out->csvFile, error, sizeof error)) {
@@ -116,7 +118,7 @@ static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* re
 		fprintf(stderr, "weft run: --obj: %s\n", error);
 		return CLI_EXIT_RUNTIME;
 	}
-	return CLI_EXIT_OK;
+	return CliRenderFrame(out->render, sim, frame);
 }
 
 // "\r" progress on a terminal, refreshed ten times a second once a run takes longer than half a second.
@@ -217,7 +219,7 @@ int CliRun(int argc, char** argv)
 		CatchSignals();
 		code = Simulate(&sim, &out, !o.quiet && isatty(STDERR_FILENO), &result);
 	}
-	int closeCode = CloseOutputs(&out, code == CLI_EXIT_OK);
+	int closeCode = CloseOutputs(&out, code == CLI_EXIT_OK, o.quiet);
 	code = code != CLI_EXIT_OK ? code : closeCode;
 	if (code == CLI_EXIT_INTERRUPTED)
 		fprintf(stderr, "weft run: interrupted after %d frames%s\n", result.frames,

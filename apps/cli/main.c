@@ -25,7 +25,14 @@ static const Command kCommands[] = {
 		"  --threads N       CPU worker threads, [0, 1024], 0 = all cores\n"
 		"  --obj DIR         write DIR/frame_0001.obj ... (created if missing)\n"
 		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
-		"  --quiet           no progress line, no summary\n"},
+		"  --quiet           no progress line, no summary\n"
+		"  --png DIR         render DIR/frame_0001.png ... (headless Vulkan renderer)\n"
+		"  --video FILE.mp4  render an H.264 video through the ffmpeg command\n"
+		"  --size WxH        image size, each [16, 16384] (default 1280x720)\n"
+		"  --every N         render every Nth frame, [1, 1000000] (default 1)\n"
+		"  --fps N           video frame rate, [1, 1000] (default: real time)\n"
+		"  --color MODE      texture, speed or strain (default texture)\n"
+		"  --wireframe       draw the cloth's edges too\n"},
 	{"bench", CliBench,
 		"weft bench (--scene FILE.json | --preset NAME) [options]\n"
 		"  Times frames after a warm-up: median, p10 and p90 ms per frame, particle-substeps and\n"

@@ -257,6 +257,31 @@ test_scene() {
 	! grep -q ',[1-9][0-9]*$' "$tmp/s.csv" || fail "non-finite values in $(basename "$scene")"
 }
 
+# Rendering: --png writes every Nth frame, --video gives an MP4 of the requested size and count.
+test_render_outputs() {
+	run run --preset compute-cloth --frames 12 --every 2 --size 96x64 --png "$tmp/png" --video "$tmp/v.mp4" --backend cpu
+	expect_code 0
+	[ "$(ls "$tmp/png" | grep -c '^frame_00[0-9][0-9].png$')" -eq 6 ] || fail "expected 6 PNG files, got: $(ls "$tmp/png")"
+	[ -f "$tmp/png/frame_0012.png" ] || fail "frame_0012.png missing"
+	[ -z "$(find "$tmp" -name '*.tmp*' | head -3)" ] || fail "temporary files left behind"
+	if command -v ffprobe >/dev/null; then
+		local info
+		info=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$tmp/v.mp4")
+		[ "$info" = "96,64,6" ] || fail "ffprobe reports '$info', expected 96,64,6"
+	fi
+}
+
+# Without ffmpeg the PNGs are still written, the run says why there is no video and fails.
+test_render_no_ffmpeg() {
+	mkdir -p "$tmp/empty-path"
+	PATH="$tmp/empty-path" run run --preset xpbd --frames 4 --size 64x48 --png "$tmp/png" --video "$tmp/v.mp4" --backend cpu
+	expect_code 1
+	expect_stderr "ffmpeg"
+	expect_stderr "the PNG frames are still written"
+	[ "$(ls "$tmp/png" | grep -c '\.png$')" -eq 4 ] || fail "expected 4 PNG files"
+	[ ! -e "$tmp/v.mp4" ] || fail "a video file was left behind"
+}
+
 # ---------------------------------------------------------------- dispatch
 
 case "$kind" in

@@ -1,0 +1,30 @@
+// `weft run --png/--video` in a build without the renderer (no Vulkan headers, glslc or libpng).
+#include "render_out.h"
+
+#include <stdio.h>
+
+int CliRenderOpen(const CliOptions* options, const CliSim* sim, CliRenderOut** out)
+{
+	(void)sim;
+	*out = NULL;
+	if (options->render.pngDir == NULL && options->render.videoPath == NULL)
+		return CLI_EXIT_OK;
+	fprintf(stderr, "weft run: --png/--video: this build of weft has no renderer (it needs the Vulkan headers, glslc and libpng)\n");
+	return CLI_EXIT_RUNTIME;
+}
+
+int CliRenderFrame(CliRenderOut* out, const CliSim* sim, int frame)
+{
+	(void)out;
+	(void)sim;
+	(void)frame;
+	return CLI_EXIT_OK;
+}
+
+int CliRenderClose(CliRenderOut* out, bool complete, bool quiet)
+{
+	(void)out;
+	(void)complete;
+	(void)quiet;
+	return CLI_EXIT_OK;
+}
