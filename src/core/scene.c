@@ -254,12 +254,15 @@ static void JoinKey(char* out, const char* path, const char* key)
 {
 	char printable[72];
 	Printable(key, printable, sizeof printable);
-	snprintf(out, WF_SCENE_PATH, "%s%s%s", path, path[0] != 0 ? "." : "", printable);
+	// A path longer than the buffer is cut; it only ever appears in messages.
+	if (snprintf(out, WF_SCENE_PATH, "%s%s%s", path, path[0] != 0 ? "." : "", printable) >= WF_SCENE_PATH)
+		out[WF_SCENE_PATH - 1] = 0;
 }
 
 static void JoinIndex(char* out, const char* path, int index)
 {
-	snprintf(out, WF_SCENE_PATH, "%s[%d]", path, index);
+	if (snprintf(out, WF_SCENE_PATH, "%s[%d]", path, index) >= WF_SCENE_PATH)
+		out[WF_SCENE_PATH - 1] = 0;
 }
 
 static const char* TypeName(const cJSON* j)
