@@ -226,6 +226,7 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_STATUS] = RegionInfo(vc, WF_VK_REGION_STATUS);
 		infos[WF_VK_BIND_STATS_PARAMS] = (VkDescriptorBufferInfo){vc->frame.buffer, vc->statsParamsOffset, sizeof(wfVkStatsParams)};
 		infos[WF_VK_BIND_PARTIALS] = RegionInfo(vc, WF_VK_REGION_PARTIALS);
+		infos[WF_VK_BIND_POS_READ] = infos[WF_VK_BIND_POS];
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -482,6 +483,52 @@ static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, ui
 	rec->dispatches++;
 }
 
+// Whether a cloth is stepped by the fused kernel: one workgroup holds it (particles in registers
+// and, where they fit, shared memory) and its colour starts fit the frame parameters.
+static bool UsesFused(const wfVkContext* ctx, const wfCloth* c)
+{
+	return ctx->fusedAvailable && !ctx->fusedDisabled && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES &&
+		c->model.colorCount <= WF_VK_FUSED_MAX_COLORS;
+}
+
+// The smallest workgroup (32 << k invocations) whose 4 particles per invocation cover the cloth.
+static int FusedSizeIndex(int particles)
+{
+	int k = 0;
+	while (k + 1 < WF_VK_FUSED_GROUP_SIZES && (32 << k) * WF_VK_FUSED_PER_THREAD < particles)
+		++k;
+	return k;
+}
+
+// The whole frame of a small cloth in one dispatch of one workgroup (fused.glsl). It touches only
+// this cloth's buffers, so the fused dispatches of several cloths need no barrier between them and
+// run side by side.
+static wfResult RecordFusedCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
+{
+	const wfStepDef* step = &world->def.step;
+	const wfVkDeviceFuncs* f = &rec->ctx->fd;
+	const int sizeIndex = FusedSizeIndex(c->model.particleCount);
+	VkPipeline p;
+	wfResult r = wfVkFusedPipeline(rec->ctx, step->solver, sizeIndex, &p);
+	if (r != WF_OK)
+		return r;
+	rec->set = -1;
+	UseSet(rec, 0);
+	if (rec->bound != p) {
+		f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+		rec->bound = p;
+	}
+	// Positions in shared memory when the specialised array holds them (see fused.glsl).
+	uint32_t sharedFloats = WF_VK_FUSED_PER_THREAD * 3u * (32u << sizeIndex);
+	sharedFloats = sharedFloats < rec->ctx->fusedSharedFloats ? sharedFloats : rec->ctx->fusedSharedFloats;
+	const bool inShared = 3u * (uint32_t)c->model.particleCount <= sharedFloats;
+	wfVkPush push = {(uint32_t)step->iterations, (uint32_t)step->substeps, 0u, inShared ? WF_VK_PUSH_SHARED : 0u};
+	f->vkCmdPushConstants(rec->cmd, rec->ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+	f->vkCmdDispatch(rec->cmd, 1, 1, 1);
+	rec->dispatches++;
+	return WF_OK;
+}
+
 static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 {
 	const wfVkContext* ctx = rec->ctx;
@@ -572,14 +619,32 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0};
+	// Small cloths first: one fused dispatch each, no barriers between them.
+	int fused = 0;
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0)
+		if (c->generation == 0 || !UsesFused(ctx, c))
+			continue;
+		rec.cloth = (const wfVkCloth*)c->backendData;
+		if ((r = RecordFusedCloth(&rec, world, c)) != WF_OK) {
+			ctx->recorded = false;
+			f->vkEndCommandBuffer(cmd); // the buffer is reset before it is recorded again
+			return r;
+		}
+		fused++;
+	}
+	if (fused > 0)
+		ComputeBarrier(ctx, cmd);
+	// Large cloths: one dispatch per stage and colour range.
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0 || UsesFused(ctx, c))
 			continue;
 		rec.cloth = (const wfVkCloth*)c->backendData;
 		RecordCloth(&rec, world, c);
 		ComputeBarrier(ctx, cmd);
 	}
+	ctx->fusedClothsPerFrame = fused;
 	// The frame check goes to the staging buffers, read by the host after the fence. (Device
 	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
@@ -642,6 +707,11 @@ static void WriteFrame(const wfWorld* world, const wfCloth* c, const wfVkCloth* 
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;
+	if (c->model.colorCount <= WF_VK_FUSED_MAX_COLORS) {
+		cp.colorCount = (uint32_t)c->model.colorCount;
+		for (int k = 0; k <= c->model.colorCount; ++k)
+			cp.colorStart[k] = (uint32_t)c->model.colorStart[k];
+	}
 	memcpy(out, &cp, sizeof cp);
 	const float invMass = 1.0f / m->mass;
 	for (int s = 0; s < p->substeps; ++s) {

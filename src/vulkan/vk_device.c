@@ -34,6 +34,15 @@ static const uint32_t kStatsParticlesSpv[] = {
 static const uint32_t kStatsConstraintsSpv[] = {
 #include "stats_constraints.comp.inc"
 };
+static const uint32_t kFusedXpbdSpv[] = {
+#include "fused_xpbd.comp.inc"
+};
+static const uint32_t kFusedJacobiSpv[] = {
+#include "fused_jacobi.comp.inc"
+};
+static const uint32_t kFusedSpringsSpv[] = {
+#include "fused_springs.comp.inc"
+};
 
 typedef struct ShaderCode {
 	const char* name;
@@ -52,6 +61,12 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft check", kCheckSpv),
 	SHADER("weft stats particles", kStatsParticlesSpv),
 	SHADER("weft stats constraints", kStatsConstraintsSpv),
+};
+// Indexed by wfSolverType.
+static const ShaderCode kFusedShaders[3] = {
+	[WF_SOLVER_XPBD] = SHADER("weft fused xpbd", kFusedXpbdSpv),
+	[WF_SOLVER_JACOBI] = SHADER("weft fused jacobi", kFusedJacobiSpv),
+	[WF_SOLVER_SPRINGS] = SHADER("weft fused springs", kFusedSpringsSpv),
 };
 #undef SHADER
 
@@ -375,6 +390,15 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		.pPushConstantRanges = &push,
 	};
 	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->device, &layoutInfo, NULL, &ctx->pipelineLayout));
+	// The fused kernels need one workgroup of WF_VK_FUSED_GROUP_SIZE invocations; their shared
+	// array is as large as the device allows (up to 48 KB), set by a specialization constant.
+	const VkPhysicalDeviceLimits* lim = &ctx->properties.limits;
+	ctx->fusedAvailable = lim->maxComputeWorkGroupInvocations >= WF_VK_FUSED_GROUP_SIZE &&
+		lim->maxComputeWorkGroupSize[0] >= WF_VK_FUSED_GROUP_SIZE && lim->maxComputeSharedMemorySize >= 1024;
+	uint32_t sharedFloats = lim->maxComputeSharedMemorySize / 4;
+	ctx->fusedSharedFloats = sharedFloats < WF_VK_FUSED_SHARED_FLOATS ? sharedFloats : WF_VK_FUSED_SHARED_FLOATS;
+	const char* fused = getenv("WEFT_VK_FUSED");
+	ctx->fusedDisabled = fused != NULL && strcmp(fused, "0") == 0;
 	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
 		VkShaderModuleCreateInfo moduleInfo = {
 			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -398,6 +422,49 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		WF_VK_CHECK(ctx, vr);
 		wfVkSetName(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)ctx->pipelines[p], kShaders[p].name);
 	}
+	return WF_OK;
+}
+
+wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out)
+{
+	VkPipeline* slot = &ctx->fusedPipelines[solver][sizeIndex];
+	if (*slot == VK_NULL_HANDLE) {
+		const wfVkDeviceFuncs* f = &ctx->fd;
+		const ShaderCode* code = &kFusedShaders[solver];
+		// Specialization: the workgroup size and a shared array of 12 floats per invocation (4
+		// particles' xyz) within the device's limit.
+		uint32_t values[2] = {0, (uint32_t)WF_VK_FUSED_PER_THREAD * 3u * (32u << sizeIndex)};
+		values[0] = values[1] < ctx->fusedSharedFloats ? values[1] : ctx->fusedSharedFloats;
+		values[1] = 32u << sizeIndex;
+		VkSpecializationMapEntry entries[2] = {
+			{WF_VK_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},
+			{WF_VK_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
+		};
+		VkSpecializationInfo spec = {2, entries, sizeof values, values};
+		VkShaderModuleCreateInfo moduleInfo = {
+			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+			.codeSize = code->size,
+			.pCode = code->words,
+		};
+		VkShaderModule module;
+		WF_VK_CHECK(ctx, f->vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
+		VkComputePipelineCreateInfo info = {
+			.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+			.stage = {
+				.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+				.stage = VK_SHADER_STAGE_COMPUTE_BIT,
+				.module = module,
+				.pName = "main",
+				.pSpecializationInfo = &spec,
+			},
+			.layout = ctx->pipelineLayout,
+		};
+		VkResult vr = f->vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, slot);
+		f->vkDestroyShaderModule(ctx->device, module, NULL);
+		WF_VK_CHECK(ctx, vr);
+		wfVkSetName(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*slot, code->name);
+	}
+	*out = *slot;
 	return WF_OK;
 }
 
@@ -482,6 +549,12 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 			for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
 				if (ctx->pipelines[p] != VK_NULL_HANDLE)
 					f->vkDestroyPipeline(ctx->device, ctx->pipelines[p], NULL);
+			}
+			for (int solver = 0; solver < 3; ++solver) {
+				for (int k = 0; k < WF_VK_FUSED_GROUP_SIZES; ++k) {
+					if (ctx->fusedPipelines[solver][k] != VK_NULL_HANDLE)
+						f->vkDestroyPipeline(ctx->device, ctx->fusedPipelines[solver][k], NULL);
+				}
 			}
 			if (ctx->pipelineLayout != VK_NULL_HANDLE)
 				f->vkDestroyPipelineLayout(ctx->device, ctx->pipelineLayout, NULL);

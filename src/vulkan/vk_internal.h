@@ -110,6 +110,14 @@ typedef struct wfVkContext {
 	uint64_t recordedClothSet;
 	uint64_t clothSetVersion; // bumped when a cloth is added or removed
 	int dispatchesPerFrame;
+	int fusedClothsPerFrame;  // cloths the recorded frame steps with the fused kernel
+	// Fused small-cloth path: available when the device runs 1024-invocation workgroups; the shared
+	// array holds fusedSharedFloats floats (maxComputeSharedMemorySize / 4, at most 12288).
+	bool fusedAvailable;
+	bool fusedDisabled;       // WEFT_VK_FUSED=0: every cloth takes the per-range path
+	uint32_t fusedSharedFloats;
+	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
+	VkPipeline fusedPipelines[3][WF_VK_FUSED_GROUP_SIZES];
 	double lastFrameGpuMs;    // from the timestamps of the last step, < 0 if unknown
 	// WEFT_VK_TIMING=1: GPU times of the frames, summarised in the log when the world is destroyed.
 	double* frameTimes;       // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
@@ -124,5 +132,7 @@ void wfVkSetName(wfVkContext* ctx, VkObjectType type, uint64_t handle, const cha
 // vk_device.c: instance, validation, device choice, pipelines.
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware);
 void wfVkDestroyDevice(wfVkContext* ctx);
+// The fused kernel of a solver for workgroups of (32 << sizeIndex) invocations, created on first use.
+wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out);
 
 #endif

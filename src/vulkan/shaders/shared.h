@@ -49,7 +49,25 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_STATUS 16        // wfVkStatus
 #define WF_VK_BIND_STATS_PARAMS 17  // wfVkStatsParams (host-visible, after the frame records)
 #define WF_VK_BIND_PARTIALS 18      // (particle groups + constraint groups) wfVkPartial
-#define WF_VK_BIND_COUNT 19
+#define WF_VK_BIND_POS_READ 19      // (n) the POS buffer again, read-only (fused: inverse masses)
+#define WF_VK_BIND_COUNT 20
+
+// Fused small-cloth kernels (fused.glsl): one workgroup steps a whole frame of one cloth. Each
+// invocation owns up to WF_VK_FUSED_PER_THREAD particles (their velocities and substep-start
+// positions stay in registers), so a cloth fits when it has at most WF_VK_FUSED_MAX_PARTICLES
+// particles and at most WF_VK_FUSED_MAX_COLORS colours.
+#define WF_VK_FUSED_GROUP_SIZE 1024
+#define WF_VK_FUSED_PER_THREAD 4
+#define WF_VK_FUSED_MAX_PARTICLES (WF_VK_FUSED_GROUP_SIZE * WF_VK_FUSED_PER_THREAD)
+#define WF_VK_FUSED_MAX_COLORS 31
+// Positions in shared memory as packed xyz floats: 12288 floats = 48 KB holds 4096 particles
+// (the H200's limit is 48 KB; the kernel's shared array is sized from the device's limit by a
+// specialization constant, lavapipe's 32 KB holds 2730).
+#define WF_VK_FUSED_SHARED_FLOATS 12288
+#define WF_VK_FUSED_SPEC_SHARED_FLOATS 0 // constant_id of the shared array's size
+#define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of
+                                         // two from 32 to 1024 with 4 per invocation covering n
+#define WF_VK_FUSED_GROUP_SIZES 6        // 32, 64, ..., 1024
 
 // wfVkClothParams.flags
 #define WF_VK_FLAG_SPHERE 1u
@@ -66,6 +84,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 // wfVkPush.flags
 #define WF_VK_PUSH_FIRST_ITERATION 1u // XPBD: lambda starts at 0 in this pass
 #define WF_VK_PUSH_DAMPED 2u          // predict: XPBD velocity damping
+#define WF_VK_PUSH_SHARED 4u          // fused: positions live in shared memory during the frame
+// Fused kernels read wfVkPush as: first = iterations, count = substeps, substep unused.
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfVkPush)
@@ -99,9 +119,10 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_INT grabIndex;        // -1: none
 	WF_UINT cols;
 	WF_UINT particleCount;
-	WF_UINT pad0;
+	WF_UINT colorCount;      // fused kernels: colours of the constraints
 	WF_UINT pad1;
 	WF_UINT pad2;
+	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 WF_STRUCT_END(wfVkClothParams)
 
 // Clock-dependent values of one substep, evaluated on the host by wfSphereCenterAt,

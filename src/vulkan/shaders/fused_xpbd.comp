@@ -1,0 +1,5 @@
+#version 450
+// Fused small-cloth frame, xpbd: one workgroup steps a whole frame of one cloth (fused.glsl).
+#extension GL_GOOGLE_include_directive : require
+#define WF_FUSED_XPBD 1
+#include "fused.glsl"

@@ -1,0 +1,264 @@
+// Vulkan fused small-cloth path (fused.glsl): a cloth of at most 4096 particles is stepped by one
+// workgroup per frame, and several such cloths by one dispatch each with no barrier between them.
+// Checked against the CPU backend and the per-range path, with the dispatch count proving which
+// path ran. lavapipe in CI (32 KB of shared memory): cloths over 2730 particles keep their
+// positions in buffers, the others in shared memory; both are covered.
+#include "test.h"
+
+#include "core/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef WEFT_HAVE_VULKAN
+#include "vulkan/vk_internal.h"
+
+static bool FusedVulkanMissing(void)
+{
+	char err[256];
+	if (wfEnumerateDevices(NULL, 0, err, sizeof err) < 0) {
+		fprintf(stderr, "  skipped: %s\n", err);
+		return true;
+	}
+	return false;
+}
+
+static wfWorld* FusedWorld(wfWorldDef wd, wfBackendType backend)
+{
+	char err[512];
+	const char* device = getenv("WEFT_VK_DEVICE");
+	wd.backend = backend;
+	wd.deviceName = backend == WF_BACKEND_VULKAN ? (device != NULL && device[0] != 0 ? device : "llvmpipe") : NULL;
+	wd.threads = 1;
+	wfWorld* w = wfCreateWorld(&wd, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  world (%s): %s\n", wfBackendName(backend), err);
+	return w;
+}
+
+// Largest summed |dx|+|dy|+|dz| between two cloths' positions (NaN: infinity).
+static double FusedMaxDiff(wfClothId a, wfClothId b, int n)
+{
+	wfVec3* pa = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+	wfVec3* pb = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+	double worst = -1.0;
+	if (pa != NULL && pb != NULL && wfCloth_ReadPositions(a, pa, n) == WF_OK && wfCloth_ReadPositions(b, pb, n) == WF_OK) {
+		worst = 0.0;
+		for (int i = 0; i < n; ++i) {
+			double d = fabs((double)pa[i].x - pb[i].x) + fabs((double)pa[i].y - pb[i].y) + fabs((double)pa[i].z - pb[i].z);
+			if (!(d <= worst))
+				worst = isnan(d) ? INFINITY : d;
+		}
+	}
+	free(pa);
+	free(pb);
+	return worst;
+}
+
+// The preset with the asked solver, its substeps cut for lavapipe (springs keep a stable step).
+static void FusedPreset(const char* preset, wfSolverType solver, int substeps, wfWorldDef* wd, wfClothDef* cd)
+{
+	wfPresetGet(preset, wd, cd);
+	if (wd->step.solver != solver) {
+		wd->step.solver = solver;
+		wd->step.iterations = solver == WF_SOLVER_JACOBI ? 4 : solver == WF_SOLVER_XPBD ? 2 : 1;
+	}
+	wd->step.substeps = substeps;
+	if (solver == WF_SOLVER_SPRINGS) {
+		float limit = sqrtf(2.0f * cd->material.mass / (cd->material.stiffness * 12.0f));
+		while (wd->step.timeStep / (float)wd->step.substeps > 0.5f * limit && wd->step.substeps < 256)
+			wd->step.substeps *= 2;
+	}
+}
+
+// One cloth of cols x rows: fused on the GPU against the CPU, frame by frame. Also checks that
+// the fused path ran: one dispatch per frame.
+static int FusedAgainstCpu(const char* preset, wfSolverType solver, int cols, int rows, int substeps, int frames, double* worstOut)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	FusedPreset(preset, solver, substeps, &wd, &cd);
+	cd.cols = cols;
+	cd.rows = rows;
+	wfWorld* cpu = FusedWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = FusedWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL);
+	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	double worst = 0.0;
+	for (int f = 0; f < frames; ++f) {
+		ENSURE(wfWorld_Step(cpu) == WF_OK);
+		ENSURE(wfWorld_Step(gpu) == WF_OK);
+		double d = FusedMaxDiff(a, b, cols * rows);
+		worst = d > worst || d < 0.0 ? d : worst;
+	}
+	wfStepProfile prof = wfWorld_GetStepProfile(gpu);
+	const wfVkContext* ctx = (const wfVkContext*)gpu->backendData;
+	fprintf(stderr, "  %s/%s %d x %d, %d substeps x %d iterations, %d frames: %d dispatch(es)/frame, positions in %s, worst %.3g\n",
+		preset, wfSolverName(solver), cols, rows, wd.step.substeps, wd.step.iterations, frames, prof.dispatches,
+		3u * (uint32_t)(cols * rows) <= ctx->fusedSharedFloats ? "shared memory" : "buffers", worst);
+	ENSURE(prof.dispatches == 1 && ctx->fusedClothsPerFrame == 1);
+	wfWarnings wg = wfWorld_GetWarnings(gpu), wc = wfWorld_GetWarnings(cpu);
+	ENSURE(wc.nonFinite == wg.nonFinite && wc.unstable == wg.unstable);
+	ENSURE(wg.validationMessages == 0);
+	const double size = cd.width > cd.height ? cd.width : cd.height;
+	ENSURE_LE(worst, 1e-4 * size);
+	*worstOut = worst;
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	return 0;
+}
+
+static const char* const kPresets[3] = {"xpbd", "compute-cloth", "spring-mesh"};
+
+// Each solver on each preset, small non-square grids (shared memory on every device).
+static int FusedEveryPreset(wfSolverType solver)
+{
+	if (FusedVulkanMissing())
+		return 0;
+	for (int p = 0; p < 3; ++p) {
+		double worst;
+		if (FusedAgainstCpu(kPresets[p], solver, 9 + 2 * p, 7 + 3 * p, 6, 6, &worst) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+
+// A cloth over lavapipe's shared memory (56 x 56 = 3136 particles > 2730): positions stay in
+// buffers; on a 48 KB device the same cloth runs from shared memory. Every solver.
+static int FusedLargeCloth(void)
+{
+	if (FusedVulkanMissing())
+		return 0;
+	double worst;
+	if (FusedAgainstCpu("xpbd", WF_SOLVER_XPBD, 56, 56, 3, 2, &worst) != 0)
+		return 1;
+	if (FusedAgainstCpu("spring-mesh", WF_SOLVER_JACOBI, 56, 56, 2, 2, &worst) != 0)
+		return 1;
+	return FusedAgainstCpu("compute-cloth", WF_SOLVER_SPRINGS, 56, 56, 4, 1, &worst);
+}
+
+// The fused path and the per-range path (WEFT_VK_FUSED=0's switch) give the same bits.
+static int FusedEqualsPerRange(void)
+{
+	if (FusedVulkanMissing())
+		return 0;
+	for (int s = 0; s < 3; ++s) {
+		wfSolverType solver = (wfSolverType)s;
+		wfWorldDef wd;
+		wfClothDef cd;
+		FusedPreset("xpbd", solver, 5, &wd, &cd);
+		cd.cols = 13;
+		cd.rows = 10;
+		wd.sphere.moving = true;
+		wfWorld* w[2] = {FusedWorld(wd, WF_BACKEND_VULKAN), FusedWorld(wd, WF_BACKEND_VULKAN)};
+		ENSURE(w[0] != NULL && w[1] != NULL);
+		((wfVkContext*)w[1]->backendData)->fusedDisabled = true;
+		wfClothId id[2] = {wfCreateCloth(w[0], &cd), wfCreateCloth(w[1], &cd)};
+		ENSURE(!wfClothId_IsNull(id[0]) && !wfClothId_IsNull(id[1]));
+		for (int f = 0; f < 5; ++f) {
+			ENSURE(wfWorld_Step(w[0]) == WF_OK);
+			ENSURE(wfWorld_Step(w[1]) == WF_OK);
+		}
+		const int n = cd.cols * cd.rows;
+		wfVec3* p[2] = {(wfVec3*)malloc((size_t)n * sizeof(wfVec3)), (wfVec3*)malloc((size_t)n * sizeof(wfVec3))};
+		wfVec3* nrm[2] = {(wfVec3*)malloc((size_t)n * sizeof(wfVec3)), (wfVec3*)malloc((size_t)n * sizeof(wfVec3))};
+		ENSURE(p[0] != NULL && p[1] != NULL && nrm[0] != NULL && nrm[1] != NULL);
+		for (int k = 0; k < 2; ++k) {
+			ENSURE(wfCloth_ReadPositions(id[k], p[k], n) == WF_OK);
+			ENSURE(wfCloth_ReadNormals(id[k], nrm[k], n) == WF_OK);
+		}
+		int d0 = wfWorld_GetStepProfile(w[0]).dispatches, d1 = wfWorld_GetStepProfile(w[1]).dispatches;
+		fprintf(stderr, "  %s: fused %d dispatch(es)/frame, per-range %d\n", wfSolverName(solver), d0, d1);
+		ENSURE(d0 == 1 && d1 > 2);
+		ENSURE(memcmp(p[0], p[1], (size_t)n * sizeof(wfVec3)) == 0);
+		ENSURE(memcmp(nrm[0], nrm[1], (size_t)n * sizeof(wfVec3)) == 0);
+		ENSURE(wfWorld_GetWarnings(w[0]).validationMessages == 0 && wfWorld_GetWarnings(w[1]).validationMessages == 0);
+		for (int k = 0; k < 2; ++k) {
+			free(p[k]);
+			free(nrm[k]);
+			wfDestroyWorld(w[k]);
+		}
+	}
+	return 0;
+}
+
+// A batch: 8 small cloths of different sizes, pin modes and orientations, plus one cloth too large
+// for a workgroup (per-range path) in the same world, against the same cloths on the CPU. The
+// frame is 8 fused dispatches (no barriers between them) + the large cloth's per-range ones.
+static int FusedBatch(wfSolverType solver)
+{
+	if (FusedVulkanMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef base;
+	FusedPreset("xpbd", solver, 3, &wd, &base);
+	wfWorld* cpu = FusedWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = FusedWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL);
+	enum { kCloths = 9 };
+	static const int kSize[kCloths][2] = {{4, 4}, {9, 6}, {12, 12}, {17, 5}, {8, 23}, {31, 30}, {6, 40}, {20, 20}, {66, 64}};
+	wfClothId a[kCloths], b[kCloths];
+	wfClothDef cds[kCloths];
+	for (int i = 0; i < kCloths; ++i) {
+		wfClothDef cd = base;
+		cd.cols = kSize[i][0];
+		cd.rows = kSize[i][1];
+		cd.origin.x = -3.0f + 0.8f * (float)i;
+		cd.orientation = (i & 1) ? WF_ORIENT_VERTICAL : WF_ORIENT_HORIZONTAL;
+		cd.pinMode = (wfPinMode)(i % 4);
+		cd.material.mass *= 1.0f + 0.25f * (float)i;
+		cds[i] = cd;
+		a[i] = wfCreateCloth(cpu, &cd);
+		b[i] = wfCreateCloth(gpu, &cd);
+		ENSURE(!wfClothId_IsNull(a[i]) && !wfClothId_IsNull(b[i]));
+	}
+	const wfVkContext* ctx = (const wfVkContext*)gpu->backendData;
+	for (int f = 0; f < 3; ++f) {
+		if (f == 1) {
+			// Grab a particle of one small cloth: the batch follows live changes like a single cloth.
+			ENSURE(wfCloth_Grab(a[2], 30, (wfVec3){0.2f, 1.5f, 0.1f}) == WF_OK);
+			ENSURE(wfCloth_Grab(b[2], 30, (wfVec3){0.2f, 1.5f, 0.1f}) == WF_OK);
+		}
+		ENSURE(wfWorld_Step(cpu) == WF_OK);
+		ENSURE(wfWorld_Step(gpu) == WF_OK);
+	}
+	int perRange = wfWorld_GetStepProfile(gpu).dispatches - (kCloths - 1);
+	fprintf(stderr, "  %s: %d fused cloths, %d dispatches/frame (%d of them the per-range cloth's)\n", wfSolverName(solver),
+		ctx->fusedClothsPerFrame, wfWorld_GetStepProfile(gpu).dispatches, perRange);
+	ENSURE(ctx->fusedClothsPerFrame == kCloths - 1 && perRange > 2);
+	for (int i = 0; i < kCloths; ++i) {
+		double d = FusedMaxDiff(a[i], b[i], cds[i].cols * cds[i].rows);
+		fprintf(stderr, "  cloth %d (%d x %d): worst %.3g\n", i, cds[i].cols, cds[i].rows, d);
+		ENSURE_LE(d, 1e-4 * (cds[i].width > cds[i].height ? cds[i].width : cds[i].height));
+	}
+	wfWarnings wg = wfWorld_GetWarnings(gpu), wc = wfWorld_GetWarnings(cpu);
+	ENSURE(wc.nonFinite == wg.nonFinite && wc.unstable == wg.unstable && wg.validationMessages == 0);
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	return 0;
+}
+
+
+#else
+// Built without the Vulkan backend: every test says so and passes.
+static int FusedSkipped(void)
+{
+	fprintf(stderr, "  skipped: built without the Vulkan backend\n");
+	return 0;
+}
+static int FusedEveryPreset(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+static int FusedLargeCloth(void) { return FusedSkipped(); }
+static int FusedEqualsPerRange(void) { return FusedSkipped(); }
+static int FusedBatch(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+#endif
+
+WF_TEST(vk_fused_xpbd_presets) { return FusedEveryPreset(WF_SOLVER_XPBD); }
+WF_TEST(vk_fused_springs_presets) { return FusedEveryPreset(WF_SOLVER_SPRINGS); }
+WF_TEST(vk_fused_jacobi_presets) { return FusedEveryPreset(WF_SOLVER_JACOBI); }
+WF_TEST(vk_fused_large_cloth) { return FusedLargeCloth(); }
+WF_TEST(vk_fused_equals_per_range) { return FusedEqualsPerRange(); }
+WF_TEST(vk_fused_batch_xpbd) { return FusedBatch(WF_SOLVER_XPBD); }
+WF_TEST(vk_fused_batch_springs) { return FusedBatch(WF_SOLVER_SPRINGS); }
+WF_TEST(vk_fused_batch_jacobi) { return FusedBatch(WF_SOLVER_JACOBI); }
