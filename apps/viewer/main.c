@@ -26,7 +26,9 @@ static const char* kUsage =
 	"  --script FILE          replay timed input events (see apps/viewer/script.c), then quit\n"
 	"  --screenshot-dir DIR   where scripted screenshots and session.log go (default .)\n"
 	"Keys: Space pause, S sphere motion, R reset cloth, W wireframe, M colour mode, C reset view, Esc quit.\n"
-	"Mouse: drag a node to pull it; drag elsewhere to orbit, shift-drag to pan, alt-drag or scroll to zoom.\n";
+	"Mouse: drag a node to pull it; drag elsewhere to orbit, shift-drag to pan, alt-drag or scroll to zoom.\n"
+	"Exit codes: 0 done, 1 no display or no Vulkan presentation, 2 bad arguments or scene, 3 script error,\n"
+	"4 Vulkan or render failure, 5 validation messages (WEFT_VK_VALIDATION=1).\n";
 
 static double Now(void)
 {
@@ -431,12 +433,12 @@ static int Setup(App* app)
 	app->presenterInfo = PresenterGetInfo(app->presenter);
 	if (!UiCreate(app->window, &app->presenterInfo, error, (int)sizeof error)) {
 		fprintf(stderr, "weft-view: %s\n", error);
-		return 1;
+		return 4;
 	}
 	app->uiCreated = true;
 	if (!PresenterRunOnce(app->presenter, UiRecordFontUpload, NULL)) {
 		fprintf(stderr, "weft-view: font upload: %s\n", PresenterError(app->presenter));
-		return 1;
+		return 4;
 	}
 	UiFontUploadDone();
 	glfwSetKeyCallback(app->window, OnKey);

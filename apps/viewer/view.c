@@ -110,13 +110,13 @@ int ViewCreate(View* v, const ViewOptions* options)
 	v->world = wfCreateWorld(&wd, error, (int)sizeof error);
 	if (v->world == NULL) {
 		fprintf(stderr, "weft-view: cannot create the world: %s\n", error);
-		return 1;
+		return 4;
 	}
 	for (int i = 0; i < v->clothCount; ++i) {
 		v->cloths[i] = wfCreateCloth(v->world, &v->clothDefs[i]);
 		if (wfClothId_IsNull(v->cloths[i])) {
 			fprintf(stderr, "weft-view: cannot create cloth %d: %s\n", i, wfWorld_GetLastError(v->world));
-			return 1;
+			return 4;
 		}
 	}
 	ParamsFromWorld(v, &v->start);
@@ -463,6 +463,9 @@ void ViewOnKey(View* v, int key)
 void ViewOnMouseButton(View* v, int button, bool down, bool overPanel)
 {
 	if (!down) {
+		// Only the button that started the gesture ends it.
+		if (v->gesture == VIEW_GESTURE_NONE || button != v->gestureButton)
+			return;
 		if (v->gesture == VIEW_GESTURE_DRAG)
 			ReleaseGrab(v);
 		v->gesture = VIEW_GESTURE_NONE;
@@ -470,6 +473,7 @@ void ViewOnMouseButton(View* v, int button, bool down, bool overPanel)
 	}
 	if (v->gesture != VIEW_GESTURE_NONE)
 		return;
+	v->gestureButton = button;
 	if (overPanel) {
 		v->gesture = VIEW_GESTURE_PANEL;
 		return;

@@ -78,6 +78,7 @@ typedef struct View {
 	float scale;                // framebuffer pixels per window coordinate
 	double mouseX, mouseY;
 	ViewGesture gesture;
+	int gestureButton;          // the mouse button that started it
 	bool shift, alt;
 
 	// The grabbed particle and its camera-facing plane.
