@@ -172,6 +172,15 @@ static void CheckSession(void)
 	double dPause = MeanDiff(&ia, &ib, x0);
 	CHECK(dPause == 0.0, "paused frames give the same picture right of the panel (mean difference %.4f)", dPause);
 
+	// W and M change the picture of the same (paused) state.
+	const char* styles[] = {"wireframe", "speed", "strain"};
+	for (int i = 0; i < 3; ++i) {
+		Image is = LoadPng(styles[i]);
+		double d = MeanDiff(&ib, &is, x0);
+		CHECK(d > 0.5, "%s changes the picture (mean difference %.2f)", styles[i], d);
+		free(is.rgba);
+	}
+
 	// Orbit: the drag on the sky turned the camera, not the cloth.
 	const Probe* orbiting = Find("orbiting");
 	CHECK(Num(orbiting, "gesture") == 1, "a press on the empty background orbits (gesture %g)", Num(orbiting, "gesture"));

@@ -2,7 +2,8 @@
 # Runs one scripted weft-view session under Xvfb, then checks its log and screenshots.
 #   run_view_test.sh MODE VIEWER CHECKER SCRIPT OUTDIR [viewer options...]
 # Exits 77 (ctest: skipped) when xvfb-run is missing. VIEW_PRELOAD, when set, is preloaded into the
-# viewer only (sanitizer builds: see keep_modules.c), not into Xvfb.
+# viewer only (sanitizer builds: see keep_modules.c), not into Xvfb. VIEW_DISPLAY is the first X
+# display number to try (each test its own, so parallel ctest runs do not race for the same one).
 mode=$1 viewer=$2 checker=$3 script=$4 out=$5
 shift 5
 if ! command -v xvfb-run >/dev/null 2>&1; then
@@ -12,10 +13,11 @@ fi
 rm -rf "$out"
 mkdir -p "$out"
 start=$(date +%s)
+display=${VIEW_DISPLAY:-99}
 if [ -n "$VIEW_PRELOAD" ]; then
-	xvfb-run -a -s "-screen 0 1024x768x24" env LD_PRELOAD="$VIEW_PRELOAD" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
+	xvfb-run -a -n "$display" -s "-screen 0 1024x768x24" env LD_PRELOAD="$VIEW_PRELOAD" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
 else
-	xvfb-run -a -s "-screen 0 1024x768x24" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
+	xvfb-run -a -n "$display" -s "-screen 0 1024x768x24" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
 fi
 rc=$?
 echo "weft-view: exit code $rc after $(( $(date +%s) - start )) s"
