@@ -388,6 +388,10 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 		fprintf(stderr, "weft-view: %s\n", PresenterError(app->presenter));
 		return 4;
 	}
+	if (UiVulkanError() != VK_SUCCESS) {
+		fprintf(stderr, "weft-view: the panel's Vulkan backend failed (VkResult %d)\n", (int)UiVulkanError());
+		return 4;
+	}
 	if (shoot) {
 		if (!WriteScreenshot(app, pendingShot))
 			return 4;

@@ -592,8 +592,11 @@ Presenter* PresenterCreate(GLFWwindow* window, bool validation, bool immediate, 
 
 void PresenterWaitIdle(Presenter* p)
 {
-	if (p != NULL && p->device != VK_NULL_HANDLE)
-		vkDeviceWaitIdle(p->device);
+	if (p == NULL || p->device == VK_NULL_HANDLE)
+		return;
+	VkResult r = vkDeviceWaitIdle(p->device);
+	if (r != VK_SUCCESS) // teardown goes on: the objects are destroyed either way
+		fprintf(stderr, "weft-view: vkDeviceWaitIdle failed: %s (%d)\n", ResultName(r), (int)r);
 }
 
 void PresenterDestroy(Presenter* p)
@@ -601,7 +604,7 @@ void PresenterDestroy(Presenter* p)
 	if (p == NULL)
 		return;
 	if (p->device != VK_NULL_HANDLE) {
-		vkDeviceWaitIdle(p->device);
+		PresenterWaitIdle(p);
 		DestroySwapchainImages(p);
 		if (p->swapchain != VK_NULL_HANDLE)
 			vkDestroySwapchainKHR(p->device, p->swapchain, NULL);

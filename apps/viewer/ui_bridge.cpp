@@ -25,7 +25,8 @@ Bridge g_bridge; // ImGui itself keeps one global context; the bridge's state si
 void CheckVk(VkResult r)
 {
 	if (r != VK_SUCCESS) {
-		g_bridge.lastError = r;
+		if (g_bridge.lastError == VK_SUCCESS)
+			g_bridge.lastError = r;
 		std::fprintf(stderr, "weft-view: the UI's Vulkan backend got VkResult %d\n", (int)r);
 	}
 }
@@ -292,5 +293,7 @@ void UiDraw(VkCommandBuffer cmd, void* context)
 	(void)context;
 	ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
 }
+
+VkResult UiVulkanError(void) { return g_bridge.lastError; }
 
 } // extern "C"

@@ -61,6 +61,8 @@ int UiFrame(ViewParams* params, int* clothIndex, const UiReadouts* readouts, boo
             double mouseY, bool mouseDown);
 // Records the panel drawn by the last UiFrame into the current render pass.
 void UiDraw(VkCommandBuffer cmd, void* context);
+// The first VkResult other than VK_SUCCESS that ImGui's Vulkan backend reported (VK_SUCCESS if none).
+VkResult UiVulkanError(void);
 
 #ifdef __cplusplus
 }
