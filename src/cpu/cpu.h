@@ -29,6 +29,7 @@ void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfV
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 
 // Stages shared by the solvers (cpu_stages.c).
+void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count);
 

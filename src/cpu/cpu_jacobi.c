@@ -4,32 +4,6 @@
 
 #include <math.h>
 
-static void Predict(const wfCpuContext* ctx, wfCloth* c)
-{
-	const wfFrameParams* p = ctx->params;
-	const float h = p->h;
-	const int n = c->model.particleCount, cols = c->model.cols;
-	wfVec4* restrict pos = c->state.pos;
-	wfVec4* restrict vel = c->state.vel;
-	wfVec4* restrict prev = c->state.prev;
-	const bool uniform = p->wind.mode != WF_WIND_WAVE;
-	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		wfVec4 x = pos[i];
-		prev[i] = x;
-		if (x.w == 0.0f)
-			continue;
-		wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
-		wfVec4 v = vel[i];
-		v.x += h * a.x;
-		v.y += h * a.y;
-		v.z += h * a.z;
-		vel[i] = v;
-		pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
-	}
-}
-
 // The correction of constraint (i, j) on i is s * c_ij * f_i * (|x_j - x_i| - l) * d_ij with
 // c_ij = 1 / max(deg i, deg j) (symmetric averaging) and f_i = 2 w_i / (w_i + w_j). For two free
 // particles f = 1: the document's average of full corrections. The symmetric c_ij makes the
@@ -107,7 +81,7 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{
-		Predict(ctx, c);
+		wfCpuPredict(ctx, c, 0.0f); // no damping force: retention damps after the solve
 #pragma omp single
 		wfCpuPlaceGrab(c);
 		// An even number of sweeps lands the result back in pos.

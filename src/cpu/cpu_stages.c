@@ -3,6 +3,35 @@
 
 #include <math.h>
 
+// Forces m g - d v (plus wind), semi-implicit: v += h (a - w d v); p = x; x += h v.
+// Pinned and grabbed particles (w = 0) keep their place.
+void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
+{
+	const wfFrameParams* p = ctx->params;
+	const float h = p->h;
+	const int n = c->model.particleCount, cols = c->model.cols;
+	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
+	wfVec4* restrict prev = c->state.prev;
+	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
+	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		wfVec4 x = pos[i];
+		prev[i] = x;
+		if (x.w == 0.0f)
+			continue;
+		wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
+		wfVec4 v = vel[i];
+		float k = h * x.w * damping;
+		v.x += h * a.x - k * v.x;
+		v.y += h * a.y - k * v.y;
+		v.z += h * a.z - k * v.z;
+		vel[i] = v;
+		pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
+	}
+}
+
 // A grabbed particle has inverse mass 0 and sits at the target.
 void wfCpuPlaceGrab(wfCloth* c)
 {

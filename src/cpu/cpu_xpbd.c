@@ -4,34 +4,6 @@
 
 #include <math.h>
 
-// Forces m g - d v (plus wind), semi-implicit: v += h (a - w d v); p = x; x += h v.
-static void Predict(const wfCpuContext* ctx, wfCloth* c)
-{
-	const wfFrameParams* p = ctx->params;
-	const float h = p->h, d = c->material.damping;
-	const int n = c->model.particleCount, cols = c->model.cols;
-	wfVec4* restrict pos = c->state.pos;
-	wfVec4* restrict vel = c->state.vel;
-	wfVec4* restrict prev = c->state.prev;
-	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
-	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		wfVec4 x = pos[i];
-		prev[i] = x;
-		if (x.w == 0.0f)
-			continue;
-		wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
-		wfVec4 v = vel[i];
-		float k = h * x.w * d;
-		v.x += h * a.x - k * v.x;
-		v.y += h * a.y - k * v.y;
-		v.z += h * a.z - k * v.z;
-		vel[i] = v;
-		pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
-	}
-}
-
 // Scalar projection of constraints [begin, end).
 static void SolveScalar(const wfConstraint* restrict con, wfVec4* restrict pos, float* restrict lambda, int begin, int end,
 	const float* alphaTilde)
@@ -108,7 +80,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 	};
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{
-		Predict(ctx, c);
+		wfCpuPredict(ctx, c, c->material.damping);
 #pragma omp single
 		wfCpuPlaceGrab(c);
 		// lambda restarts every substep (small steps: one solve per substep).
