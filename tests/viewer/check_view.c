@@ -257,6 +257,13 @@ static void CheckPanel(void)
 	CHECK(fabs(Num(rp, "gravity") - Num(initial, "gravity")) < 1e-6, "the panel's Reset params button restores gravity %g",
 		Num(rp, "gravity"));
 	CHECK(!SameField(initial, rp, "hash"), "Reset params leaves the particles where they are");
+	const Probe* rb0 = Find("rebuilt");
+	const Probe* rb1 = Find("rebuilt_later");
+	CHECK(Num(initial, "particles") == 256 && Num(rb0, "particles") == 120,
+		"grid 16x16 -> 12x10 rebuilds the cloth (%g -> %g particles)", Num(initial, "particles"), Num(rb0, "particles"));
+	CHECK(Num(rb1, "steps") == Num(rb0, "steps") + 5 && !SameField(rb0, rb1, "hash"),
+		"the rebuilt cloth steps (%g frames later it has moved)", Num(rb1, "steps") - Num(rb0, "steps"));
+
 	// Real time: simulated time follows the wall clock, never ahead of it, and behind it only where a
 	// displayed frame took longer than 4 simulation frames (the catch-up cap).
 	const Probe* ra = Find("realtime_a");
