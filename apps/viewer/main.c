@@ -451,6 +451,8 @@ static int Setup(App* app)
 	glfwSetCursorPosCallback(app->window, OnCursor);
 	glfwSetScrollCallback(app->window, OnScroll);
 	glfwSetFramebufferSizeCallback(app->window, OnFramebufferSize);
+	glfwSetWindowFocusCallback(app->window, UiFocusCallback);
+	glfwSetCursorEnterCallback(app->window, UiCursorEnterCallback);
 	return 0;
 }
 

@@ -207,6 +207,8 @@ void UiMouseButtonCallback(GLFWwindow* w, int button, int action, int mods) { Im
 void UiScrollCallback(GLFWwindow* w, double dx, double dy) { ImGui_ImplGlfw_ScrollCallback(w, dx, dy); }
 void UiKeyCallback(GLFWwindow* w, int key, int scancode, int action, int mods) { ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods); }
 void UiCharCallback(GLFWwindow* w, unsigned int c) { ImGui_ImplGlfw_CharCallback(w, c); }
+void UiFocusCallback(GLFWwindow* w, int focused) { ImGui_ImplGlfw_WindowFocusCallback(w, focused); }
+void UiCursorEnterCallback(GLFWwindow* w, int entered) { ImGui_ImplGlfw_CursorEnterCallback(w, entered); }
 bool UiWantsMouse(void) { return ImGui::GetIO().WantCaptureMouse; }
 bool UiWantsKeyboard(void) { return ImGui::GetIO().WantCaptureKeyboard; }
 

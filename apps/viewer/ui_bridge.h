@@ -48,6 +48,8 @@ void UiMouseButtonCallback(GLFWwindow* window, int button, int action, int mods)
 void UiScrollCallback(GLFWwindow* window, double dx, double dy);
 void UiKeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods);
 void UiCharCallback(GLFWwindow* window, unsigned int c);
+void UiFocusCallback(GLFWwindow* window, int focused);
+void UiCursorEnterCallback(GLFWwindow* window, int entered);
 bool UiWantsMouse(void);
 bool UiWantsKeyboard(void);
 // True when (x, y) (window coordinates) lies on the panel as it was last drawn.
