@@ -409,7 +409,12 @@ bool ViewProject(const View* v, wfVec3 p, double* x, double* y)
 
 void ViewMakeRoom(View* v, double left)
 {
-	// Move the target to the right by half the covered width, so the scene centres in the free area.
+	// Step back so that what the full width showed fits the free width, then move the target by half
+	// the covered width, so the scene centres in the free area.
+	float width = (float)v->width / v->scale;
+	if (left <= 0.0 || left >= 0.9 * width)
+		return;
+	v->home.distance *= width / (width - (float)left);
 	wfVec3 f, s, u;
 	CameraBasis(&v->home, &f, &s, &u);
 	float perPixel = 2.0f * v->home.distance * tanf(v->home.fov * (VIEW_PI / 360.0f)) / ((float)v->height / v->scale);
