@@ -1,5 +1,5 @@
 // Vulkan fused small-cloth path (fused.glsl): a cloth of at most 4096 particles is stepped by one
-// workgroup per frame, and several such cloths by one dispatch each with no barrier between them.
+// workgroup per frame, and all such cloths of a world by one dispatch (one workgroup each).
 // Checked against the CPU backend and the per-range path, with the dispatch count proving which
 // path ran. lavapipe in CI (32 KB of shared memory): cloths over 2730 particles keep their
 // positions in buffers, the others in shared memory; both are covered.
@@ -186,7 +186,7 @@ static int FusedEqualsPerRange(void)
 
 // A batch: 8 small cloths of different sizes, pin modes and orientations, plus one cloth too large
 // for a workgroup (per-range path) in the same world, against the same cloths on the CPU. The
-// frame is 8 fused dispatches (no barriers between them) + the large cloth's per-range ones.
+// frame is ONE dispatch of 8 workgroups for the small cloths + the large cloth's per-range ones.
 static int FusedBatch(wfSolverType solver)
 {
 	if (FusedVulkanMissing())
@@ -224,10 +224,13 @@ static int FusedBatch(wfSolverType solver)
 		ENSURE(wfWorld_Step(cpu) == WF_OK);
 		ENSURE(wfWorld_Step(gpu) == WF_OK);
 	}
-	int perRange = wfWorld_GetStepProfile(gpu).dispatches - (kCloths - 1);
-	fprintf(stderr, "  %s: %d fused cloths, %d dispatches/frame (%d of them the per-range cloth's)\n", wfSolverName(solver),
-		ctx->fusedClothsPerFrame, wfWorld_GetStepProfile(gpu).dispatches, perRange);
-	ENSURE(ctx->fusedClothsPerFrame == kCloths - 1 && perRange > 2);
+	// One dispatch for the 8 small cloths, the documented per-range count for the large one.
+	const int S = wd.step.substeps, I = wd.step.iterations, C = wfGetCloth(b[kCloths - 1])->model.colorCount;
+	const int perRange = solver == WF_SOLVER_XPBD ? S * (2 + I * C) + 2 : solver == WF_SOLVER_JACOBI ? S * (2 + I) + 2 : S + 2;
+	const int dispatches = wfWorld_GetStepProfile(gpu).dispatches;
+	fprintf(stderr, "  %s: %d fused cloths, %d dispatches/frame (1 batch + %d of the per-range cloth)\n", wfSolverName(solver),
+		ctx->fusedClothsPerFrame, dispatches, perRange);
+	ENSURE(ctx->fusedClothsPerFrame == kCloths - 1 && dispatches == 1 + perRange);
 	for (int i = 0; i < kCloths; ++i) {
 		double d = FusedMaxDiff(a[i], b[i], cds[i].cols * cds[i].rows);
 		fprintf(stderr, "  cloth %d (%d x %d): worst %.3g\n", i, cds[i].cols, cds[i].rows, d);
@@ -241,6 +244,57 @@ static int FusedBatch(wfSolverType solver)
 }
 
 
+// The arena grows while cloths live in it (contents moved, descriptors and transfers re-pointed):
+// a cloth stepped before keeps its state, cloths added later join the batch, removing one and
+// adding another keeps the rest intact. Everything against the CPU.
+static int FusedArenaGrows(void)
+{
+	if (FusedVulkanMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	FusedPreset("xpbd", WF_SOLVER_XPBD, 2, &wd, &cd);
+	wfWorld* cpu = FusedWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = FusedWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL);
+	enum { kCloths = 14 };
+	wfClothId a[kCloths], b[kCloths];
+	int n[kCloths];
+	const wfVkContext* ctx = (const wfVkContext*)gpu->backendData;
+	for (int i = 0; i < kCloths; ++i) {
+		cd.cols = 12 + 4 * i;
+		cd.rows = 40;
+		cd.origin.x = 0.1f * (float)i;
+		n[i] = cd.cols * cd.rows;
+		a[i] = wfCreateCloth(cpu, &cd);
+		b[i] = wfCreateCloth(gpu, &cd);
+		ENSURE(!wfClothId_IsNull(a[i]) && !wfClothId_IsNull(b[i]));
+		if (i == 0 || i == 6) {
+			// Step with what is there, so the moved arena holds a state that is not the initial one.
+			ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
+		}
+		if (i == 9) {
+			wfDestroyCloth(a[3]);
+			wfDestroyCloth(b[3]);
+		}
+	}
+	ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
+	fprintf(stderr, "  %d arena(s), arena 0: %.1f MB, %d cloths in one dispatch, %d dispatch(es)/frame\n", ctx->arenaCount,
+		(double)ctx->arenas[0].buffer.size / (1 << 20), ctx->fusedClothsPerFrame, wfWorld_GetStepProfile(gpu).dispatches);
+	ENSURE(ctx->arenaCount == 1 && ctx->arenas[0].buffer.size > WF_VK_ARENA_FIRST_SIZE);
+	ENSURE(ctx->fusedClothsPerFrame == kCloths - 1 && wfWorld_GetStepProfile(gpu).dispatches == 1);
+	for (int i = 0; i < kCloths; ++i) {
+		if (i == 3)
+			continue;
+		double d = FusedMaxDiff(a[i], b[i], n[i]);
+		ENSURE_LE(d, 1e-4 * cd.height);
+	}
+	ENSURE(wfWorld_GetWarnings(gpu).validationMessages == 0);
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	return 0;
+}
+
 #else
 // Built without the Vulkan backend: every test says so and passes.
 static int FusedSkipped(void)
@@ -252,6 +306,7 @@ static int FusedEveryPreset(wfSolverType solver) { (void)solver; return FusedSki
 static int FusedLargeCloth(void) { return FusedSkipped(); }
 static int FusedEqualsPerRange(void) { return FusedSkipped(); }
 static int FusedBatch(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+static int FusedArenaGrows(void) { return FusedSkipped(); }
 #endif
 
 WF_TEST(vk_fused_xpbd_presets) { return FusedEveryPreset(WF_SOLVER_XPBD); }
@@ -262,3 +317,4 @@ WF_TEST(vk_fused_equals_per_range) { return FusedEqualsPerRange(); }
 WF_TEST(vk_fused_batch_xpbd) { return FusedBatch(WF_SOLVER_XPBD); }
 WF_TEST(vk_fused_batch_springs) { return FusedBatch(WF_SOLVER_SPRINGS); }
 WF_TEST(vk_fused_batch_jacobi) { return FusedBatch(WF_SOLVER_JACOBI); }
+WF_TEST(vk_fused_arena_grows) { return FusedArenaGrows(); }

@@ -3,8 +3,15 @@
 // the host writes the live parameters of each cloth into a host-visible frame buffer before the
 // submit, so moving a slider never re-records.
 //
+// Small cloths (at most WF_VK_FUSED_MAX_PARTICLES = 4096 particles, 31 colours) live in an arena
+// buffer shared by all of them; ONE dispatch of the fused kernel (shaders/fused.glsl) steps the
+// whole frame of every one of them, one workgroup per cloth: 1 dispatch per frame however many
+// small cloths (one more per further arena of 2 GB). WEFT_VK_FUSED=0 sends them down the
+// per-range path below instead (same bits).
+//
 // Frame structure (one command buffer per world, re-recorded only when the solver, the substep or
-// iteration count, or the cloth set changes), per cloth:
+// iteration count, or the cloth set changes): backups, then the batch dispatch(es), then per
+// large cloth:
 //   copy pos/vel -> backup, reset the status       (a frame that goes bad is undone)
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
@@ -186,6 +193,8 @@ static VkDescriptorBufferInfo RegionInfo(const wfVkCloth* vc, int region)
 	return (VkDescriptorBufferInfo){vc->device.buffer, vc->regionOffset[region], vc->regionSize[region]};
 }
 
+static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc);
+
 static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 {
 	const wfVkDeviceFuncs* f = &ctx->fd;
@@ -205,6 +214,14 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		.pSetLayouts = layouts,
 	};
 	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->device, &alloc, vc->sets));
+	WriteDescriptorSets(ctx, vc);
+	return WF_OK;
+}
+
+// Points both descriptor sets of a cloth at its regions (again after its arena moved).
+static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
+{
+	const wfVkDeviceFuncs* f = &ctx->fd;
 	for (int v = 0; v < 2; ++v) {
 		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
 		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep)};
@@ -240,7 +257,6 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		}
 		f->vkUpdateDescriptorSets(ctx->device, WF_VK_BIND_COUNT, writes, 0, NULL);
 	}
-	return WF_OK;
 }
 
 // The three small command buffers of a cloth, recorded once: upload, download, undo a bad frame.
@@ -309,14 +325,14 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 {
 	const wfClothModel* m = &c->model;
 	wfVkBuffer temp;
-	wfResult r = CreateBuffer(ctx, vc->device.size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, kHostCoherent, 0, "weft model upload", &temp);
+	wfResult r = CreateBuffer(ctx, vc->deviceSize, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, kHostCoherent, 0, "weft model upload", &temp);
 	if (r != WF_OK) {
 		DestroyBuffer(ctx, &temp);
 		return r;
 	}
 	char* base = (char*)temp.map;
 	memset(base, 0, (size_t)temp.size);
-#define REGION(id) (base + vc->regionOffset[id])
+#define REGION(id) (base + (vc->regionOffset[id] - vc->deviceBase))
 	memcpy(REGION(WF_VK_REGION_CONSTRAINTS), m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
 	memcpy(REGION(WF_VK_REGION_ADJ_START), m->adjStart, (size_t)(m->particleCount + 1) * sizeof(int));
 	memcpy(REGION(WF_VK_REGION_ADJ_CONSTRAINT), m->adjConstraint, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
@@ -347,7 +363,7 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	if (r == WF_OK)
 		r = Begin(ctx, cmd);
 	if (r == WF_OK) {
-		Copy(ctx, cmd, temp.buffer, 0, vc->device.buffer, 0, vc->device.size);
+		Copy(ctx, cmd, temp.buffer, 0, vc->device.buffer, vc->deviceBase, vc->deviceSize);
 		Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
 		VkResult vr = ctx->fd.vkEndCommandBuffer(cmd);
 		r = vr == VK_SUCCESS ? SubmitAndWait(ctx, cmd) : wfVkFail(ctx, vr, "vkEndCommandBuffer(model upload)", __FILE__, __LINE__);
@@ -360,6 +376,216 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 
 static wfResult Upload(wfWorld* world, wfCloth* c);
 
+// ------------------------------------------------------------------ arenas (batches of small cloths)
+
+static const VkBufferUsageFlags kStateUsage =
+	VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+// The largest arena: one storage-buffer binding covers it, and word indices stay in 32 bits.
+static VkDeviceSize ArenaLimit(const wfVkContext* ctx)
+{
+	VkDeviceSize limit = ctx->properties.limits.maxStorageBufferRange;
+	if (limit > ((VkDeviceSize)1 << 31))
+		limit = (VkDeviceSize)1 << 31;
+	return limit / 256 * 256;
+}
+
+// A cloth the fused kernel can step (one workgroup holds it): its arrays go into an arena.
+static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
+{
+	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS;
+}
+
+// The batch descriptor set of an arena: substep table, slots, and the arena three times.
+static void WriteArenaSet(wfVkContext* ctx, const wfVkArena* a)
+{
+	const VkDeviceSize substeps = WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep);
+	VkDescriptorBufferInfo infos[WF_VK_BATCH_BIND_COUNT] = {
+		[WF_VK_BATCH_BIND_SUBSTEPS] = {a->table.buffer, 0, substeps},
+		[WF_VK_BATCH_BIND_SLOTS] = {a->table.buffer, substeps, (VkDeviceSize)a->slotCapacity * sizeof(wfVkBatchSlot)},
+		[WF_VK_BATCH_BIND_VEC4] = {a->buffer.buffer, 0, a->buffer.size},
+		[WF_VK_BATCH_BIND_UVEC4] = {a->buffer.buffer, 0, a->buffer.size},
+		[WF_VK_BATCH_BIND_WORDS] = {a->buffer.buffer, 0, a->buffer.size},
+	};
+	VkWriteDescriptorSet writes[WF_VK_BATCH_BIND_COUNT];
+	for (uint32_t b = 0; b < WF_VK_BATCH_BIND_COUNT; ++b) {
+		writes[b] = (VkWriteDescriptorSet){
+			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+			.dstSet = a->set,
+			.dstBinding = b,
+			.descriptorCount = 1,
+			.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.pBufferInfo = &infos[b],
+		};
+	}
+	ctx->fd.vkUpdateDescriptorSets(ctx->device, WF_VK_BATCH_BIND_COUNT, writes, 0, NULL);
+}
+
+// Room for `slots` cloths in the arena's host-visible table (called while recording a frame, when
+// nothing is in flight).
+static wfResult ArenaReserveSlots(wfVkContext* ctx, wfVkArena* a, uint32_t slots)
+{
+	if (slots <= a->slotCapacity && a->table.buffer != VK_NULL_HANDLE)
+		return WF_OK;
+	uint32_t capacity = a->slotCapacity > 0 ? a->slotCapacity : 8;
+	while (capacity < slots)
+		capacity *= 2;
+	DestroyBuffer(ctx, &a->table);
+	wfResult r = CreateBuffer(ctx, WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) + (VkDeviceSize)capacity * sizeof(wfVkBatchSlot),
+		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal, "weft batch table", &a->table);
+	if (r != WF_OK) {
+		DestroyBuffer(ctx, &a->table); // a half-made buffer (no memory) must not reach a descriptor
+		a->slotCapacity = 0;
+		return r;
+	}
+	a->slotCapacity = capacity;
+	if (a->buffer.buffer != VK_NULL_HANDLE)
+		WriteArenaSet(ctx, a);
+	return WF_OK;
+}
+
+static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc);
+
+// Gives arena `ai` a buffer of `size` bytes; the contents move at the same offsets, and every
+// cloth in it gets its descriptor sets and transfer command buffers pointed at the new buffer.
+static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSize size)
+{
+	wfVkArena* a = &ctx->arenas[ai];
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	wfVkBuffer grown;
+	char name[64];
+	snprintf(name, sizeof name, "weft arena %d", ai);
+	wfResult r = CreateBuffer(ctx, size, kStateUsage, kDeviceLocal, 0, name, &grown);
+	if (r != WF_OK) {
+		DestroyBuffer(ctx, &grown);
+		return r;
+	}
+	if (a->buffer.buffer != VK_NULL_HANDLE) {
+		f->vkDeviceWaitIdle(ctx->device); // steps wait for their fence; this is only belt and braces
+		VkCommandBuffer cmd = VK_NULL_HANDLE;
+		if (a->top > 0) {
+			r = AllocateCommandBuffer(ctx, "weft arena move", &cmd);
+			if (r == WF_OK)
+				r = Begin(ctx, cmd);
+			if (r == WF_OK) {
+				Barrier(ctx, cmd, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+				Copy(ctx, cmd, a->buffer.buffer, 0, grown.buffer, 0, a->top);
+				Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
+				VkResult vr = f->vkEndCommandBuffer(cmd);
+				r = vr == VK_SUCCESS ? SubmitAndWait(ctx, cmd) : wfVkFail(ctx, vr, "vkEndCommandBuffer(arena move)", __FILE__, __LINE__);
+			}
+			if (cmd != VK_NULL_HANDLE)
+				f->vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmd);
+		}
+		if (r != WF_OK) {
+			DestroyBuffer(ctx, &grown);
+			return r;
+		}
+		DestroyBuffer(ctx, &a->buffer);
+	}
+	a->buffer = grown;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		wfVkCloth* vc = (wfVkCloth*)c->backendData;
+		if (c->generation == 0 || vc == NULL || vc->arena != ai)
+			continue;
+		vc->device.buffer = grown.buffer;
+		if (vc->descriptorPool != VK_NULL_HANDLE)
+			WriteDescriptorSets(ctx, vc);
+		VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
+		for (int k = 0; k < 4; ++k) {
+			if (cmds[k] != VK_NULL_HANDLE)
+				f->vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmds[k]);
+		}
+		vc->upload = vc->download = vc->restore = vc->stats = VK_NULL_HANDLE;
+		if ((r = RecordTransfers(ctx, c, vc)) != WF_OK)
+			return r;
+	}
+	if (a->set != VK_NULL_HANDLE && a->slotCapacity > 0)
+		WriteArenaSet(ctx, a);
+	ctx->recorded = false;
+	return WF_OK;
+}
+
+// Space for `size` bytes of a small cloth's arrays: the last arena (grown when it must), else a new
+// one. *arena = -1 when no arena can take it (the cloth then gets its own buffer).
+static wfResult ArenaAllocate(wfVkContext* ctx, wfWorld* world, VkDeviceSize size, VkDeviceSize align, int* arena, VkDeviceSize* base)
+{
+	const VkDeviceSize limit = ArenaLimit(ctx);
+	*arena = -1;
+	if (size > limit)
+		return WF_OK;
+	int ai = ctx->arenaCount - 1;
+	if (ai >= 0) {
+		wfVkArena* a = &ctx->arenas[ai];
+		if (a->live == 0)
+			a->top = 0;
+		VkDeviceSize at = AlignUp(a->top, align);
+		if (at + size > a->buffer.size && at + size <= limit) {
+			VkDeviceSize grown = a->buffer.size > 0 ? a->buffer.size : WF_VK_ARENA_FIRST_SIZE;
+			while (grown < at + size)
+				grown *= 2;
+			wfResult r = ArenaResize(ctx, world, ai, grown < limit ? grown : limit);
+			if (r != WF_OK)
+				return r;
+		}
+		if (at + size <= a->buffer.size) {
+			a->top = at + size;
+			a->live++;
+			*arena = ai;
+			*base = at;
+			return WF_OK;
+		}
+	}
+	if (ctx->arenaCount == WF_VK_MAX_ARENAS)
+		return WF_OK;
+	ai = ctx->arenaCount;
+	wfVkArena* a = &ctx->arenas[ai];
+	memset(a, 0, sizeof *a);
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	VkDescriptorPoolSize poolSize = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, WF_VK_BATCH_BIND_COUNT};
+	VkDescriptorPoolCreateInfo poolInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1,
+		.poolSizeCount = 1,
+		.pPoolSizes = &poolSize,
+	};
+	ctx->arenaCount++; // from here on destroyed with the world, whatever fails below
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &a->pool));
+	VkDescriptorSetAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = a->pool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &ctx->batchSetLayout,
+	};
+	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->device, &alloc, &a->set));
+	wfResult r = ArenaReserveSlots(ctx, a, 8);
+	VkDeviceSize first = WF_VK_ARENA_FIRST_SIZE;
+	while (first < size)
+		first *= 2;
+	if (r == WF_OK)
+		r = ArenaResize(ctx, world, ai, first < limit ? first : limit);
+	if (r != WF_OK)
+		return r;
+	a->top = size;
+	a->live = 1;
+	*arena = ai;
+	*base = 0;
+	return WF_OK;
+}
+
+static void DestroyArenas(wfVkContext* ctx)
+{
+	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
+		wfVkArena* a = &ctx->arenas[ai];
+		DestroyBuffer(ctx, &a->buffer);
+		DestroyBuffer(ctx, &a->table);
+		if (a->pool != VK_NULL_HANDLE)
+			ctx->fd.vkDestroyDescriptorPool(ctx->device, a->pool, NULL);
+	}
+	ctx->arenaCount = 0;
+}
+
 static wfResult AddCloth(wfWorld* world, wfCloth* c)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
@@ -367,6 +593,8 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	if (vc == NULL)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
 	c->backendData = vc; // removeCloth cleans up whatever was created if a step below fails
+	vc->arena = -1;
+	vc->slot = -1;
 	const wfClothModel* m = &c->model;
 	const VkDeviceSize n = (VkDeviceSize)m->particleCount, k = (VkDeviceSize)m->constraintCount, t = (VkDeviceSize)m->triangleCount;
 	const VkDeviceSize v4 = n * sizeof(wfVec4);
@@ -392,11 +620,24 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	}
 	char name[64];
 	wfResult r;
-	snprintf(name, sizeof name, "weft cloth %d state", c->index);
-	r = CreateBuffer(ctx, total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-		kDeviceLocal, 0, name, &vc->device);
-	if (r != WF_OK)
+	// A small cloth's arrays go into an arena (batched with the others), a large one's into its own buffer.
+	int arena = -1;
+	VkDeviceSize base = 0;
+	if (FitsFused(ctx, c) && (r = ArenaAllocate(ctx, world, total, align, &arena, &base)) != WF_OK)
 		return r;
+	vc->deviceSize = total;
+	if (arena >= 0) {
+		vc->arena = arena;
+		vc->deviceBase = base;
+		vc->device = (wfVkBuffer){ctx->arenas[arena].buffer.buffer, VK_NULL_HANDLE, total, NULL};
+		for (int reg = 0; reg < WF_VK_REGION_COUNT; ++reg)
+			vc->regionOffset[reg] += base;
+	} else {
+		snprintf(name, sizeof name, "weft cloth %d state", c->index);
+		r = CreateBuffer(ctx, total, kStateUsage, kDeviceLocal, 0, name, &vc->device);
+		if (r != WF_OK)
+			return r;
+	}
 	snprintf(name, sizeof name, "weft cloth %d staging", c->index);
 	// Read back by the host: cached where there is such memory.
 	vc->stagingPartials = AlignUp(WF_VK_STAGING_DATA + 3 * v4, 16);
@@ -434,7 +675,10 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 	}
 	if (vc->descriptorPool != VK_NULL_HANDLE)
 		ctx->fd.vkDestroyDescriptorPool(ctx->device, vc->descriptorPool, NULL);
-	DestroyBuffer(ctx, &vc->device);
+	if (vc->arena >= 0)
+		ctx->arenas[vc->arena].live--; // the space comes back when the arena is empty
+	else
+		DestroyBuffer(ctx, &vc->device);
 	DestroyBuffer(ctx, &vc->staging);
 	DestroyBuffer(ctx, &vc->frame);
 	free(vc);
@@ -483,12 +727,11 @@ static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, ui
 	rec->dispatches++;
 }
 
-// Whether a cloth is stepped by the fused kernel: one workgroup holds it (particles in registers
-// and, where they fit, shared memory) and its colour starts fit the frame parameters.
+// Whether a cloth is stepped by the fused kernel: its arrays are in an arena (it fits a workgroup).
 static bool UsesFused(const wfVkContext* ctx, const wfCloth* c)
 {
-	return ctx->fusedAvailable && !ctx->fusedDisabled && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES &&
-		c->model.colorCount <= WF_VK_FUSED_MAX_COLORS;
+	const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+	return ctx->fusedAvailable && !ctx->fusedDisabled && vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE;
 }
 
 // The smallest workgroup (32 << k invocations) whose 4 particles per invocation cover the cloth.
@@ -500,32 +743,49 @@ static int FusedSizeIndex(int particles)
 	return k;
 }
 
-// The whole frame of a small cloth in one dispatch of one workgroup (fused.glsl). It touches only
-// this cloth's buffers, so the fused dispatches of several cloths need no barrier between them and
-// run side by side.
-static wfResult RecordFusedCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
+// Floats of the shared array of a fused pipeline: 12 per invocation within the device's limit.
+static uint32_t FusedSharedFloats(const wfVkContext* ctx, int sizeIndex)
 {
+	uint32_t floats = WF_VK_FUSED_PER_THREAD * 3u * (32u << sizeIndex);
+	return floats < ctx->fusedSharedFloats ? floats : ctx->fusedSharedFloats;
+}
+
+// Every small cloth of an arena in ONE dispatch: workgroup g steps the whole frame of the cloth in
+// slot g (fused.glsl). The workgroup size is the one the largest of them needs.
+static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fused)
+{
+	wfVkContext* ctx = rec->ctx;
+	wfVkArena* a = &ctx->arenas[ai];
+	const wfVkDeviceFuncs* f = &ctx->fd;
 	const wfStepDef* step = &world->def.step;
-	const wfVkDeviceFuncs* f = &rec->ctx->fd;
-	const int sizeIndex = FusedSizeIndex(c->model.particleCount);
+	a->slots = 0;
+	a->sizeIndex = 0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		wfVkCloth* vc = (wfVkCloth*)c->backendData;
+		if (c->generation == 0 || vc->arena != ai || !UsesFused(ctx, c) || a->slots == 65535)
+			continue;
+		vc->slot = a->slots++;
+		int k = FusedSizeIndex(c->model.particleCount);
+		a->sizeIndex = k > a->sizeIndex ? k : a->sizeIndex;
+	}
+	if (a->slots == 0)
+		return WF_OK;
 	VkPipeline p;
-	wfResult r = wfVkFusedPipeline(rec->ctx, step->solver, sizeIndex, &p);
+	wfResult r = ArenaReserveSlots(ctx, a, (uint32_t)a->slots);
+	if (r == WF_OK)
+		r = wfVkFusedPipeline(ctx, step->solver, a->sizeIndex, &p);
 	if (r != WF_OK)
 		return r;
+	f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+	f->vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->batchPipelineLayout, 0, 1, &a->set, 0, NULL);
+	rec->bound = VK_NULL_HANDLE;
 	rec->set = -1;
-	UseSet(rec, 0);
-	if (rec->bound != p) {
-		f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
-		rec->bound = p;
-	}
-	// Positions in shared memory when the specialised array holds them (see fused.glsl).
-	uint32_t sharedFloats = WF_VK_FUSED_PER_THREAD * 3u * (32u << sizeIndex);
-	sharedFloats = sharedFloats < rec->ctx->fusedSharedFloats ? sharedFloats : rec->ctx->fusedSharedFloats;
-	const bool inShared = 3u * (uint32_t)c->model.particleCount <= sharedFloats;
-	wfVkPush push = {(uint32_t)step->iterations, (uint32_t)step->substeps, 0u, inShared ? WF_VK_PUSH_SHARED : 0u};
-	f->vkCmdPushConstants(rec->cmd, rec->ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-	f->vkCmdDispatch(rec->cmd, 1, 1, 1);
+	wfVkPush push = {(uint32_t)step->iterations, (uint32_t)step->substeps, 0u, 0u};
+	f->vkCmdPushConstants(rec->cmd, ctx->batchPipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+	f->vkCmdDispatch(rec->cmd, (uint32_t)a->slots, 1, 1);
 	rec->dispatches++;
+	*fused += a->slots;
 	return WF_OK;
 }
 
@@ -619,26 +879,25 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0};
-	// Small cloths first: one fused dispatch each, no barriers between them.
+	// Small cloths first: one dispatch per arena steps all of them.
 	int fused = 0;
 	for (int i = 0; i < world->clothCapacity; ++i) {
-		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0 || !UsesFused(ctx, c))
-			continue;
-		rec.cloth = (const wfVkCloth*)c->backendData;
-		if ((r = RecordFusedCloth(&rec, world, c)) != WF_OK) {
+		if (world->cloths[i].generation != 0)
+			((wfVkCloth*)world->cloths[i].backendData)->slot = -1;
+	}
+	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
+		if ((r = RecordBatch(&rec, world, ai, &fused)) != WF_OK) {
 			ctx->recorded = false;
 			f->vkEndCommandBuffer(cmd); // the buffer is reset before it is recorded again
 			return r;
 		}
-		fused++;
 	}
 	if (fused > 0)
 		ComputeBarrier(ctx, cmd);
 	// Large cloths: one dispatch per stage and colour range.
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0 || UsesFused(ctx, c))
+		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		rec.cloth = (const wfVkCloth*)c->backendData;
 		RecordCloth(&rec, world, c);
@@ -675,8 +934,22 @@ static wfVkVec4 V4(wfVec3 v, float w)
 	return (wfVkVec4){v.x, v.y, v.z, w};
 }
 
-// The live values of one cloth for this frame, computed with the CPU solvers' expressions.
-static void WriteFrame(const wfWorld* world, const wfCloth* c, const wfVkCloth* vc, const wfFrameParams* p)
+// The clock-dependent values of every substep of the frame (the same for every cloth: the wave
+// wind's mass dependence is evaluated on the device).
+static void WriteSubsteps(const wfFrameParams* p, float invMass, wfVkSubstep* sub)
+{
+	for (int s = 0; s < p->substeps; ++s) {
+		wfVkSubstep rec;
+		rec.sphereCenter = V4(wfSphereCenterAt(p, s), 0.0f);
+		rec.sphereVel = V4(wfSphereVelocityAt(p, s), 0.0f);
+		rec.accel = V4(wfExternalAccel(p, s, 0, invMass), (float)(p->time + (double)s * p->h));
+		memcpy(&sub[s], &rec, sizeof rec);
+	}
+}
+
+// The live values of one cloth for this frame, computed with the CPU solvers' expressions: into
+// its frame buffer, and into its batch slot when the fused kernel steps it.
+static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfCloth* c, const wfVkCloth* vc, const wfFrameParams* p)
 {
 	wfVkClothParams* out = (wfVkClothParams*)vc->frame.map;
 	wfVkSubstep* sub = (wfVkSubstep*)(out + 1);
@@ -713,14 +986,33 @@ static void WriteFrame(const wfWorld* world, const wfCloth* c, const wfVkCloth* 
 			cp.colorStart[k] = (uint32_t)c->model.colorStart[k];
 	}
 	memcpy(out, &cp, sizeof cp);
-	const float invMass = 1.0f / m->mass;
-	for (int s = 0; s < p->substeps; ++s) {
-		wfVkSubstep rec;
-		rec.sphereCenter = V4(wfSphereCenterAt(p, s), 0.0f);
-		rec.sphereVel = V4(wfSphereVelocityAt(p, s), 0.0f);
-		rec.accel = V4(wfExternalAccel(p, s, 0, invMass), (float)(p->time + (double)s * p->h));
-		memcpy(&sub[s], &rec, sizeof rec);
+	if (vc->slot < 0) {
+		WriteSubsteps(p, 1.0f / m->mass, sub);
+		return;
 	}
+	// A batched cloth: its slot in the arena's table, the arrays in elements of their views.
+	const wfVkArena* a = &ctx->arenas[vc->arena];
+	wfVkBatchSlot slot;
+	memset(&slot, 0, sizeof slot);
+	slot.params = cp;
+	const VkDeviceSize* o = vc->regionOffset;
+	slot.at[WF_VK_SLOT_POS] = (uint32_t)(o[WF_VK_REGION_POS_A] / 16);
+	slot.at[WF_VK_SLOT_VEL] = (uint32_t)(o[WF_VK_REGION_VEL_A] / 16);
+	slot.at[WF_VK_SLOT_NORMALS] = (uint32_t)(o[WF_VK_REGION_NORMALS] / 16);
+	slot.at[WF_VK_SLOT_CONSTRAINTS] = (uint32_t)(o[WF_VK_REGION_CONSTRAINTS] / 16);
+	slot.at[WF_VK_SLOT_LAMBDA] = (uint32_t)(o[WF_VK_REGION_LAMBDA] / 4);
+	slot.at[WF_VK_SLOT_ADJ_START] = (uint32_t)(o[WF_VK_REGION_ADJ_START] / 4);
+	slot.at[WF_VK_SLOT_ADJ_CONSTRAINT] = (uint32_t)(o[WF_VK_REGION_ADJ_CONSTRAINT] / 4);
+	slot.at[WF_VK_SLOT_ADJ_OTHER] = (uint32_t)(o[WF_VK_REGION_ADJ_OTHER] / 4);
+	slot.at[WF_VK_SLOT_JACOBI_WEIGHT] = (uint32_t)(o[WF_VK_REGION_JACOBI_WEIGHT] / 4);
+	slot.at[WF_VK_SLOT_TRI_START] = (uint32_t)(o[WF_VK_REGION_TRI_START] / 4);
+	slot.at[WF_VK_SLOT_TRI_LIST] = (uint32_t)(o[WF_VK_REGION_TRI_LIST] / 4);
+	slot.at[WF_VK_SLOT_INDICES] = (uint32_t)(o[WF_VK_REGION_INDICES] / 4);
+	slot.at[WF_VK_SLOT_STATUS] = (uint32_t)(o[WF_VK_REGION_STATUS] / 4);
+	// Positions in shared memory when the dispatch's shared array holds them (fused.glsl).
+	slot.at[WF_VK_SLOT_FLAGS] = 3u * (uint32_t)c->model.particleCount <= FusedSharedFloats(ctx, a->sizeIndex) ? WF_VK_PUSH_SHARED : 0u;
+	char* table = (char*)a->table.map;
+	memcpy(table + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) + (size_t)vc->slot * sizeof slot, &slot, sizeof slot);
 }
 
 // Explicit springs are stable while h * omega_max < 2 (the CPU backend's estimate).
@@ -755,12 +1047,17 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		if (c->generation == 0)
 			continue;
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
-		WriteFrame(world, c, vc, params);
+		WriteFrame(ctx, world, c, vc, params);
 		if (step->solver == WF_SOLVER_SPRINGS && params->h > SpringsStableStep(c)) {
 			world->warnings.timeStepTooLarge++;
 			if (world->warnings.timeStepTooLarge == 1)
 				wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)params->h, (double)SpringsStableStep(c));
 		}
+	}
+	// Each arena's substep table (uniform wind: the acceleration does not depend on the mass).
+	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
+		if (ctx->arenas[ai].slots > 0)
+			WriteSubsteps(params, 1.0f, (wfVkSubstep*)ctx->arenas[ai].table.map);
 	}
 	wfResult r = SubmitAndWait(ctx, ctx->frameCmd);
 	if (r != WF_OK)
@@ -921,6 +1218,9 @@ static void Destroy(wfWorld* world)
 	if (ctx == NULL)
 		return;
 	LogTiming(ctx);
+	if (ctx->device != VK_NULL_HANDLE)
+		ctx->fd.vkDeviceWaitIdle(ctx->device);
+	DestroyArenas(ctx);
 	free(ctx->frameTimes);
 	wfVkDestroyDevice(ctx);
 	free(ctx);

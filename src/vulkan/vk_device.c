@@ -390,6 +390,15 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		.pPushConstantRanges = &push,
 	};
 	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->device, &layoutInfo, NULL, &ctx->pipelineLayout));
+	// The batch layout of the fused kernels: substeps, slots and three views of an arena.
+	VkDescriptorSetLayoutCreateInfo batchInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = WF_VK_BATCH_BIND_COUNT,
+		.pBindings = bindings,
+	};
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->device, &batchInfo, NULL, &ctx->batchSetLayout));
+	layoutInfo.pSetLayouts = &ctx->batchSetLayout;
+	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->device, &layoutInfo, NULL, &ctx->batchPipelineLayout));
 	// The fused kernels need one workgroup of WF_VK_FUSED_GROUP_SIZE invocations; their shared
 	// array is as large as the device allows (up to 48 KB), set by a specialization constant.
 	const VkPhysicalDeviceLimits* lim = &ctx->properties.limits;
@@ -457,7 +466,7 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 				.pName = "main",
 				.pSpecializationInfo = &spec,
 			},
-			.layout = ctx->pipelineLayout,
+			.layout = ctx->batchPipelineLayout,
 		};
 		VkResult vr = f->vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, slot);
 		f->vkDestroyShaderModule(ctx->device, module, NULL);
@@ -560,6 +569,10 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 				f->vkDestroyPipelineLayout(ctx->device, ctx->pipelineLayout, NULL);
 			if (ctx->setLayout != VK_NULL_HANDLE)
 				f->vkDestroyDescriptorSetLayout(ctx->device, ctx->setLayout, NULL);
+			if (ctx->batchPipelineLayout != VK_NULL_HANDLE)
+				f->vkDestroyPipelineLayout(ctx->device, ctx->batchPipelineLayout, NULL);
+			if (ctx->batchSetLayout != VK_NULL_HANDLE)
+				f->vkDestroyDescriptorSetLayout(ctx->device, ctx->batchSetLayout, NULL);
 		}
 		if (f->vkDestroyDevice != NULL)
 			f->vkDestroyDevice(ctx->device, NULL);

@@ -68,7 +68,10 @@ typedef struct wfVkBuffer {
 #define WF_VK_STAGING_DATA 256
 
 typedef struct wfVkCloth {
-	wfVkBuffer device;   // every array of the cloth, at regionOffset[]
+	wfVkBuffer device;   // every array of the cloth, at regionOffset[]; in an arena: its buffer (not owned)
+	int arena;           // index of the arena holding the arrays, -1: device is the cloth's own buffer
+	VkDeviceSize deviceBase, deviceSize; // the cloth's range of device (base 0 in its own buffer)
+	int slot;            // batch slot in the recorded frame, -1: stepped by the per-range path
 	VkDeviceSize regionOffset[WF_VK_REGION_COUNT];
 	VkDeviceSize regionSize[WF_VK_REGION_COUNT];
 	wfVkBuffer staging;  // host-visible: wfVkStatus copy, then (n) pos, vel, normals
@@ -81,6 +84,25 @@ typedef struct wfVkCloth {
 	VkDeviceSize stagingPartials;    // the partials' copy in the staging buffer
 	bool normalsCurrent; // the device's normal buffer matches its positions
 } wfVkCloth;
+
+// Batches: the arrays of every small cloth (those the fused kernel steps) are packed into an arena
+// buffer, so one dispatch, workgroup g = slot g, steps all of them. An arena grows by doubling
+// (contents copied, its cloths' descriptors and transfers re-pointed) up to maxStorageBufferRange
+// (capped at 2 GB); then a new one starts (one more dispatch). Space is handed out from the top and
+// reused once every cloth of the arena is gone.
+#define WF_VK_MAX_ARENAS 16
+#define WF_VK_ARENA_FIRST_SIZE (4u << 20) // bytes of an arena's first buffer
+typedef struct wfVkArena {
+	wfVkBuffer buffer;   // device-local: the cloths' regions
+	VkDeviceSize top;    // bytes handed out
+	int live;            // cloths in it
+	wfVkBuffer table;    // host-visible: (WF_VK_MAX_SUBSTEPS) wfVkSubstep, then (slotCapacity) wfVkBatchSlot
+	uint32_t slotCapacity;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+	int slots;           // cloths in the recorded frame's dispatch
+	int sizeIndex;       // its workgroup size: 32 << sizeIndex
+} wfVkArena;
 
 typedef struct wfVkContext {
 	wfWorld* world;      // where messages go
@@ -98,6 +120,10 @@ typedef struct wfVkContext {
 	VkQueue queue;
 	VkDescriptorSetLayout setLayout;
 	VkPipelineLayout pipelineLayout;
+	VkDescriptorSetLayout batchSetLayout;   // WF_VK_BATCH_BIND_* (fused kernels)
+	VkPipelineLayout batchPipelineLayout;
+	wfVkArena arenas[WF_VK_MAX_ARENAS];
+	int arenaCount;
 	VkPipeline pipelines[WF_VK_PIPE_COUNT];
 	VkCommandPool commandPool;
 	VkCommandBuffer frameCmd;

@@ -14,6 +14,7 @@ layout(local_size_x = WF_VK_GROUP_SIZE) in;
 #define WF_STATE_QUALIFIER coherent
 #endif
 
+#ifndef WF_BATCH
 layout(std430, binding = WF_VK_BIND_FRAME) readonly buffer FrameBuf { wfVkClothParams P; wfVkSubstep S[]; };
 layout(std430, binding = WF_VK_BIND_POS) WF_STATE_QUALIFIER buffer PosBuf { vec4 pos[]; };
 layout(std430, binding = WF_VK_BIND_VEL) WF_STATE_QUALIFIER buffer VelBuf { vec4 vel[]; };
@@ -34,11 +35,22 @@ layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status
 layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
 layout(std430, binding = WF_VK_BIND_PARTIALS) buffer PartialBuf { wfVkPartial partials[]; };
 layout(std430, binding = WF_VK_BIND_POS_READ) readonly buffer PosReadBuf { vec4 posRead[]; };
+#else
+// Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
+// the arena at the offsets of its slot (fused.glsl).
+layout(std430, binding = WF_VK_BATCH_BIND_SUBSTEPS) readonly buffer SubstepBuf { wfVkSubstep S[]; };
+layout(std430, binding = WF_VK_BATCH_BIND_SLOTS) readonly buffer SlotBuf { wfVkBatchSlot slots[]; };
+layout(std430, binding = WF_VK_BATCH_BIND_VEC4) coherent buffer ArenaVec4 { vec4 arena4[]; };
+layout(std430, binding = WF_VK_BATCH_BIND_UVEC4) readonly buffer ArenaUvec4 { uvec4 arenaU4[]; };
+layout(std430, binding = WF_VK_BATCH_BIND_WORDS) buffer ArenaWords { uint arenaWords[]; };
+#define P slots[gl_WorkGroupID.x].params
+#endif
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };
 
 const float kTwoPi = 6.28318530717958647692;
 
+#ifndef WF_BATCH
 // The element of this thread, or 0xffffffff past the end of the dispatch's range. Grids wider than
 // 65535 groups continue in gl_WorkGroupID.y.
 uint WfElement()
@@ -50,9 +62,13 @@ uint WfElement()
 // This workgroup's index in a dispatch (groups spill into y like elements).
 uint WfGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 
+#endif
+
 bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
+#ifndef WF_BATCH
 float WfRest(uint k) { return uintBitsToFloat(con[k].z); }
+#endif
 
 // wfExternalAccel: gravity plus wind at the start of the substep.
 vec3 WfExternalAccel(uint substep, uint column, float invMass)

@@ -1,23 +1,26 @@
-// Fused small-cloth frame: ONE workgroup (up to 1024 invocations) runs every substep of a frame of one
-// cloth (predict, every colour range of every iteration / every sweep / the spring forces, finish
-// and collide), then the normals and the frame check, separated by workgroup barriers instead of
-// dispatches. Included by fused_xpbd.comp, fused_jacobi.comp and fused_springs.comp, which define
-// WF_FUSED_XPBD, WF_FUSED_JACOBI or WF_FUSED_SPRINGS.
+// Fused small-cloth frames, batched: ONE dispatch steps every small cloth of a world, workgroup g
+// the cloth in batch slot g (its live values and array offsets in slots[g], its arrays in the
+// world's arena buffer). Each workgroup runs every substep of a frame of its cloth (predict, every
+// colour range of every iteration / every sweep / the spring forces, finish and collide), then the
+// normals and the frame check, separated by workgroup barriers instead of dispatches. Included by
+// fused_xpbd.comp, fused_jacobi.comp and fused_springs.comp, which define WF_FUSED_XPBD,
+// WF_FUSED_JACOBI or WF_FUSED_SPRINGS.
 //
 // Where the state lives (the rule):
 //   - invocation t of G owns particles t, t + G, t + 2G, t + 3G (WF_VK_FUSED_PER_THREAD = 4, so at
-//     most 4096 particles with G = 1024): their velocities, substep-start positions and inverse masses stay in
-//     registers for the whole frame; only what other invocations read is shared;
+//     most 4096 particles with G = 1024): their velocities, substep-start positions and inverse
+//     masses stay in registers for the whole frame; only what other invocations read is shared;
 //   - positions: in shared memory as packed xyz floats when 3 n floats fit the shared array
-//     (WF_VK_PUSH_SHARED; the array is the device's maxComputeSharedMemorySize: 48 KB = 4096
-//     particles on the H200, 32 KB = 2730 on lavapipe), loaded at the frame start and written back
-//     at the end; otherwise in the cloth's POS buffer (coherent, L1/L2-resident), updated in place;
-//   - inverse masses of other particles: the POS buffer through a read-only binding (they do not
+//     (slot flag WF_VK_PUSH_SHARED; 12 floats per invocation, at most the device's
+//     maxComputeSharedMemorySize: 48 KB = 4096 particles on the H200, so every fused cloth there;
+//     32 KB = 2730 on lavapipe), loaded at the frame start and written back at the end; otherwise
+//     in the cloth's POS array (coherent, L1/L2-resident), updated in place;
+//   - inverse masses of other particles: the POS array through the read-only view (they do not
 //     change during a frame);
-//   - springs read the neighbours' velocities too: those go through the VEL buffer (coherent)
-//     every substep, 4n floats more than fit in 48 KB next to the positions;
+//   - springs read the neighbours' velocities too: those go through the VEL array (coherent)
+//     every substep (positions and velocities of 60x60 are 86 KB, over the 48 KB);
 //   - XPBD lambda: never stored with one iteration per substep (it starts at 0 every substep and
-//     the only pass reads that 0); with more, in the LAMBDA buffer, read and written only by the
+//     the only pass reads that 0); with more, in the LAMBDA array, read and written only by the
 //     invocation that owns the constraint (the mapping k -> invocation is the same every pass).
 //
 // Synchronisation: after a phase that writes state other invocations read, StateBarrier() =
@@ -25,16 +28,21 @@
 // then barrier(); a phase that reads neighbours and then overwrites them in place (Jacobi sweep,
 // springs) computes into registers, waits at barrier() and only then stores.
 //
-// Per frame (S substeps, I iterations, C colours): 1 dispatch per cloth, and barriers
-//   XPBD    S (1 + I C) + 2     (60x60, 64 x 1, 12 colours: 834)
-//   Jacobi  S (1 + 2 I) + 2
-//   springs 2 S + 2             (compute-cloth 64 substeps: 130)
-// Shared memory: the whole array (12288 floats = 48 KB on the H200), one workgroup per cloth.
+// Expected per frame (S substeps, I iterations, C colours), whatever the number of small cloths:
+//   dispatches: 1 per arena (an arena holds up to 2 GB of cloth arrays: ~1300 cloths of 60x60)
+//   barriers per workgroup: XPBD S (1 + I C) + 2   (60x60, 64 x 1, 12 colours: 834)
+//                           Jacobi S (1 + 2 I) + 2  (spring-mesh 56x56, 8 x 2: 42)
+//                           springs 2 S + 2         (compute-cloth, 64 substeps: 130)
+//   shared memory: 12 floats per invocation (48 KB at G = 1024; 60x60 uses 43.2 KB of it)
+//   registers: 4 x (velocity, start position, inverse mass) per invocation + the kernel's own
+// On the H200 (132 SMs) a batch of B cloths of 60x60 runs B workgroups of 1024, two per SM at
+// most (2048 threads per SM), so 1024 cloths take 4 waves.
 // The arithmetic is the per-range kernels' (predict, xpbd_solve, jacobi_sweep, springs, finish,
 // normals, check) expression for expression, all `precise`, in the same order: the result equals
-// the CPU backend's as the per-range path's does.
+// the CPU backend's bit for bit on lavapipe, as the per-range path's does.
 #extension GL_EXT_control_flow_attributes : require
 #define WF_FUSED 1
+#define WF_BATCH 1
 #include "common.glsl"
 
 // Workgroup size and shared array size are specialization constants: a cloth of n particles runs
@@ -50,11 +58,30 @@ const uint kPer = WF_VK_FUSED_PER_THREAD;
 
 bool gShared; // uniform: positions in shared memory
 
+// This workgroup's cloth: the start of each of its arrays in the arena (WF_VK_SLOT_*).
+uint gAt[WF_VK_SLOT_COUNT];
+#define POS(i) arena4[gAt[WF_VK_SLOT_POS] + (i)]
+#define VEL(i) arena4[gAt[WF_VK_SLOT_VEL] + (i)]
+#define NORMAL(i) arena4[gAt[WF_VK_SLOT_NORMALS] + (i)]
+#define WEIGHT(i) uintBitsToFloat(arenaU4[gAt[WF_VK_SLOT_POS] + (i)].w) // inverse mass, read-only view
+#define CON(k) arenaU4[gAt[WF_VK_SLOT_CONSTRAINTS] + (k)]
+#define REST(k) uintBitsToFloat(CON(k).z)
+#define LAMBDA(k) arenaWords[gAt[WF_VK_SLOT_LAMBDA] + (k)] // float bits
+#define ADJ_START(i) int(arenaWords[gAt[WF_VK_SLOT_ADJ_START] + (i)])
+#define ADJ_CONSTRAINT(e) arenaWords[gAt[WF_VK_SLOT_ADJ_CONSTRAINT] + uint(e)]
+#define ADJ_OTHER(e) arenaWords[gAt[WF_VK_SLOT_ADJ_OTHER] + uint(e)]
+#define JACOBI_WEIGHT(k) uintBitsToFloat(arenaWords[gAt[WF_VK_SLOT_JACOBI_WEIGHT] + (k)])
+#define TRI_START(i) int(arenaWords[gAt[WF_VK_SLOT_TRI_START] + (i)])
+#define TRI_LIST(e) arenaWords[gAt[WF_VK_SLOT_TRI_LIST] + uint(e)]
+#define INDEX(t) arenaWords[gAt[WF_VK_SLOT_INDICES] + (t)]
+#define STATUS_NON_FINITE arenaWords[gAt[WF_VK_SLOT_STATUS]]
+#define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
+
 vec3 LoadX(uint i)
 {
 	if (gShared)
 		return vec3(sPos[3u * i], sPos[3u * i + 1u], sPos[3u * i + 2u]);
-	return pos[i].xyz;
+	return POS(i).xyz;
 }
 
 void StoreX(uint i, vec3 x)
@@ -64,7 +91,7 @@ void StoreX(uint i, vec3 x)
 		sPos[3u * i + 1u] = x.y;
 		sPos[3u * i + 2u] = x.z;
 	} else {
-		pos[i].xyz = x;
+		POS(i).xyz = x;
 	}
 }
 
@@ -150,23 +177,23 @@ void Finish(uint substep)
 // xpbd_solve.comp for constraint k. lambda is kept only when a later iteration reads it.
 void Project(uint k, bool first, bool keepLambda)
 {
-	uvec4 q = con[k];
+	uvec4 q = CON(k);
 	vec3 ax = LoadX(q.x), bx = LoadX(q.y);
-	float aw = posRead[q.x].w, bw = posRead[q.y].w;
+	float aw = WEIGHT(q.x), bw = WEIGHT(q.y);
 	precise float wsum = aw + bw;
 	precise float dx = ax.x - bx.x, dy = ax.y - bx.y, dz = ax.z - bx.z;
 	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 	if (wsum == 0.0 || len < 1e-12) {
 		if (first && keepLambda)
-			lambda[k] = 0.0;
+			LAMBDA(k) = 0u;
 		return;
 	}
 	float at = P.alphaTilde[q.w];
-	float lam = first ? 0.0 : lambda[k];
+	float lam = first ? 0.0 : uintBitsToFloat(LAMBDA(k));
 	precise float dl = -(len - uintBitsToFloat(q.z) + at * lam) / (wsum + at);
 	precise float nl = lam + dl;
 	if (keepLambda)
-		lambda[k] = nl;
+		LAMBDA(k) = floatBitsToUint(nl);
 	precise float s = dl / len;
 	precise float sa = s * aw, sb = s * bw;
 	precise vec3 na = vec3(ax.x + sa * dx, ax.y + sa * dy, ax.z + sa * dz);
@@ -198,18 +225,18 @@ void Substep(uint substep, uint iterations)
 vec3 SweepParticle(uint i, vec3 xi, float wi)
 {
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
-	int end = adjStart[i + 1u];
-	for (int e = adjStart[i]; e < end; ++e) {
-		uint k = adjConstraint[e];
-		uint o = adjOther[e];
+	int end = ADJ_START(i + 1u);
+	for (int e = ADJ_START(i); e < end; ++e) {
+		uint k = ADJ_CONSTRAINT(e);
+		uint o = ADJ_OTHER(e);
 		vec3 xj = LoadX(o);
-		float wj = posRead[o].w;
+		float wj = WEIGHT(o);
 		precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
 		precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 		if (len < 1e-12)
 			continue;
 		precise float f = 2.0 * wi / (wi + wj);
-		precise float g = jacobiWeight[k] * f * (len - WfRest(k)) / len;
+		precise float g = JACOBI_WEIGHT(k) * f * (len - REST(k)) / len;
 		cx += g * dx;
 		cy += g * dy;
 		cz += g * dz;
@@ -265,10 +292,10 @@ void Substep(uint substep, uint iterations)
 		}
 		vec3 a = WfExternalAccel(substep, i % P.cols, w);
 		precise float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
-		int end = adjStart[i + 1u];
-		for (int e = adjStart[i]; e < end; ++e) {
-			uint o = adjOther[e];
-			vec3 xj = LoadX(o), vj = vel[o].xyz;
+		int end = ADJ_START(i + 1u);
+		for (int e = ADJ_START(i); e < end; ++e) {
+			uint o = ADJ_OTHER(e);
+			vec3 xj = LoadX(o), vj = VEL(o).xyz;
 			precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
 			precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 			if (len < 1e-12)
@@ -276,7 +303,7 @@ void Substep(uint substep, uint iterations)
 			dx /= len;
 			dy /= len;
 			dz /= len;
-			precise float spring = k * (len - WfRest(adjConstraint[e]));
+			precise float spring = k * (len - REST(ADJ_CONSTRAINT(e)));
 			precise float damper = damping * ((vj.x - vi.x) * dx + (vj.y - vi.y) * dy + (vj.z - vi.z) * dz);
 			fx += (spring + damper) * dx;
 			fy += (spring + damper) * dy;
@@ -294,7 +321,7 @@ void Substep(uint substep, uint iterations)
 		if (i >= P.particleCount)
 			break;
 		StoreX(i, nx[j]);
-		vel[i] = vec4(gV[j], 0.0);
+		VEL(i) = vec4(gV[j], 0.0);
 	}
 	StateBarrier();
 }
@@ -304,7 +331,9 @@ void main()
 {
 	uint t = gl_LocalInvocationID.x;
 	uint n = P.particleCount;
-	gShared = (pc.flags & WF_VK_PUSH_SHARED) != 0u;
+	[[unroll]] for (uint a = 0u; a < WF_VK_SLOT_COUNT; ++a)
+		gAt[a] = slots[gl_WorkGroupID.x].at[a];
+	gShared = (gAt[WF_VK_SLOT_FLAGS] & WF_VK_PUSH_SHARED) != 0u;
 	uint substeps = pc.count, iterations = pc.first;
 
 	// Frame start: owned particles into registers, positions into shared memory.
@@ -315,9 +344,9 @@ void main()
 		gW[j] = 0.0;
 		if (i >= n)
 			continue;
-		vec4 x = pos[i];
+		vec4 x = POS(i);
 		gW[j] = x.w;
-		gV[j] = vel[i].xyz;
+		gV[j] = VEL(i).xyz;
 		if (gShared)
 			StoreX(i, x.xyz);
 	}
@@ -332,8 +361,8 @@ void main()
 		if (i >= n)
 			break;
 		if (gShared)
-			pos[i] = vec4(LoadX(i), gW[j]);
-		vel[i] = vec4(gV[j], 0.0);
+			POS(i) = vec4(LoadX(i), gW[j]);
+		VEL(i) = vec4(gV[j], 0.0);
 	}
 	StateBarrier();
 
@@ -343,10 +372,10 @@ void main()
 		if (i >= n)
 			break;
 		precise float sx = 0.0, sy = 0.0, sz = 0.0;
-		int end = triStart[i + 1u];
-		for (int e = triStart[i]; e < end; ++e) {
-			uint tri = triList[e];
-			vec3 p0 = LoadX(indices[3u * tri]), p1 = LoadX(indices[3u * tri + 1u]), p2 = LoadX(indices[3u * tri + 2u]);
+		int end = TRI_START(i + 1u);
+		for (int e = TRI_START(i); e < end; ++e) {
+			uint tri = TRI_LIST(e);
+			vec3 p0 = LoadX(INDEX(3u * tri)), p1 = LoadX(INDEX(3u * tri + 1u)), p2 = LoadX(INDEX(3u * tri + 2u));
 			precise float ax = p1.x - p0.x, ay = p1.y - p0.y, az = p1.z - p0.z;
 			precise float bx = p2.x - p0.x, by = p2.y - p0.y, bz = p2.z - p0.z;
 			sx += ay * bz - az * by;
@@ -357,13 +386,13 @@ void main()
 		precise vec4 nrm = vec4(0.0, 1.0, 0.0, 0.0);
 		if (len > 1e-20)
 			nrm = vec4(sx / len, sy / len, sz / len, 0.0);
-		normals[i] = nrm;
+		NORMAL(i) = nrm;
 
 		vec3 x = LoadX(i), v = gV[j];
 		precise float sum = x.x + x.y + x.z + v.x + v.y + v.z;
 		if ((floatBitsToUint(sum) & 0x7f800000u) == 0x7f800000u)
-			atomicMin(status.firstNonFinite, i);
+			atomicMin(STATUS_NON_FINITE, i);
 		else if (abs(v.x) > 1e4 || abs(v.y) > 1e4 || abs(v.z) > 1e4)
-			atomicMin(status.firstUnstable, i);
+			atomicMin(STATUS_UNSTABLE, i);
 	}
 }

@@ -75,6 +75,32 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_FLAG_STOP 4u   // contact response: zero the velocity
 #define WF_VK_FLAG_WAVE 8u   // wave wind: acceleration per column and inverse mass
 
+// Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
+// steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
+#define WF_VK_BATCH_BIND_SUBSTEPS 0 // (substeps) wfVkSubstep, shared by every cloth of the world
+#define WF_VK_BATCH_BIND_SLOTS 1    // (slots) wfVkBatchSlot
+#define WF_VK_BATCH_BIND_VEC4 2     // the arena as vec4: positions, velocities, normals (coherent)
+#define WF_VK_BATCH_BIND_UVEC4 3    // the arena as uvec4, read-only: constraints, inverse masses
+#define WF_VK_BATCH_BIND_WORDS 4    // the arena as uint: adjacency, triangles, lambda, status
+#define WF_VK_BATCH_BIND_COUNT 5
+
+// wfVkBatchSlot.at[]: where a cloth's arrays start in the arena, in elements of their view.
+#define WF_VK_SLOT_POS 0            // vec4 index
+#define WF_VK_SLOT_VEL 1            // vec4 index
+#define WF_VK_SLOT_NORMALS 2        // vec4 index
+#define WF_VK_SLOT_CONSTRAINTS 3    // uvec4 index
+#define WF_VK_SLOT_LAMBDA 4         // word index
+#define WF_VK_SLOT_ADJ_START 5
+#define WF_VK_SLOT_ADJ_CONSTRAINT 6
+#define WF_VK_SLOT_ADJ_OTHER 7
+#define WF_VK_SLOT_JACOBI_WEIGHT 8
+#define WF_VK_SLOT_TRI_START 9
+#define WF_VK_SLOT_TRI_LIST 10
+#define WF_VK_SLOT_INDICES 11
+#define WF_VK_SLOT_STATUS 12        // word index of wfVkStatus
+#define WF_VK_SLOT_FLAGS 13         // WF_VK_PUSH_SHARED or 0
+#define WF_VK_SLOT_COUNT 16
+
 // wfVkStatsParams.flags
 #define WF_VK_STATS_SPHERE 1u
 #define WF_VK_STATS_FLOOR 2u
@@ -124,6 +150,12 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_UINT pad2;
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 WF_STRUCT_END(wfVkClothParams)
+
+// One cloth of a batch: its live values and where its arrays are (written before each submit).
+WF_STRUCT_BEGIN(wfVkBatchSlot)
+	wfVkClothParams params;
+	WF_UINT at[WF_VK_SLOT_COUNT]; // WF_VK_SLOT_*
+WF_STRUCT_END(wfVkBatchSlot)
 
 // Clock-dependent values of one substep, evaluated on the host by wfSphereCenterAt,
 // wfSphereVelocityAt and wfExternalAccel (the world clock is a double, which GLSL lacks).
