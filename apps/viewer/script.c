@@ -200,12 +200,13 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 	ScriptLog(s,
 		"probe %s frame=%lld steps=%lld paused=%d time=%.9g meany=%.9g hash=%016llx grabbed=%d "
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
-		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d\n",
+		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
 		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
 		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
 		v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z,
-		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0, particles);
+		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0, particles,
+		wfBackendName(wfWorld_GetBackend(v->world)));
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)

@@ -56,7 +56,7 @@ void Readouts(const UiReadouts* r)
 	ImGui::Text("%d particles, %d constraints", r->particles, r->constraints);
 	ImGui::Text("%d colours, %d triangles", r->colors, r->triangles);
 	if (r->gpuMs >= 0.0)
-		ImGui::Text("GPU %.3f ms/frame, %d dispatches", r->gpuMs, r->dispatches);
+		ImGui::Text("GPU %.3f ms/frame, %d dispatch%s", r->gpuMs, r->dispatches, r->dispatches == 1 ? "" : "es");
 }
 
 void Devices(const UiReadouts* r)

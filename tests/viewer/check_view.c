@@ -1,5 +1,6 @@
 // Checks a scripted weft-view session: reads DIR/session.log (probe lines of key=value pairs) and the
-// screenshots, and asserts what the scripts session.txt ("session") and panel.txt ("panel") set up.
+// screenshots, and asserts what the scripts session.txt ("session"), panel.txt ("panel") and
+// vulkan.txt ("vulkan") set up.
 // Prints each check with its measured numbers; exits 1 on the first failed check.
 #include <png.h>
 
@@ -300,10 +301,31 @@ static void CheckPanel(void)
 	free(img.rgba);
 }
 
+static void CheckVulkan(void)
+{
+	const Probe* initial = Find("initial");
+	CHECK(strncmp(Field(initial, "backend"), "vulkan", 6) == 0, "the simulation runs on the Vulkan backend");
+	const Probe* grab = Find("grab");
+	const Probe* moved = Find("drag_moved");
+	const Probe* held = Find("drag_held");
+	CHECK(Num(grab, "grabbed") >= 0, "the press on particle 66 grabbed particle %g", Num(grab, "grabbed"));
+	double p0[3], t0[3], p1[3], t1[3];
+	Vec(moved, "particle", p0, 3);
+	Vec(moved, "target", t0, 3);
+	Vec(held, "particle", p1, 3);
+	Vec(held, "target", t1, 3);
+	double d0 = Dist(p0, t0), d1 = Dist(p1, t1);
+	CHECK(d0 > 0.01 && d1 < 0.01 * d0, "distance to the target shrinks from %.4f m to %.6f m", d0, d1);
+	CHECK(SameField(initial, Find("reset"), "hash"), "R restores the initial positions");
+	Image img = LoadPng("vulkan");
+	CHECK(img.width == 480 && img.height == 320, "the screenshot is %dx%d", img.width, img.height);
+	free(img.rgba);
+}
+
 int main(int argc, char** argv)
 {
-	if (argc != 3 || (strcmp(argv[1], "session") != 0 && strcmp(argv[1], "panel") != 0)) {
-		fprintf(stderr, "usage: check_view session|panel DIR\n");
+	if (argc != 3 || (strcmp(argv[1], "session") != 0 && strcmp(argv[1], "panel") != 0 && strcmp(argv[1], "vulkan") != 0)) {
+		fprintf(stderr, "usage: check_view session|panel|vulkan DIR\n");
 		return 2;
 	}
 	g_dir = argv[2];
@@ -312,8 +334,10 @@ int main(int argc, char** argv)
 	CHECK(g_endCode == 0, "weft-view ended with code %d", g_endCode);
 	if (strcmp(argv[1], "session") == 0)
 		CheckSession();
-	else
+	else if (strcmp(argv[1], "panel") == 0)
 		CheckPanel();
+	else
+		CheckVulkan();
 	printf("%s\n", g_failed ? "FAILED" : "PASSED");
 	return g_failed;
 }
