@@ -373,7 +373,7 @@ static bool Pick(View* v, double x, double y, int* cloth, int* particle, wfVec3*
 			if (depth <= 0.0f)
 				continue;
 			wfVec3 perp = Sub(d, Scale(dir, depth));
-			float pixels = sqrtf(Dot(perp, perp)) / (depth * pixelAngle) * v->scale;
+			float pixels = sqrtf(Dot(perp, perp)) / (depth * pixelAngle) / v->scale; // window units
 			if (pixels > VIEW_PICK_RADIUS)
 				continue;
 			bool better = !found || pixels < best - 0.5f || (pixels < best + 0.5f && depth < bestDepth);

@@ -17,7 +17,7 @@ extern "C" {
 
 #define VIEW_MAX_CLOTHS 64
 #define VIEW_MAX_CATCHUP 4     // simulation frames stepped at most per displayed frame
-#define VIEW_PICK_RADIUS 14.0f // pixels between the cursor and a particle that still picks it
+#define VIEW_PICK_RADIUS 14.0f // window units (pixels at scale 1) between the cursor and a particle that picks it
 
 // What the control panel edits; applied to the world when it differs from what was applied last.
 typedef struct ViewClothParams {
