@@ -12,7 +12,8 @@
 // Frame structure (one command buffer per world, re-recorded only when the solver, the substep or
 // iteration count, or the cloth set changes): backups, then the batch dispatch(es), then per
 // large cloth:
-//   copy pos/vel -> backup, reset the status       (a frame that goes bad is undone)
+//   copy pos/vel -> backup, reset the status       (a frame that goes bad is undone; batched
+//                                                   cloths do this inside the fused kernel)
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
 //   springs: per substep: springs (A->B or B->A, collide fused); odd substep counts copy B -> A
@@ -37,6 +38,7 @@ _Static_assert(sizeof(wfVkPush) == 16, "push constants");
 _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
 _Static_assert(offsetof(wfVkClothParams, h) == 64, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
+_Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
 _Static_assert(sizeof(wfVkStatus) == 16, "status");
 _Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
@@ -750,15 +752,17 @@ static uint32_t FusedSharedFloats(const wfVkContext* ctx, int sizeIndex)
 	return floats < ctx->fusedSharedFloats ? floats : ctx->fusedSharedFloats;
 }
 
-// Every small cloth of an arena in ONE dispatch: workgroup g steps the whole frame of the cloth in
-// slot g (fused.glsl). The workgroup size is the one the largest of them needs.
-static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fused)
+// Batch slots in cloth order for the small cloths of every arena (slot -1: per-range path); the
+// workgroup size of an arena's dispatch is the one its largest cloth needs.
+static wfResult AssignSlots(wfVkContext* ctx, const wfWorld* world)
 {
-	wfVkContext* ctx = rec->ctx;
-	wfVkArena* a = &ctx->arenas[ai];
-	const wfVkDeviceFuncs* f = &ctx->fd;
-	const wfStepDef* step = &world->def.step;
-	a->slots = 0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		if (world->cloths[i].generation != 0)
+			((wfVkCloth*)world->cloths[i].backendData)->slot = -1;
+	}
+	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
+		wfVkArena* a = &ctx->arenas[ai];
+		a->slots = 0;
 	a->sizeIndex = 0;
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
@@ -769,12 +773,25 @@ static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fu
 		int k = FusedSizeIndex(c->model.particleCount);
 		a->sizeIndex = k > a->sizeIndex ? k : a->sizeIndex;
 	}
+	wfResult r = a->slots > 0 ? ArenaReserveSlots(ctx, a, (uint32_t)a->slots) : WF_OK;
+	if (r != WF_OK)
+		return r;
+	}
+	return WF_OK;
+}
+
+// Every small cloth of an arena in ONE dispatch: workgroup g steps the whole frame of the cloth in
+// slot g (fused.glsl), including its backup copy and frame-check reset.
+static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fused)
+{
+	wfVkContext* ctx = rec->ctx;
+	wfVkArena* a = &ctx->arenas[ai];
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfStepDef* step = &world->def.step;
 	if (a->slots == 0)
 		return WF_OK;
 	VkPipeline p;
-	wfResult r = ArenaReserveSlots(ctx, a, (uint32_t)a->slots);
-	if (r == WF_OK)
-		r = wfVkFusedPipeline(ctx, step->solver, a->sizeIndex, &p);
+	wfResult r = wfVkFusedPipeline(ctx, step->solver, a->sizeIndex, &p);
 	if (r != WF_OK)
 		return r;
 	f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
@@ -864,11 +881,17 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 		f->vkCmdResetQueryPool(cmd, ctx->timestamps, 0, 2);
 		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);
 	}
+	if ((r = AssignSlots(ctx, world)) != WF_OK) {
+		ctx->recorded = false;
+		f->vkEndCommandBuffer(cmd); // the buffer is reset before it is recorded again
+		return r;
+	}
 	// Earlier submits (uploads, the previous frame) wrote the state; the backup copy reads it.
+	// Batched cloths back themselves up inside the fused kernel.
 	Barrier(ctx, cmd, kComputeTransfer, kAllWrites, kComputeTransfer, kAllReadWrites);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0)
+		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
 		const VkDeviceSize bytes = (VkDeviceSize)c->model.particleCount * sizeof(wfVec4);
@@ -881,10 +904,6 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0};
 	// Small cloths first: one dispatch per arena steps all of them.
 	int fused = 0;
-	for (int i = 0; i < world->clothCapacity; ++i) {
-		if (world->cloths[i].generation != 0)
-			((wfVkCloth*)world->cloths[i].backendData)->slot = -1;
-	}
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
 		if ((r = RecordBatch(&rec, world, ai, &fused)) != WF_OK) {
 			ctx->recorded = false;
@@ -906,15 +925,17 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	ctx->fusedClothsPerFrame = fused;
 	// The frame check goes to the staging buffers, read by the host after the fence. (Device
 	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
+	// Batched cloths: the kernel wrote it into their slot of the host-visible table.
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0)
+		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
 		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], vc->staging.buffer, WF_VK_STAGING_STATUS, sizeof(wfVkStatus));
 	}
-	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	if (ctx->timestamps != VK_NULL_HANDLE)
 		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, 1);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(cmd));
@@ -1009,6 +1030,8 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	slot.at[WF_VK_SLOT_TRI_LIST] = (uint32_t)(o[WF_VK_REGION_TRI_LIST] / 4);
 	slot.at[WF_VK_SLOT_INDICES] = (uint32_t)(o[WF_VK_REGION_INDICES] / 4);
 	slot.at[WF_VK_SLOT_STATUS] = (uint32_t)(o[WF_VK_REGION_STATUS] / 4);
+	slot.at[WF_VK_SLOT_BACKUP_POS] = (uint32_t)(o[WF_VK_REGION_BACKUP_POS] / 16);
+	slot.at[WF_VK_SLOT_BACKUP_VEL] = (uint32_t)(o[WF_VK_REGION_BACKUP_VEL] / 16);
 	// Positions in shared memory when the dispatch's shared array holds them (fused.glsl).
 	slot.at[WF_VK_SLOT_FLAGS] = 3u * (uint32_t)c->model.particleCount <= FusedSharedFloats(ctx, a->sizeIndex) ? WF_VK_PUSH_SHARED : 0u;
 	char* table = (char*)a->table.map;
@@ -1077,7 +1100,11 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			continue;
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
 		wfVkStatus st;
-		memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
+		if (vc->slot >= 0)
+			memcpy(&st, (const char*)ctx->arenas[vc->arena].table.map + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) +
+				(size_t)vc->slot * sizeof(wfVkBatchSlot) + offsetof(wfVkBatchSlot, status), sizeof st);
+		else
+			memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
 		c->hostValid = false;
 		c->normalsValid = false;
 		vc->normalsCurrent = true;

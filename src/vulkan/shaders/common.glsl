@@ -39,7 +39,7 @@ layout(std430, binding = WF_VK_BIND_POS_READ) readonly buffer PosReadBuf { vec4 
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).
 layout(std430, binding = WF_VK_BATCH_BIND_SUBSTEPS) readonly buffer SubstepBuf { wfVkSubstep S[]; };
-layout(std430, binding = WF_VK_BATCH_BIND_SLOTS) readonly buffer SlotBuf { wfVkBatchSlot slots[]; };
+layout(std430, binding = WF_VK_BATCH_BIND_SLOTS) buffer SlotBuf { wfVkBatchSlot slots[]; };
 layout(std430, binding = WF_VK_BATCH_BIND_VEC4) coherent buffer ArenaVec4 { vec4 arena4[]; };
 layout(std430, binding = WF_VK_BATCH_BIND_UVEC4) readonly buffer ArenaUvec4 { uvec4 arenaU4[]; };
 layout(std430, binding = WF_VK_BATCH_BIND_WORDS) buffer ArenaWords { uint arenaWords[]; };

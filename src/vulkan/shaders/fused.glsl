@@ -76,6 +76,8 @@ uint gAt[WF_VK_SLOT_COUNT];
 #define INDEX(t) arenaWords[gAt[WF_VK_SLOT_INDICES] + (t)]
 #define STATUS_NON_FINITE arenaWords[gAt[WF_VK_SLOT_STATUS]]
 #define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
+#define BACKUP_POS(i) arena4[gAt[WF_VK_SLOT_BACKUP_POS] + (i)]
+#define BACKUP_VEL(i) arena4[gAt[WF_VK_SLOT_BACKUP_VEL] + (i)]
 
 vec3 LoadX(uint i)
 {
@@ -336,7 +338,13 @@ void main()
 	gShared = (gAt[WF_VK_SLOT_FLAGS] & WF_VK_PUSH_SHARED) != 0u;
 	uint substeps = pc.count, iterations = pc.first;
 
-	// Frame start: owned particles into registers, positions into shared memory.
+	// Frame start: owned particles into registers, positions into shared memory, the state into
+	// the backup (the host restores it if the frame goes bad) and the frame check reset: done here
+	// rather than by transfer commands, which would cost several per cloth and frame.
+	if (t == 0u) {
+		STATUS_NON_FINITE = 0xffffffffu;
+		STATUS_UNSTABLE = 0xffffffffu;
+	}
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		gV[j] = vec3(0.0);
@@ -344,13 +352,17 @@ void main()
 		gW[j] = 0.0;
 		if (i >= n)
 			continue;
-		vec4 x = POS(i);
+		vec4 x = POS(i), v = VEL(i);
+		BACKUP_POS(i) = x;
+		BACKUP_VEL(i) = v;
 		gW[j] = x.w;
-		gV[j] = VEL(i).xyz;
+		gV[j] = v.xyz;
 		if (gShared)
 			StoreX(i, x.xyz);
 	}
-	StateBarrier();
+	memoryBarrierShared();
+	memoryBarrierBuffer(); // the status reset before any invocation's atomics at the end
+	barrier();
 
 	for (uint s = 0u; s < substeps; ++s)
 		Substep(s, iterations);
@@ -394,5 +406,12 @@ void main()
 			atomicMin(STATUS_NON_FINITE, i);
 		else if (abs(v.x) > 1e4 || abs(v.y) > 1e4 || abs(v.z) > 1e4)
 			atomicMin(STATUS_UNSTABLE, i);
+	}
+	// The frame check to the host-visible slot (atomics return the final values).
+	memoryBarrierBuffer();
+	barrier();
+	if (t == 0u) {
+		slots[gl_WorkGroupID.x].status.firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
+		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
 	}
 }

@@ -78,7 +78,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
 #define WF_VK_BATCH_BIND_SUBSTEPS 0 // (substeps) wfVkSubstep, shared by every cloth of the world
-#define WF_VK_BATCH_BIND_SLOTS 1    // (slots) wfVkBatchSlot
+#define WF_VK_BATCH_BIND_SLOTS 1    // (slots) wfVkBatchSlot (the kernel writes their status)
 #define WF_VK_BATCH_BIND_VEC4 2     // the arena as vec4: positions, velocities, normals (coherent)
 #define WF_VK_BATCH_BIND_UVEC4 3    // the arena as uvec4, read-only: constraints, inverse masses
 #define WF_VK_BATCH_BIND_WORDS 4    // the arena as uint: adjacency, triangles, lambda, status
@@ -99,6 +99,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_SLOT_INDICES 11
 #define WF_VK_SLOT_STATUS 12        // word index of wfVkStatus
 #define WF_VK_SLOT_FLAGS 13         // WF_VK_PUSH_SHARED or 0
+#define WF_VK_SLOT_BACKUP_POS 14    // vec4 index: the kernel copies the frame-start state there
+#define WF_VK_SLOT_BACKUP_VEL 15    // vec4 index
 #define WF_VK_SLOT_COUNT 16
 
 // wfVkStatsParams.flags
@@ -151,12 +153,6 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 WF_STRUCT_END(wfVkClothParams)
 
-// One cloth of a batch: its live values and where its arrays are (written before each submit).
-WF_STRUCT_BEGIN(wfVkBatchSlot)
-	wfVkClothParams params;
-	WF_UINT at[WF_VK_SLOT_COUNT]; // WF_VK_SLOT_*
-WF_STRUCT_END(wfVkBatchSlot)
-
 // Clock-dependent values of one substep, evaluated on the host by wfSphereCenterAt,
 // wfSphereVelocityAt and wfExternalAccel (the world clock is a double, which GLSL lacks).
 WF_STRUCT_BEGIN(wfVkSubstep)
@@ -172,6 +168,13 @@ WF_STRUCT_BEGIN(wfVkStatus)
 	WF_UINT pad0;
 	WF_UINT pad1;
 WF_STRUCT_END(wfVkStatus)
+
+// One cloth of a batch: its live values and where its arrays are (written before each submit).
+WF_STRUCT_BEGIN(wfVkBatchSlot)
+	wfVkClothParams params;
+	WF_UINT at[WF_VK_SLOT_COUNT]; // WF_VK_SLOT_*
+	wfVkStatus status;             // written by the kernel at the end of the frame, read by the host
+WF_STRUCT_END(wfVkBatchSlot)
 
 // Inputs of the statistics kernels (wfComputeStats), written by the host before the submit.
 WF_STRUCT_BEGIN(wfVkStatsParams)
