@@ -176,12 +176,34 @@ void Finish(uint substep)
 }
 
 #ifdef WF_FUSED_XPBD
-// xpbd_solve.comp for constraint k. lambda is kept only when a later iteration reads it.
-void Project(uint k, bool first, bool keepLambda)
+// A constraint record with its ends' inverse masses. Both are fixed during a frame, so the next
+// colour's are loaded before the barrier that ends this colour: their latency (L2 for the
+// constraint array of a 60x60 cloth, 336 KB) hides behind the barrier wait.
+struct Fetched {
+	uvec4 q;
+	float aw, bw;
+};
+
+Fetched Fetch(uint k, uint end)
 {
-	uvec4 q = CON(k);
+	Fetched r;
+	r.q = uvec4(0u);
+	r.aw = 0.0;
+	r.bw = 0.0;
+	if (k < end) {
+		r.q = CON(k);
+		r.aw = WEIGHT(r.q.x);
+		r.bw = WEIGHT(r.q.y);
+	}
+	return r;
+}
+
+// xpbd_solve.comp for constraint k. lambda is kept only when a later iteration reads it.
+void Project(uint k, Fetched f, bool first, bool keepLambda)
+{
+	uvec4 q = f.q;
 	vec3 ax = LoadX(q.x), bx = LoadX(q.y);
-	float aw = WEIGHT(q.x), bw = WEIGHT(q.y);
+	float aw = f.aw, bw = f.bw;
 	precise float wsum = aw + bw;
 	precise float dx = ax.x - bx.x, dy = ax.y - bx.y, dz = ax.z - bx.z;
 	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
@@ -206,15 +228,32 @@ void Project(uint k, bool first, bool keepLambda)
 
 void Substep(uint substep, uint iterations)
 {
+	uint t = gl_LocalInvocationID.x;
+	uint colors = P.colorCount;
 	Predict(substep, true);
+	// The first two constraints of this invocation in colour 0. A colour's constraints share no
+	// particle, so a colour has at most n / 2 <= 2 G of them: both fetches cover every colour (the
+	// loop after them is a safeguard that never runs).
+	Fetched f0 = Fetch(P.colorStart[0] + t, P.colorStart[1]);
+	Fetched f1 = Fetch(P.colorStart[0] + t + kGroup, P.colorStart[1]);
 	StateBarrier();
 	// Gauss-Seidel across colours: a barrier after every colour range.
 	bool keepLambda = iterations > 1u;
 	for (uint it = 0u; it < iterations; ++it) {
-		for (uint c = 0u; c < P.colorCount; ++c) {
-			uint end = P.colorStart[c + 1u];
-			for (uint k = P.colorStart[c] + gl_LocalInvocationID.x; k < end; k += kGroup)
-				Project(k, it == 0u, keepLambda);
+		bool first = it == 0u;
+		for (uint c = 0u; c < colors; ++c) {
+			uint start = P.colorStart[c], end = P.colorStart[c + 1u];
+			if (start + t < end)
+				Project(start + t, f0, first, keepLambda);
+			if (start + t + kGroup < end)
+				Project(start + t + kGroup, f1, first, keepLambda);
+			for (uint k = start + t + 2u * kGroup; k < end; k += kGroup)
+				Project(k, Fetch(k, end), first, keepLambda);
+			// The next colour's (colour 0 again after the last).
+			uint next = c + 1u < colors ? c + 1u : 0u;
+			uint ns = P.colorStart[next], ne = P.colorStart[next + 1u];
+			f0 = Fetch(ns + t, ne);
+			f1 = Fetch(ns + t + kGroup, ne);
 			StateBarrier();
 		}
 	}
