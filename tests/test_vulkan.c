@@ -215,10 +215,10 @@ WF_TEST(vk_record_once)
 	wd.step.iterations = 2;
 	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(w != NULL);
-	wfClothId id = wfCreateCloth(w, &cd);
-	ENSURE(!wfClothId_IsNull(id));
 	wfVkContext* ctx = (wfVkContext*)w->backendData;
 	ctx->fusedDisabled = true; // the per-range path's formula (the fused path is one dispatch)
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
 	ENSURE(wfWorld_Step(w) == WF_OK);
 	VkCommandBuffer recorded = ctx->frameCmd;
 	uint64_t version = ctx->recordedClothSet;

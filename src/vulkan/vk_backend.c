@@ -226,7 +226,7 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 	const wfVkDeviceFuncs* f = &ctx->fd;
 	for (int v = 0; v < 2; ++v) {
 		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
-		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep)};
+		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + (VkDeviceSize)vc->frameSubsteps * sizeof(wfVkSubstep)};
 		infos[WF_VK_BIND_POS] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_A : WF_VK_REGION_POS_B);
 		infos[WF_VK_BIND_VEL] = RegionInfo(vc, v == 0 ? WF_VK_REGION_VEL_A : WF_VK_REGION_VEL_B);
 		infos[WF_VK_BIND_POS_ALT] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_B : WF_VK_REGION_POS_A);
@@ -518,10 +518,12 @@ static wfResult ArenaAllocate(wfVkContext* ctx, wfWorld* world, VkDeviceSize siz
 	if (size > limit)
 		return WF_OK;
 	int ai = ctx->arenaCount - 1;
-	if (ai >= 0) {
+	// A dispatch has at most 65535 workgroups: a full arena sends the next cloth to a new one.
+	if (ai >= 0 && ctx->arenas[ai].live < 65535) {
 		wfVkArena* a = &ctx->arenas[ai];
 		if (a->live == 0)
 			a->top = 0;
+
 		VkDeviceSize at = AlignUp(a->top, align);
 		if (at + size > a->buffer.size && at + size <= limit) {
 			VkDeviceSize grown = a->buffer.size > 0 ? a->buffer.size : WF_VK_ARENA_FIRST_SIZE;
@@ -650,7 +652,8 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	snprintf(name, sizeof name, "weft cloth %d frame", c->index);
 	// Read by every kernel: device-local where the host can also write it (resizable BAR), so the
 	// kernels do not fetch their parameters across the bus.
-	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep), align);
+	vc->frameSubsteps = vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE && !ctx->fusedDisabled ? 1 : WF_VK_MAX_SUBSTEPS;
+	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + (VkDeviceSize)vc->frameSubsteps * sizeof(wfVkSubstep), align);
 	r = CreateBuffer(ctx, vc->statsParamsOffset + sizeof(wfVkStatsParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
 		name, &vc->frame);
 	if (r != WF_OK)
@@ -730,13 +733,15 @@ static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, ui
 }
 
 // Whether a cloth is stepped by the fused kernel: its arrays are in an arena (it fits a workgroup).
+// WEFT_VK_FUSED=0 (or a test's switch) sends it down the per-range path, unless its frame buffer
+// has no room for the per-range path's substep records (the switch came after it was created).
 static bool UsesFused(const wfVkContext* ctx, const wfCloth* c)
 {
 	const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
-	return ctx->fusedAvailable && !ctx->fusedDisabled && vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE;
+	return ctx->fusedAvailable && (!ctx->fusedDisabled || vc->frameSubsteps < WF_VK_MAX_SUBSTEPS) && vc->arena >= 0 &&
+		ctx->arenas[vc->arena].set != VK_NULL_HANDLE;
 }
 
-// The smallest workgroup (32 << k invocations) whose 4 particles per invocation cover the cloth.
 static int FusedSizeIndex(int particles)
 {
 	int k = 0;

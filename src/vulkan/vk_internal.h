@@ -72,6 +72,10 @@ typedef struct wfVkCloth {
 	int arena;           // index of the arena holding the arrays, -1: device is the cloth's own buffer
 	VkDeviceSize deviceBase, deviceSize; // the cloth's range of device (base 0 in its own buffer)
 	int slot;            // batch slot in the recorded frame, -1: stepped by the per-range path
+	// Substep records the frame buffer holds: WF_VK_MAX_SUBSTEPS, or 1 for a cloth that only the
+	// fused kernel steps (its substeps come from the arena's table; 1024 small cloths would
+	// otherwise hold 200 MB of host-visible frame buffers).
+	int frameSubsteps;
 	VkDeviceSize regionOffset[WF_VK_REGION_COUNT];
 	VkDeviceSize regionSize[WF_VK_REGION_COUNT];
 	wfVkBuffer staging;  // host-visible: wfVkStatus copy, then (n) pos, vel, normals
