@@ -30,9 +30,10 @@
 //
 // Expected per frame (S substeps, I iterations, C colours), whatever the number of small cloths:
 //   dispatches: 1 per arena (an arena holds up to 2 GB of cloth arrays: ~1300 cloths of 60x60)
-//   barriers per workgroup: XPBD S (1 + I C) + 2   (60x60, 64 x 1, 12 colours: 834)
-//                           Jacobi S (1 + 2 I) + 2  (spring-mesh 56x56, 8 x 2: 42)
-//                           springs 2 S + 2         (compute-cloth, 64 substeps: 130)
+//   barriers per workgroup: XPBD S (1 + I C) + 3   (60x60, 64 x 1, 12 colours: 835)
+//                           Jacobi S (1 + 2 I) + 3  (spring-mesh 56x56, 8 x 2: 43)
+//                           springs 2 S + 3         (compute-cloth, 64 substeps: 131)
+//   transfer commands: none for batched cloths (the kernel writes the backup and the status)
 //   shared memory: 12 floats per invocation (48 KB at G = 1024; 60x60 uses 43.2 KB of it)
 //   registers: 4 x (velocity, start position, inverse mass) per invocation + the kernel's own
 // On the H200 (132 SMs) a batch of B cloths of 60x60 runs B workgroups of 1024, two per SM at
