@@ -199,6 +199,8 @@ Fetched Fetch(uint k, uint end)
 	return r;
 }
 
+vec4 gAlphaTilde; // P.alphaTilde, fixed during the frame: read once, not once per projection
+
 // xpbd_solve.comp for constraint k. lambda is kept only when a later iteration reads it.
 void Project(uint k, Fetched f, bool first, bool keepLambda)
 {
@@ -213,7 +215,7 @@ void Project(uint k, Fetched f, bool first, bool keepLambda)
 			LAMBDA(k) = 0u;
 		return;
 	}
-	float at = P.alphaTilde[q.w];
+	float at = gAlphaTilde[q.w];
 	float lam = first ? 0.0 : uintBitsToFloat(LAMBDA(k));
 	precise float dl = -(len - uintBitsToFloat(q.z) + at * lam) / (wsum + at);
 	precise float nl = lam + dl;
@@ -231,6 +233,7 @@ void Substep(uint substep, uint iterations)
 {
 	uint t = gl_LocalInvocationID.x;
 	uint colors = P.colorCount;
+	gAlphaTilde = P.alphaTilde;
 	Predict(substep, true);
 	// The first two constraints of this invocation in colour 0. A colour's constraints share no
 	// particle, so a colour has at most n / 2 <= 2 G of them: both fetches cover every colour (the
