@@ -245,7 +245,6 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_STATUS] = RegionInfo(vc, WF_VK_REGION_STATUS);
 		infos[WF_VK_BIND_STATS_PARAMS] = (VkDescriptorBufferInfo){vc->frame.buffer, vc->statsParamsOffset, sizeof(wfVkStatsParams)};
 		infos[WF_VK_BIND_PARTIALS] = RegionInfo(vc, WF_VK_REGION_PARTIALS);
-		infos[WF_VK_BIND_POS_READ] = infos[WF_VK_BIND_POS];
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){

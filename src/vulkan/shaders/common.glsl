@@ -5,19 +5,15 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
 
-// The fused kernel (fused.glsl) has its own workgroup size and makes the state it shares across
-// invocations coherent (visible to the other invocations of the workgroup after a barrier).
+// The fused kernel (fused.glsl) sets its own workgroup size and bindings (WF_BATCH).
 #ifndef WF_FUSED
 layout(local_size_x = WF_VK_GROUP_SIZE) in;
-#define WF_STATE_QUALIFIER
-#else
-#define WF_STATE_QUALIFIER coherent
 #endif
 
 #ifndef WF_BATCH
 layout(std430, binding = WF_VK_BIND_FRAME) readonly buffer FrameBuf { wfVkClothParams P; wfVkSubstep S[]; };
-layout(std430, binding = WF_VK_BIND_POS) WF_STATE_QUALIFIER buffer PosBuf { vec4 pos[]; };
-layout(std430, binding = WF_VK_BIND_VEL) WF_STATE_QUALIFIER buffer VelBuf { vec4 vel[]; };
+layout(std430, binding = WF_VK_BIND_POS) buffer PosBuf { vec4 pos[]; };
+layout(std430, binding = WF_VK_BIND_VEL) buffer VelBuf { vec4 vel[]; };
 layout(std430, binding = WF_VK_BIND_POS_ALT) buffer PosAltBuf { vec4 posAlt[]; };
 layout(std430, binding = WF_VK_BIND_VEL_ALT) buffer VelAltBuf { vec4 velAlt[]; };
 layout(std430, binding = WF_VK_BIND_PREV) buffer PrevBuf { vec4 prev[]; };
@@ -34,7 +30,6 @@ layout(std430, binding = WF_VK_BIND_INDICES) readonly buffer IndexBuf { uint ind
 layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status; };
 layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
 layout(std430, binding = WF_VK_BIND_PARTIALS) buffer PartialBuf { wfVkPartial partials[]; };
-layout(std430, binding = WF_VK_BIND_POS_READ) readonly buffer PosReadBuf { vec4 posRead[]; };
 #else
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).

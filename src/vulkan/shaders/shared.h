@@ -49,13 +49,16 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_STATUS 16        // wfVkStatus
 #define WF_VK_BIND_STATS_PARAMS 17  // wfVkStatsParams (host-visible, after the frame records)
 #define WF_VK_BIND_PARTIALS 18      // (particle groups + constraint groups) wfVkPartial
-#define WF_VK_BIND_POS_READ 19      // (n) the POS buffer again, read-only (fused: inverse masses)
-#define WF_VK_BIND_COUNT 20
+#define WF_VK_BIND_COUNT 19
 
 // Fused small-cloth kernels (fused.glsl): one workgroup steps a whole frame of one cloth. Each
 // invocation owns up to WF_VK_FUSED_PER_THREAD particles (their velocities and substep-start
 // positions stay in registers), so a cloth fits when it has at most WF_VK_FUSED_MAX_PARTICLES
-// particles and at most WF_VK_FUSED_MAX_COLORS colours.
+// particles and at most WF_VK_FUSED_MAX_COLORS colours. Why 4096: 1024 invocations (the largest
+// workgroup) x 4 particles, whose xyz positions are exactly the 48 KB of shared memory a
+// workgroup may have on the H200. A larger cloth would be stepped by one SM with its state in
+// L1/L2, while a colour range of it (~n/2 constraints, over 2048) already fills several
+// workgroups: there the per-range path's 2.5 us per dispatch stops being the larger cost.
 #define WF_VK_FUSED_GROUP_SIZE 1024
 #define WF_VK_FUSED_PER_THREAD 4
 #define WF_VK_FUSED_MAX_PARTICLES (WF_VK_FUSED_GROUP_SIZE * WF_VK_FUSED_PER_THREAD)
@@ -112,8 +115,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 // wfVkPush.flags
 #define WF_VK_PUSH_FIRST_ITERATION 1u // XPBD: lambda starts at 0 in this pass
 #define WF_VK_PUSH_DAMPED 2u          // predict: XPBD velocity damping
-#define WF_VK_PUSH_SHARED 4u          // fused: positions live in shared memory during the frame
-// Fused kernels read wfVkPush as: first = iterations, count = substeps, substep unused.
+#define WF_VK_PUSH_SHARED 4u          // fused (wfVkBatchSlot.at[WF_VK_SLOT_FLAGS]): positions in shared memory
+// Fused kernels read wfVkPush as: first = iterations, count = substeps, substep and flags unused.
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfVkPush)
