@@ -1,9 +1,11 @@
 // The renderer's Vulkan context: run-time loader, instance + optional validation, device choice,
 // memory helpers and a single synchronous command buffer.
 #define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE // dl_iterate_phdr, RTLD_NODELETE, RTLD_NOLOAD
 #include "vk.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,26 @@ static bool LoadLoader(RdContext* ctx)
 	return true;
 }
 
+static int PinModule(struct dl_phdr_info* info, size_t size, void* data)
+{
+	(void)size;
+	(void)data;
+	if (info->dlpi_name != NULL && info->dlpi_name[0] != 0) {
+		void* handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+		if (handle != NULL)
+			dlclose(handle);
+	}
+	return 0;
+}
+
+// Drivers stay loaded for the process's life once an instance exists: NVIDIA's cannot be loaded
+// again after the loader unloads it (static TLS is never given back; the same fix as the
+// simulation backend's wfVkPinLoadedModules).
+static void PinLoadedModules(void)
+{
+	dl_iterate_phdr(PinModule, NULL);
+}
+
 static bool CreateInstance(RdContext* ctx, bool validation)
 {
 	const char* layers[1];
@@ -136,6 +158,7 @@ static bool CreateInstance(RdContext* ctx, bool validation)
 		.ppEnabledExtensionNames = extensions,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateInstance(&info, NULL, &ctx->instance));
+	PinLoadedModules();
 #define RD_LOAD_INSTANCE(name) \
 	ctx->vk.name = (PFN_##name)ctx->vk.vkGetInstanceProcAddr(ctx->instance, #name); \
 	if (ctx->vk.name == NULL) \

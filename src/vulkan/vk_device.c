@@ -219,6 +219,7 @@ static wfResult CreateInstance(wfVkContext* ctx, bool validation, char* error, i
 		snprintf(error, (size_t)errorSize, "vkCreateInstance failed: %s", wfVkResultName(vr));
 		return vr == VK_ERROR_OUT_OF_HOST_MEMORY ? WF_ERROR_OUT_OF_MEMORY : WF_ERROR_BACKEND_UNAVAILABLE;
 	}
+	wfVkPinLoadedModules();
 	const char* missing = wfVkLoadInstance(&ctx->loader, ctx->instance, &ctx->fi);
 	if (missing != NULL) {
 		snprintf(error, (size_t)errorSize, "the Vulkan instance has no %s", missing);

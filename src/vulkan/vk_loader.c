@@ -1,7 +1,9 @@
 // Run-time loading of the Vulkan loader library and the per-instance/per-device function tables.
+#define _GNU_SOURCE // dl_iterate_phdr, RTLD_NODELETE, RTLD_NOLOAD
 #include "vk_loader.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +35,28 @@ bool wfVkLoaderOpen(wfVkLoader* loader, char* error, int errorSize)
 	WF_VK_GLOBAL_FUNCS(WF_VK_LOAD_GLOBAL)
 #undef WF_VK_LOAD_GLOBAL
 	return true;
+}
+
+static int PinModule(struct dl_phdr_info* info, size_t size, void* data)
+{
+	(void)size;
+	(void)data;
+	if (info->dlpi_name != NULL && info->dlpi_name[0] != 0) {
+		void* handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+		if (handle != NULL)
+			dlclose(handle); // drops the reference just taken; NODELETE stays
+	}
+	return 0;
+}
+
+// The loader unloads a driver when its last instance goes. Some drivers (NVIDIA's, seen on the
+// H200 after about twenty create/destroy cycles in one process) cannot be loaded again: they
+// use static TLS, which dlclose never gives back, and vkCreateInstance then reports
+// VK_ERROR_INCOMPATIBLE_DRIVER. So every module loaded once an instance exists (the loader, the
+// driver and its libraries) is marked not-to-be-unloaded: it stays for the process's life.
+void wfVkPinLoadedModules(void)
+{
+	dl_iterate_phdr(PinModule, NULL);
 }
 
 void wfVkLoaderClose(wfVkLoader* loader)

@@ -99,6 +99,8 @@ typedef struct wfVkDeviceFuncs {
 // Opens the loader; on failure writes why into error and returns false.
 bool wfVkLoaderOpen(wfVkLoader* loader, char* error, int errorSize);
 void wfVkLoaderClose(wfVkLoader* loader);
+// Keeps the loader and the driver loaded until the process ends (see vk_loader.c).
+void wfVkPinLoadedModules(void);
 // Fill the tables; return the name of the first missing required command, or NULL.
 const char* wfVkLoadInstance(const wfVkLoader* loader, VkInstance instance, wfVkInstanceFuncs* f);
 const char* wfVkLoadDevice(const wfVkInstanceFuncs* fi, VkDevice device, wfVkDeviceFuncs* f);
