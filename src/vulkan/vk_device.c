@@ -444,7 +444,8 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 		// Specialization: the workgroup size and a shared array of 12 floats per invocation (4
 		// particles' xyz) within the device's limit.
 		uint32_t values[2] = {0, (uint32_t)WF_VK_FUSED_PER_THREAD * 3u * (32u << sizeIndex)};
-		values[0] = values[1] < ctx->fusedSharedFloats ? values[1] : ctx->fusedSharedFloats;
+		const uint32_t room = ctx->fusedSharedFloats - WF_VK_FUSED_SHARED_WORDS; // the kernel's other shared words
+		values[0] = values[1] < room ? values[1] : room;
 		values[1] = 32u << sizeIndex;
 		VkSpecializationMapEntry entries[2] = {
 			{WF_VK_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},

@@ -49,6 +49,7 @@ enum {
 	WF_VK_REGION_BACKUP_VEL,
 	WF_VK_REGION_STATUS, // wfVkStatus, reset and copied to staging by every frame
 	WF_VK_REGION_PARTIALS, // (particleGroups + constraintGroups) wfVkPartial
+	WF_VK_REGION_PACKED,   // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits
 	WF_VK_REGION_COUNT
 };
 

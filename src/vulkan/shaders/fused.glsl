@@ -12,11 +12,14 @@
 //     masses stay in registers for the whole frame; only what other invocations read is shared;
 //   - positions: in shared memory as packed xyz floats when 3 n floats fit the shared array
 //     (slot flag WF_VK_PUSH_SHARED; 12 floats per invocation, at most the device's
-//     maxComputeSharedMemorySize: 48 KB = 4096 particles on the H200, so every fused cloth there;
-//     32 KB = 2730 on lavapipe), loaded at the frame start and written back at the end; otherwise
-//     in the cloth's POS array (coherent, L1/L2-resident), updated in place;
-//   - inverse masses of other particles: the POS array through the read-only view (they do not
-//     change during a frame);
+//     maxComputeSharedMemorySize less 528 bytes: 4053 particles on the H200, 60x60 = 3600 uses
+//     43.2 KB; 2686 on lavapipe), loaded at the frame start and written back at the end;
+//     otherwise in the cloth's POS array (coherent, L1/L2-resident), updated in place;
+//   - inverse masses of other particles: one bit per particle in shared memory (free: 1 / mass,
+//     else 0), checked against every particle at the frame start; if any has another value, the
+//     POS array's w through the read-only view (they do not change during a frame);
+//   - constraints: 8-byte records (WF_VK_REGION_PACKED), 168 KB for 60x60, which with the
+//     adjacency-free XPBD loop can stay in the L1 beside the 48 KB of shared memory;
 //   - springs read the neighbours' velocities too: those go through the VEL array (coherent)
 //     every substep (positions and velocities of 60x60 are 86 KB, over the 48 KB);
 //   - XPBD lambda: never stored with one iteration per substep (it starts at 0 every substep and
@@ -30,11 +33,11 @@
 //
 // Expected per frame (S substeps, I iterations, C colours), whatever the number of small cloths:
 //   dispatches: 1 per arena (an arena holds up to 2 GB of cloth arrays: ~1300 cloths of 60x60)
-//   barriers per workgroup: XPBD S (1 + I C) + 3   (60x60, 64 x 1, 12 colours: 835)
-//                           Jacobi S (1 + 2 I) + 3  (spring-mesh 56x56, 8 x 2: 43)
-//                           springs 2 S + 3         (compute-cloth, 64 substeps: 131)
+//   barriers per workgroup: XPBD S (1 + I C) + 4   (60x60, 64 x 1, 12 colours: 836)
+//                           Jacobi S (1 + 2 I) + 4  (spring-mesh 56x56, 8 x 2: 44)
+//                           springs 2 S + 4         (compute-cloth, 64 substeps: 132)
 //   transfer commands: none for batched cloths (the kernel writes the backup and the status)
-//   shared memory: 12 floats per invocation (48 KB at G = 1024; 60x60 uses 43.2 KB of it)
+//   shared memory: 12 floats per invocation + 528 bytes (48 KB at G = 1024 on the H200)
 //   registers: 4 x (velocity, start position, inverse mass) per invocation + the kernel's own
 // On the H200 (132 SMs) a batch of B cloths of 60x60 runs B workgroups of 1024, two per SM at
 // most (2048 threads per SM), so 1024 cloths take 4 waves.
@@ -53,11 +56,18 @@ layout(local_size_x_id = WF_VK_FUSED_SPEC_GROUP_SIZE) in;
 layout(constant_id = WF_VK_FUSED_SPEC_SHARED_FLOATS) const uint kSharedFloats = WF_VK_FUSED_SHARED_FLOATS;
 
 shared float sPos[kSharedFloats]; // (3 n) xyz of every particle when WF_VK_PUSH_SHARED
+// Inverse masses: a cloth's particles have 1 / mass or 0 (pinned, grabbed), so a bit per particle
+// in shared memory says which, when every particle checks out at the frame start (sBinary);
+// otherwise they come from the POS array.
+shared uint sFree[WF_VK_FUSED_MAX_PARTICLES / 32]; // bit i: particle i has inverse mass 1 / mass
+shared uint sBinary;
 
 const uint kGroup = gl_WorkGroupSize.x;
 const uint kPer = WF_VK_FUSED_PER_THREAD;
 
 bool gShared; // uniform: positions in shared memory
+bool gBinary; // uniform: inverse masses from sFree
+float gInvMass;
 
 // This workgroup's cloth: the start of each of its arrays in the arena (WF_VK_SLOT_*).
 uint gAt[WF_VK_SLOT_COUNT];
@@ -65,8 +75,14 @@ uint gAt[WF_VK_SLOT_COUNT];
 #define VEL(i) arena4[gAt[WF_VK_SLOT_VEL] + (i)]
 #define NORMAL(i) arena4[gAt[WF_VK_SLOT_NORMALS] + (i)]
 #define WEIGHT(i) uintBitsToFloat(arenaU4[gAt[WF_VK_SLOT_POS] + (i)].w) // inverse mass, read-only view
-#define CON(k) arenaU4[gAt[WF_VK_SLOT_CONSTRAINTS] + (k)]
-#define REST(k) uintBitsToFloat(CON(k).z)
+// Packed constraint records (a | b << 12 | family << 24, rest bits), as uvec4(a, b, rest, family).
+uvec4 CON(uint k)
+{
+	uint w0 = arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * k];
+	uint w1 = arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * k + 1u];
+	return uvec4(w0 & 0xfffu, (w0 >> 12) & 0xfffu, w1, w0 >> 24);
+}
+#define REST(k) uintBitsToFloat(arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * (k) + 1u])
 #define LAMBDA(k) arenaWords[gAt[WF_VK_SLOT_LAMBDA] + (k)] // float bits
 #define ADJ_START(i) int(arenaWords[gAt[WF_VK_SLOT_ADJ_START] + (i)])
 #define ADJ_CONSTRAINT(e) arenaWords[gAt[WF_VK_SLOT_ADJ_CONSTRAINT] + uint(e)]
@@ -79,6 +95,14 @@ uint gAt[WF_VK_SLOT_COUNT];
 #define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
 #define BACKUP_POS(i) arena4[gAt[WF_VK_SLOT_BACKUP_POS] + (i)]
 #define BACKUP_VEL(i) arena4[gAt[WF_VK_SLOT_BACKUP_VEL] + (i)]
+
+// The inverse mass of any particle (fixed during a frame).
+float Weight(uint i)
+{
+	if (gBinary)
+		return (sFree[i >> 5] & (1u << (i & 31u))) != 0u ? gInvMass : 0.0;
+	return WEIGHT(i);
+}
 
 vec3 LoadX(uint i)
 {
@@ -193,8 +217,8 @@ Fetched Fetch(uint k, uint end)
 	r.bw = 0.0;
 	if (k < end) {
 		r.q = CON(k);
-		r.aw = WEIGHT(r.q.x);
-		r.bw = WEIGHT(r.q.y);
+		r.aw = Weight(r.q.x);
+		r.bw = Weight(r.q.y);
 	}
 	return r;
 }
@@ -275,7 +299,7 @@ vec3 SweepParticle(uint i, vec3 xi, float wi)
 		uint k = ADJ_CONSTRAINT(e);
 		uint o = ADJ_OTHER(e);
 		vec3 xj = LoadX(o);
-		float wj = WEIGHT(o);
+		float wj = Weight(o);
 		precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
 		precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 		if (len < 1e-12)
@@ -379,6 +403,13 @@ void main()
 	[[unroll]] for (uint a = 0u; a < WF_VK_SLOT_COUNT; ++a)
 		gAt[a] = slots[gl_WorkGroupID.x].at[a];
 	gShared = (gAt[WF_VK_SLOT_FLAGS] & WF_VK_PUSH_SHARED) != 0u;
+	gInvMass = uintBitsToFloat(gAt[WF_VK_SLOT_INV_MASS]);
+	for (uint w = t; w < WF_VK_FUSED_MAX_PARTICLES / 32u; w += kGroup)
+		sFree[w] = 0u;
+	if (t == 0u)
+		sBinary = 1u;
+	memoryBarrierShared();
+	barrier();
 	uint substeps = pc.count, iterations = pc.first;
 
 	// Frame start: owned particles into registers, positions into shared memory, the state into
@@ -400,12 +431,17 @@ void main()
 		BACKUP_VEL(i) = v;
 		gW[j] = x.w;
 		gV[j] = v.xyz;
+		if (x.w != 0.0)
+			atomicOr(sFree[i >> 5], 1u << (i & 31u));
+		if (x.w != 0.0 && x.w != gInvMass)
+			atomicAnd(sBinary, 0u);
 		if (gShared)
 			StoreX(i, x.xyz);
 	}
 	memoryBarrierShared();
 	memoryBarrierBuffer(); // the status reset before any invocation's atomics at the end
 	barrier();
+	gBinary = sBinary != 0u;
 
 	for (uint s = 0u; s < substeps; ++s)
 		Substep(s, iterations);

@@ -63,11 +63,14 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_FUSED_PER_THREAD 4
 #define WF_VK_FUSED_MAX_PARTICLES (WF_VK_FUSED_GROUP_SIZE * WF_VK_FUSED_PER_THREAD)
 #define WF_VK_FUSED_MAX_COLORS 31
-// Positions in shared memory as packed xyz floats: 12288 floats = 48 KB holds 4096 particles
-// (the H200's limit is 48 KB; the kernel's shared array is sized from the device's limit by a
-// specialization constant, lavapipe's 32 KB holds 2730).
+// Positions in shared memory as packed xyz floats: up to 12288 floats = 48 KB, the H200's limit,
+// less WF_VK_FUSED_SHARED_WORDS for the kernel's other shared data: 4053 particles (a 60x60
+// cloth's 3600 fit); the array is sized from the device's limit by a specialization constant
+// (lavapipe's 32 KB: 2686 particles).
 #define WF_VK_FUSED_SHARED_FLOATS 12288
 #define WF_VK_FUSED_SPEC_SHARED_FLOATS 0 // constant_id of the shared array's size
+#define WF_VK_FUSED_SHARED_WORDS 132     // the kernel's other shared memory, in 4-byte words: a bit
+                                         // per particle (free or not), a flag
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of
                                          // two from 32 to 1024 with 4 per invocation covering n
 #define WF_VK_FUSED_GROUP_SIZES 6        // 32, 64, ..., 1024
@@ -91,7 +94,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_SLOT_POS 0            // vec4 index
 #define WF_VK_SLOT_VEL 1            // vec4 index
 #define WF_VK_SLOT_NORMALS 2        // vec4 index
-#define WF_VK_SLOT_CONSTRAINTS 3    // uvec4 index
+#define WF_VK_SLOT_CONSTRAINTS 3    // word index of the packed records (WF_VK_REGION_PACKED)
 #define WF_VK_SLOT_LAMBDA 4         // word index
 #define WF_VK_SLOT_ADJ_START 5
 #define WF_VK_SLOT_ADJ_CONSTRAINT 6
@@ -104,7 +107,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_SLOT_FLAGS 13         // WF_VK_PUSH_SHARED or 0
 #define WF_VK_SLOT_BACKUP_POS 14    // vec4 index: the kernel copies the frame-start state there
 #define WF_VK_SLOT_BACKUP_VEL 15    // vec4 index
-#define WF_VK_SLOT_COUNT 16
+#define WF_VK_SLOT_INV_MASS 16      // float bits of 1 / mass: the inverse mass of a free particle
+#define WF_VK_SLOT_COUNT 20
 
 // wfVkStatsParams.flags
 #define WF_VK_STATS_SPHERE 1u
