@@ -46,6 +46,27 @@ static wfWorld* MakeWorld(wfWorldDef wd, wfBackendType backend)
 	return w;
 }
 
+// lavapipe performs IEEE float arithmetic with correctly rounded sqrt and division, like the CPU,
+// so there the GPU must match the CPU bit for bit. Hardware GPUs round sqrt, division and sin
+// differently in the last bits (NVIDIA: up to 2 ulp), so the exact checks get a tolerance there.
+static bool DeviceIsExact(void)
+{
+	wfDeviceInfo devices[16];
+	char err[256];
+	int count = wfEnumerateDevices(devices, 16, err, sizeof err);
+	for (int i = 0; i < count && i < 16; ++i) {
+		if (strstr(devices[i].name, TestDevice()) != NULL)
+			return !devices[i].hardware;
+	}
+	return false;
+}
+
+// 0 on an exact device, `tolerance` on a hardware GPU.
+static double Slack(double tolerance)
+{
+	return DeviceIsExact() ? 0.0 : tolerance;
+}
+
 // Largest distance between the positions of two cloths with the same particle count.
 static double MaxDiff(wfClothId a, wfClothId b, int n)
 {
@@ -330,7 +351,11 @@ static int PinAndGrab(wfSolverType solver)
 		}
 	}
 	ENSURE(!wfCloth_IsPinned(id[1], cd.cols - 1) && wfCloth_IsPinned(id[1], 0));
-	ENSURE_LE(MaxDiff(id[0], id[1], n), 1e-4 * cd.width);
+	// XPBD with stiff constraints amplifies last-bit differences while the grab yanks the cloth:
+	// on the H200 12 frames left 4.5e-3 (0.7% of the cloth size) between CPU and GPU. Exact devices
+	// still have to match to 1e-4 of the size.
+	double bound = solver == WF_SOLVER_XPBD ? 1e-4 + Slack(1e-2) : 1e-4;
+	ENSURE_LE(MaxDiff(id[0], id[1], n), bound * cd.width);
 	ENSURE(ValidationClean(w[1]));
 	wfDestroyWorld(w[0]);
 	wfDestroyWorld(w[1]);
@@ -430,7 +455,7 @@ WF_TEST(vk_bad_frame_discarded)
 		(long long)wg.nonFinite, (long long)wg.unstable);
 	ENSURE(wc.nonFinite + wc.unstable > 0);
 	ENSURE(wc.nonFinite == wg.nonFinite && wc.unstable == wg.unstable && wc.timeStepTooLarge == wg.timeStepTooLarge);
-	ENSURE_LE(MaxDiff(a, b, n), 0.0);
+	ENSURE_LE(MaxDiff(a, b, n), Slack(1e-4 * cd.width));
 	ENSURE(ValidationClean(gpu));
 	free(p);
 	wfDestroyWorld(cpu);
@@ -541,10 +566,10 @@ static int CompareStats(const char* preset, wfSolverType solver)
 	ENSURE_NEAR(gpu.momentum.x, cpu.momentum.x, 1e-5 * mom + 1e-9);
 	ENSURE_NEAR(gpu.momentum.y, cpu.momentum.y, 1e-5 * mom + 1e-9);
 	ENSURE_NEAR(gpu.momentum.z, cpu.momentum.z, 1e-5 * mom + 1e-9);
-	ENSURE_NEAR(gpu.maxStrain, cpu.maxStrain, 0.0);
+	ENSURE_NEAR(gpu.maxStrain, cpu.maxStrain, Slack(1e-4 * cpu.maxStrain));
 	ENSURE_NEAR(gpu.meanStrain, cpu.meanStrain, 1e-5 * cpu.meanStrain);
-	ENSURE_NEAR(gpu.sphereClearance, cpu.sphereClearance, 0.0);
-	ENSURE_NEAR(gpu.floorClearance, cpu.floorClearance, 0.0);
+	ENSURE_NEAR(gpu.sphereClearance, cpu.sphereClearance, Slack(1e-6));
+	ENSURE_NEAR(gpu.floorClearance, cpu.floorClearance, Slack(1e-6));
 	ENSURE(gpu.nonFinite == cpu.nonFinite && gpu.time == cpu.time);
 	ENSURE(ValidationClean(w));
 	wfDestroyWorld(w);
