@@ -349,6 +349,44 @@ static int FusedArenaGrows(void) { return FusedSkipped(); }
 static int FusedUnevenMasses(void) { return FusedSkipped(); }
 #endif
 
+// Without WEFT_VK_FUSED: a lone springs or Jacobi cloth takes the per-range path (faster on a
+// hardware GPU, see UsesFused), a lone XPBD cloth and four springs cloths take the fused one.
+static int FusedAutoPolicy(void)
+{
+	if (FusedVulkanMissing())
+		return 0;
+	const char* forced = getenv("WEFT_VK_FUSED");
+	if (forced != NULL && forced[0] != 0) {
+		fprintf(stderr, "  skipped: WEFT_VK_FUSED=%s overrides the policy\n", forced);
+		return 0;
+	}
+	const wfSolverType solvers[3] = {WF_SOLVER_XPBD, WF_SOLVER_SPRINGS, WF_SOLVER_JACOBI};
+	for (int s = 0; s < 3; ++s) {
+		wfWorldDef wd;
+		wfClothDef cd;
+		FusedPreset("xpbd", solvers[s], 3, &wd, &cd);
+		cd.cols = cd.rows = 8;
+		wfWorld* w = FusedWorld(wd, WF_BACKEND_VULKAN);
+		ENSURE(w != NULL);
+		wfClothId first = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(first));
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		int alone = wfWorld_GetStepProfile(w).dispatches;
+		for (int k = 0; k < 3; ++k)
+			ENSURE(!wfClothId_IsNull(wfCreateCloth(w, &cd)));
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		int four = wfWorld_GetStepProfile(w).dispatches;
+		fprintf(stderr, "  %s: alone %d dispatches/frame, four cloths %d\n", wfSolverName(solvers[s]), alone, four);
+		const int S = wd.step.substeps, I = wd.step.iterations;
+		ENSURE(alone == (solvers[s] == WF_SOLVER_XPBD ? 1 : solvers[s] == WF_SOLVER_SPRINGS ? S + 2 : S * (2 + I) + 2));
+		ENSURE(four == 1);
+		ENSURE(wfWorld_GetWarnings(w).validationMessages == 0);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
+
+WF_TEST(vk_fused_auto_policy) { return FusedAutoPolicy(); }
 WF_TEST(vk_fused_xpbd_presets) { return FusedEveryPreset(WF_SOLVER_XPBD); }
 WF_TEST(vk_fused_springs_presets) { return FusedEveryPreset(WF_SOLVER_SPRINGS); }
 WF_TEST(vk_fused_jacobi_presets) { return FusedEveryPreset(WF_SOLVER_JACOBI); }

@@ -403,6 +403,18 @@ static VkDeviceSize ArenaLimit(const wfVkContext* ctx)
 	return limit / 256 * 256;
 }
 
+// Live cloths other than `except` whose arrays are in an arena.
+static int CountArenaCloths(const wfWorld* world, const wfCloth* except)
+{
+	int n = 0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* o = &world->cloths[i];
+		if (o != except && o->generation != 0 && o->backendData != NULL && ((const wfVkCloth*)o->backendData)->arena >= 0)
+			n++;
+	}
+	return n;
+}
+
 // A cloth the fused kernel can step (one workgroup holds it): its arrays go into an arena.
 static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 {
@@ -664,7 +676,11 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	snprintf(name, sizeof name, "weft cloth %d frame", c->index);
 	// Read by every kernel: device-local where the host can also write it (resizable BAR), so the
 	// kernels do not fetch their parameters across the bus.
-	vc->frameSubsteps = vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE && !ctx->fusedDisabled ? 1 : WF_VK_MAX_SUBSTEPS;
+	// Batched cloths keep their substep table in the arena; the first small cloth of a world gets a
+	// full frame buffer as well, so that it can take the per-range path while it is alone (see
+	// UsesFused).
+	vc->frameSubsteps = vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE && !ctx->fusedDisabled &&
+			(ctx->fusedForced || CountArenaCloths(world, c) > 0) ? 1 : WF_VK_MAX_SUBSTEPS;
 	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + (VkDeviceSize)vc->frameSubsteps * sizeof(wfVkSubstep), align);
 	r = CreateBuffer(ctx, vc->statsParamsOffset + sizeof(wfVkStatsParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
 		name, &vc->frame);
@@ -747,11 +763,21 @@ static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, ui
 // Whether a cloth is stepped by the fused kernel: its arrays are in an arena (it fits a workgroup).
 // WEFT_VK_FUSED=0 (or a test's switch) sends it down the per-range path, unless its frame buffer
 // has no room for the per-range path's substep records (the switch came after it was created).
+// A springs or Jacobi cloth alone in its world also takes the per-range path: one workgroup's
+// gathers are slower than the whole GPU's dispatches there (H200: compute-cloth 1.55 ms fused
+// against 0.43 ms per range, spring-mesh 0.39 against 0.20), while XPBD gains (60x60, 64
+// substeps: 1.63 against 2.62 ms) and every solver gains from four cloths on.
 static bool UsesFused(const wfVkContext* ctx, const wfCloth* c)
 {
 	const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
-	return ctx->fusedAvailable && (!ctx->fusedDisabled || vc->frameSubsteps < WF_VK_MAX_SUBSTEPS) && vc->arena >= 0 &&
-		ctx->arenas[vc->arena].set != VK_NULL_HANDLE;
+	if (!ctx->fusedAvailable || vc->arena < 0 || ctx->arenas[vc->arena].set == VK_NULL_HANDLE)
+		return false;
+	if (vc->frameSubsteps < WF_VK_MAX_SUBSTEPS)
+		return true; // a batched cloth: the arena's table holds its substeps
+	if (ctx->fusedDisabled)
+		return false;
+	const wfWorld* world = ctx->world;
+	return ctx->fusedForced || world->def.step.solver == WF_SOLVER_XPBD || CountArenaCloths(world, c) > 0;
 }
 
 static int FusedSizeIndex(int particles)

@@ -409,6 +409,7 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 	ctx->fusedSharedFloats = sharedFloats < WF_VK_FUSED_SHARED_FLOATS ? sharedFloats : WF_VK_FUSED_SHARED_FLOATS;
 	const char* fused = getenv("WEFT_VK_FUSED");
 	ctx->fusedDisabled = fused != NULL && strcmp(fused, "0") == 0;
+	ctx->fusedForced = fused != NULL && strcmp(fused, "1") == 0;
 	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
 		VkShaderModuleCreateInfo moduleInfo = {
 			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,

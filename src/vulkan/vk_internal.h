@@ -146,6 +146,7 @@ typedef struct wfVkContext {
 	// array holds fusedSharedFloats floats (maxComputeSharedMemorySize / 4, at most 12288).
 	bool fusedAvailable;
 	bool fusedDisabled;       // WEFT_VK_FUSED=0: every cloth takes the per-range path
+	bool fusedForced;         // WEFT_VK_FUSED=1: every small cloth takes the fused path, even alone
 	uint32_t fusedSharedFloats;
 	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
 	VkPipeline fusedPipelines[3][WF_VK_FUSED_GROUP_SIZES];
