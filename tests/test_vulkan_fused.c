@@ -33,6 +33,9 @@ static wfWorld* FusedWorld(wfWorldDef wd, wfBackendType backend)
 	wfWorld* w = wfCreateWorld(&wd, err, sizeof err);
 	if (w == NULL)
 		fprintf(stderr, "  world (%s): %s\n", wfBackendName(backend), err);
+	// These tests check the fused kernel on lone cloths of every solver: WEFT_VK_FUSED=1's switch.
+	else if (backend == WF_BACKEND_VULKAN)
+		((wfVkContext*)w->backendData)->fusedForced = true;
 	return w;
 }
 
@@ -368,6 +371,7 @@ static int FusedAutoPolicy(void)
 		cd.cols = cd.rows = 8;
 		wfWorld* w = FusedWorld(wd, WF_BACKEND_VULKAN);
 		ENSURE(w != NULL);
+		((wfVkContext*)w->backendData)->fusedForced = false; // the policy itself
 		wfClothId first = wfCreateCloth(w, &cd);
 		ENSURE(!wfClothId_IsNull(first));
 		ENSURE(wfWorld_Step(w) == WF_OK);
