@@ -480,3 +480,17 @@ wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats)
 	wfComputeStats(id.world, c, &p, stats);
 	return WF_OK;
 }
+
+// Explicit springs are stable while h * omega_max < 2. By Gershgorin the stiffness matrix of a
+// particle with D springs has eigenvalues below 2 k D, so omega_max^2 <= 2 k D / m.
+void wfCheckSpringsStep(wfWorld* world, const wfCloth* c, float h)
+{
+	float k = c->material.stiffness;
+	int degree = c->model.maxDegree > 0 ? c->model.maxDegree : 1;
+	float limit = k > 0.0f ? sqrtf(2.0f * c->material.mass / (k * (float)degree)) : INFINITY;
+	if (h <= limit)
+		return;
+	world->warnings.timeStepTooLarge++;
+	if (world->warnings.timeStepTooLarge == 1)
+		wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)h, (double)limit);
+}

@@ -37,6 +37,7 @@ typedef struct wfClothModel {
 	uint32_t* adjConstraint;    // (2 * constraintCount) incident constraint indices, ascending
 	uint32_t* adjOther;         // (2 * constraintCount) the other particle of that constraint
 	float* jacobiWeight;        // (constraintCount) 1 / max(degree(a), degree(b)), symmetric averaging
+	int maxDegree;              // the most constraints at one particle
 	int triangleCount;
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
 	float* uvs;                 // (particleCount x 2)
@@ -170,6 +171,8 @@ wfResult wfSyncHost(wfWorld* world, wfCloth* cloth); // make the host mirror cur
 void wfComputeNormals(const wfClothModel* model, const wfVec4* pos, wfVec4* normals);
 void wfComputeStats(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);
 void wfFrameParamsInit(const wfWorld* world, wfFrameParams* params);
+// Explicit springs: counts (and logs once) a substep longer than the cloth's stability estimate.
+void wfCheckSpringsStep(wfWorld* world, const wfCloth* cloth, float h);
 
 // Environment helpers (also mirrored in the GPU shaders).
 wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep

@@ -153,6 +153,10 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
 		m->jacobiWeight[k] = 1.0f / (float)(da > db ? da : db);
 	}
+	for (int i = 0; i < n; ++i) {
+		int d = m->adjStart[i + 1] - m->adjStart[i];
+		m->maxDegree = d > m->maxDegree ? d : m->maxDegree;
+	}
 
 	// Two triangles per cell, wound so the normal is +y (horizontal) or +z (vertical).
 	int t = 0;

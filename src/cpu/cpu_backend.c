@@ -45,20 +45,6 @@ static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 	cloth->backendData = NULL;
 }
 
-// Explicit springs are stable while h * omega_max < 2. By Gershgorin the stiffness matrix of a
-// particle with D springs has eigenvalues below 2 k D, so omega_max^2 <= 2 k D / m.
-static float SpringsStableStep(const wfCloth* c)
-{
-	int maxDegree = 1;
-	for (int i = 0; i < c->model.particleCount; ++i) {
-		int d = c->model.adjStart[i + 1] - c->model.adjStart[i];
-		if (d > maxDegree)
-			maxDegree = d;
-	}
-	float k = c->material.stiffness;
-	return k > 0.0f ? sqrtf(2.0f * c->material.mass / (k * (float)maxDegree)) : INFINITY;
-}
-
 // A frame is bad when a value is not finite or a particle moves faster than any cloth should.
 static bool FrameIsBad(const wfCloth* c, bool* nonFinite)
 {
@@ -89,11 +75,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(cc->pos, c->state.pos, bytes);
 		memcpy(cc->vel, c->state.vel, bytes);
-		if (solver == WF_SOLVER_SPRINGS && params->h > SpringsStableStep(c)) {
-			world->warnings.timeStepTooLarge++;
-			if (world->warnings.timeStepTooLarge == 1)
-				wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)params->h, (double)SpringsStableStep(c));
-		}
+		if (solver == WF_SOLVER_SPRINGS)
+			wfCheckSpringsStep(world, c, params->h);
 		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
 		for (int s = 0; s < params->substeps; ++s) {
 			ctx.substep = s;

@@ -1084,19 +1084,6 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	memcpy(table + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) + (size_t)vc->slot * sizeof slot, &slot, sizeof slot);
 }
 
-// Explicit springs are stable while h * omega_max < 2 (the CPU backend's estimate).
-static float SpringsStableStep(const wfCloth* c)
-{
-	int maxDegree = 1;
-	for (int i = 0; i < c->model.particleCount; ++i) {
-		int d = c->model.adjStart[i + 1] - c->model.adjStart[i];
-		if (d > maxDegree)
-			maxDegree = d;
-	}
-	float k = c->material.stiffness;
-	return k > 0.0f ? sqrtf(2.0f * c->material.mass / (k * (float)maxDegree)) : INFINITY;
-}
-
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
@@ -1117,11 +1104,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			continue;
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
 		WriteFrame(ctx, world, c, vc, params);
-		if (step->solver == WF_SOLVER_SPRINGS && params->h > SpringsStableStep(c)) {
-			world->warnings.timeStepTooLarge++;
-			if (world->warnings.timeStepTooLarge == 1)
-				wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)params->h, (double)SpringsStableStep(c));
-		}
+		if (step->solver == WF_SOLVER_SPRINGS)
+			wfCheckSpringsStep(world, c, params->h);
 	}
 	// Each arena's substep table (uniform wind: the acceleration does not depend on the mass).
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
