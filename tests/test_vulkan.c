@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "test.h"
+#include "vk_test_util.h"
 
 #include "core/internal.h"
 
@@ -17,35 +18,6 @@
 #include "vulkan/vk_internal.h"
 #endif
 
-// The backend is optional: without it every test here says so and passes.
-static bool VulkanMissing(void)
-{
-	char err[256];
-	if (wfEnumerateDevices(NULL, 0, err, sizeof err) < 0) {
-		fprintf(stderr, "  skipped: %s\n", err);
-		return true;
-	}
-	return false;
-}
-
-static const char* TestDevice(void)
-{
-	const char* d = getenv("WEFT_VK_DEVICE");
-	return d != NULL && d[0] != 0 ? d : "llvmpipe";
-}
-
-static wfWorld* MakeWorld(wfWorldDef wd, wfBackendType backend)
-{
-	char err[512];
-	wd.backend = backend;
-	wd.deviceName = backend == WF_BACKEND_VULKAN ? TestDevice() : NULL;
-	wd.threads = 1;
-	wfWorld* w = wfCreateWorld(&wd, err, sizeof err);
-	if (w == NULL)
-		fprintf(stderr, "  world (%s): %s\n", wfBackendName(backend), err);
-	return w;
-}
-
 // lavapipe performs IEEE float arithmetic with correctly rounded sqrt and division, like the CPU,
 // so there the GPU must match the CPU bit for bit. Hardware GPUs round sqrt, division and sin
 // differently in the last bits (NVIDIA: up to 2 ulp), so the exact checks get a tolerance there.
@@ -55,7 +27,7 @@ static bool DeviceIsExact(void)
 	char err[256];
 	int count = wfEnumerateDevices(devices, 16, err, sizeof err);
 	for (int i = 0; i < count && i < 16; ++i) {
-		if (strstr(devices[i].name, TestDevice()) != NULL)
+		if (strstr(devices[i].name, wfVkTestDevice()) != NULL)
 			return !devices[i].hardware;
 	}
 	return false;
@@ -65,25 +37,6 @@ static bool DeviceIsExact(void)
 static double Slack(double tolerance)
 {
 	return DeviceIsExact() ? 0.0 : tolerance;
-}
-
-// Largest distance between the positions of two cloths with the same particle count.
-static double MaxDiff(wfClothId a, wfClothId b, int n)
-{
-	wfVec3* pa = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
-	wfVec3* pb = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
-	double worst = -1.0;
-	if (pa != NULL && pb != NULL && wfCloth_ReadPositions(a, pa, n) == WF_OK && wfCloth_ReadPositions(b, pb, n) == WF_OK) {
-		worst = 0.0;
-		for (int i = 0; i < n; ++i) {
-			double d = fabs((double)pa[i].x - pb[i].x) + fabs((double)pa[i].y - pb[i].y) + fabs((double)pa[i].z - pb[i].z);
-			if (!(d <= worst)) // NaN counts as the worst
-				worst = isnan(d) ? INFINITY : d;
-		}
-	}
-	free(pa);
-	free(pb);
-	return worst;
 }
 
 static bool ValidationClean(const wfWorld* w)
@@ -115,16 +68,19 @@ static void SmallPreset(const char* preset, wfSolverType solver, int grid, wfWor
 // by more than tol (relative to the cloth size) or the validation layers spoke.
 static int CompareBackends(const char* preset, wfSolverType solver, int grid, int frames, double relTol)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
 	SmallPreset(preset, solver, grid, &wd, &cd);
-	wfWorld* cpu = MakeWorld(wd, WF_BACKEND_CPU);
-	wfWorld* gpu = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(cpu != NULL && gpu != NULL);
+#ifdef WEFT_HAVE_VULKAN
 	// A lone cloth of any solver through the fused kernel (WEFT_VK_FUSED=1's switch).
-	((wfVkContext*)gpu->backendData)->fusedForced = true;
+	if (wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN)
+		((wfVkContext*)gpu->backendData)->fusedForced = true;
+#endif
 	ENSURE(wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
 	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
 	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
@@ -134,7 +90,7 @@ static int CompareBackends(const char* preset, wfSolverType solver, int grid, in
 	for (int f = 0; f < frames; ++f) {
 		ENSURE(wfWorld_Step(cpu) == WF_OK);
 		ENSURE(wfWorld_Step(gpu) == WF_OK);
-		double d = MaxDiff(a, b, n);
+		double d = wfVkTestMaxDiff(a, b, n);
 		worst = d > worst || d < 0.0 ? d : worst;
 	}
 	fprintf(stderr, "  %s/%s on %s: %d x %d, %d substeps x %d iterations, %d frames\n", preset, wfSolverName(solver),
@@ -172,7 +128,7 @@ VK_MATCH(springs_on_spring_mesh, "spring-mesh", WF_SOLVER_SPRINGS)
 // damping, an odd springs substep count (the B -> A copy), a non-square grid.
 static int CompareLive(wfSolverType solver, wfWindMode wind, int substeps)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
@@ -182,8 +138,8 @@ static int CompareLive(wfSolverType solver, wfWindMode wind, int substeps)
 	wd.wind.mode = wind;
 	wd.wind.strength = wind == WF_WIND_WAVE ? 0.02f : 3.0f;
 	wd.sphere.frequency = 1.0f;
-	wfWorld* cpu = MakeWorld(wd, WF_BACKEND_CPU);
-	wfWorld* gpu = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(cpu != NULL && gpu != NULL);
 	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
 	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
@@ -207,7 +163,7 @@ static int CompareLive(wfSolverType solver, wfWindMode wind, int substeps)
 		}
 		ENSURE(wfWorld_Step(cpu) == WF_OK);
 		ENSURE(wfWorld_Step(gpu) == WF_OK);
-		double d = MaxDiff(a, b, cd.cols * cd.rows);
+		double d = wfVkTestMaxDiff(a, b, cd.cols * cd.rows);
 		worst = d > worst || d < 0.0 ? d : worst;
 	}
 	ENSURE_LE(worst, 1e-4 * cd.width);
@@ -226,17 +182,17 @@ WF_TEST(vk_live_springs_odd_substeps) { return CompareLive(WF_SOLVER_SPRINGS, WF
 WF_TEST(vk_record_once)
 {
 #ifndef WEFT_HAVE_VULKAN
-	VulkanMissing();
+	wfVkTestMissing();
 	return 0;
 #else
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
 	SmallPreset("xpbd", WF_SOLVER_XPBD, 8, &wd, &cd);
 	wd.step.substeps = 3;
 	wd.step.iterations = 2;
-	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(w != NULL);
 	wfVkContext* ctx = (wfVkContext*)w->backendData;
 	ctx->fusedDisabled = true; // the per-range path's formula (the fused path is one dispatch)
@@ -281,12 +237,12 @@ WF_TEST(vk_record_once)
 // Snapshot on the device, step, restore, step again: bit-identical.
 WF_TEST(vk_snapshot_restore)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
 	SmallPreset("xpbd", WF_SOLVER_XPBD, 10, &wd, &cd);
-	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(w != NULL);
 	wfClothId id = wfCreateCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(id));
@@ -321,12 +277,12 @@ WF_TEST(vk_snapshot_restore)
 // release it; both backends stay together and the grabbed particle sits at its target.
 static int PinAndGrab(wfSolverType solver)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
 	SmallPreset("spring-mesh", solver, 10, &wd, &cd);
-	wfWorld* w[2] = {MakeWorld(wd, WF_BACKEND_CPU), MakeWorld(wd, WF_BACKEND_VULKAN)};
+	wfWorld* w[2] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
 	ENSURE(w[0] != NULL && w[1] != NULL);
 	wfClothId id[2] = {wfCreateCloth(w[0], &cd), wfCreateCloth(w[1], &cd)};
 	ENSURE(!wfClothId_IsNull(id[0]) && !wfClothId_IsNull(id[1]));
@@ -357,7 +313,7 @@ static int PinAndGrab(wfSolverType solver)
 	// on the H200 12 frames left 4.5e-3 (0.7% of the cloth size) between CPU and GPU. Exact devices
 	// still have to match to 1e-4 of the size.
 	double bound = solver == WF_SOLVER_XPBD ? 1e-4 + Slack(1e-2) : 1e-4;
-	ENSURE_LE(MaxDiff(id[0], id[1], n), bound * cd.width);
+	ENSURE_LE(wfVkTestMaxDiff(id[0], id[1], n), bound * cd.width);
 	ENSURE(ValidationClean(w[1]));
 	wfDestroyWorld(w[0]);
 	wfDestroyWorld(w[1]);
@@ -372,13 +328,13 @@ WF_TEST(vk_pin_and_grab_springs) { return PinAndGrab(WF_SOLVER_SPRINGS); }
 // in one world step independently; reset goes back to the start.
 WF_TEST(vk_normals_two_cloths_reset)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
 	SmallPreset("xpbd", WF_SOLVER_XPBD, 9, &wd, &cd);
-	wfWorld* cpu = MakeWorld(wd, WF_BACKEND_CPU);
-	wfWorld* gpu = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(cpu != NULL && gpu != NULL);
 	wfClothDef cd2 = cd;
 	cd2.cols = 7;
@@ -391,8 +347,8 @@ WF_TEST(vk_normals_two_cloths_reset)
 		ENSURE(wfWorld_Step(cpu) == WF_OK);
 		ENSURE(wfWorld_Step(gpu) == WF_OK);
 	}
-	ENSURE_LE(MaxDiff(a[0], b[0], cd.cols * cd.rows), 1e-4 * cd.width);
-	ENSURE_LE(MaxDiff(a[1], b[1], cd2.cols * cd2.rows), 1e-4 * cd2.width);
+	ENSURE_LE(wfVkTestMaxDiff(a[0], b[0], cd.cols * cd.rows), 1e-4 * cd.width);
+	ENSURE_LE(wfVkTestMaxDiff(a[1], b[1], cd2.cols * cd2.rows), 1e-4 * cd2.width);
 	const int n = cd.cols * cd.rows;
 	wfVec3* gn = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
 	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
@@ -429,7 +385,7 @@ WF_TEST(vk_normals_two_cloths_reset)
 // same positions (the last good state).
 WF_TEST(vk_bad_frame_discarded)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
@@ -437,8 +393,8 @@ WF_TEST(vk_bad_frame_discarded)
 	wd.step.substeps = 1;
 	wd.step.timeStep = 0.05f;
 	cd.material.stiffness = 1e6f;
-	wfWorld* cpu = MakeWorld(wd, WF_BACKEND_CPU);
-	wfWorld* gpu = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(cpu != NULL && gpu != NULL);
 	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
 	// Disturb the grid so the stiff springs fire.
@@ -458,7 +414,7 @@ WF_TEST(vk_bad_frame_discarded)
 	ENSURE(wc.nonFinite + wc.unstable > 0);
 	ENSURE(wc.nonFinite == wg.nonFinite && wc.unstable == wg.unstable && wc.timeStepTooLarge == wg.timeStepTooLarge);
 	// Exploding stiff springs amplify last-bit differences: 5.7e-3 on the H200 (width 5).
-	ENSURE_LE(MaxDiff(a, b, n), Slack(5e-3 * cd.width));
+	ENSURE_LE(wfVkTestMaxDiff(a, b, n), Slack(5e-3 * cd.width));
 	ENSURE(ValidationClean(gpu));
 	free(p);
 	wfDestroyWorld(cpu);
@@ -468,7 +424,7 @@ WF_TEST(vk_bad_frame_discarded)
 
 WF_TEST(vk_device_list)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfDeviceInfo devices[8];
 	char err[256];
@@ -478,7 +434,7 @@ WF_TEST(vk_device_list)
 	for (int i = 0; i < count && i < 8; ++i) {
 		fprintf(stderr, "  device %d: %s (%s, api %u.%u)\n", i, devices[i].name, devices[i].hardware ? "hardware" : "software",
 			devices[i].apiVersion >> 22, (devices[i].apiVersion >> 12) & 0x3ff);
-		found = found || strstr(devices[i].name, TestDevice()) != NULL;
+		found = found || strstr(devices[i].name, wfVkTestDevice()) != NULL;
 	}
 	ENSURE(found);
 	return 0;
@@ -488,7 +444,7 @@ WF_TEST(vk_device_list)
 // says so; vulkan fails with a message naming what is missing.
 WF_TEST(vk_fallback_without_driver)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	// Hide the driver for this test only; the previous settings come back at the end (a machine
 	// may point VK_DRIVER_FILES at its driver, and later tests in this process need it).
@@ -526,7 +482,7 @@ WF_TEST(vk_fallback_without_driver)
 // A device name that matches nothing: vulkan fails and lists the devices there are.
 WF_TEST(vk_unknown_device_name)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	char err[512];
 	wfWorldDef wd = wfDefaultWorldDef();
@@ -542,14 +498,14 @@ WF_TEST(vk_unknown_device_name)
 // and counts exactly, sums to float rounding per workgroup (relative 1e-5).
 static int CompareStats(const char* preset, wfSolverType solver)
 {
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
 	SmallPreset(preset, solver, 13, &wd, &cd);
 	cd.cols = 17; // more than one workgroup of particles
 	wd.floor.enabled = true;
-	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(w != NULL);
 	wfClothId id = wfCreateCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(id));
@@ -589,13 +545,13 @@ WF_TEST(vk_stats_springs) { return CompareStats("compute-cloth", WF_SOLVER_SPRIN
 WF_TEST(vk_out_of_memory_and_device_lost)
 {
 #ifndef WEFT_HAVE_VULKAN
-	VulkanMissing();
+	wfVkTestMissing();
 	return 0;
 #else
-	if (VulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd = wfDefaultWorldDef();
-	wfWorld* w = MakeWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(w != NULL);
 	wfVkContext* ctx = (wfVkContext*)w->backendData;
 	wfClothDef cd = wfDefaultClothDef();

@@ -4,6 +4,7 @@
 // path ran. lavapipe in CI (32 KB of shared memory): cloths over 2686 particles keep their
 // positions in buffers, the others in shared memory; both are covered.
 #include "test.h"
+#include "vk_test_util.h"
 
 #include "core/internal.h"
 
@@ -13,49 +14,14 @@
 #ifdef WEFT_HAVE_VULKAN
 #include "vulkan/vk_internal.h"
 
-static bool FusedVulkanMissing(void)
-{
-	char err[256];
-	if (wfEnumerateDevices(NULL, 0, err, sizeof err) < 0) {
-		fprintf(stderr, "  skipped: %s\n", err);
-		return true;
-	}
-	return false;
-}
-
+// A test world; on Vulkan the fused kernel takes lone cloths of every solver too (these tests
+// check the fused kernel: WEFT_VK_FUSED=1's switch).
 static wfWorld* FusedWorld(wfWorldDef wd, wfBackendType backend)
 {
-	char err[512];
-	const char* device = getenv("WEFT_VK_DEVICE");
-	wd.backend = backend;
-	wd.deviceName = backend == WF_BACKEND_VULKAN ? (device != NULL && device[0] != 0 ? device : "llvmpipe") : NULL;
-	wd.threads = 1;
-	wfWorld* w = wfCreateWorld(&wd, err, sizeof err);
-	if (w == NULL)
-		fprintf(stderr, "  world (%s): %s\n", wfBackendName(backend), err);
-	// These tests check the fused kernel on lone cloths of every solver: WEFT_VK_FUSED=1's switch.
-	else if (backend == WF_BACKEND_VULKAN)
+	wfWorld* w = wfVkTestWorld(wd, backend);
+	if (w != NULL && backend == WF_BACKEND_VULKAN)
 		((wfVkContext*)w->backendData)->fusedForced = true;
 	return w;
-}
-
-// Largest summed |dx|+|dy|+|dz| between two cloths' positions (NaN: infinity).
-static double FusedMaxDiff(wfClothId a, wfClothId b, int n)
-{
-	wfVec3* pa = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
-	wfVec3* pb = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
-	double worst = -1.0;
-	if (pa != NULL && pb != NULL && wfCloth_ReadPositions(a, pa, n) == WF_OK && wfCloth_ReadPositions(b, pb, n) == WF_OK) {
-		worst = 0.0;
-		for (int i = 0; i < n; ++i) {
-			double d = fabs((double)pa[i].x - pb[i].x) + fabs((double)pa[i].y - pb[i].y) + fabs((double)pa[i].z - pb[i].z);
-			if (!(d <= worst))
-				worst = isnan(d) ? INFINITY : d;
-		}
-	}
-	free(pa);
-	free(pb);
-	return worst;
 }
 
 // The preset with the asked solver, its substeps cut for lavapipe (springs keep a stable step).
@@ -92,7 +58,7 @@ static int FusedAgainstCpu(const char* preset, wfSolverType solver, int cols, in
 	for (int f = 0; f < frames; ++f) {
 		ENSURE(wfWorld_Step(cpu) == WF_OK);
 		ENSURE(wfWorld_Step(gpu) == WF_OK);
-		double d = FusedMaxDiff(a, b, cols * rows);
+		double d = wfVkTestMaxDiff(a, b, cols * rows);
 		worst = d > worst || d < 0.0 ? d : worst;
 	}
 	wfStepProfile prof = wfWorld_GetStepProfile(gpu);
@@ -117,7 +83,7 @@ static const char* const kPresets[3] = {"xpbd", "compute-cloth", "spring-mesh"};
 // Each solver on each preset, small non-square grids (shared memory on every device).
 static int FusedEveryPreset(wfSolverType solver)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	for (int p = 0; p < 3; ++p) {
 		double worst;
@@ -127,12 +93,11 @@ static int FusedEveryPreset(wfSolverType solver)
 	return 0;
 }
 
-
 // A cloth over lavapipe's shared memory (56 x 56 = 3136 particles > 2686): positions stay in
 // buffers; on a 48 KB device the same cloth runs from shared memory. Every solver.
 static int FusedLargeCloth(void)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	double worst;
 	if (FusedAgainstCpu("xpbd", WF_SOLVER_XPBD, 56, 56, 3, 2, &worst) != 0)
@@ -145,7 +110,7 @@ static int FusedLargeCloth(void)
 // The fused path and the per-range path (WEFT_VK_FUSED=0's switch) give the same bits.
 static int FusedEqualsPerRange(void)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	for (int s = 0; s < 3; ++s) {
 		wfSolverType solver = (wfSolverType)s;
@@ -192,7 +157,7 @@ static int FusedEqualsPerRange(void)
 // frame is ONE dispatch of 8 workgroups for the small cloths + the large cloth's per-range ones.
 static int FusedBatch(wfSolverType solver)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef base;
@@ -235,7 +200,7 @@ static int FusedBatch(wfSolverType solver)
 		ctx->fusedClothsPerFrame, dispatches, perRange);
 	ENSURE(ctx->fusedClothsPerFrame == kCloths - 1 && dispatches == 1 + perRange);
 	for (int i = 0; i < kCloths; ++i) {
-		double d = FusedMaxDiff(a[i], b[i], cds[i].cols * cds[i].rows);
+		double d = wfVkTestMaxDiff(a[i], b[i], cds[i].cols * cds[i].rows);
 		fprintf(stderr, "  cloth %d (%d x %d): worst %.3g\n", i, cds[i].cols, cds[i].rows, d);
 		ENSURE_LE(d, 1e-4 * (cds[i].width > cds[i].height ? cds[i].width : cds[i].height));
 	}
@@ -246,13 +211,12 @@ static int FusedBatch(wfSolverType solver)
 	return 0;
 }
 
-
 // The arena grows while cloths live in it (contents moved, descriptors and transfers re-pointed):
 // a cloth stepped before keeps its state, cloths added later join the batch, removing one and
 // adding another keeps the rest intact. Everything against the CPU.
 static int FusedArenaGrows(void)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
@@ -289,7 +253,7 @@ static int FusedArenaGrows(void)
 	for (int i = 0; i < kCloths; ++i) {
 		if (i == 3)
 			continue;
-		double d = FusedMaxDiff(a[i], b[i], n[i]);
+		double d = wfVkTestMaxDiff(a[i], b[i], n[i]);
 		ENSURE_LE(d, 1e-4 * cd.height);
 	}
 	ENSURE(wfWorld_GetWarnings(gpu).validationMessages == 0);
@@ -302,7 +266,7 @@ static int FusedArenaGrows(void)
 // does): the fused kernel notices at the frame start and reads them from the POS array.
 static int FusedUnevenMasses(void)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	for (int s = 0; s < 3; ++s) {
 		wfWorldDef wd;
@@ -325,7 +289,7 @@ static int FusedUnevenMasses(void)
 			ENSURE(wfWorld_Step(w[0]) == WF_OK);
 			ENSURE(wfWorld_Step(w[1]) == WF_OK);
 		}
-		double d = FusedMaxDiff(id[0], id[1], cd.cols * cd.rows);
+		double d = wfVkTestMaxDiff(id[0], id[1], cd.cols * cd.rows);
 		fprintf(stderr, "  %s: %d dispatch(es)/frame, worst %.3g\n", wfSolverName((wfSolverType)s),
 			wfWorld_GetStepProfile(w[1]).dispatches, d);
 		ENSURE(wfWorld_GetStepProfile(w[1]).dispatches == 1);
@@ -337,26 +301,11 @@ static int FusedUnevenMasses(void)
 	return 0;
 }
 
-#else
-// Built without the Vulkan backend: every test says so and passes.
-static int FusedSkipped(void)
-{
-	fprintf(stderr, "  skipped: built without the Vulkan backend\n");
-	return 0;
-}
-static int FusedEveryPreset(wfSolverType solver) { (void)solver; return FusedSkipped(); }
-static int FusedLargeCloth(void) { return FusedSkipped(); }
-static int FusedEqualsPerRange(void) { return FusedSkipped(); }
-static int FusedBatch(wfSolverType solver) { (void)solver; return FusedSkipped(); }
-static int FusedArenaGrows(void) { return FusedSkipped(); }
-static int FusedUnevenMasses(void) { return FusedSkipped(); }
-#endif
-
 // Without WEFT_VK_FUSED: a lone springs or Jacobi cloth takes the per-range path (faster on a
 // hardware GPU, see UsesFused), a lone XPBD cloth and four springs cloths take the fused one.
 static int FusedAutoPolicy(void)
 {
-	if (FusedVulkanMissing())
+	if (wfVkTestMissing())
 		return 0;
 	const char* forced = getenv("WEFT_VK_FUSED");
 	if (forced != NULL && forced[0] != 0) {
@@ -389,6 +338,22 @@ static int FusedAutoPolicy(void)
 	}
 	return 0;
 }
+
+#else
+// Built without the Vulkan backend: every test says so and passes.
+static int FusedSkipped(void)
+{
+	fprintf(stderr, "  skipped: built without the Vulkan backend\n");
+	return 0;
+}
+static int FusedEveryPreset(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+static int FusedLargeCloth(void) { return FusedSkipped(); }
+static int FusedEqualsPerRange(void) { return FusedSkipped(); }
+static int FusedBatch(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+static int FusedArenaGrows(void) { return FusedSkipped(); }
+static int FusedUnevenMasses(void) { return FusedSkipped(); }
+static int FusedAutoPolicy(void) { return FusedSkipped(); }
+#endif
 
 WF_TEST(vk_fused_auto_policy) { return FusedAutoPolicy(); }
 WF_TEST(vk_fused_xpbd_presets) { return FusedEveryPreset(WF_SOLVER_XPBD); }
