@@ -14,14 +14,22 @@ rm -rf "$out"
 mkdir -p "$out"
 start=$(date +%s)
 display=${VIEW_DISPLAY:-99}
+# The viewer's own exit code goes through a file: xvfb-run's status also reports its clean-up,
+# which can fail when several virtual displays start and stop at once (seen under ctest -j2).
+rcfile="$out/exit-code"
+rm -f "$rcfile"
+run_viewer() {
+	xvfb-run -a -n "$display" -s "-screen 0 1024x768x24" sh -c '"$@"; echo $? > "$RCFILE"' viewer "$@"
+}
+export RCFILE="$rcfile"
 if [ -n "$VIEW_PRELOAD" ]; then
-	xvfb-run -a -n "$display" -s "-screen 0 1024x768x24" env LD_PRELOAD="$VIEW_PRELOAD" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
+	run_viewer env LD_PRELOAD="$VIEW_PRELOAD" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
 else
-	xvfb-run -a -n "$display" -s "-screen 0 1024x768x24" "$viewer" --script "$script" --screenshot-dir "$out" "$@"
+	run_viewer "$viewer" --script "$script" --screenshot-dir "$out" "$@"
 fi
-rc=$?
+rc=$(cat "$rcfile" 2>/dev/null || echo "none (the viewer did not finish)")
 echo "weft-view: exit code $rc after $(( $(date +%s) - start )) s"
-if [ "$rc" -ne 0 ]; then
+if [ "$rc" != 0 ]; then
 	echo "FAIL: weft-view exited with $rc"
 	exit 1
 fi
