@@ -188,47 +188,27 @@ void ViewApplyParams(View* v)
 	// The Jacobi solver ping-pongs two buffers per sweep: its sweep count must be even.
 	if (e->step.solver == WF_SOLVER_JACOBI && (e->step.iterations & 1) != 0)
 		e->step.iterations += 1;
-	if (memcmp(&e->step, &a->step, sizeof e->step) != 0) {
-		if (wfWorld_SetStep(v->world, &e->step) == WF_OK) {
-			a->step = e->step;
-			v->accumulator = 0.0;
-		} else {
-			SetStatus(v, "step");
-			e->step = a->step;
-		}
-	}
-	if (memcmp(&e->gravity, &a->gravity, sizeof e->gravity) != 0) {
-		if (wfWorld_SetGravity(v->world, e->gravity) == WF_OK)
-			a->gravity = e->gravity;
-		else {
-			SetStatus(v, "gravity");
-			e->gravity = a->gravity;
-		}
-	}
-	if (memcmp(&e->sphere, &a->sphere, sizeof e->sphere) != 0) {
-		if (wfWorld_SetSphere(v->world, &e->sphere) == WF_OK)
-			a->sphere = e->sphere;
-		else {
-			SetStatus(v, "sphere");
-			e->sphere = a->sphere;
-		}
-	}
-	if (memcmp(&e->floor, &a->floor, sizeof e->floor) != 0) {
-		if (wfWorld_SetFloor(v->world, &e->floor) == WF_OK)
-			a->floor = e->floor;
-		else {
-			SetStatus(v, "floor");
-			e->floor = a->floor;
-		}
-	}
-	if (memcmp(&e->wind, &a->wind, sizeof e->wind) != 0) {
-		if (wfWorld_SetWind(v->world, &e->wind) == WF_OK)
-			a->wind = e->wind;
-		else {
-			SetStatus(v, "wind");
-			e->wind = a->wind;
-		}
-	}
+	// A changed group goes to the world; a refused one is shown and rolled back in the panel.
+#define APPLY_GROUP(field, call) \
+	do { \
+		if (memcmp(&e->field, &a->field, sizeof e->field) != 0) { \
+			if ((call) == WF_OK) { \
+				a->field = e->field; \
+			} else { \
+				SetStatus(v, #field); \
+				e->field = a->field; \
+			} \
+		} \
+	} while (0)
+	const wfStepDef before = a->step;
+	APPLY_GROUP(step, wfWorld_SetStep(v->world, &e->step));
+	if (memcmp(&before, &a->step, sizeof before) != 0)
+		v->accumulator = 0.0;
+	APPLY_GROUP(gravity, wfWorld_SetGravity(v->world, e->gravity));
+	APPLY_GROUP(sphere, wfWorld_SetSphere(v->world, &e->sphere));
+	APPLY_GROUP(floor, wfWorld_SetFloor(v->world, &e->floor));
+	APPLY_GROUP(wind, wfWorld_SetWind(v->world, &e->wind));
+#undef APPLY_GROUP
 	for (int i = 0; i < v->clothCount; ++i) {
 		ViewClothParams* ec = &e->cloth[i];
 		ViewClothParams* ac = &a->cloth[i];
