@@ -42,7 +42,6 @@ typedef struct wfClothModel {
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
 	float* uvs;                 // (particleCount x 2)
 	wfVec4* restPositions;      // (particleCount) initial positions, w unused
-	float restArea;             // area of the undeformed sheet
 } wfClothModel;
 
 // State: what a step changes; snapshot/restore copies it.

@@ -97,7 +97,6 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 			m->uvs[2 * (r * cols + c) + 1] = rows > 1 ? def->uvRepeat * (float)r / (float)(rows - 1) : 0.0f;
 		}
 	}
-	m->restArea = def->width * def->height;
 
 	// Constraints in generation order: per particle, row-major.
 	int count = 0;
