@@ -45,7 +45,8 @@ add_custom_target(weft_vk_shaders DEPENDS ${_outputs})
 set(WEFT_VULKAN_SOURCES
   src/vulkan/vk_loader.c
   src/vulkan/vk_device.c
-  src/vulkan/vk_backend.c)
+  src/vulkan/vk_backend.c
+  src/vulkan/vk_interop.c)
 set(WEFT_VULKAN_INCLUDES ${WEFT_VULKAN_INCLUDE_DIR} ${_spv_dir})
 set(WEFT_VULKAN_DEFINES WEFT_HAVE_VULKAN)
 set(WEFT_VULKAN_LIBS ${CMAKE_DL_LIBS})

@@ -70,6 +70,7 @@ int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 	def.width = o->render.width;
 	def.height = o->render.height;
 	def.wireframe = o->render.wireframe;
+	def.world = sim->world; // on Vulkan: draw from the solver's buffers on its device
 	if (o->render.color != NULL && !wfColorModeFromName(o->render.color, &def.colorMode)) {
 		fprintf(stderr, "weft run: --color: '%s' is not a colour mode (allowed: texture, speed, strain)\n", o->render.color);
 		return CLI_EXIT_USAGE;

@@ -4,6 +4,7 @@
 //   wfRendererDef rd = wfDefaultRendererDef();
 //   rd.width = 1280; rd.height = 720;
 //   char err[256];
+//   rd.world = world;   // optional: draw from the solver's buffers when the world runs on Vulkan
 //   wfRenderer* r = wfCreateRenderer(&rd, err, sizeof err);
 //   wfCamera cam = wfDefaultCameraForPreset("compute-cloth");
 //   wfRenderer_DrawWorld(r, world, &cloth, 1, &cam);
@@ -48,6 +49,11 @@ typedef struct wfRendererDef {
 	float strainScale;     // strain at the ends of the strain ramp, > 0
 	const char* deviceName;// substring of the Vulkan device; NULL: WEFT_VK_DEVICE, else a hardware device, else any
 	bool validation;       // enable the validation layer (also on when WEFT_VK_VALIDATION=1)
+	// Optional: when this world runs on Vulkan (on a device with a graphics queue), the renderer uses the
+	// world's device and queue and draws the world's cloths straight from the solver's buffers: no
+	// read-back, no upload (deviceName and validation are then the world's). Destroy the renderer before
+	// the world. NULL, or a world on the CPU: the renderer opens its own device.
+	wfWorld* world;
 	int internalValue;     // set by wfDefaultRendererDef, checked on create
 } wfRendererDef;
 
@@ -91,14 +97,23 @@ WF_API wfResult wfRenderer_Resize(wfRenderer* renderer, int width, int height);
 WF_API wfRendererDef wfRenderer_GetDef(const wfRenderer* renderer);
 WF_API const char* wfRenderer_GetDeviceName(const wfRenderer* renderer);
 WF_API const char* wfRenderer_GetLastError(const wfRenderer* renderer);
-// Validation-layer messages (warnings and errors) seen so far; 0 when validation is off.
+// Validation-layer messages (warnings and errors) seen so far; 0 when validation is off. A renderer on a
+// world's device reports the world's count (wfWarnings.validationMessages).
 WF_API int wfRenderer_GetValidationCount(const wfRenderer* renderer);
+// True when the renderer uses its def's world's device and draws that world's cloths from the
+// solver's buffers.
+WF_API bool wfRenderer_SharesWorldDevice(const wfRenderer* renderer);
+// The last frame: bytes of cloth state (positions, normals, velocities) copied from the host, and the
+// cloths drawn straight from the solver's buffers.
+WF_API int64_t wfRenderer_GetUploadBytes(const wfRenderer* renderer);
+WF_API int wfRenderer_GetZeroCopyCloths(const wfRenderer* renderer);
 // Changes the colour mode, wireframe and pin markers between frames (other fields are ignored).
 WF_API void wfRenderer_SetStyle(wfRenderer* renderer, wfColorMode mode, bool wireframe, bool showPins);
 
-// Renders one frame: the floor and sphere of the world (as enabled) and the given cloths, read through
-// the public read-back API and uploaded through a staging buffer. The floor receives the shadows of the
-// sphere and the cloths from the key light. count may be 0. Waits for the GPU.
+// Renders one frame: the floor and sphere of the world (as enabled) and the given cloths. The cloths of
+// the def's world (on a shared device) are drawn from the solver's buffers; others are read through the
+// public read-back API and uploaded through a staging buffer. The floor receives the shadows of the
+// sphere and the cloths from the key light, fitted on the GPU. count may be 0. Waits for the GPU.
 // Strain mode measures edges against the lengths they had when this renderer first drew the cloth.
 WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count,
                                      const wfCamera* camera);

@@ -340,6 +340,49 @@ typedef struct wfDeviceInfo {
 // at most capacity. When there is no Vulkan support compiled in, returns -1.
 WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize);
 
+// ---------------------------------------------------------------- Vulkan interop
+// For drawing a world on the Vulkan backend straight from the solver's buffers (weft's renderer does
+// this when wfRendererDef.world is set). Handles are given without <vulkan/vulkan.h>: dispatchable ones
+// as pointers, the others as uint64_t; cast them to the Vulkan types.
+//
+// Synchronisation: wfWorld_Step, the setters and the read-backs submit to `queue` and wait for their
+// work before they return, so the world never has work in flight between calls. A reader that submits
+// to the same queue records one barrier before its reads: source stages COMPUTE_SHADER | TRANSFER,
+// accesses SHADER_WRITE | TRANSFER_WRITE. Its reads must be complete (its fence waited for) before the
+// next call into the world that writes the cloths. The queue is externally synchronised: use the world
+// and the reader from one thread.
+typedef struct wfVulkanDevice {
+	void* instance;            // VkInstance
+	void* physicalDevice;      // VkPhysicalDevice
+	void* device;              // VkDevice
+	void* queue;               // VkQueue the world submits to
+	uint32_t queueFamily;
+	uint32_t queueFlags;       // VkQueueFlags of that family (graphics too when the device has such a family)
+	uint32_t apiVersion;       // VkApplicationInfo::apiVersion of the instance
+	const void* enabledFeatures; // const VkPhysicalDeviceFeatures* the device was created with
+	void* getInstanceProcAddr; // PFN_vkGetInstanceProcAddr of the loader the world opened
+} wfVulkanDevice;
+
+// Fills *out; WF_ERROR_BACKEND_UNAVAILABLE when the world does not run on Vulkan. The handles live as
+// long as the world.
+WF_API wfResult wfWorld_GetVulkanDevice(wfWorld* world, wfVulkanDevice* out);
+
+// Where a cloth's current state lives on the device: arrays of particleCount vec4 (16 bytes each).
+typedef struct wfVulkanClothBuffers {
+	uint64_t buffer;          // VkBuffer (usage: storage, vertex, transfer src/dst); small cloths share one
+	uint64_t positionOffset;  // bytes into buffer: xyz position, w inverse mass
+	uint64_t velocityOffset;  // xyz velocity, w unused
+	uint64_t normalOffset;    // xyz unit normal, w unused
+	uint32_t stride;          // 16
+	int particleCount;
+	bool normalsCurrent;      // false after the host changed positions and before the next step
+} wfVulkanClothBuffers;
+
+// Fills *out for a cloth of a world on Vulkan (WF_ERROR_BACKEND_UNAVAILABLE otherwise). Valid until a
+// cloth is added to or removed from the world (small cloths are packed in shared buffers that may
+// move then); ask again after that.
+WF_API wfResult wfCloth_GetVulkanBuffers(wfClothId id, wfVulkanClothBuffers* out);
+
 #ifdef __cplusplus
 }
 #endif

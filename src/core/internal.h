@@ -104,6 +104,9 @@ typedef struct wfBackendOps {
 	wfResult (*stats)(wfWorld* world, wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);
 	// Optional: device time of the last frame and dispatches per frame (fills gpuMs, dispatches).
 	void (*profile)(const wfWorld* world, wfStepProfile* out);
+	// Optional (Vulkan): the device and a cloth's buffers for interop (weft.h, "Vulkan interop").
+	void (*vulkanDevice)(wfWorld* world, wfVulkanDevice* out);
+	void (*vulkanBuffers)(wfWorld* world, wfCloth* cloth, wfVulkanClothBuffers* out);
 } wfBackendOps;
 
 struct wfWorld {

@@ -1,5 +1,8 @@
-// One frame: the cloths read through the public API into the staging buffer, uploaded, and drawn with
-// the floor, the sphere, the wireframe and the pin markers into the offscreen target, then read back.
+// One frame. Each cloth's positions, normals and velocities come from the solver's own buffers when
+// the renderer shares the world's device (no copy), else from the public read-back API through the
+// staging buffer. Then, in one command buffer: the casters' box and the key light's projection on the
+// GPU (bounds.comp, light.comp), the shadow pass, the floor, the sphere, the cloths, the wireframe and
+// the pin markers into the offscreen target, and the copy of the image for the host.
 #include "renderer.h"
 
 #include <math.h>
@@ -8,87 +11,138 @@
 #include <string.h>
 
 #define RD_MAX_PIN_MARKERS 4096
+#define RD_CACHE_IDLE_FRAMES 120 // a cloth not drawn for this many frames loses its cache entry
+#define RD_STATE_ALIGN 256       // offsets of storage-buffer views (minStorageBufferOffsetAlignment <= 256)
 
-// One cloth of the frame: where its streams are and what it needs.
+// One cloth of the frame: where its state is read from and what it needs.
 typedef struct RdClothDraw {
 	wfClothId id;
 	wfClothInfo info;
-	RdStreams streams;
+	RdClothCache* cache;   // set once every cloth of the frame has its entry (the array may move before)
+	int cacheIndex;
+	VkBuffer state;        // the solver's buffer, or r->geometry
+	VkDeviceSize position, velocity, normal;
+	VkDeviceSize staged;   // without zero copy: the arrays' start in staging (= in geometry)
+	bool zeroCopy;
+	bool takeRest;         // copy this frame's positions into the cache's rest shape
+	VkDescriptorSet set;
 } RdClothDraw;
 
-// Rest positions for strain. The public API has no rest shape, so the positions of the first frame
-// this renderer draws of a cloth stand in for it (a cloth is created at rest, and renderers normally
-// start with frame 0). An entry is taken again when its world's time goes back (a reset, a restored
-// snapshot, or a new world at a reused address).
-static const wfVec3* RestPositions(wfRenderer* r, wfClothId id, int count, const wfVec3* current)
+static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+static void FreeCache(wfRenderer* r, RdClothCache* c)
 {
-	double now = wfWorld_GetTime(id.world);
-	RdRestEntry* e = NULL;
-	for (int i = 0; i < r->restCount && e == NULL; ++i) {
-		RdRestEntry* c = &r->rest[i];
-		if (c->world == id.world && c->index == id.index && c->generation == id.generation)
-			e = c;
-	}
-	if (e != NULL && e->count == count && now >= e->time)
-		return e->positions;
-	if (e == NULL) {
-		RdRestEntry* grown = realloc(r->rest, sizeof *grown * (size_t)(r->restCount + 1));
-		if (grown == NULL)
-			return NULL;
-		r->rest = grown;
-		e = &r->rest[r->restCount++];
-		memset(e, 0, sizeof *e);
-	}
-	if (e->count != count) {
-		free(e->positions);
-		e->positions = malloc(sizeof(wfVec3) * (size_t)count);
-		e->count = e->positions != NULL ? count : 0;
-		if (e->positions == NULL)
-			return NULL;
-	}
-	memcpy(e->positions, current, sizeof(wfVec3) * (size_t)count);
-	e->world = id.world;
-	e->index = id.index;
-	e->generation = id.generation;
-	e->time = now;
-	return e->positions;
+	rdBufferDestroy(&r->ctx, &c->statics);
 }
 
-static float Distance(wfVec3 a, wfVec3 b)
+void rdFreeCaches(wfRenderer* r)
 {
-	float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-	return sqrtf(dx * dx + dy * dy + dz * dz);
+	for (int i = 0; i < r->cacheCount; ++i)
+		FreeCache(r, &r->caches[i]);
+	r->cacheCount = 0;
 }
 
-// Signed strain per particle: the mean of (length / rest length - 1) over its grid (structural) edges.
-static void ComputeStrain(const wfClothInfo* info, const wfVec3* pos, const wfVec3* rest, float* out)
+// Drops the entries no frame has drawn for a while (cloths that were removed or are no longer drawn).
+static void PruneCaches(wfRenderer* r)
 {
-	int cols = info->cols, rows = info->rows;
-	for (int i = 0; i < info->particleCount; ++i)
-		out[i] = 0.0f;
-	// Sum each edge into both ends, then divide by the number of edges at each particle.
-	for (int y = 0; y < rows; ++y) {
-		for (int x = 0; x < cols; ++x) {
-			int i = y * cols + x;
-			int next[2] = {x + 1 < cols ? i + 1 : -1, y + 1 < rows ? i + cols : -1};
-			for (int k = 0; k < 2; ++k) {
-				int j = next[k];
-				if (j < 0)
-					continue;
-				float restLength = Distance(rest[i], rest[j]);
-				float s = restLength > 0.0f ? Distance(pos[i], pos[j]) / restLength - 1.0f : 0.0f;
-				out[i] += s;
-				out[j] += s;
+	int kept = 0;
+	for (int i = 0; i < r->cacheCount; ++i) {
+		if (r->frameIndex - r->caches[i].lastFrame > RD_CACHE_IDLE_FRAMES)
+			FreeCache(r, &r->caches[i]);
+		else
+			r->caches[kept++] = r->caches[i];
+	}
+	r->cacheCount = kept;
+}
+
+// Uploads a cloth's uvs, triangle indices and structural edges into a new device buffer, with room
+// for the rest shape after them.
+static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, const wfClothInfo* info)
+{
+	RdContext* ctx = &r->ctx;
+	int n = info->particleCount;
+	int lineIndices = 2 * ((info->cols - 1) * info->rows + info->cols * (info->rows - 1));
+	VkDeviceSize size = 0;
+	c->streams = rdLayoutStreams(&size, 0, 3 * info->triangleCount, lineIndices, true);
+	c->streams.uv = size;
+	size = AlignUp(size + (VkDeviceSize)n * 8, RD_STATE_ALIGN);
+	c->rest = size;
+	size += (VkDeviceSize)n * 16;
+	RdBuffer staging;
+	if (!rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true))
+		return false;
+	uint8_t* base = staging.mapped;
+	bool ok = wfCloth_ReadUVs(id, (float*)(base + c->streams.uv), n) == WF_OK &&
+	          wfCloth_ReadIndices(id, (uint32_t*)(base + c->streams.index), (int)c->streams.indexCount) == WF_OK;
+	if (!ok) {
+		rdBufferDestroy(ctx, &staging);
+		return rdFail(ctx, "reading cloth %d: %s", c->index, wfWorld_GetLastError(c->world));
+	}
+	uint32_t* lines = (uint32_t*)(base + c->streams.lineIndex);
+	int k = 0;
+	for (int y = 0; y < info->rows; ++y) {
+		for (int x = 0; x < info->cols; ++x) {
+			uint32_t i = (uint32_t)(y * info->cols + x);
+			if (x + 1 < info->cols) {
+				lines[k++] = i;
+				lines[k++] = i + 1;
+			}
+			if (y + 1 < info->rows) {
+				lines[k++] = i;
+				lines[k++] = i + (uint32_t)info->cols;
 			}
 		}
 	}
-	for (int y = 0; y < rows; ++y) {
-		for (int x = 0; x < cols; ++x) {
-			int n = (x > 0) + (x + 1 < cols) + (y > 0) + (y + 1 < rows);
-			if (n > 0)
-				out[y * cols + x] /= (float)n;
-		}
+	ok = rdBufferCreate(ctx, &c->statics, size,
+	                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+	                        VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	                    false) &&
+	     rdBeginCommands(ctx);
+	if (ok) {
+		VkBufferCopy copy = {0, 0, c->rest};
+		ctx->vk.vkCmdCopyBuffer(ctx->cmd, staging.buffer, c->statics.buffer, 1, &copy);
+		VkMemoryBarrier barrier = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
+		};
+		ctx->vk.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
+		                             0, NULL, 0, NULL);
+		ok = rdSubmitAndWait(ctx);
 	}
+	rdBufferDestroy(ctx, &staging);
+	return ok;
+}
+
+// The cache entry of a cloth, made on its first frame (NULL with the error set on failure).
+static RdClothCache* FindCache(wfRenderer* r, wfClothId id, const wfClothInfo* info)
+{
+	for (int i = 0; i < r->cacheCount; ++i) {
+		RdClothCache* c = &r->caches[i];
+		if (c->world == id.world && c->index == id.index && c->generation == id.generation &&
+		    c->particleCount == info->particleCount)
+			return c;
+	}
+	RdClothCache* grown = realloc(r->caches, sizeof *grown * (size_t)(r->cacheCount + 1));
+	if (grown == NULL) {
+		rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for the cloth cache");
+		return NULL;
+	}
+	r->caches = grown;
+	RdClothCache* c = &r->caches[r->cacheCount];
+	memset(c, 0, sizeof *c);
+	c->world = id.world;
+	c->index = id.index;
+	c->generation = id.generation;
+	c->particleCount = info->particleCount;
+	c->restTime = -1.0;
+	if (!CreateCacheBuffer(r, c, id, info)) {
+		FreeCache(r, c);
+		rdRendererFailVulkan(r);
+		return NULL;
+	}
+	r->cacheCount++;
+	return c;
 }
 
 // Grows the staging and geometry buffers to hold `size` bytes.
@@ -104,67 +158,82 @@ static bool EnsureFrameBuffers(wfRenderer* r, VkDeviceSize size)
 	rdBufferDestroy(ctx, &r->geometry);
 	return rdBufferCreate(ctx, &r->staging, capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true) &&
 	       rdBufferCreate(ctx, &r->geometry, capacity,
-	                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 	                      false);
 }
 
-// Reads one cloth through the public API straight into the staging buffer.
-static wfResult FillCloth(wfRenderer* r, RdClothDraw* c, uint8_t* base)
+// Reads one array of a cloth through the public API and writes it into the staging buffer as vec4.
+typedef wfResult (*RdReadFn)(wfClothId id, wfVec3* out, int count);
+static wfResult StageArray(wfRenderer* r, const RdClothDraw* c, RdReadFn read, VkDeviceSize offset)
 {
-	const RdStreams* s = &c->streams;
 	int n = c->info.particleCount;
-	wfVec3* pos = (wfVec3*)(base + s->position);
-	float* scalar = (float*)(base + s->scalar);
-	wfResult res;
-	if ((res = wfCloth_ReadPositions(c->id, pos, n)) != WF_OK ||
-	    (res = wfCloth_ReadNormals(c->id, (wfVec3*)(base + s->normal), n)) != WF_OK ||
-	    (res = wfCloth_ReadUVs(c->id, (float*)(base + s->uv), n)) != WF_OK ||
-	    (res = wfCloth_ReadIndices(c->id, (uint32_t*)(base + s->index), (int)s->indexCount)) != WF_OK)
-		return rdRendererFail(r, res, "reading cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
-
-	// The per-vertex scalar of the colour mode.
-	const wfVec3* rest = RestPositions(r, c->id, n, pos);
-	if (rest == NULL)
-		return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for rest positions");
-	if (r->def.colorMode == WF_COLOR_SPEED) {
-		if (r->scratchCount < n) {
-			float* grown = realloc(r->scratch, sizeof(float) * 3 * (size_t)n);
-			if (grown == NULL)
-				return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for velocities");
-			r->scratch = grown;
-			r->scratchCount = n;
-		}
-		if ((res = wfCloth_ReadVelocities(c->id, (wfVec3*)r->scratch, n)) != WF_OK)
-			return rdRendererFail(r, res, "reading cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
-		for (int i = 0; i < n; ++i) {
-			const float* v = r->scratch + 3 * i;
-			scalar[i] = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-		}
-	} else if (r->def.colorMode == WF_COLOR_STRAIN) {
-		ComputeStrain(&c->info, pos, rest, scalar);
-	} else {
-		memset(scalar, 0, sizeof(float) * (size_t)n);
+	if (r->scratchCount < n) {
+		float* grown = realloc(r->scratch, sizeof(float) * 3 * (size_t)n);
+		if (grown == NULL)
+			return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for the read-back");
+		r->scratch = grown;
+		r->scratchCount = n;
 	}
-
-	// Wireframe: the grid's structural edges.
-	if (s->lineIndexCount > 0) {
-		uint32_t* lines = (uint32_t*)(base + s->lineIndex);
-		int cols = c->info.cols, rows = c->info.rows, k = 0;
-		for (int y = 0; y < rows; ++y) {
-			for (int x = 0; x < cols; ++x) {
-				uint32_t i = (uint32_t)(y * cols + x);
-				if (x + 1 < cols) {
-					lines[k++] = i;
-					lines[k++] = i + 1;
-				}
-				if (y + 1 < rows) {
-					lines[k++] = i;
-					lines[k++] = i + (uint32_t)cols;
-				}
-			}
-		}
+	wfResult res = read(c->id, (wfVec3*)r->scratch, n);
+	if (res != WF_OK)
+		return rdRendererFail(r, res, "reading cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
+	float* out = (float*)((uint8_t*)r->staging.mapped + offset);
+	for (int i = 0; i < n; ++i) {
+		out[4 * i + 0] = r->scratch[3 * i + 0];
+		out[4 * i + 1] = r->scratch[3 * i + 1];
+		out[4 * i + 2] = r->scratch[3 * i + 2];
+		out[4 * i + 3] = 0.0f;
 	}
 	return WF_OK;
+}
+
+// Where a cloth's state comes from this frame: the solver's buffers when this renderer shares the
+// cloth's world's device and the normals are current, else the staging layout from *size on.
+static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
+{
+	wfResult res = wfCloth_GetInfo(c->id, &c->info);
+	if (res != WF_OK)
+		return rdRendererFail(r, res, "cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
+	RdClothCache* cache = FindCache(r, c->id, &c->info);
+	if (cache == NULL)
+		return WF_ERROR_OUT_OF_MEMORY;
+	c->cacheIndex = (int)(cache - r->caches);
+	cache->lastFrame = r->frameIndex;
+	double now = wfWorld_GetTime(c->id.world);
+	c->takeRest = cache->restTime < 0.0 || now < cache->restTime;
+	if (c->takeRest)
+		cache->restTime = now;
+	wfVulkanClothBuffers vb;
+	c->zeroCopy = r->sharedWorld != NULL && c->id.world == r->sharedWorld && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
+	              vb.normalsCurrent && vb.stride == RD_VERTEX_STRIDE;
+	if (c->zeroCopy) {
+		c->state = (VkBuffer)vb.buffer;
+		c->position = vb.positionOffset;
+		c->velocity = vb.velocityOffset;
+		c->normal = vb.normalOffset;
+		return WF_OK;
+	}
+	VkDeviceSize bytes = AlignUp((VkDeviceSize)c->info.particleCount * RD_VERTEX_STRIDE, RD_STATE_ALIGN);
+	c->staged = AlignUp(*size, RD_STATE_ALIGN);
+	c->position = c->staged;
+	c->velocity = c->staged + bytes;
+	c->normal = c->staged + 2 * bytes;
+	*size = c->staged + 3 * bytes;
+	return WF_OK;
+}
+
+// Fills the staging buffer for a cloth without zero copy (velocities only for the speed colours).
+static wfResult StageCloth(wfRenderer* r, RdClothDraw* c)
+{
+	c->state = r->geometry.buffer;
+	wfResult res = StageArray(r, c, wfCloth_ReadPositions, c->position);
+	if (res == WF_OK)
+		res = StageArray(r, c, wfCloth_ReadNormals, c->normal);
+	if (res == WF_OK && r->def.colorMode == WF_COLOR_SPEED)
+		res = StageArray(r, c, wfCloth_ReadVelocities, c->velocity);
+	else if (res == WF_OK)
+		memset((uint8_t*)r->staging.mapped + c->velocity, 0, (size_t)c->info.particleCount * RD_VERTEX_STRIDE);
+	return res;
 }
 
 // Unit direction towards the key light: above, front-right.
@@ -184,73 +253,8 @@ static void SetVec4(float out[4], float x, float y, float z, float w)
 	out[3] = w;
 }
 
-// Orthographic projection along the key light around a bounding sphere (centre c, radius R) of the
-// shadow casters, deep enough to reach the floor below them.
-static void LightViewProj(const float l[3], const float c[3], float radius, float floorDepth, float out[16])
-{
-	// Basis: w towards the light, s and u across it.
-	float up[3] = {0.0f, 1.0f, 0.0f};
-	if (fabsf(l[1]) > 0.99f) {
-		up[1] = 0.0f;
-		up[2] = 1.0f;
-	}
-	float s[3] = {up[1] * l[2] - up[2] * l[1], up[2] * l[0] - up[0] * l[2], up[0] * l[1] - up[1] * l[0]};
-	float sl = sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-	for (int i = 0; i < 3; ++i)
-		s[i] /= sl;
-	float u[3] = {l[1] * s[2] - l[2] * s[1], l[2] * s[0] - l[0] * s[2], l[0] * s[1] - l[1] * s[0]};
-	// Depth runs from R in front of the centre (towards the light) to the floor behind it.
-	float near = -radius, far = fmaxf(radius, floorDepth) + radius;
-	float depth = far - near;
-	float sc = 1.0f / radius;
-	// Rows: x = s.(p - c) / R, y = u.(p - c) / R, z = (-(l.(p - c)) - near) / depth.
-	float cs = s[0] * c[0] + s[1] * c[1] + s[2] * c[2];
-	float cu = u[0] * c[0] + u[1] * c[1] + u[2] * c[2];
-	float cl = l[0] * c[0] + l[1] * c[1] + l[2] * c[2];
-	float m[16] = {
-		sc * s[0], sc * u[0], -l[0] / depth, 0.0f,
-		sc * s[1], sc * u[1], -l[1] / depth, 0.0f,
-		sc * s[2], sc * u[2], -l[2] / depth, 0.0f,
-		-sc * cs, -sc * cu, (cl - near) / depth, 1.0f,
-	};
-	memcpy(out, m, sizeof m);
-}
-
-// Bounding sphere of what casts shadows: the cloths' particles (in the staging buffer) and the sphere.
-static bool CasterBounds(wfRenderer* r, const RdClothDraw* draws, int count, const wfWorldDef* wd, wfVec3 sphereCenter,
-                         float centre[3], float* radius)
-{
-	float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
-	for (int i = 0; i < count; ++i) {
-		const wfVec3* pos = (const wfVec3*)((const uint8_t*)r->staging.mapped + draws[i].streams.position);
-		for (int p = 0; p < draws[i].info.particleCount; ++p) {
-			const float v[3] = {pos[p].x, pos[p].y, pos[p].z};
-			for (int k = 0; k < 3; ++k) {
-				lo[k] = fminf(lo[k], v[k]);
-				hi[k] = fmaxf(hi[k], v[k]);
-			}
-		}
-	}
-	if (wd->sphere.enabled && r->def.showSphere) {
-		const float v[3] = {sphereCenter.x, sphereCenter.y, sphereCenter.z};
-		for (int k = 0; k < 3; ++k) {
-			lo[k] = fminf(lo[k], v[k] - wd->sphere.radius);
-			hi[k] = fmaxf(hi[k], v[k] + wd->sphere.radius);
-		}
-	}
-	if (!(lo[0] <= hi[0]) || !isfinite(lo[0] + lo[1] + lo[2] + hi[0] + hi[1] + hi[2]))
-		return false;
-	float d2 = 0.0f;
-	for (int k = 0; k < 3; ++k) {
-		centre[k] = 0.5f * (lo[k] + hi[k]);
-		d2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
-	}
-	*radius = fmaxf(0.5f * sqrtf(d2) * 1.02f, 0.01f);
-	return true;
-}
-
-static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camera, const float lightViewProj[16],
-                      bool shadows)
+// The scene uniforms; the light pass fills lightViewProj and shadow.x on the GPU.
+static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camera)
 {
 	RdScene scene;
 	memset(&scene, 0, sizeof scene);
@@ -266,15 +270,15 @@ static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camer
 	SetVec4(scene.groundColor, 0.08f, 0.07f, 0.06f, 0.0f);
 	SetVec4(scene.background, rdSrgbToLinear(r->def.background[0]), rdSrgbToLinear(r->def.background[1]),
 	        rdSrgbToLinear(r->def.background[2]), 1.0f);
-	memcpy(scene.lightViewProj, lightViewProj, sizeof scene.lightViewProj);
-	SetVec4(scene.shadow, shadows ? 1.0f : 0.0f, 1.0f / (float)r->shadowSize, 0.0f, 0.0f);
+	SetVec4(scene.shadow, 0.0f, 1.0f / (float)r->shadowSize, 0.0f, 0.0f);
 	SetVec4(scene.params, r->def.speedScale, r->def.strainScale, wd->floor.height, 0.25f);
 	memcpy(r->uniforms.mapped, &scene, sizeof scene);
 }
 
 static void Push(wfRenderer* r, const RdDraw* draw)
 {
-	r->ctx.vk.vkCmdPushConstants(r->ctx.cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+	r->ctx.vk.vkCmdPushConstants(r->ctx.cmd, r->layout,
+	                             VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT, 0,
 	                             sizeof *draw, draw);
 }
 
@@ -286,119 +290,179 @@ static void SetViewport(wfRenderer* r, uint32_t width, uint32_t height)
 	r->ctx.vk.vkCmdSetScissor(r->ctx.cmd, 0, 1, &scissor);
 }
 
-// Binds a mesh's vertex streams (only positions for the line and shadow pipelines) and its triangle
-// or line indices.
-static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool positionsOnly, bool lines)
+static void Barrier(wfRenderer* r, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
+                    VkAccessFlags dstAccess)
 {
-	VkBuffer buffers[4] = {buffer, buffer, buffer, buffer};
-	VkDeviceSize offsets[4] = {s->position, s->normal, s->uv, s->scalar};
-	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 4, buffers, offsets);
-	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, buffer, lines ? s->lineIndex : s->index, VK_INDEX_TYPE_UINT32);
+	VkMemoryBarrier barrier = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = srcAccess,
+		.dstAccessMask = dstAccess,
+	};
+	r->ctx.vk.vkCmdPipelineBarrier(r->ctx.cmd, srcStages, dstStages, 0, 1, &barrier, 0, NULL, 0, NULL);
 }
 
-wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cloths, int count, const wfCamera* camera)
+// Binds a static mesh's vertex streams (only positions for the line and shadow pipelines) and indices.
+static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool positionsOnly)
 {
-	if (r == NULL || world == NULL || camera == NULL || count < 0 || (count > 0 && cloths == NULL))
-		return r != NULL ? rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "DrawWorld: NULL world, camera or cloth list")
-		                 : WF_ERROR_INVALID_ARGUMENT;
-	if (!(camera->distance > 0.0f) || !(camera->fov > 0.0f && camera->fov < 180.0f))
-		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: distance must be > 0 and fov in (0, 180), got %g and %g",
-		            (double)camera->distance, (double)camera->fov);
+	VkBuffer buffers[3] = {buffer, buffer, buffer};
+	VkDeviceSize offsets[3] = {s->position, s->normal, s->uv};
+	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
+	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, buffer, s->index, VK_INDEX_TYPE_UINT32);
+}
+
+// Binds a cloth: positions and normals from its state buffer, uvs and indices from its cache.
+static void BindCloth(wfRenderer* r, const RdClothDraw* c, bool positionsOnly, bool lines)
+{
+	VkBuffer buffers[3] = {c->state, c->state, c->cache->statics.buffer};
+	VkDeviceSize offsets[3] = {c->position, c->normal, c->cache->streams.uv};
+	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
+	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, c->cache->statics.buffer, lines ? c->cache->streams.lineIndex : c->cache->streams.index,
+	                               VK_INDEX_TYPE_UINT32);
+}
+
+static void BindSets(wfRenderer* r, VkPipelineBindPoint point, VkDescriptorSet clothSet)
+{
+	VkDescriptorSet sets[2] = {r->set, clothSet};
+	r->ctx.vk.vkCmdBindDescriptorSets(r->ctx.cmd, point, r->layout, 0, 2, sets, 0, NULL);
+}
+
+// Gathers the cloths' state (solver buffers or staging), their rest shapes and descriptor sets.
+static wfResult PrepareFrame(wfRenderer* r, RdClothDraw* draws, int count, VkDeviceSize* staged)
+{
 	RdContext* ctx = &r->ctx;
-	wfWorldDef wd = wfWorld_GetDef(world);
-	wfVec3 sphereCenter = wfWorld_GetSphereCenter(world);
-
-	// Lay out every cloth's streams in the frame buffer.
-	RdClothDraw stackDraws[8];
-	RdClothDraw* draws = count <= 8 ? stackDraws : malloc(sizeof *draws * (size_t)count);
-	if (draws == NULL)
-		return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory");
-	wfResult res = WF_OK;
-	VkDeviceSize size = 0;
-	for (int i = 0; i < count && res == WF_OK; ++i) {
-		draws[i].id = cloths[i];
-		res = wfCloth_GetInfo(cloths[i], &draws[i].info);
-		if (res != WF_OK) {
-			res = rdRendererFail(r, res, "cloth %d: %s", i, wfWorld_GetLastError(world));
-			break;
+	*staged = 0;
+	for (int i = 0; i < count; ++i) {
+		wfResult res = PrepareCloth(r, &draws[i], staged);
+		if (res != WF_OK)
+			return res;
+	}
+	for (int i = 0; i < count; ++i)
+		draws[i].cache = &r->caches[draws[i].cacheIndex];
+	if (*staged > 0 && !EnsureFrameBuffers(r, *staged))
+		return rdRendererFailVulkan(r);
+	for (int i = 0; i < count; ++i) {
+		if (!draws[i].zeroCopy) {
+			wfResult res = StageCloth(r, &draws[i]);
+			if (res != WF_OK)
+				return res;
 		}
-		const wfClothInfo* info = &draws[i].info;
-		int lineIndices = r->def.wireframe ? 2 * ((info->cols - 1) * info->rows + info->cols * (info->rows - 1)) : 0;
-		draws[i].streams = rdLayoutStreams(&size, info->particleCount, 3 * info->triangleCount, lineIndices, false);
 	}
-	if (res == WF_OK && size > 0 && !EnsureFrameBuffers(r, size))
-		res = rdRendererFailVulkan(r);
-	for (int i = 0; i < count && res == WF_OK; ++i)
-		res = FillCloth(r, &draws[i], r->staging.mapped);
-	// Shadows fall on the floor only: with no floor there is no shadow pass.
-	float lightViewProj[16] = {0};
-	float casterCentre[3], casterRadius = 0.0f;
-	bool drawFloor = wd.floor.enabled && r->def.showFloor;
-	bool shadows = drawFloor && res == WF_OK && CasterBounds(r, draws, count, &wd, sphereCenter, casterCentre, &casterRadius);
-	if (shadows) {
-		float l[3];
-		KeyLightDirection(l);
-		float floorDepth = (casterCentre[1] - wd.floor.height) / fmaxf(l[1], 0.05f);
-		LightViewProj(l, casterCentre, casterRadius, floorDepth, lightViewProj);
+	if (count == 0)
+		return WF_OK;
+	if (!rdEnsureClothPool(r, (uint32_t)count))
+		return rdRendererFailVulkan(r);
+	for (int i = 0; i < count; ++i) {
+		VkDescriptorSetAllocateInfo info = {
+			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+			.descriptorPool = r->clothPool,
+			.descriptorSetCount = 1,
+			.pSetLayouts = &r->clothSetLayout,
+		};
+		VkResult vr = ctx->vk.vkAllocateDescriptorSets(ctx->device, &info, &draws[i].set);
+		if (vr != VK_SUCCESS)
+			return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "vkAllocateDescriptorSets: %s", rdResultName(vr));
+		VkDeviceSize bytes = (VkDeviceSize)draws[i].info.particleCount * RD_VERTEX_STRIDE;
+		rdWriteClothSet(r, draws[i].set, draws[i].state, draws[i].position, draws[i].velocity, draws[i].cache->statics.buffer,
+		                draws[i].cache->rest, bytes);
 	}
-	if (res == WF_OK)
-		FillScene(r, &wd, camera, lightViewProj, shadows);
-	if (res == WF_OK && !rdBeginCommands(ctx))
-		res = rdRendererFailVulkan(r);
-	if (res != WF_OK) {
-		if (draws != stackDraws)
-			free(draws);
-		return res;
-	}
+	return WF_OK;
+}
 
-	// Upload: staging -> device-local geometry, visible to vertex input.
+// Transfers at the start of the frame: staged state, rest shapes, the casters' box reset.
+static void RecordTransfers(wfRenderer* r, const RdClothDraw* draws, int count, VkDeviceSize staged, bool shadows)
+{
+	RdContext* ctx = &r->ctx;
 	VkCommandBuffer cmd = ctx->cmd;
-	if (size > 0) {
-		VkBufferCopy copy = {0, 0, size};
+	if (staged > 0) {
+		VkBufferCopy copy = {0, 0, staged};
 		ctx->vk.vkCmdCopyBuffer(cmd, r->staging.buffer, r->geometry.buffer, 1, &copy);
-		VkMemoryBarrier barrier = {
-			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
-		};
-		ctx->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
-		                             0, NULL, 0, NULL);
 	}
-
-	// Shadow pass: the sphere and the cloths, depth only, from the key light.
+	for (int i = 0; i < count; ++i) {
+		const RdClothDraw* c = &draws[i];
+		if (!c->takeRest)
+			continue;
+		VkBufferCopy copy = {c->position, c->cache->rest, (VkDeviceSize)c->info.particleCount * RD_VERTEX_STRIDE};
+		ctx->vk.vkCmdCopyBuffer(cmd, c->zeroCopy ? c->state : r->staging.buffer, c->cache->statics.buffer, 1, &copy);
+	}
 	if (shadows) {
-		VkClearValue clear;
-		memset(&clear, 0, sizeof clear);
-		clear.depthStencil.depth = 1.0f;
-		VkRenderPassBeginInfo shadowBegin = {
-			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-			.renderPass = r->shadowPass,
-			.framebuffer = r->shadowFramebuffer,
-			.renderArea = {{0, 0}, {r->shadowSize, r->shadowSize}},
-			.clearValueCount = 1,
-			.pClearValues = &clear,
-		};
-		ctx->vk.vkCmdBeginRenderPass(cmd, &shadowBegin, VK_SUBPASS_CONTENTS_INLINE);
-		SetViewport(r, r->shadowSize, r->shadowSize);
-		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->shadowPipeline);
-		ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
-		RdDraw caster;
-		memset(&caster, 0, sizeof caster);
-		if (wd.sphere.enabled && r->def.showSphere) {
-			SetVec4(caster.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd.sphere.radius);
-			BindStreams(r, r->staticGeometry.buffer, &r->sphere, true, false);
-			Push(r, &caster);
-			ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
-		}
-		SetVec4(caster.transform, 0.0f, 0.0f, 0.0f, 1.0f);
-		for (int i = 0; i < count; ++i) {
-			BindStreams(r, r->geometry.buffer, &draws[i].streams, true, false);
-			Push(r, &caster);
-			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.indexCount, 1, 0, 0, 0);
-		}
-		ctx->vk.vkCmdEndRenderPass(cmd);
+		ctx->vk.vkCmdFillBuffer(cmd, r->bounds.buffer, 0, 12, 0xffffffffu); // min: the largest ordered value
+		ctx->vk.vkCmdFillBuffer(cmd, r->bounds.buffer, 12, 12, 0u);         // max: the smallest
 	}
+}
 
+// The key light's projection, fitted to the casters on the GPU: each cloth's box, then the light pass.
+static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, const wfWorldDef* wd, wfVec3 sphereCenter)
+{
+	RdContext* ctx = &r->ctx;
+	VkCommandBuffer cmd = ctx->cmd;
+	RdDraw push;
+	ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->boundsPipeline);
+	for (int i = 0; i < count; ++i) {
+		memset(&push, 0, sizeof push);
+		int n = draws[i].info.particleCount;
+		push.mode[0] = n;
+		BindSets(r, VK_PIPELINE_BIND_POINT_COMPUTE, draws[i].set);
+		Push(r, &push);
+		uint32_t groups = (uint32_t)((n + RD_BOUNDS_GROUP - 1) / RD_BOUNDS_GROUP);
+		ctx->vk.vkCmdDispatch(cmd, groups < 64 ? groups : 64, 1, 1);
+	}
+	Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+	        VK_ACCESS_SHADER_READ_BIT);
+	memset(&push, 0, sizeof push);
+	if (wd->sphere.enabled && r->def.showSphere)
+		SetVec4(push.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd->sphere.radius);
+	push.mode[0] = count;
+	ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->lightPipeline);
+	BindSets(r, VK_PIPELINE_BIND_POINT_COMPUTE, r->dummySet);
+	Push(r, &push);
+	ctx->vk.vkCmdDispatch(cmd, 1, 1, 1);
+	Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+	        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_UNIFORM_READ_BIT);
+}
+
+// Depth only, from the key light: the sphere and the cloths.
+static void RecordShadowPass(wfRenderer* r, const RdClothDraw* draws, int count, const wfWorldDef* wd, wfVec3 sphereCenter)
+{
+	RdContext* ctx = &r->ctx;
+	VkCommandBuffer cmd = ctx->cmd;
+	VkClearValue clear;
+	memset(&clear, 0, sizeof clear);
+	clear.depthStencil.depth = 1.0f;
+	VkRenderPassBeginInfo begin = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+		.renderPass = r->shadowPass,
+		.framebuffer = r->shadowFramebuffer,
+		.renderArea = {{0, 0}, {r->shadowSize, r->shadowSize}},
+		.clearValueCount = 1,
+		.pClearValues = &clear,
+	};
+	ctx->vk.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+	SetViewport(r, r->shadowSize, r->shadowSize);
+	ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->shadowPipeline);
+	BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, r->dummySet);
+	RdDraw caster;
+	memset(&caster, 0, sizeof caster);
+	if (wd->sphere.enabled && r->def.showSphere) {
+		SetVec4(caster.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd->sphere.radius);
+		BindStreams(r, r->staticGeometry.buffer, &r->sphere, true);
+		Push(r, &caster);
+		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+	}
+	SetVec4(caster.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+	for (int i = 0; i < count; ++i) {
+		BindCloth(r, &draws[i], true, false);
+		Push(r, &caster);
+		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
+	}
+	ctx->vk.vkCmdEndRenderPass(cmd);
+}
+
+// The image: floor, sphere, cloths, wireframe, pin markers.
+static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, const wfWorldDef* wd, wfVec3 sphereCenter,
+                           const wfCamera* camera)
+{
+	RdContext* ctx = &r->ctx;
+	VkCommandBuffer cmd = ctx->cmd;
 	VkClearValue clears[3];
 	memset(clears, 0, sizeof clears);
 	for (int i = 0; i < 3; ++i)
@@ -415,37 +479,37 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	};
 	ctx->vk.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
 	SetViewport(r, (uint32_t)r->def.width, (uint32_t)r->def.height);
-	ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
+	BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, r->dummySet);
 	RdDraw draw;
 
 	// Floor: a large quad under the camera's target; the grid and the fade come from the shader.
-	if (drawFloor) {
+	if (wd->floor.enabled && r->def.showFloor) {
 		memset(&draw, 0, sizeof draw);
 		float extent = fmaxf(40.0f, camera->distance * 10.0f);
-		SetVec4(draw.transform, camera->target.x, wd.floor.height, camera->target.z, extent);
+		SetVec4(draw.transform, camera->target.x, wd->floor.height, camera->target.z, extent);
 		SetVec4(draw.color, 0.62f, 0.62f, 0.60f, 1.0f);
 		SetVec4(draw.material, 0.08f, 24.0f, 0.0f, 0.0f);
 		draw.mode[0] = RD_MODE_FLOOR;
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->floor, false, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->floor, false);
 		Push(r, &draw);
 		ctx->vk.vkCmdDrawIndexed(cmd, r->floor.indexCount, 1, 0, 0, 0);
 	}
 
 	// Sphere at its collision radius and current centre.
-	if (wd.sphere.enabled && r->def.showSphere) {
+	if (wd->sphere.enabled && r->def.showSphere) {
 		memset(&draw, 0, sizeof draw);
-		SetVec4(draw.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd.sphere.radius);
+		SetVec4(draw.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd->sphere.radius);
 		SetVec4(draw.color, 0.13f, 0.16f, 0.22f, 1.0f);
 		SetVec4(draw.material, 0.45f, 48.0f, 0.0f, 0.0f);
 		draw.mode[0] = RD_MODE_SOLID;
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
 		Push(r, &draw);
 		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
 	}
 
-	// Cloths, double-sided.
+	// Cloths, double-sided; the colour-mode scalar comes from the cloth's set.
 	if (count > 0)
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
 	for (int i = 0; i < count; ++i) {
@@ -456,12 +520,15 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED    ? RD_MODE_SPEED
 		               : r->def.colorMode == WF_COLOR_STRAIN ? RD_MODE_STRAIN
 		                                                     : RD_MODE_TEXTURE;
-		BindStreams(r, r->geometry.buffer, &draws[i].streams, false, false);
+		draw.mode[1] = draws[i].info.cols;
+		draw.mode[2] = draws[i].info.rows;
+		BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
+		BindCloth(r, &draws[i], false, false);
 		Push(r, &draw);
-		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.indexCount, 1, 0, 0, 0);
+		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
 	}
 
-	// Wireframe overlay.
+	// Wireframe overlay: the structural edges.
 	if (r->def.wireframe && count > 0) {
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->linePipeline);
 		for (int i = 0; i < count; ++i) {
@@ -469,30 +536,29 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 			SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
 			SetVec4(draw.color, 0.05f, 0.05f, 0.06f, 1.0f);
 			SetVec4(draw.material, 0.0f, 0.0f, 3e-5f, 0.0f);
-			BindStreams(r, r->geometry.buffer, &draws[i].streams, true, true);
+			BindCloth(r, &draws[i], true, true);
 			Push(r, &draw);
-			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].streams.lineIndexCount, 1, 0, 0, 0);
+			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.lineIndexCount, 1, 0, 0, 0);
 		}
 	}
 
-	// Pinned particles: small red spheres, sized from the cloth's edge length.
+	// Pinned particles: small red spheres placed and sized by the vertex shader from the cloth's state.
 	if (r->def.showPins && count > 0) {
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
-		BindStreams(r, r->staticGeometry.buffer, &r->marker, false, false);
+		BindStreams(r, r->staticGeometry.buffer, &r->marker, false);
 		int markers = 0;
 		for (int i = 0; i < count && markers < RD_MAX_PIN_MARKERS; ++i) {
-			const wfVec3* pos = (const wfVec3*)((const uint8_t*)r->staging.mapped + draws[i].streams.position);
-			const wfClothInfo* info = &draws[i].info;
-			float spacing = info->cols > 1 ? Distance(pos[0], pos[1]) : info->rows > 1 ? Distance(pos[0], pos[info->cols]) : 0.05f;
-			float radius = fminf(fmaxf(0.45f * spacing, 0.01f), 0.1f);
-			for (int p = 0; p < info->particleCount && markers < RD_MAX_PIN_MARKERS; ++p) {
+			BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
+			for (int p = 0; p < draws[i].info.particleCount && markers < RD_MAX_PIN_MARKERS; ++p) {
 				if (!wfCloth_IsPinned(draws[i].id, p))
 					continue;
 				memset(&draw, 0, sizeof draw);
-				SetVec4(draw.transform, pos[p].x, pos[p].y, pos[p].z, radius);
 				SetVec4(draw.color, 0.85f, 0.06f, 0.04f, 1.0f);
 				SetVec4(draw.material, 0.5f, 32.0f, 0.0f, 0.0f);
 				draw.mode[0] = RD_MODE_SOLID;
+				draw.mode[1] = draws[i].info.cols;
+				draw.mode[2] = draws[i].info.rows;
+				draw.mode[3] = p + 1;
 				Push(r, &draw);
 				ctx->vk.vkCmdDrawIndexed(cmd, r->marker.indexCount, 1, 0, 0, 0);
 				markers++;
@@ -500,23 +566,76 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		}
 	}
 	ctx->vk.vkCmdEndRenderPass(cmd);
+}
+
+wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cloths, int count, const wfCamera* camera)
+{
+	if (r == NULL || world == NULL || camera == NULL || count < 0 || (count > 0 && cloths == NULL))
+		return r != NULL ? rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "DrawWorld: NULL world, camera or cloth list")
+		                 : WF_ERROR_INVALID_ARGUMENT;
+	if (!(camera->distance > 0.0f) || !(camera->fov > 0.0f && camera->fov < 180.0f))
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: distance must be > 0 and fov in (0, 180), got %g and %g",
+		            (double)camera->distance, (double)camera->fov);
+	RdContext* ctx = &r->ctx;
+	wfWorldDef wd = wfWorld_GetDef(world);
+	wfVec3 sphereCenter = wfWorld_GetSphereCenter(world);
+	r->frameIndex++;
+
+	RdClothDraw stackDraws[8];
+	RdClothDraw* draws = count <= 8 ? stackDraws : malloc(sizeof *draws * (size_t)count);
+	if (draws == NULL)
+		return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory");
+	memset(draws, 0, sizeof *draws * (size_t)(count > 0 ? count : 1));
+	for (int i = 0; i < count; ++i)
+		draws[i].id = cloths[i];
+	VkDeviceSize staged = 0;
+	wfResult res = PrepareFrame(r, draws, count, &staged);
+	// Shadows fall on the floor only: with no floor there is no shadow pass.
+	bool shadows = wd.floor.enabled && r->def.showFloor && (count > 0 || (wd.sphere.enabled && r->def.showSphere));
+	if (res == WF_OK)
+		FillScene(r, &wd, camera);
+	if (res == WF_OK && !rdBeginCommands(ctx))
+		res = rdRendererFailVulkan(r);
+	if (res != WF_OK) {
+		if (draws != stackDraws)
+			free(draws);
+		return res;
+	}
+
+	// The solver's writes (earlier submissions to the same queue) before anything here reads them.
+	int zeroCopy = 0;
+	for (int i = 0; i < count; ++i)
+		zeroCopy += draws[i].zeroCopy;
+	if (zeroCopy > 0)
+		Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+		        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+		        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
+		            VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+		        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
+	RecordTransfers(r, draws, count, staged, shadows);
+	Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+	        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+	        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT);
+	if (shadows) {
+		RecordLightFit(r, draws, count, &wd, sphereCenter);
+		RecordShadowPass(r, draws, count, &wd, sphereCenter);
+	}
+	RecordMainPass(r, draws, count, &wd, sphereCenter, camera);
 
 	// Resolved image -> read-back buffer, then visible to the host.
 	VkBufferImageCopy copy = {
 		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 		.imageExtent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1},
 	};
-	ctx->vk.vkCmdCopyImageToBuffer(cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1, &copy);
-	VkMemoryBarrier toHost = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-	};
-	ctx->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, NULL, 0, NULL);
+	ctx->vk.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1, &copy);
+	Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	if (draws != stackDraws)
 		free(draws);
 	if (!rdSubmitAndWait(ctx))
 		return rdRendererFailVulkan(r);
+	r->uploadBytes = (int64_t)staged;
+	r->zeroCopyCloths = zeroCopy;
+	PruneCaches(r);
 	r->hasFrame = true;
 	return WF_OK;
 }

@@ -30,6 +30,6 @@ typedef struct RdShaderCode {
 	size_t size; // bytes
 } RdShaderCode;
 
-extern const RdShaderCode rdLitVert, rdLitFrag, rdLineVert, rdLineFrag, rdShadowVert;
+extern const RdShaderCode rdLitVert, rdLitFrag, rdLineVert, rdLineFrag, rdShadowVert, rdBoundsComp, rdLightComp;
 
 #endif

@@ -511,52 +511,123 @@ static bool CreateShadowMap(wfRenderer* r)
 	return rdSubmitAndWait(ctx);
 }
 
+static VkWriteDescriptorSet BufferWrite(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                                        const VkDescriptorBufferInfo* info)
+{
+	VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = set,
+		.dstBinding = binding,
+		.descriptorCount = 1,
+		.descriptorType = type,
+		.pBufferInfo = info,
+	};
+	return w;
+}
+
+// Points a cloth set at its positions, velocities and rest shape (see RD_CLOTH_*).
+void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities,
+                     VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes)
+{
+	VkDescriptorBufferInfo infos[3] = {{state, positions, bytes}, {state, velocities, bytes}, {rest, restOffset, bytes}};
+	VkWriteDescriptorSet writes[3] = {
+		BufferWrite(set, RD_CLOTH_POSITIONS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[0]),
+		BufferWrite(set, RD_CLOTH_VELOCITIES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[1]),
+		BufferWrite(set, RD_CLOTH_REST, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[2]),
+	};
+	r->ctx.vk.vkUpdateDescriptorSets(r->ctx.device, 3, writes, 0, NULL);
+}
+
+// A pool of `sets` cloth sets, reset at the start of every frame.
+bool rdEnsureClothPool(wfRenderer* r, uint32_t sets)
+{
+	RdContext* ctx = &r->ctx;
+	if (r->clothPool != VK_NULL_HANDLE && r->clothPoolSets >= sets) {
+		RD_CHECK(ctx, ctx->vk.vkResetDescriptorPool(ctx->device, r->clothPool, 0));
+		return true;
+	}
+	uint32_t capacity = 8;
+	while (capacity < sets)
+		capacity *= 2;
+	if (r->clothPool != VK_NULL_HANDLE)
+		ctx->vk.vkDestroyDescriptorPool(ctx->device, r->clothPool, NULL);
+	r->clothPool = VK_NULL_HANDLE;
+	r->clothPoolSets = 0;
+	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * capacity};
+	VkDescriptorPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = capacity,
+		.poolSizeCount = 1,
+		.pPoolSizes = &size,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorPool(ctx->device, &info, NULL, &r->clothPool));
+	r->clothPoolSets = capacity;
+	return true;
+}
+
 static bool CreateDescriptors(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
-	if (!rdBufferCreate(ctx, &r->uniforms, sizeof(RdScene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true))
+	// The scene is a uniform buffer for drawing and a storage buffer for the light pass.
+	if (!rdBufferCreate(ctx, &r->uniforms, sizeof(RdScene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true) ||
+	    !rdBufferCreate(ctx, &r->bounds, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false) ||
+	    !rdBufferCreate(ctx, &r->dummy, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false))
 		return false;
-	VkDescriptorSetLayoutBinding bindings[3] = {
-		{RD_BINDING_SCENE, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	const VkShaderStageFlags drawStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+	VkDescriptorSetLayoutBinding bindings[5] = {
+		{RD_BINDING_SCENE, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, drawStages, NULL},
 		{RD_BINDING_TEXTURE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
 		{RD_BINDING_SHADOW, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+		{RD_BINDING_SCENE_RW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+		{RD_BINDING_BOUNDS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
 	};
 	VkDescriptorSetLayoutCreateInfo layoutInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = 3,
+		.bindingCount = 5,
 		.pBindings = bindings,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &layoutInfo, NULL, &r->setLayout));
-	VkDescriptorPoolSize sizes[2] = {
+	const VkShaderStageFlags clothStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
+	VkDescriptorSetLayoutBinding clothBindings[3] = {
+		{RD_CLOTH_POSITIONS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
+		{RD_CLOTH_VELOCITIES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
+		{RD_CLOTH_REST, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
+	};
+	VkDescriptorSetLayoutCreateInfo clothLayoutInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = 3,
+		.pBindings = clothBindings,
+	};
+	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &clothLayoutInfo, NULL, &r->clothSetLayout));
+	VkDescriptorPoolSize sizes[3] = {
 		{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
 		{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
+		{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5},
 	};
 	VkDescriptorPoolCreateInfo poolInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-		.maxSets = 1,
-		.poolSizeCount = 2,
+		.maxSets = 2,
+		.poolSizeCount = 3,
 		.pPoolSizes = sizes,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &r->descriptorPool));
+	VkDescriptorSetLayout layouts[2] = {r->setLayout, r->clothSetLayout};
+	VkDescriptorSet sets[2];
 	VkDescriptorSetAllocateInfo allocInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
 		.descriptorPool = r->descriptorPool,
-		.descriptorSetCount = 1,
-		.pSetLayouts = &r->setLayout,
+		.descriptorSetCount = 2,
+		.pSetLayouts = layouts,
 	};
-	RD_CHECK(ctx, ctx->vk.vkAllocateDescriptorSets(ctx->device, &allocInfo, &r->set));
-	VkDescriptorBufferInfo bufferInfo = {r->uniforms.buffer, 0, sizeof(RdScene)};
+	RD_CHECK(ctx, ctx->vk.vkAllocateDescriptorSets(ctx->device, &allocInfo, sets));
+	r->set = sets[0];
+	r->dummySet = sets[1];
+	VkDescriptorBufferInfo sceneInfo = {r->uniforms.buffer, 0, sizeof(RdScene)};
+	VkDescriptorBufferInfo boundsInfo = {r->bounds.buffer, 0, VK_WHOLE_SIZE};
 	VkDescriptorImageInfo imageInfo = {r->sampler, r->texture.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 	VkDescriptorImageInfo shadowInfo = {r->shadowSampler, r->shadowMap.view, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
-	VkWriteDescriptorSet writes[3] = {
-		{
-			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-			.dstSet = r->set,
-			.dstBinding = RD_BINDING_SCENE,
-			.descriptorCount = 1,
-			.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-			.pBufferInfo = &bufferInfo,
-		},
+	VkWriteDescriptorSet writes[5] = {
+		BufferWrite(r->set, RD_BINDING_SCENE, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &sceneInfo),
 		{
 			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 			.dstSet = r->set,
@@ -573,17 +644,42 @@ static bool CreateDescriptors(wfRenderer* r)
 			.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
 			.pImageInfo = &shadowInfo,
 		},
+		BufferWrite(r->set, RD_BINDING_SCENE_RW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &sceneInfo),
+		BufferWrite(r->set, RD_BINDING_BOUNDS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &boundsInfo),
 	};
-	ctx->vk.vkUpdateDescriptorSets(ctx->device, 3, writes, 0, NULL);
-	VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(RdDraw)};
+	ctx->vk.vkUpdateDescriptorSets(ctx->device, 5, writes, 0, NULL);
+	rdWriteClothSet(r, r->dummySet, r->dummy.buffer, 0, 0, r->dummy.buffer, 0, VK_WHOLE_SIZE);
+	VkPushConstantRange push = {drawStages | VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(RdDraw)};
 	VkPipelineLayoutCreateInfo pipelineLayout = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-		.setLayoutCount = 1,
-		.pSetLayouts = &r->setLayout,
+		.setLayoutCount = 2,
+		.pSetLayouts = layouts,
 		.pushConstantRangeCount = 1,
 		.pPushConstantRanges = &push,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreatePipelineLayout(ctx->device, &pipelineLayout, NULL, &r->layout));
+	return true;
+}
+
+static bool CreateComputePipeline(wfRenderer* r, const RdShaderCode* code, VkPipeline* out)
+{
+	RdContext* ctx = &r->ctx;
+	VkShaderModuleCreateInfo moduleInfo = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		.codeSize = code->size,
+		.pCode = code->words,
+	};
+	VkShaderModule module;
+	RD_CHECK(ctx, ctx->vk.vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
+	VkComputePipelineCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main"},
+		.layout = r->layout,
+	};
+	VkResult vr = ctx->vk.vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, out);
+	ctx->vk.vkDestroyShaderModule(ctx->device, module, NULL);
+	if (vr != VK_SUCCESS)
+		return rdFail(ctx, "vkCreateComputePipelines: %s", rdResultName(vr));
 	return true;
 }
 
@@ -615,24 +711,23 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = modules[0], .pName = "main"},
 		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = modules[1], .pName = "main"},
 	};
-	// One binding per stream, so a cloth's arrays from the read-back API go in unchanged.
-	VkVertexInputBindingDescription bindings[4] = {
-		{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-		{1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+	// One binding per stream; positions and normals have the solver's vec4 stride, so its buffers bind
+	// as they are.
+	VkVertexInputBindingDescription bindings[3] = {
+		{0, RD_VERTEX_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX},
+		{1, RD_VERTEX_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX},
 		{2, 8, VK_VERTEX_INPUT_RATE_VERTEX},
-		{3, 4, VK_VERTEX_INPUT_RATE_VERTEX},
 	};
-	VkVertexInputAttributeDescription attributes[4] = {
+	VkVertexInputAttributeDescription attributes[3] = {
 		{RD_LOCATION_POSITION, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
 		{RD_LOCATION_NORMAL, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
 		{RD_LOCATION_UV, 2, VK_FORMAT_R32G32_SFLOAT, 0},
-		{RD_LOCATION_SCALAR, 3, VK_FORMAT_R32_SFLOAT, 0},
 	};
 	VkPipelineVertexInputStateCreateInfo vertexInput = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-		.vertexBindingDescriptionCount = positionsOnly ? 1 : 4,
+		.vertexBindingDescriptionCount = positionsOnly ? 1 : 3,
 		.pVertexBindingDescriptions = bindings,
-		.vertexAttributeDescriptionCount = positionsOnly ? 1 : 4,
+		.vertexAttributeDescriptionCount = positionsOnly ? 1 : 3,
 		.pVertexAttributeDescriptions = attributes,
 	};
 	VkPipelineInputAssemblyStateCreateInfo assembly = {
@@ -711,14 +806,12 @@ RdStreams rdLayoutStreams(VkDeviceSize* offset, int vertices, int indices, int l
 	RdStreams s;
 	VkDeviceSize o = *offset;
 	s.position = o;
-	o = Align(o + (VkDeviceSize)vertices * 12, 16);
+	o = Align(o + (VkDeviceSize)vertices * RD_VERTEX_STRIDE, 16);
 	s.normal = sharedNormals ? s.position : o;
 	if (!sharedNormals)
-		o = Align(o + (VkDeviceSize)vertices * 12, 16);
+		o = Align(o + (VkDeviceSize)vertices * RD_VERTEX_STRIDE, 16);
 	s.uv = o;
 	o = Align(o + (VkDeviceSize)vertices * 8, 16);
-	s.scalar = o;
-	o = Align(o + (VkDeviceSize)vertices * 4, 16);
 	s.index = o;
 	o = Align(o + (VkDeviceSize)indices * 4, 16);
 	s.lineIndex = o;
@@ -729,9 +822,21 @@ RdStreams rdLayoutStreams(VkDeviceSize* offset, int vertices, int indices, int l
 	return s;
 }
 
+// Positions (and normals, for meshes that share them) as vec4.
+static void CopyVec4(uint8_t* dst, const float* xyz, int count)
+{
+	float* out = (float*)dst;
+	for (int i = 0; i < count; ++i) {
+		out[4 * i + 0] = xyz[3 * i + 0];
+		out[4 * i + 1] = xyz[3 * i + 1];
+		out[4 * i + 2] = xyz[3 * i + 2];
+		out[4 * i + 3] = 0.0f;
+	}
+}
+
 static void CopyMesh(uint8_t* base, const RdStreams* s, const RdMesh* mesh)
 {
-	memcpy(base + s->position, mesh->positions, sizeof(float) * 3 * (size_t)mesh->vertexCount);
+	CopyVec4(base + s->position, mesh->positions, mesh->vertexCount);
 	memcpy(base + s->uv, mesh->uvs, sizeof(float) * 2 * (size_t)mesh->vertexCount);
 	memcpy(base + s->index, mesh->indices, sizeof(uint32_t) * (size_t)mesh->indexCount);
 }
@@ -762,8 +867,8 @@ static bool CreateStaticGeometry(wfRenderer* r)
 		const float quad[12] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
 		const float up[12] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
 		const uint32_t quadIndices[6] = {0, 1, 2, 0, 2, 3}; // counter-clockwise seen from above
-		memcpy(base + r->floor.position, quad, sizeof quad);
-		memcpy(base + r->floor.normal, up, sizeof up);
+		CopyVec4(base + r->floor.position, quad, 4);
+		CopyVec4(base + r->floor.normal, up, 4);
 		memcpy(base + r->floor.index, quadIndices, sizeof quadIndices);
 		ok = rdBufferCreate(ctx, &r->staticGeometry, size,
 		                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -804,11 +909,23 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	const char* envValidation = getenv("WEFT_VK_VALIDATION");
 	bool validation = d.validation || (envValidation != NULL && strcmp(envValidation, "1") == 0);
 	r->def.validation = validation;
-	bool ok = rdContextCreate(&r->ctx, deviceName, validation) && PickFormats(r) && CreateTargetPass(r) && CreateTargetImages(r) &&
-	          CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
+	// The world's device when it runs on Vulkan with a graphics queue, else a device of our own.
+	wfVulkanDevice shared;
+	bool adopted = false;
+	if (d.world != NULL && wfWorld_GetVulkanDevice(d.world, &shared) == WF_OK && (shared.queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+		adopted = rdContextAdopt(&r->ctx, &shared);
+		if (!adopted) {
+			rdContextDestroy(&r->ctx);
+			memset(&r->ctx, 0, sizeof r->ctx);
+		}
+	}
+	r->sharedWorld = adopted ? d.world : NULL;
+	bool ok = (adopted || rdContextCreate(&r->ctx, deviceName, validation)) && PickFormats(r) && CreateTargetPass(r) &&
+	          CreateTargetImages(r) && CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
 	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
 	          CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
-	          CreateStaticGeometry(r);
+	          CreateComputePipeline(r, &rdBoundsComp, &r->boundsPipeline) &&
+	          CreateComputePipeline(r, &rdLightComp, &r->lightPipeline) && CreateStaticGeometry(r);
 	if (!ok) {
 		if (error != NULL && errorSize > 0)
 			snprintf(error, (size_t)errorSize, "renderer: %s", r->ctx.error);
@@ -825,8 +942,10 @@ void wfDestroyRenderer(wfRenderer* r)
 	RdContext* ctx = &r->ctx;
 	if (ctx->device != VK_NULL_HANDLE) {
 		ctx->vk.vkDeviceWaitIdle(ctx->device);
-		VkPipeline pipelines[4] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline};
-		for (int i = 0; i < 4; ++i) {
+		rdFreeCaches(r);
+		VkPipeline pipelines[6] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
+		                           r->lightPipeline};
+		for (int i = 0; i < 6; ++i) {
 			if (pipelines[i] != VK_NULL_HANDLE)
 				ctx->vk.vkDestroyPipeline(ctx->device, pipelines[i], NULL);
 		}
@@ -836,6 +955,12 @@ void wfDestroyRenderer(wfRenderer* r)
 			ctx->vk.vkDestroyDescriptorPool(ctx->device, r->descriptorPool, NULL);
 		if (r->setLayout != VK_NULL_HANDLE)
 			ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, r->setLayout, NULL);
+		if (r->clothPool != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyDescriptorPool(ctx->device, r->clothPool, NULL);
+		if (r->clothSetLayout != VK_NULL_HANDLE)
+			ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, r->clothSetLayout, NULL);
+		rdBufferDestroy(ctx, &r->bounds);
+		rdBufferDestroy(ctx, &r->dummy);
 		if (r->sampler != VK_NULL_HANDLE)
 			ctx->vk.vkDestroySampler(ctx->device, r->sampler, NULL);
 		if (r->pass != VK_NULL_HANDLE)
@@ -855,9 +980,7 @@ void wfDestroyRenderer(wfRenderer* r)
 		rdBufferDestroy(ctx, &r->geometry);
 	}
 	rdContextDestroy(ctx);
-	for (int i = 0; i < r->restCount; ++i)
-		free(r->rest[i].positions);
-	free(r->rest);
+	free(r->caches);
 	free(r->scratch);
 	free(r);
 }
@@ -885,7 +1008,13 @@ wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r->def; }
 const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r->ctx.properties.deviceName; }
 const char* wfRenderer_GetLastError(const wfRenderer* r) { return r->error; }
-int wfRenderer_GetValidationCount(const wfRenderer* r) { return r->ctx.validationCount; }
+int wfRenderer_GetValidationCount(const wfRenderer* r)
+{
+	return r->sharedWorld != NULL ? (int)wfWorld_GetWarnings(r->sharedWorld).validationMessages : r->ctx.validationCount;
+}
+bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r->sharedWorld != NULL; }
+int64_t wfRenderer_GetUploadBytes(const wfRenderer* r) { return r->uploadBytes; }
+int wfRenderer_GetZeroCopyCloths(const wfRenderer* r) { return r->zeroCopyCloths; }
 
 void wfRenderer_SetStyle(wfRenderer* r, wfColorMode mode, bool wireframe, bool showPins)
 {

@@ -17,22 +17,27 @@ typedef struct RdDraw {
 _Static_assert(sizeof(RdScene) == 2 * 64 + 8 * 16, "RdScene must match the std140 block");
 _Static_assert(sizeof(RdDraw) == 64, "RdDraw must fit the guaranteed push-constant space");
 
-// Byte offsets of one mesh's streams inside a buffer.
+// Byte offsets of one mesh's streams inside a buffer (positions and normals: RD_VERTEX_STRIDE bytes each).
 typedef struct RdStreams {
-	VkDeviceSize position, normal, uv, scalar, index, lineIndex;
+	VkDeviceSize position, normal, uv, index, lineIndex;
 	uint32_t indexCount, lineIndexCount;
 } RdStreams;
 
-// Positions of a cloth the first time this renderer drew it: the rest state for strain colours.
-typedef struct RdRestEntry {
+// What the renderer keeps of a cloth between frames: its uvs, triangle and edge indices (they never
+// change) and the rest shape for strain colours, all in `statics`. The rest shape is the positions of
+// the first frame this renderer drew of the cloth (a cloth is created at rest); it is taken again when
+// the world's time goes back (a reset, a restored snapshot, or a new world at a reused address).
+typedef struct RdClothCache {
 	wfWorld* world;
 	int32_t index;
 	uint32_t generation;
-	int count;
-	double time;         // world time when captured; a world whose time went back is a new one
-	wfVec3* positions;
-} RdRestEntry;
-
+	int particleCount;
+	RdBuffer statics;     // uv, index and lineIndex of `streams`, then the rest shape at `rest`
+	RdStreams streams;    // position and normal unused: they come from the frame's source
+	VkDeviceSize rest;    // (particleCount) vec4
+	double restTime;      // world time when the rest shape was taken; < 0: not yet taken
+	int lastFrame;        // the renderer's frame counter when last drawn (unused entries are freed)
+} RdClothCache;
 struct wfRenderer {
 	wfRendererDef def;
 	RdContext ctx;
@@ -48,7 +53,16 @@ struct wfRenderer {
 	VkDescriptorSetLayout setLayout;
 	VkDescriptorPool descriptorPool;
 	VkDescriptorSet set;
-	VkPipelineLayout layout;
+	// Set 1: a cloth's state (RD_CLOTH_*). One per cloth per frame from clothPool (reset every frame);
+	// dummySet points at a small buffer for draws that read no cloth.
+	VkDescriptorSetLayout clothSetLayout;
+	VkDescriptorPool clothPool;
+	uint32_t clothPoolSets;
+	VkDescriptorSet dummySet;
+	RdBuffer dummy;
+	RdBuffer bounds; // (6) uint: the casters' box, filled by bounds.comp
+	VkPipelineLayout layout; // sets 0 and 1, RdDraw push constants; graphics and compute
+	VkPipeline boundsPipeline, lightPipeline;
 	VkPipeline litPipeline;  // double-sided surfaces (cloth, floor)
 	VkPipeline solidPipeline;// closed meshes with back faces culled (sphere, pin markers)
 	VkPipeline linePipeline; // wireframe
@@ -71,13 +85,20 @@ struct wfRenderer {
 	RdBuffer staticGeometry;
 	RdStreams sphere, marker, floor;
 
-	// The cloths of a frame: written into `staging`, copied to `geometry` by the GPU.
+	// Cloths that cannot be drawn from the solver's buffers: their positions, normals and velocities
+	// (vec4) are written into `staging` and copied to `geometry` by the GPU.
 	RdBuffer staging, geometry;
-	float* scratch; // (scratchCount x 3) velocities for the speed mode
+	float* scratch; // (scratchCount x 3) read-back of one array
 	int scratchCount;
 
-	RdRestEntry* rest;
-	int restCount;
+	RdClothCache* caches;
+	int cacheCount;
+	int frameIndex;
+
+	// Drawing straight from a world's buffers: the world whose device this renderer uses (NULL: its own).
+	wfWorld* sharedWorld;
+	int64_t uploadBytes; // bytes of cloth state copied from the host for the last frame
+	int zeroCopyCloths;  // cloths of the last frame drawn from the solver's buffers
 
 	bool hasFrame;
 	char error[512];
@@ -90,5 +111,12 @@ wfResult rdRendererFailVulkan(wfRenderer* r);
 float rdSrgbToLinear(float c);
 // Lays out the streams of a mesh in a buffer from *offset on (each 16-byte aligned) and advances it.
 RdStreams rdLayoutStreams(VkDeviceSize* offset, int vertices, int indices, int lineIndices, bool sharedNormals);
+// Frees every cloth cache entry.
+void rdFreeCaches(wfRenderer* r);
+// Points a cloth set (set 1) at its positions, velocities and rest shape.
+void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities,
+                     VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes);
+// Makes room for `sets` cloth sets in the per-frame pool and resets it.
+bool rdEnsureClothPool(wfRenderer* r, uint32_t sets);
 
 #endif

@@ -18,8 +18,17 @@ static const uint32_t kShadowVert[] = {
 #include "shadow.vert.inc"
 };
 
+static const uint32_t kBoundsComp[] = {
+#include "bounds.comp.inc"
+};
+static const uint32_t kLightComp[] = {
+#include "light.comp.inc"
+};
+
 const RdShaderCode rdLitVert = {kLitVert, sizeof kLitVert};
 const RdShaderCode rdLitFrag = {kLitFrag, sizeof kLitFrag};
 const RdShaderCode rdLineVert = {kLineVert, sizeof kLineVert};
 const RdShaderCode rdLineFrag = {kLineFrag, sizeof kLineFrag};
 const RdShaderCode rdShadowVert = {kShadowVert, sizeof kShadowVert};
+const RdShaderCode rdBoundsComp = {kBoundsComp, sizeof kBoundsComp};
+const RdShaderCode rdLightComp = {kLightComp, sizeof kLightComp};

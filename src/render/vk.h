@@ -89,7 +89,11 @@
 	X(vkCmdPushConstants) \
 	X(vkCmdSetViewport) \
 	X(vkCmdSetScissor) \
-	X(vkCmdDrawIndexed)
+	X(vkCmdDrawIndexed) \
+	X(vkCreateComputePipelines) \
+	X(vkCmdDispatch) \
+	X(vkCmdFillBuffer) \
+	X(vkResetDescriptorPool)
 
 #define RD_DECLARE_PFN(name) PFN_##name name;
 
@@ -118,7 +122,8 @@ typedef struct RdImage {
 
 // One Vulkan device with a graphics queue, its function tables and the last error.
 typedef struct RdContext {
-	void* library; // dlopen handle of libvulkan.so.1
+	void* library; // dlopen handle of libvulkan.so.1; NULL for a borrowed device
+	bool borrowed; // instance, device and queue belong to a world (rdContextAdopt): not destroyed here
 	RdFunctions vk;
 	VkInstance instance;
 	VkDebugUtilsMessengerEXT messenger;
@@ -151,6 +156,9 @@ const char* rdResultName(VkResult result);
 // Opens the loader, creates the instance (with validation when asked), picks a device and creates it
 // with one graphics queue, a command buffer and a fence. deviceName may be NULL.
 bool rdContextCreate(RdContext* ctx, const char* deviceName, bool validation);
+// Uses a world's instance, device and queue (see wfWorld_GetVulkanDevice; `shared` points to a
+// wfVulkanDevice) with this context's own command pool, command buffer and fence.
+bool rdContextAdopt(RdContext* ctx, const void* shared);
 void rdContextDestroy(RdContext* ctx);
 
 // Buffers: hostVisible buffers are mapped for their whole life.

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE // dl_iterate_phdr, RTLD_NODELETE, RTLD_NOLOAD
 #include "vk.h"
 
+#include "weft/weft.h"
+
 #include <dlfcn.h>
 #include <link.h>
 #include <stdarg.h>
@@ -257,14 +259,20 @@ static bool CreateDevice(RdContext* ctx)
 		.pEnabledFeatures = &ctx->features,
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateDevice(ctx->physical, &info, NULL, &ctx->device));
+	return true;
+}
+
+// The renderer's device functions and its command pool, command buffer and fence.
+static bool LoadDevice(RdContext* ctx)
+{
 #define RD_LOAD_DEVICE(name) \
 	ctx->vk.name = (PFN_##name)ctx->vk.vkGetDeviceProcAddr(ctx->device, #name); \
 	if (ctx->vk.name == NULL) \
 		return rdFail(ctx, "the Vulkan device lacks %s", #name);
 	RD_DEVICE_FUNCTIONS(RD_LOAD_DEVICE)
 #undef RD_LOAD_DEVICE
-	ctx->vk.vkGetDeviceQueue(ctx->device, ctx->queueFamily, 0, &ctx->queue);
-
+	if (!ctx->borrowed)
+		ctx->vk.vkGetDeviceQueue(ctx->device, ctx->queueFamily, 0, &ctx->queue);
 	VkCommandPoolCreateInfo poolInfo = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
 		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
@@ -285,7 +293,34 @@ static bool CreateDevice(RdContext* ctx)
 
 bool rdContextCreate(RdContext* ctx, const char* deviceName, bool validation)
 {
-	return LoadLoader(ctx) && CreateInstance(ctx, validation) && PickDevice(ctx, deviceName) && CreateDevice(ctx);
+	return LoadLoader(ctx) && CreateInstance(ctx, validation) && PickDevice(ctx, deviceName) && CreateDevice(ctx) &&
+	       LoadDevice(ctx);
+}
+
+bool rdContextAdopt(RdContext* ctx, const void* shared)
+{
+	const wfVulkanDevice* d = shared;
+	ctx->borrowed = true;
+	if (d->getInstanceProcAddr == NULL || d->device == NULL)
+		return rdFail(ctx, "the world has no Vulkan device to share");
+	if (!(d->queueFlags & VK_QUEUE_GRAPHICS_BIT))
+		return rdFail(ctx, "the world's Vulkan queue has no graphics support");
+	memcpy(&ctx->vk.vkGetInstanceProcAddr, &d->getInstanceProcAddr, sizeof ctx->vk.vkGetInstanceProcAddr);
+	ctx->instance = (VkInstance)d->instance;
+	ctx->physical = (VkPhysicalDevice)d->physicalDevice;
+	ctx->device = (VkDevice)d->device;
+	ctx->queue = (VkQueue)d->queue;
+	ctx->queueFamily = d->queueFamily;
+#define RD_LOAD_INSTANCE(name) \
+	ctx->vk.name = (PFN_##name)ctx->vk.vkGetInstanceProcAddr(ctx->instance, #name); \
+	if (ctx->vk.name == NULL) \
+		return rdFail(ctx, "the Vulkan instance lacks %s", #name);
+	RD_INSTANCE_FUNCTIONS(RD_LOAD_INSTANCE)
+#undef RD_LOAD_INSTANCE
+	ctx->vk.vkGetPhysicalDeviceProperties(ctx->physical, &ctx->properties);
+	ctx->vk.vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
+	memcpy(&ctx->features, d->enabledFeatures, sizeof ctx->features);
+	return LoadDevice(ctx);
 }
 
 void rdContextDestroy(RdContext* ctx)
@@ -296,11 +331,12 @@ void rdContextDestroy(RdContext* ctx)
 			ctx->vk.vkDestroyFence(ctx->device, ctx->fence, NULL);
 		if (ctx->pool != VK_NULL_HANDLE)
 			ctx->vk.vkDestroyCommandPool(ctx->device, ctx->pool, NULL);
-		ctx->vk.vkDestroyDevice(ctx->device, NULL);
+		if (!ctx->borrowed)
+			ctx->vk.vkDestroyDevice(ctx->device, NULL);
 	}
 	if (ctx->messenger != VK_NULL_HANDLE)
 		ctx->vk.vkDestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, NULL);
-	if (ctx->instance != VK_NULL_HANDLE)
+	if (ctx->instance != VK_NULL_HANDLE && !ctx->borrowed)
 		ctx->vk.vkDestroyInstance(ctx->instance, NULL);
 	if (ctx->library != NULL)
 		dlclose(ctx->library);

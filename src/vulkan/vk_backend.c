@@ -25,7 +25,7 @@
 // Environment: WEFT_VK_DEVICE (device name when the world def names none), WEFT_VK_VALIDATION=1
 // (validation layer, messages counted in wfWarnings.validationMessages), WEFT_VK_TIMING=1 (GPU
 // ms/frame from timestamps, logged when the world is destroyed).
-#include "vk_internal.h"
+#include "vk_interop.h"
 
 #include <float.h>
 #include <math.h>
@@ -391,8 +391,9 @@ static wfResult Upload(wfWorld* world, wfCloth* c);
 
 // ------------------------------------------------------------------ arenas (batches of small cloths)
 
-static const VkBufferUsageFlags kStateUsage =
-	VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+// Vertex usage: a renderer on the same device binds positions and normals as vertex buffers.
+static const VkBufferUsageFlags kStateUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+	VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
 
 // The largest arena: one storage-buffer binding covers it, and word indices stay in 32 bits.
 static VkDeviceSize ArenaLimit(const wfVkContext* ctx)
@@ -1302,6 +1303,8 @@ static const wfBackendOps kVulkanOps = {
 	.upload = Upload,
 	.stats = Stats,
 	.profile = Profile,
+	.vulkanDevice = wfVkInteropDevice,
+	.vulkanBuffers = wfVkInteropBuffers,
 };
 
 wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)

@@ -283,12 +283,15 @@ static bool ComputeQueueFamily(wfVkContext* ctx, VkPhysicalDevice pd, uint32_t* 
 		return false;
 	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, props);
 	bool found = false;
-	// Prefer a compute-only family (an async compute queue), else any with compute.
+	// Prefer a family with graphics and compute: a renderer on the same device then submits to the
+	// world's queue (wfWorld_GetVulkanDevice) and draws from the solver's buffers after a pipeline
+	// barrier, with no semaphores or ownership transfers. weft submits a frame and waits for it, so an
+	// async (compute-only) family would overlap nothing. Else any family with compute.
 	for (int pass = 0; pass < 2 && !found; ++pass) {
 		for (uint32_t i = 0; i < count && !found; ++i) {
 			bool compute = (props[i].queueFlags & VK_QUEUE_COMPUTE_BIT) != 0;
 			bool graphics = (props[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
-			if (compute && (pass == 1 || !graphics) && props[i].queueCount > 0) {
+			if (compute && (pass == 1 || graphics) && props[i].queueCount > 0) {
 				*family = i;
 				found = true;
 			}
@@ -496,10 +499,17 @@ wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSo
 		.queueCount = 1,
 		.pQueuePriorities = &priority,
 	};
+	// The solver needs no optional feature. Anisotropic filtering is enabled where it is cheap (not on
+	// software rasterisers) for a renderer that shares this device, as its own device would.
+	VkPhysicalDeviceFeatures available;
+	ctx->fi.vkGetPhysicalDeviceFeatures(ctx->physicalDevice, &available);
+	memset(&ctx->features, 0, sizeof ctx->features);
+	ctx->features.samplerAnisotropy = available.samplerAnisotropy && ctx->properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 	VkDeviceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &queueInfo,
+		.pEnabledFeatures = &ctx->features,
 	};
 	WF_VK_CHECK(ctx, ctx->fi.vkCreateDevice(ctx->physicalDevice, &info, NULL, &ctx->device));
 	const char* missing = wfVkLoadDevice(&ctx->fi, ctx->device, &ctx->fd);

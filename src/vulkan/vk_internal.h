@@ -121,6 +121,7 @@ typedef struct wfVkContext {
 	VkPhysicalDeviceProperties properties;
 	VkPhysicalDeviceMemoryProperties memory;
 	uint32_t queueFamily;
+	VkPhysicalDeviceFeatures features;    // enabled on the device
 	VkDevice device;
 	VkQueue queue;
 	VkDescriptorSetLayout setLayout;

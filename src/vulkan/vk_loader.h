@@ -20,6 +20,7 @@
 	X(vkDestroyInstance) \
 	X(vkEnumeratePhysicalDevices) \
 	X(vkGetPhysicalDeviceProperties) \
+	X(vkGetPhysicalDeviceFeatures) \
 	X(vkGetPhysicalDeviceQueueFamilyProperties) \
 	X(vkGetPhysicalDeviceMemoryProperties) \
 	X(vkCreateDevice) \

@@ -685,3 +685,141 @@ WF_TEST(render_resize)
 	wfDestroyRenderer(r);
 	return 0;
 }
+
+// A world on Vulkan (lavapipe here) or NULL with a note when the backend is not available.
+static wfWorld* MakeVulkanWorld(wfWorldDef* wd)
+{
+	wd->backend = WF_BACKEND_VULKAN;
+	char error[256];
+	wfWorld* world = wfCreateWorld(wd, error, sizeof error);
+	if (world == NULL) {
+		wd->deviceName = "llvmpipe";
+		world = wfCreateWorld(wd, error, sizeof error);
+	}
+	if (world == NULL)
+		fprintf(stderr, "  SKIPPED: no Vulkan backend: %s\n", error);
+	return world;
+}
+
+// Draws with both renderers and compares: returns the PSNR of the shared one against the staged one.
+static double DrawBoth(wfRenderer* shared, wfRenderer* own, wfWorld* world, const wfClothId* cloths, int count,
+                       const wfCamera* cam, uint8_t* a, uint8_t* b, const char* name)
+{
+	if (wfRenderer_DrawWorld(shared, world, cloths, count, cam) != WF_OK ||
+	    wfRenderer_ReadPixels(shared, a, W * H * 4) != WF_OK || wfRenderer_DrawWorld(own, world, cloths, count, cam) != WF_OK ||
+	    wfRenderer_ReadPixels(own, b, W * H * 4) != WF_OK) {
+		fprintf(stderr, "  draw failed: %s / %s\n", wfRenderer_GetLastError(shared), wfRenderer_GetLastError(own));
+		return -1.0;
+	}
+	SaveOutput(name, a, W, H);
+	return Psnr(a, b, W * H);
+}
+
+// With rd.world set, the renderer uses the world's Vulkan device and draws its cloths from the
+// solver's buffers: no bytes uploaded, and the same image as a renderer on its own device that reads
+// the cloths back and uploads them. After a reset (normals not current until the next step) the
+// cloth goes through the staging path instead. Colour modes, wireframe and pins take the same path.
+WF_TEST(render_zero_copy_from_solver_buffers)
+{
+	static uint8_t a[W * H * 4], b[W * H * 4];
+	const char* presets[3] = {"xpbd", "compute-cloth", "spring-mesh"};
+	for (int p = 0; p < 3; ++p) {
+		wfWorldDef wd;
+		wfClothDef cd;
+		ENSURE(wfPresetGet(presets[p], &wd, &cd));
+		wfWorld* world = MakeVulkanWorld(&wd);
+		if (world == NULL)
+			return 0;
+		wfClothId cloths[2];
+		cloths[0] = wfCreateCloth(world, &cd);
+		cd.origin.x += 0.8f; // a second, smaller cloth: small cloths share one buffer (offsets matter)
+		cd.cols = 9;
+		cd.rows = 7;
+		cloths[1] = wfCreateCloth(world, &cd);
+		ENSURE(!wfClothId_IsNull(cloths[0]) && !wfClothId_IsNull(cloths[1]));
+		wfRendererDef def = wfDefaultRendererDef();
+		def.width = W;
+		def.height = H;
+		def.world = world;
+		char error[512];
+		wfRenderer* shared = wfCreateRenderer(&def, error, sizeof error);
+		if (shared == NULL)
+			fprintf(stderr, "  wfCreateRenderer: %s\n", error);
+		ENSURE(shared != NULL);
+		ENSURE(wfRenderer_SharesWorldDevice(shared));
+		wfRenderer* own = MakeRenderer(W, H);
+		ENSURE(own != NULL && !wfRenderer_SharesWorldDevice(own));
+		wfCamera cam = wfDefaultCameraForPreset(presets[p]);
+		for (int f = 0; f < 20; ++f)
+			ENSURE(wfWorld_Step(world) == WF_OK);
+
+		const wfColorMode modes[3] = {WF_COLOR_TEXTURE, WF_COLOR_SPEED, WF_COLOR_STRAIN};
+		for (int m = 0; m < 3; ++m) {
+			wfRenderer_SetStyle(shared, modes[m], m == 2, true);
+			wfRenderer_SetStyle(own, modes[m], m == 2, true);
+			char name[64];
+			snprintf(name, sizeof name, "zero_copy_%s_%s", presets[p], wfColorModeName(modes[m]));
+			double psnr = DrawBoth(shared, own, world, cloths, 2, &cam, a, b, name);
+			fprintf(stderr, "  %s, %s: %d cloths from the solver's buffers, %lld bytes uploaded (staged: %lld); PSNR %.1f dB (>= 50)\n",
+			        presets[p], wfColorModeName(modes[m]), wfRenderer_GetZeroCopyCloths(shared),
+			        (long long)wfRenderer_GetUploadBytes(shared), (long long)wfRenderer_GetUploadBytes(own), psnr);
+			ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 2 && wfRenderer_GetUploadBytes(shared) == 0);
+			ENSURE(wfRenderer_GetZeroCopyCloths(own) == 0 && wfRenderer_GetUploadBytes(own) > 0);
+			ENSURE(psnr >= 50.0);
+		}
+
+		// A reset leaves the normals stale until the next step: that cloth is staged, the other is not.
+		ENSURE(wfCloth_Reset(cloths[0]) == WF_OK);
+		double psnr = DrawBoth(shared, own, world, cloths, 2, &cam, a, b, "zero_copy_after_reset");
+		fprintf(stderr, "  after a reset: %d cloth from the solver's buffers, %lld bytes uploaded; PSNR %.1f dB\n",
+		        wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared), psnr);
+		ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 1 && wfRenderer_GetUploadBytes(shared) > 0);
+		ENSURE(psnr >= 50.0);
+		ENSURE(wfWorld_Step(world) == WF_OK);
+		ENSURE(DrawBoth(shared, own, world, cloths, 2, &cam, a, b, "zero_copy_after_step") >= 50.0);
+		ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 2);
+
+		ENSURE_NO_VALIDATION(shared);
+		ENSURE_NO_VALIDATION(own);
+		wfDestroyRenderer(own);
+		wfDestroyRenderer(shared);
+		wfWarnings w = wfWorld_GetWarnings(world);
+		ENSURE(w.validationMessages == 0);
+		wfDestroyWorld(world);
+	}
+	return 0;
+}
+
+// A world on the CPU has no device to share: the renderer opens its own and stages every cloth.
+WF_TEST(render_zero_copy_needs_a_vulkan_world)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("xpbd", &wd, &cd));
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	wfClothId cloth = wfCreateCloth(world, &cd);
+	wfVulkanDevice device;
+	ENSURE(wfWorld_GetVulkanDevice(world, &device) == WF_ERROR_BACKEND_UNAVAILABLE);
+	wfVulkanClothBuffers buffers;
+	ENSURE(wfCloth_GetVulkanBuffers(cloth, &buffers) == WF_ERROR_BACKEND_UNAVAILABLE);
+	wfRendererDef def = wfDefaultRendererDef();
+	def.width = W;
+	def.height = H;
+	def.world = world;
+	wfRenderer* r = wfCreateRenderer(&def, NULL, 0);
+	ENSURE(r != NULL);
+	ENSURE(!wfRenderer_SharesWorldDevice(r));
+	wfCamera cam = wfDefaultCameraForPreset("xpbd");
+	ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
+	ENSURE(wfRenderer_GetZeroCopyCloths(r) == 0);
+	wfClothInfo info;
+	ENSURE(wfCloth_GetInfo(cloth, &info) == WF_OK);
+	fprintf(stderr, "  %lld bytes uploaded for %d particles\n", (long long)wfRenderer_GetUploadBytes(r), info.particleCount);
+	ENSURE(wfRenderer_GetUploadBytes(r) >= (int64_t)3 * 16 * info.particleCount); // positions, normals, velocities
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	wfDestroyWorld(world);
+	return 0;
+}

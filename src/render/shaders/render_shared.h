@@ -7,12 +7,23 @@
 #define RD_BINDING_SCENE 0   // uniform buffer: RdScene
 #define RD_BINDING_TEXTURE 1 // combined image sampler: the checker-weave texture
 #define RD_BINDING_SHADOW 2  // combined image sampler with depth compare: the key light's shadow map
+#define RD_BINDING_SCENE_RW 3 // the same RdScene as a storage buffer: the light pass writes its shadow fields
+#define RD_BINDING_BOUNDS 4  // storage buffer: (6) uint, the shadow casters' box as order-preserving uints
 
-// Vertex streams, one binding each (positions, normals, uvs, a per-vertex scalar).
+// Set 1, one per cloth: its state as arrays of vec4 (the solver's own buffers when the renderer shares
+// the world's device, else the renderer's upload of them) and the rest shape for strain.
+#define RD_CLOTH_POSITIONS 0
+#define RD_CLOTH_VELOCITIES 1
+#define RD_CLOTH_REST 2
+
+// Vertex streams, one binding each: positions and normals with a 16-byte stride (vec4 in the solver's
+// buffers), uvs with 8.
 #define RD_LOCATION_POSITION 0
 #define RD_LOCATION_NORMAL 1
 #define RD_LOCATION_UV 2
-#define RD_LOCATION_SCALAR 3
+#define RD_VERTEX_STRIDE 16
+
+#define RD_BOUNDS_GROUP 256 // invocations of a bounds workgroup
 
 // RdDraw.mode.x: how the fragment shader colours a surface.
 #define RD_MODE_TEXTURE 0 // cloth: checker-weave texture
@@ -49,6 +60,7 @@
 	RD_VEC4(transform) /* world = xyz + w * vertex */ \
 	RD_VEC4(color)     /* rgb base colour */ \
 	RD_VEC4(material)  /* x specular strength, y shininess, z depth pull towards the camera (cloth, lines) */ \
-	RD_IVEC4(mode)     /* x RD_MODE_* */
+	RD_IVEC4(mode)     /* x RD_MODE_*; y, z a cloth's columns and rows (0 for other meshes); */ \
+	                   /* w a pin marker: particle index + 1 in set 1's cloth (0: none) */
 
 #endif

@@ -1,0 +1,42 @@
+// Vulkan interop (weft.h): hands out the world's device and where each cloth's state lives, so a
+// renderer on the same device draws from the solver's buffers without a copy.
+#include "vk_interop.h"
+
+#include <stdlib.h>
+
+void wfVkInteropDevice(wfWorld* world, wfVulkanDevice* out)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	uint32_t count = 0;
+	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, NULL);
+	VkQueueFamilyProperties* families = (VkQueueFamilyProperties*)calloc(count > 0 ? count : 1, sizeof *families);
+	if (families != NULL) {
+		ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, families);
+		if (ctx->queueFamily < count)
+			out->queueFlags = families[ctx->queueFamily].queueFlags;
+		free(families);
+	}
+	out->instance = ctx->instance;
+	out->physicalDevice = ctx->physicalDevice;
+	out->device = ctx->device;
+	out->queue = ctx->queue;
+	out->queueFamily = ctx->queueFamily;
+	out->apiVersion = VK_API_VERSION_1_0;
+	out->enabledFeatures = &ctx->features;
+	out->getInstanceProcAddr = (void*)ctx->loader.getInstanceProcAddr;
+}
+
+// A cloth's arrays sit at regionOffset[] of its device buffer (in an arena they are already offset by
+// the cloth's base). Frames start and end with the state in the A regions.
+void wfVkInteropBuffers(wfWorld* world, wfCloth* c, wfVulkanClothBuffers* out)
+{
+	(void)world;
+	const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+	out->buffer = (uint64_t)vc->device.buffer;
+	out->positionOffset = vc->regionOffset[WF_VK_REGION_POS_A];
+	out->velocityOffset = vc->regionOffset[WF_VK_REGION_VEL_A];
+	out->normalOffset = vc->regionOffset[WF_VK_REGION_NORMALS];
+	out->stride = (uint32_t)sizeof(wfVec4);
+	out->particleCount = c->model.particleCount;
+	out->normalsCurrent = vc->normalsCurrent;
+}
