@@ -2,7 +2,9 @@
 // independent, live setters take effect without a rebuild.
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int Contains(const char* s, const char* part)
 {
@@ -219,5 +221,136 @@ WF_TEST(presets_and_names)
 	ENSURE(wfSolverFromName("jacobi", &s) && s == WF_SOLVER_JACOBI && !wfSolverFromName("Jacobi", &s));
 	wfPinMode pm;
 	ENSURE(wfPinModeFromName("top-row", &pm) && pm == WF_PIN_TOP_ROW);
+	return 0;
+}
+
+// ---------------------------------------------------------------- stage timing (CPU)
+
+static double WallMs(void)
+{
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+static bool StagesUnknown(const wfWorld* w)
+{
+	wfStepProfile p = wfWorld_GetStepProfile(w);
+	for (int k = 0; k < WF_STAGE_COUNT; ++k) {
+		if (p.stageMs[k] != -1.0)
+			return false;
+	}
+	return true;
+}
+
+// Two CPU worlds from one def, stage timing on in the first only: every frame the stages are
+// measured (each >= 0, SOLVE > 0, no FUSED on the CPU, together no longer than the wall-clock
+// time of wfWorld_Step), the other world reports them unknown, and both end bit-identical.
+static int CpuStageTiming(wfWorldDef wd, wfClothDef cd, int threads, int frames)
+{
+	wd.backend = WF_BACKEND_CPU;
+	wd.threads = threads;
+	wfWorld* on = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* off = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(on != NULL && off != NULL);
+	wfClothId a = wfCreateCloth(on, &cd), b = wfCreateCloth(off, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	ENSURE(!wfWorld_GetStageTiming(on) && StagesUnknown(on));
+	ENSURE(wfWorld_SetStageTiming(on, true) == WF_OK && wfWorld_GetStageTiming(on));
+	ENSURE(StagesUnknown(on)); // nothing measured yet
+	double solveMs = 0.0, sumMs = 0.0, wallMs = 0.0;
+	for (int f = 0; f < frames; ++f) {
+		double t0 = WallMs();
+		ENSURE(wfWorld_Step(on) == WF_OK);
+		double wall = WallMs() - t0;
+		ENSURE(wfWorld_Step(off) == WF_OK);
+		wfStepProfile p = wfWorld_GetStepProfile(on);
+		double sum = 0.0;
+		for (int k = 0; k < WF_STAGE_COUNT; ++k) {
+			ENSURE(p.stageMs[k] >= 0.0);
+			sum += p.stageMs[k];
+		}
+		ENSURE(p.stageMs[WF_STAGE_SOLVE] > 0.0 && p.stageMs[WF_STAGE_FUSED] == 0.0);
+		// Two clocks (OpenMP's monotonic one and the test's): 1% and 10 us of slack.
+		ENSURE_LE(sum, 1.01 * wall + 0.01);
+		ENSURE(StagesUnknown(off));
+		solveMs += p.stageMs[WF_STAGE_SOLVE];
+		sumMs += sum;
+		wallMs += wall;
+	}
+	wfStepProfile p = wfWorld_GetStepProfile(on);
+	fprintf(stderr, "  %s %d x %d, %d substeps x %d iterations, %d thread(s): last frame", wfSolverName(wd.step.solver), cd.cols,
+		cd.rows, wd.step.substeps, wd.step.iterations, wfWorld_GetThreadCount(on));
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		fprintf(stderr, " %s %.3f", wfStageName((wfStage)k), p.stageMs[k]);
+	fprintf(stderr, " ms; %d frames: stages %.3f of %.3f ms wall, solve %.3f ms\n", frames, sumMs, wallMs, solveMs);
+	// Timing never changes the physics.
+	const int n = cd.cols * cd.rows;
+	wfVec3* pa = (wfVec3*)malloc((size_t)n * 2 * sizeof(wfVec3));
+	wfVec3* pb = (wfVec3*)malloc((size_t)n * 2 * sizeof(wfVec3));
+	ENSURE(pa != NULL && pb != NULL);
+	ENSURE(wfCloth_ReadPositions(a, pa, n) == WF_OK && wfCloth_ReadVelocities(a, pa + n, n) == WF_OK);
+	ENSURE(wfCloth_ReadPositions(b, pb, n) == WF_OK && wfCloth_ReadVelocities(b, pb + n, n) == WF_OK);
+	ENSURE(memcmp(pa, pb, (size_t)n * 2 * sizeof(wfVec3)) == 0);
+	free(pa);
+	free(pb);
+	// Off again: unknown at once and after a step.
+	ENSURE(wfWorld_SetStageTiming(on, false) == WF_OK && StagesUnknown(on));
+	ENSURE(wfWorld_Step(on) == WF_OK && StagesUnknown(on));
+	wfDestroyWorld(on);
+	wfDestroyWorld(off);
+	return 0;
+}
+
+// XPBD, 60 x 60, 10 substeps (the default world def), draped over a sphere and the floor.
+static void StageTimingXpbd(int grid, wfWorldDef* wd, wfClothDef* cd)
+{
+	*wd = wfDefaultWorldDef();
+	wd->sphere.enabled = true;
+	wd->sphere.center = (wfVec3){0.0f, 0.0f, 0.0f};
+	wd->floor.enabled = true;
+	wd->floor.height = -1.5f;
+	*cd = wfDefaultClothDef();
+	cd->cols = cd->rows = grid;
+	cd->width = cd->height = 3.0f;
+	cd->origin = (wfVec3){0.0f, 1.05f, 0.0f};
+}
+
+WF_TEST(stage_timing_cpu_xpbd)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	StageTimingXpbd(60, &wd, &cd);
+	ENSURE(wd.step.solver == WF_SOLVER_XPBD && wd.step.substeps == 10);
+	return CpuStageTiming(wd, cd, 1, 20);
+}
+
+// Over WF_CPU_PARALLEL_MIN particles with two threads: the master thread reads the clock inside
+// the substep's parallel region.
+WF_TEST(stage_timing_cpu_xpbd_threads)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	StageTimingXpbd(100, &wd, &cd);
+	return CpuStageTiming(wd, cd, 2, 10);
+}
+
+WF_TEST(stage_timing_cpu_jacobi_springs)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("spring-mesh", &wd, &cd) && wd.step.solver == WF_SOLVER_JACOBI);
+	if (CpuStageTiming(wd, cd, 1, 10) != 0)
+		return 1;
+	ENSURE(wfPresetGet("compute-cloth", &wd, &cd) && wd.step.solver == WF_SOLVER_SPRINGS);
+	return CpuStageTiming(wd, cd, 1, 10);
+}
+
+WF_TEST(stage_names)
+{
+	const char* names[WF_STAGE_COUNT] = {"prepare", "predict", "solve", "finish", "normals", "fused"};
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		ENSURE(strcmp(wfStageName((wfStage)k), names[k]) == 0);
+	ENSURE(strcmp(wfStageName(WF_STAGE_COUNT), "?") == 0 && strcmp(wfStageName((wfStage)-1), "?") == 0);
 	return 0;
 }

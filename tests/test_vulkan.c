@@ -584,3 +584,228 @@ WF_TEST(vk_out_of_memory_and_device_lost)
 	return 0;
 #endif
 }
+
+// ---------------------------------------------------------------- stage timing
+
+#ifdef WEFT_HAVE_VULKAN
+static bool VkStagesUnknown(const wfWorld* w)
+{
+	wfStepProfile p = wfWorld_GetStepProfile(w);
+	for (int k = 0; k < WF_STAGE_COUNT; ++k) {
+		if (p.stageMs[k] != -1.0)
+			return false;
+	}
+	return true;
+}
+
+// The stage times of the last frame: each >= 0, and together the frame's GPU time (the marks cut
+// the interval between the frame's two timestamps into pieces; 1 ns of rounding slack).
+static int VkStagesAddUp(const wfWorld* w, const char* what)
+{
+	wfStepProfile p = wfWorld_GetStepProfile(w);
+	double sum = 0.0;
+	fprintf(stderr, "  %s: gpu %.3f ms =", what, p.gpuMs);
+	for (int k = 0; k < WF_STAGE_COUNT; ++k) {
+		fprintf(stderr, " %s %.3f", wfStageName((wfStage)k), p.stageMs[k]);
+		sum += p.stageMs[k];
+	}
+	fprintf(stderr, " (%d marks)\n", (int)((const wfVkContext*)w->backendData)->stageMarks);
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		ENSURE(p.stageMs[k] >= 0.0);
+	ENSURE(p.gpuMs > 0.0);
+	ENSURE_LE(sum, p.gpuMs + 1e-6);
+	ENSURE_NEAR(sum, p.gpuMs, 1e-6);
+	return 0;
+}
+
+// Positions and velocities of two cloths with the same particle count, bit for bit.
+static bool SameState(wfClothId a, wfClothId b, int n)
+{
+	wfVec3* pa = (wfVec3*)malloc((size_t)n * 2 * sizeof(wfVec3));
+	wfVec3* pb = (wfVec3*)malloc((size_t)n * 2 * sizeof(wfVec3));
+	bool same = pa != NULL && pb != NULL && wfCloth_ReadPositions(a, pa, n) == WF_OK && wfCloth_ReadVelocities(a, pa + n, n) == WF_OK &&
+		wfCloth_ReadPositions(b, pb, n) == WF_OK && wfCloth_ReadVelocities(b, pb + n, n) == WF_OK &&
+		memcmp(pa, pb, (size_t)n * 2 * sizeof(wfVec3)) == 0;
+	free(pa);
+	free(pb);
+	fprintf(stderr, "  %s timing on and off: %s\n", same ? "ok" : "FAILED", same ? "bit-identical" : "different");
+	return same;
+}
+
+// One cloth on the per-range path in two worlds, stage timing on in the first: the stages of
+// every frame add up to gpuMs, the solver's stages ran (FUSED did not), the frame holds one mark
+// per stage change (`marks`), the dispatches are the same as without timing, the other world
+// reports the stages unknown, and the two stay bit-identical, also after timing is turned off.
+static int VkStageTiming(const char* preset, wfSolverType solver, int grid, int substeps, int iterations, int marks)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	SmallPreset(preset, solver, grid, &wd, &cd);
+	wd.step.timeStep = wd.step.timeStep / (float)wd.step.substeps * (float)substeps; // the same substep length
+	wd.step.substeps = substeps;
+	wd.step.iterations = iterations;
+	wfWorld* on = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* off = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(on != NULL && off != NULL);
+	const wfVkContext* ctx = (const wfVkContext*)on->backendData;
+	((wfVkContext*)on->backendData)->fusedDisabled = true;
+	((wfVkContext*)off->backendData)->fusedDisabled = true;
+	wfClothId a = wfCreateCloth(on, &cd), b = wfCreateCloth(off, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	ENSURE(wfWorld_SetStageTiming(on, true) == WF_OK && VkStagesUnknown(on));
+	for (int f = 0; f < 3; ++f) {
+		ENSURE(wfWorld_Step(on) == WF_OK && wfWorld_Step(off) == WF_OK);
+		char what[64];
+		snprintf(what, sizeof what, "%s %dx%d frame %d", wfSolverName(solver), grid, grid, f);
+		if (VkStagesAddUp(on, what) != 0)
+			return 1;
+		wfStepProfile p = wfWorld_GetStepProfile(on), q = wfWorld_GetStepProfile(off);
+		ENSURE(p.stageMs[WF_STAGE_SOLVE] > 0.0 && p.stageMs[WF_STAGE_NORMALS] > 0.0 && p.stageMs[WF_STAGE_FUSED] == 0.0);
+		if (solver != WF_SOLVER_SPRINGS)
+			ENSURE(p.stageMs[WF_STAGE_PREDICT] > 0.0 && p.stageMs[WF_STAGE_FINISH] > 0.0);
+		else // one kernel per substep (SOLVE); an odd count copies the state back (FINISH)
+			ENSURE(p.stageMs[WF_STAGE_PREDICT] == 0.0 && (p.stageMs[WF_STAGE_FINISH] > 0.0) == (substeps % 2 == 1));
+		ENSURE(VkStagesUnknown(off) && q.gpuMs > 0.0);
+		ENSURE(p.dispatches == q.dispatches);
+		ENSURE_NEAR(ctx->stageMarks, marks, 0);
+	}
+	ENSURE(SameState(a, b, cd.cols * cd.rows));
+	// Off: unknown at once; the next step records the frame without marks.
+	ENSURE(wfWorld_SetStageTiming(on, false) == WF_OK && VkStagesUnknown(on));
+	ENSURE(wfWorld_Step(on) == WF_OK && wfWorld_Step(off) == WF_OK);
+	ENSURE(VkStagesUnknown(on) && !ctx->recordedStageTiming && wfWorld_GetStepProfile(on).gpuMs > 0.0);
+	ENSURE(SameState(a, b, cd.cols * cd.rows));
+	ENSURE(ValidationClean(on) && ValidationClean(off));
+	wfDestroyWorld(on);
+	wfDestroyWorld(off);
+	return 0;
+}
+#endif
+
+// XPBD 60 x 60, 10 substeps: PREPARE | (PREDICT | SOLVE | FINISH) x 10 | NORMALS, 31 marks.
+WF_TEST(vk_stage_timing_xpbd)
+{
+#ifndef WEFT_HAVE_VULKAN
+	wfVkTestMissing();
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	return VkStageTiming("xpbd", WF_SOLVER_XPBD, 60, 10, 1, 3 * 10 + 1);
+#endif
+}
+
+// Jacobi (4 substeps: 13 marks) and springs with an odd substep count: PREPARE | SOLVE x 63 |
+// FINISH (the copy back to A) | NORMALS, 3 marks.
+WF_TEST(vk_stage_timing_jacobi_springs)
+{
+#ifndef WEFT_HAVE_VULKAN
+	wfVkTestMissing();
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	if (VkStageTiming("spring-mesh", WF_SOLVER_JACOBI, 16, 4, 2, 3 * 4 + 1) != 0)
+		return 1;
+	return VkStageTiming("compute-cloth", WF_SOLVER_SPRINGS, 12, 63, 1, 3);
+#endif
+}
+
+// The fused path: a small cloth alone reports only FUSED (and the PREPARE barrier); with a large
+// cloth beside it (70 x 70 > 4096 particles, per-range) both FUSED and SOLVE run, with marks
+// PREPARE | FUSED | (PREDICT | SOLVE | FINISH) x 2 | NORMALS = 8. Bit-identical to timing off.
+WF_TEST(vk_stage_timing_fused)
+{
+#ifndef WEFT_HAVE_VULKAN
+	wfVkTestMissing();
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	SmallPreset("xpbd", WF_SOLVER_XPBD, 16, &wd, &cd);
+	wd.step.substeps = 2;
+	wd.step.iterations = 2;
+	wfWorld* on = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	wfWorld* off = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(on != NULL && off != NULL);
+	wfVkContext* ctx = (wfVkContext*)on->backendData;
+	if (!ctx->fusedAvailable) {
+		fprintf(stderr, "  skipped: %s runs no 1024-invocation workgroups (no fused path)\n", wfWorld_GetDeviceName(on));
+		wfDestroyWorld(on);
+		wfDestroyWorld(off);
+		return 0;
+	}
+	ctx->fusedForced = true;
+	((wfVkContext*)off->backendData)->fusedForced = true;
+	wfClothId a = wfCreateCloth(on, &cd), b = wfCreateCloth(off, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	ENSURE(wfWorld_SetStageTiming(on, true) == WF_OK);
+	for (int f = 0; f < 2; ++f) {
+		ENSURE(wfWorld_Step(on) == WF_OK && wfWorld_Step(off) == WF_OK);
+		if (VkStagesAddUp(on, "fused 16x16") != 0)
+			return 1;
+		wfStepProfile p = wfWorld_GetStepProfile(on);
+		ENSURE(p.dispatches == 1 && ctx->fusedClothsPerFrame == 1);
+		ENSURE(p.stageMs[WF_STAGE_FUSED] > 0.0);
+		ENSURE(p.stageMs[WF_STAGE_PREDICT] == 0.0 && p.stageMs[WF_STAGE_SOLVE] == 0.0 && p.stageMs[WF_STAGE_FINISH] == 0.0 &&
+			p.stageMs[WF_STAGE_NORMALS] == 0.0);
+		ENSURE_NEAR(ctx->stageMarks, 1, 0);
+		ENSURE(VkStagesUnknown(off));
+	}
+	ENSURE(SameState(a, b, cd.cols * cd.rows));
+	// A large cloth beside it: one batch dispatch, then the per-range stages.
+	wfClothDef big = cd;
+	big.cols = big.rows = 70;
+	wfClothId c = wfCreateCloth(on, &big), d = wfCreateCloth(off, &big);
+	ENSURE(!wfClothId_IsNull(c) && !wfClothId_IsNull(d));
+	ENSURE(wfWorld_Step(on) == WF_OK && wfWorld_Step(off) == WF_OK);
+	if (VkStagesAddUp(on, "fused 16x16 + per-range 70x70") != 0)
+		return 1;
+	wfStepProfile p = wfWorld_GetStepProfile(on);
+	ENSURE(ctx->fusedClothsPerFrame == 1 && p.dispatches == wfWorld_GetStepProfile(off).dispatches);
+	ENSURE(p.stageMs[WF_STAGE_FUSED] > 0.0 && p.stageMs[WF_STAGE_SOLVE] > 0.0 && p.stageMs[WF_STAGE_PREDICT] > 0.0);
+	ENSURE_NEAR(ctx->stageMarks, 2 + 3 * wd.step.substeps, 0);
+	ENSURE(SameState(a, b, cd.cols * cd.rows) && SameState(c, d, big.cols * big.rows));
+	ENSURE(ValidationClean(on) && ValidationClean(off));
+	wfDestroyWorld(on);
+	wfDestroyWorld(off);
+	return 0;
+#endif
+}
+
+// A device without timestamps (the pool taken away before the first frame): gpuMs and every
+// stage stay unknown, and the step still works.
+WF_TEST(vk_stage_timing_without_timestamps)
+{
+#ifndef WEFT_HAVE_VULKAN
+	wfVkTestMissing();
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	SmallPreset("xpbd", WF_SOLVER_XPBD, 12, &wd, &cd);
+	wd.step.substeps = 2;
+	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(w != NULL);
+	wfVkContext* ctx = (wfVkContext*)w->backendData;
+	ctx->fusedDisabled = true;
+	if (ctx->timestamps != VK_NULL_HANDLE)
+		ctx->fd.vkDestroyQueryPool(ctx->device, ctx->timestamps, NULL);
+	ctx->timestamps = VK_NULL_HANDLE;
+	ctx->timestampCapacity = 0;
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	ENSURE(wfWorld_SetStageTiming(w, true) == WF_OK);
+	for (int f = 0; f < 2; ++f)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	wfStepProfile p = wfWorld_GetStepProfile(w);
+	ENSURE(p.gpuMs == -1.0 && VkStagesUnknown(w) && !ctx->recordedStageTiming && p.dispatches > 0);
+	ENSURE(ValidationClean(w));
+	wfDestroyWorld(w);
+	return 0;
+#endif
+}

@@ -248,6 +248,8 @@ static void Readouts(App* app, UiReadouts* r)
 	wfStepProfile profile = wfWorld_GetStepProfile(v->world);
 	r->gpuMs = profile.gpuMs;
 	r->dispatches = profile.dispatches;
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		r->stageMs[k] = profile.stageMs[k];
 	r->simTime = wfWorld_GetTime(v->world);
 	r->paused = v->paused;
 	r->status = v->status;

@@ -57,6 +57,19 @@ void Readouts(const UiReadouts* r)
 	ImGui::Text("%d colours, %d triangles", r->colors, r->triangles);
 	if (r->gpuMs >= 0.0)
 		ImGui::Text("GPU %.3f ms/frame, %d dispatch%s", r->gpuMs, r->dispatches, r->dispatches == 1 ? "" : "es");
+	// Per stage: GPU timestamps on Vulkan (they add up to the GPU time), the wall clock on the CPU.
+	if (r->stageMs[0] >= 0.0) {
+		ImGui::Text("stages, %s ms/frame:", r->gpuMs >= 0.0 ? "GPU" : "CPU");
+		if (ImGui::BeginTable("stages", 4, ImGuiTableFlags_SizingStretchProp)) {
+			for (int k = 0; k < WF_STAGE_COUNT; ++k) {
+				ImGui::TableNextColumn();
+				ImGui::Text(" %s", wfStageName((wfStage)k));
+				ImGui::TableNextColumn();
+				ImGui::Text("%.3f", r->stageMs[k]);
+			}
+			ImGui::EndTable();
+		}
+	}
 }
 
 void Devices(const UiReadouts* r)
@@ -64,9 +77,6 @@ void Devices(const UiReadouts* r)
 	ImGui::TextWrapped("simulation: %s (%s)", r->simDevice, r->backend);
 	ImGui::TextWrapped("render: %s", r->renderDevice);
 	ImGui::TextWrapped("window: %s", r->windowDevice);
-	ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-	ImGui::TextWrapped("GPU time per stage: not in the public API yet");
-	ImGui::PopStyleColor();
 }
 
 void Simulation(ViewParams* p)

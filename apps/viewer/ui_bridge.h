@@ -27,6 +27,7 @@ typedef struct UiReadouts {
 	int particles, constraints, colors, triangles; // over every cloth
 	bool paused;
 	const char* status;        // last parameter error, "" when none
+	double stageMs[WF_STAGE_COUNT]; // per wfStage, last simulation frame (wfStepProfile.stageMs), < 0 unknown
 } UiReadouts;
 
 enum {

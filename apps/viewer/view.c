@@ -112,6 +112,8 @@ int ViewCreate(View* v, const ViewOptions* options)
 		fprintf(stderr, "weft-view: cannot create the world: %s\n", error);
 		return 4;
 	}
+	// The panel shows the time of each stage (a few timestamps a frame on the GPU).
+	wfWorld_SetStageTiming(v->world, true);
 	for (int i = 0; i < v->clothCount; ++i) {
 		v->cloths[i] = wfCreateCloth(v->world, &v->clothDefs[i]);
 		if (wfClothId_IsNull(v->cloths[i])) {

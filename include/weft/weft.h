@@ -240,6 +240,22 @@ WF_API double wfWorld_GetTime(const wfWorld* world);
 WF_API wfWarnings wfWorld_GetWarnings(const wfWorld* world);
 WF_API wfVec3 wfWorld_GetSphereCenter(const wfWorld* world); // where the moving sphere is now
 
+// Stages of a frame, for the per-stage times of wfStepProfile.stageMs (wfWorld_SetStageTiming).
+typedef enum wfStage {
+	WF_STAGE_PREPARE = 0, // frame start: backup copies of the state, frame-check reset (on the GPU
+	                      // also any wait for earlier work on the queue, as gpuMs)
+	WF_STAGE_PREDICT,     // external forces, damping and the predicted positions of each substep
+	WF_STAGE_SOLVE,       // constraint projection: XPBD colour ranges, Jacobi sweeps, spring forces
+	WF_STAGE_FINISH,      // velocity update, collisions, ping-pong copies
+	WF_STAGE_NORMALS,     // normals, the frame check and its copy to the host (CPU: the frame check;
+	                      // its normals are computed when read)
+	WF_STAGE_FUSED,       // the one-dispatch path of small cloths on the GPU (no boundaries inside)
+	WF_STAGE_COUNT
+} wfStage;
+
+// "prepare", "predict", "solve", "finish", "normals", "fused"; "?" out of range.
+WF_API const char* wfStageName(wfStage stage);
+
 // What the last frame cost, for benchmarks: the floor of a frame is the larger of
 // bytesPerFrame / (memory bandwidth) and dispatches x (dispatch + barrier latency).
 typedef struct wfStepProfile {
@@ -247,9 +263,20 @@ typedef struct wfStepProfile {
 	int dispatches;       // compute dispatches recorded per frame; 0 on the CPU
 	double bytesPerFrame; // modelled memory traffic of one frame: every kernel reads and writes its data once
 	double projectionsPerFrame; // constraint evaluations per frame (x iterations for XPBD and Jacobi)
+	// (WF_STAGE_COUNT) ms of the last frame per wfStage, summed over its substeps and cloths:
+	// GPU timestamps on Vulkan (they add up to gpuMs), the wall clock on the CPU. 0 for a stage
+	// that did not run; -1 for all when unknown: stage timing off, no frame stepped since it was
+	// turned on, or a device without timestamps. Added last so the fields above keep their offsets.
+	double stageMs[WF_STAGE_COUNT];
 } wfStepProfile;
 
 WF_API wfStepProfile wfWorld_GetStepProfile(const wfWorld* world);
+
+// Per-stage timing (default off, so benchmarks time the bare frame). On Vulkan, switching re-records
+// the frame command buffer at the next step with a timestamp at every change of stage; on the CPU
+// the master thread reads the clock at the stage barriers. Results are bit-identical either way.
+WF_API wfResult wfWorld_SetStageTiming(wfWorld* world, bool enabled);
+WF_API bool wfWorld_GetStageTiming(const wfWorld* world);
 
 // Live parameters. Each validates like creation and returns WF_ERROR_INVALID_DEF with a message.
 WF_API wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step);

@@ -126,6 +126,10 @@ struct wfWorld {
 	char requestedDevice[256];// copy of def.deviceName (def.deviceName points here)
 	int threads;
 	bool simd;           // CPU: AVX2 kernels (off with WEFT_NO_SIMD=1 in the environment)
+	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per
+	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
+	bool stageTiming;
+	double stageMs[WF_STAGE_COUNT];
 };
 
 // ------------------------------------------------------------------ core helpers

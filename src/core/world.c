@@ -102,6 +102,10 @@ const char* wfSolverName(wfSolverType s) { return NAME_LOOKUP(kSolverNames, s); 
 const char* wfBackendName(wfBackendType b) { return NAME_LOOKUP(kBackendNames, b); }
 const char* wfPinModeName(wfPinMode m) { return NAME_LOOKUP(kPinNames, m); }
 
+static const char* const kStageNames[] = {"prepare", "predict", "solve", "finish", "normals", "fused"};
+_Static_assert(sizeof kStageNames / sizeof kStageNames[0] == WF_STAGE_COUNT, "a name per stage");
+const char* wfStageName(wfStage s) { return NAME_LOOKUP(kStageNames, s); }
+
 bool wfSolverFromName(const char* name, wfSolverType* out)
 {
 	int v;
@@ -473,6 +477,9 @@ wfResult wfWorld_Step(wfWorld* world)
 {
 	wfFrameParams params;
 	wfFrameParamsInit(world, &params);
+	// Unknown until the backend measured this frame (it overwrites them when stage timing is on).
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		world->stageMs[k] = -1.0;
 	wfResult r = world->backend->step(world, &params);
 	if (r != WF_OK)
 		return r;
@@ -584,7 +591,9 @@ static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 
 wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 {
-	wfStepProfile p = {-1.0, 0, 0.0, 0.0};
+	wfStepProfile p = {.gpuMs = -1.0};
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		p.stageMs[k] = world->stageTiming ? world->stageMs[k] : -1.0;
 	const wfStepDef* s = &world->def.step;
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
@@ -597,6 +606,18 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 		world->backend->profile(world, &p);
 	return p;
 }
+
+// Stage timing is measured by the backend's step into world->stageMs; on Vulkan the frame command
+// buffer is re-recorded (with timestamps, or without them again) at the next step.
+wfResult wfWorld_SetStageTiming(wfWorld* world, bool enabled)
+{
+	world->stageTiming = enabled;
+	for (int k = 0; k < WF_STAGE_COUNT; ++k)
+		world->stageMs[k] = -1.0;
+	return WF_OK;
+}
+
+bool wfWorld_GetStageTiming(const wfWorld* world) { return world->stageTiming; }
 
 // ------------------------------------------------------------------ snapshots
 // Layout: header, then per live cloth (in slot order) positions xyz and velocities xyz.

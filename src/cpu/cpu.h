@@ -10,12 +10,20 @@
 // the result is the same for every thread count.
 #define WF_CPU_PARALLEL_MIN 8192
 
+// Per-stage wall-clock time of a frame (wfWorld_SetStageTiming): each mark charges the time since
+// the previous one to a stage, so the stages add up to the whole step.
+typedef struct wfCpuStageTimer {
+	double seconds[WF_STAGE_COUNT]; // per wfStage
+	double last;                    // clock at the last mark, s
+} wfCpuStageTimer;
+
 typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;
 	int threads;
 	bool avx2;     // use the AVX2 kernels (chosen once per world at run time)
 	bool parallel; // this cloth is large enough for a thread team
+	wfCpuStageTimer* timer; // NULL: stage timing off
 } wfCpuContext;
 
 // cpu_simd.c
@@ -29,6 +37,11 @@ void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfV
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 
 // Stages shared by the solvers (cpu_stages.c).
+double wfCpuClock(void); // seconds, monotonic where OpenMP is there
+// Ends a stage: the time since the last mark goes to `stage`. Call where every thread of the team
+// has passed a barrier (the end of an `omp for` or `omp single`); only the master thread reads
+// the clock. Touches no simulation data, so timing never changes a bit of the result.
+void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count);

@@ -63,9 +63,16 @@ static bool FrameIsBad(const wfCloth* c, bool* nonFinite)
 	return false;
 }
 
+// Stage timing (wfWorld_SetStageTiming) marks the stage boundaries of every substep with the wall
+// clock: the backup copies are PREPARE, the frame check NORMALS (normals are computed when read).
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
-	wfCpuContext ctx = {params, 0, world->threads, world->simd, false};
+	wfCpuStageTimer timer;
+	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL};
+	if (ctx.timer != NULL) {
+		memset(&timer, 0, sizeof timer);
+		timer.last = wfCpuClock();
+	}
 	const wfSolverType solver = world->def.step.solver;
 	for (int ci = 0; ci < world->clothCapacity; ++ci) {
 		wfCloth* c = &world->cloths[ci];
@@ -77,6 +84,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		memcpy(cc->vel, c->state.vel, bytes);
 		if (solver == WF_SOLVER_SPRINGS)
 			wfCheckSpringsStep(world, c, params->h);
+		wfCpuStageMark(&ctx, WF_STAGE_PREPARE);
 		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
 		for (int s = 0; s < params->substeps; ++s) {
 			ctx.substep = s;
@@ -100,7 +108,10 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			memcpy(c->state.pos, cc->pos, bytes);
 			memcpy(c->state.vel, cc->vel, bytes);
 		}
+		wfCpuStageMark(&ctx, WF_STAGE_NORMALS);
 	}
+	for (int k = 0; ctx.timer != NULL && k < WF_STAGE_COUNT; ++k)
+		world->stageMs[k] = 1e3 * timer.seconds[k];
 	return WF_OK;
 }
 

@@ -84,6 +84,7 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuPredict(ctx, c, 0.0f); // no damping force: retention damps after the solve
 #pragma omp single
 		wfCpuPlaceGrab(c);
+		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
 		// An even number of sweeps lands the result back in pos.
 		for (int it = 0; it < ctx->params->iterations; ++it) {
 			if ((it & 1) == 0)
@@ -91,8 +92,10 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 			else
 				Sweep(ctx, c, c->state.pos2, c->state.pos);
 		}
+		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		Finalize(ctx, c);
 		wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
+		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }
 

@@ -64,6 +64,7 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x0[i].w);
 			force[i] = (wfVec4){mass * a.x, mass * a.y, mass * a.z, 0.0f};
 		}
+		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
 		// Spring and damper forces, colour range by colour range.
 		for (int color = 0; color < m->colorCount; ++color) {
 			const int begin = m->colorStart[color], end = m->colorStart[color + 1];
@@ -78,6 +79,7 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 				ForceRange(ctx, c, force, b0, b1);
 			}
 		}
+		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		// Semi-implicit Euler into the other buffer pair; pinned and grabbed particles stay put.
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
@@ -100,4 +102,5 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	t = c->state.vel;
 	c->state.vel = c->state.vel2;
 	c->state.vel2 = t;
+	wfCpuStageMark(ctx, WF_STAGE_FINISH);
 }

@@ -1,7 +1,35 @@
-// Stages shared by the CPU solvers: grab placement and collision response.
+// Stages shared by the CPU solvers: grab placement, collision response, and the stage clock.
 #include "cpu.h"
 
 #include <math.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+double wfCpuClock(void)
+{
+#ifdef _OPENMP
+	return omp_get_wtime();
+#else
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage)
+{
+	wfCpuStageTimer* t = ctx->timer;
+	if (t == NULL)
+		return;
+#pragma omp master
+	{
+		double now = wfCpuClock();
+		t->seconds[stage] += now - t->last;
+		t->last = now;
+	}
+}
 
 // Forces m g - d v (plus wind), semi-implicit: v += h (a - w d v); p = x; x += h v.
 // Pinned and grabbed particles (w = 0) keep their place.

@@ -83,6 +83,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuPredict(ctx, c, c->material.damping);
 #pragma omp single
 		wfCpuPlaceGrab(c);
+		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
 		// lambda restarts every substep (small steps: one solve per substep).
 		const int m = c->model.constraintCount;
 #pragma omp for schedule(static)
@@ -92,7 +93,9 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 			for (int color = 0; color < c->model.colorCount; ++color)
 				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
 		}
+		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		UpdateVelocities(ctx, c);
 		wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
+		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }

@@ -21,6 +21,9 @@
 // with a compute->compute barrier after every dispatch that a later one depends on.
 // Dispatches per cloth and frame (S substeps, I iterations, C colours, 12 for a full grid):
 //   XPBD S (2 + I C) + 2, Jacobi S (2 + I) + 2, springs S + 2; plus 3 or 4 buffer copies.
+// Stage timing (wfWorld_SetStageTiming) records the same frame with a timestamp wherever the work
+// changes wfStage (after a barrier that is there anyway): 3 per substep of a large cloth, 1 for the
+// batch. Step adds the intervals up per stage; off, the frame has only its two timestamps.
 //
 // Environment: WEFT_VK_DEVICE (device name when the world def names none), WEFT_VK_VALIDATION=1
 // (validation layer, messages counted in wfWarnings.validationMessages), WEFT_VK_TIMING=1 (GPU
@@ -730,7 +733,66 @@ typedef struct Recorder {
 	VkPipeline bound;
 	int set;
 	int dispatches;
+	bool timing;         // stage timing: a timestamp at every change of stage
+	wfStage stage;       // the stage of the work recorded since the last mark
+	uint32_t marks;      // stage marks written (queries 2 .. 2 + marks - 1)
 } Recorder;
+
+// Stage timing: the work recorded from here on belongs to `stage`. Where that changes, a
+// timestamp closes the previous stage; it lands after the barrier that ends that stage, so it
+// waits for nothing the barrier did not already wait for. Groups of one stage share a mark
+// (springs substeps, a cloth's normals and the status copies).
+static void BeginStage(Recorder* rec, wfStage stage)
+{
+	if (!rec->timing || rec->stage == stage)
+		return;
+	wfVkContext* ctx = rec->ctx;
+	const uint32_t q = 2 + rec->marks++;
+	WF_ASSERT(ctx->world, q < ctx->timestampCapacity);
+	ctx->markStage[q] = (uint8_t)rec->stage;
+	ctx->fd.vkCmdWriteTimestamp(rec->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, q);
+	rec->stage = stage;
+}
+
+// Room for `count` timestamp queries (the frame's two and the stage marks): the pool and its
+// host arrays grow by doubling, while nothing in flight uses the pool. False when it cannot (the
+// frame is then recorded without stage marks and the stage times stay unknown).
+static bool ReserveTimestamps(wfVkContext* ctx, uint64_t count)
+{
+	if (count <= ctx->timestampCapacity)
+		return true;
+	if (count > WF_VK_MAX_TIMESTAMPS) {
+		wfLog(ctx->world, WF_LOG_WARNING, "vulkan: stage timing needs %llu timestamps a frame (at most %u); stage times unknown",
+			(unsigned long long)count, (unsigned)WF_VK_MAX_TIMESTAMPS);
+		return false;
+	}
+	uint32_t capacity = ctx->timestampCapacity > 64 ? ctx->timestampCapacity : 64;
+	while (capacity < count)
+		capacity *= 2;
+	uint8_t* stages = (uint8_t*)malloc(capacity);
+	uint64_t* ticks = (uint64_t*)malloc((size_t)capacity * sizeof(uint64_t));
+	VkQueryPool pool = VK_NULL_HANDLE;
+	VkQueryPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP,
+		.queryCount = capacity,
+	};
+	VkResult vr = stages != NULL && ticks != NULL ? ctx->fd.vkCreateQueryPool(ctx->device, &info, NULL, &pool) : VK_ERROR_OUT_OF_HOST_MEMORY;
+	if (vr != VK_SUCCESS) {
+		free(stages);
+		free(ticks);
+		wfLog(ctx->world, WF_LOG_WARNING, "vulkan: no pool of %u timestamps (%s); stage times unknown", capacity, wfVkResultName(vr));
+		return false;
+	}
+	ctx->fd.vkDestroyQueryPool(ctx->device, ctx->timestamps, NULL);
+	free(ctx->markStage);
+	free(ctx->ticks);
+	ctx->timestamps = pool;
+	ctx->timestampCapacity = capacity;
+	ctx->markStage = stages;
+	ctx->ticks = ticks;
+	return true;
+}
 
 static void UseSet(Recorder* rec, int variant)
 {
@@ -839,6 +901,7 @@ static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fu
 	wfResult r = wfVkFusedPipeline(ctx, step->solver, a->sizeIndex, &p);
 	if (r != WF_OK)
 		return r;
+	BeginStage(rec, WF_STAGE_FUSED);
 	f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
 	f->vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->batchPipelineLayout, 0, 1, &a->set, 0, NULL);
 	rec->bound = VK_NULL_HANDLE;
@@ -865,8 +928,10 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 		switch (step->solver) {
 		case WF_SOLVER_XPBD:
 			// Gauss-Seidel across colours: each colour range sees the corrections of the previous one.
+			BeginStage(rec, WF_STAGE_PREDICT);
 			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_DAMPED);
 			ComputeBarrier(ctx, rec->cmd);
+			BeginStage(rec, WF_STAGE_SOLVE);
 			for (int it = 0; it < step->iterations; ++it) {
 				for (int color = 0; color < c->model.colorCount; ++color) {
 					uint32_t first = (uint32_t)c->model.colorStart[color], end = (uint32_t)c->model.colorStart[color + 1];
@@ -874,12 +939,15 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 					ComputeBarrier(ctx, rec->cmd);
 				}
 			}
+			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
 			break;
 		case WF_SOLVER_JACOBI:
+			BeginStage(rec, WF_STAGE_PREDICT);
 			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
+			BeginStage(rec, WF_STAGE_SOLVE);
 			// Sweeps alternate A -> B and B -> A; the count is even, so the result lands in A.
 			for (int it = 0; it < step->iterations; ++it) {
 				UseSet(rec, it & 1);
@@ -887,11 +955,14 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 				ComputeBarrier(ctx, rec->cmd);
 			}
 			UseSet(rec, 0);
+			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
 			break;
 		case WF_SOLVER_SPRINGS:
-			// Substep s reads the pair written by substep s - 1.
+			// Substep s reads the pair written by substep s - 1. One kernel does the forces, the
+			// integration and the collisions: all of it counts as SOLVE.
+			BeginStage(rec, WF_STAGE_SOLVE);
 			UseSet(rec, s & 1);
 			Dispatch(rec, WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
@@ -900,6 +971,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	}
 	if (step->solver == WF_SOLVER_SPRINGS && (step->substeps & 1)) {
 		// An odd count leaves the state in B: bring it back to A, where frames start and end.
+		BeginStage(rec, WF_STAGE_FINISH);
 		const VkDeviceSize bytes = (VkDeviceSize)n * sizeof(wfVec4);
 		Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
 			VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -909,6 +981,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 	}
 	// Normals and the frame check only read the final state: no barrier between them.
+	BeginStage(rec, WF_STAGE_NORMALS);
 	UseSet(rec, 0);
 	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
 	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, 0, 0);
@@ -919,11 +992,22 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	const wfVkDeviceFuncs* f = &ctx->fd;
 	VkCommandBuffer cmd = ctx->frameCmd;
 	WF_VK_CHECK(ctx, f->vkResetCommandBuffer(cmd, 0));
+	ctx->recorded = false; // until the end: a failure below leaves nothing to submit
+	// Stage timing: a mark per stage change, at most 3 per substep of a large cloth plus its
+	// normals (and the springs' copy back), one after the backups and one after the batches. The
+	// reset buffer no longer refers to the pool, so it may be replaced by a larger one.
+	uint32_t queries = 2;
+	bool timing = false;
+	if (world->stageTiming && ctx->timestamps != VK_NULL_HANDLE) {
+		const uint64_t bound = 4 + (uint64_t)world->clothCount * (3 * (uint64_t)world->def.step.substeps + 2);
+		timing = ReserveTimestamps(ctx, bound);
+		queries = timing ? (uint32_t)bound : 2;
+	}
 	wfResult r = Begin(ctx, cmd);
 	if (r != WF_OK)
 		return r;
 	if (ctx->timestamps != VK_NULL_HANDLE) {
-		f->vkCmdResetQueryPool(cmd, ctx->timestamps, 0, 2);
+		f->vkCmdResetQueryPool(cmd, ctx->timestamps, 0, queries);
 		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);
 	}
 	if ((r = AssignSlots(ctx, world)) != WF_OK) {
@@ -946,7 +1030,7 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	}
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0};
+	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0};
 	// Small cloths first: one dispatch per arena steps all of them.
 	int fused = 0;
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
@@ -977,12 +1061,17 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+		BeginStage(&rec, WF_STAGE_NORMALS);
 		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], vc->staging.buffer, WF_VK_STAGING_STATUS, sizeof(wfVkStatus));
 	}
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	// The frame's end closes the stage still open.
 	if (ctx->timestamps != VK_NULL_HANDLE)
 		f->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, 1);
+	if (timing)
+		ctx->markStage[1] = (uint8_t)rec.stage;
+	WF_ASSERT(ctx->world, !timing || 2 + rec.marks <= queries);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(cmd));
 	ctx->recorded = true;
 	ctx->recordedSolver = world->def.step.solver;
@@ -990,6 +1079,9 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	ctx->recordedIterations = world->def.step.iterations;
 	ctx->recordedClothSet = ctx->clothSetVersion;
 	ctx->dispatchesPerFrame = rec.dispatches;
+	ctx->recordedStageTiming = timing;
+	ctx->stageTimingAsked = world->stageTiming;
+	ctx->stageMarks = rec.marks;
 	return WF_OK;
 }
 
@@ -1094,7 +1186,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		return WF_OK;
 	const wfStepDef* step = &world->def.step;
 	if (!ctx->recorded || ctx->recordedSolver != step->solver || ctx->recordedSubsteps != step->substeps ||
-		ctx->recordedIterations != step->iterations || ctx->recordedClothSet != ctx->clothSetVersion) {
+		ctx->recordedIterations != step->iterations || ctx->recordedClothSet != ctx->clothSetVersion ||
+		ctx->stageTimingAsked != world->stageTiming) {
 		wfResult r = RecordFrame(ctx, world);
 		if (r != WF_OK)
 			return r;
@@ -1117,12 +1210,29 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 	if (r != WF_OK)
 		return r;
 	if (ctx->timestamps != VK_NULL_HANDLE) {
-		uint64_t ticks[2];
-		VkResult vr = ctx->fd.vkGetQueryPoolResults(ctx->device, ctx->timestamps, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
-			VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-		ctx->lastFrameGpuMs = vr == VK_SUCCESS ? (double)(ticks[1] - ticks[0]) * ctx->properties.limits.timestampPeriod * 1e-6 : -1.0;
+		// The frame's two queries, and with stage timing its marks (queries 2 .. 2 + marks - 1).
+		uint64_t frameTicks[2];
+		uint64_t* ticks = ctx->recordedStageTiming ? ctx->ticks : frameTicks;
+		const uint32_t count = ctx->recordedStageTiming ? 2 + ctx->stageMarks : 2;
+		VkResult vr = ctx->fd.vkGetQueryPoolResults(ctx->device, ctx->timestamps, 0, count, count * sizeof(uint64_t), ticks,
+			sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+		const double msPerTick = ctx->properties.limits.timestampPeriod * 1e-6;
+		const uint64_t mask = ctx->timestampMask;
+		ctx->lastFrameGpuMs = vr == VK_SUCCESS ? (double)((ticks[1] - ticks[0]) & mask) * msPerTick : -1.0;
 		if (ctx->frameTimes != NULL && ctx->frameCount < WF_VK_TIMING_CAPACITY && ctx->lastFrameGpuMs >= 0.0)
 			ctx->frameTimes[ctx->frameCount++] = ctx->lastFrameGpuMs;
+		// Each interval between consecutive queries goes to the stage it closes: the stages add
+		// up to the frame. Differences are taken in the queue's valid bits (a counter may wrap).
+		if (vr == VK_SUCCESS && ctx->recordedStageTiming) {
+			for (int k = 0; k < WF_STAGE_COUNT; ++k)
+				world->stageMs[k] = 0.0;
+			uint64_t last = ticks[0];
+			for (uint32_t j = 0; j <= ctx->stageMarks; ++j) {
+				const uint32_t q = j < ctx->stageMarks ? 2 + j : 1;
+				world->stageMs[ctx->markStage[q]] += (double)((ticks[q] - last) & mask) * msPerTick;
+				last = ticks[q];
+			}
+		}
 	}
 	// The frame check: never hand out a garbage frame (as the CPU backend).
 	for (int i = 0; i < world->clothCapacity; ++i) {
@@ -1280,6 +1390,8 @@ static void Destroy(wfWorld* world)
 		ctx->fd.vkDeviceWaitIdle(ctx->device);
 	DestroyArenas(ctx);
 	free(ctx->frameTimes);
+	free(ctx->markStage);
+	free(ctx->ticks);
 	wfVkDestroyDevice(ctx);
 	free(ctx);
 	world->backendData = NULL;

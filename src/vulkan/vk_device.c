@@ -537,7 +537,8 @@ wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSo
 	VkFenceCreateInfo fenceInfo = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	WF_VK_CHECK(ctx, ctx->fd.vkCreateFence(ctx->device, &fenceInfo, NULL, &ctx->fence));
 
-	// Timestamps around each frame, where the queue supports them.
+	// Timestamps around each frame, where the queue supports them (the frame recorder grows the
+	// pool when stage timing needs a query per stage change: 3 per substep and large cloth).
 	uint32_t familyCount = 0;
 	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &familyCount, NULL);
 	VkQueueFamilyProperties families[16];
@@ -552,6 +553,9 @@ wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSo
 			.queryCount = 2,
 		};
 		WF_VK_CHECK(ctx, ctx->fd.vkCreateQueryPool(ctx->device, &queryInfo, NULL, &ctx->timestamps));
+		const uint32_t bits = families[ctx->queueFamily].timestampValidBits;
+		ctx->timestampCapacity = queryInfo.queryCount;
+		ctx->timestampMask = bits >= 64 ? ~0ull : (1ull << bits) - 1ull;
 	}
 	return WF_OK;
 }

@@ -62,6 +62,7 @@ typedef struct wfVkBuffer {
 } wfVkBuffer;
 
 #define WF_VK_TIMING_CAPACITY 65536
+#define WF_VK_MAX_TIMESTAMPS (1u << 22) // stage timing's queries per frame, at most
 
 // Host-visible staging layout of a cloth: the copy of the frame's status, then positions,
 // velocities, normals.
@@ -157,6 +158,16 @@ typedef struct wfVkContext {
 	int frameCount;
 	bool lost;                // the device was lost: every later call fails
 	bool injectOutOfMemory;   // tests: the next allocations fail as VK_ERROR_OUT_OF_DEVICE_MEMORY
+	// Stage timing (world->stageTiming): the recorded frame writes a timestamp wherever the work
+	// changes wfStage. Query 0 starts the frame, 2 .. 2 + stageMarks - 1 are the marks in recording
+	// order, 1 ends it; markStage[q] is the stage of the interval that ends at query q.
+	uint32_t timestampCapacity; // queries in `timestamps` (grown by the recorder)
+	uint64_t timestampMask;     // the bits a timestamp of the queue holds (timestampValidBits)
+	bool stageTimingAsked;      // world->stageTiming when the frame was recorded
+	bool recordedStageTiming;   // the recorded frame has the stage marks
+	uint32_t stageMarks;
+	uint8_t* markStage;         // (timestampCapacity) wfStage
+	uint64_t* ticks;            // (timestampCapacity) the last frame's query results
 } wfVkContext;
 
 wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const char* file, int line);
