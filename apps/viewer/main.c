@@ -220,6 +220,7 @@ static bool EnsureRenderer(App* app, int width, int height)
 		wfRendererDef rd = wfDefaultRendererDef();
 		rd.width = width;
 		rd.height = height;
+		rd.world = app->view.world; // on Vulkan: the world's device, cloths drawn from the solver's buffers
 		char error[512];
 		app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
 		if (app->renderer == NULL) {
