@@ -435,6 +435,7 @@ static void WriteArenaSet(wfVkContext* ctx, const wfVkArena* a)
 		[WF_VK_BATCH_BIND_VEC4] = {a->buffer.buffer, 0, a->buffer.size},
 		[WF_VK_BATCH_BIND_UVEC4] = {a->buffer.buffer, 0, a->buffer.size},
 		[WF_VK_BATCH_BIND_WORDS] = {a->buffer.buffer, 0, a->buffer.size},
+		[WF_VK_BATCH_BIND_SLOTS_RO] = {a->table.buffer, substeps, (VkDeviceSize)a->slotCapacity * sizeof(wfVkBatchSlot)},
 	};
 	VkWriteDescriptorSet writes[WF_VK_BATCH_BIND_COUNT];
 	for (uint32_t b = 0; b < WF_VK_BATCH_BIND_COUNT; ++b) {

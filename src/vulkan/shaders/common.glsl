@@ -38,7 +38,10 @@ layout(std430, binding = WF_VK_BATCH_BIND_SLOTS) buffer SlotBuf { wfVkBatchSlot 
 layout(std430, binding = WF_VK_BATCH_BIND_VEC4) coherent buffer ArenaVec4 { vec4 arena4[]; };
 layout(std430, binding = WF_VK_BATCH_BIND_UVEC4) readonly buffer ArenaUvec4 { uvec4 arenaU4[]; };
 layout(std430, binding = WF_VK_BATCH_BIND_WORDS) buffer ArenaWords { uint arenaWords[]; };
-#define P slots[gl_WorkGroupID.x].params
+// P through a read-only view of the slots: never written during a frame, so its loads may be cached
+// and kept across barriers (the kernel writes only each slot's status, through `slots`).
+layout(std430, binding = WF_VK_BATCH_BIND_SLOTS_RO) readonly restrict buffer SlotParams { wfVkBatchSlot slotsRO[]; };
+#define P slotsRO[gl_WorkGroupID.x].params
 #endif
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };

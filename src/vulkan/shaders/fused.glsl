@@ -78,8 +78,11 @@ uint gAt[WF_VK_SLOT_COUNT];
 // Packed constraint records (a | b << 12 | family << 24, rest bits), as uvec4(a, b, rest, family).
 uvec4 CON(uint k)
 {
-	uint w0 = arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * k];
-	uint w1 = arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * k + 1u];
+	// Through the read-only view (the records are never written during a frame, so the loads may be
+	// cached): the records start 16-byte aligned, two to a uvec4.
+	uvec4 pair = arenaU4[(gAt[WF_VK_SLOT_CONSTRAINTS] >> 2) + (k >> 1)];
+	uint w0 = (k & 1u) != 0u ? pair.z : pair.x;
+	uint w1 = (k & 1u) != 0u ? pair.w : pair.y;
 	return uvec4(w0 & 0xfffu, (w0 >> 12) & 0xfffu, w1, w0 >> 24);
 }
 #define REST(k) uintBitsToFloat(arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * (k) + 1u])

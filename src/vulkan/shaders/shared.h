@@ -88,7 +88,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BATCH_BIND_VEC4 2     // the arena as vec4: positions, velocities, normals (coherent)
 #define WF_VK_BATCH_BIND_UVEC4 3    // the arena as uvec4, read-only: constraints, inverse masses
 #define WF_VK_BATCH_BIND_WORDS 4    // the arena as uint: adjacency, triangles, lambda, status
-#define WF_VK_BATCH_BIND_COUNT 5
+#define WF_VK_BATCH_BIND_SLOTS_RO 5 // the slots again, read-only: the cloth's live values (P)
+#define WF_VK_BATCH_BIND_COUNT 6
 
 // wfVkBatchSlot.at[]: where a cloth's arrays start in the arena, in elements of their view.
 #define WF_VK_SLOT_POS 0            // vec4 index
