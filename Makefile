@@ -43,6 +43,9 @@ test: test-plain test-asan
 bench: build
 	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 60x60 --substeps 10 --iterations 1 --threads 1
 	$(BUILD)/apps/cli/weft bench --preset compute-cloth --threads 1
+	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 256x256 --substeps 10 --iterations 1 --backend cpu --threads 1 --frames 40 --stages
+	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 256x256 --substeps 10 --iterations 1 --backend cpu --threads 2 --frames 40 --stages
+	$(BUILD)/bench/membw/weft-membw --threads 2
 
 # Only the peer target and what it links: the peer is a timing for docs/PERFORMANCE.md, not a test.
 bench-peers: deps

@@ -44,6 +44,7 @@ static const OptionSpec kOptions[] = {
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder"},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path"},
 	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL},
+	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL},
 	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder"},
 	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path"},
 	{"size", OPT_PAIR, CLI_CMD_RUN, AT(render.width), 16, 16384, "WIDTHxHEIGHT"},

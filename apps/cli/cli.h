@@ -51,6 +51,7 @@ typedef struct CliOptions {
 	int frames;            // CLI_KEEP: the scene's "frames", else the command's default
 	int warmup;            // CLI_KEEP: the command's default
 	bool quiet;
+	bool stages;           // bench --stages: per-stage times (wfWorld_SetStageTiming)
 	CliOverrides overrides;
 } CliOptions;
 

@@ -35,15 +35,19 @@ static double Percentile(const double* sorted, int n, double p)
 	return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
 }
 
-// Steps count frames; records wall seconds and device seconds (-1 when the backend has none).
-static int StepFrames(const CliSim* sim, int count, double* times, double* gpuTimes)
+// Steps count frames; records wall seconds, device seconds (-1 when the backend has none) and, with
+// stageTimes, each stage's seconds (stageTimes[k * count + i]).
+static int StepFrames(const CliSim* sim, int count, double* times, double* gpuTimes, double* stageTimes)
 {
 	for (int i = 0; i < count; ++i) {
 		double t0 = CliNow();
 		wfResult r = wfWorld_Step(sim->world);
 		if (times != NULL) {
 			times[i] = CliNow() - t0;
-			gpuTimes[i] = 1e-3 * wfWorld_GetStepProfile(sim->world).gpuMs;
+			wfStepProfile p = wfWorld_GetStepProfile(sim->world);
+			gpuTimes[i] = 1e-3 * p.gpuMs;
+			for (int k = 0; stageTimes != NULL && k < WF_STAGE_COUNT; ++k)
+				stageTimes[k * count + i] = 1e-3 * p.stageMs[k];
 		}
 		if (r != WF_OK) {
 			fprintf(stderr, "weft bench: step failed (%s): %s\n", wfResultName(r), wfWorld_GetLastError(sim->world));
@@ -92,6 +96,23 @@ static void ReportFloor(const CliSim* sim, double median, const double* gpuSorte
 		p.projectionsPerFrame / (gpu > 1e-12 ? gpu : 1e-12));
 }
 
+// Median of each stage over the timed frames (each stage sorted on its own).
+static void ReportStages(const CliSim* sim, double* stageTimes, int frames)
+{
+	bool gpu = wfWorld_GetStepProfile(sim->world).gpuMs >= 0.0;
+	printf("  stages ms   ");
+	for (int k = 0; k < WF_STAGE_COUNT; ++k) {
+		double* t = stageTimes + (size_t)k * (size_t)frames;
+		qsort(t, (size_t)frames, sizeof(double), CompareDoubles);
+		double median = Percentile(t, frames, 0.5);
+		if (median < 0.0)
+			printf("%s ?  ", wfStageName((wfStage)k));
+		else
+			printf("%s %.4f  ", wfStageName((wfStage)k), 1e3 * median);
+	}
+	printf("(medians, %s)\n", gpu ? "GPU timestamps" : "wall clock");
+}
+
 static void Report(const CliSim* sim, const double* sorted, const double* gpuSorted, int frames, int warmup)
 {
 	wfWorldDef def = wfWorld_GetDef(sim->world);
@@ -128,20 +149,25 @@ int CliBench(int argc, char** argv)
 		return code;
 	int frames = o.frames != CLI_KEEP ? o.frames : BENCH_DEFAULT_FRAMES;
 	int warmup = o.warmup != CLI_KEEP ? o.warmup : BENCH_DEFAULT_WARMUP;
-	double* times = (double*)malloc((size_t)frames * 2 * sizeof(double));
+	double* times = (double*)malloc((size_t)frames * (2 + (o.stages ? WF_STAGE_COUNT : 0)) * sizeof(double));
 	double* gpuTimes = times != NULL ? times + frames : NULL;
+	double* stageTimes = times != NULL && o.stages ? times + 2 * (size_t)frames : NULL;
+	if (o.stages)
+		wfWorld_SetStageTiming(sim.world, true);
 	if (times == NULL) {
 		fprintf(stderr, "weft bench: out of memory for %d timings\n", frames);
 		code = CLI_EXIT_RUNTIME;
 	}
 	if (code == CLI_EXIT_OK)
-		code = StepFrames(&sim, warmup, NULL, NULL);
+		code = StepFrames(&sim, warmup, NULL, NULL, NULL);
 	if (code == CLI_EXIT_OK)
-		code = StepFrames(&sim, frames, times, gpuTimes);
+		code = StepFrames(&sim, frames, times, gpuTimes, stageTimes);
 	if (code == CLI_EXIT_OK) {
 		qsort(times, (size_t)frames, sizeof(double), CompareDoubles);
 		qsort(gpuTimes, (size_t)frames, sizeof(double), CompareDoubles);
 		Report(&sim, times, gpuTimes, frames, warmup);
+		if (stageTimes != NULL)
+			ReportStages(&sim, stageTimes, frames);
 	}
 	free(times);
 	CliSimDestroy(&sim);

@@ -39,6 +39,7 @@ static const Command kCommands[] = {
 		"  constraint projections per second.\n"
 		"  --frames N        timed frames, [1, 10000000] (default 200)\n"
 		"  --warmup N        untimed frames first, [0, 1000000] (default 20)\n"
+		"  --stages          also the median ms of each stage of a frame (timestamps on the GPU)\n"
 		"  --solver, --grid, --substeps, --iterations, --backend, --threads as for weft run\n"},
 	{"presets", CliPresets, "weft presets\n  Lists the built-in scenes.\n"},
 	{"info", CliInfo, "weft info\n  Prints the version, the backends built in and the Vulkan devices found.\n"},

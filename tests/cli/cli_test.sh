@@ -238,6 +238,12 @@ test_bench() {
 	grep -q 'constraint projections/s' "$tmp/stdout" || fail "no projections/s"
 	grep -q '16x16; 256 particles' "$tmp/stdout" || fail "no sizes"
 	grep -q 'threads 1' "$tmp/stdout" || fail "no thread count"
+	! grep -q 'stages ms' "$tmp/stdout" || fail "stage times without --stages"
+	# --stages: a median per stage, the solve stage non-zero, the unused fused stage zero.
+	run bench --preset xpbd --grid 16x16 --frames 5 --warmup 1 --threads 1 --backend cpu --stages
+	expect_code 0
+	grep -qE 'stages ms +prepare [0-9.]+ +predict [0-9.]+ +solve 0\.[0-9]*[1-9][0-9]* +finish [0-9.]+ +normals [0-9.]+ +fused 0\.0000 +\(medians, wall clock\)' \
+		"$tmp/stdout" || fail "no per-stage medians"
 }
 
 # Command-line overrides reach the world: a jacobi run with an even sweep count succeeds.
