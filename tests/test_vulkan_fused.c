@@ -1,7 +1,7 @@
 // Vulkan fused small-cloth path (fused.glsl): a cloth of at most 4096 particles is stepped by one
 // workgroup per frame, and all such cloths of a world by one dispatch (one workgroup each).
 // Checked against the CPU backend and the per-range path, with the dispatch count proving which
-// path ran. lavapipe in CI (32 KB of shared memory): cloths over 2686 particles keep their
+// path ran. lavapipe in CI (32 KB of shared memory): cloths over 2676 particles keep their
 // positions in buffers, the others in shared memory; both are covered.
 #include "test.h"
 #include "vk_test_util.h"
@@ -93,7 +93,7 @@ static int FusedEveryPreset(wfSolverType solver)
 	return 0;
 }
 
-// A cloth over lavapipe's shared memory (56 x 56 = 3136 particles > 2686): positions stay in
+// A cloth over lavapipe's shared memory (56 x 56 = 3136 particles > 2676): positions stay in
 // buffers; on a 48 KB device the same cloth runs from shared memory. Every solver.
 static int FusedLargeCloth(void)
 {

@@ -64,13 +64,13 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_FUSED_MAX_PARTICLES (WF_VK_FUSED_GROUP_SIZE * WF_VK_FUSED_PER_THREAD)
 #define WF_VK_FUSED_MAX_COLORS 31
 // Positions in shared memory as packed xyz floats: up to 12288 floats = 48 KB, the H200's limit,
-// less WF_VK_FUSED_SHARED_WORDS for the kernel's other shared data: 4053 particles (a 60x60
+// less WF_VK_FUSED_SHARED_WORDS for the kernel's other shared data: 4041 particles (a 60x60
 // cloth's 3600 fit); the array is sized from the device's limit by a specialization constant
-// (lavapipe's 32 KB: 2686 particles).
+// (lavapipe's 32 KB: 2676 particles).
 #define WF_VK_FUSED_SHARED_FLOATS 12288
 #define WF_VK_FUSED_SPEC_SHARED_FLOATS 0 // constant_id of the shared array's size
-#define WF_VK_FUSED_SHARED_WORDS 132     // the kernel's other shared memory, in 4-byte words: a bit
-                                         // per particle (free or not), a flag
+#define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit
+                                         // per particle (free or not), a flag, the colour starts
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of
                                          // two from 32 to 1024 with 4 per invocation covering n
 #define WF_VK_FUSED_GROUP_SIZES 6        // 32, 64, ..., 1024
