@@ -2,6 +2,7 @@
 // (render.h), its pixels are copied into the window's swapchain image, and the Dear ImGui control
 // panel is drawn on top (present.c, ui_bridge.cpp). Simulated time advances in fixed frames of
 // def.step.timeStep: as many as real time allows, at most VIEW_MAX_CATCHUP per displayed frame.
+// While the window is minimised nothing is drawn, presented or simulated (see Frame).
 #include "present.h"
 #include "ui_bridge.h"
 #include "viewer.h"
@@ -115,6 +116,8 @@ typedef struct App {
 	uint8_t* pixels;      // (renderWidth x renderHeight x 4) the scene
 	uint8_t* shot;        // (same) read-back of the finished frame
 	ViewScript* script;
+	bool iconified;       // the window is iconified (GLFW's callback)
+	int fbWidth, fbHeight; // the framebuffer's size (GLFW's callback): 0x0 while minimised on some desktops
 	bool uiCreated;
 	int clothIndex;       // the cloth the panel edits
 	char glfwError[256];
@@ -187,11 +190,53 @@ static void OnScroll(GLFWwindow* w, double dx, double dy)
 		ViewOnScroll(&app->view, dy);
 }
 
+// Minimised: iconified (X11 keeps the framebuffer's size then) or a framebuffer of no size (Windows,
+// some Wayland compositors). Both callbacks below come here, from GLFW or from the script's
+// minimise/restore (ScriptIconify).
+static void UpdateMinimised(App* app)
+{
+	app->view.minimised = app->iconified || app->fbWidth <= 0 || app->fbHeight <= 0;
+}
+
+static void OnIconify(GLFWwindow* w, int iconified)
+{
+	App* app = AppOf(w);
+	app->iconified = iconified == GLFW_TRUE;
+	UpdateMinimised(app);
+}
+
 static void OnFramebufferSize(GLFWwindow* w, int width, int height)
 {
-	(void)width;
-	(void)height;
-	PresenterResized(AppOf(w)->presenter);
+	App* app = AppOf(w);
+	app->fbWidth = width;
+	app->fbHeight = height;
+	PresenterResized(app->presenter);
+	UpdateMinimised(app);
+}
+
+// A script's minimise or restore. GLFW's request first; a window manager answers it with the iconify
+// callback. Under Xvfb there is none and the request does nothing, so the viewer is then told what a
+// desktop would tell it, through the same callbacks: iconified with a 0x0 framebuffer, or restored
+// with the window's framebuffer size.
+static void ScriptIconify(App* app, bool iconify)
+{
+	if (iconify)
+		glfwIconifyWindow(app->window);
+	else
+		glfwRestoreWindow(app->window);
+	double until = Now() + 0.25;
+	while (app->iconified != iconify && Now() < until)
+		glfwWaitEventsTimeout(0.02);
+	bool real = app->iconified == iconify;
+	if (!real) {
+		int width = 0, height = 0;
+		if (!iconify)
+			glfwGetFramebufferSize(app->window, &width, &height);
+		OnIconify(app->window, iconify ? GLFW_TRUE : GLFW_FALSE);
+		OnFramebufferSize(app->window, width, height);
+	}
+	ScriptLog(app->script, "%s by %s: minimised=%d\n", iconify ? "minimise" : "restore",
+		real ? "the window manager" : "the callbacks (no window manager)", app->view.minimised ? 1 : 0);
 }
 
 // The renderer draws at the swapchain's size: created for the first frame, resized after that.
@@ -271,6 +316,13 @@ static void Smooth(double* value, double sample) { *value = *value == 0.0 ? samp
 // at most VIEW_MAX_CATCHUP per displayed frame (beyond that the cloth slows down instead of the
 // viewer falling further and further behind). A scripted run steps exactly one frame per display frame
 // unless its script says "clock real".
+//
+// Minimised, the simulation does not step either (Frame returns before this): nobody sees it, and a
+// cloth simulation left running in an unseen window spends the CPU or GPU for nothing. Time is not
+// frozen, though: the minimised span reaches here, on the first frame after restore, as one long
+// real-time interval, like any other stall, so on restore the cloth moves on by at most
+// VIEW_MAX_CATCHUP frames and never replays the whole span in a catch-up burst. A pause the user set
+// stays as it was. In a scripted run with clock frames, minimised turns simply step nothing.
 static void Simulate(App* app, double realSeconds)
 {
 	View* v = &app->view;
@@ -284,7 +336,7 @@ static void Simulate(App* app, double realSeconds)
 		return;
 	}
 	double step = v->applied.step.timeStep;
-	v->accumulator += fmin(realSeconds, 0.25);
+	v->accumulator += fmin(realSeconds, 0.25); // a longer stall (or a minimised span) is cut here
 	int frames = (int)floor(v->accumulator / step);
 	if (frames > VIEW_MAX_CATCHUP) {
 		frames = VIEW_MAX_CATCHUP;
@@ -320,7 +372,18 @@ static void HandleActions(App* app, int actions)
 		ViewResetParams(v);
 }
 
-// One displayed frame. Returns 0 to go on, 1 to stop normally, an exit code > 1 on failure.
+// The presenter's counts, where the script's probes read them.
+static void CopyPresenterStats(App* app)
+{
+	PresenterStats stats = PresenterGetStats(app->presenter);
+	app->view.presentedFrames = stats.presents;
+	app->view.swapchains = stats.swapchains;
+	app->view.swapMinWidth = (int)stats.minWidth;
+	app->view.swapMinHeight = (int)stats.minHeight;
+}
+
+// One turn of the main loop: one displayed frame, or none while minimised. Returns 0 to go on, 1 to
+// stop normally, an exit code > 1 on failure.
 static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize, double* last)
 {
 	View* v = &app->view;
@@ -333,20 +396,31 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 			snprintf(pendingShot, pendingSize, "%s", out.screenshot);
 		if (out.resizeWidth > 0)
 			glfwSetWindowSize(app->window, out.resizeWidth, out.resizeHeight);
+		if (out.iconify != 0)
+			ScriptIconify(app, out.iconify > 0);
 		if (out.quit || (ScriptDone(app->script) && pendingShot[0] == 0))
 			v->quit = true;
+	}
+	if (v->minimised) {
+		// Nothing to see: no step, no render, no swapchain work (a 0x0 one would be invalid). Sleep in
+		// the event queue instead of spinning; the restore event wakes it. *last stays where it was,
+		// so the first frame after restore sees the whole span (Simulate cuts it to the cap).
+		v->hiddenFrames++;
+		glfwWaitEventsTimeout(VIEW_HIDDEN_WAIT);
+		return v->quit ? 1 : 0;
 	}
 	Simulate(app, t0 - *last);
 	*last = t0;
 
 	int width = 0, height = 0;
 	PresentStatus status = PresenterBegin(app->presenter, &width, &height);
+	CopyPresenterStats(app);
 	if (status == PRESENT_ERROR) {
 		fprintf(stderr, "weft-view: %s\n", PresenterError(app->presenter));
 		return 4;
 	}
 	if (status == PRESENT_SKIP) {
-		glfwWaitEventsTimeout(0.05); // minimised or resizing: nothing to draw
+		glfwWaitEventsTimeout(VIEW_HIDDEN_WAIT); // the surface has no size yet, or was out of date
 		return v->quit ? 1 : 0;
 	}
 	int winW = 0, winH = 0;
@@ -366,6 +440,7 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 		fprintf(stderr, "weft-view: render: %s\n", wfRenderer_GetLastError(app->renderer));
 		return 4;
 	}
+	v->renderedFrames++;
 	Smooth(&v->renderMs, 1e3 * (Now() - r0));
 
 	// The panel: edits go to the world before the next frame's step.
@@ -387,6 +462,7 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 
 	bool shoot = pendingShot[0] != 0;
 	status = PresenterEnd(app->presenter, app->pixels, UiDraw, NULL, shoot ? app->shot : NULL);
+	CopyPresenterStats(app);
 	if (status == PRESENT_ERROR) {
 		fprintf(stderr, "weft-view: %s\n", PresenterError(app->presenter));
 		return 4;
@@ -454,8 +530,14 @@ static int Setup(App* app)
 	glfwSetCursorPosCallback(app->window, OnCursor);
 	glfwSetScrollCallback(app->window, OnScroll);
 	glfwSetFramebufferSizeCallback(app->window, OnFramebufferSize);
+	glfwSetWindowIconifyCallback(app->window, OnIconify);
 	glfwSetWindowFocusCallback(app->window, UiFocusCallback);
 	glfwSetCursorEnterCallback(app->window, UiCursorEnterCallback);
+	// A window can start minimised (some window managers open it iconic).
+	app->iconified = glfwGetWindowAttrib(app->window, GLFW_ICONIFIED) == GLFW_TRUE;
+	glfwGetFramebufferSize(app->window, &app->fbWidth, &app->fbHeight);
+	UpdateMinimised(app);
+	CopyPresenterStats(app);
 	return 0;
 }
 
@@ -522,9 +604,13 @@ int main(int argc, char** argv)
 			if (code == 0)
 				code = 5;
 		}
-		if (app.script != NULL)
-			ScriptLog(app.script, "end frames=%lld steps=%lld code=%d\n", (long long)app.view.displayFrames,
-				(long long)app.view.simFrames, code);
+		if (app.script != NULL) {
+			PresenterStats stats = PresenterGetStats(app.presenter);
+			ScriptLog(app.script, "end frames=%lld steps=%lld code=%d hidden=%lld rendered=%lld presented=%lld "
+				"swapchains=%d swapmin=%u,%u nosize=%d\n", (long long)app.view.displayFrames,
+				(long long)app.view.simFrames, code, (long long)app.view.hiddenFrames, (long long)app.view.renderedFrames,
+				(long long)stats.presents, stats.swapchains, stats.minWidth, stats.minHeight, stats.noSize);
+		}
 	}
 	Teardown(&app);
 	return code;

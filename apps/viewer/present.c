@@ -65,6 +65,7 @@ struct Presenter {
 	void* readbackMap;
 	VkDeviceSize readbackSize;
 
+	PresenterStats stats;
 	int validationCount;
 	char error[512];
 };
@@ -472,23 +473,28 @@ static bool CreateSwapchain(Presenter* p)
 	VK_TRY(p, vkGetPhysicalDeviceSurfaceCapabilitiesKHR(p->gpu, p->surface, &caps));
 	VkExtent2D extent = caps.currentExtent;
 	if (extent.width == UINT32_MAX) {
+		// The window decides (Wayland). A framebuffer of no size stays 0x0: clamped up to
+		// minImageExtent it would become a 1x1 swapchain for a minimised window.
 		int w = 0, h = 0;
 		glfwGetFramebufferSize(p->window, &w, &h);
-		extent.width = (uint32_t)w;
-		extent.height = (uint32_t)h;
-		if (extent.width < caps.minImageExtent.width) extent.width = caps.minImageExtent.width;
-		if (extent.height < caps.minImageExtent.height) extent.height = caps.minImageExtent.height;
-		if (extent.width > caps.maxImageExtent.width) extent.width = caps.maxImageExtent.width;
-		if (extent.height > caps.maxImageExtent.height) extent.height = caps.maxImageExtent.height;
+		extent.width = w > 0 && h > 0 ? (uint32_t)w : 0;
+		extent.height = w > 0 && h > 0 ? (uint32_t)h : 0;
+		if (extent.width > 0) {
+			if (extent.width < caps.minImageExtent.width) extent.width = caps.minImageExtent.width;
+			if (extent.height < caps.minImageExtent.height) extent.height = caps.minImageExtent.height;
+			if (extent.width > caps.maxImageExtent.width) extent.width = caps.maxImageExtent.width;
+			if (extent.height > caps.maxImageExtent.height) extent.height = caps.maxImageExtent.height;
+		}
 	}
 	p->extent = extent;
 	p->recreate = false;
 	if (extent.width == 0 || extent.height == 0) {
-		// Minimised: keep no swapchain until the window has a size again.
+		// Minimised: keep no swapchain until the window has a size again (a 0x0 swapchain is invalid).
 		if (p->swapchain != VK_NULL_HANDLE)
 			vkDestroySwapchainKHR(p->device, p->swapchain, NULL);
 		p->swapchain = VK_NULL_HANDLE;
 		p->recreate = true;
+		p->stats.noSize++;
 		return true;
 	}
 	if ((caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT) == 0)
@@ -533,6 +539,11 @@ static bool CreateSwapchain(Presenter* p)
 	if (r != VK_SUCCESS) {
 		p->swapchain = VK_NULL_HANDLE;
 		return Fail(p, "vkCreateSwapchainKHR failed: %s (%d)", ResultName(r), (int)r);
+	}
+	p->stats.swapchains++;
+	if (p->stats.swapchains == 1 || extent.width * extent.height < p->stats.minWidth * p->stats.minHeight) {
+		p->stats.minWidth = extent.width;
+		p->stats.minHeight = extent.height;
 	}
 	uint32_t imageCount = 0;
 	VK_TRY(p, vkGetSwapchainImagesKHR(p->device, p->swapchain, &imageCount, NULL));
@@ -655,6 +666,7 @@ PresenterInfo PresenterGetInfo(const Presenter* p)
 	return info;
 }
 
+PresenterStats PresenterGetStats(const Presenter* p) { return p->stats; }
 const char* PresenterError(const Presenter* p) { return p->error; }
 int PresenterValidationCount(const Presenter* p) { return p->validationCount; }
 void PresenterResized(Presenter* p) { p->recreate = true; }
@@ -858,6 +870,7 @@ PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, void (*drawUi)(VkC
 		.pImageIndices = &p->imageIndex,
 	};
 	r = vkQueuePresentKHR(p->queue, &present);
+	p->stats.presents++;
 	if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR)
 		p->recreate = true;
 	else if (r != VK_SUCCESS) {

@@ -28,9 +28,17 @@ typedef struct PresenterInfo {
 	char deviceName[256];
 } PresenterInfo;
 
+// What the presenter has done, for the scripted tests' probes.
+typedef struct PresenterStats {
+	int64_t presents;             // images handed to vkQueuePresentKHR
+	int swapchains;               // swapchains created
+	uint32_t minWidth, minHeight; // the smallest extent a swapchain was created with (0 before the first)
+	int noSize;                   // times the surface had no size, so no swapchain was created
+} PresenterStats;
+
 typedef enum PresentStatus {
 	PRESENT_OK = 0,
-	PRESENT_SKIP,  // nothing to draw into this frame (minimised, or the swapchain was just recreated)
+	PRESENT_SKIP,  // nothing to draw into this frame (the surface has no size, or the swapchain was out of date)
 	PRESENT_ERROR, // message in PresenterError
 } PresentStatus;
 
@@ -40,12 +48,14 @@ typedef enum PresentStatus {
 Presenter* PresenterCreate(GLFWwindow* window, bool validation, bool immediate, char* error, int errorSize);
 void PresenterDestroy(Presenter* p);
 PresenterInfo PresenterGetInfo(const Presenter* p);
+PresenterStats PresenterGetStats(const Presenter* p);
 const char* PresenterError(const Presenter* p);
 int PresenterValidationCount(const Presenter* p);
 // Runs a one-off command buffer (UI font upload) and waits for it.
 bool PresenterRunOnce(Presenter* p, void (*record)(VkCommandBuffer cmd, void* context), void* context);
 
 // Acquires the next image; *width and *height give its size (the size the scene must be rendered at).
+// A surface of no size (a minimised window) gives PRESENT_SKIP and no swapchain, never a 0x0 one.
 PresentStatus PresenterBegin(Presenter* p, int* width, int* height);
 // rgba: width * height * 4 bytes of sRGB pixels (rows top to bottom). drawUi records the UI into the
 // render pass. readback: when not NULL, the finished frame (scene + UI) is copied there as RGBA.

@@ -13,9 +13,14 @@
 //   40 screenshot name           writes DIR/name.png of this frame (scene + panel)
 //   41 probe label               logs the state (see Probe)
 //   50 resize 400 300            asks the window for a new size
+//   51 minimise                  iconifies the window (glfwIconifyWindow); where no window manager
+//                                does it (Xvfb), the viewer is told as a desktop would tell it: the
+//                                iconify and framebuffer-size callbacks with a 0x0 framebuffer
+//   52 restore                   restores it (glfwRestoreWindow, or the callbacks as above)
 //   55 clock real                from here on, real time drives the simulation (the fixed-step
 //                                accumulator of interactive use); "clock frames" goes back
 //   60 quit
+// FRAME counts turns of the main loop: a turn while minimised runs its events but displays nothing.
 #include "ui_bridge.h"
 #include "viewer.h"
 
@@ -26,12 +31,14 @@
 #include <string.h>
 #include <time.h>
 
-static double Now(void)
+static double Seconds(clockid_t clock)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+static double Now(void) { return Seconds(CLOCK_MONOTONIC); }
 
 typedef struct ScriptEvent {
 	int64_t frame;
@@ -48,13 +55,15 @@ struct ViewScript {
 	double mouseX, mouseY;
 	bool mouseDown;
 	double start;        // wall clock at load, for the probes' wall=
+	double cpuStart;     // the process's CPU time at load, for the probes' cpu=
 };
 
 static bool KnownCommand(const char* c)
 {
 	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_down_on_particle",
 	                                    "mouse_move_by", "mouse_up", "scroll", "set",
-	                                    "screenshot", "probe", "resize", "clock", "quit"};
+	                                    "screenshot", "probe", "resize", "minimise", "restore",
+	                                    "clock", "quit"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
 		if (strcmp(c, names[i]) == 0)
 			return true;
@@ -112,8 +121,10 @@ ViewScript* ScriptLoad(const char* path, const char* logPath, char* error, int e
 		s->events[s->count++] = e;
 	}
 	fclose(f);
-	if (ok)
+	if (ok) {
 		s->start = Now();
+		s->cpuStart = Seconds(CLOCK_PROCESS_CPUTIME_ID);
+	}
 	if (ok && logPath != NULL) {
 		s->log = fopen(logPath, "w");
 		if (s->log == NULL) {
@@ -200,13 +211,16 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 	ScriptLog(s,
 		"probe %s frame=%lld steps=%lld paused=%d time=%.9g meany=%.9g hash=%016llx grabbed=%d "
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
-		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s\n",
+		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s "
+		"cpu=%.6f minimised=%d hidden=%lld displayed=%lld rendered=%lld presented=%lld swapchains=%d swapmin=%d,%d\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
 		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
 		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
 		v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z,
 		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0, particles,
-		wfBackendName(wfWorld_GetBackend(v->world)));
+		wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart,
+		v->minimised ? 1 : 0, (long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames,
+		(long long)v->presentedFrames, v->swapchains, v->swapMinWidth, v->swapMinHeight);
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)
@@ -276,6 +290,8 @@ static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* ou
 	} else if (strcmp(c, "resize") == 0) {
 		out->resizeWidth = atoi(e->a);
 		out->resizeHeight = atoi(e->b);
+	} else if (strcmp(c, "minimise") == 0 || strcmp(c, "restore") == 0) {
+		out->iconify = strcmp(c, "minimise") == 0 ? 1 : -1;
 	} else if (strcmp(c, "clock") == 0) {
 		if (strcmp(e->a, "real") != 0 && strcmp(e->a, "frames") != 0) {
 			fprintf(stderr, "weft-view: script line %d: clock real or clock frames\n", e->line);

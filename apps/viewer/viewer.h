@@ -17,6 +17,7 @@ extern "C" {
 
 #define VIEW_MAX_CLOTHS 64
 #define VIEW_MAX_CATCHUP 4     // simulation frames stepped at most per displayed frame
+#define VIEW_HIDDEN_WAIT 0.05  // seconds the main loop sleeps in events per turn while minimised
 #define VIEW_PICK_RADIUS 14.0f // window units (pixels at scale 1) between the cursor and a particle that picks it
 
 // What the control panel edits; applied to the world when it differs from what was applied last.
@@ -97,6 +98,14 @@ typedef struct View {
 	int64_t displayFrames;      // frames shown
 	double frameMs, simMs, renderMs; // smoothed read-outs
 	int stepsLastFrame;
+
+	// The window (kept by main.c; the script's probes log it).
+	bool minimised;             // iconified or a framebuffer of no size: nothing drawn, presented or stepped
+	int64_t hiddenFrames;       // main-loop turns spent minimised
+	int64_t renderedFrames;     // scenes drawn by the renderer
+	int64_t presentedFrames;    // images presented (the presenter's count)
+	int swapchains;             // swapchains created (the presenter's count)
+	int swapMinWidth, swapMinHeight; // the smallest swapchain created
 } View;
 
 // ---- view.c: world setup, parameters, stepping, camera and input handlers (shared by the
@@ -121,13 +130,14 @@ void ViewMeanY(const View* v, double* meanY, uint64_t* hash); // over every part
 // Sets a parameter by name ("gravity -30", "substeps 20", ...); false with a message for unknown ones.
 bool ViewSetParam(View* v, const char* name, const char* value, char* error, int errorSize);
 
-// ---- script.c: timed input replay and the state log. Event times are display frame numbers; in a
-// scripted run every displayed frame steps the simulation exactly once (unless paused), so a script
-// replays identically on any machine.
+// ---- script.c: timed input replay and the state log. Event times are frame numbers (turns of the
+// main loop; a turn while minimised displays nothing); in a scripted run every displayed frame steps
+// the simulation exactly once (unless paused), so a script replays identically on any machine.
 typedef struct ViewScript ViewScript;
 typedef struct ScriptOut {
 	char screenshot[128];  // name of a screenshot to take of this frame ("" for none)
 	int resizeWidth, resizeHeight; // a window resize to request (0 for none)
+	int iconify;           // 1 minimise the window, -1 restore it, 0 neither
 	bool quit;
 } ScriptOut;
 ViewScript* ScriptLoad(const char* path, const char* logPath, char* error, int errorSize);

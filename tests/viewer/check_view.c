@@ -1,10 +1,11 @@
 // Checks a scripted weft-view session: reads DIR/session.log (probe lines of key=value pairs) and the
-// screenshots, and asserts what the scripts session.txt ("session"), panel.txt ("panel") and
-// vulkan.txt ("vulkan") set up.
+// screenshots, and asserts what the scripts session.txt ("session"), panel.txt ("panel"),
+// vulkan.txt ("vulkan") and minimise.txt ("minimise") set up.
 // Prints each check with its measured numbers; exits 1 on the first failed check.
 #include <png.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ typedef struct Probe {
 static Probe g_probes[MAX_PROBES];
 static int g_probeCount;
 static int g_endCode = -1;
+static char g_endLine[MAX_LINE];
 static const char* g_dir;
 static int g_failed;
 
@@ -50,6 +52,7 @@ static int LoadLog(void)
 		} else if (strncmp(line, "end ", 4) == 0) {
 			const char* c = strstr(line, "code=");
 			g_endCode = c != NULL ? atoi(c + 5) : -1;
+			snprintf(g_endLine, sizeof g_endLine, "%s", line);
 		}
 	}
 	fclose(f);
@@ -322,10 +325,88 @@ static void CheckVulkan(void)
 	free(img.rgba);
 }
 
+// Minimise and restore (minimise.txt): while minimised nothing is rendered, presented or stepped and
+// the process sleeps rather than spins; no swapchain of no size is made; after restore the picture
+// comes back as it was, and on the wall clock the first frame catches up at most VIEW_MAX_CATCHUP frames.
+static void CheckMinimise(void)
+{
+	const int cap = 4; // VIEW_MAX_CATCHUP (apps/viewer/viewer.h)
+	const Probe* before = Find("before_minimise");
+	const Probe* ma = Find("minimised_a");
+	const Probe* mb = Find("minimised_b");
+	const Probe* restored = Find("restored");
+	CHECK(Num(before, "minimised") == 0 && Num(ma, "minimised") == 1 && Num(mb, "minimised") == 1 &&
+		Num(restored, "minimised") == 0, "minimise and restore reach the viewer (minimised %g %g %g %g)",
+		Num(before, "minimised"), Num(ma, "minimised"), Num(mb, "minimised"), Num(restored, "minimised"));
+
+	// 20 minimised turns (frames 22..41): nothing drawn or presented, no swapchain made.
+	double turns = Num(mb, "frame") - Num(before, "frame");
+	double hidden = Num(mb, "hidden") - Num(before, "hidden");
+	CHECK(hidden == turns && turns == 20, "%g of %g turns were minimised", hidden, turns);
+	const char* counts[] = {"displayed", "rendered", "presented", "swapchains", "steps"};
+	for (int i = 0; i < 5; ++i) {
+		double d = Num(mb, counts[i]) - Num(before, counts[i]);
+		CHECK(d == 0, "%s while minimised: +%g (%g before)", counts[i], d, Num(before, counts[i]));
+	}
+	// Asleep, not spinning: each turn waits in the event queue (0.05 s), and uses little CPU.
+	double wall = Num(mb, "wall") - Num(before, "wall"), cpu = Num(mb, "cpu") - Num(before, "cpu");
+	CHECK(wall >= 20 * 0.05 * 0.9, "20 minimised turns took %.3f s of wall time (at least 0.05 s each)", wall);
+	CHECK(cpu < 0.25 * wall, "while minimised the process used %.3f s of CPU in %.3f s (%.0f%%)", cpu, wall,
+		100.0 * cpu / wall);
+
+	// Restored: the next turn draws and presents again, and the picture (paused) is the one from before.
+	CHECK(Num(restored, "displayed") - Num(mb, "displayed") == 1 && Num(restored, "presented") - Num(mb, "presented") == 1 &&
+		Num(restored, "rendered") - Num(mb, "rendered") == 1,
+		"the frame of the restore is rendered and presented (displayed %g -> %g)", Num(mb, "displayed"),
+		Num(restored, "displayed"));
+	CHECK(SameField(before, restored, "hash"), "paused, the cloth is where it was (hash %.16s)", Field(restored, "hash"));
+	int x0 = PanelRight(restored);
+	Image ib = LoadPng("before"), ia = LoadPng("after");
+	double d = MeanDiff(&ib, &ia, x0);
+	CHECK(ia.width == 800 && ia.height == 450 && d == 0.0,
+		"after restore the frame is %dx%d and the same picture right of the panel (mean difference %.4f)", ia.width,
+		ia.height, d);
+
+	// On the wall clock: 20 minimised turns, then the first frame after restore steps at most the cap.
+	const Probe* running = Find("running");
+	const Probe* mc = Find("minimised_c");
+	const Probe* rr = Find("restored_real");
+	const Probe* resumed = Find("resumed");
+	double span = Num(mc, "wall") - Num(running, "wall");
+	double step = 1.0 / 60.0; // the xpbd preset's frame
+	CHECK(Num(running, "realtime") == 1 && Num(mc, "steps") == Num(running, "steps"),
+		"no step while minimised on the wall clock (%.3f s minimised, worth %.0f frames)", span, span / step);
+	double burst = Num(rr, "steps") - Num(mc, "steps");
+	CHECK(span / step > 2 * cap && burst >= 1 && burst <= cap,
+		"the first frame after restore stepped %g frames (cap %d; the span was worth %.0f)", burst, cap, span / step);
+	CHECK(Num(resumed, "steps") > Num(rr, "steps") && !SameField(rr, resumed, "hash"),
+		"the simulation goes on after restore (%g frames in %g turns)", Num(resumed, "steps") - Num(rr, "steps"),
+		Num(resumed, "frame") - Num(rr, "frame"));
+	Image ir = LoadPng("resumed");
+	long changed = ChangedPixels(&ia, &ir, x0);
+	CHECK(ir.width == 800 && ir.height == 450 && changed > 200,
+		"the resumed frame is %dx%d and shows the cloth moving (%ld pixels changed since the restore)", ir.width,
+		ir.height, changed);
+
+	// No swapchain of no size was ever made: the smallest one is the window's 800x450.
+	double sw[2];
+	Vec(resumed, "swapmin", sw, 2);
+	CHECK(sw[0] == 800 && sw[1] == 450 && Num(resumed, "swapchains") >= 1,
+		"%g swapchains made, the smallest %gx%g", Num(resumed, "swapchains"), sw[0], sw[1]);
+	printf("end: %s", g_endLine);
+	free(ib.rgba);
+	free(ia.rgba);
+	free(ir.rgba);
+}
+
 int main(int argc, char** argv)
 {
-	if (argc != 3 || (strcmp(argv[1], "session") != 0 && strcmp(argv[1], "panel") != 0 && strcmp(argv[1], "vulkan") != 0)) {
-		fprintf(stderr, "usage: check_view session|panel|vulkan DIR\n");
+	const char* modes[] = {"session", "panel", "vulkan", "minimise"};
+	bool known = false;
+	for (int i = 0; i < 4 && argc == 3; ++i)
+		known = known || strcmp(argv[1], modes[i]) == 0;
+	if (!known) {
+		fprintf(stderr, "usage: check_view session|panel|vulkan|minimise DIR\n");
 		return 2;
 	}
 	g_dir = argv[2];
@@ -336,8 +417,10 @@ int main(int argc, char** argv)
 		CheckSession();
 	else if (strcmp(argv[1], "panel") == 0)
 		CheckPanel();
-	else
+	else if (strcmp(argv[1], "vulkan") == 0)
 		CheckVulkan();
+	else
+		CheckMinimise();
 	printf("%s\n", g_failed ? "FAILED" : "PASSED");
 	return g_failed;
 }
