@@ -4,6 +4,8 @@
 
 #include "../core/internal.h"
 
+#include <math.h>
+
 // Cloths with at least this many particles are stepped by a team of OpenMP threads: each substep
 // is one parallel region whose stages are worksharing loops (orphaned `omp for`, which run
 // serially outside a region). Work inside a colour range or a particle loop is independent, so
@@ -44,7 +46,68 @@ double wfCpuClock(void); // seconds, monotonic where OpenMP is there
 void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
-void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count);
+
+// The colliders of a substep: the sphere at its centre and velocity then, the floor, both surfaces
+// pushed out by the contact thickness. Each solver's finishing loop updates a particle's velocity
+// and collides it in the same pass (wfCpuCollideParticle), so the particles are read once.
+typedef struct wfCpuColliders {
+	const wfContactDef* contact;
+	bool any, sphere, floor;
+	wfVec3 center, velocity;
+	float radius, floorY;
+} wfCpuColliders;
+wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx);
+
+// Response to a contact with outward normal n at a collider moving with velocity vs:
+// STOP zeroes the velocity (the second document); FRICTION removes the approaching normal part of
+// the relative velocity and applies Coulomb friction, |dv_t| <= mu |v_n|, to the tangential part.
+static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx, float ny, float nz, wfVec3 vs)
+{
+	if (contact->response == WF_CONTACT_STOP) {
+		v->x = v->y = v->z = 0.0f;
+		return;
+	}
+	float rx = v->x - vs.x, ry = v->y - vs.y, rz = v->z - vs.z;
+	float vn = rx * nx + ry * ny + rz * nz;
+	if (vn >= 0.0f)
+		return;
+	float tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
+	float vt = sqrtf(tx * tx + ty * ty + tz * tz);
+	float scale = vt > contact->friction * -vn ? 1.0f - contact->friction * -vn / vt : 0.0f;
+	v->x = vs.x + tx * scale;
+	v->y = vs.y + ty * scale;
+	v->z = vs.z + tz * scale;
+}
+
+// Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
+// after the particle's velocity update of the substep.
+static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVec4* v)
+{
+	if (k->sphere) {
+		const wfVec3 c = k->center;
+		const float R = k->radius;
+		float dx = x->x - c.x, dy = x->y - c.y, dz = x->z - c.z;
+		float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 < R * R) {
+			float d = sqrtf(d2);
+			float nx = 0.0f, ny = 1.0f, nz = 0.0f;
+			if (d > 1e-12f) {
+				nx = dx / d;
+				ny = dy / d;
+				nz = dz / d;
+			}
+			x->x = c.x + nx * R;
+			x->y = c.y + ny * R;
+			x->z = c.z + nz * R;
+			wfCpuRespond(k->contact, v, nx, ny, nz, k->velocity);
+		}
+	}
+	if (k->floor && x->y < k->floorY) {
+		x->y = k->floorY;
+		const wfVec3 still = {0.0f, 0.0f, 0.0f};
+		wfCpuRespond(k->contact, v, 0.0f, 1.0f, 0.0f, still);
+	}
+}
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);

@@ -94,16 +94,16 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 		}
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		Finalize(ctx, c);
-		wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }
 
-// v = beta (x - p) / h.
+// v = beta (x - p) / h, then the collisions, in one pass.
 static void Finalize(const wfCpuContext* ctx, wfCloth* c)
 {
 	const float k = c->material.retention / ctx->params->h;
 	const int n = c->model.particleCount;
+	const wfCpuColliders colliders = wfCpuCollidersAt(ctx);
 	wfVec4* restrict pos = c->state.pos;
 	wfVec4* restrict vel = c->state.vel;
 	const wfVec4* restrict prev = c->state.prev;
@@ -114,5 +114,7 @@ static void Finalize(const wfCpuContext* ctx, wfCloth* c)
 			continue;
 		}
 		vel[i] = (wfVec4){k * (pos[i].x - prev[i].x), k * (pos[i].y - prev[i].y), k * (pos[i].z - prev[i].z), 0.0f};
+		if (colliders.any)
+			wfCpuCollideParticle(&colliders, &pos[i], &vel[i]);
 	}
 }

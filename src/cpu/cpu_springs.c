@@ -56,6 +56,7 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / mass);
 	const int grab = c->grabIndex;
 	const wfVec3 target = c->grabTarget;
+	const wfCpuColliders colliders = wfCpuCollidersAt(ctx);
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{
 		// External forces: gravity and wind.
@@ -80,7 +81,8 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 			}
 		}
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
-		// Semi-implicit Euler into the other buffer pair; pinned and grabbed particles stay put.
+		// Semi-implicit Euler into the other buffer pair, then the collisions, in one pass; pinned
+		// and grabbed particles stay put.
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
 			wfVec4 xi = x0[i], vi = v0[i], f = force[i];
@@ -92,8 +94,9 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 			wfVec4 v = {vi.x + h * f.x * xi.w, vi.y + h * f.y * xi.w, vi.z + h * f.z * xi.w, 0.0f};
 			v1[i] = v;
 			x1[i] = (wfVec4){xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w};
+			if (colliders.any)
+				wfCpuCollideParticle(&colliders, &x1[i], &v1[i]);
 		}
-		wfCpuCollide(ctx, x1, v1, n);
 	}
 	// Ping-pong: the written pair becomes the current state.
 	wfVec4* t = c->state.pos;

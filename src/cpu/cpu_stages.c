@@ -71,65 +71,17 @@ void wfCpuPlaceGrab(wfCloth* c)
 	p->z = c->grabTarget.z;
 }
 
-// Response to a contact with outward normal n at a collider moving with velocity vs:
-// STOP zeroes the velocity (the second document); FRICTION removes the approaching normal part of
-// the relative velocity and applies Coulomb friction, |dv_t| <= mu |v_n|, to the tangential part.
-static void Respond(const wfContactDef* contact, wfVec4* v, float nx, float ny, float nz, wfVec3 vs)
-{
-	if (contact->response == WF_CONTACT_STOP) {
-		v->x = v->y = v->z = 0.0f;
-		return;
-	}
-	float rx = v->x - vs.x, ry = v->y - vs.y, rz = v->z - vs.z;
-	float vn = rx * nx + ry * ny + rz * nz;
-	if (vn >= 0.0f)
-		return;
-	float tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
-	float vt = sqrtf(tx * tx + ty * ty + tz * tz);
-	float scale = vt > contact->friction * -vn ? 1.0f - contact->friction * -vn / vt : 0.0f;
-	v->x = vs.x + tx * scale;
-	v->y = vs.y + ty * scale;
-	v->z = vs.z + tz * scale;
-}
-
-// Projects particles out of the sphere and above the floor (surface + thickness) and fixes their
-// velocities. Runs once per substep after the velocity update; pinned particles are skipped.
-void wfCpuCollide(const wfCpuContext* ctx, wfVec4* pos, wfVec4* vel, int count)
+wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx)
 {
 	const wfFrameParams* p = ctx->params;
-	const bool sphere = p->sphere.enabled, floor = p->floor.enabled;
-	if (!sphere && !floor)
-		return;
-	const wfVec3 c = wfSphereCenterAt(p, ctx->substep);
-	const wfVec3 vs = wfSphereVelocityAt(p, ctx->substep);
-	const float R = p->sphere.radius + p->contact.thickness;
-	const float floorY = p->floor.height + p->contact.thickness;
-	const wfVec3 still = {0.0f, 0.0f, 0.0f};
-#pragma omp for schedule(static)
-	for (int i = 0; i < count; ++i) {
-		wfVec4* x = &pos[i];
-		if (x->w == 0.0f)
-			continue;
-		if (sphere) {
-			float dx = x->x - c.x, dy = x->y - c.y, dz = x->z - c.z;
-			float d2 = dx * dx + dy * dy + dz * dz;
-			if (d2 < R * R) {
-				float d = sqrtf(d2);
-				float nx = 0.0f, ny = 1.0f, nz = 0.0f;
-				if (d > 1e-12f) {
-					nx = dx / d;
-					ny = dy / d;
-					nz = dz / d;
-				}
-				x->x = c.x + nx * R;
-				x->y = c.y + ny * R;
-				x->z = c.z + nz * R;
-				Respond(&p->contact, &vel[i], nx, ny, nz, vs);
-			}
-		}
-		if (floor && x->y < floorY) {
-			x->y = floorY;
-			Respond(&p->contact, &vel[i], 0.0f, 1.0f, 0.0f, still);
-		}
-	}
+	wfCpuColliders k;
+	k.contact = &p->contact;
+	k.sphere = p->sphere.enabled;
+	k.floor = p->floor.enabled;
+	k.any = k.sphere || k.floor;
+	k.center = k.sphere ? wfSphereCenterAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
+	k.velocity = k.sphere ? wfSphereVelocityAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
+	k.radius = p->sphere.radius + p->contact.thickness;
+	k.floorY = p->floor.height + p->contact.thickness;
+	return k;
 }

@@ -52,12 +52,13 @@ static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, 
 	}
 }
 
-// v = (x - p) / h for dynamic particles.
-static void UpdateVelocities(const wfCpuContext* ctx, wfCloth* c)
+// v = (x - p) / h for dynamic particles, then the collisions, in one pass.
+static void Finish(const wfCpuContext* ctx, wfCloth* c)
 {
 	const float invH = 1.0f / ctx->params->h;
 	const int n = c->model.particleCount;
-	const wfVec4* restrict pos = c->state.pos;
+	const wfCpuColliders k = wfCpuCollidersAt(ctx);
+	wfVec4* restrict pos = c->state.pos;
 	const wfVec4* restrict prev = c->state.prev;
 	wfVec4* restrict vel = c->state.vel;
 #pragma omp for schedule(static)
@@ -67,6 +68,8 @@ static void UpdateVelocities(const wfCpuContext* ctx, wfCloth* c)
 			continue;
 		}
 		vel[i] = (wfVec4){(pos[i].x - prev[i].x) * invH, (pos[i].y - prev[i].y) * invH, (pos[i].z - prev[i].z) * invH, 0.0f};
+		if (k.any)
+			wfCpuCollideParticle(&k, &pos[i], &vel[i]);
 	}
 }
 
@@ -94,8 +97,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
 		}
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
-		UpdateVelocities(ctx, c);
-		wfCpuCollide(ctx, c->state.pos, c->state.vel, c->model.particleCount);
+		Finish(ctx, c);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }
