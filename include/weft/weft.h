@@ -133,6 +133,8 @@ typedef struct wfStepDef {
 	int iterations;       // XPBD iterations / Jacobi sweeps per substep, [1, 1024] (Jacobi: even)
 } wfStepDef;
 
+typedef struct wfVulkanDevice wfVulkanDevice; // a Vulkan device to share (see "Vulkan interop")
+
 typedef struct wfWorldDef {
 	wfBackendType backend;
 	const char* deviceName; // substring of the Vulkan device to use; NULL = first hardware device
@@ -146,6 +148,12 @@ typedef struct wfWorldDef {
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort
+	// Optional: run the Vulkan backend on the caller's instance, device and queue (an engine's own
+	// device) instead of creating them; see "Vulkan interop" below. Copied at creation; the handles
+	// must outlive the world, and the queue must have compute. backend must be auto or vulkan and
+	// deviceName NULL. The world never destroys them, and its validation messages go to the caller's
+	// messenger (wfWarnings.validationMessages stays 0).
+	const struct wfVulkanDevice* vulkanDevice;
 	int internalValue;       // set by wfDefaultWorldDef, checked on create
 } wfWorldDef;
 
@@ -368,9 +376,11 @@ typedef struct wfDeviceInfo {
 WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize);
 
 // ---------------------------------------------------------------- Vulkan interop
-// For drawing a world on the Vulkan backend straight from the solver's buffers (weft's renderer does
-// this when wfRendererDef.world is set). Handles are given without <vulkan/vulkan.h>: dispatchable ones
-// as pointers, the others as uint64_t; cast them to the Vulkan types.
+// Two ways in: an engine gives weft its own device (wfWorldDef.vulkanDevice, filled as below), or
+// weft creates one and hands it out (wfWorld_GetVulkanDevice). Either way the cloths' state can be
+// drawn straight from the solver's buffers (wfCloth_GetVulkanBuffers; weft's renderer does this when
+// wfRendererDef.world is set). Handles are given without <vulkan/vulkan.h>: dispatchable ones as
+// pointers, the others as uint64_t; cast them to the Vulkan types.
 //
 // Synchronisation: wfWorld_Step, the setters and the read-backs submit to `queue` and wait for their
 // work before they return, so the world never has work in flight between calls. A reader that submits
@@ -378,7 +388,7 @@ WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int 
 // accesses SHADER_WRITE | TRANSFER_WRITE. Its reads must be complete (its fence waited for) before the
 // next call into the world that writes the cloths. The queue is externally synchronised: use the world
 // and the reader from one thread.
-typedef struct wfVulkanDevice {
+struct wfVulkanDevice {
 	void* instance;            // VkInstance
 	void* physicalDevice;      // VkPhysicalDevice
 	void* device;              // VkDevice
@@ -386,12 +396,12 @@ typedef struct wfVulkanDevice {
 	uint32_t queueFamily;
 	uint32_t queueFlags;       // VkQueueFlags of that family (graphics too when the device has such a family)
 	uint32_t apiVersion;       // VkApplicationInfo::apiVersion of the instance
-	const void* enabledFeatures; // const VkPhysicalDeviceFeatures* the device was created with
-	void* getInstanceProcAddr; // PFN_vkGetInstanceProcAddr of the loader the world opened
-} wfVulkanDevice;
+	const void* enabledFeatures; // const VkPhysicalDeviceFeatures* the device was created with (may be NULL)
+	void* getInstanceProcAddr; // PFN_vkGetInstanceProcAddr of the loader that made the instance
+};
 
 // Fills *out; WF_ERROR_BACKEND_UNAVAILABLE when the world does not run on Vulkan. The handles live as
-// long as the world.
+// long as the world (or, given through wfWorldDef.vulkanDevice, are the caller's own).
 WF_API wfResult wfWorld_GetVulkanDevice(wfWorld* world, wfVulkanDevice* out);
 
 // Where a cloth's current state lives on the device: arrays of particleCount vec4 (16 bytes each).

@@ -124,6 +124,7 @@ struct wfWorld {
 	wfBackendType backendType;
 	char deviceName[256];     // the device in use
 	char requestedDevice[256];// copy of def.deviceName (def.deviceName points here)
+	wfVulkanDevice externalDevice; // copy of *def.vulkanDevice (def.vulkanDevice points here)
 	int threads;
 	bool simd;           // CPU: AVX2 kernels (off with WEFT_NO_SIMD=1 in the environment)
 	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per

@@ -261,6 +261,38 @@ static bool ValidateContact(const wfContactDef* c, char* error, int errorSize)
 	return true;
 }
 
+// The caller's Vulkan device (wfWorldDef.vulkanDevice): complete, with a compute queue, and not
+// combined with settings that would pick another device.
+static bool ValidateVulkanDevice(const wfWorldDef* d, char* error, int errorSize)
+{
+	const wfVulkanDevice* v = d->vulkanDevice;
+	if (d->backend == WF_BACKEND_CPU) {
+		snprintf(error, (size_t)errorSize, "vulkanDevice: given with backend cpu (allowed: backend auto or vulkan)");
+		return false;
+	}
+	if (d->deviceName != NULL && d->deviceName[0] != 0) {
+		snprintf(error, (size_t)errorSize, "vulkanDevice: given with deviceName \"%s\" (allowed: one of them)", d->deviceName);
+		return false;
+	}
+	const struct {
+		const char* name;
+		const void* value;
+	} handles[] = {{"instance", v->instance}, {"physicalDevice", v->physicalDevice}, {"device", v->device}, {"queue", v->queue},
+	               {"getInstanceProcAddr", v->getInstanceProcAddr}};
+	for (size_t i = 0; i < sizeof handles / sizeof handles[0]; ++i) {
+		if (handles[i].value == NULL) {
+			snprintf(error, (size_t)errorSize, "vulkanDevice.%s: NULL (allowed: a live handle)", handles[i].name);
+			return false;
+		}
+	}
+	if ((v->queueFlags & 0x2u) == 0) { // VK_QUEUE_COMPUTE_BIT
+		snprintf(error, (size_t)errorSize, "vulkanDevice.queueFlags: 0x%x has no VK_QUEUE_COMPUTE_BIT (allowed: a queue with compute)",
+			v->queueFlags);
+		return false;
+	}
+	return true;
+}
+
 bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 {
 	if (d->internalValue != WF_SECRET_COOKIE) {
@@ -269,6 +301,8 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	}
 	CHECK_ENUM("backend", d->backend, 3, "auto, cpu, vulkan");
 	CHECK_RANGE("threads", d->threads, 0, 1024);
+	if (d->vulkanDevice != NULL && !ValidateVulkanDevice(d, error, errorSize))
+		return false;
 	CHECK_FINITE3("gravity", d->gravity);
 	return wfValidateStepDef(&d->step, error, errorSize) && ValidateSphere(&d->sphere, error, errorSize) &&
 		ValidateFloor(&d->floor, error, errorSize) && ValidateWind(&d->wind, error, errorSize) &&
@@ -337,8 +371,11 @@ static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 	wfBackendType want = world->def.backend;
 #ifdef WEFT_HAVE_VULKAN
 	if (want == WF_BACKEND_VULKAN || want == WF_BACKEND_AUTO) {
-		// A named device may be a software one (lavapipe); auto takes hardware devices only.
+		// A named device may be a software one (lavapipe); auto takes hardware devices only. The
+		// caller's own device is used as given, or not at all (no fallback to the CPU).
 		bool allowSoftware = want == WF_BACKEND_VULKAN;
+		if (world->def.vulkanDevice != NULL)
+			want = WF_BACKEND_VULKAN;
 		wfResult r = wfVulkanBackendCreate(world, allowSoftware);
 		if (r == WF_OK) {
 			world->backendType = WF_BACKEND_VULKAN;
@@ -352,7 +389,7 @@ static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 		world->lastError[0] = 0;
 	}
 #else
-	if (want == WF_BACKEND_VULKAN) {
+	if (want == WF_BACKEND_VULKAN || world->def.vulkanDevice != NULL) {
 		snprintf(error, (size_t)errorSize, "backend vulkan: this build of weft has no Vulkan support");
 		return WF_ERROR_BACKEND_UNAVAILABLE;
 	}
@@ -385,6 +422,11 @@ wfWorld* wfCreateWorld(const wfWorldDef* def, char* error, int errorSize)
 	if (def->deviceName != NULL) {
 		snprintf(world->requestedDevice, sizeof world->requestedDevice, "%s", def->deviceName);
 		world->def.deviceName = world->requestedDevice;
+	}
+	// And of the caller's Vulkan device.
+	if (def->vulkanDevice != NULL) {
+		world->externalDevice = *def->vulkanDevice;
+		world->def.vulkanDevice = &world->externalDevice;
 	}
 	world->nextGeneration = 1;
 	if (CreateBackend(world, error, errorSize) != WF_OK) {

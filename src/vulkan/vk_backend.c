@@ -1430,7 +1430,8 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 	const char* name = world->def.deviceName;
 	if (name == NULL || name[0] == 0)
 		name = getenv("WEFT_VK_DEVICE");
-	wfResult r = wfVkCreateDevice(ctx, name, allowSoftware);
+	wfResult r = world->def.vulkanDevice != NULL ? wfVkAdoptDevice(ctx, world->def.vulkanDevice)
+	                                             : wfVkCreateDevice(ctx, name, allowSoftware);
 	if (r != WF_OK) {
 		wfVkDestroyDevice(ctx);
 		free(ctx);

@@ -240,7 +240,7 @@ static void DestroyInstance(wfVkContext* ctx)
 	if (ctx->messenger != VK_NULL_HANDLE && ctx->fi.vkDestroyDebugUtilsMessengerEXT != NULL)
 		ctx->fi.vkDestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, NULL);
 	ctx->messenger = VK_NULL_HANDLE;
-	if (ctx->instance != VK_NULL_HANDLE && ctx->fi.vkDestroyInstance != NULL)
+	if (ctx->instance != VK_NULL_HANDLE && ctx->fi.vkDestroyInstance != NULL && !ctx->borrowed)
 		ctx->fi.vkDestroyInstance(ctx->instance, NULL);
 	ctx->instance = VK_NULL_HANDLE;
 	wfVkLoaderClose(&ctx->loader);
@@ -483,6 +483,8 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 	return WF_OK;
 }
 
+static wfResult CreateDeviceObjects(wfVkContext* ctx);
+
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware)
 {
 	char error[512] = "";
@@ -516,8 +518,47 @@ wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSo
 	if (missing != NULL)
 		return wfSetError(ctx->world, WF_ERROR_BACKEND_UNAVAILABLE, "the Vulkan device %s has no %s", ctx->properties.deviceName, missing);
 	ctx->fd.vkGetDeviceQueue(ctx->device, ctx->queueFamily, 0, &ctx->queue);
+	return CreateDeviceObjects(ctx);
+}
 
-	r = CreatePipelines(ctx);
+wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* d)
+{
+	ctx->borrowed = true;
+	memcpy(&ctx->loader.getInstanceProcAddr, &d->getInstanceProcAddr, sizeof ctx->loader.getInstanceProcAddr);
+	ctx->instance = (VkInstance)d->instance;
+	const char* missing = wfVkLoadInstance(&ctx->loader, ctx->instance, &ctx->fi);
+	if (missing != NULL)
+		return wfSetError(ctx->world, WF_ERROR_BACKEND_UNAVAILABLE, "vulkanDevice: the instance has no %s", missing);
+	ctx->physicalDevice = (VkPhysicalDevice)d->physicalDevice;
+	ctx->fi.vkGetPhysicalDeviceProperties(ctx->physicalDevice, &ctx->properties);
+	ctx->fi.vkGetPhysicalDeviceMemoryProperties(ctx->physicalDevice, &ctx->memory);
+	uint32_t count = 0;
+	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, NULL);
+	VkQueueFamilyProperties families[32];
+	if (count > 32)
+		count = 32;
+	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, families);
+	if (d->queueFamily >= count || !(families[d->queueFamily].queueFlags & VK_QUEUE_COMPUTE_BIT))
+		return wfSetError(ctx->world, WF_ERROR_INVALID_DEF, "vulkanDevice.queueFamily: %u is not a family with compute on %s (%u families)",
+			d->queueFamily, ctx->properties.deviceName, count);
+	ctx->queueFamily = d->queueFamily;
+	ctx->device = (VkDevice)d->device;
+	ctx->queue = (VkQueue)d->queue;
+	memset(&ctx->features, 0, sizeof ctx->features);
+	if (d->enabledFeatures != NULL)
+		memcpy(&ctx->features, d->enabledFeatures, sizeof ctx->features);
+	missing = wfVkLoadDevice(&ctx->fi, ctx->device, &ctx->fd);
+	if (missing != NULL)
+		return wfSetError(ctx->world, WF_ERROR_BACKEND_UNAVAILABLE, "vulkanDevice: the device %s has no %s", ctx->properties.deviceName,
+			missing);
+	return CreateDeviceObjects(ctx);
+}
+
+// What the backend creates on its device, its own or a borrowed one: pipelines, the command pool,
+// the frame's command buffer and fence, the timestamp queries.
+static wfResult CreateDeviceObjects(wfVkContext* ctx)
+{
+	wfResult r = CreatePipelines(ctx);
 	if (r != WF_OK)
 		return r;
 	VkCommandPoolCreateInfo poolInfo = {
@@ -565,7 +606,10 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 	if (ctx->device != VK_NULL_HANDLE) {
 		const wfVkDeviceFuncs* f = &ctx->fd;
 		if (f->vkDeviceWaitIdle != NULL) {
-			f->vkDeviceWaitIdle(ctx->device); // a lost device cannot be waited for; destroy anyway
+			// A lost device cannot be waited for; destroy anyway. A borrowed device may be busy with
+			// the caller's work on other queues: every submit of ours was waited for already.
+			if (!ctx->borrowed)
+				f->vkDeviceWaitIdle(ctx->device);
 			if (ctx->timestamps != VK_NULL_HANDLE)
 				f->vkDestroyQueryPool(ctx->device, ctx->timestamps, NULL);
 			if (ctx->fence != VK_NULL_HANDLE)
@@ -591,7 +635,9 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 			if (ctx->batchSetLayout != VK_NULL_HANDLE)
 				f->vkDestroyDescriptorSetLayout(ctx->device, ctx->batchSetLayout, NULL);
 		}
-		if (f->vkDestroyDevice != NULL)
+		if (ctx->borrowed)
+			; // the caller's device (wfWorldDef.vulkanDevice) outlives the world
+		else if (f->vkDestroyDevice != NULL)
 			f->vkDestroyDevice(ctx->device, NULL);
 		else if (ctx->fi.vkGetDeviceProcAddr != NULL) {
 			PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)ctx->fi.vkGetDeviceProcAddr(ctx->device, "vkDestroyDevice");

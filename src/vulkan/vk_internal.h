@@ -123,6 +123,7 @@ typedef struct wfVkContext {
 	VkPhysicalDeviceMemoryProperties memory;
 	uint32_t queueFamily;
 	VkPhysicalDeviceFeatures features;    // enabled on the device
+	bool borrowed;       // instance and device are the caller's (wfWorldDef.vulkanDevice)
 	VkDevice device;
 	VkQueue queue;
 	VkDescriptorSetLayout setLayout;
@@ -175,6 +176,9 @@ void wfVkSetName(wfVkContext* ctx, VkObjectType type, uint64_t handle, const cha
 
 // vk_device.c: instance, validation, device choice, pipelines.
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware);
+// Uses the caller's instance, device and queue (wfWorldDef.vulkanDevice) instead of creating them;
+// wfVkDestroyDevice then leaves them alive.
+wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* device);
 void wfVkDestroyDevice(wfVkContext* ctx);
 // The fused kernel of a solver for workgroups of (32 << sizeIndex) invocations, created on first use.
 wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out);
