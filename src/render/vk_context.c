@@ -117,6 +117,18 @@ static void PinLoadedModules(void)
 	dl_iterate_phdr(PinModule, NULL);
 }
 
+// The instance-level functions, from the context's vkGetInstanceProcAddr.
+static bool LoadInstance(RdContext* ctx)
+{
+#define RD_LOAD_INSTANCE(name) \
+	ctx->vk.name = (PFN_##name)ctx->vk.vkGetInstanceProcAddr(ctx->instance, #name); \
+	if (ctx->vk.name == NULL) \
+		return rdFail(ctx, "the Vulkan instance lacks %s", #name);
+	RD_INSTANCE_FUNCTIONS(RD_LOAD_INSTANCE)
+#undef RD_LOAD_INSTANCE
+	return true;
+}
+
 static bool CreateInstance(RdContext* ctx, bool validation)
 {
 	const char* layers[1];
@@ -161,12 +173,8 @@ static bool CreateInstance(RdContext* ctx, bool validation)
 	};
 	RD_CHECK(ctx, ctx->vk.vkCreateInstance(&info, NULL, &ctx->instance));
 	PinLoadedModules();
-#define RD_LOAD_INSTANCE(name) \
-	ctx->vk.name = (PFN_##name)ctx->vk.vkGetInstanceProcAddr(ctx->instance, #name); \
-	if (ctx->vk.name == NULL) \
-		return rdFail(ctx, "the Vulkan instance lacks %s", #name);
-	RD_INSTANCE_FUNCTIONS(RD_LOAD_INSTANCE)
-#undef RD_LOAD_INSTANCE
+	if (!LoadInstance(ctx))
+		return false;
 	if (validation) {
 		ctx->vk.vkCreateDebugUtilsMessengerEXT =
 			(PFN_vkCreateDebugUtilsMessengerEXT)ctx->vk.vkGetInstanceProcAddr(ctx->instance, "vkCreateDebugUtilsMessengerEXT");
@@ -311,15 +319,13 @@ bool rdContextAdopt(RdContext* ctx, const void* shared)
 	ctx->device = (VkDevice)d->device;
 	ctx->queue = (VkQueue)d->queue;
 	ctx->queueFamily = d->queueFamily;
-#define RD_LOAD_INSTANCE(name) \
-	ctx->vk.name = (PFN_##name)ctx->vk.vkGetInstanceProcAddr(ctx->instance, #name); \
-	if (ctx->vk.name == NULL) \
-		return rdFail(ctx, "the Vulkan instance lacks %s", #name);
-	RD_INSTANCE_FUNCTIONS(RD_LOAD_INSTANCE)
-#undef RD_LOAD_INSTANCE
+	if (!LoadInstance(ctx))
+		return false;
 	ctx->vk.vkGetPhysicalDeviceProperties(ctx->physical, &ctx->properties);
 	ctx->vk.vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
-	memcpy(&ctx->features, d->enabledFeatures, sizeof ctx->features);
+	memset(&ctx->features, 0, sizeof ctx->features);
+	if (d->enabledFeatures != NULL)
+		memcpy(&ctx->features, d->enabledFeatures, sizeof ctx->features);
 	return LoadDevice(ctx);
 }
 

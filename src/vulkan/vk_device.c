@@ -485,6 +485,22 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 
 static wfResult CreateDeviceObjects(wfVkContext* ctx);
 
+bool wfVkQueueFamily(const wfVkContext* ctx, uint32_t index, VkQueueFamilyProperties* out)
+{
+	uint32_t count = 0;
+	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, NULL);
+	VkQueueFamilyProperties* families = (VkQueueFamilyProperties*)calloc(count > 0 ? count : 1, sizeof *families);
+	bool found = false;
+	if (families != NULL) {
+		ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, families);
+		found = index < count;
+		if (found)
+			*out = families[index];
+		free(families);
+	}
+	return found;
+}
+
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware)
 {
 	char error[512] = "";
@@ -532,15 +548,10 @@ wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* d)
 	ctx->physicalDevice = (VkPhysicalDevice)d->physicalDevice;
 	ctx->fi.vkGetPhysicalDeviceProperties(ctx->physicalDevice, &ctx->properties);
 	ctx->fi.vkGetPhysicalDeviceMemoryProperties(ctx->physicalDevice, &ctx->memory);
-	uint32_t count = 0;
-	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, NULL);
-	VkQueueFamilyProperties families[32];
-	if (count > 32)
-		count = 32;
-	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, families);
-	if (d->queueFamily >= count || !(families[d->queueFamily].queueFlags & VK_QUEUE_COMPUTE_BIT))
-		return wfSetError(ctx->world, WF_ERROR_INVALID_DEF, "vulkanDevice.queueFamily: %u is not a family with compute on %s (%u families)",
-			d->queueFamily, ctx->properties.deviceName, count);
+	VkQueueFamilyProperties family;
+	if (!wfVkQueueFamily(ctx, d->queueFamily, &family) || !(family.queueFlags & VK_QUEUE_COMPUTE_BIT))
+		return wfSetError(ctx->world, WF_ERROR_INVALID_DEF, "vulkanDevice.queueFamily: %u is not a family with compute on %s",
+			d->queueFamily, ctx->properties.deviceName);
 	ctx->queueFamily = d->queueFamily;
 	ctx->device = (VkDevice)d->device;
 	ctx->queue = (VkQueue)d->queue;
@@ -580,21 +591,16 @@ static wfResult CreateDeviceObjects(wfVkContext* ctx)
 
 	// Timestamps around each frame, where the queue supports them (the frame recorder grows the
 	// pool when stage timing needs a query per stage change: 3 per substep and large cloth).
-	uint32_t familyCount = 0;
-	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &familyCount, NULL);
-	VkQueueFamilyProperties families[16];
-	if (familyCount > 16)
-		familyCount = 16;
-	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &familyCount, families);
+	VkQueueFamilyProperties family;
 	ctx->lastFrameGpuMs = -1.0;
-	if (ctx->queueFamily < familyCount && families[ctx->queueFamily].timestampValidBits > 0 && ctx->properties.limits.timestampPeriod > 0.0f) {
+	if (wfVkQueueFamily(ctx, ctx->queueFamily, &family) && family.timestampValidBits > 0 && ctx->properties.limits.timestampPeriod > 0.0f) {
 		VkQueryPoolCreateInfo queryInfo = {
 			.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 			.queryType = VK_QUERY_TYPE_TIMESTAMP,
 			.queryCount = 2,
 		};
 		WF_VK_CHECK(ctx, ctx->fd.vkCreateQueryPool(ctx->device, &queryInfo, NULL, &ctx->timestamps));
-		const uint32_t bits = families[ctx->queueFamily].timestampValidBits;
+		const uint32_t bits = family.timestampValidBits;
 		ctx->timestampCapacity = queryInfo.queryCount;
 		ctx->timestampMask = bits >= 64 ? ~0ull : (1ull << bits) - 1ull;
 	}

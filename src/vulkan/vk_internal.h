@@ -179,6 +179,8 @@ wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSo
 // Uses the caller's instance, device and queue (wfWorldDef.vulkanDevice) instead of creating them;
 // wfVkDestroyDevice then leaves them alive.
 wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* device);
+// The properties of a queue family of the context's physical device; false if there is no such family.
+bool wfVkQueueFamily(const wfVkContext* ctx, uint32_t index, VkQueueFamilyProperties* out);
 void wfVkDestroyDevice(wfVkContext* ctx);
 // The fused kernel of a solver for workgroups of (32 << sizeIndex) invocations, created on first use.
 wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out);

@@ -2,20 +2,12 @@
 // renderer on the same device draws from the solver's buffers without a copy.
 #include "vk_interop.h"
 
-#include <stdlib.h>
-
 void wfVkInteropDevice(wfWorld* world, wfVulkanDevice* out)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
-	uint32_t count = 0;
-	ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, NULL);
-	VkQueueFamilyProperties* families = (VkQueueFamilyProperties*)calloc(count > 0 ? count : 1, sizeof *families);
-	if (families != NULL) {
-		ctx->fi.vkGetPhysicalDeviceQueueFamilyProperties(ctx->physicalDevice, &count, families);
-		if (ctx->queueFamily < count)
-			out->queueFlags = families[ctx->queueFamily].queueFlags;
-		free(families);
-	}
+	VkQueueFamilyProperties family;
+	if (wfVkQueueFamily(ctx, ctx->queueFamily, &family))
+		out->queueFlags = family.queueFlags;
 	out->instance = ctx->instance;
 	out->physicalDevice = ctx->physicalDevice;
 	out->device = ctx->device;
