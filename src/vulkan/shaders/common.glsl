@@ -3,6 +3,7 @@
 // Every float expression that feeds a result is `precise` (SPIR-V NoContraction): no fused
 // multiply-add, so each operation rounds as in the CPU build (-ffp-contract=off).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "shared.h"
 
 // The fused kernel (fused.glsl) sets its own workgroup size and bindings (WF_BATCH).
@@ -45,6 +46,9 @@ layout(std430, binding = WF_VK_BATCH_BIND_SLOTS_RO) readonly restrict buffer Slo
 #endif
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };
+
+// Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap).
+#define WF_GATHER 4
 
 const float kTwoPi = 6.28318530717958647692;
 

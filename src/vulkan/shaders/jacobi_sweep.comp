@@ -14,19 +14,35 @@ void main()
 		return;
 	}
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
-	int end = adjStart[i + 1];
-	for (int e = adjStart[i]; e < end; ++e) {
-		uint k = adjConstraint[e];
-		vec4 xj = pos[adjOther[e]];
-		precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
-		precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-		if (len < 1e-12)
-			continue;
-		precise float f = 2.0 * xi.w / (xi.w + xj.w);
-		precise float g = jacobiWeight[k] * f * (len - WfRest(k)) / len;
-		cx += g * dx;
-		cy += g * dy;
-		cz += g * dz;
+	// The neighbours in batches of WF_GATHER, loads first, sums in adjacency order (as springs.comp).
+	int first = adjStart[i], end = adjStart[i + 1];
+	for (int e = first; e < end; e += WF_GATHER) {
+		uint j[WF_GATHER], k[WF_GATHER];
+		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
+			int at = min(e + b, end - 1);
+			j[b] = adjOther[at];
+			k[b] = adjConstraint[at];
+		}
+		vec4 xj[WF_GATHER];
+		float weight[WF_GATHER], rest[WF_GATHER];
+		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
+			xj[b] = pos[j[b]];
+			weight[b] = jacobiWeight[k[b]];
+			rest[b] = WfRest(k[b]);
+		}
+		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
+			if (e + b >= end)
+				break;
+			precise float dx = xj[b].x - xi.x, dy = xj[b].y - xi.y, dz = xj[b].z - xi.z;
+			precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+			if (len < 1e-12)
+				continue;
+			precise float f = 2.0 * xi.w / (xi.w + xj[b].w);
+			precise float g = weight[b] * f * (len - rest[b]) / len;
+			cx += g * dx;
+			cy += g * dy;
+			cz += g * dz;
+		}
 	}
 	float s = P.relaxation;
 	precise vec4 y = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
