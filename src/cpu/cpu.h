@@ -11,6 +11,9 @@
 // serially outside a region). Work inside a colour range or a particle loop is independent, so
 // the result is the same for every thread count.
 #define WF_CPU_PARALLEL_MIN 8192
+// Particle loops work in blocks of this many particles (SIMD, then the scalar tail and collisions
+// while the block is in L1); the blocks are split statically, so every thread keeps its particles.
+#define WF_CPU_PARTICLE_BLOCK 64
 
 // Per-stage wall-clock time of a frame (wfWorld_SetStageTiming): each mark charges the time since
 // the previous one to a stage, so the stages add up to the whole step.
@@ -37,6 +40,11 @@ int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4
 void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int end,
 	float k, float damping);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
+// Particle stages over [begin, end), two particles a step; return where the scalar loop goes on.
+// Predict with a uniform acceleration a: v += h a - (h w damping) v, p = x, x += h v (w != 0).
+int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a);
+// v = factor (x - p) with w = 0 for dynamic particles, 0 for the others.
+int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor);
 
 // Stages shared by the solvers (cpu_stages.c).
 double wfCpuClock(void); // seconds, monotonic where OpenMP is there
@@ -46,6 +54,9 @@ double wfCpuClock(void); // seconds, monotonic where OpenMP is there
 void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
+// The end of an xpbd or jacobi substep: v = factor (x - p) for dynamic particles (1 / h, or the
+// retention / h), then the collisions, block by block.
+void wfCpuFinish(const wfCpuContext* ctx, wfCloth* cloth, float factor);
 
 // The colliders of a substep: the sphere at its centre and velocity then, the floor, both surfaces
 // pushed out by the contact thickness. Each solver's finishing loop updates a particle's velocity

@@ -75,7 +75,6 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 	}
 }
 
-static void Finalize(const wfCpuContext* ctx, wfCloth* c);
 
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
@@ -93,28 +92,7 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 				Sweep(ctx, c, c->state.pos2, c->state.pos);
 		}
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
-		Finalize(ctx, c);
+		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
-	}
-}
-
-// v = beta (x - p) / h, then the collisions, in one pass.
-static void Finalize(const wfCpuContext* ctx, wfCloth* c)
-{
-	const float k = c->material.retention / ctx->params->h;
-	const int n = c->model.particleCount;
-	const wfCpuColliders colliders = wfCpuCollidersAt(ctx);
-	wfVec4* restrict pos = c->state.pos;
-	wfVec4* restrict vel = c->state.vel;
-	const wfVec4* restrict prev = c->state.prev;
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		if (pos[i].w == 0.0f) {
-			vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
-			continue;
-		}
-		vel[i] = (wfVec4){k * (pos[i].x - prev[i].x), k * (pos[i].y - prev[i].y), k * (pos[i].z - prev[i].z), 0.0f};
-		if (colliders.any)
-			wfCpuCollideParticle(&colliders, &pos[i], &vel[i]);
 	}
 }

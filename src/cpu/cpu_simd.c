@@ -208,9 +208,67 @@ WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* 
 	return k;
 }
 
+// Particle stages, two particles a step (one 16-byte record per 128-bit half). Lane by lane the
+// same operations as the scalar loops (cpu_stages.c, cpu_xpbd.c, cpu_jacobi.c); the w lane carries
+// the inverse mass through unchanged, and particles with w = 0 keep their values (blend).
+
+// Lanes where w != 0 (w broadcast within each half); NaN counts as dynamic, as `w == 0.0f` is false.
+WF_TARGET_AVX2 static inline __m256 Dynamic(__m256 x)
+{
+	__m256 w = _mm256_permute_ps(x, 0xFF);
+	return _mm256_cmp_ps(w, _mm256_setzero_ps(), _CMP_NEQ_UQ);
+}
+
+WF_TARGET_AVX2 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a)
+{
+	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping);
+	// h a per component (w: 0), as the scalar loop's h * a.x, h * a.y, h * a.z.
+	const __m256 ha = _mm256_setr_ps(h * a.x, h * a.y, h * a.z, 0.0f, h * a.x, h * a.y, h * a.z, 0.0f);
+	int i = begin;
+	for (; i + 2 <= end; i += 2) {
+		__m256 x = _mm256_loadu_ps(&pos[i].x);
+		_mm256_storeu_ps(&prev[i].x, x);
+		__m256 dynamic = Dynamic(x);
+		__m256 k = _mm256_mul_ps(_mm256_mul_ps(hv, _mm256_permute_ps(x, 0xFF)), dv); // h * w * damping
+		__m256 v = _mm256_loadu_ps(&vel[i].x);
+		__m256 nv = _mm256_add_ps(v, _mm256_sub_ps(ha, _mm256_mul_ps(k, v)));   // v += h a - k v
+		__m256 nx = _mm256_add_ps(x, _mm256_mul_ps(hv, nv));                   // x += h v
+		nx = _mm256_blend_ps(nx, x, 0x88);                                     // w stays
+		nv = _mm256_blend_ps(nv, v, 0x88);
+		_mm256_storeu_ps(&vel[i].x, _mm256_blendv_ps(v, nv, dynamic));
+		_mm256_storeu_ps(&pos[i].x, _mm256_blendv_ps(x, nx, dynamic));
+	}
+	return i;
+}
+
+WF_TARGET_AVX2 int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor)
+{
+	const __m256 f = _mm256_set1_ps(factor);
+	int i = begin;
+	for (; i + 2 <= end; i += 2) {
+		__m256 x = _mm256_loadu_ps(&pos[i].x);
+		__m256 v = _mm256_mul_ps(_mm256_sub_ps(x, _mm256_loadu_ps(&prev[i].x)), f);
+		v = _mm256_blend_ps(v, _mm256_setzero_ps(), 0x88); // w = 0
+		_mm256_storeu_ps(&vel[i].x, _mm256_and_ps(v, Dynamic(x)));
+	}
+	return i;
+}
+
 #else
 
 bool wfCpuHasAvx2(void) { return false; }
+
+int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a)
+{
+	(void)pos; (void)vel; (void)prev; (void)end; (void)h; (void)damping; (void)a;
+	return begin;
+}
+
+int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor)
+{
+	(void)pos; (void)prev; (void)vel; (void)end; (void)factor;
+	return begin;
+}
 
 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks)
 {

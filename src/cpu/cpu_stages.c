@@ -43,20 +43,56 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 	wfVec4* restrict prev = c->state.prev;
 	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
+	const int blocks = (n + WF_CPU_PARTICLE_BLOCK - 1) / WF_CPU_PARTICLE_BLOCK;
 #pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		wfVec4 x = pos[i];
-		prev[i] = x;
-		if (x.w == 0.0f)
-			continue;
-		wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
-		wfVec4 v = vel[i];
-		float k = h * x.w * damping;
-		v.x += h * a.x - k * v.x;
-		v.y += h * a.y - k * v.y;
-		v.z += h * a.z - k * v.z;
-		vel[i] = v;
-		pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
+	for (int b = 0; b < blocks; ++b) {
+		const int end = b * WF_CPU_PARTICLE_BLOCK + WF_CPU_PARTICLE_BLOCK < n ? b * WF_CPU_PARTICLE_BLOCK + WF_CPU_PARTICLE_BLOCK : n;
+		int i = b * WF_CPU_PARTICLE_BLOCK;
+		if (ctx->avx2 && uniform)
+			i = wfCpuPredictAvx2(pos, vel, prev, i, end, h, damping, a0);
+		for (; i < end; ++i) {
+			wfVec4 x = pos[i];
+			prev[i] = x;
+			if (x.w == 0.0f)
+				continue;
+			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
+			wfVec4 v = vel[i];
+			float k = h * x.w * damping;
+			v.x += h * a.x - k * v.x;
+			v.y += h * a.y - k * v.y;
+			v.z += h * a.z - k * v.z;
+			vel[i] = v;
+			pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
+		}
+	}
+}
+
+void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float factor)
+{
+	const int n = c->model.particleCount;
+	const wfCpuColliders k = wfCpuCollidersAt(ctx);
+	wfVec4* restrict pos = c->state.pos;
+	const wfVec4* restrict prev = c->state.prev;
+	wfVec4* restrict vel = c->state.vel;
+	const int blocks = (n + WF_CPU_PARTICLE_BLOCK - 1) / WF_CPU_PARTICLE_BLOCK;
+#pragma omp for schedule(static)
+	for (int b = 0; b < blocks; ++b) {
+		const int begin = b * WF_CPU_PARTICLE_BLOCK;
+		const int end = begin + WF_CPU_PARTICLE_BLOCK < n ? begin + WF_CPU_PARTICLE_BLOCK : n;
+		int i = begin;
+		if (ctx->avx2)
+			i = wfCpuVelocityAvx2(pos, prev, vel, i, end, factor);
+		for (; i < end; ++i) {
+			if (pos[i].w == 0.0f) {
+				vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+				continue;
+			}
+			vel[i] = (wfVec4){factor * (pos[i].x - prev[i].x), factor * (pos[i].y - prev[i].y), factor * (pos[i].z - prev[i].z), 0.0f};
+		}
+		for (i = begin; k.any && i < end; ++i) {
+			if (pos[i].w != 0.0f)
+				wfCpuCollideParticle(&k, &pos[i], &vel[i]);
+		}
 	}
 }
 

@@ -52,27 +52,6 @@ static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, 
 	}
 }
 
-// v = (x - p) / h for dynamic particles, then the collisions, in one pass.
-static void Finish(const wfCpuContext* ctx, wfCloth* c)
-{
-	const float invH = 1.0f / ctx->params->h;
-	const int n = c->model.particleCount;
-	const wfCpuColliders k = wfCpuCollidersAt(ctx);
-	wfVec4* restrict pos = c->state.pos;
-	const wfVec4* restrict prev = c->state.prev;
-	wfVec4* restrict vel = c->state.vel;
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		if (pos[i].w == 0.0f) {
-			vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
-			continue;
-		}
-		vel[i] = (wfVec4){(pos[i].x - prev[i].x) * invH, (pos[i].y - prev[i].y) * invH, (pos[i].z - prev[i].z) * invH, 0.0f};
-		if (k.any)
-			wfCpuCollideParticle(&k, &pos[i], &vel[i]);
-	}
-}
-
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
 	const float h = ctx->params->h;
@@ -97,7 +76,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
 		}
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
-		Finish(ctx, c);
+		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }
