@@ -111,8 +111,9 @@ WF_API int wfRenderer_GetZeroCopyCloths(const wfRenderer* renderer);
 WF_API void wfRenderer_SetStyle(wfRenderer* renderer, wfColorMode mode, bool wireframe, bool showPins);
 
 // Renders one frame: the floor and sphere of the world (as enabled) and the given cloths. The cloths of
-// the def's world (on a shared device) are drawn from the solver's buffers; others are read through the
-// public read-back API and uploaded through a staging buffer. The floor receives the shadows of the
+// the def's world, or of any world on its device and queue (wfWorldDef.vulkanDevice), are drawn from
+// the solver's buffers; others are read through the public read-back API and uploaded through a
+// staging buffer. The floor receives the shadows of the
 // sphere and the cloths from the key light, fitted on the GPU. count may be 0. Waits for the GPU.
 // Strain mode measures edges against the lengths they had when this renderer first drew the cloth.
 WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count,

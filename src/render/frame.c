@@ -187,6 +187,16 @@ static wfResult StageArray(wfRenderer* r, const RdClothDraw* c, RdReadFn read, V
 	return WF_OK;
 }
 
+// True when the world runs on the renderer's device and queue: its own def.world, or any other world
+// created on that device (wfWorldDef.vulkanDevice).
+static bool SameDevice(wfRenderer* r, wfWorld* world)
+{
+	if (world == r->sharedWorld)
+		return true;
+	wfVulkanDevice d;
+	return wfWorld_GetVulkanDevice(world, &d) == WF_OK && (VkDevice)d.device == r->ctx.device && (VkQueue)d.queue == r->ctx.queue;
+}
+
 // Where a cloth's state comes from this frame: the solver's buffers when this renderer shares the
 // cloth's world's device and the normals are current, else the staging layout from *size on.
 static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
@@ -204,7 +214,7 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 	if (c->takeRest)
 		cache->restTime = now;
 	wfVulkanClothBuffers vb;
-	c->zeroCopy = r->sharedWorld != NULL && c->id.world == r->sharedWorld && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
+	c->zeroCopy = r->sharedWorld != NULL && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
 	              vb.normalsCurrent && vb.stride == RD_VERTEX_STRIDE;
 	if (c->zeroCopy) {
 		c->state = (VkBuffer)vb.buffer;

@@ -823,3 +823,53 @@ WF_TEST(render_zero_copy_needs_a_vulkan_world)
 	wfDestroyWorld(world);
 	return 0;
 }
+
+// Two worlds on one device: the second created on the first one's device (wfWorldDef.vulkanDevice).
+// A renderer given the first draws the second's cloths from the solver's buffers too, and the same
+// image as a renderer that stages them.
+WF_TEST(render_zero_copy_second_world_on_the_device)
+{
+	static uint8_t a[W * H * 4], b[W * H * 4];
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("xpbd", &wd, &cd));
+	wfWorld* first = MakeVulkanWorld(&wd);
+	if (first == NULL)
+		return 0;
+	wfVulkanDevice device;
+	ENSURE(wfWorld_GetVulkanDevice(first, &device) == WF_OK);
+	wfWorldDef second = wd;
+	second.deviceName = NULL;
+	second.vulkanDevice = &device;
+	char error[512];
+	wfWorld* other = wfCreateWorld(&second, error, sizeof error);
+	if (other == NULL)
+		fprintf(stderr, "  second world: %s\n", error);
+	ENSURE(other != NULL);
+	wfClothId cloth = wfCreateCloth(other, &cd);
+	ENSURE(!wfClothId_IsNull(cloth));
+	for (int f = 0; f < 20; ++f)
+		ENSURE(wfWorld_Step(other) == WF_OK);
+	wfRendererDef def = wfDefaultRendererDef();
+	def.width = W;
+	def.height = H;
+	def.world = first;
+	wfRenderer* shared = wfCreateRenderer(&def, error, sizeof error);
+	ENSURE(shared != NULL && wfRenderer_SharesWorldDevice(shared));
+	wfRenderer* own = MakeRenderer(W, H);
+	ENSURE(own != NULL);
+	wfCamera cam = wfDefaultCameraForPreset("xpbd");
+	double psnr = DrawBoth(shared, own, other, &cloth, 1, &cam, a, b, "zero_copy_second_world");
+	fprintf(stderr, "  second world: %d cloth from the solver's buffers, %lld bytes uploaded; PSNR %.1f dB against staged\n",
+	        wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared), psnr);
+	ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 1 && wfRenderer_GetUploadBytes(shared) == 0);
+	ENSURE(psnr >= 50.0);
+	ENSURE_NO_VALIDATION(shared);
+	ENSURE_NO_VALIDATION(own);
+	wfDestroyRenderer(own);
+	wfDestroyRenderer(shared);
+	wfDestroyWorld(other);
+	ENSURE(wfWorld_GetWarnings(first).validationMessages == 0);
+	wfDestroyWorld(first);
+	return 0;
+}
