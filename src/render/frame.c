@@ -194,7 +194,8 @@ static bool SameDevice(wfRenderer* r, wfWorld* world)
 	if (world == r->sharedWorld)
 		return true;
 	wfVulkanDevice d;
-	return wfWorld_GetVulkanDevice(world, &d) == WF_OK && (VkDevice)d.device == r->ctx.device && (VkQueue)d.queue == r->ctx.queue;
+	return wfWorld_GetBackend(world) == WF_BACKEND_VULKAN && wfWorld_GetVulkanDevice(world, &d) == WF_OK &&
+	       (VkDevice)d.device == r->ctx.device && (VkQueue)d.queue == r->ctx.queue;
 }
 
 // Where a cloth's state comes from this frame: the solver's buffers when this renderer shares the
