@@ -1,6 +1,7 @@
-// weft-view: an interactive window on a weft world. The scene is drawn by the headless renderer
-// (render.h), its pixels are copied into the window's swapchain image, and the Dear ImGui control
-// panel is drawn on top (present.c, ui_bridge.cpp). Simulated time advances in fixed frames of
+// weft-view: an interactive window on a weft world. The window's Vulkan device is shared: the
+// renderer (render.h) draws on it and its frame is copied into the swapchain image on the GPU, and a
+// world on Vulkan runs on it too, so its cloths are drawn from the solver's buffers. The Dear ImGui
+// control panel is drawn on top (present.c, ui_bridge.cpp). Simulated time advances in fixed frames of
 // def.step.timeStep: as many as real time allows, at most VIEW_MAX_CATCHUP per displayed frame.
 // While the window is minimised nothing is drawn, presented or simulated (see Frame).
 #include "present.h"
@@ -113,9 +114,9 @@ typedef struct App {
 	PresenterInfo presenterInfo;
 	wfRenderer* renderer;
 	int renderWidth, renderHeight;
-	uint8_t* pixels;      // (renderWidth x renderHeight x 4) the scene
 	uint8_t* shot;        // (same) read-back of the finished frame
 	ViewScript* script;
+	wfVulkanDevice device; // the window's device, shared with the renderer (and the world on Vulkan)
 	bool iconified;       // the window is iconified (GLFW's callback)
 	int fbWidth, fbHeight; // the framebuffer's size (GLFW's callback): 0x0 while minimised on some desktops
 	bool uiCreated;
@@ -245,13 +246,10 @@ static bool EnsureRenderer(App* app, int width, int height)
 	if (app->renderer != NULL && app->renderWidth == width && app->renderHeight == height)
 		return true;
 	size_t bytes = (size_t)width * (size_t)height * 4;
-	uint8_t* pixels = realloc(app->pixels, bytes);
-	if (pixels != NULL)
-		app->pixels = pixels;
 	uint8_t* shot = realloc(app->shot, bytes);
 	if (shot != NULL)
 		app->shot = shot;
-	if (pixels == NULL || shot == NULL) {
+	if (shot == NULL) {
 		fprintf(stderr, "weft-view: out of memory for a %dx%d frame\n", width, height);
 		return false;
 	}
@@ -265,7 +263,11 @@ static bool EnsureRenderer(App* app, int width, int height)
 		wfRendererDef rd = wfDefaultRendererDef();
 		rd.width = width;
 		rd.height = height;
-		rd.world = app->view.world; // on Vulkan: the world's device, cloths drawn from the solver's buffers
+		// On the window's device: the frame is copied into the swapchain image on the GPU, and the
+		// cloths of a world on that device are drawn from the solver's buffers.
+		rd.vulkanDevice = &app->device;
+		rd.hostImage = false;
+		rd.bgra = app->presenterInfo.bgra;
 		char error[512];
 		app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
 		if (app->renderer == NULL) {
@@ -435,12 +437,15 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 	// The scene, through the same renderer as the headless path.
 	double r0 = Now();
 	wfRenderer_SetStyle(app->renderer, v->applied.colorMode, v->applied.wireframe, true);
+	wfVulkanImage scene;
 	if (wfRenderer_DrawWorld(app->renderer, v->world, v->cloths, v->clothCount, &v->camera) != WF_OK ||
-		wfRenderer_ReadPixels(app->renderer, app->pixels, width * height * 4) != WF_OK) {
+		wfRenderer_GetVulkanImage(app->renderer, &scene) != WF_OK) {
 		fprintf(stderr, "weft-view: render: %s\n", wfRenderer_GetLastError(app->renderer));
 		return 4;
 	}
 	v->renderedFrames++;
+	v->zeroCopyCloths = wfRenderer_GetZeroCopyCloths(app->renderer);
+	v->uploadBytes = wfRenderer_GetUploadBytes(app->renderer);
 	Smooth(&v->renderMs, 1e3 * (Now() - r0));
 
 	// The panel: edits go to the world before the next frame's step.
@@ -461,7 +466,7 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 	}
 
 	bool shoot = pendingShot[0] != 0;
-	status = PresenterEnd(app->presenter, app->pixels, UiDraw, NULL, shoot ? app->shot : NULL);
+	status = PresenterEnd(app->presenter, NULL, &scene, UiDraw, NULL, shoot ? app->shot : NULL);
 	CopyPresenterStats(app);
 	if (status == PRESENT_ERROR) {
 		fprintf(stderr, "weft-view: %s\n", PresenterError(app->presenter));
@@ -541,20 +546,33 @@ static int Setup(App* app)
 	return 0;
 }
 
+// The renderer and the world live on the window's device: they go before it.
 static void Teardown(App* app)
 {
 	PresenterWaitIdle(app->presenter);
+	wfDestroyRenderer(app->renderer);
+	ViewDestroy(&app->view);
 	if (app->uiCreated)
 		UiDestroy();
 	PresenterDestroy(app->presenter);
-	wfDestroyRenderer(app->renderer);
-	free(app->pixels);
 	free(app->shot);
 	if (app->window != NULL)
 		glfwDestroyWindow(app->window);
 	glfwTerminate();
 	ScriptDestroy(app->script);
-	ViewDestroy(&app->view);
+}
+
+// The world on the window's device and queue when the simulation is to run on Vulkan (asked for, or
+// auto with a hardware device) and the queue has compute: the world, the renderer and the window then
+// share one device, and a frame never leaves the GPU. Otherwise the world runs on the CPU (or on a
+// device of its own) and the renderer still draws on the window's device.
+static int CreateWorld(App* app)
+{
+	wfBackendType backend = app->view.worldDef.backend;
+	bool share = app->presenterInfo.compute &&
+		(backend == WF_BACKEND_VULKAN || (backend == WF_BACKEND_AUTO && !app->presenterInfo.software));
+	PresenterGetVulkanDevice(app->presenter, &app->device);
+	return ViewCreateWorld(&app->view, share ? &app->device : NULL);
 }
 
 int main(int argc, char** argv)
@@ -569,7 +587,7 @@ int main(int argc, char** argv)
 	const char* validation = getenv("WEFT_VK_VALIDATION");
 	app.validation = validation != NULL && strcmp(validation, "1") == 0;
 
-	code = ViewCreate(&app.view, &options);
+	code = ViewLoad(&app.view, &options);
 	app.view.realtime = options.script == NULL;
 	if (code == 0 && options.script != NULL) {
 		if (mkdir(options.shotDir, 0777) != 0 && errno != EEXIST) {
@@ -585,6 +603,8 @@ int main(int argc, char** argv)
 	}
 	if (code == 0)
 		code = Setup(&app);
+	if (code == 0)
+		code = CreateWorld(&app);
 	if (code == 0) {
 		char pendingShot[128] = "";
 		double last = Now();

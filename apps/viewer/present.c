@@ -1,13 +1,17 @@
-// The window's Vulkan side. The scene is drawn by the headless renderer (its own device); here its
-// pixels go through a host-visible upload buffer into the swapchain image (vkCmdCopyBufferToImage),
-// the UI is drawn on top in this file's render pass (load, not clear), and the image is presented.
+// The window's Vulkan side: instance, device (one queue with graphics, compute and present, shared
+// with the renderer and a world on Vulkan: PresenterGetVulkanDevice), swapchain. The scene is drawn
+// by the renderer on this device and its frame copied into the swapchain image (vkCmdCopyImage), or,
+// given as host pixels, uploaded through a host-visible buffer (vkCmdCopyBufferToImage); the UI is
+// drawn on top in this file's render pass (load, not clear), and the image is presented.
 //
 // Per frame, in one command buffer:
-//   image UNDEFINED -> TRANSFER_DST, copy upload buffer -> image,
+//   image UNDEFINED -> TRANSFER_DST, [the renderer's colour writes -> transfer read] copy the scene in,
 //   render pass (initial layout TRANSFER_DST, final PRESENT_SRC; the UI),
 //   [screenshot] PRESENT_SRC -> TRANSFER_SRC, copy image -> read-back buffer, -> PRESENT_SRC.
 // The submit waits for the acquire semaphore at the transfer stage, where the first barrier starts.
 #include "present.h"
+
+#include "weft/render.h"
 
 #include <GLFW/glfw3.h>
 
@@ -37,6 +41,9 @@ struct Presenter {
 	VkPhysicalDevice gpu;
 	VkDevice device;
 	uint32_t family;
+	VkQueueFlags familyFlags;
+	VkPhysicalDeviceFeatures features; // enabled on the device
+	bool software;          // a CPU device (lavapipe)
 	VkQueue queue;
 	char deviceName[256];
 	VkSurfaceFormatKHR format;
@@ -230,15 +237,18 @@ static bool PickDevice(Presenter* p)
 			if ((families[f].queueFlags & VK_QUEUE_GRAPHICS_BIT) == 0 ||
 				vkGetPhysicalDeviceSurfaceSupportKHR(gpus[i], f, p->surface, &present) != VK_SUCCESS || !present)
 				continue;
-			int score = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 3
-			          : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 2 : 1;
+			// A family with compute too can run the world (wfWorldDef.vulkanDevice): one queue for all.
+			int score = 2 * (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 3
+			                 : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 2 : 1) +
+			            ((families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) != 0);
 			if (score > bestScore) {
 				bestScore = score;
 				p->gpu = gpus[i];
 				p->family = f;
+				p->familyFlags = families[f].queueFlags;
+				p->software = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 				snprintf(p->deviceName, sizeof p->deviceName, "%s", props.deviceName);
 			}
-			break;
 		}
 	}
 	if (bestScore < 0)
@@ -257,12 +267,18 @@ static bool CreateDevice(Presenter* p)
 		.pQueuePriorities = &priority,
 	};
 	const char* ext = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+	// Anisotropic filtering for the renderer on this device, where it is cheap (not on lavapipe).
+	VkPhysicalDeviceFeatures available;
+	vkGetPhysicalDeviceFeatures(p->gpu, &available);
+	memset(&p->features, 0, sizeof p->features);
+	p->features.samplerAnisotropy = available.samplerAnisotropy && !p->software;
 	VkDeviceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &queue,
 		.enabledExtensionCount = 1,
 		.ppEnabledExtensionNames = &ext,
+		.pEnabledFeatures = &p->features,
 	};
 	VK_TRY(p, vkCreateDevice(p->gpu, &info, NULL, &p->device));
 	vkGetDeviceQueue(p->device, p->family, 0, &p->queue);
@@ -661,9 +677,27 @@ PresenterInfo PresenterGetInfo(const Presenter* p)
 		.descriptorPool = p->descriptorPool,
 		.minImageCount = p->minImageCount,
 		.imageCount = p->imageCount > p->minImageCount ? p->imageCount : p->minImageCount,
+		.bgra = p->swapRedBlue,
+		.software = p->software,
+		.compute = (p->familyFlags & VK_QUEUE_COMPUTE_BIT) != 0,
 	};
 	snprintf(info.deviceName, sizeof info.deviceName, "%s", p->deviceName);
 	return info;
+}
+
+void PresenterGetVulkanDevice(const Presenter* p, struct wfVulkanDevice* out)
+{
+	memset(out, 0, sizeof *out);
+	out->instance = p->instance;
+	out->physicalDevice = p->gpu;
+	out->device = p->device;
+	out->queue = p->queue;
+	out->queueFamily = p->family;
+	out->queueFlags = (uint32_t)p->familyFlags;
+	out->apiVersion = VK_API_VERSION_1_0;
+	out->enabledFeatures = &p->features;
+	PFN_vkGetInstanceProcAddr gipa = vkGetInstanceProcAddr;
+	memcpy(&out->getInstanceProcAddr, &gipa, sizeof gipa);
 }
 
 PresenterStats PresenterGetStats(const Presenter* p) { return p->stats; }
@@ -756,7 +790,8 @@ static void ImageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from,
 	vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
-static bool Record(Presenter* p, Frame* f, void (*drawUi)(VkCommandBuffer, void*), void* context, bool readback)
+static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*drawUi)(VkCommandBuffer, void*), void* context,
+	bool readback)
 {
 	VkCommandBuffer cmd = f->cmd;
 	VkImage image = p->images[p->imageIndex];
@@ -773,7 +808,27 @@ static bool Record(Presenter* p, Frame* f, void (*drawUi)(VkCommandBuffer, void*
 		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 		.imageExtent = {p->extent.width, p->extent.height, 1},
 	};
-	vkCmdCopyBufferToImage(cmd, f->upload, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+	if (scene != NULL) {
+		// The renderer's frame on this device: its render pass wrote it (earlier on this queue) and
+		// left it in TRANSFER_SRC_OPTIMAL. Same byte order, a 32-bit format of the same class: a raw
+		// copy keeps the sRGB-encoded bytes, as the upload does.
+		VkMemoryBarrier written = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+		};
+		vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
+			0, NULL, 0, NULL);
+		VkImageCopy copy = {
+			.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+			.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+			.extent = {p->extent.width, p->extent.height, 1},
+		};
+		vkCmdCopyImage(cmd, (VkImage)(uintptr_t)scene->image, (VkImageLayout)scene->layout, image,
+			VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+	} else {
+		vkCmdCopyBufferToImage(cmd, f->upload, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+	}
 	// The UI on top.
 	VkRenderPassBeginInfo pass = {
 		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
@@ -820,8 +875,8 @@ static bool EnsureBuffer(Presenter* p, VkDeviceSize size, VkBufferUsageFlags usa
 	return true;
 }
 
-PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, void (*drawUi)(VkCommandBuffer, void*), void* context,
-	uint8_t* readback)
+PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, const wfVulkanImage* scene, void (*drawUi)(VkCommandBuffer, void*),
+	void* context, uint8_t* readback)
 {
 	Frame* f = &p->frames[p->frameIndex];
 	size_t pixels = (size_t)p->extent.width * p->extent.height;
@@ -830,8 +885,13 @@ PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, void (*drawUi)(VkC
 		Fail(p, "the swapchain images cannot be read back (no TRANSFER_SRC usage): no screenshots");
 		return PRESENT_ERROR;
 	}
+	if (scene != NULL && ((uint32_t)scene->width != p->extent.width || (uint32_t)scene->height != p->extent.height)) {
+		Fail(p, "the scene is %dx%d, the swapchain image %ux%u", scene->width, scene->height, p->extent.width, p->extent.height);
+		return PRESENT_ERROR;
+	}
 	// The frame's fence was waited for in PresenterBegin: its upload buffer is free.
-	if (!EnsureBuffer(p, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &f->upload, &f->uploadMemory, &f->uploadMap, &f->uploadSize))
+	if (scene == NULL &&
+		!EnsureBuffer(p, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &f->upload, &f->uploadMemory, &f->uploadMap, &f->uploadSize))
 		return PRESENT_ERROR;
 	if (readback != NULL) {
 		// Only screenshot frames use it, and each waits for its frame: it is idle here.
@@ -839,8 +899,9 @@ PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, void (*drawUi)(VkC
 			&p->readbackSize))
 			return PRESENT_ERROR;
 	}
-	CopyPixels((uint8_t*)f->uploadMap, rgba, pixels, p->swapRedBlue);
-	if (!Record(p, f, drawUi, context, readback != NULL))
+	if (scene == NULL)
+		CopyPixels((uint8_t*)f->uploadMap, rgba, pixels, p->swapRedBlue);
+	if (!Record(p, f, scene, drawUi, context, readback != NULL))
 		return PRESENT_ERROR;
 
 	VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT;

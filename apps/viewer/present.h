@@ -14,6 +14,8 @@ extern "C" {
 
 typedef struct GLFWwindow GLFWwindow;
 typedef struct Presenter Presenter;
+struct wfVulkanDevice;
+struct wfVulkanImage;
 
 // Plain handles the UI backend needs.
 typedef struct PresenterInfo {
@@ -26,6 +28,9 @@ typedef struct PresenterInfo {
 	VkDescriptorPool descriptorPool;
 	uint32_t minImageCount, imageCount;
 	char deviceName[256];
+	bool bgra;     // the swapchain's byte order is B, G, R, A
+	bool software; // the device is a software rasteriser (lavapipe)
+	bool compute;  // the queue has compute too: the world can run on it
 } PresenterInfo;
 
 // What the presenter has done, for the scripted tests' probes.
@@ -51,16 +56,21 @@ PresenterInfo PresenterGetInfo(const Presenter* p);
 PresenterStats PresenterGetStats(const Presenter* p);
 const char* PresenterError(const Presenter* p);
 int PresenterValidationCount(const Presenter* p);
+// The window's instance, device and queue, for the world and the renderer to share
+// (wfWorldDef.vulkanDevice, wfRendererDef.vulkanDevice). They live until PresenterDestroy.
+void PresenterGetVulkanDevice(const Presenter* p, struct wfVulkanDevice* out);
 // Runs a one-off command buffer (UI font upload) and waits for it.
 bool PresenterRunOnce(Presenter* p, void (*record)(VkCommandBuffer cmd, void* context), void* context);
 
 // Acquires the next image; *width and *height give its size (the size the scene must be rendered at).
 // A surface of no size (a minimised window) gives PRESENT_SKIP and no swapchain, never a 0x0 one.
 PresentStatus PresenterBegin(Presenter* p, int* width, int* height);
-// rgba: width * height * 4 bytes of sRGB pixels (rows top to bottom). drawUi records the UI into the
-// render pass. readback: when not NULL, the finished frame (scene + UI) is copied there as RGBA.
-PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, void (*drawUi)(VkCommandBuffer cmd, void* context),
-                           void* context, uint8_t* readback);
+// The scene: scene (the renderer's frame on this device, copied on the GPU; same size and byte order
+// as the swapchain), else rgba (width * height * 4 bytes of sRGB pixels, rows top to bottom, uploaded).
+// drawUi records the UI into the render pass. readback: when not NULL, the finished frame (scene + UI)
+// is copied there as RGBA.
+PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, const struct wfVulkanImage* scene,
+                           void (*drawUi)(VkCommandBuffer cmd, void* context), void* context, uint8_t* readback);
 // The window changed size: recreate the swapchain before the next frame.
 void PresenterResized(Presenter* p);
 // Waits until the device is idle (before the UI backend frees its objects).

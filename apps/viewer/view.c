@@ -89,22 +89,32 @@ static void ParamsFromWorld(View* v, ViewParams* p)
 	p->wireframe = false;
 }
 
-int ViewCreate(View* v, const ViewOptions* options)
+int ViewLoad(View* v, const ViewOptions* options)
 {
 	memset(v, 0, sizeof *v);
 	v->options = *options;
 	v->grabCloth = -1;
 	v->grabParticle = -1;
 	v->scale = 1.0f;
-	wfWorldDef wd;
-	int code = LoadDefs(v, &wd);
+	int code = LoadDefs(v, &v->worldDef);
 	if (code != 0)
 		return code;
 	if (options->backend >= 0)
-		wd.backend = (wfBackendType)options->backend;
+		v->worldDef.backend = (wfBackendType)options->backend;
 	for (int i = 0; i < v->clothCount && options->cols > 0; ++i) {
 		v->clothDefs[i].cols = options->cols;
 		v->clothDefs[i].rows = options->rows;
+	}
+	return 0;
+}
+
+int ViewCreateWorld(View* v, const wfVulkanDevice* device)
+{
+	const ViewOptions* options = &v->options;
+	wfWorldDef wd = v->worldDef;
+	if (device != NULL) {
+		wd.vulkanDevice = device;
+		wd.deviceName = NULL;
 	}
 	char error[512];
 	v->world = wfCreateWorld(&wd, error, (int)sizeof error);

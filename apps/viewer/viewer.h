@@ -63,6 +63,7 @@ typedef struct View {
 	ViewOptions options;
 	char source[300];           // "preset NAME" or "scene PATH"
 	wfScene* scene;             // kept while the world lives (pin lists, device name)
+	wfWorldDef worldDef;        // the world's def as loaded (ViewLoad), options applied
 	wfClothDef clothDefs[VIEW_MAX_CLOTHS]; // the defs the cloths were created from (grid as now)
 	wfWorld* world;
 	wfClothId cloths[VIEW_MAX_CLOTHS];
@@ -103,6 +104,8 @@ typedef struct View {
 	bool minimised;             // iconified or a framebuffer of no size: nothing drawn, presented or stepped
 	int64_t hiddenFrames;       // main-loop turns spent minimised
 	int64_t renderedFrames;     // scenes drawn by the renderer
+	int zeroCopyCloths;         // cloths the last frame drew from the solver's buffers (world on the window's device)
+	int64_t uploadBytes;        // cloth state the last frame copied from the host
 	int64_t presentedFrames;    // images presented (the presenter's count)
 	int swapchains;             // swapchains created (the presenter's count)
 	int swapMinWidth, swapMinHeight; // the smallest swapchain created
@@ -110,7 +113,11 @@ typedef struct View {
 
 // ---- view.c: world setup, parameters, stepping, camera and input handlers (shared by the
 // window's callbacks and the script).
-int ViewCreate(View* v, const ViewOptions* options); // 0 or an exit code after printing the reason
+// 0 or an exit code after printing the reason. ViewLoad reads the scene or preset and the options;
+// ViewCreateWorld creates the world (on the window's Vulkan device when `device` is not NULL) and
+// its cloths.
+int ViewLoad(View* v, const ViewOptions* options);
+int ViewCreateWorld(View* v, const wfVulkanDevice* device);
 void ViewDestroy(View* v);
 void ViewApplyParams(View* v);            // pushes edit -> world (diff against applied)
 void ViewResetParams(View* v);            // edit = start, then apply (particles untouched)

@@ -54,6 +54,13 @@ typedef struct wfRendererDef {
 	// read-back, no upload (deviceName and validation are then the world's). Destroy the renderer before
 	// the world. NULL, or a world on the CPU: the renderer opens its own device.
 	wfWorld* world;
+	// Optional: draw on the caller's device and queue (an engine's, or a window's; see weft.h, "Vulkan
+	// interop"; the queue needs graphics). Cloths of worlds on that device and queue are drawn from the
+	// solver's buffers. Takes precedence over world's device; must outlive the renderer.
+	const wfVulkanDevice* vulkanDevice;
+	bool hostImage;        // copy every frame to host memory for wfRenderer_ReadPixels (default true);
+	                       // false: the frame stays on the device (wfRenderer_GetVulkanImage)
+	bool bgra;             // the image is B8G8R8A8 (sRGB-encoded) instead of R8G8B8A8, a swapchain's usual order
 	int internalValue;     // set by wfDefaultRendererDef, checked on create
 } wfRendererDef;
 
@@ -119,7 +126,19 @@ WF_API void wfRenderer_SetStyle(wfRenderer* renderer, wfColorMode mode, bool wir
 WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count,
                                      const wfCamera* camera);
 
-// Copies the last frame into rgba; size must be at least width * height * 4.
+// The last frame on the device, for a copy into a swapchain image on the same device and queue
+// (vkCmdCopyImage to a 32-bit UNORM or SRGB image of the same byte order). After wfRenderer_DrawWorld
+// returns, the frame is complete (the renderer waited for it) and stays in `layout` until the next
+// draw; the next draw's first use of it waits for earlier transfer reads on the queue.
+typedef struct wfVulkanImage {
+	uint64_t image;  // VkImage
+	uint32_t format; // VkFormat: R8G8B8A8_SRGB, or B8G8R8A8_SRGB with wfRendererDef.bgra
+	uint32_t layout; // VkImageLayout: TRANSFER_SRC_OPTIMAL
+	int width, height;
+} wfVulkanImage;
+WF_API wfResult wfRenderer_GetVulkanImage(const wfRenderer* renderer, wfVulkanImage* out);
+
+// Copies the last frame into rgba; size must be at least width * height * 4. Needs hostImage.
 WF_API wfResult wfRenderer_ReadPixels(wfRenderer* renderer, uint8_t* rgba, int size);
 
 // Writes an 8-bit RGBA PNG (to a temporary file, renamed into place when complete).

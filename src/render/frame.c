@@ -187,7 +187,7 @@ static wfResult StageArray(wfRenderer* r, const RdClothDraw* c, RdReadFn read, V
 	return WF_OK;
 }
 
-// True when the world runs on the renderer's device and queue: its own def.world, or any other world
+// True when the world runs on the renderer's (borrowed) device and queue: its def.world, or any world
 // created on that device (wfWorldDef.vulkanDevice).
 static bool SameDevice(wfRenderer* r, wfWorld* world)
 {
@@ -215,7 +215,7 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 	if (c->takeRest)
 		cache->restTime = now;
 	wfVulkanClothBuffers vb;
-	c->zeroCopy = r->sharedWorld != NULL && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
+	c->zeroCopy = r->ctx.borrowed && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
 	              vb.normalsCurrent && vb.stride == RD_VERTEX_STRIDE;
 	if (c->zeroCopy) {
 		c->state = (VkBuffer)vb.buffer;
@@ -633,13 +633,17 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	}
 	RecordMainPass(r, draws, count, &wd, sphereCenter, camera);
 
-	// Resolved image -> read-back buffer, then visible to the host.
-	VkBufferImageCopy copy = {
-		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-		.imageExtent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1},
-	};
-	ctx->vk.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1, &copy);
-	Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	// Resolved image -> read-back buffer, then visible to the host (unless the frame stays on the
+	// device: the render pass leaves it in TRANSFER_SRC_OPTIMAL for the caller's copy).
+	if (r->def.hostImage) {
+		VkBufferImageCopy copy = {
+			.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+			.imageExtent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1},
+		};
+		ctx->vk.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1,
+		                               &copy);
+		Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	}
 	if (draws != stackDraws)
 		free(draws);
 	if (!rdSubmitAndWait(ctx))
@@ -659,6 +663,9 @@ wfResult wfRenderer_ReadPixels(wfRenderer* r, uint8_t* rgba, int size)
 		            (long long)need);
 	if (!r->hasFrame)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: nothing has been drawn yet");
+	if (!r->def.hostImage)
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: the renderer keeps its frames on the device "
+		                      "(wfRendererDef.hostImage is false; use wfRenderer_GetVulkanImage)");
 	memcpy(rgba, r->readback.mapped, (size_t)need);
 	return WF_OK;
 }

@@ -73,6 +73,7 @@ wfRendererDef wfDefaultRendererDef(void)
 	d.strainScale = 0.05f;
 	d.deviceName = NULL;
 	d.validation = false;
+	d.hostImage = true;
 	d.internalValue = RD_DEF_MAGIC;
 	return d;
 }
@@ -122,14 +123,18 @@ static bool ValidateDef(const wfRendererDef* d, char* error, int errorSize)
 static bool PickFormats(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
-	r->colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+	// The texture is always R8G8B8A8_SRGB (mipmaps by blits); the frame in the byte order asked for.
 	VkFormatProperties p;
-	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, r->colorFormat, &p);
+	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_R8G8B8A8_SRGB, &p);
 	VkFormatFeatureFlags need = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
 	                            VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
 	                            VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
 	if ((p.optimalTilingFeatures & need) != need)
 		return rdFail(ctx, "the device cannot render, blit and filter VK_FORMAT_R8G8B8A8_SRGB");
+	r->colorFormat = r->def.bgra ? VK_FORMAT_B8G8R8A8_SRGB : VK_FORMAT_R8G8B8A8_SRGB;
+	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, r->colorFormat, &p);
+	if (!(p.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
+		return rdFail(ctx, "the device cannot render to VK_FORMAT_B8G8R8A8_SRGB (wfRendererDef.bgra)");
 	const VkFormat depths[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT};
 	for (int i = 0; i < 3; ++i) {
 		ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, depths[i], &p);
@@ -267,7 +272,7 @@ static bool CreateTargetImages(wfRenderer* r)
 	if (!rdImageCreate(ctx, &r->depth, &info, VK_IMAGE_ASPECT_DEPTH_BIT))
 		return false;
 	VkDeviceSize bytes = (VkDeviceSize)r->def.width * (VkDeviceSize)r->def.height * 4;
-	if (!rdBufferCreate(ctx, &r->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true))
+	if (r->def.hostImage && !rdBufferCreate(ctx, &r->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true))
 		return false;
 
 	VkImageView views[3] = {msaa ? r->color.view : r->resolve.view, r->depth.view, r->resolve.view};
@@ -910,16 +915,25 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	bool validation = d.validation || (envValidation != NULL && strcmp(envValidation, "1") == 0);
 	r->def.validation = validation;
 	// The world's device when it runs on Vulkan with a graphics queue, else a device of our own.
+	// The caller's device comes first; it is used as given or the renderer fails.
 	wfVulkanDevice shared;
 	bool adopted = false;
-	if (d.world != NULL && wfWorld_GetVulkanDevice(d.world, &shared) == WF_OK && (shared.queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+	if (d.vulkanDevice != NULL) {
+		if (!rdContextAdopt(&r->ctx, d.vulkanDevice)) {
+			if (error != NULL && errorSize > 0)
+				snprintf(error, (size_t)errorSize, "renderer: vulkanDevice: %s", r->ctx.error);
+			wfDestroyRenderer(r);
+			return NULL;
+		}
+		adopted = true;
+	} else if (d.world != NULL && wfWorld_GetVulkanDevice(d.world, &shared) == WF_OK && (shared.queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
 		adopted = rdContextAdopt(&r->ctx, &shared);
 		if (!adopted) {
 			rdContextDestroy(&r->ctx);
 			memset(&r->ctx, 0, sizeof r->ctx);
 		}
 	}
-	r->sharedWorld = adopted ? d.world : NULL;
+	r->sharedWorld = adopted && d.vulkanDevice == NULL ? d.world : NULL;
 	bool ok = (adopted || rdContextCreate(&r->ctx, deviceName, validation)) && PickFormats(r) && CreateTargetPass(r) &&
 	          CreateTargetImages(r) && CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
 	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
@@ -1012,7 +1026,20 @@ int wfRenderer_GetValidationCount(const wfRenderer* r)
 {
 	return r->sharedWorld != NULL ? (int)wfWorld_GetWarnings(r->sharedWorld).validationMessages : r->ctx.validationCount;
 }
-bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r->sharedWorld != NULL; }
+bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r->ctx.borrowed; }
+
+wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
+{
+	if (out == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
+	memset(out, 0, sizeof *out);
+	out->image = (uint64_t)r->resolve.image;
+	out->format = (uint32_t)r->colorFormat;
+	out->layout = (uint32_t)VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+	out->width = r->def.width;
+	out->height = r->def.height;
+	return WF_OK;
+}
 int64_t wfRenderer_GetUploadBytes(const wfRenderer* r) { return r->uploadBytes; }
 int wfRenderer_GetZeroCopyCloths(const wfRenderer* r) { return r->zeroCopyCloths; }
 

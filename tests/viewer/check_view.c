@@ -189,6 +189,10 @@ static void CheckSession(void)
 	CHECK(Num(pa, "paused") == 1 && Num(pb, "paused") == 1, "pause key pauses");
 	CHECK(Num(pa, "steps") == Num(pb, "steps"), "no simulation frame while paused (steps %g and %g)", Num(pa, "steps"), Num(pb, "steps"));
 	CHECK(SameField(pa, pb, "hash"), "positions identical across paused frames (hash %.16s)", Field(pa, "hash"));
+	// A world on the CPU: its cloths are uploaded to the window's device every frame.
+	if (strncmp(Field(pb, "backend"), "cpu", 3) == 0)
+		CHECK(Num(pb, "zerocopy") == 0 && Num(pb, "uploaded") > 0, "CPU world: %g cloths from solver buffers, %g bytes uploaded",
+			Num(pb, "zerocopy"), Num(pb, "uploaded"));
 	int x0 = PanelRight(pb);
 	Image ia = LoadPng("paused_a"), ib = LoadPng("paused_b");
 	double dPause = MeanDiff(&ia, &ib, x0);
@@ -320,6 +324,9 @@ static void CheckVulkan(void)
 	double d0 = Dist(p0, t0), d1 = Dist(p1, t1);
 	CHECK(d0 > 0.01 && d1 < 0.01 * d0, "distance to the target shrinks from %.4f m to %.6f m", d0, d1);
 	CHECK(SameField(initial, Find("reset"), "hash"), "R restores the initial positions");
+	// The world runs on the window's device: the cloth is drawn from the solver's buffers.
+	CHECK(Num(held, "zerocopy") == 1 && Num(held, "uploaded") == 0, "%g cloth from the solver's buffers, %g bytes uploaded",
+		Num(held, "zerocopy"), Num(held, "uploaded"));
 	Image img = LoadPng("vulkan");
 	CHECK(img.width == 480 && img.height == 320, "the screenshot is %dx%d", img.width, img.height);
 	free(img.rgba);
