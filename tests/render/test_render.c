@@ -873,3 +873,64 @@ WF_TEST(render_zero_copy_second_world_on_the_device)
 	wfDestroyWorld(first);
 	return 0;
 }
+
+// wfRendererDef.bgra renders in the swapchain's usual byte order (the same picture, red and blue
+// swapped in memory); hostImage = false keeps the frame on the device: ReadPixels refuses with a
+// message, wfRenderer_GetVulkanImage describes the image; vulkanDevice puts the renderer on a given
+// device (here a Vulkan world's), whose cloths it then draws from the solver's buffers.
+WF_TEST(render_bgra_device_image_and_given_device)
+{
+	static uint8_t rgba[W * H * 4], bgra[W * H * 4];
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	if (RenderPreset(r, "xpbd", 10, rgba) != 0)
+		return 1;
+	wfDestroyRenderer(r);
+	wfRendererDef def = wfDefaultRendererDef();
+	def.width = W;
+	def.height = H;
+	def.bgra = true;
+	r = wfCreateRenderer(&def, NULL, 0);
+	ENSURE(r != NULL);
+	if (RenderPreset(r, "xpbd", 10, bgra) != 0)
+		return 1;
+	wfVulkanImage image;
+	ENSURE(wfRenderer_GetVulkanImage(r, &image) == WF_OK);
+	ENSURE(image.format == 50 /* VK_FORMAT_B8G8R8A8_SRGB */ && image.width == W && image.height == H && image.image != 0);
+	int differ = 0;
+	for (int i = 0; i < W * H; ++i)
+		differ += rgba[4 * i] != bgra[4 * i + 2] || rgba[4 * i + 1] != bgra[4 * i + 1] || rgba[4 * i + 2] != bgra[4 * i];
+	fprintf(stderr, "  BGRA against RGBA, channels swapped back: %d of %d pixels differ\n", differ, W * H);
+	ENSURE(differ == 0);
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("xpbd", &wd, &cd));
+	wfWorld* world = MakeVulkanWorld(&wd);
+	if (world == NULL)
+		return 0;
+	wfClothId cloth = wfCreateCloth(world, &cd);
+	ENSURE(wfWorld_Step(world) == WF_OK);
+	wfVulkanDevice device;
+	ENSURE(wfWorld_GetVulkanDevice(world, &device) == WF_OK);
+	def = wfDefaultRendererDef();
+	def.width = W;
+	def.height = H;
+	def.vulkanDevice = &device;
+	def.hostImage = false;
+	r = wfCreateRenderer(&def, NULL, 0);
+	ENSURE(r != NULL && wfRenderer_SharesWorldDevice(r));
+	wfCamera cam = wfDefaultCameraForPreset("xpbd");
+	ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
+	ENSURE(wfRenderer_GetZeroCopyCloths(r) == 1 && wfRenderer_GetUploadBytes(r) == 0);
+	ENSURE(wfRenderer_ReadPixels(r, rgba, sizeof rgba) == WF_ERROR_INVALID_ARGUMENT);
+	fprintf(stderr, "  ReadPixels: %s\n", wfRenderer_GetLastError(r));
+	ENSURE(strstr(wfRenderer_GetLastError(r), "hostImage") != NULL);
+	ENSURE(wfRenderer_GetVulkanImage(r, &image) == WF_OK && image.format == 43 /* VK_FORMAT_R8G8B8A8_SRGB */);
+	wfDestroyRenderer(r);
+	ENSURE(wfWorld_GetWarnings(world).validationMessages == 0);
+	wfDestroyWorld(world);
+	return 0;
+}
