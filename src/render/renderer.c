@@ -955,7 +955,7 @@ void wfDestroyRenderer(wfRenderer* r)
 		return;
 	RdContext* ctx = &r->ctx;
 	if (ctx->device != VK_NULL_HANDLE) {
-		ctx->vk.vkDeviceWaitIdle(ctx->device);
+		rdWaitIdle(ctx);
 		rdFreeCaches(r);
 		VkPipeline pipelines[6] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
 		                           r->lightPipeline};
@@ -1006,8 +1006,8 @@ wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 	if (width == r->def.width && height == r->def.height)
 		return WF_OK;
 	RdContext* ctx = &r->ctx;
-	if (ctx->vk.vkDeviceWaitIdle(ctx->device) != VK_SUCCESS)
-		return rdRendererFail(r, WF_ERROR_DEVICE_LOST, "Resize: vkDeviceWaitIdle failed");
+	if (rdWaitIdle(ctx) != VK_SUCCESS)
+		return rdRendererFail(r, WF_ERROR_DEVICE_LOST, "Resize: waiting for the GPU failed");
 	DestroyTargetImages(r);
 	r->def.width = width;
 	r->def.height = height;

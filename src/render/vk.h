@@ -31,6 +31,7 @@
 #define RD_DEVICE_FUNCTIONS(X) \
 	X(vkDestroyDevice) \
 	X(vkDeviceWaitIdle) \
+	X(vkQueueWaitIdle) \
 	X(vkGetDeviceQueue) \
 	X(vkQueueSubmit) \
 	X(vkCreateCommandPool) \
@@ -159,6 +160,9 @@ bool rdContextCreate(RdContext* ctx, const char* deviceName, bool validation);
 // Uses a world's instance, device and queue (see wfWorld_GetVulkanDevice; `shared` points to a
 // wfVulkanDevice) with this context's own command pool, command buffer and fence.
 bool rdContextAdopt(RdContext* ctx, const void* shared);
+// Waits until the renderer's work is done: the device when it is the renderer's own, the queue when
+// the device is borrowed (the owner may be using its other queues).
+VkResult rdWaitIdle(RdContext* ctx);
 void rdContextDestroy(RdContext* ctx);
 
 // Buffers: hostVisible buffers are mapped for their whole life.

@@ -329,10 +329,15 @@ bool rdContextAdopt(RdContext* ctx, const void* shared)
 	return LoadDevice(ctx);
 }
 
+VkResult rdWaitIdle(RdContext* ctx)
+{
+	return ctx->borrowed ? ctx->vk.vkQueueWaitIdle(ctx->queue) : ctx->vk.vkDeviceWaitIdle(ctx->device);
+}
+
 void rdContextDestroy(RdContext* ctx)
 {
 	if (ctx->device != VK_NULL_HANDLE) {
-		ctx->vk.vkDeviceWaitIdle(ctx->device);
+		rdWaitIdle(ctx);
 		if (ctx->fence != VK_NULL_HANDLE)
 			ctx->vk.vkDestroyFence(ctx->device, ctx->fence, NULL);
 		if (ctx->pool != VK_NULL_HANDLE)
