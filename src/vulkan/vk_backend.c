@@ -921,6 +921,8 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	const wfVkCloth* vc = rec->cloth;
 	const wfStepDef* step = &world->def.step;
 	const uint32_t n = (uint32_t)c->model.particleCount;
+	// A small cloth whose particles have at most WF_VK_GATHER_WIDE neighbours gathers them in one batch.
+	const bool wide = n <= WF_VK_GATHER_WIDE_MAX_PARTICLES && c->model.maxDegree <= WF_VK_GATHER_WIDE;
 	rec->set = -1;
 	rec->bound = VK_NULL_HANDLE;
 	UseSet(rec, 0);
@@ -952,7 +954,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			// Sweeps alternate A -> B and B -> A; the count is even, so the result lands in A.
 			for (int it = 0; it < step->iterations; ++it) {
 				UseSet(rec, it & 1);
-				Dispatch(rec, WF_VK_PIPE_JACOBI_SWEEP, 0, n, sub, 0);
+				Dispatch(rec, wide ? WF_VK_PIPE_JACOBI_SWEEP_WIDE : WF_VK_PIPE_JACOBI_SWEEP, 0, n, sub, 0);
 				ComputeBarrier(ctx, rec->cmd);
 			}
 			UseSet(rec, 0);
@@ -965,7 +967,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			// integration and the collisions: all of it counts as SOLVE.
 			BeginStage(rec, WF_STAGE_SOLVE);
 			UseSet(rec, s & 1);
-			Dispatch(rec, WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
+			Dispatch(rec, wide ? WF_VK_PIPE_SPRINGS_WIDE : WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
 			break;
 		}

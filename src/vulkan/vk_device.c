@@ -61,6 +61,8 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft check", kCheckSpv),
 	SHADER("weft stats particles", kStatsParticlesSpv),
 	SHADER("weft stats constraints", kStatsConstraintsSpv),
+	SHADER("weft jacobi sweep, wide gather", kJacobiSweepSpv),
+	SHADER("weft springs, wide gather", kSpringsSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[3] = {
@@ -421,6 +423,9 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		};
 		VkShaderModule module;
 		WF_VK_CHECK(ctx, f->vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
+		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_VK_GATHER_WIDE : WF_VK_GATHER;
+		VkSpecializationMapEntry entry = {WF_VK_SPEC_GATHER, 0, sizeof gather};
+		VkSpecializationInfo spec = {1, &entry, sizeof gather, &gather};
 		VkComputePipelineCreateInfo info = {
 			.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 			.stage = {
@@ -428,6 +433,7 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 				.stage = VK_SHADER_STAGE_COMPUTE_BIT,
 				.module = module,
 				.pName = "main",
+				.pSpecializationInfo = &spec,
 			},
 			.layout = ctx->pipelineLayout,
 		};

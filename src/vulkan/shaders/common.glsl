@@ -47,8 +47,9 @@ layout(std430, binding = WF_VK_BATCH_BIND_SLOTS_RO) readonly restrict buffer Slo
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };
 
-// Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap).
-#define WF_GATHER 4
+// Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap);
+// set per pipeline (shared.h, WF_VK_SPEC_GATHER).
+layout(constant_id = WF_VK_SPEC_GATHER) const int WF_GATHER = WF_VK_GATHER;
 
 const float kTwoPi = 6.28318530717958647692;
 

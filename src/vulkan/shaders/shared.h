@@ -69,6 +69,13 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 // (lavapipe's 32 KB: 2676 particles).
 #define WF_VK_FUSED_SHARED_FLOATS 12288
 #define WF_VK_FUSED_SPEC_SHARED_FLOATS 0 // constant_id of the shared array's size
+// Neighbour gathers (springs.comp, jacobi_sweep.comp) load this many neighbours before using any
+// (constant_id WF_VK_SPEC_GATHER). Wide for small cloths whose particles have at most that many
+// neighbours: their dispatches fill a sliver of the GPU and wait on latency; narrow otherwise.
+#define WF_VK_SPEC_GATHER 2
+#define WF_VK_GATHER 4
+#define WF_VK_GATHER_WIDE 8
+#define WF_VK_GATHER_WIDE_MAX_PARTICLES 16384
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit
                                          // per particle (free or not), a flag, the colour starts
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of
