@@ -51,6 +51,17 @@ WF_TARGET_AVX2 static inline void Store8(float* const p[8], __m256 X, __m256 Y, 
 	_mm_store_ps(p[7], _mm256_extractf128_ps(r3, 1));
 }
 
+// p[l] += g * d (xyz) in the lanes of `mask`; w and the other lanes stay as they are.
+WF_TARGET_AVX2 static inline void AddScaled8(float* const p[8], __m256 g, __m256 dx, __m256 dy, __m256 dz, __m256 mask)
+{
+	__m256 cx, cy, cz, cw;
+	Load8((const float* const*)p, &cx, &cy, &cz, &cw);
+	cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(g, dx)), mask);
+	cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(g, dy)), mask);
+	cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(g, dz)), mask);
+	Store8(p, cx, cy, cz, cw);
+}
+
 // Loads constraints [k, k + 8) and the particle records at both ends; fills the end addresses.
 WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec4* base, float* pa[8], float* pb[8],
 	__m256* rest, __m256i* family)
@@ -143,17 +154,8 @@ WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* we
 		__m256 gb = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, _mm256_div_ps(_mm256_mul_ps(two, bw), _mm256_add_ps(bw, aw))), e), len);
 		__m256 va = _mm256_and_ps(valid, _mm256_cmp_ps(aw, zero, _CMP_NEQ_UQ));
 		__m256 vb = _mm256_and_ps(valid, _mm256_cmp_ps(bw, zero, _CMP_NEQ_UQ));
-		__m256 cx, cy, cz, cw;
-		Load8((const float* const*)ca, &cx, &cy, &cz, &cw);
-		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(ga, dx)), va);
-		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(ga, dy)), va);
-		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(ga, dz)), va);
-		Store8(ca, cx, cy, cz, cw);
-		Load8((const float* const*)cb, &cx, &cy, &cz, &cw);
-		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(gb, _mm256_xor_ps(dx, sign))), vb);
-		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(gb, _mm256_xor_ps(dy, sign))), vb);
-		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(gb, _mm256_xor_ps(dz, sign))), vb);
-		Store8(cb, cx, cy, cz, cw);
+		AddScaled8(ca, ga, dx, dy, dz, va);
+		AddScaled8(cb, gb, _mm256_xor_ps(dx, sign), _mm256_xor_ps(dy, sign), _mm256_xor_ps(dz, sign), vb);
 	}
 	return k;
 }
@@ -193,17 +195,8 @@ WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* 
 		__m256 rel = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(vbx, vax), dx), _mm256_mul_ps(_mm256_sub_ps(vby, vay), dy)),
 			_mm256_mul_ps(_mm256_sub_ps(vbz, vaz), dz));
 		__m256 f = _mm256_add_ps(spring, _mm256_mul_ps(cc, rel));
-		__m256 cx, cy, cz, cw;
-		Load8((const float* const*)fa, &cx, &cy, &cz, &cw);
-		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(f, dx)), valid);
-		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(f, dy)), valid);
-		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(f, dz)), valid);
-		Store8(fa, cx, cy, cz, cw);
-		Load8((const float* const*)fb, &cx, &cy, &cz, &cw);
-		cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(f, _mm256_xor_ps(dx, sign))), valid);
-		cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(f, _mm256_xor_ps(dy, sign))), valid);
-		cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(f, _mm256_xor_ps(dz, sign))), valid);
-		Store8(fb, cx, cy, cz, cw);
+		AddScaled8(fa, f, dx, dy, dz, valid);
+		AddScaled8(fb, f, _mm256_xor_ps(dx, sign), _mm256_xor_ps(dy, sign), _mm256_xor_ps(dz, sign), valid);
 	}
 	return k;
 }
