@@ -369,6 +369,36 @@ static wfResult PickDevice(wfVkContext* ctx, const char* name, bool allowSoftwar
 	return WF_OK;
 }
 
+// A compute pipeline of embedded SPIR-V words with the given layout and specialization.
+static wfResult CreateComputePipeline(wfVkContext* ctx, const ShaderCode* code, VkPipelineLayout layout,
+	const VkSpecializationInfo* spec, VkPipeline* out)
+{
+	const wfVkDeviceFuncs* f = &ctx->fd;
+	VkShaderModuleCreateInfo moduleInfo = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		.codeSize = code->size,
+		.pCode = code->words,
+	};
+	VkShaderModule module;
+	WF_VK_CHECK(ctx, f->vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
+	VkComputePipelineCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {
+			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = module,
+			.pName = "main",
+			.pSpecializationInfo = spec,
+		},
+		.layout = layout,
+	};
+	VkResult vr = f->vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, out);
+	f->vkDestroyShaderModule(ctx->device, module, NULL);
+	WF_VK_CHECK(ctx, vr);
+	wfVkSetName(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, code->name);
+	return WF_OK;
+}
+
 static wfResult CreatePipelines(wfVkContext* ctx)
 {
 	const wfVkDeviceFuncs* f = &ctx->fd;
@@ -416,31 +446,12 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 	ctx->fusedDisabled = fused != NULL && strcmp(fused, "0") == 0;
 	ctx->fusedForced = fused != NULL && strcmp(fused, "1") == 0;
 	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
-		VkShaderModuleCreateInfo moduleInfo = {
-			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-			.codeSize = kShaders[p].size,
-			.pCode = kShaders[p].words,
-		};
-		VkShaderModule module;
-		WF_VK_CHECK(ctx, f->vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
 		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_VK_GATHER_WIDE : WF_VK_GATHER;
 		VkSpecializationMapEntry entry = {WF_VK_SPEC_GATHER, 0, sizeof gather};
 		VkSpecializationInfo spec = {1, &entry, sizeof gather, &gather};
-		VkComputePipelineCreateInfo info = {
-			.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-			.stage = {
-				.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-				.stage = VK_SHADER_STAGE_COMPUTE_BIT,
-				.module = module,
-				.pName = "main",
-				.pSpecializationInfo = &spec,
-			},
-			.layout = ctx->pipelineLayout,
-		};
-		VkResult vr = f->vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, &ctx->pipelines[p]);
-		f->vkDestroyShaderModule(ctx->device, module, NULL);
-		WF_VK_CHECK(ctx, vr);
-		wfVkSetName(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)ctx->pipelines[p], kShaders[p].name);
+		wfResult r = CreateComputePipeline(ctx, &kShaders[p], ctx->pipelineLayout, &spec, &ctx->pipelines[p]);
+		if (r != WF_OK)
+			return r;
 	}
 	return WF_OK;
 }
@@ -449,7 +460,6 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 {
 	VkPipeline* slot = &ctx->fusedPipelines[solver][sizeIndex];
 	if (*slot == VK_NULL_HANDLE) {
-		const wfVkDeviceFuncs* f = &ctx->fd;
 		const ShaderCode* code = &kFusedShaders[solver];
 		// Specialization: the workgroup size and a shared array of 12 floats per invocation (4
 		// particles' xyz) within the device's limit.
@@ -462,28 +472,9 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 			{WF_VK_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
 		};
 		VkSpecializationInfo spec = {2, entries, sizeof values, values};
-		VkShaderModuleCreateInfo moduleInfo = {
-			.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-			.codeSize = code->size,
-			.pCode = code->words,
-		};
-		VkShaderModule module;
-		WF_VK_CHECK(ctx, f->vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
-		VkComputePipelineCreateInfo info = {
-			.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-			.stage = {
-				.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-				.stage = VK_SHADER_STAGE_COMPUTE_BIT,
-				.module = module,
-				.pName = "main",
-				.pSpecializationInfo = &spec,
-			},
-			.layout = ctx->batchPipelineLayout,
-		};
-		VkResult vr = f->vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, slot);
-		f->vkDestroyShaderModule(ctx->device, module, NULL);
-		WF_VK_CHECK(ctx, vr);
-		wfVkSetName(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*slot, code->name);
+		wfResult r = CreateComputePipeline(ctx, code, ctx->batchPipelineLayout, &spec, slot);
+		if (r != WF_OK)
+			return r;
 	}
 	*out = *slot;
 	return WF_OK;
