@@ -590,7 +590,9 @@ static wfResult CreateDeviceObjects(wfVkContext* ctx)
 	// pool when stage timing needs a query per stage change: 3 per substep and large cloth).
 	VkQueueFamilyProperties family;
 	ctx->lastFrameGpuMs = -1.0;
-	if (wfVkQueueFamily(ctx, ctx->queueFamily, &family) && family.timestampValidBits > 0 && ctx->properties.limits.timestampPeriod > 0.0f) {
+	bool known = wfVkQueueFamily(ctx, ctx->queueFamily, &family);
+	ctx->queueFlags = known ? family.queueFlags : 0;
+	if (known && family.timestampValidBits > 0 && ctx->properties.limits.timestampPeriod > 0.0f) {
 		VkQueryPoolCreateInfo queryInfo = {
 			.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 			.queryType = VK_QUERY_TYPE_TIMESTAMP,

@@ -124,6 +124,7 @@ typedef struct wfVkContext {
 	VkPhysicalDeviceProperties properties;
 	VkPhysicalDeviceMemoryProperties memory;
 	uint32_t queueFamily;
+	VkQueueFlags queueFlags;              // of queueFamily
 	VkPhysicalDeviceFeatures features;    // enabled on the device
 	bool borrowed;       // instance and device are the caller's (wfWorldDef.vulkanDevice)
 	VkDevice device;

@@ -5,9 +5,7 @@
 void wfVkInteropDevice(wfWorld* world, wfVulkanDevice* out)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
-	VkQueueFamilyProperties family;
-	if (wfVkQueueFamily(ctx, ctx->queueFamily, &family))
-		out->queueFlags = family.queueFlags;
+	out->queueFlags = (uint32_t)ctx->queueFlags;
 	out->instance = ctx->instance;
 	out->physicalDevice = ctx->physicalDevice;
 	out->device = ctx->device;
