@@ -290,26 +290,37 @@ void ViewStepFrames(View* v, int frames)
 	v->stepsLastFrame = frames;
 }
 
+// A cloth's positions (malloc'ed, *count of them), or NULL.
+static wfVec3* ReadCloth(const View* v, int cloth, int* count)
+{
+	wfClothInfo info;
+	if (wfCloth_GetInfo(v->cloths[cloth], &info) != WF_OK)
+		return NULL;
+	wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
+	if (pos == NULL || wfCloth_ReadPositions(v->cloths[cloth], pos, info.particleCount) != WF_OK) {
+		free(pos);
+		return NULL;
+	}
+	*count = info.particleCount;
+	return pos;
+}
+
 void ViewMeanY(const View* v, double* meanY, uint64_t* hash)
 {
 	double sum = 0.0;
 	int64_t n = 0;
 	uint64_t h = 1469598103934665603ull; // FNV-1a over the position bytes
 	for (int c = 0; c < v->clothCount; ++c) {
-		wfClothInfo info;
-		if (wfCloth_GetInfo(v->cloths[c], &info) != WF_OK)
+		int count = 0;
+		wfVec3* pos = ReadCloth(v, c, &count);
+		if (pos == NULL)
 			continue;
-		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
-		if (pos == NULL || wfCloth_ReadPositions(v->cloths[c], pos, info.particleCount) != WF_OK) {
-			free(pos);
-			continue;
-		}
 		const unsigned char* bytes = (const unsigned char*)pos;
-		for (size_t b = 0; b < sizeof *pos * (size_t)info.particleCount; ++b)
+		for (size_t b = 0; b < sizeof *pos * (size_t)count; ++b)
 			h = (h ^ bytes[b]) * 1099511628211ull;
-		for (int i = 0; i < info.particleCount; ++i)
+		for (int i = 0; i < count; ++i)
 			sum += pos[i].y;
-		n += info.particleCount;
+		n += count;
 		free(pos);
 	}
 	*meanY = n > 0 ? sum / (double)n : 0.0;
@@ -351,15 +362,11 @@ static bool Pick(View* v, double x, double y, int* cloth, int* particle, wfVec3*
 	float best = VIEW_PICK_RADIUS, bestDepth = 0.0f;
 	bool found = false;
 	for (int c = 0; c < v->clothCount; ++c) {
-		wfClothInfo info;
-		if (wfCloth_GetInfo(v->cloths[c], &info) != WF_OK)
+		int count = 0;
+		wfVec3* pos = ReadCloth(v, c, &count);
+		if (pos == NULL)
 			continue;
-		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
-		if (pos == NULL || wfCloth_ReadPositions(v->cloths[c], pos, info.particleCount) != WF_OK) {
-			free(pos);
-			continue;
-		}
-		for (int i = 0; i < info.particleCount; ++i) {
+		for (int i = 0; i < count; ++i) {
 			wfVec3 d = Sub(pos[i], eye);
 			float depth = Dot(d, dir);
 			if (depth <= 0.0f)
