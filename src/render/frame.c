@@ -22,7 +22,6 @@ typedef struct RdClothDraw {
 	int cacheIndex;
 	VkBuffer state;        // the solver's buffer, or r->geometry
 	VkDeviceSize position, velocity, normal;
-	VkDeviceSize staged;   // without zero copy: the arrays' start in staging (= in geometry)
 	bool zeroCopy;
 	bool takeRest;         // copy this frame's positions into the cache's rest shape
 	VkDescriptorSet set;
@@ -225,11 +224,11 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 		return WF_OK;
 	}
 	VkDeviceSize bytes = AlignUp((VkDeviceSize)c->info.particleCount * RD_VERTEX_STRIDE, RD_STATE_ALIGN);
-	c->staged = AlignUp(*size, RD_STATE_ALIGN);
-	c->position = c->staged;
-	c->velocity = c->staged + bytes;
-	c->normal = c->staged + 2 * bytes;
-	*size = c->staged + 3 * bytes;
+	// Without zero copy the three arrays sit side by side in staging, at the same offsets in geometry.
+	c->position = AlignUp(*size, RD_STATE_ALIGN);
+	c->velocity = c->position + bytes;
+	c->normal = c->position + 2 * bytes;
+	*size = c->position + 3 * bytes;
 	return WF_OK;
 }
 
