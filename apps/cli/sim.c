@@ -71,20 +71,6 @@ static int LoadPreset(const char* name, Defs* d)
 	return CLI_EXIT_OK;
 }
 
-// Jacobi sweeps ping-pong between two buffers, so the sweep count must be even.
-static int CheckJacobi(const CliOverrides* ov, const wfStepDef* step)
-{
-	if (step->solver != WF_SOLVER_JACOBI || (step->iterations & 1) == 0)
-		return CLI_EXIT_OK;
-	if (ov->iterations != CLI_KEEP)
-		fprintf(stderr, "weft: --iterations: '%d' is odd; the jacobi solver needs an even count (allowed: 2, 4, ..., 1024)\n",
-			step->iterations);
-	else
-		fprintf(stderr, "weft: --solver: jacobi needs an even iteration count and the scene has %d (add --iterations 2)\n",
-			step->iterations);
-	return CLI_EXIT_USAGE;
-}
-
 // A smaller grid must still hold every pinned index of a pin list.
 static int CheckPins(const CliOverrides* ov, const Defs* d)
 {
@@ -113,8 +99,7 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 		d->cloths[i].cols = ov->cols;
 		d->cloths[i].rows = ov->rows;
 	}
-	int code = CheckJacobi(ov, step);
-	return code != CLI_EXIT_OK ? code : CheckPins(ov, d);
+	return CheckPins(ov, d);
 }
 
 static int CreateAll(CliSim* sim, const Defs* d)

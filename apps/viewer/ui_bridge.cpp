@@ -102,7 +102,7 @@ void Material(wfMaterial* m, wfSolverType solver)
 		ImGui::SliderFloat("damping", &m->damping, 0.0f, 10.0f, "%.3f kg/s");
 		break;
 	case WF_SOLVER_JACOBI:
-		ImGui::SliderFloat("relaxation", &m->relaxation, 0.0f, 1.0f);
+		ImGui::SliderFloat("relaxation", &m->relaxation, 0.0f, 0.99f); // [0, 1): weft.h
 		ImGui::SliderFloat("retention", &m->retention, 0.9f, 1.0f, "%.4f");
 		break;
 	case WF_SOLVER_SPRINGS:

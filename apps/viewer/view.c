@@ -197,9 +197,6 @@ void ViewApplyParams(View* v)
 {
 	ViewParams* e = &v->edit;
 	ViewParams* a = &v->applied;
-	// The Jacobi solver ping-pongs two buffers per sweep: its sweep count must be even.
-	if (e->step.solver == WF_SOLVER_JACOBI && (e->step.iterations & 1) != 0)
-		e->step.iterations += 1;
 	// A changed group goes to the world; a refused one is shown and rolled back in the panel.
 #define APPLY_GROUP(field, call) \
 	do { \

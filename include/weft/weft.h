@@ -81,6 +81,16 @@ typedef enum wfPinMode {
 	WF_PIN_LIST,        // the explicit index list of the def
 } wfPinMode;
 
+// How a Jacobi sweep averages the corrections at a particle (wfClothDef.jacobiWeights).
+typedef enum wfJacobiWeights {
+	WF_JACOBI_SYMMETRIC = 0, // constraint (i, j) moves i and j by equal and opposite amounts, each
+	                         // weighted 1 / max(deg i, deg j) and by 2 w_i / (w_i + w_j): conserves
+	                         // linear momentum; next to a pin the free end takes the whole correction
+	WF_JACOBI_DOCUMENT,      // the third document's formula: particle i moves by s / deg(i) times the
+	                         // sum of its constraints' full corrections (pinned neighbours count in
+	                         // deg(i)); momentum is not conserved where degrees differ (the border)
+} wfJacobiWeights;
+
 typedef enum wfWindMode {
 	WF_WIND_NONE = 0,
 	WF_WIND_GUST, // acceleration strength * (sin(1.8 t), 0, cos(1.26 t)) added to gravity (compute-cloth)
@@ -130,7 +140,7 @@ typedef struct wfStepDef {
 	wfSolverType solver;
 	float timeStep;       // simulated seconds per frame, (0, 1]
 	int substeps;         // [1, 4096]
-	int iterations;       // XPBD iterations / Jacobi sweeps per substep, [1, 1024] (Jacobi: even)
+	int iterations;       // XPBD iterations / Jacobi sweeps per substep, [1, 1024]
 } wfStepDef;
 
 typedef struct wfVulkanDevice wfVulkanDevice; // a Vulkan device to share (see "Vulkan interop")
@@ -166,9 +176,11 @@ typedef struct wfMaterial {
 	float stretchCompliance;  // inverse stiffness, m/N, [0, 1e3]; 0 = rigid
 	float shearCompliance;
 	float bendCompliance;
-	float damping;            // XPBD velocity damping d of f = m g - d v, kg/s, [0, 1e3]
+	float damping;            // XPBD velocity damping d of f = m g - d v, kg/s, [0, 1e3]; integrated
+	                          // implicitly, v <- (v + h a) / (1 + h d / m): stable for every d >= 0
 	// Jacobi (small-step PBD)
-	float relaxation;         // s in [0, 1]
+	float relaxation;         // s in [0, 1): at s = 1 two particles joined by one constraint swap
+	                          // the error every sweep (C -> -C), so the projection never converges
 	float retention;          // velocity retention per substep, [0, 1]
 	// Springs (explicit)
 	float stiffness;          // N/m, [0, 1e7]
@@ -186,6 +198,12 @@ typedef struct wfClothDef {
 	const int* pinIndices;    // WF_PIN_LIST: particle indices (row * cols + col); copied on create
 	int pinCount;
 	float uvRepeat;           // UVs span [0, uvRepeat] on both axes
+	wfJacobiWeights jacobiWeights; // Jacobi solver only: how a sweep averages (default symmetric)
+	// Out-of-plane start perturbation, [0, 1]: particle i starts (hash(i) - 1/2) * jitter * dx off
+	// the plane along the grid's normal (dx: the spacing of the columns), hash(i) = fract(43758.5453
+	// sin(127.1 i + 311.7)) in double, so that a hanging sheet folds out of plane (the third
+	// document's start, jitter 0.6). Rest lengths are those of the flat grid. 0 = flat (default).
+	float jitter;
 	int internalValue;
 } wfClothDef;
 

@@ -36,7 +36,8 @@ typedef struct wfClothModel {
 	int* adjStart;              // (particleCount + 1)
 	uint32_t* adjConstraint;    // (2 * constraintCount) incident constraint indices, ascending
 	uint32_t* adjOther;         // (2 * constraintCount) the other particle of that constraint
-	float* jacobiWeight;        // (constraintCount) 1 / max(degree(a), degree(b)), symmetric averaging
+	float* jacobiWeight;        // (constraintCount) 1 / max(degree(a), degree(b)) (symmetric) or 1 (document)
+	bool jacobiDocument;        // WF_JACOBI_DOCUMENT: no pin factor, particle i scaled by s / degree(i)
 	int maxDegree;              // the most constraints at one particle
 	int triangleCount;
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal

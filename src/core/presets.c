@@ -69,7 +69,9 @@ static void FillComputeCloth(wfWorldDef* w, wfClothDef* c)
 	c->uvRepeat = 3.0f;
 }
 
-// The third document: small-step PBD, 56x56 with spacing 0.12 hanging from its top corners.
+// The third document: small-step PBD, 56x56 with spacing 0.12 hanging from its top corners, its own
+// Jacobi averaging and its start: centred on the origin in the xy plane, each particle pushed out of
+// the plane by (hash(i) - 1/2) 0.6 spacing.
 static void FillSpringMesh(wfWorldDef* w, wfClothDef* c)
 {
 	w->step.solver = WF_SOLVER_JACOBI;
@@ -88,7 +90,9 @@ static void FillSpringMesh(wfWorldDef* w, wfClothDef* c)
 	c->width = 55 * 0.12f;
 	c->height = 55 * 0.12f;
 	c->orientation = WF_ORIENT_VERTICAL;
-	c->origin = (wfVec3){0.0f, 0.9f, 0.0f};
+	c->origin = (wfVec3){0.0f, 0.0f, 0.0f};
+	c->jacobiWeights = WF_JACOBI_DOCUMENT;
+	c->jitter = 0.6f;
 	c->material.mass = 1.0f;
 	c->material.relaxation = 0.9f;
 	c->material.retention = 0.99f;

@@ -39,6 +39,7 @@ _Static_assert(sizeof(wfOrientation) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfPinMode) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfWindMode) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfContactResponse) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfJacobiWeights) == sizeof(int), "enum size");
 
 // ------------------------------------------------------------------ field tables
 
@@ -98,7 +99,14 @@ static const char* ResponseName(int v)
 	return names[v];
 }
 
+static const char* JacobiWeightsName(int v)
+{
+	static const char* const names[] = {"symmetric", "document"};
+	return names[v];
+}
+
 static const EnumNames kSolverNames = {SolverName, 3};
+static const EnumNames kJacobiWeightsNames = {JacobiWeightsName, 2};
 static const EnumNames kBackendNames = {BackendName, 3};
 static const EnumNames kPinNames = {PinName, 5};
 static const EnumNames kOrientationNames = {OrientationName, 2};
@@ -193,6 +201,8 @@ static const Field kClothFields[] = {
 	ENUM(wfClothDef, pinMode, kPinNames),
 	{"pinIndices", FIELD_INDEX_LIST, offsetof(wfClothDef, pinIndices), offsetof(wfClothDef, pinCount), NULL, NULL},
 	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
+	ENUM(wfClothDef, jacobiWeights, kJacobiWeightsNames),
+	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
 };
 
 static const Table kClothTable = TABLE(kClothFields);

@@ -28,7 +28,7 @@ static void AddConstraint(wfClothModel* m, int* n, int a, int b, uint32_t family
 	wfConstraint* c = &m->constraints[(*n)++];
 	c->a = (uint32_t)a;
 	c->b = (uint32_t)b;
-	c->rest = Dist(m->restPositions[a], m->restPositions[b]);
+	c->rest = Dist(m->restPositions[a], m->restPositions[b]); // the flat grid's (jitter comes later)
 	c->family = family;
 	m->familyCount[family]++;
 }
@@ -116,6 +116,18 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	WF_ASSERT(NULL, count == maxConstraints);
 	m->constraintCount = count;
 
+	// The out-of-plane start perturbation (wfClothDef.jitter), after the rest lengths of the flat grid.
+	if (def->jitter > 0.0f) {
+		for (int i = 0; i < n; ++i) {
+			double hs = sin((double)i * 127.1 + 311.7) * 43758.5453;
+			float off = (float)((hs - floor(hs) - 0.5) * (double)def->jitter * (double)dx);
+			if (def->orientation == WF_ORIENT_HORIZONTAL)
+				m->restPositions[i].y += off;
+			else
+				m->restPositions[i].z += off;
+		}
+	}
+
 	// Colouring: the 12-colour grid scheme (see coloring.c), then contiguous colour ranges.
 	for (int k = 0; k < count; ++k)
 		color[k] = wfGridColor(cols, m->constraints[k].a, m->constraints[k].b);
@@ -147,10 +159,11 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 		m->adjOther[fill[b]++] = a;
 	}
 	wfFree(fill);
+	m->jacobiDocument = def->jacobiWeights == WF_JACOBI_DOCUMENT;
 	for (int k = 0; k < count; ++k) {
 		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
 		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
-		m->jacobiWeight[k] = 1.0f / (float)(da > db ? da : db);
+		m->jacobiWeight[k] = m->jacobiDocument ? 1.0f : 1.0f / (float)(da > db ? da : db);
 	}
 	for (int i = 0; i < n; ++i) {
 		int d = m->adjStart[i + 1] - m->adjStart[i];

@@ -220,11 +220,6 @@ bool wfValidateStepDef(const wfStepDef* s, char* error, int errorSize)
 	CHECK_RANGE("step.timeStep", s->timeStep, 1e-7f, 1.0f);
 	CHECK_RANGE("step.substeps", s->substeps, 1, 4096);
 	CHECK_RANGE("step.iterations", s->iterations, 1, 1024);
-	if (s->solver == WF_SOLVER_JACOBI && (s->iterations & 1)) {
-		snprintf(error, (size_t)errorSize,
-			"step.iterations: %d must be even for jacobi (sweeps ping-pong between two buffers), range [2, 1024]", s->iterations);
-		return false;
-	}
 	return true;
 }
 
@@ -316,7 +311,12 @@ bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize)
 	CHECK_RANGE("material.shearCompliance", m->shearCompliance, 0.0f, 1e3f);
 	CHECK_RANGE("material.bendCompliance", m->bendCompliance, 0.0f, 1e3f);
 	CHECK_RANGE("material.damping", m->damping, 0.0f, 1e3f);
-	CHECK_RANGE("material.relaxation", m->relaxation, 0.0f, 1.0f);
+	if (!(m->relaxation >= 0.0f && m->relaxation < 1.0f)) {
+		snprintf(error, (size_t)errorSize,
+			"material.relaxation: %g is out of range [0, 1) (at 1 a sweep flips a lone constraint's error, C -> -C)",
+			(double)m->relaxation);
+		return false;
+	}
 	CHECK_RANGE("material.retention", m->retention, 0.0f, 1.0f);
 	CHECK_RANGE("material.stiffness", m->stiffness, 0.0f, 1e7f);
 	CHECK_RANGE("material.springDamping", m->springDamping, 0.0f, 1e5f);
@@ -361,6 +361,8 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 		}
 	}
 	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
+	CHECK_ENUM("jacobiWeights", d->jacobiWeights, 2, "symmetric, document");
+	CHECK_RANGE("jitter", d->jitter, 0.0f, 1.0f);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }
 

@@ -33,15 +33,17 @@ typedef struct wfCpuContext {
 
 // cpu_simd.c
 bool wfCpuHasAvx2(void);
-int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks);
-void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int end);
+int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
+	bool pinFactor);
+void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int end,
+	bool pinFactor);
 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
 	float k, float damping);
 void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int end,
 	float k, float damping);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 // Particle stages over [begin, end), two particles a step; return where the scalar loop goes on.
-// Predict with a uniform acceleration a: v += h a - (h w damping) v, p = x, x += h v (w != 0).
+// Predict with a uniform acceleration a: v = (v + h a) / (1 + h w damping), p = x, x += h v (w != 0).
 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a);
 // v = factor (x - p) with w = 0 for dynamic particles, 0 for the others.
 int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor);

@@ -4,17 +4,21 @@
 
 #include <math.h>
 
-// The correction of constraint (i, j) on i is s * c_ij * f_i * (|x_j - x_i| - l) * d_ij with
-// c_ij = 1 / max(deg i, deg j) (symmetric averaging) and f_i = 2 w_i / (w_i + w_j). For two free
-// particles f = 1: the document's average of full corrections. The symmetric c_ij makes the
-// corrections on i and j equal and opposite, so linear momentum is conserved, and
-// sum_j c_ij <= 1 keeps the sweep a contraction for s <= 1.
+// Two weightings (wfClothDef.jacobiWeights):
+//   document:  x_i += s / deg(i) * sum_j (|x_j - x_i| - l) / |x_j - x_i| * (x_j - x_i), the third
+//              document's formula (and its CPU solver): each particle averages the full corrections
+//              of its own constraints; pinned neighbours count in deg(i) but get no factor.
+//   symmetric: the correction of (i, j) on i is s * c_ij * f_i * (...) with c_ij = 1 / max(deg i,
+//              deg j) and f_i = 2 w_i / (w_i + w_j): equal and opposite on i and j, so linear
+//              momentum is conserved, and sum_j c_ij <= 1 keeps a sweep a contraction for s < 1.
+// The per-constraint weight array holds c_ij (symmetric) or 1 (document); `pinFactor` says
+// whether f_i is applied; the per-particle factor s / deg(i) or s is applied by Sweep.
 //
 // A sweep walks the colour ranges and adds each constraint's two corrections into `acc`; within a
 // colour no particle is touched twice, so a range may be split across threads. Per particle the
 // corrections arrive in ascending constraint order, the order of the GPU's per-particle gather.
 void wfCpuJacobiRangeScalar(const wfConstraint* restrict con, const float* restrict weight, const wfVec4* restrict src,
-	wfVec4* restrict acc, int begin, int end)
+	wfVec4* restrict acc, int begin, int end, bool pinFactor)
 {
 	for (int k = begin; k < end; ++k) {
 		const wfConstraint q = con[k];
@@ -23,8 +27,10 @@ void wfCpuJacobiRangeScalar(const wfConstraint* restrict con, const float* restr
 		float len = sqrtf(dx * dx + dy * dy + dz * dz);
 		if (len < 1e-12f)
 			continue;
-		float ga = weight[k] * (2.0f * a.w / (a.w + b.w)) * (len - q.rest) / len;
-		float gb = weight[k] * (2.0f * b.w / (b.w + a.w)) * (len - q.rest) / len;
+		float fa = pinFactor ? 2.0f * a.w / (a.w + b.w) : 1.0f;
+		float fb = pinFactor ? 2.0f * b.w / (b.w + a.w) : 1.0f;
+		float ga = weight[k] * fa * (len - q.rest) / len;
+		float gb = weight[k] * fb * (len - q.rest) / len;
 		if (a.w != 0.0f) {
 			acc[q.a].x += ga * dx;
 			acc[q.a].y += ga * dy;
@@ -40,10 +46,11 @@ void wfCpuJacobiRangeScalar(const wfConstraint* restrict con, const float* restr
 
 static void SweepRange(const wfCpuContext* ctx, const wfCloth* c, const wfVec4* src, wfVec4* acc, int begin, int end)
 {
+	const bool pinFactor = !c->model.jacobiDocument;
 	int k = begin;
 	if (ctx->avx2)
-		k = wfCpuJacobiRangeAvx2(c->model.constraints, c->model.jacobiWeight, src, acc, begin, (end - begin) / 8);
-	wfCpuJacobiRangeScalar(c->model.constraints, c->model.jacobiWeight, src, acc, k, end);
+		k = wfCpuJacobiRangeAvx2(c->model.constraints, c->model.jacobiWeight, src, acc, begin, (end - begin) / 8, pinFactor);
+	wfCpuJacobiRangeScalar(c->model.constraints, c->model.jacobiWeight, src, acc, k, end, pinFactor);
 }
 
 static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict src, wfVec4* restrict dst)
@@ -68,10 +75,13 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 			SweepRange(ctx, c, src, acc, b0, b1);
 		}
 	}
+	const bool document = m->jacobiDocument;
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		wfVec4 xi = src[i];
-		dst[i] = xi.w == 0.0f ? xi : (wfVec4){xi.x + s * acc[i].x, xi.y + s * acc[i].y, xi.z + s * acc[i].z, xi.w};
+		const int deg = m->adjStart[i + 1] - m->adjStart[i];
+		const float si = !document ? s : deg > 0 ? s / (float)deg : 0.0f;
+		dst[i] = xi.w == 0.0f ? xi : (wfVec4){xi.x + si * acc[i].x, xi.y + si * acc[i].y, xi.z + si * acc[i].z, xi.w};
 	}
 }
 
@@ -84,12 +94,19 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 #pragma omp single
 		wfCpuPlaceGrab(c);
 		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
-		// An even number of sweeps lands the result back in pos.
-		for (int it = 0; it < ctx->params->iterations; ++it) {
+		// An even number of sweeps lands the result back in pos; after an odd number it is copied.
+		const int sweeps = ctx->params->iterations;
+		for (int it = 0; it < sweeps; ++it) {
 			if ((it & 1) == 0)
 				Sweep(ctx, c, c->state.pos, c->state.pos2);
 			else
 				Sweep(ctx, c, c->state.pos2, c->state.pos);
+		}
+		if (sweeps & 1) {
+			const int n = c->model.particleCount;
+#pragma omp for schedule(static)
+			for (int i = 0; i < n; ++i)
+				c->state.pos[i] = c->state.pos2[i];
 		}
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h

@@ -127,9 +127,10 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 // Jacobi corrections of constraints [begin, begin + 8 * blocks) added into acc; the same
 // operations as wfCpuJacobiRangeScalar. Lanes the scalar loop skips keep acc unchanged.
 WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc,
-	int begin, int blocks)
+	int begin, int blocks, bool pinFactor)
 {
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), two = _mm256_set1_ps(2.0f);
+	const __m256 one = _mm256_set1_ps(1.0f);
 	const __m256 sign = _mm256_set1_ps(-0.0f);
 	int k = begin;
 	for (int blk = 0; blk < blocks; ++blk, k += 8) {
@@ -150,8 +151,10 @@ WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* we
 		__m256 len = _mm256_sqrt_ps(len2);
 		__m256 valid = _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ);
 		__m256 e = _mm256_sub_ps(len, rest);
-		__m256 ga = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, _mm256_div_ps(_mm256_mul_ps(two, aw), _mm256_add_ps(aw, bw))), e), len);
-		__m256 gb = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, _mm256_div_ps(_mm256_mul_ps(two, bw), _mm256_add_ps(bw, aw))), e), len);
+		__m256 fa = pinFactor ? _mm256_div_ps(_mm256_mul_ps(two, aw), _mm256_add_ps(aw, bw)) : one;
+		__m256 fb = pinFactor ? _mm256_div_ps(_mm256_mul_ps(two, bw), _mm256_add_ps(bw, aw)) : one;
+		__m256 ga = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, fa), e), len);
+		__m256 gb = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, fb), e), len);
 		__m256 va = _mm256_and_ps(valid, _mm256_cmp_ps(aw, zero, _CMP_NEQ_UQ));
 		__m256 vb = _mm256_and_ps(valid, _mm256_cmp_ps(bw, zero, _CMP_NEQ_UQ));
 		AddScaled8(ca, ga, dx, dy, dz, va);
@@ -214,7 +217,7 @@ WF_TARGET_AVX2 static inline __m256 Dynamic(__m256 x)
 
 WF_TARGET_AVX2 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a)
 {
-	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping);
+	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping), one = _mm256_set1_ps(1.0f);
 	// h a per component (w: 0), as the scalar loop's h * a.x, h * a.y, h * a.z.
 	const __m256 ha = _mm256_setr_ps(h * a.x, h * a.y, h * a.z, 0.0f, h * a.x, h * a.y, h * a.z, 0.0f);
 	int i = begin;
@@ -222,9 +225,9 @@ WF_TARGET_AVX2 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int 
 		__m256 x = _mm256_loadu_ps(&pos[i].x);
 		_mm256_storeu_ps(&prev[i].x, x);
 		__m256 dynamic = Dynamic(x);
-		__m256 k = _mm256_mul_ps(_mm256_mul_ps(hv, _mm256_permute_ps(x, 0xFF)), dv); // h * w * damping
+		__m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, _mm256_permute_ps(x, 0xFF)), dv)); // 1 + h w d
 		__m256 v = _mm256_loadu_ps(&vel[i].x);
-		__m256 nv = _mm256_add_ps(v, _mm256_sub_ps(ha, _mm256_mul_ps(k, v)));   // v += h a - k v
+		__m256 nv = _mm256_div_ps(_mm256_add_ps(v, ha), k);                    // v = (v + h a) / k
 		__m256 nx = _mm256_add_ps(x, _mm256_mul_ps(hv, nv));                   // x += h v
 		nx = _mm256_blend_ps(nx, x, 0x88);                                     // w stays
 		nv = _mm256_blend_ps(nv, v, 0x88);
@@ -263,9 +266,10 @@ int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int be
 	return begin;
 }
 
-int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks)
+int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
+	bool pinFactor)
 {
-	(void)con; (void)weight; (void)src; (void)acc; (void)blocks;
+	(void)con; (void)weight; (void)src; (void)acc; (void)blocks; (void)pinFactor;
 	return begin;
 }
 

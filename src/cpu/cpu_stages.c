@@ -31,7 +31,9 @@ void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage)
 	}
 }
 
-// Forces m g - d v (plus wind), semi-implicit: v += h (a - w d v); p = x; x += h v.
+// Forces m g - d v (plus wind), the damping implicit: v = (v + h a) / (1 + h w d); p = x; x += h v.
+// The implicit damping factor 1 / (1 + h w d) lies in (0, 1] for every d >= 0, so no damping can
+// make a step unstable (the explicit v (1 - h w d) overshoots once h w d > 2).
 // Pinned and grabbed particles (w = 0) keep their place.
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 {
@@ -57,10 +59,10 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 				continue;
 			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
 			wfVec4 v = vel[i];
-			float k = h * x.w * damping;
-			v.x += h * a.x - k * v.x;
-			v.y += h * a.y - k * v.y;
-			v.z += h * a.z - k * v.z;
+			float k = 1.0f + h * x.w * damping;
+			v.x = (v.x + h * a.x) / k;
+			v.y = (v.y + h * a.y) / k;
+			v.z = (v.z + h * a.z) / k;
 			vel[i] = v;
 			pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
 		}

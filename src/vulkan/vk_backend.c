@@ -915,10 +915,24 @@ static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fu
 	return WF_OK;
 }
 
-static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
+// Positions (and velocities) from buffer B back to A, between barriers.
+static void CopyBackToA(Recorder* rec, uint32_t n, bool velocities)
 {
 	const wfVkContext* ctx = rec->ctx;
 	const wfVkCloth* vc = rec->cloth;
+	const VkDeviceSize bytes = (VkDeviceSize)n * sizeof(wfVec4);
+	Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+		VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+	Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
+	if (velocities)
+		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
+	Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
+{
+	const wfVkContext* ctx = rec->ctx;
 	const wfStepDef* step = &world->def.step;
 	const uint32_t n = (uint32_t)c->model.particleCount;
 	// A small cloth whose particles have at most WF_VK_GATHER_WIDE neighbours gathers them in one batch.
@@ -951,12 +965,15 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
 			BeginStage(rec, WF_STAGE_SOLVE);
-			// Sweeps alternate A -> B and B -> A; the count is even, so the result lands in A.
+			// Sweeps alternate A -> B and B -> A; an even count lands the result in A, an odd one is
+			// copied back (as the CPU's copy of pos2 into pos).
 			for (int it = 0; it < step->iterations; ++it) {
 				UseSet(rec, it & 1);
 				Dispatch(rec, wide ? WF_VK_PIPE_JACOBI_SWEEP_WIDE : WF_VK_PIPE_JACOBI_SWEEP, 0, n, sub, 0);
 				ComputeBarrier(ctx, rec->cmd);
 			}
+			if (step->iterations & 1)
+				CopyBackToA(rec, n, false);
 			UseSet(rec, 0);
 			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
@@ -975,13 +992,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	if (step->solver == WF_SOLVER_SPRINGS && (step->substeps & 1)) {
 		// An odd count leaves the state in B: bring it back to A, where frames start and end.
 		BeginStage(rec, WF_STAGE_FINISH);
-		const VkDeviceSize bytes = (VkDeviceSize)n * sizeof(wfVec4);
-		Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-			VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
-		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
-		Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-			VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+		CopyBackToA(rec, n, true);
 	}
 	// Normals and the frame check only read the final state: no barrier between them.
 	BeginStage(rec, WF_STAGE_NORMALS);
@@ -1137,7 +1148,8 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.floorY = p->floor.height + p->contact.thickness;
 	cp.friction = p->contact.friction;
 	cp.flags = (p->sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
-		(p->contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u);
+		(p->contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
+		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u);
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;

@@ -163,10 +163,10 @@ void Predict(uint substep, bool damped)
 		vec3 a = WfExternalAccel(substep, i % P.cols, w);
 		precise vec3 v = gV[j];
 		if (damped) {
-			precise float k = h * w * P.damping;
-			v.x += h * a.x - k * v.x;
-			v.y += h * a.y - k * v.y;
-			v.z += h * a.z - k * v.z;
+			precise float k = 1.0 + h * w * P.damping;
+			v.x = (v.x + h * a.x) / k;
+			v.y = (v.y + h * a.y) / k;
+			v.z = (v.z + h * a.z) / k;
 		} else {
 			v.x += h * a.x;
 			v.y += h * a.y;
@@ -292,8 +292,9 @@ void Substep(uint substep, uint iterations)
 vec3 SweepParticle(uint i, vec3 xi, float wi)
 {
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
-	int end = ADJ_START(i + 1u);
-	for (int e = ADJ_START(i); e < end; ++e) {
+	const bool document = (P.flags & WF_VK_FLAG_JACOBI_DOCUMENT) != 0u;
+	int first = ADJ_START(i), end = ADJ_START(i + 1u);
+	for (int e = first; e < end; ++e) {
 		uint k = ADJ_CONSTRAINT(e);
 		uint o = ADJ_OTHER(e);
 		vec3 xj = LoadX(o);
@@ -302,13 +303,15 @@ vec3 SweepParticle(uint i, vec3 xi, float wi)
 		precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 		if (len < 1e-12)
 			continue;
-		precise float f = 2.0 * wi / (wi + wj);
+		precise float f = document ? 1.0 : 2.0 * wi / (wi + wj);
 		precise float g = JACOBI_WEIGHT(k) * f * (len - REST(k)) / len;
 		cx += g * dx;
 		cy += g * dy;
 		cz += g * dz;
 	}
-	float s = P.relaxation;
+	precise float s = P.relaxation;
+	if (document)
+		s = end > first ? P.relaxation / float(end - first) : 0.0;
 	precise vec3 y = vec3(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz);
 	return y;
 }

@@ -1,5 +1,5 @@
 #version 450
-// Predict (XPBD and Jacobi): v += h (a - w d v) (XPBD damping) or v += h a; p = x; x += h v.
+// Predict (XPBD and Jacobi): v = (v + h a) / (1 + h w d) (XPBD damping, implicit) or v += h a; p = x; x += h v.
 // A grabbed particle (inverse mass 0) is placed at the grab target (wfCpuPlaceGrab).
 #include "common.glsl"
 
@@ -19,10 +19,10 @@ void main()
 	float h = P.h;
 	precise vec4 v = vel[i];
 	if ((pc.flags & WF_VK_PUSH_DAMPED) != 0u) {
-		precise float k = h * x.w * P.damping;
-		v.x += h * a.x - k * v.x;
-		v.y += h * a.y - k * v.y;
-		v.z += h * a.z - k * v.z;
+		precise float k = 1.0 + h * x.w * P.damping;
+		v.x = (v.x + h * a.x) / k;
+		v.y = (v.y + h * a.y) / k;
+		v.z = (v.z + h * a.z) / k;
 	} else {
 		v.x += h * a.x;
 		v.y += h * a.y;

@@ -87,6 +87,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_FLAG_FLOOR 2u
 #define WF_VK_FLAG_STOP 4u   // contact response: zero the velocity
 #define WF_VK_FLAG_WAVE 8u   // wave wind: acceleration per column and inverse mass
+#define WF_VK_FLAG_JACOBI_DOCUMENT 16u // Jacobi: the document's own-degree averaging, no pin factor
 
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:

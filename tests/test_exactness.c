@@ -1,0 +1,366 @@
+// Exactness (issue: physics you can trust anywhere): the third document's solver reproduced, XPBD
+// damping that cannot blow up, every default def valid, precision far from the origin, warnings
+// that say what happened. Run on the CPU and again on Vulkan (vk_<name>, WEFT_TEST_BACKEND).
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wfWorld* MakeWorld(wfWorldDef def)
+{
+	char err[512];
+	def.backend = wfTestBackend();
+	wfWorld* w = wfCreateWorld(&def, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  world: %s\n", err);
+	return w;
+}
+
+// ------------------------------------------------------------------ the third document's solver
+//
+// A transcription of the solver the third document describes (its CPU fallback), written from the
+// formulas it states and kept independent of weft's code: a cols x rows lattice, index y * cols + x,
+// centred on the origin in the xy plane (row 0 on top), each node pushed out of the plane by
+// (hash(i) - 1/2) 0.6 spacing with hash(i) = fract(43758.5453 sin(127.1 i + 311.7)); every node
+// pulls toward the 12 neighbours that exist (4 structural, 4 shear, 4 bend two apart). Per substep:
+//   predict:  v.y -= g dt; p = x; x += dt v                 (pinned nodes: v = 0, not moved)
+//   solve:    per sweep, for every free node, from the positions of the previous sweep,
+//             x_i += s / |N(i)| sum_j (|x_j - x_i| - l_ij) / |x_j - x_i| (x_j - x_i)
+//   finalize: v = beta (x - p) / dt
+// The arithmetic is in double with the state stored as float, as a JS solver on Float32Arrays does.
+typedef struct DocSolver {
+	int cols, rows, n;
+	double spacing;
+	float *pos, *work, *prev, *vel; // (n x 3)
+	unsigned char* fixed;           // (n) top corners
+} DocSolver;
+
+static const struct { int dx, dy; double rest; } kDocNeighbours[12] = {
+	{1, 0, 1.0}, {-1, 0, 1.0}, {0, 1, 1.0}, {0, -1, 1.0},
+	{1, 1, 1.4142135623730951}, {-1, 1, 1.4142135623730951}, {1, -1, 1.4142135623730951}, {-1, -1, 1.4142135623730951},
+	{2, 0, 2.0}, {-2, 0, 2.0}, {0, 2, 2.0}, {0, -2, 2.0},
+};
+
+static void DocInit(DocSolver* d, int cols, int rows, double spacing)
+{
+	d->cols = cols;
+	d->rows = rows;
+	d->n = cols * rows;
+	d->spacing = spacing;
+	d->pos = (float*)calloc((size_t)d->n * 3, sizeof(float));
+	d->work = (float*)calloc((size_t)d->n * 3, sizeof(float));
+	d->prev = (float*)calloc((size_t)d->n * 3, sizeof(float));
+	d->vel = (float*)calloc((size_t)d->n * 3, sizeof(float));
+	d->fixed = (unsigned char*)calloc((size_t)d->n, 1);
+	const double cx = 0.5 * (cols - 1), cy = 0.5 * (rows - 1);
+	for (int y = 0; y < rows; ++y) {
+		for (int x = 0; x < cols; ++x) {
+			int i = y * cols + x;
+			double s = sin(i * 127.1 + 311.7) * 43758.5453;
+			d->pos[3 * i + 0] = (float)((x - cx) * spacing);
+			d->pos[3 * i + 1] = (float)((cy - y) * spacing);
+			d->pos[3 * i + 2] = (float)((s - floor(s) - 0.5) * spacing * 0.6);
+			d->fixed[i] = y == 0 && (x == 0 || x == cols - 1);
+		}
+	}
+}
+
+static void DocFree(DocSolver* d)
+{
+	free(d->pos);
+	free(d->work);
+	free(d->prev);
+	free(d->vel);
+	free(d->fixed);
+}
+
+static void DocSweep(DocSolver* d, double stiffness)
+{
+	for (int i = 0; i < d->n; ++i) {
+		const int x = i % d->cols, y = i / d->cols;
+		const double px = d->pos[3 * i], py = d->pos[3 * i + 1], pz = d->pos[3 * i + 2];
+		if (d->fixed[i]) {
+			memcpy(&d->work[3 * i], &d->pos[3 * i], 3 * sizeof(float));
+			continue;
+		}
+		double cx = 0.0, cy = 0.0, cz = 0.0;
+		int count = 0;
+		for (int k = 0; k < 12; ++k) {
+			const int nx = x + kDocNeighbours[k].dx, ny = y + kDocNeighbours[k].dy;
+			if (nx < 0 || nx >= d->cols || ny < 0 || ny >= d->rows)
+				continue;
+			const int j = ny * d->cols + nx;
+			const double dx = d->pos[3 * j] - px, dy = d->pos[3 * j + 1] - py, dz = d->pos[3 * j + 2] - pz;
+			double len = sqrt(dx * dx + dy * dy + dz * dz);
+			if (len == 0.0)
+				len = 1e-4;
+			const double f = (len - kDocNeighbours[k].rest * d->spacing) / len;
+			cx += dx * f;
+			cy += dy * f;
+			cz += dz * f;
+			++count;
+		}
+		const double s = count > 0 ? stiffness / count : 0.0;
+		d->work[3 * i + 0] = (float)(px + cx * s);
+		d->work[3 * i + 1] = (float)(py + cy * s);
+		d->work[3 * i + 2] = (float)(pz + cz * s);
+	}
+	float* t = d->pos;
+	d->pos = d->work;
+	d->work = t;
+}
+
+static void DocFrame(DocSolver* d, double dt, int substeps, int sweeps, double gravity, double stiffness, double retention)
+{
+	const double h = dt / substeps;
+	for (int s = 0; s < substeps; ++s) {
+		for (int i = 0; i < d->n; ++i) {
+			memcpy(&d->prev[3 * i], &d->pos[3 * i], 3 * sizeof(float));
+			if (d->fixed[i]) {
+				d->vel[3 * i] = d->vel[3 * i + 1] = d->vel[3 * i + 2] = 0.0f;
+				continue;
+			}
+			const double vx = d->vel[3 * i], vy = d->vel[3 * i + 1] - gravity * h, vz = d->vel[3 * i + 2];
+			d->vel[3 * i] = (float)vx;
+			d->vel[3 * i + 1] = (float)vy;
+			d->vel[3 * i + 2] = (float)vz;
+			d->pos[3 * i] = (float)(d->pos[3 * i] + vx * h);
+			d->pos[3 * i + 1] = (float)(d->pos[3 * i + 1] + vy * h);
+			d->pos[3 * i + 2] = (float)(d->pos[3 * i + 2] + vz * h);
+		}
+		for (int k = 0; k < sweeps; ++k)
+			DocSweep(d, stiffness);
+		for (int i = 0; i < d->n; ++i) {
+			for (int c = 0; c < 3; ++c) {
+				double v = d->fixed[i] ? 0.0 : (d->pos[3 * i + c] - d->prev[3 * i + c]) / h * retention;
+				d->vel[3 * i + c] = (float)v;
+			}
+		}
+	}
+}
+
+// Largest distance between weft's positions and the reference's.
+static double DocDistance(const DocSolver* d, const wfVec3* p)
+{
+	double worst = 0.0;
+	for (int i = 0; i < d->n; ++i) {
+		double dx = p[i].x - d->pos[3 * i], dy = p[i].y - d->pos[3 * i + 1], dz = p[i].z - d->pos[3 * i + 2];
+		double e = sqrt(dx * dx + dy * dy + dz * dz);
+		worst = e > worst || e != e ? e : worst;
+	}
+	return worst;
+}
+
+// Runs the spring-mesh preset (with the given weighting) beside the reference for `frames` frames
+// and returns the largest distance seen, or -1 on failure. *mean gets the mean sag difference.
+static double SpringMeshAgainstDocument(wfJacobiWeights weights, int frames, double* hangDiff)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	if (!wfPresetGet("spring-mesh", &wd, &cd))
+		return -1.0;
+	cd.jacobiWeights = weights;
+	wfWorld* w = MakeWorld(wd);
+	if (w == NULL)
+		return -1.0;
+	wfClothId id = wfCreateCloth(w, &cd);
+	if (wfClothId_IsNull(id))
+		return -1.0;
+	DocSolver doc;
+	DocInit(&doc, cd.cols, cd.rows, 0.12);
+	const int n = cd.cols * cd.rows;
+	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+	wfCloth_ReadPositions(id, p, n);
+	double worst = DocDistance(&doc, p);
+	fprintf(stderr, "  %s weights: start %.3g m apart", weights == WF_JACOBI_DOCUMENT ? "document" : "symmetric", worst);
+	for (int f = 0; f < frames; ++f) {
+		wfWorld_Step(w);
+		DocFrame(&doc, 1.0 / 60.0, wd.step.substeps, wd.step.iterations, 9.8, cd.material.relaxation, cd.material.retention);
+		wfCloth_ReadPositions(id, p, n);
+		double e = DocDistance(&doc, p);
+		worst = e > worst || e != e ? e : worst;
+		if (f == 0)
+			fprintf(stderr, ", after 1 frame %.3g m", e);
+	}
+	// How high the cloth hangs: the mean height, weft minus the reference.
+	double sum = 0.0;
+	for (int i = 0; i < n; ++i)
+		sum += p[i].y - doc.pos[3 * i + 1];
+	*hangDiff = sum / n;
+	fprintf(stderr, ", worst over %d frames %.3g m, mean height difference %.3g m\n", frames, worst, *hangDiff);
+	free(p);
+	DocFree(&doc);
+	wfDestroyWorld(w);
+	return worst;
+}
+
+// The spring-mesh preset follows the document's solver to float rounding for 60 frames; the
+// symmetric weighting (weft's momentum-conserving option) visibly does not, so the comparison can
+// tell the two apart.
+WF_TEST(spring_mesh_matches_document_solver)
+{
+	double hang = 0.0;
+	double doc = SpringMeshAgainstDocument(WF_JACOBI_DOCUMENT, 60, &hang);
+	ENSURE(doc >= 0.0);
+	ENSURE_LE(doc, 2e-4);
+	ENSURE_LE(fabs(hang), 2e-5);
+	double sym = SpringMeshAgainstDocument(WF_JACOBI_SYMMETRIC, 60, &hang);
+	ENSURE(sym >= 0.0);
+	ENSURE(sym > 100.0 * doc && sym > 0.01);
+	return 0;
+}
+
+// The preset starts as the document does: centred on the origin, in the xy plane, out of the plane
+// by at most 0.3 spacing (0.036 m), the flat grid's rest lengths.
+WF_TEST(spring_mesh_start_layout)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("spring-mesh", &wd, &cd));
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	const int n = cd.cols * cd.rows;
+	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+	wfCloth_ReadPositions(id, p, n);
+	double cx = 0.0, cy = 0.0, zmax = 0.0, zsum = 0.0;
+	for (int i = 0; i < n; ++i) {
+		cx += p[i].x;
+		cy += p[i].y;
+		zmax = fabs(p[i].z) > zmax ? fabs(p[i].z) : zmax;
+		zsum += p[i].z;
+	}
+	ENSURE_NEAR(cx / n, 0.0, 1e-6);
+	ENSURE_NEAR(cy / n, 0.0, 1e-6);
+	ENSURE_NEAR(p[0].y, 3.3, 1e-5);
+	ENSURE_LE(zmax, 0.036 + 1e-6);
+	ENSURE(zmax > 0.03);           // the perturbation is there ...
+	ENSURE_LE(fabs(zsum / n), 0.005); // ... and centred
+	// Rest lengths of the flat grid: the perturbed start is stretched, at most by two neighbours
+	// 2 x 0.3 spacing apart across the plane, sqrt(1 + 0.6^2) - 1 = 0.1662.
+	wfClothStats st;
+	ENSURE(wfCloth_GetStats(id, &st) == WF_OK);
+	ENSURE(st.maxStrain > 0.1f);
+	ENSURE_LE(st.maxStrain, 0.1662);
+	free(p);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// ------------------------------------------------------------------ XPBD damping
+
+// In zero gravity a free sheet moving at v0 keeps its shape; the implicit damping law gives its
+// momentum after N substeps as (1 + h d / m)^-N. N is chosen so that the prediction stays above
+// 0.05: below that the displacement h v of a substep nears the float spacing of the positions and
+// v = (x - p) / h measures round-off. Up to the largest damping accepted (1e3 kg/s on 0.01 kg
+// particles: h d / m = 1.7e5), the speed only ever falls and nothing is flagged.
+WF_TEST(xpbd_damping_implicit_law)
+{
+	const float dampings[] = {0.01f, 0.1f, 1.0f, 10.0f, 121.0f, 1000.0f};
+	for (size_t k = 0; k < sizeof dampings / sizeof dampings[0]; ++k) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+		wd.step.timeStep = 1.0f / 600.0f; // one substep a frame, so N can be any count
+		wd.step.substeps = 1;
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cd.rows = 8;
+		cd.material.mass = k >= 4 ? 0.01f : 0.1f;
+		cd.material.damping = dampings[k];
+		const double hdm = (double)wd.step.timeStep * cd.material.damping / cd.material.mass;
+		int frames = (int)floor(log(20.0) / log(1.0 + hdm));
+		frames = frames < 1 ? 1 : frames > 60 ? 60 : frames;
+		wfClothId id = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		wfVec3 v[64];
+		for (int i = 0; i < 64; ++i)
+			v[i] = (wfVec3){1.0f, 0.5f, 0.0f};
+		ENSURE(wfCloth_WriteVelocities(id, v, 64) == WF_OK);
+		wfClothStats s0;
+		wfCloth_GetStats(id, &s0);
+		double speedMax = 0.0;
+		for (int f = 0; f < frames; ++f) {
+			ENSURE(wfWorld_Step(w) == WF_OK);
+			wfCloth_ReadVelocities(id, v, 64);
+			for (int i = 0; i < 64; ++i) {
+				double sp = sqrt((double)v[i].x * v[i].x + (double)v[i].y * v[i].y + (double)v[i].z * v[i].z);
+				speedMax = sp > speedMax ? sp : speedMax;
+			}
+		}
+		wfClothStats s1;
+		wfCloth_GetStats(id, &s1);
+		const double predicted = pow(1.0 + hdm, -(double)frames);
+		const double ratio = s1.momentum.x / s0.momentum.x;
+		fprintf(stderr, "  damping %g kg/s, mass %g kg (h d / m = %.3g), %d substeps:\n", (double)cd.material.damping,
+			(double)cd.material.mass, hdm, frames);
+		ENSURE_NEAR(ratio, predicted, 0.01 * predicted + 1e-12);
+		ENSURE_LE(speedMax, sqrt(1.25) * (1.0 + 1e-5));
+		wfWarnings wr = wfWorld_GetWarnings(w);
+		ENSURE(wr.unstable == 0 && wr.nonFinite == 0);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
+
+// ------------------------------------------------------------------ defaults
+
+// weft.h: a def with every field at its default is valid. For every solver, the default world def
+// with only the solver set steps the default cloth.
+WF_TEST(default_defs_valid_for_every_solver)
+{
+	for (int s = 0; s < 3; ++s) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.step.solver = (wfSolverType)s;
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		wfClothId id = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		for (int f = 0; f < 10; ++f)
+			ENSURE(wfWorld_Step(w) == WF_OK);
+		wfClothStats st;
+		ENSURE(wfCloth_GetStats(id, &st) == WF_OK);
+		fprintf(stderr, "  %s: iterations %d, max strain %.4g\n", wfSolverName((wfSolverType)s), wd.step.iterations,
+			(double)st.maxStrain);
+		ENSURE(st.nonFinite == 0);
+		ENSURE_LE(st.maxStrain, 0.05);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
+
+// Two particles and one constraint: with s < 1 each sweep pair shrinks the error (document
+// weights: C -> (1 - 2 s)^2 C); odd sweep counts land where an even count's prefix does.
+WF_TEST(jacobi_two_particles_converge)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = WF_SOLVER_JACOBI;
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wd.step.substeps = 1;
+	for (int sweeps = 1; sweeps <= 4; ++sweeps) {
+		wd.step.iterations = sweeps;
+		wfWorld* w = MakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = 2;
+		cd.rows = 1;
+		cd.jacobiWeights = WF_JACOBI_DOCUMENT;
+		cd.material.relaxation = 0.9f;
+		cd.material.retention = 0.0f;
+		wfClothId id = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		wfVec3 p[2] = {{-0.6f, 0.0f, 0.0f}, {0.6f, 0.0f, 0.0f}}; // stretched by 0.2
+		ENSURE(wfCloth_WritePositions(id, p, 2) == WF_OK);
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		wfCloth_ReadPositions(id, p, 2);
+		double c = (p[1].x - p[0].x) - 1.0, expect = 0.2 * pow(1.0 - 2.0 * 0.9, sweeps);
+		fprintf(stderr, "  %d sweep(s):\n", sweeps);
+		ENSURE_NEAR(c, expect, 1e-6);
+		wfDestroyWorld(w);
+	}
+	return 0;
+}
