@@ -192,9 +192,10 @@ static int FusedBatch(wfSolverType solver)
 		ENSURE(wfWorld_Step(cpu) == WF_OK);
 		ENSURE(wfWorld_Step(gpu) == WF_OK);
 	}
-	// One dispatch for the 8 small cloths, the documented per-range count for the large one.
+	// One dispatch for the 8 small cloths, the documented per-range count for the large one (the
+	// re-centring, the substeps, normals and the frame check).
 	const int S = wd.step.substeps, I = wd.step.iterations, C = wfGetCloth(b[kCloths - 1])->model.colorCount;
-	const int perRange = solver == WF_SOLVER_XPBD ? S * (2 + I * C) + 2 : solver == WF_SOLVER_JACOBI ? S * (2 + I) + 2 : S + 2;
+	const int perRange = 1 + (solver == WF_SOLVER_XPBD ? S * (2 + I * C) + 2 : solver == WF_SOLVER_JACOBI ? S * (2 + I) + 2 : S + 2);
 	const int dispatches = wfWorld_GetStepProfile(gpu).dispatches;
 	fprintf(stderr, "  %s: %d fused cloths, %d dispatches/frame (1 batch + %d of the per-range cloth)\n", wfSolverName(solver),
 		ctx->fusedClothsPerFrame, dispatches, perRange);
@@ -331,7 +332,7 @@ static int FusedAutoPolicy(void)
 		int four = wfWorld_GetStepProfile(w).dispatches;
 		fprintf(stderr, "  %s: alone %d dispatches/frame, four cloths %d\n", wfSolverName(solvers[s]), alone, four);
 		const int S = wd.step.substeps, I = wd.step.iterations;
-		ENSURE(alone == (solvers[s] == WF_SOLVER_XPBD ? 1 : solvers[s] == WF_SOLVER_SPRINGS ? S + 2 : S * (2 + I) + 2));
+		ENSURE(alone == (solvers[s] == WF_SOLVER_XPBD ? 1 : solvers[s] == WF_SOLVER_SPRINGS ? 1 + S + 2 : 1 + S * (2 + I) + 2));
 		ENSURE(four == 1);
 		ENSURE(wfWorld_GetWarnings(w).validationMessages == 0);
 		wfDestroyWorld(w);

@@ -145,6 +145,12 @@ typedef struct wfStepDef {
 
 typedef struct wfVulkanDevice wfVulkanDevice; // a Vulkan device to share (see "Vulkan interop")
 
+// What happens to a cloth whose frame fails the frame check (see wfWarnings).
+typedef enum wfBadFrame {
+	WF_BAD_FRAME_KEEP = 0, // the frame is discarded: the cloth keeps its state of the frame start
+	WF_BAD_FRAME_RESET,    // the frame is discarded and the cloth reset to its rest shape (wfCloth_Reset)
+} wfBadFrame;
+
 typedef struct wfWorldDef {
 	wfBackendType backend;
 	const char* deviceName; // substring of the Vulkan device to use; NULL = first hardware device
@@ -164,6 +170,12 @@ typedef struct wfWorldDef {
 	// deviceName NULL. The world never destroys them, and its validation messages go to the caller's
 	// messenger (wfWarnings.validationMessages stays 0).
 	const struct wfVulkanDevice* vulkanDevice;
+	// The frame check: a frame after which a particle is faster than maxSpeed (m/s, [1, 1e6],
+	// default 1e3) or has a non-finite value is discarded and counted (wfWarnings); badFrame says
+	// what the cloth does then. Each discarded frame is logged with the cloth, the particle and the
+	// reason (the first four, then at every power of two).
+	float maxSpeed;
+	wfBadFrame badFrame;
 	int internalValue;       // set by wfDefaultWorldDef, checked on create
 } wfWorldDef;
 
@@ -220,11 +232,12 @@ typedef struct wfClothId {
 
 WF_API bool wfClothId_IsNull(wfClothId id);
 
-// Numerical trouble is counted, never fatal.
+// Numerical trouble is counted, never fatal. Counts are per cloth and frame.
 typedef struct wfWarnings {
-	int64_t nonFinite;   // frames in which a non-finite value was found (the cloth is then restored)
-	int64_t unstable;    // frames in which a cloth exploded (strain beyond 10x)
-	int64_t timeStepTooLarge; // explicit springs stepped beyond their stability estimate
+	int64_t nonFinite;   // frames discarded because a position or velocity was not finite
+	int64_t unstable;    // frames discarded because a particle moved faster than wfWorldDef.maxSpeed
+	int64_t timeStepTooLarge; // explicit springs frames whose substep exceeds the stability estimate
+	                     // h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see DESIGN.md)
 	int64_t validationMessages; // Vulkan validation-layer warnings and errors (WEFT_VK_VALIDATION=1)
 } wfWarnings;
 
@@ -343,6 +356,14 @@ WF_API wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target);
 WF_API wfResult wfCloth_Release(wfClothId id);
 WF_API int wfCloth_GetGrabbed(wfClothId id); // -1 when nothing is grabbed
 
+// Precision anywhere: a cloth's positions are kept relative to its own origin (a world point in
+// double), which follows the cloth between frames, so a scene behaves the same at the world's
+// origin and a kilometre away. ReadPositions / WritePositions take world coordinates;
+// ReadLocalPositions gives the stored ones (world = origin + local, in double); the Vulkan interop
+// buffers hold local positions too (wfVulkanClothBuffers.origin). Snapshots keep the origin.
+WF_API wfResult wfCloth_GetOrigin(wfClothId id, double origin[3]);
+WF_API wfResult wfCloth_ReadLocalPositions(wfClothId id, wfVec3* out, int count);
+
 // Read-back. count must equal the number of elements (particles, or 3 * triangles for indices).
 WF_API wfResult wfCloth_ReadPositions(wfClothId id, wfVec3* out, int count);
 WF_API wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count);
@@ -425,12 +446,13 @@ WF_API wfResult wfWorld_GetVulkanDevice(wfWorld* world, wfVulkanDevice* out);
 // Where a cloth's current state lives on the device: arrays of particleCount vec4 (16 bytes each).
 typedef struct wfVulkanClothBuffers {
 	uint64_t buffer;          // VkBuffer (usage: storage, vertex, transfer src/dst); small cloths share one
-	uint64_t positionOffset;  // bytes into buffer: xyz position, w inverse mass
+	uint64_t positionOffset;  // bytes into buffer: xyz position relative to `origin`, w inverse mass
 	uint64_t velocityOffset;  // xyz velocity, w unused
 	uint64_t normalOffset;    // xyz unit normal, w unused
 	uint32_t stride;          // 16
 	int particleCount;
 	bool normalsCurrent;      // false after the host changed positions and before the next step
+	double origin[3];         // positions are relative to this world point (wfCloth_GetOrigin)
 } wfVulkanClothBuffers;
 
 // Fills *out for a cloth of a world on Vulkan (WF_ERROR_BACKEND_UNAVAILABLE otherwise). Valid until a

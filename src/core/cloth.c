@@ -58,12 +58,17 @@ static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
 
 static void ResetState(wfCloth* c)
 {
+	// The local frame starts at the def's origin, where the rest positions are relative to.
+	c->origin[0] = c->def.origin.x;
+	c->origin[1] = c->def.origin.y;
+	c->origin[2] = c->def.origin.z;
 	for (int i = 0; i < c->model.particleCount; ++i) {
 		wfVec4 p = c->model.restPositions[i];
 		c->state.pos[i] = (wfVec4){p.x, p.y, p.z, 0.0f};
 		c->state.vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 	}
 	wfClothApplyInverseMass(c);
+	wfClothUpdateReference(c);
 	c->hostValid = true;
 	c->normalsValid = false;
 }
@@ -330,6 +335,8 @@ int wfCloth_GetGrabbed(wfClothId id)
 	if ((count) != (expected)) \
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: count %d, the cloth has %d", what, (count), (expected))
 
+// Positions go out in world coordinates (the local frame's origin added in double), velocities
+// and normals as they are.
 static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* out, int count, const char* what)
 {
 	GET_CLOTH(c, id);
@@ -338,8 +345,33 @@ static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* 
 	if (r != WF_OK)
 		return r;
 	const wfVec4* src = pick(c);
+	if (src == c->state.pos) {
+		const double* o = c->origin;
+		for (int i = 0; i < count; ++i)
+			out[i] = (wfVec3){(float)(o[0] + src[i].x), (float)(o[1] + src[i].y), (float)(o[2] + src[i].z)};
+		return WF_OK;
+	}
 	for (int i = 0; i < count; ++i)
 		out[i] = (wfVec3){src[i].x, src[i].y, src[i].z};
+	return WF_OK;
+}
+
+wfResult wfCloth_GetOrigin(wfClothId id, double origin[3])
+{
+	GET_CLOTH(c, id);
+	memcpy(origin, c->origin, sizeof c->origin);
+	return WF_OK;
+}
+
+wfResult wfCloth_ReadLocalPositions(wfClothId id, wfVec3* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_COUNT(c, id, count, c->model.particleCount, "local positions");
+	wfResult r = wfSyncHost(id.world, c);
+	if (r != WF_OK)
+		return r;
+	for (int i = 0; i < count; ++i)
+		out[i] = (wfVec3){c->state.pos[i].x, c->state.pos[i].y, c->state.pos[i].z};
 	return WF_OK;
 }
 
@@ -382,16 +414,18 @@ static wfResult WriteVec4(wfClothId id, const wfVec3* in, int count, bool positi
 	wfResult r = wfSyncHost(id.world, c);
 	if (r != WF_OK)
 		return r;
+	const double* o = c->origin;
 	for (int i = 0; i < count; ++i) {
 		if (positions) {
-			c->state.pos[i].x = in[i].x;
-			c->state.pos[i].y = in[i].y;
-			c->state.pos[i].z = in[i].z;
+			c->state.pos[i].x = (float)((double)in[i].x - o[0]);
+			c->state.pos[i].y = (float)((double)in[i].y - o[1]);
+			c->state.pos[i].z = (float)((double)in[i].z - o[2]);
 			c->state.vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 		} else {
 			c->state.vel[i] = (wfVec4){in[i].x, in[i].y, in[i].z, 0.0f};
 		}
 	}
+	wfClothUpdateReference(c);
 	return HostChanged(id.world, c);
 }
 
@@ -410,7 +444,11 @@ void wfComputeStats(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 	s->time = world->time;
 	s->sphereClearance = FLT_MAX;
 	s->floorClearance = FLT_MAX;
-	wfVec3 center = wfSphereCenterAt(p, -1);
+	// Positions are local: the colliders too; the gravity energy of the origin is added in double.
+	const wfClothLocal local = wfClothLocalNow(world, c);
+	const wfVec3 motion = wfSphereMotionAt(p, -1);
+	const wfVec3 center = {local.sphereCenter.x + motion.x, local.sphereCenter.y + motion.y, local.sphereCenter.z + motion.z};
+	int dynamic = 0;
 	double ke = 0.0, pe = 0.0, mx = 0.0, my = 0.0, mz = 0.0;
 	for (int i = 0; i < m->particleCount; ++i) {
 		wfVec4 x = pos[i], v = vel[i];
@@ -421,6 +459,7 @@ void wfComputeStats(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 		// Pinned particles are not dynamic: they carry no momentum or energy.
 		if (c->pinned[i] || i == c->grabIndex)
 			continue;
+		dynamic++;
 		ke += 0.5 * mass * ((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
 		pe -= mass * ((double)p->gravity.x * x.x + (double)p->gravity.y * x.y + (double)p->gravity.z * x.z);
 		mx += mass * v.x;
@@ -435,9 +474,10 @@ void wfComputeStats(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 			if (d < s->sphereClearance)
 				s->sphereClearance = d;
 		}
-		if (p->floor.enabled && x.y - p->floor.height < s->floorClearance)
-			s->floorClearance = x.y - p->floor.height;
+		if (p->floor.enabled && x.y - local.floorHeight < s->floorClearance)
+			s->floorClearance = x.y - local.floorHeight;
 	}
+	pe += wfOriginGravityEnergy(c, p, dynamic);
 	// Elastic energy: 1/2 C^2 / compliance (XPBD) or 1/2 k C^2 (springs); Jacobi has no energy model.
 	double strainSum = 0.0;
 	int stretchCount = 0;
@@ -467,6 +507,20 @@ void wfComputeStats(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 	s->momentum = (wfVec3){(float)mx, (float)my, (float)mz};
 }
 
+double wfOriginGravityEnergy(const wfCloth* c, const wfFrameParams* p, int dynamic)
+{
+	const double* o = c->origin;
+	return -(double)c->material.mass * dynamic * ((double)p->gravity.x * o[0] + (double)p->gravity.y * o[1] + (double)p->gravity.z * o[2]);
+}
+
+int wfDynamicCount(const wfCloth* c)
+{
+	int n = 0;
+	for (int i = 0; i < c->model.particleCount; ++i)
+		n += !c->pinned[i] && i != c->grabIndex;
+	return n;
+}
+
 wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats)
 {
 	GET_CLOTH(c, id);
@@ -481,16 +535,31 @@ wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats)
 	return WF_OK;
 }
 
-// Explicit springs are stable while h * omega_max < 2. By Gershgorin the stiffness matrix of a
-// particle with D springs has eigenvalues below 2 k D, so omega_max^2 <= 2 k D / m.
+// Explicit springs with dampers, semi-implicit Euler. The stiffness and damping matrices of the
+// cloth are k L and c L with the same graph matrix L, so their modes are shared: a mode of L's
+// eigenvalue l has omega^2 = k l / m and gamma = c l / m, and the step v' = v + h (-omega^2 x -
+// gamma v), x' = x + h v' is stable while h^2 omega^2 + 2 h gamma < 4 (the Jury conditions of its
+// 2x2 matrix: det 1 - h gamma, trace 2 - h^2 omega^2 - h gamma). By Gershgorin l <= 2 D for D
+// springs at a particle. So h must stay below the positive root of
+// (2 k D / m) h^2 + (4 c D / m) h - 4 = 0; without dampers that is sqrt(2 m / (k D)).
+double wfSpringsStepLimit(const wfCloth* c)
+{
+	const double k = c->material.stiffness, d = c->material.springDamping, m = c->material.mass;
+	const double degree = c->model.maxDegree > 0 ? c->model.maxDegree : 1;
+	const double a = 2.0 * k * degree / m, b = 4.0 * d * degree / m;
+	if (a <= 0.0)
+		return b > 0.0 ? 4.0 / b : INFINITY;
+	return (-b + sqrt(b * b + 16.0 * a)) / (2.0 * a);
+}
+
 void wfCheckSpringsStep(wfWorld* world, const wfCloth* c, float h)
 {
-	float k = c->material.stiffness;
-	int degree = c->model.maxDegree > 0 ? c->model.maxDegree : 1;
-	float limit = k > 0.0f ? sqrtf(2.0f * c->material.mass / (k * (float)degree)) : INFINITY;
-	if (h <= limit)
+	const double limit = wfSpringsStepLimit(c);
+	if ((double)h <= limit)
 		return;
 	world->warnings.timeStepTooLarge++;
 	if (world->warnings.timeStepTooLarge == 1)
-		wfLog(world, WF_LOG_WARNING, "springs: substep %g s exceeds the stability estimate %g s", (double)h, (double)limit);
+		wfLog(world, WF_LOG_WARNING, "springs: cloth %d: substep %g s exceeds the stability estimate %g s (stiffness %g, "
+			"springDamping %g, mass %g)", c->index, (double)h, limit, (double)c->material.stiffness,
+			(double)c->material.springDamping, (double)c->material.mass);
 }

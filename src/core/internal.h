@@ -42,7 +42,7 @@ typedef struct wfClothModel {
 	int triangleCount;
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
 	float* uvs;                 // (particleCount x 2)
-	wfVec4* restPositions;      // (particleCount) initial positions, w unused
+	wfVec4* restPositions;      // (particleCount) initial positions relative to the def's origin, w unused
 } wfClothModel;
 
 // State: what a step changes; snapshot/restore copies it.
@@ -57,6 +57,26 @@ typedef struct wfClothState {
 	wfVec4* normals;   // (particleCount) derived from pos on demand
 } wfClothState;
 
+// A cloth's local frame (precision anywhere in a large world). state.pos holds positions relative
+// to wfCloth.origin, a world point kept in double; the world is never seen in float by a solver.
+// At the start of each frame the core moves the origin onto the cloth when its reference particle
+// is more than WF_RECENTRE_DISTANCE away (by whole metres, so the shift is exact where a position
+// and the shift are of similar size) and computes the frame's colliders and grab target relative
+// to the moved origin. Everything here is derived from the cloth's own local state and the world
+// defs by double arithmetic, so a scene and the same scene translated anywhere within 1e6 m
+// step through the same float values.
+#define WF_RECENTRE_DISTANCE 1.0f
+
+typedef struct wfClothLocal {
+	wfVec3 shift;        // subtracted from every position at the frame start (0 when not re-centred)
+	wfVec3 sphereCenter; // the sphere's centre at motion phase 0, relative to origin + shift
+	float floorHeight;   // the floor's height, relative to origin + shift
+	wfVec3 grabTarget;   // relative to origin + shift
+} wfClothLocal;
+
+// The frame check's verdict on one cloth (backends fill it; the core counts, logs and recovers).
+typedef enum wfFrameVerdict { WF_FRAME_GOOD = 0, WF_FRAME_UNSTABLE, WF_FRAME_NON_FINITE } wfFrameVerdict;
+
 typedef struct wfCloth {
 	uint32_t generation; // 0 = free slot
 	int index;
@@ -69,6 +89,11 @@ typedef struct wfCloth {
 	wfVec3 grabTarget;
 	bool normalsValid;   // normals match pos
 	bool hostValid;      // state arrays hold the newest positions/velocities (false after a GPU step)
+	double origin[3];    // world position of the local frame's origin (see wfClothLocal)
+	wfVec3 reference;    // local position of particle particleCount / 2 after the last frame
+	wfClothLocal local;  // this frame's shift and local environment (wfClothBeginFrame)
+	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
+	int verdictParticle; // the first bad particle (index order), -1 when good
 	void* backendData;
 } wfCloth;
 
@@ -179,11 +204,31 @@ wfResult wfSyncHost(wfWorld* world, wfCloth* cloth); // make the host mirror cur
 void wfComputeNormals(const wfClothModel* model, const wfVec4* pos, wfVec4* normals);
 void wfComputeStats(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);
 void wfFrameParamsInit(const wfWorld* world, wfFrameParams* params);
-// Explicit springs: counts (and logs once) a substep longer than the cloth's stability estimate.
+// Explicit springs: counts (and logs once) a substep longer than the cloth's stability estimate,
+// which wfSpringsStepLimit gives (seconds; stiffness, dampers, mass and the most springs at a particle).
 void wfCheckSpringsStep(wfWorld* world, const wfCloth* cloth, float h);
+double wfSpringsStepLimit(const wfCloth* cloth);
+// Statistics of local positions: the gravity energy of the origin for `dynamic` free particles, and
+// the number of free particles (not pinned, not grabbed).
+double wfOriginGravityEnergy(const wfCloth* cloth, const wfFrameParams* params, int dynamic);
+int wfDynamicCount(const wfCloth* cloth);
+
+// frame.c: the local frame and the frame policy.
+// Before a step: the shift and local environment of the frame from the reference particle.
+void wfClothBeginFrame(const wfWorld* world, wfCloth* cloth, const wfFrameParams* params);
+// The local environment for the current origin without a shift (statistics between frames).
+wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* cloth);
+// After a step: a good frame moves the origin by the shift; a bad one (the backend restored the
+// frame-start state) is counted, logged with the cloth and the reason, and recovered as the def says.
+void wfClothEndFrame(wfWorld* world, wfCloth* cloth);
+// After the host wrote the state: the reference particle from the host positions.
+void wfClothUpdateReference(wfCloth* cloth);
+// The frame check of one cloth's host state: the verdict and the first bad particle, in index order.
+wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, int* particle);
 
 // Environment helpers (also mirrored in the GPU shaders).
-wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep
+wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep, world
+wfVec3 wfSphereMotionAt(const wfFrameParams* p, int substep); // the same less the centre at phase 0
 wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep);
 // External acceleration of a particle in a given column during a substep (gravity + wind).
 wfVec3 wfExternalAccel(const wfFrameParams* p, int substep, int column, float invMass);

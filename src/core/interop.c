@@ -27,5 +27,6 @@ wfResult wfCloth_GetVulkanBuffers(wfClothId id, wfVulkanClothBuffers* out)
 		return wfSetError(world, WF_ERROR_BACKEND_UNAVAILABLE, "GetVulkanBuffers: the world runs on the %s backend, not on Vulkan",
 			world->backend->name);
 	world->backend->vulkanBuffers(world, c, out);
+	memcpy(out->origin, c->origin, sizeof c->origin);
 	return WF_OK;
 }

@@ -74,7 +74,7 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	}
 
 	// Particles: column index along x, row index along z (horizontal) or down y (vertical), centred
-	// on the origin. A side with one particle has no extent.
+	// on the def's origin. A side with one particle has no extent.
 	float dx = cols > 1 ? def->width / (float)(cols - 1) : 0.0f;
 	float dy = rows > 1 ? def->height / (float)(rows - 1) : 0.0f;
 	float x0 = cols > 1 ? -0.5f * def->width : 0.0f;
@@ -83,14 +83,15 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 		for (int c = 0; c < cols; ++c) {
 			wfVec4* p = &m->restPositions[r * cols + c];
 			float u = x0 + dx * (float)c, v = y0 + dy * (float)r;
+			// Relative to the def's origin, which the cloth's local frame starts at (internal.h).
 			if (def->orientation == WF_ORIENT_HORIZONTAL) {
-				p->x = def->origin.x + u;
-				p->y = def->origin.y;
-				p->z = def->origin.z + v;
+				p->x = u;
+				p->y = 0.0f;
+				p->z = v;
 			} else {
-				p->x = def->origin.x + u;
-				p->y = def->origin.y - v;
-				p->z = def->origin.z;
+				p->x = u;
+				p->y = -v;
+				p->z = 0.0f;
 			}
 			p->w = 0.0f;
 			m->uvs[2 * (r * cols + c) + 0] = cols > 1 ? def->uvRepeat * (float)c / (float)(cols - 1) : 0.0f;

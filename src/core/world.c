@@ -154,6 +154,8 @@ wfWorldDef wfDefaultWorldDef(void)
 	d.contact.response = WF_CONTACT_FRICTION;
 	d.contact.thickness = 0.01f;
 	d.contact.friction = 0.3f;
+	d.maxSpeed = 1e3f;
+	d.badFrame = WF_BAD_FRAME_KEEP;
 	d.internalValue = WF_SECRET_COOKIE;
 	return d;
 }
@@ -299,6 +301,8 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	if (d->vulkanDevice != NULL && !ValidateVulkanDevice(d, error, errorSize))
 		return false;
 	CHECK_FINITE3("gravity", d->gravity);
+	CHECK_RANGE("maxSpeed", d->maxSpeed, 1.0f, 1e6f);
+	CHECK_ENUM("badFrame", d->badFrame, 2, "keep, reset");
 	return wfValidateStepDef(&d->step, error, errorSize) && ValidateSphere(&d->sphere, error, errorSize) &&
 		ValidateFloor(&d->floor, error, errorSize) && ValidateWind(&d->wind, error, errorSize) &&
 		ValidateContact(&d->contact, error, errorSize);
@@ -473,15 +477,19 @@ void wfFrameParamsInit(const wfWorld* w, wfFrameParams* p)
 static const float kTwoPi = 6.28318530717958647692f;
 
 // The sphere's motion clock runs only while it moves; substep k ends at sphereTime + (k+1) h.
-wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep)
+// The motion is kept apart from the centre: solvers add it to the centre in their cloth's local
+// frame (wfClothLocal.sphereCenter), so it is the same whatever the world position.
+wfVec3 wfSphereMotionAt(const wfFrameParams* p, int substep)
 {
-	wfVec3 c = p->sphere.center;
 	float t = (float)(p->sphereTime + (p->sphere.moving ? (double)(substep + 1) * p->h : 0.0));
 	float s = sinf(kTwoPi * p->sphere.frequency * t);
-	c.x += p->sphere.amplitude.x * s;
-	c.y += p->sphere.amplitude.y * s;
-	c.z += p->sphere.amplitude.z * s;
-	return c;
+	return (wfVec3){p->sphere.amplitude.x * s, p->sphere.amplitude.y * s, p->sphere.amplitude.z * s};
+}
+
+wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep)
+{
+	wfVec3 c = p->sphere.center, m = wfSphereMotionAt(p, substep);
+	return (wfVec3){c.x + m.x, c.y + m.y, c.z + m.z};
 }
 
 wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep)
@@ -524,9 +532,18 @@ wfResult wfWorld_Step(wfWorld* world)
 	// Unknown until the backend measured this frame (it overwrites them when stage timing is on).
 	for (int k = 0; k < WF_STAGE_COUNT; ++k)
 		world->stageMs[k] = -1.0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		if (world->cloths[i].generation != 0)
+			wfClothBeginFrame(world, &world->cloths[i], &params);
+	}
 	wfResult r = world->backend->step(world, &params);
 	if (r != WF_OK)
 		return r;
+	// The frame policy: good frames move each cloth's origin, bad ones are counted and recovered.
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		if (world->cloths[i].generation != 0)
+			wfClothEndFrame(world, &world->cloths[i]);
+	}
 	world->time += (double)params.h * params.substeps;
 	if (world->def.sphere.moving)
 		world->sphereTime += (double)params.h * params.substeps;
@@ -664,7 +681,8 @@ wfResult wfWorld_SetStageTiming(wfWorld* world, bool enabled)
 bool wfWorld_GetStageTiming(const wfWorld* world) { return world->stageTiming; }
 
 // ------------------------------------------------------------------ snapshots
-// Layout: header, then per live cloth (in slot order) positions xyz and velocities xyz.
+// Layout: header, then per live cloth (in slot order) its local frame's origin (3 doubles), local
+// positions (xyzw) and velocities (xyzw).
 
 typedef struct SnapshotHeader {
 	uint32_t magic;
@@ -681,7 +699,7 @@ size_t wfWorld_GetSnapshotSize(const wfWorld* world)
 	size_t size = sizeof(SnapshotHeader);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
-			size += (size_t)world->cloths[i].model.particleCount * 2 * sizeof(wfVec4);
+			size += 3 * sizeof(double) + (size_t)world->cloths[i].model.particleCount * 2 * sizeof(wfVec4);
 	}
 	return size;
 }
@@ -702,6 +720,8 @@ wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size)
 		if (r != WF_OK)
 			return r;
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+		memcpy(out, c->origin, sizeof c->origin);
+		out += sizeof c->origin;
 		memcpy(out, c->state.pos, bytes);
 		memcpy(out + bytes, c->state.vel, bytes);
 		out += 2 * bytes;
@@ -724,11 +744,14 @@ wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size
 		if (c->generation == 0)
 			continue;
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+		memcpy(c->origin, in, sizeof c->origin);
+		in += sizeof c->origin;
 		memcpy(c->state.pos, in, bytes);
 		memcpy(c->state.vel, in + bytes, bytes);
 		in += 2 * bytes;
 		// Inverse masses follow the current pins, not the saved ones.
 		wfClothApplyInverseMass(c);
+		wfClothUpdateReference(c);
 		c->hostValid = true;
 		c->normalsValid = false;
 		wfResult r = world->backend->upload(world, c);

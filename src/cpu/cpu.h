@@ -69,7 +69,7 @@ typedef struct wfCpuColliders {
 	wfVec3 center, velocity;
 	float radius, floorY;
 } wfCpuColliders;
-wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx);
+wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);
 
 // Response to a contact with outward normal n at a collider moving with velocity vs:
 // STOP zeroes the velocity (the second document); FRICTION removes the approaching normal part of

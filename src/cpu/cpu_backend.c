@@ -45,24 +45,6 @@ static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 	cloth->backendData = NULL;
 }
 
-// A frame is bad when a value is not finite or a particle moves faster than any cloth should.
-static bool FrameIsBad(const wfCloth* c, bool* nonFinite)
-{
-	const wfVec4* x = c->state.pos;
-	const wfVec4* v = c->state.vel;
-	*nonFinite = false;
-	for (int i = 0; i < c->model.particleCount; ++i) {
-		float s = x[i].x + x[i].y + x[i].z + v[i].x + v[i].y + v[i].z;
-		if (!isfinite(s)) {
-			*nonFinite = true;
-			return true;
-		}
-		if (fabsf(v[i].x) > 1e4f || fabsf(v[i].y) > 1e4f || fabsf(v[i].z) > 1e4f)
-			return true;
-	}
-	return false;
-}
-
 // Stage timing (wfWorld_SetStageTiming) marks the stage boundaries of every substep with the wall
 // clock: the backup copies are PREPARE, the frame check NORMALS (normals are computed when read).
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
@@ -82,6 +64,15 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(cc->pos, c->state.pos, bytes);
 		memcpy(cc->vel, c->state.vel, bytes);
+		// Re-centring (wfClothLocal): the frame starts in the moved local frame.
+		const wfVec3 shift = c->local.shift;
+		if (shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f) {
+			for (int i = 0; i < c->model.particleCount; ++i) {
+				c->state.pos[i].x -= shift.x;
+				c->state.pos[i].y -= shift.y;
+				c->state.pos[i].z -= shift.z;
+			}
+		}
 		if (solver == WF_SOLVER_SPRINGS)
 			wfCheckSpringsStep(world, c, params->h);
 		wfCpuStageMark(&ctx, WF_STAGE_PREPARE);
@@ -95,19 +86,13 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			}
 		}
 		c->normalsValid = false;
-		bool nonFinite;
-		if (FrameIsBad(c, &nonFinite)) {
-			// Never hand out a garbage frame: count it, say so once, and keep the last good state.
-			if (nonFinite)
-				world->warnings.nonFinite++;
-			else
-				world->warnings.unstable++;
-			if (world->warnings.nonFinite + world->warnings.unstable == 1)
-				wfLog(world, WF_LOG_WARNING, "cloth %d: %s; the frame was discarded (lower the time step or the stiffness)",
-					ci, nonFinite ? "non-finite values" : "exploded (speed over 1e4 m/s)");
+		// Never hand out a garbage frame: the frame-start state comes back and the core is told why.
+		c->verdict = wfCheckFrame(world, c, &c->verdictParticle);
+		if (c->verdict != WF_FRAME_GOOD) {
 			memcpy(c->state.pos, cc->pos, bytes);
 			memcpy(c->state.vel, cc->vel, bytes);
 		}
+		wfClothUpdateReference(c);
 		wfCpuStageMark(&ctx, WF_STAGE_NORMALS);
 	}
 	for (int k = 0; ctx.timer != NULL && k < WF_STAGE_COUNT; ++k)

@@ -55,8 +55,8 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	const bool uniform = p->wind.mode != WF_WIND_WAVE;
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / mass);
 	const int grab = c->grabIndex;
-	const wfVec3 target = c->grabTarget;
-	const wfCpuColliders colliders = wfCpuCollidersAt(ctx);
+	const wfVec3 target = c->local.grabTarget;
+	const wfCpuColliders colliders = wfCpuCollidersAt(ctx, c);
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{
 		// External forces: gravity and wind.

@@ -72,7 +72,7 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float factor)
 {
 	const int n = c->model.particleCount;
-	const wfCpuColliders k = wfCpuCollidersAt(ctx);
+	const wfCpuColliders k = wfCpuCollidersAt(ctx, c);
 	wfVec4* restrict pos = c->state.pos;
 	const wfVec4* restrict prev = c->state.prev;
 	wfVec4* restrict vel = c->state.vel;
@@ -104,12 +104,13 @@ void wfCpuPlaceGrab(wfCloth* c)
 	if (c->grabIndex < 0)
 		return;
 	wfVec4* p = &c->state.pos[c->grabIndex];
-	p->x = c->grabTarget.x;
-	p->y = c->grabTarget.y;
-	p->z = c->grabTarget.z;
+	p->x = c->local.grabTarget.x;
+	p->y = c->local.grabTarget.y;
+	p->z = c->local.grabTarget.z;
 }
 
-wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx)
+// In the cloth's local frame: the centre at phase 0 plus the motion of the substep.
+wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* c)
 {
 	const wfFrameParams* p = ctx->params;
 	wfCpuColliders k;
@@ -117,9 +118,10 @@ wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx)
 	k.sphere = p->sphere.enabled;
 	k.floor = p->floor.enabled;
 	k.any = k.sphere || k.floor;
-	k.center = k.sphere ? wfSphereCenterAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
+	const wfVec3 m = wfSphereMotionAt(p, ctx->substep), o = c->local.sphereCenter;
+	k.center = k.sphere ? (wfVec3){o.x + m.x, o.y + m.y, o.z + m.z} : (wfVec3){0.0f, 0.0f, 0.0f};
 	k.velocity = k.sphere ? wfSphereVelocityAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
 	k.radius = p->sphere.radius + p->contact.thickness;
-	k.floorY = p->floor.height + p->contact.thickness;
+	k.floorY = c->local.floorHeight + p->contact.thickness;
 	return k;
 }

@@ -23,6 +23,7 @@ typedef struct RdClothDraw {
 	VkBuffer state;        // the solver's buffer, or r->geometry
 	VkDeviceSize position, velocity, normal;
 	bool zeroCopy;
+	float offset[3];       // added to the positions: the cloth's origin for the solver's (local) buffer, else 0
 	bool takeRest;         // copy this frame's positions into the cache's rest shape
 	VkDescriptorSet set;
 } RdClothDraw;
@@ -217,12 +218,16 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 	c->zeroCopy = r->ctx.borrowed && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
 	              vb.normalsCurrent && vb.stride == RD_VERTEX_STRIDE;
 	if (c->zeroCopy) {
+		// The solver's positions are relative to the cloth's origin (weft.h): drawn translated by it.
+		for (int k = 0; k < 3; ++k)
+			c->offset[k] = (float)vb.origin[k];
 		c->state = (VkBuffer)vb.buffer;
 		c->position = vb.positionOffset;
 		c->velocity = vb.velocityOffset;
 		c->normal = vb.normalOffset;
 		return WF_OK;
 	}
+	memset(c->offset, 0, sizeof c->offset); // staged positions are read in world coordinates
 	VkDeviceSize bytes = AlignUp((VkDeviceSize)c->info.particleCount * RD_VERTEX_STRIDE, RD_STATE_ALIGN);
 	// Without zero copy the three arrays sit side by side in staging, at the same offsets in geometry.
 	c->position = AlignUp(*size, RD_STATE_ALIGN);
@@ -411,6 +416,7 @@ static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, c
 		memset(&push, 0, sizeof push);
 		int n = draws[i].info.particleCount;
 		push.mode[0] = n;
+		SetVec4(push.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		BindSets(r, VK_PIPELINE_BIND_POINT_COMPUTE, draws[i].set);
 		Push(r, &push);
 		uint32_t groups = (uint32_t)((n + RD_BOUNDS_GROUP - 1) / RD_BOUNDS_GROUP);
@@ -458,8 +464,8 @@ static void RecordShadowPass(wfRenderer* r, const RdClothDraw* draws, int count,
 		Push(r, &caster);
 		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
 	}
-	SetVec4(caster.transform, 0.0f, 0.0f, 0.0f, 1.0f);
 	for (int i = 0; i < count; ++i) {
+		SetVec4(caster.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		BindCloth(r, &draws[i], true, false);
 		Push(r, &caster);
 		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
@@ -524,7 +530,7 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
 	for (int i = 0; i < count; ++i) {
 		memset(&draw, 0, sizeof draw);
-		SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+		SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
 		SetVec4(draw.material, 0.12f, 32.0f, 1e-5f, 0.0f);
 		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED    ? RD_MODE_SPEED
@@ -543,7 +549,7 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->linePipeline);
 		for (int i = 0; i < count; ++i) {
 			memset(&draw, 0, sizeof draw);
-			SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+			SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 			SetVec4(draw.color, 0.05f, 0.05f, 0.06f, 1.0f);
 			SetVec4(draw.material, 0.0f, 0.0f, 3e-5f, 0.0f);
 			BindCloth(r, &draws[i], true, true);
@@ -563,6 +569,7 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 				if (!wfCloth_IsPinned(draws[i].id, p))
 					continue;
 				memset(&draw, 0, sizeof draw);
+				SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 0.0f);
 				SetVec4(draw.color, 0.85f, 0.06f, 0.04f, 1.0f);
 				SetVec4(draw.material, 0.5f, 32.0f, 0.0f, 0.0f);
 				draw.mode[0] = RD_MODE_SOLID;

@@ -39,10 +39,10 @@
 
 _Static_assert(sizeof(wfVkPush) == 16, "push constants");
 _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
-_Static_assert(offsetof(wfVkClothParams, h) == 64, "vec4 members first");
+_Static_assert(offsetof(wfVkClothParams, h) == 96, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
-_Static_assert(sizeof(wfVkStatus) == 16, "status");
+_Static_assert(sizeof(wfVkStatus) == 32 && offsetof(wfVkStatus, reference) == 16, "status");
 _Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
 
@@ -940,6 +940,11 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	rec->set = -1;
 	rec->bound = VK_NULL_HANDLE;
 	UseSet(rec, 0);
+	// The frame start's re-centring (wfClothLocal.shift, 0 on most frames), after the backup copy:
+	// part of the frame's preparation.
+	BeginStage(rec, WF_STAGE_PREPARE);
+	Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, 0, WF_VK_PUSH_SHIFT);
+	ComputeBarrier(ctx, rec->cmd);
 	for (int s = 0; s < step->substeps; ++s) {
 		const uint32_t sub = (uint32_t)s;
 		switch (step->solver) {
@@ -1112,7 +1117,7 @@ static void WriteSubsteps(const wfFrameParams* p, float invMass, wfVkSubstep* su
 {
 	for (int s = 0; s < p->substeps; ++s) {
 		wfVkSubstep rec;
-		rec.sphereCenter = V4(wfSphereCenterAt(p, s), 0.0f);
+		rec.sphereMotion = V4(wfSphereMotionAt(p, s), 0.0f);
 		rec.sphereVel = V4(wfSphereVelocityAt(p, s), 0.0f);
 		rec.accel = V4(wfExternalAccel(p, s, 0, invMass), (float)(p->time + (double)s * p->h));
 		memcpy(&sub[s], &rec, sizeof rec);
@@ -1132,7 +1137,11 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	memset(&cp, 0, sizeof cp);
 	cp.gravity = V4(p->gravity, 0.0f);
 	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
-	cp.grabTarget = V4(c->grabTarget, 0.0f);
+	// The cloth's local frame (wfClothBeginFrame): its shift, colliders and grab target.
+	cp.grabTarget = V4(c->local.grabTarget, 0.0f);
+	cp.shift = V4(c->local.shift, 0.0f);
+	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
+	cp.maxSpeed = world->def.maxSpeed;
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
 	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
@@ -1145,7 +1154,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.windFrequency = p->wind.frequency;
 	cp.windPhasePerColumn = p->wind.phasePerColumn;
 	cp.sphereR = p->sphere.radius + p->contact.thickness;
-	cp.floorY = p->floor.height + p->contact.thickness;
+	cp.floorY = c->local.floorHeight + p->contact.thickness;
 	cp.friction = p->contact.friction;
 	cp.flags = (p->sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
@@ -1264,17 +1273,15 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		c->hostValid = false;
 		c->normalsValid = false;
 		vc->normalsCurrent = true;
-		if (st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu)
+		if (st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu) {
+			c->reference = (wfVec3){st.reference.x, st.reference.y, st.reference.z};
 			continue;
-		// The CPU scans in index order and stops at the first bad particle of either kind.
+		}
+		// The CPU scans in index order and stops at the first bad particle of either kind; the core
+		// counts and logs (wfClothEndFrame). The reference stays: the frame-start state comes back.
 		bool nonFinite = st.firstNonFinite < st.firstUnstable;
-		if (nonFinite)
-			world->warnings.nonFinite++;
-		else
-			world->warnings.unstable++;
-		if (world->warnings.nonFinite + world->warnings.unstable == 1)
-			wfLog(world, WF_LOG_WARNING, "cloth %d: %s; the frame was discarded (lower the time step or the stiffness)", i,
-				nonFinite ? "non-finite values" : "exploded (speed over 1e4 m/s)");
+		c->verdict = nonFinite ? WF_FRAME_NON_FINITE : WF_FRAME_UNSTABLE;
+		c->verdictParticle = (int)(nonFinite ? st.firstNonFinite : st.firstUnstable);
 		vc->normalsCurrent = false;
 		r = SubmitAndWait(ctx, vc->restore);
 		if (r != WF_OK)
@@ -1347,11 +1354,14 @@ static wfResult Stats(wfWorld* world, wfCloth* c, const wfFrameParams* p, wfClot
 	wfVkStatsParams sp;
 	memset(&sp, 0, sizeof sp);
 	sp.gravity = V4(p->gravity, 0.0f);
-	sp.sphereCenter = V4(wfSphereCenterAt(p, -1), 0.0f);
+	// Local positions: local colliders, and the origin's gravity energy added on the host.
+	const wfClothLocal local = wfClothLocalNow(world, c);
+	const wfVec3 motion = wfSphereMotionAt(p, -1);
+	sp.sphereCenter = (wfVkVec4){local.sphereCenter.x + motion.x, local.sphereCenter.y + motion.y, local.sphereCenter.z + motion.z, 0.0f};
 	sp.compliance = (wfVkVec4){m->stretchCompliance, m->shearCompliance, m->bendCompliance, 0.0f};
 	sp.mass = m->mass;
 	sp.sphereRadius = p->sphere.radius;
-	sp.floorHeight = p->floor.height;
+	sp.floorHeight = local.floorHeight;
 	sp.stiffness = m->stiffness;
 	wfSolverType solver = world->def.step.solver;
 	sp.flags = (p->sphere.enabled ? WF_VK_STATS_SPHERE : 0u) | (p->floor.enabled ? WF_VK_STATS_FLOOR : 0u) |
@@ -1385,7 +1395,7 @@ static wfResult Stats(wfWorld* world, wfCloth* c, const wfFrameParams* p, wfClot
 	memset(out, 0, sizeof *out);
 	out->time = world->time;
 	out->kineticEnergy = ke;
-	out->potentialEnergy = pe;
+	out->potentialEnergy = pe + wfOriginGravityEnergy(c, p, wfDynamicCount(c));
 	out->maxStrain = bad > 0 ? NAN : largest; // a non-finite strain is the largest (as on the CPU)
 	out->meanStrain = stretch > 0 ? (float)(strainSum / (double)stretch) : 0.0f;
 	out->sphereClearance = sphere;

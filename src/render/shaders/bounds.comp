@@ -1,6 +1,7 @@
 #version 450
 // The box around one cloth's particles, merged into the frame's caster box (set 0, RD_BINDING_BOUNDS)
-// with atomic min / max on order-preserving uints. draw.mode.x: particle count.
+// with atomic min / max on order-preserving uints. draw.mode.x: particle count; draw.transform.xyz:
+// the offset of the positions (the cloth's origin when they are the solver's local ones).
 #include "render_shared.h"
 
 layout(local_size_x = RD_BOUNDS_GROUP) in;
@@ -25,7 +26,7 @@ void main()
 	uint count = uint(draw.mode.x);
 	vec3 lo = vec3(3.0e38), hi = vec3(-3.0e38);
 	for (uint i = gl_GlobalInvocationID.x; i < count; i += gl_NumWorkGroups.x * RD_BOUNDS_GROUP) {
-		vec3 p = clothPos[i].xyz;
+		vec3 p = draw.transform.xyz + clothPos[i].xyz;
 		lo = min(lo, p);
 		hi = max(hi, p);
 	}

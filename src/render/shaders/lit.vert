@@ -42,7 +42,7 @@ void main()
 	int cols = draw.mode.y, rows = draw.mode.z;
 	if (draw.mode.w > 0) {
 		// Pin marker: centred on the particle, sized from the cloth's first edge.
-		transform.xyz = clothPos[draw.mode.w - 1].xyz;
+		transform.xyz = draw.transform.xyz + clothPos[draw.mode.w - 1].xyz; // xyz: the cloth's offset
 		float spacing = cols > 1 ? distance(clothPos[0].xyz, clothPos[1].xyz)
 		              : rows > 1 ? distance(clothPos[0].xyz, clothPos[cols].xyz) : 0.05;
 		transform.w = clamp(0.45 * spacing, 0.01, 0.1);

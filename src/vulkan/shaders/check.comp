@@ -1,6 +1,7 @@
 #version 450
-// Frame check (FrameIsBad in cpu_backend.c): records the first particle with a non-finite value and
-// the first moving faster than 1e4 m/s; the host compares them as the CPU's ordered scan would.
+// Frame check (wfCheckFrame in frame.c): records the first particle with a non-finite value and
+// the first moving faster than maxSpeed; the host compares them as the CPU's ordered scan would.
+// The reference particle's position goes along for the next frame's re-centring.
 #include "common.glsl"
 
 void main()
@@ -13,6 +14,8 @@ void main()
 	// Exponent bits all ones: inf or NaN (robust where a compiler assumes finite math).
 	if ((floatBitsToUint(s) & 0x7f800000u) == 0x7f800000u)
 		atomicMin(status.firstNonFinite, i);
-	else if (abs(v.x) > 1e4 || abs(v.y) > 1e4 || abs(v.z) > 1e4)
+	else if (WfTooFast(v.xyz))
 		atomicMin(status.firstUnstable, i);
+	if (i == P.particleCount / 2u)
+		status.reference = vec4(x.xyz, 0.0);
 }

@@ -67,6 +67,14 @@ uint WfGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x
 
 #endif
 
+// The frame check's speed test, as wfCheckFrame: |v|^2 > maxSpeed^2.
+bool WfTooFast(vec3 v)
+{
+	precise float s2 = v.x * v.x + v.y * v.y + v.z * v.z;
+	precise float l2 = P.maxSpeed * P.maxSpeed;
+	return s2 > l2;
+}
+
 bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
 #ifndef WF_BATCH
@@ -118,7 +126,8 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 	if (x.w == 0.0)
 		return;
 	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
-		vec3 c = S[substep].sphereCenter.xyz;
+		// The centre in the cloth's local frame: phase-0 centre plus the substep's motion (as the CPU).
+		precise vec3 c = P.sphereCenter.xyz + S[substep].sphereMotion.xyz;
 		float R = P.sphereR;
 		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 		precise float d2 = dx * dx + dy * dy + dz * dz;

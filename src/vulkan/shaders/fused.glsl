@@ -438,8 +438,9 @@ void main()
 			atomicOr(sFree[i >> 5], 1u << (i & 31u));
 		if (x.w != 0.0 && x.w != gInvMass)
 			atomicAnd(sBinary, 0u);
-		if (gShared)
-			StoreX(i, x.xyz);
+		// The frame start's re-centring (predict.comp with WF_VK_PUSH_SHIFT), after the backup.
+		precise vec3 y = x.xyz - P.shift.xyz;
+		StoreX(i, y);
 	}
 	memoryBarrierShared();
 	memoryBarrierBuffer(); // the status reset before any invocation's atomics at the end
@@ -486,7 +487,7 @@ void main()
 		precise float sum = x.x + x.y + x.z + v.x + v.y + v.z;
 		if ((floatBitsToUint(sum) & 0x7f800000u) == 0x7f800000u)
 			atomicMin(STATUS_NON_FINITE, i);
-		else if (abs(v.x) > 1e4 || abs(v.y) > 1e4 || abs(v.z) > 1e4)
+		else if (WfTooFast(v))
 			atomicMin(STATUS_UNSTABLE, i);
 	}
 	// The frame check to the host-visible slot (atomics return the final values).
@@ -495,5 +496,6 @@ void main()
 	if (t == 0u) {
 		slots[gl_WorkGroupID.x].status.firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
+		slots[gl_WorkGroupID.x].status.reference = vec4(LoadX(n / 2u), 0.0);
 	}
 }

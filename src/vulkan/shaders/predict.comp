@@ -1,6 +1,7 @@
 #version 450
 // Predict (XPBD and Jacobi): v = (v + h a) / (1 + h w d) (XPBD damping, implicit) or v += h a; p = x; x += h v.
 // A grabbed particle (inverse mass 0) is placed at the grab target (wfCpuPlaceGrab).
+// With WF_VK_PUSH_SHIFT it only re-centres the cloth at the frame start: x -= shift.
 #include "common.glsl"
 
 void main()
@@ -9,6 +10,12 @@ void main()
 	if (i == 0xffffffffu)
 		return;
 	vec4 x = pos[i];
+	if ((pc.flags & WF_VK_PUSH_SHIFT) != 0u) {
+		// The frame start's re-centring (wfClothLocal), a dispatch of its own before substep 0.
+		precise vec3 y = x.xyz - P.shift.xyz;
+		pos[i] = vec4(y, x.w);
+		return;
+	}
 	prev[i] = x;
 	if (x.w == 0.0) {
 		if (int(i) == P.grabIndex)

@@ -129,6 +129,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_PUSH_FIRST_ITERATION 1u // XPBD: lambda starts at 0 in this pass
 #define WF_VK_PUSH_DAMPED 2u          // predict: XPBD velocity damping
 #define WF_VK_PUSH_SHARED 4u          // fused (wfVkBatchSlot.at[WF_VK_SLOT_FLAGS]): positions in shared memory
+#define WF_VK_PUSH_SHIFT 8u           // predict.comp: only the frame start's re-centring, x -= P.shift
 // Fused kernels read wfVkPush as: first = iterations, count = substeps, substep and flags unused.
 
 // Recorded once per dispatch: which elements and which substep.
@@ -144,8 +145,10 @@ WF_STRUCT_END(wfVkPush)
 WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 gravity;         // xyz
 	WF_VEC4 windDir;         // xyz wave direction, w its length
-	WF_VEC4 grabTarget;      // xyz
+	WF_VEC4 grabTarget;      // xyz, in the cloth's local frame (wfClothLocal)
 	WF_VEC4 alphaTilde;      // compliance / h^2 per family (stretch, shear, bend)
+	WF_VEC4 shift;           // xyz subtracted from every position at the frame start (re-centring)
+	WF_VEC4 sphereCenter;    // xyz the sphere's centre at motion phase 0, local; + wfVkSubstep.sphereMotion
 	WF_FLOAT h;              // substep length
 	WF_FLOAT velFactor;      // XPBD 1/h, Jacobi retention/h
 	WF_FLOAT damping;        // XPBD damping
@@ -157,32 +160,34 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_FLOAT windFrequency;
 	WF_FLOAT windPhasePerColumn;
 	WF_FLOAT sphereR;        // radius + thickness
-	WF_FLOAT floorY;         // height + thickness
+	WF_FLOAT floorY;         // height + thickness, local
 	WF_FLOAT friction;
 	WF_UINT flags;           // WF_VK_FLAG_*
 	WF_INT grabIndex;        // -1: none
 	WF_UINT cols;
 	WF_UINT particleCount;
 	WF_UINT colorCount;      // fused kernels: colours of the constraints
-	WF_UINT pad1;
+	WF_FLOAT maxSpeed;       // the frame check's speed limit (wfWorldDef.maxSpeed)
 	WF_UINT pad2;
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 WF_STRUCT_END(wfVkClothParams)
 
-// Clock-dependent values of one substep, evaluated on the host by wfSphereCenterAt,
+// Clock-dependent values of one substep, evaluated on the host by wfSphereMotionAt,
 // wfSphereVelocityAt and wfExternalAccel (the world clock is a double, which GLSL lacks).
 WF_STRUCT_BEGIN(wfVkSubstep)
-	WF_VEC4 sphereCenter;    // xyz at the end of the substep
+	WF_VEC4 sphereMotion;    // xyz the sphere's displacement from its phase-0 centre at the end of the substep
 	WF_VEC4 sphereVel;       // xyz
 	WF_VEC4 accel;           // xyz gravity + gust (uniform wind), w the substep start time t (wave wind)
 WF_STRUCT_END(wfVkSubstep)
 
-// Frame check results: the first particle index of each kind of trouble (0xffffffff: none).
+// Frame check results: the first particle index of each kind of trouble (0xffffffff: none), and
+// the local position of the reference particle (particleCount / 2) for the next frame's re-centring.
 WF_STRUCT_BEGIN(wfVkStatus)
 	WF_UINT firstNonFinite;
 	WF_UINT firstUnstable;
 	WF_UINT pad0;
 	WF_UINT pad1;
+	WF_VEC4 reference;
 WF_STRUCT_END(wfVkStatus)
 
 // One cloth of a batch: its live values and where its arrays are (written before each submit).
