@@ -6,6 +6,11 @@
 #include "test.h"
 #include "vk_test_util.h"
 
+#include "core/internal.h"
+#ifdef WEFT_HAVE_VULKAN
+#include "vulkan/vk_internal.h"
+#endif
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,6 +290,62 @@ static int OnEngineDevice(const char* preset)
 static int BadDefs(void) { return wfVkTestMissing() ? 0 : 1; }
 #endif
 
+// A borrowed device sees no device-wide wait from weft: the world's vkDeviceWaitIdle entry is
+// replaced by a counter, then cloths are added (the arena grows and moves), removed and the world
+// is destroyed. The engine's queue may be waited for, its device never.
+static int gDeviceWaits;
+static VKAPI_ATTR VkResult VKAPI_CALL CountDeviceWait(VkDevice device)
+{
+	(void)device;
+	gDeviceWaits++;
+	return VK_SUCCESS;
+}
+
+static int NoDeviceWaitOnEngineDevice(void)
+{
+	if (wfVkTestMissing())
+		return 0;
+	Engine e;
+	if (!EngineCreate(&e)) {
+		fprintf(stderr, "  SKIPPED: could not create an instance and device on %s\n", wfVkTestDevice());
+		EngineDestroy(&e);
+		return 0;
+	}
+	wfVulkanDevice given = Describe(&e);
+	wfWorldDef wd;
+	wfClothDef cd;
+	ENSURE(wfPresetGet("xpbd", &wd, &cd));
+	cd.cols = cd.rows = 16;
+	wd.vulkanDevice = &given;
+	char error[512];
+	wfWorld* w = wfCreateWorld(&wd, error, sizeof error);
+	ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_VULKAN);
+#ifdef WEFT_HAVE_VULKAN
+	((wfVkContext*)w->backendData)->fd.vkDeviceWaitIdle = CountDeviceWait;
+#endif
+	gDeviceWaits = 0;
+	wfClothId ids[12];
+	for (int i = 0; i < 12; ++i) {
+		ids[i] = wfCreateCloth(w, &cd); // the small cloths' arena grows and is moved on the way
+		ENSURE(!wfClothId_IsNull(ids[i]));
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	}
+	cd.cols = cd.rows = 70; // and a per-range cloth
+	wfClothId big = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(big) && wfWorld_Step(w) == WF_OK);
+	wfDestroyCloth(ids[3]);
+	wfDestroyCloth(big);
+	ENSURE(wfWorld_Step(w) == WF_OK);
+	wfDestroyWorld(w);
+	fprintf(stderr, "  vkDeviceWaitIdle calls on the engine's device: %d\n", gDeviceWaits);
+	ENSURE(gDeviceWaits == 0);
+	ENSURE(e.deviceWaitIdle(e.device) == VK_SUCCESS);
+	ENSURE(e.messages == 0);
+	EngineDestroy(&e);
+	return 0;
+}
+
+WF_TEST(vk_engine_device_no_device_wait) { return NoDeviceWaitOnEngineDevice(); }
 WF_TEST(vk_engine_device_xpbd) { return OnEngineDevice("xpbd"); }
 WF_TEST(vk_engine_device_springs) { return OnEngineDevice("compute-cloth"); }
 WF_TEST(vk_engine_device_bad_defs) { return BadDefs(); }

@@ -58,6 +58,18 @@ static const VkAccessFlags kAllReadWrites =
 
 // ------------------------------------------------------------------ buffers
 
+// Waits for the work weft submitted. On a borrowed device (an engine's) only weft's queue is waited
+// for: the engine's other queues may be busy, and DESIGN.md promises no device-wide wait there.
+static void WaitIdle(wfVkContext* ctx)
+{
+	if (ctx->device == VK_NULL_HANDLE)
+		return;
+	if (ctx->borrowed)
+		ctx->fd.vkQueueWaitIdle(ctx->queue);
+	else
+		ctx->fd.vkDeviceWaitIdle(ctx->device);
+}
+
 static int FindMemoryType(const wfVkContext* ctx, uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer)
 {
 	int fallback = -1;
@@ -491,7 +503,7 @@ static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSi
 		return r;
 	}
 	if (a->buffer.buffer != VK_NULL_HANDLE) {
-		f->vkDeviceWaitIdle(ctx->device); // steps wait for their fence; this is only belt and braces
+		WaitIdle(ctx); // steps wait for their fence; this is only belt and braces
 		VkCommandBuffer cmd = VK_NULL_HANDLE;
 		if (a->top > 0) {
 			r = AllocateCommandBuffer(ctx, "weft arena move", &cmd);
@@ -705,7 +717,7 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 		return;
 	// Steps wait for their fence, so nothing should be running; a failure here (a lost device)
 	// changes nothing about what must be freed.
-	ctx->fd.vkDeviceWaitIdle(ctx->device);
+	WaitIdle(ctx);
 	VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
 	for (int i = 0; i < 4; ++i) {
 		if (cmds[i] != VK_NULL_HANDLE)
@@ -1411,8 +1423,7 @@ static void Destroy(wfWorld* world)
 	if (ctx == NULL)
 		return;
 	LogTiming(ctx);
-	if (ctx->device != VK_NULL_HANDLE)
-		ctx->fd.vkDeviceWaitIdle(ctx->device);
+	WaitIdle(ctx);
 	DestroyArenas(ctx);
 	free(ctx->frameTimes);
 	free(ctx->markStage);

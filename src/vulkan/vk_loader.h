@@ -78,7 +78,8 @@
 	X(vkDestroyFence) \
 	X(vkResetFences) \
 	X(vkWaitForFences) \
-	X(vkQueueSubmit)
+	X(vkQueueSubmit) \
+	X(vkQueueWaitIdle)
 
 #define WF_VK_DECLARE(name) PFN_##name name;
 
