@@ -351,3 +351,15 @@ WF_TEST(stage_names)
 	ENSURE(strcmp(wfStageName(WF_STAGE_COUNT), "?") == 0 && strcmp(wfStageName((wfStage)-1), "?") == 0);
 	return 0;
 }
+
+// One rule for device names everywhere (backend, renderer, viewer): a case-insensitive substring.
+WF_TEST(device_name_match_ignores_case)
+{
+	ENSURE(wfDeviceNameMatches("llvmpipe (LLVM 15.0.6, 256 bits)", "LLVMpipe"));
+	ENSURE(wfDeviceNameMatches("NVIDIA H200", "h200"));
+	ENSURE(wfDeviceNameMatches("NVIDIA H200", ""));
+	ENSURE(!wfDeviceNameMatches("NVIDIA H200", "h100"));
+	ENSURE(!wfDeviceNameMatches("H2", "H200"));
+	ENSURE(!wfDeviceNameMatches(NULL, "x") && !wfDeviceNameMatches("x", NULL));
+	return 0;
+}

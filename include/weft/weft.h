@@ -414,6 +414,10 @@ typedef struct wfDeviceInfo {
 // at most capacity. When there is no Vulkan support compiled in, returns -1.
 WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize);
 
+// Whether deviceName contains pattern, ignoring case: the rule by which wfWorldDef.deviceName (and
+// WEFT_VK_DEVICE in the tools) picks a device, shared by the backend, the renderer and the viewer.
+WF_API bool wfDeviceNameMatches(const char* deviceName, const char* pattern);
+
 // ---------------------------------------------------------------- Vulkan interop
 // Two ways in: an engine gives weft its own device (wfWorldDef.vulkanDevice, filled as below), or
 // weft creates one and hands it out (wfWorld_GetVulkanDevice). Either way the cloths' state can be

@@ -1,7 +1,25 @@
 // Device enumeration for `weft info`: forwards to the Vulkan backend when it is built in.
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <string.h>
+
+// One matching rule for the backend, the renderer and the viewer: a case-insensitive substring.
+bool wfDeviceNameMatches(const char* deviceName, const char* pattern)
+{
+	if (deviceName == NULL || pattern == NULL)
+		return false;
+	size_t n = strlen(deviceName), m = strlen(pattern);
+	for (size_t i = 0; i + m <= n; ++i) {
+		size_t k = 0;
+		while (k < m && tolower((unsigned char)deviceName[i + k]) == tolower((unsigned char)pattern[k]))
+			++k;
+		if (k == m)
+			return true;
+	}
+	return false;
+}
 
 int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize)
 {

@@ -220,7 +220,7 @@ static bool PickDevice(RdContext* ctx, const char* deviceName)
 			continue;
 		int score;
 		if (deviceName != NULL && deviceName[0] != '\0')
-			score = strstr(p.deviceName, deviceName) != NULL ? 1 : -1;
+			score = wfDeviceNameMatches(p.deviceName, deviceName) ? 1 : -1; // the backend's rule
 		else if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
 			score = 3;
 		else if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)

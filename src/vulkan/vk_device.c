@@ -1,7 +1,6 @@
 // Vulkan instance, validation messages, device choice, and the compute pipelines of the backend.
 #include "vk_internal.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,19 +262,6 @@ static VkResult ListDevices(wfVkContext* ctx, VkPhysicalDevice** out, uint32_t* 
 	return vr == VK_INCOMPLETE ? VK_SUCCESS : vr;
 }
 
-static bool ContainsIgnoreCase(const char* text, const char* pattern)
-{
-	size_t n = strlen(text), m = strlen(pattern);
-	for (size_t i = 0; i + m <= n; ++i) {
-		size_t k = 0;
-		while (k < m && tolower((unsigned char)text[i + k]) == tolower((unsigned char)pattern[k]))
-			++k;
-		if (k == m)
-			return true;
-	}
-	return false;
-}
-
 static bool ComputeQueueFamily(wfVkContext* ctx, VkPhysicalDevice pd, uint32_t* family)
 {
 	uint32_t count = 0;
@@ -333,7 +319,7 @@ static wfResult PickDevice(wfVkContext* ctx, const char* name, bool allowSoftwar
 		for (uint32_t i = 0; i < count && chosen < 0; ++i) {
 			VkPhysicalDeviceProperties p;
 			ctx->fi.vkGetPhysicalDeviceProperties(devices[i], &p);
-			if (ContainsIgnoreCase(p.deviceName, name))
+			if (wfDeviceNameMatches(p.deviceName, name))
 				chosen = (int)i;
 		}
 		if (chosen < 0) {
