@@ -655,3 +655,44 @@ WF_TEST(warning_springs_every_blow_up_flagged)
 	ENSURE(exploded > 0);
 	return 0;
 }
+
+// Unstable frames a collider caused are counted apart: a sphere rising at up to 7.5 m/s into a
+// sheet (no gravity) drives the particles it touches past a 3 m/s limit; the sheet thrown at
+// 50 m/s in free space is unstable without any contact.
+WF_TEST(warning_unstable_in_contact)
+{
+	LogCapture log = {0, ""};
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wd.maxSpeed = 3.0f;
+	wd.logFn = CaptureLog;
+	wd.logContext = &log;
+	wd.sphere.enabled = true;
+	wd.sphere.radius = 0.4f;
+	wd.sphere.center = (wfVec3){0.0f, -0.2f, 0.0f};
+	wd.sphere.moving = true;
+	wd.sphere.amplitude = (wfVec3){0.0f, 0.6f, 0.0f};
+	wd.sphere.frequency = 2.0f;
+	wfWorld* w = MakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 10;
+	cd.origin = (wfVec3){0.0f, 0.3f, 0.0f};
+	ENSURE(!wfClothId_IsNull(wfCreateCloth(w, &cd)));
+	for (int f = 0; f < 20; ++f)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	wfWarnings warn = wfWorld_GetWarnings(w);
+	fprintf(stderr, "  sphere: %lld unstable frames, %lld in contact; logged: %s\n", (long long)warn.unstable,
+		(long long)warn.unstableInContact, log.last);
+	ENSURE(warn.unstable > 0 && warn.unstableInContact > 0);
+	ENSURE(strstr(log.last, "a collider drove it") != NULL);
+	wfDestroyWorld(w);
+
+	int64_t unstable;
+	double moved;
+	bool atRest;
+	LogCapture quiet = {0, ""};
+	ENSURE(ThrownSheet(20.0f, WF_BAD_FRAME_KEEP, &unstable, &moved, &atRest, &quiet) == 0);
+	ENSURE(unstable == 1 && strstr(quiet.last, "collider") == NULL);
+	return 0;
+}

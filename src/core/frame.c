@@ -33,6 +33,7 @@ void wfClothBeginFrame(const wfWorld* world, wfCloth* c, const wfFrameParams* pa
 	c->local = LocalFor(world, c, shift);
 	c->verdict = WF_FRAME_GOOD;
 	c->verdictParticle = -1;
+	c->verdictContact = false;
 }
 
 wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* c)
@@ -46,8 +47,32 @@ void wfClothUpdateReference(wfCloth* c)
 	c->reference = (wfVec3){p.x, p.y, p.z};
 }
 
-wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, int* particle)
+wfVec3 wfContactBand(const wfCloth* c, const wfFrameParams* p)
 {
+	const float band = 2.0f * p->contact.thickness + 1e-3f;
+	return (wfVec3){p->sphere.radius + band, c->local.floorHeight + band, 0.0f};
+}
+
+// Whether a particle at local position x touches a collider at the frame's end: within
+// 2 thickness + 1 mm of the sphere's or the floor's surface (a collided particle sits on it).
+// The same float operations as check.comp's WfInContact.
+bool wfInContact(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, wfVec4 x)
+{
+	(void)world;
+	const wfVec3 band = wfContactBand(c, p);
+	if (p->sphere.enabled) {
+		const wfVec3 m = wfSphereMotionAt(p, p->substeps - 1), o = c->local.sphereCenter;
+		const float cx = o.x + m.x, cy = o.y + m.y, cz = o.z + m.z;
+		const float dx = x.x - cx, dy = x.y - cy, dz = x.z - cz;
+		if (dx * dx + dy * dy + dz * dz <= band.x * band.x)
+			return true;
+	}
+	return p->floor.enabled && x.y <= band.y;
+}
+
+wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, int* particle, bool* contact)
+{
+	*contact = false;
 	const wfVec4* x = c->state.pos;
 	const wfVec4* v = c->state.vel;
 	const float limit = world->def.maxSpeed;
@@ -58,7 +83,12 @@ wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, int* particl
 			return WF_FRAME_NON_FINITE;
 		}
 		if (v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z > limit * limit) {
+			// Unstable; driven by a collider when any too-fast particle touches one.
 			*particle = i;
+			for (int j = i; j < c->model.particleCount && !*contact; ++j) {
+				const bool fast = v[j].x * v[j].x + v[j].y * v[j].y + v[j].z * v[j].z > limit * limit;
+				*contact = fast && isfinite(x[j].x + x[j].y + x[j].z) && wfInContact(world, c, p, x[j]);
+			}
 			return WF_FRAME_UNSTABLE;
 		}
 	}
@@ -85,13 +115,17 @@ void wfClothEndFrame(wfWorld* world, wfCloth* c)
 	const bool nonFinite = c->verdict == WF_FRAME_NON_FINITE;
 	int64_t* counter = nonFinite ? &world->warnings.nonFinite : &world->warnings.unstable;
 	++*counter;
+	if (!nonFinite && c->verdictContact)
+		world->warnings.unstableInContact++;
 	const bool reset = world->def.badFrame == WF_BAD_FRAME_RESET;
 	if (LogThis(*counter)) {
 		wfLog(world, WF_LOG_WARNING,
 			"cloth %d: frame at t = %.4f s discarded (%s frame %lld): particle %d %s; %s (lower the time step or the stiffness, "
 			"or raise the damping)",
 			c->index, world->time, nonFinite ? "non-finite" : "unstable", (long long)*counter, c->verdictParticle,
-			nonFinite ? "has a non-finite position or velocity" : "moved faster than maxSpeed", reset ? "the cloth was reset" : "kept the state of the frame start");
+			nonFinite ? "has a non-finite position or velocity"
+			: c->verdictContact ? "moved faster than maxSpeed, and a collider drove it (a too-fast particle touched one)"
+			                    : "moved faster than maxSpeed", reset ? "the cloth was reset" : "kept the state of the frame start");
 	}
 	if (reset) {
 		wfClothId id = {world, c->index, c->generation};

@@ -94,6 +94,7 @@ typedef struct wfCloth {
 	wfClothLocal local;  // this frame's shift and local environment (wfClothBeginFrame)
 	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
 	int verdictParticle; // the first bad particle (index order), -1 when good
+	bool verdictContact; // unstable, and a too-fast particle touched a collider (wfInContact)
 	void* backendData;
 } wfCloth;
 
@@ -223,8 +224,12 @@ wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* cloth);
 void wfClothEndFrame(wfWorld* world, wfCloth* cloth);
 // After the host wrote the state: the reference particle from the host positions.
 void wfClothUpdateReference(wfCloth* cloth);
-// The frame check of one cloth's host state: the verdict and the first bad particle, in index order.
-wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, int* particle);
+// The frame check of one cloth's host state: the verdict and the first bad particle, in index order,
+// and for an unstable frame whether a too-fast particle touches a collider.
+wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, int* particle, bool* contact);
+bool wfInContact(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
+// The contact test's thresholds: x the sphere radius + band, y the local floor height + band.
+wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 
 // Environment helpers (also mirrored in the GPU shaders).
 wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep, world

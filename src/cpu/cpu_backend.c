@@ -87,7 +87,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		}
 		c->normalsValid = false;
 		// Never hand out a garbage frame: the frame-start state comes back and the core is told why.
-		c->verdict = wfCheckFrame(world, c, &c->verdictParticle);
+		c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
 		if (c->verdict != WF_FRAME_GOOD) {
 			memcpy(c->state.pos, cc->pos, bytes);
 			memcpy(c->state.vel, cc->vel, bytes);

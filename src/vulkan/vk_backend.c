@@ -39,7 +39,7 @@
 
 _Static_assert(sizeof(wfVkPush) == 16, "push constants");
 _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
-_Static_assert(offsetof(wfVkClothParams, h) == 96, "vec4 members first");
+_Static_assert(offsetof(wfVkClothParams, h) == 112, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
 _Static_assert(sizeof(wfVkStatus) == 32 && offsetof(wfVkStatus, reference) == 16, "status");
@@ -1015,7 +1015,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	BeginStage(rec, WF_STAGE_NORMALS);
 	UseSet(rec, 0);
 	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
-	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, 0, 0);
+	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, (uint32_t)(step->substeps - 1), 0); // contacts at the last substep's end
 }
 
 static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
@@ -1154,6 +1154,8 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.shift = V4(c->local.shift, 0.0f);
 	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
 	cp.maxSpeed = world->def.maxSpeed;
+	const wfVec3 band = wfContactBand(c, p);
+	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
 	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
@@ -1294,6 +1296,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		bool nonFinite = st.firstNonFinite < st.firstUnstable;
 		c->verdict = nonFinite ? WF_FRAME_NON_FINITE : WF_FRAME_UNSTABLE;
 		c->verdictParticle = (int)(nonFinite ? st.firstNonFinite : st.firstUnstable);
+		c->verdictContact = !nonFinite && st.firstUnstableInContact != 0xffffffffu;
 		vc->normalsCurrent = false;
 		r = SubmitAndWait(ctx, vc->restore);
 		if (r != WF_OK)

@@ -14,8 +14,11 @@ void main()
 	// Exponent bits all ones: inf or NaN (robust where a compiler assumes finite math).
 	if ((floatBitsToUint(s) & 0x7f800000u) == 0x7f800000u)
 		atomicMin(status.firstNonFinite, i);
-	else if (WfTooFast(v.xyz))
+	else if (WfTooFast(v.xyz)) {
 		atomicMin(status.firstUnstable, i);
+		if (WfInContact(x.xyz, pc.substep))
+			atomicMin(status.firstUnstableInContact, i);
+	}
 	if (i == P.particleCount / 2u)
 		status.reference = vec4(x.xyz, 0.0);
 }

@@ -75,6 +75,22 @@ bool WfTooFast(vec3 v)
 	return s2 > l2;
 }
 
+// wfInContact: within the contact band (2 thickness + 1 mm) of the sphere's or the floor's surface
+// at the end of the substep; P.contactBand holds the host's radius + band and floor height + band.
+bool WfInContact(vec3 x, uint substep)
+{
+	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
+		precise vec3 c = P.sphereCenter.xyz + S[substep].sphereMotion.xyz;
+		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
+		precise float r = P.contactBand.x;
+		precise float d2 = dx * dx + dy * dy + dz * dz;
+		precise float r2 = r * r;
+		if (d2 <= r2)
+			return true;
+	}
+	return (P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y <= P.contactBand.y;
+}
+
 bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
 #ifndef WF_BATCH

@@ -97,6 +97,7 @@ uvec4 CON(uint k)
 #define INDEX(t) arenaWords[gAt[WF_VK_SLOT_INDICES] + (t)]
 #define STATUS_NON_FINITE arenaWords[gAt[WF_VK_SLOT_STATUS]]
 #define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
+#define STATUS_UNSTABLE_CONTACT arenaWords[gAt[WF_VK_SLOT_STATUS] + 2u]
 #define BACKUP_POS(i) arena4[gAt[WF_VK_SLOT_BACKUP_POS] + (i)]
 #define BACKUP_VEL(i) arena4[gAt[WF_VK_SLOT_BACKUP_VEL] + (i)]
 
@@ -421,6 +422,7 @@ void main()
 	if (t == 0u) {
 		STATUS_NON_FINITE = 0xffffffffu;
 		STATUS_UNSTABLE = 0xffffffffu;
+		STATUS_UNSTABLE_CONTACT = 0xffffffffu;
 	}
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
@@ -487,8 +489,11 @@ void main()
 		precise float sum = x.x + x.y + x.z + v.x + v.y + v.z;
 		if ((floatBitsToUint(sum) & 0x7f800000u) == 0x7f800000u)
 			atomicMin(STATUS_NON_FINITE, i);
-		else if (WfTooFast(v))
+		else if (WfTooFast(v)) {
 			atomicMin(STATUS_UNSTABLE, i);
+			if (WfInContact(x, substeps - 1u))
+				atomicMin(STATUS_UNSTABLE_CONTACT, i);
+		}
 	}
 	// The frame check to the host-visible slot (atomics return the final values).
 	memoryBarrierBuffer();
@@ -496,6 +501,7 @@ void main()
 	if (t == 0u) {
 		slots[gl_WorkGroupID.x].status.firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
+		slots[gl_WorkGroupID.x].status.firstUnstableInContact = atomicOr(STATUS_UNSTABLE_CONTACT, 0u);
 		slots[gl_WorkGroupID.x].status.reference = vec4(LoadX(n / 2u), 0.0);
 	}
 }

@@ -149,6 +149,8 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 alphaTilde;      // compliance / h^2 per family (stretch, shear, bend)
 	WF_VEC4 shift;           // xyz subtracted from every position at the frame start (re-centring)
 	WF_VEC4 sphereCenter;    // xyz the sphere's centre at motion phase 0, local; + wfVkSubstep.sphereMotion
+	WF_VEC4 contactBand;     // the frame check's contact test (wfContactBand): x sphere radius + band,
+	                         // y local floor height + band
 	WF_FLOAT h;              // substep length
 	WF_FLOAT velFactor;      // XPBD 1/h, Jacobi retention/h
 	WF_FLOAT damping;        // XPBD damping
@@ -185,7 +187,7 @@ WF_STRUCT_END(wfVkSubstep)
 WF_STRUCT_BEGIN(wfVkStatus)
 	WF_UINT firstNonFinite;
 	WF_UINT firstUnstable;
-	WF_UINT pad0;
+	WF_UINT firstUnstableInContact; // the first too-fast particle touching a collider (wfInContact), if any
 	WF_UINT pad1;
 	WF_VEC4 reference;
 WF_STRUCT_END(wfVkStatus)
