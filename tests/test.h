@@ -49,4 +49,8 @@ void wfRegisterTest(const char* name, wfTestFn* fn);
 // The backend the physics tests run on: WEFT_TEST_BACKEND=cpu|vulkan (default cpu).
 wfBackendType wfTestBackend(void);
 
+// wfCreateWorld with the environment's switches applied as the tools apply them (WEFT_VK_DEVICE,
+// WEFT_VK_VALIDATION, ...; apps/common/weft_env.h): ctest sets them per test, the library reads none.
+wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize);
+
 #endif

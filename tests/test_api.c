@@ -18,26 +18,26 @@ WF_TEST(world_def_rejected_with_field_name)
 	char err[256];
 	wfWorldDef d = wfDefaultWorldDef();
 	d.step.substeps = 0;
-	ENSURE(wfCreateWorld(&d, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&d, err, sizeof err) == NULL);
 	ENSURE(Contains(err, "step.substeps") && Contains(err, "[1, 4096]"));
 	d = wfDefaultWorldDef();
 	d.sphere.radius = -1.0f;
-	ENSURE(wfCreateWorld(&d, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&d, err, sizeof err) == NULL);
 	ENSURE(Contains(err, "sphere.radius"));
 	d = wfDefaultWorldDef();
 	d.gravity.y = NAN;
-	ENSURE(wfCreateWorld(&d, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&d, err, sizeof err) == NULL);
 	ENSURE(Contains(err, "gravity"));
 	d = wfDefaultWorldDef();
 	d.step.timeStep = 0.0f;
-	ENSURE(wfCreateWorld(&d, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&d, err, sizeof err) == NULL);
 	ENSURE(Contains(err, "step.timeStep"));
 	wfWorldDef raw;
 	memset(&raw, 0, sizeof raw);
-	ENSURE(wfCreateWorld(&raw, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&raw, err, sizeof err) == NULL);
 	ENSURE(Contains(err, "wfDefaultWorldDef"));
-	ENSURE(wfCreateWorld(NULL, err, sizeof err) == NULL);
-	ENSURE(wfCreateWorld(NULL, NULL, 0) == NULL);
+	ENSURE(wfTestCreateWorld(NULL, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(NULL, NULL, 0) == NULL);
 	return 0;
 }
 
@@ -69,7 +69,7 @@ WF_TEST(cloth_def_rejected_with_field_name)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_CPU;
-	wfWorld* w = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(w != NULL);
 	int k = 0;
 	for (;; ++k) {
@@ -92,7 +92,7 @@ WF_TEST(bad_ids_and_sizes_refused)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_CPU;
-	wfWorld* w = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 4;
 	wfClothId id = wfCreateCloth(w, &cd);
@@ -124,7 +124,7 @@ WF_TEST(worlds_are_independent)
 	wd.backend = WF_BACKEND_CPU;
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 10;
-	wfWorld* a = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* a = wfTestCreateWorld(&wd, NULL, 0);
 	wfClothId ca = wfCreateCloth(a, &cd);
 	for (int f = 0; f < 10; ++f)
 		wfWorld_Step(a);
@@ -132,7 +132,7 @@ WF_TEST(worlds_are_independent)
 	wfCloth_ReadPositions(ca, ref, 100);
 	wfCloth_Reset(ca);
 	wd.gravity.y = -30.0f;
-	wfWorld* b = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* b = wfTestCreateWorld(&wd, NULL, 0);
 	wfClothId cb = wfCreateCloth(b, &cd);
 	for (int f = 0; f < 10; ++f) {
 		wfWorld_Step(a);
@@ -152,7 +152,7 @@ WF_TEST(live_setters_take_effect)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = wfTestBackend();
-	wfWorld* w = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 10;
@@ -247,8 +247,8 @@ static int CpuStageTiming(wfWorldDef wd, wfClothDef cd, int threads, int frames)
 {
 	wd.backend = WF_BACKEND_CPU;
 	wd.threads = threads;
-	wfWorld* on = wfCreateWorld(&wd, NULL, 0);
-	wfWorld* off = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* on = wfTestCreateWorld(&wd, NULL, 0);
+	wfWorld* off = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(on != NULL && off != NULL);
 	wfClothId a = wfCreateCloth(on, &cd), b = wfCreateCloth(off, &cd);
 	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));

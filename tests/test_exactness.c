@@ -12,7 +12,7 @@ static wfWorld* MakeWorld(wfWorldDef def)
 {
 	char err[512];
 	def.backend = wfTestBackend();
-	wfWorld* w = wfCreateWorld(&def, err, sizeof err);
+	wfWorld* w = wfTestCreateWorld(&def, err, sizeof err);
 	if (w == NULL)
 		fprintf(stderr, "  world: %s\n", err);
 	return w;

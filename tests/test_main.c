@@ -1,5 +1,6 @@
 // Test runner: `weft_tests` runs all, `weft_tests NAME...` runs the named ones, `--list` lists them.
 #include "test.h"
+#include "weft_env.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,15 @@ void wfRegisterTest(const char* name, wfTestFn* fn)
 		s_tests[s_count].fn = fn;
 		s_count++;
 	}
+}
+
+wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize)
+{
+	if (def == NULL)
+		return wfCreateWorld(def, error, errorSize);
+	wfWorldDef d = *def;
+	wfEnvApplyToWorldDef(&d);
+	return wfCreateWorld(&d, error, errorSize);
 }
 
 wfBackendType wfTestBackend(void)

@@ -12,7 +12,7 @@ static wfWorld* MakeWorld(wfWorldDef def)
 {
 	char err[512];
 	def.backend = wfTestBackend();
-	wfWorld* w = wfCreateWorld(&def, err, sizeof err);
+	wfWorld* w = wfTestCreateWorld(&def, err, sizeof err);
 	if (w == NULL)
 		fprintf(stderr, "  world: %s\n", err);
 	return w;
@@ -514,32 +514,38 @@ WF_TEST(simd_matches_scalar_bitwise)
 		return 0;
 	const int n = 40 * 40;
 	for (int solver = 0; solver < 3; ++solver) {
-		wfVec3* out[2];
+		// Two worlds in one process, one with the AVX2 kernels and one without (wfWorldDef.simd),
+		// stepped side by side.
+		wfWorld* w[2];
+		wfClothId id[2];
 		for (int pass = 0; pass < 2; ++pass) {
-			if (pass == 1)
-				setenv("WEFT_NO_SIMD", "1", 1);
 			wfWorldDef wd;
 			wfClothDef cd;
 			wfPresetGet("xpbd", &wd, &cd);
 			wd.step.solver = (wfSolverType)solver;
 			wd.step.iterations = 2;
+			wd.simd = pass == 0;
 			if (solver == WF_SOLVER_SPRINGS)
 				wd.step.timeStep = 20 * 0.0005f;
 			cd.cols = cd.rows = 40;
-			wfWorld* w = MakeWorld(wd);
-			ENSURE(w != NULL);
-			wfClothId id = MakeCloth(w, &cd);
-			for (int f = 0; f < 30; ++f)
-				wfWorld_Step(w);
-			out[pass] = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
-			wfCloth_ReadPositions(id, out[pass], n);
-			fprintf(stderr, "  %s on %s\n", wfSolverName((wfSolverType)solver), wfWorld_GetDeviceName(w));
-			wfDestroyWorld(w);
-			unsetenv("WEFT_NO_SIMD");
+			w[pass] = MakeWorld(wd);
+			ENSURE(w[pass] != NULL);
+			id[pass] = MakeCloth(w[pass], &cd);
+			fprintf(stderr, "  %s on %s\n", wfSolverName((wfSolverType)solver), wfWorld_GetDeviceName(w[pass]));
 		}
+		for (int f = 0; f < 30; ++f)
+			ENSURE(wfWorld_Step(w[0]) == WF_OK && wfWorld_Step(w[1]) == WF_OK);
+		wfVec3* out[2];
+		for (int pass = 0; pass < 2; ++pass) {
+			out[pass] = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
+			wfCloth_ReadPositions(id[pass], out[pass], n);
+		}
+		ENSURE(strstr(wfWorld_GetDeviceName(w[1]), "avx2") == NULL);
 		ENSURE(memcmp(out[0], out[1], (size_t)n * sizeof(wfVec3)) == 0);
 		free(out[0]);
 		free(out[1]);
+		wfDestroyWorld(w[0]);
+		wfDestroyWorld(w[1]);
 	}
 	return 0;
 }

@@ -102,7 +102,7 @@ WF_TEST(scene_defs_create_a_world)
 	wfScene* scene = wfScene_Parse(kFlag, "flag", error, (int)sizeof error);
 	ENSURE(scene != NULL);
 	wfWorldDef w = wfScene_GetWorldDef(scene);
-	wfWorld* world = wfCreateWorld(&w, error, (int)sizeof error);
+	wfWorld* world = wfTestCreateWorld(&w, error, (int)sizeof error);
 	ENSURE(world != NULL);
 	for (int i = 0; i < wfScene_GetClothCount(scene); ++i) {
 		wfClothDef c = wfScene_GetClothDef(scene, i);
@@ -197,5 +197,31 @@ WF_TEST(scene_never_crashes_on_damaged_files)
 	free(text);
 	fprintf(stderr, "  %d damaged files parsed, %d rejected with a message\n", parsed, rejected);
 	ENSURE(parsed + rejected == (int)(length + 1 + length * sizeof kReplacements));
+	return 0;
+}
+
+// The frame-check and Jacobi keys: maxSpeed, badFrame, jacobiWeights, jitter (and their checks).
+WF_TEST(scene_frame_check_and_jacobi_keys)
+{
+	char error[256];
+	const char* text = "{ \"world\": { \"maxSpeed\": 50, \"badFrame\": \"reset\" },"
+	                   "  \"cloth\": { \"jacobiWeights\": \"document\", \"jitter\": 0.6 } }";
+	wfScene* scene = wfScene_Parse(text, "keys", error, (int)sizeof error);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", error);
+	ENSURE(scene != NULL);
+	wfWorldDef w = wfScene_GetWorldDef(scene);
+	wfClothDef c = wfScene_GetClothDef(scene, 0);
+	ENSURE(w.maxSpeed == 50.0f && w.badFrame == WF_BAD_FRAME_RESET);
+	ENSURE(c.jacobiWeights == WF_JACOBI_DOCUMENT && c.jitter == 0.6f);
+	wfScene_Destroy(scene);
+	ENSURE(wfScene_Parse("{ \"world\": { \"badFrame\": \"retry\" } }", "bad", error, (int)sizeof error) == NULL);
+	fprintf(stderr, "  %s\n", error);
+	ENSURE(strstr(error, "badFrame") != NULL && strstr(error, "keep") != NULL);
+	ENSURE(wfScene_Parse("{ \"cloth\": { \"jitter\": 2 } }", "bad", error, (int)sizeof error) == NULL);
+	fprintf(stderr, "  %s\n", error);
+	ENSURE(strstr(error, "jitter") != NULL && strstr(error, "[0, 1]") != NULL);
+	ENSURE(wfScene_Parse("{ \"world\": { \"maxSpeed\": 0 } }", "bad", error, (int)sizeof error) == NULL);
+	ENSURE(strstr(error, "maxSpeed") != NULL);
 	return 0;
 }

@@ -273,6 +273,52 @@ static int CompareJacobiOdd(int grid)
 WF_TEST(vk_jacobi_odd_sweeps_fused) { return CompareJacobiOdd(12); }
 WF_TEST(vk_jacobi_odd_sweeps_per_range) { return CompareJacobiOdd(70); }
 
+// Settings are per world, not per process (the library reads no environment variable): two Vulkan
+// worlds side by side, one on the fused path with the validation layer, one per-range without it,
+// and a CPU world with its scalar kernels: the same bits on lavapipe, each world its own settings.
+WF_TEST(vk_two_worlds_own_settings)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	SmallPreset("xpbd", WF_SOLVER_XPBD, 12, &wd, &cd);
+	wfWorldDef a = wd, b = wd, c = wd;
+	a.fusedPath = WF_FUSED_ALWAYS;
+	a.validation = true;
+	b.fusedPath = WF_FUSED_NEVER;
+	b.validation = false;
+	c.simd = false;
+	// Straight from the defs, not through the environment (ctest sets WEFT_VK_VALIDATION=1).
+	a.backend = b.backend = WF_BACKEND_VULKAN;
+	a.deviceName = b.deviceName = wfVkTestDevice();
+	c.backend = WF_BACKEND_CPU;
+	char error[256];
+	wfWorld* wa = wfCreateWorld(&a, error, sizeof error);
+	wfWorld* wb = wfCreateWorld(&b, error, sizeof error);
+	wfWorld* wc = wfCreateWorld(&c, error, sizeof error);
+	ENSURE(wa != NULL && wb != NULL && wc != NULL);
+	ENSURE(wfWorld_GetBackend(wa) == WF_BACKEND_VULKAN && wfWorld_GetBackend(wb) == WF_BACKEND_VULKAN);
+	ENSURE(wfWorld_GetDef(wa).validation && !wfWorld_GetDef(wb).validation && !wfWorld_GetDef(wc).simd);
+	ENSURE(strstr(wfWorld_GetDeviceName(wc), "avx2") == NULL);
+	wfClothId ia = wfCreateCloth(wa, &cd), ib = wfCreateCloth(wb, &cd), ic = wfCreateCloth(wc, &cd);
+	ENSURE(!wfClothId_IsNull(ia) && !wfClothId_IsNull(ib) && !wfClothId_IsNull(ic));
+	for (int f = 0; f < 10; ++f)
+		ENSURE(wfWorld_Step(wa) == WF_OK && wfWorld_Step(wb) == WF_OK && wfWorld_Step(wc) == WF_OK);
+	// Fused: one dispatch; per-range: the shift, 2 + colours per substep, normals, check.
+	const int S = wd.step.substeps, C = wfGetCloth(ib)->model.colorCount;
+	ENSURE_NEAR(wfWorld_GetStepProfile(wa).dispatches, 1, 0);
+	ENSURE_NEAR(wfWorld_GetStepProfile(wb).dispatches, 1 + S * (2 + wd.step.iterations * C) + 2, 0);
+	const int n = cd.cols * cd.rows;
+	ENSURE_LE(wfVkTestMaxDiff(ia, ib, n), 1e-4 * cd.width);
+	ENSURE_LE(wfVkTestMaxDiff(ia, ic, n), 1e-4 * cd.width);
+	ENSURE(ValidationClean(wa));
+	wfDestroyWorld(wa);
+	wfDestroyWorld(wb);
+	wfDestroyWorld(wc);
+	return 0;
+}
+
 // The frame command buffer is recorded once; sliders only rewrite the frame buffer, a new substep
 // count or solver records it again. Dispatches per frame follow the documented formula.
 WF_TEST(vk_record_once)
@@ -554,7 +600,7 @@ WF_TEST(vk_fallback_without_driver)
 	char err[512];
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_AUTO;
-	wfWorld* w = wfCreateWorld(&wd, err, sizeof err);
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
 	ENSURE(w != NULL);
 	ENSURE(wfWorld_GetBackend(w) == WF_BACKEND_CPU);
 	wfClothDef cd = wfDefaultClothDef();
@@ -563,7 +609,7 @@ WF_TEST(vk_fallback_without_driver)
 	ENSURE(wfWorld_Step(w) == WF_OK);
 	wfDestroyWorld(w);
 	wd.backend = WF_BACKEND_VULKAN;
-	ENSURE(wfCreateWorld(&wd, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&wd, err, sizeof err) == NULL);
 	fprintf(stderr, "  vulkan without a driver: %s\n", err);
 	for (int i = 0; i < 2; ++i) {
 		if (saved[i][0] != 0)
@@ -584,7 +630,7 @@ WF_TEST(vk_unknown_device_name)
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_VULKAN;
 	wd.deviceName = "no-such-gpu";
-	ENSURE(wfCreateWorld(&wd, err, sizeof err) == NULL);
+	ENSURE(wfTestCreateWorld(&wd, err, sizeof err) == NULL);
 	fprintf(stderr, "  %s\n", err);
 	ENSURE(strstr(err, "no-such-gpu") != NULL);
 	return 0;

@@ -197,7 +197,7 @@ static int OnEngineDevice(const char* preset)
 	wd.backend = WF_BACKEND_AUTO; // the caller's device is used as given, software or not
 	wd.vulkanDevice = &given;
 	char error[512];
-	wfWorld* mine = wfCreateWorld(&wd, error, sizeof error);
+	wfWorld* mine = wfTestCreateWorld(&wd, error, sizeof error);
 	if (mine == NULL)
 		fprintf(stderr, "  wfCreateWorld: %s\n", error);
 	ENSURE(mine != NULL);
@@ -228,7 +228,7 @@ static int OnEngineDevice(const char* preset)
 	ENSURE(e.deviceWaitIdle(e.device) == VK_SUCCESS);
 	given = Describe(&e);
 	wd.vulkanDevice = &given;
-	wfWorld* again = wfCreateWorld(&wd, error, sizeof error);
+	wfWorld* again = wfTestCreateWorld(&wd, error, sizeof error);
 	ENSURE(again != NULL);
 	ENSURE(!wfClothId_IsNull(wfCreateCloth(again, &cd)));
 	ENSURE(wfWorld_Step(again) == WF_OK);
@@ -271,7 +271,7 @@ static int BadDefs(void)
 		}
 		wd.vulkanDevice = &d;
 		char error[512] = "";
-		wfWorld* w = wfCreateWorld(&wd, error, sizeof error);
+		wfWorld* w = wfTestCreateWorld(&wd, error, sizeof error);
 		fprintf(stderr, "  %-34s -> %s\n", cases[i].expect, error);
 		ENSURE(w == NULL);
 		ENSURE(strstr(error, cases[i].expect) != NULL);
@@ -318,7 +318,7 @@ static int NoDeviceWaitOnEngineDevice(void)
 	cd.cols = cd.rows = 16;
 	wd.vulkanDevice = &given;
 	char error[512];
-	wfWorld* w = wfCreateWorld(&wd, error, sizeof error);
+	wfWorld* w = wfTestCreateWorld(&wd, error, sizeof error);
 	ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_VULKAN);
 #ifdef WEFT_HAVE_VULKAN
 	((wfVkContext*)w->backendData)->fd.vkDeviceWaitIdle = CountDeviceWait;

@@ -25,7 +25,7 @@ wfWorld* wfVkTestWorld(wfWorldDef wd, wfBackendType backend)
 	wd.backend = backend;
 	wd.deviceName = backend == WF_BACKEND_VULKAN ? wfVkTestDevice() : NULL;
 	wd.threads = 1;
-	wfWorld* w = wfCreateWorld(&wd, err, sizeof err);
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
 	if (w == NULL)
 		fprintf(stderr, "  world (%s): %s\n", wfBackendName(backend), err);
 	return w;

@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include "weft/render.h"
+#include "weft_env.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -88,6 +89,7 @@ int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 	r->pngDir = o->render.pngDir;
 	r->videoPath = o->render.videoPath;
 	r->rgba = (uint8_t*)malloc((size_t)r->width * r->height * 4);
+	wfEnvApplyToRendererDef(&def); // WEFT_VK_DEVICE, WEFT_VK_VALIDATION
 	r->renderer = r->rgba != NULL ? wfCreateRenderer(&def, error, sizeof error) : NULL;
 	if (r->renderer == NULL) {
 		fprintf(stderr, "weft run: cannot render: %s\n", r->rgba != NULL ? error : "out of memory");

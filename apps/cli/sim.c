@@ -1,6 +1,7 @@
 // Setup shared by `weft run` and `weft bench`: the defs from a scene file or a preset, the
 // command-line overrides on top, then the world and its cloths.
 #include "cli.h"
+#include "weft_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,7 +106,9 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 static int CreateAll(CliSim* sim, const Defs* d)
 {
 	char error[512];
-	sim->world = wfCreateWorld(&d->world, error, (int)sizeof error);
+	wfWorldDef wd = d->world;
+	wfEnvApplyToWorldDef(&wd); // WEFT_VK_DEVICE, WEFT_VK_VALIDATION, WEFT_NO_SIMD, ...
+	sim->world = wfCreateWorld(&wd, error, (int)sizeof error);
 	if (sim->world == NULL) {
 		fprintf(stderr, "weft: cannot create the world: %s\n", error);
 		return CLI_EXIT_RUNTIME;

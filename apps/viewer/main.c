@@ -268,6 +268,7 @@ static bool EnsureRenderer(App* app, int width, int height)
 		rd.vulkanDevice = &app->device;
 		rd.hostImage = false;
 		rd.bgra = app->presenterInfo.bgra;
+		rd.validation = app->validation;
 		char error[512];
 		app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
 		if (app->renderer == NULL) {

@@ -2,6 +2,7 @@
 // parameters and how they reach the world, fixed-step simulation, the orbit camera and the input
 // handlers. The window's callbacks and the script (script.c) both call these handlers.
 #include "viewer.h"
+#include "weft_env.h"
 
 #include <GLFW/glfw3.h>
 
@@ -112,6 +113,7 @@ int ViewCreateWorld(View* v, const wfVulkanDevice* device)
 {
 	const ViewOptions* options = &v->options;
 	wfWorldDef wd = v->worldDef;
+	wfEnvApplyToWorldDef(&wd); // WEFT_VK_DEVICE, WEFT_VK_VALIDATION, WEFT_NO_SIMD, ...
 	if (device != NULL) {
 		wd.vulkanDevice = device;
 		wd.deviceName = NULL;

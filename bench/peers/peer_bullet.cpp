@@ -18,6 +18,8 @@
 // p90 and minimum per library. The ratio that counts is Bullet's median over weft's.
 #include <weft/weft.h>
 
+#include "weft_env.h"
+
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
@@ -200,6 +202,7 @@ struct WeftCloth {
 		wd.step.iterations = o.iterations;
 		wd.gravity = wfVec3{0.0f, kGravity, 0.0f};
 		char error[256];
+		wfEnvApplyToWorldDef(&wd);
 		world = wfCreateWorld(&wd, error, (int)sizeof error);
 		if (world == nullptr) {
 			std::fprintf(stderr, "weft-peer-bullet: wfCreateWorld: %s\n", error);

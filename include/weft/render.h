@@ -47,8 +47,8 @@ typedef struct wfRendererDef {
 	float background[3];   // sRGB colour of the empty background, each [0, 1]
 	float speedScale;      // m/s at the top of the speed ramp, > 0
 	float strainScale;     // strain at the ends of the strain ramp, > 0
-	const char* deviceName;// substring of the Vulkan device; NULL: WEFT_VK_DEVICE, else a hardware device, else any
-	bool validation;       // enable the validation layer (also on when WEFT_VK_VALIDATION=1)
+	const char* deviceName;// a part of the Vulkan device's name, any case; NULL: a hardware device, else any
+	bool validation;       // enable the validation layer (the tools map WEFT_VK_VALIDATION=1 onto it)
 	// Optional: when this world runs on Vulkan (on a device with a graphics queue), the renderer uses the
 	// world's device and queue and draws the world's cloths straight from the solver's buffers: no
 	// read-back, no upload (deviceName and validation are then the world's). Destroy the renderer before

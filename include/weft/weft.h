@@ -145,6 +145,14 @@ typedef struct wfStepDef {
 
 typedef struct wfVulkanDevice wfVulkanDevice; // a Vulkan device to share (see "Vulkan interop")
 
+// Which Vulkan path steps a small cloth (at most 4096 particles): the fused one-workgroup kernel or
+// one dispatch per stage and colour range.
+typedef enum wfFusedPath {
+	WF_FUSED_AUTO = 0, // fused for XPBD and for any batch of small cloths, per-range for a lone other one
+	WF_FUSED_NEVER,    // every cloth per-range
+	WF_FUSED_ALWAYS,   // every small cloth fused, even alone
+} wfFusedPath;
+
 // What happens to a cloth whose frame fails the frame check (see wfWarnings).
 typedef enum wfBadFrame {
 	WF_BAD_FRAME_KEEP = 0, // the frame is discarded: the cloth keeps its state of the frame start
@@ -153,7 +161,8 @@ typedef enum wfBadFrame {
 
 typedef struct wfWorldDef {
 	wfBackendType backend;
-	const char* deviceName; // substring of the Vulkan device to use; NULL = first hardware device
+	const char* deviceName; // Vulkan device: a part of its name, any case (wfDeviceNameMatches);
+	                        // NULL = the first hardware device
 	int threads;            // CPU worker threads, 0 = all cores
 	wfStepDef step;
 	wfVec3 gravity;
@@ -176,6 +185,14 @@ typedef struct wfWorldDef {
 	// reason (the first four, then at every power of two).
 	float maxSpeed;
 	wfBadFrame badFrame;
+	// Per-world switches. The library reads no environment variable: the weft and weft-view tools
+	// map WEFT_VK_DEVICE, WEFT_VK_VALIDATION, WEFT_NO_SIMD, WEFT_VK_TIMING and WEFT_VK_FUSED onto
+	// deviceName and these, so two worlds in one process can differ.
+	bool validation;         // Vulkan: the Khronos validation layer (messages in wfWarnings.validationMessages)
+	bool simd;               // CPU: the AVX2 kernels where the processor has them (default true;
+	                         // bit-identical to the scalar ones)
+	bool logGpuTiming;       // Vulkan: log the median GPU time per frame when the world is destroyed
+	wfFusedPath fusedPath;   // Vulkan: which path small cloths take (default auto)
 	int internalValue;       // set by wfDefaultWorldDef, checked on create
 } wfWorldDef;
 

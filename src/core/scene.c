@@ -40,6 +40,7 @@ _Static_assert(sizeof(wfPinMode) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfWindMode) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfContactResponse) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfJacobiWeights) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfBadFrame) == sizeof(int), "enum size");
 
 // ------------------------------------------------------------------ field tables
 
@@ -105,7 +106,14 @@ static const char* JacobiWeightsName(int v)
 	return names[v];
 }
 
+static const char* BadFrameName(int v)
+{
+	static const char* const names[] = {"keep", "reset"};
+	return names[v];
+}
+
 static const EnumNames kSolverNames = {SolverName, 3};
+static const EnumNames kBadFrameNames = {BadFrameName, 2};
 static const EnumNames kJacobiWeightsNames = {JacobiWeightsName, 2};
 static const EnumNames kBackendNames = {BackendName, 3};
 static const EnumNames kPinNames = {PinName, 5};
@@ -170,6 +178,8 @@ static const Field kWorldFields[] = {
 	OBJECT(wfWorldDef, floor, kFloorTable),
 	OBJECT(wfWorldDef, wind, kWindTable),
 	OBJECT(wfWorldDef, contact, kContactTable),
+	PLAIN(wfWorldDef, maxSpeed, FIELD_FLOAT),
+	ENUM(wfWorldDef, badFrame, kBadFrameNames),
 };
 
 static const Field kMaterialFields[] = {

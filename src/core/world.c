@@ -156,6 +156,8 @@ wfWorldDef wfDefaultWorldDef(void)
 	d.contact.friction = 0.3f;
 	d.maxSpeed = 1e3f;
 	d.badFrame = WF_BAD_FRAME_KEEP;
+	d.simd = true;
+	d.fusedPath = WF_FUSED_AUTO;
 	d.internalValue = WF_SECRET_COOKIE;
 	return d;
 }
@@ -303,6 +305,7 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_FINITE3("gravity", d->gravity);
 	CHECK_RANGE("maxSpeed", d->maxSpeed, 1.0f, 1e6f);
 	CHECK_ENUM("badFrame", d->badFrame, 2, "keep, reset");
+	CHECK_ENUM("fusedPath", d->fusedPath, 3, "auto, never, always");
 	return wfValidateStepDef(&d->step, error, errorSize) && ValidateSphere(&d->sphere, error, errorSize) &&
 		ValidateFloor(&d->floor, error, errorSize) && ValidateWind(&d->wind, error, errorSize) &&
 		ValidateContact(&d->contact, error, errorSize);

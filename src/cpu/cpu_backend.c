@@ -134,7 +134,7 @@ wfResult wfCpuBackendCreate(wfWorld* world)
 	threads = 1;
 #endif
 	world->threads = threads > 0 ? threads : 1;
-	world->simd = wfCpuHasAvx2() && getenv("WEFT_NO_SIMD") == NULL;
+	world->simd = wfCpuHasAvx2() && world->def.simd;
 	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads,
 		world->threads == 1 ? "" : "s", world->simd ? ", avx2" : "");
 	return WF_OK;

@@ -909,11 +909,8 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 		return NULL;
 	}
 	r->def = d;
-	const char* envDevice = getenv("WEFT_VK_DEVICE");
-	const char* deviceName = d.deviceName != NULL ? d.deviceName : envDevice;
-	const char* envValidation = getenv("WEFT_VK_VALIDATION");
-	bool validation = d.validation || (envValidation != NULL && strcmp(envValidation, "1") == 0);
-	r->def.validation = validation;
+	const char* deviceName = d.deviceName;
+	bool validation = d.validation;
 	// The world's device when it runs on Vulkan with a graphics queue, else a device of our own.
 	// The caller's device comes first; it is used as given or the renderer fails.
 	wfVulkanDevice shared;

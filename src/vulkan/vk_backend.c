@@ -883,19 +883,19 @@ static wfResult AssignSlots(wfVkContext* ctx, const wfWorld* world)
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
 		wfVkArena* a = &ctx->arenas[ai];
 		a->slots = 0;
-	a->sizeIndex = 0;
-	for (int i = 0; i < world->clothCapacity; ++i) {
-		const wfCloth* c = &world->cloths[i];
-		wfVkCloth* vc = (wfVkCloth*)c->backendData;
-		if (c->generation == 0 || vc->arena != ai || !UsesFused(ctx, c) || a->slots == 65535)
-			continue;
-		vc->slot = a->slots++;
-		int k = FusedSizeIndex(c->model.particleCount);
-		a->sizeIndex = k > a->sizeIndex ? k : a->sizeIndex;
-	}
-	wfResult r = a->slots > 0 ? ArenaReserveSlots(ctx, a, (uint32_t)a->slots) : WF_OK;
-	if (r != WF_OK)
-		return r;
+		a->sizeIndex = 0;
+		for (int i = 0; i < world->clothCapacity; ++i) {
+			const wfCloth* c = &world->cloths[i];
+			wfVkCloth* vc = (wfVkCloth*)c->backendData;
+			if (c->generation == 0 || vc->arena != ai || !UsesFused(ctx, c) || a->slots == 65535)
+				continue;
+			vc->slot = a->slots++;
+			int k = FusedSizeIndex(c->model.particleCount);
+			a->sizeIndex = k > a->sizeIndex ? k : a->sizeIndex;
+		}
+		wfResult r = a->slots > 0 ? ArenaReserveSlots(ctx, a, (uint32_t)a->slots) : WF_OK;
+		if (r != WF_OK)
+			return r;
 	}
 	return WF_OK;
 }
@@ -1464,10 +1464,7 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 	if (ctx == NULL)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
 	ctx->world = world;
-	// The world's device name, else WEFT_VK_DEVICE (how the tests pick lavapipe).
 	const char* name = world->def.deviceName;
-	if (name == NULL || name[0] == 0)
-		name = getenv("WEFT_VK_DEVICE");
 	wfResult r = world->def.vulkanDevice != NULL ? wfVkAdoptDevice(ctx, world->def.vulkanDevice)
 	                                             : wfVkCreateDevice(ctx, name, allowSoftware);
 	if (r != WF_OK) {
@@ -1475,8 +1472,7 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 		free(ctx);
 		return r;
 	}
-	const char* timing = getenv("WEFT_VK_TIMING");
-	if (timing != NULL && strcmp(timing, "1") == 0 && ctx->timestamps != VK_NULL_HANDLE)
+	if (world->def.logGpuTiming && ctx->timestamps != VK_NULL_HANDLE)
 		ctx->frameTimes = (double*)malloc(WF_VK_TIMING_CAPACITY * sizeof(double)); // NULL: no summary
 	world->backend = &kVulkanOps;
 	world->backendData = ctx;

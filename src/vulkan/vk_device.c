@@ -129,12 +129,6 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL DebugMessage(VkDebugUtilsMessageSeverityFl
 	return VK_FALSE;
 }
 
-static bool ValidationRequested(void)
-{
-	const char* v = getenv("WEFT_VK_VALIDATION");
-	return v != NULL && strcmp(v, "1") == 0;
-}
-
 static bool HasLayer(const wfVkLoader* l, const char* name)
 {
 	uint32_t count = 0;
@@ -428,9 +422,8 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		lim->maxComputeWorkGroupSize[0] >= WF_VK_FUSED_GROUP_SIZE && lim->maxComputeSharedMemorySize >= 1024;
 	uint32_t sharedFloats = lim->maxComputeSharedMemorySize / 4;
 	ctx->fusedSharedFloats = sharedFloats < WF_VK_FUSED_SHARED_FLOATS ? sharedFloats : WF_VK_FUSED_SHARED_FLOATS;
-	const char* fused = getenv("WEFT_VK_FUSED");
-	ctx->fusedDisabled = fused != NULL && strcmp(fused, "0") == 0;
-	ctx->fusedForced = fused != NULL && strcmp(fused, "1") == 0;
+	ctx->fusedDisabled = ctx->world->def.fusedPath == WF_FUSED_NEVER;
+	ctx->fusedForced = ctx->world->def.fusedPath == WF_FUSED_ALWAYS;
 	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
 		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_VK_GATHER_WIDE : WF_VK_GATHER;
 		VkSpecializationMapEntry entry = {WF_VK_SPEC_GATHER, 0, sizeof gather};
@@ -487,7 +480,7 @@ bool wfVkQueueFamily(const wfVkContext* ctx, uint32_t index, VkQueueFamilyProper
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware)
 {
 	char error[512] = "";
-	wfResult r = CreateInstance(ctx, ValidationRequested(), error, (int)sizeof error);
+	wfResult r = CreateInstance(ctx, ctx->world->def.validation, error, (int)sizeof error);
 	if (r == WF_OK)
 		r = PickDevice(ctx, deviceName, allowSoftware, error, (int)sizeof error);
 	if (r != WF_OK)
@@ -654,7 +647,7 @@ int wfVulkanEnumerate(wfDeviceInfo* out, int capacity, char* error, int errorSiz
 		return 0;
 	}
 	int found = 0;
-	if (CreateInstance(ctx, ValidationRequested(), error, errorSize) == WF_OK) {
+	if (CreateInstance(ctx, false, error, errorSize) == WF_OK) {
 		VkPhysicalDevice* devices;
 		uint32_t count;
 		VkResult vr = ListDevices(ctx, &devices, &count);

@@ -151,8 +151,8 @@ typedef struct wfVkContext {
 	// Fused small-cloth path: available when the device runs 1024-invocation workgroups; the shared
 	// array holds fusedSharedFloats floats (maxComputeSharedMemorySize / 4, at most 12288).
 	bool fusedAvailable;
-	bool fusedDisabled;       // WEFT_VK_FUSED=0: every cloth takes the per-range path
-	bool fusedForced;         // WEFT_VK_FUSED=1: every small cloth takes the fused path, even alone
+	bool fusedDisabled;       // fusedPath never: every cloth takes the per-range path
+	bool fusedForced;         // fusedPath always: every small cloth takes the fused path, even alone
 	uint32_t fusedSharedFloats;
 	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
 	VkPipeline fusedPipelines[3][WF_VK_FUSED_GROUP_SIZES];

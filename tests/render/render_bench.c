@@ -13,6 +13,7 @@
 // the PNG encoding, which are reported separately.
 #define _POSIX_C_SOURCE 200809L
 #include "weft/render.h"
+#include "weft_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,7 @@ int main(int argc, char** argv)
 		cd.rows = rows;
 	}
 	char error[512];
+	wfEnvApplyToWorldDef(&wd);
 	wfWorld* world = wfCreateWorld(&wd, error, sizeof error);
 	if (world == NULL) {
 		fprintf(stderr, "world: %s\n", error);
@@ -116,6 +118,7 @@ int main(int argc, char** argv)
 	rd.wireframe = wireframe;
 	rd.world = share ? world : NULL;
 	double t0 = Now();
+	wfEnvApplyToRendererDef(&rd);
 	wfRenderer* renderer = wfCreateRenderer(&rd, error, sizeof error);
 	if (renderer == NULL) {
 		fprintf(stderr, "%s\n", error);

@@ -14,6 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "weft_env.h"
+
+// wfCreateRenderer with the environment's switches (WEFT_VK_DEVICE, WEFT_VK_VALIDATION), as the
+// tools apply them: ctest sets them per test, the library reads none.
+static wfRenderer* TestRenderer(const wfRendererDef* def, char* error, int errorSize)
+{
+	wfRendererDef d = *def;
+	wfEnvApplyToRendererDef(&d);
+	return wfCreateRenderer(&d, error, errorSize);
+}
 
 #define W 160
 #define H 120
@@ -35,7 +45,7 @@ static wfRenderer* MakeRenderer(int width, int height)
 	def.width = width;
 	def.height = height;
 	char error[512];
-	wfRenderer* r = wfCreateRenderer(&def, error, sizeof error);
+	wfRenderer* r = TestRenderer(&def, error, sizeof error);
 	if (r == NULL)
 		fprintf(stderr, "  wfCreateRenderer: %s\n", error);
 	else
@@ -111,7 +121,7 @@ static int RenderPreset(wfRenderer* r, const char* preset, int frames, uint8_t* 
 	ENSURE(wfPresetGet(preset, &wd, &cd));
 	wd.backend = WF_BACKEND_CPU;
 	char error[256];
-	wfWorld* world = wfCreateWorld(&wd, error, sizeof error);
+	wfWorld* world = wfTestCreateWorld(&wd, error, sizeof error);
 	ENSURE(world != NULL);
 	wfClothId cloth = wfCreateCloth(world, &cd);
 	ENSURE(!wfClothId_IsNull(cloth));
@@ -215,7 +225,7 @@ WF_TEST(render_cloth_covers_its_region)
 	ENSURE(wfPresetGet("compute-cloth", &wd, &cd));
 	wd.backend = WF_BACKEND_CPU;
 	wd.sphere.enabled = false;
-	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(world != NULL);
 	wfClothId cloth = wfCreateCloth(world, &cd);
 	ENSURE(!wfClothId_IsNull(cloth));
@@ -276,7 +286,7 @@ WF_TEST(render_sphere_silhouette_radius)
 		wd.sphere.center = (wfVec3){0.3f, -0.2f, 0.1f};
 		wd.sphere.radius = radii[k];
 		wd.floor.enabled = false;
-		wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+		wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 		ENSURE(world != NULL);
 		wfCamera cam = wfCameraLookAt((wfVec3){3.3f, 1.3f, 4.1f}, wd.sphere.center, 60.0f);
 		ENSURE(wfRenderer_DrawWorld(r, world, NULL, 0, &cam) == WF_OK);
@@ -321,7 +331,7 @@ WF_TEST(render_styles_are_valid)
 		def.width = W;
 		def.height = H;
 		def.msaaSamples = samples[s];
-		wfRenderer* r = wfCreateRenderer(&def, NULL, 0);
+		wfRenderer* r = TestRenderer(&def, NULL, 0);
 		ENSURE(r != NULL);
 		const wfColorMode modes[3] = {WF_COLOR_SPEED, WF_COLOR_STRAIN, WF_COLOR_TEXTURE};
 		for (int m = 0; m < 3; ++m) {
@@ -350,7 +360,7 @@ WF_TEST(render_def_and_png)
 	wfRendererDef def = wfDefaultRendererDef();
 	def.msaaSamples = 3;
 	char error[256] = "";
-	ENSURE(wfCreateRenderer(&def, error, sizeof error) == NULL);
+	ENSURE(TestRenderer(&def, error, sizeof error) == NULL);
 	fprintf(stderr, "  %s\n", error);
 	ENSURE(strstr(error, "msaaSamples") != NULL);
 
@@ -385,7 +395,7 @@ WF_TEST(render_video_30_frames)
 	wfClothDef cd;
 	ENSURE(wfPresetGet("xpbd", &wd, &cd));
 	wd.backend = WF_BACKEND_CPU;
-	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(world != NULL);
 	wfClothId cloth = wfCreateCloth(world, &cd);
 	wfRenderer* r = MakeRenderer(W, H);
@@ -431,7 +441,7 @@ WF_TEST(render_strain_colours_are_signed)
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_CPU;
 	wd.floor.enabled = false;
-	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(world != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = 20;
@@ -447,7 +457,7 @@ WF_TEST(render_strain_colours_are_signed)
 	def.height = H;
 	def.colorMode = WF_COLOR_STRAIN;
 	def.strainScale = 0.05f;
-	wfRenderer* r = wfCreateRenderer(&def, NULL, 0);
+	wfRenderer* r = TestRenderer(&def, NULL, 0);
 	ENSURE(r != NULL);
 	wfCamera cam = wfCameraLookAt((wfVec3){0.0f, 4.0f, 0.5f}, (wfVec3){0.0f, 0.0f, 0.0f}, 50.0f);
 	static uint8_t rgba[W * H * 4];
@@ -490,10 +500,10 @@ WF_TEST(render_same_image_cpu_and_vulkan)
 		ENSURE(wfPresetGet(presets[p], &wd, &cd));
 		wd.backend = WF_BACKEND_VULKAN;
 		char error[256];
-		wfWorld* world = wfCreateWorld(&wd, error, sizeof error);
+		wfWorld* world = wfTestCreateWorld(&wd, error, sizeof error);
 		if (world == NULL) {
 			wd.deviceName = "llvmpipe";
-			world = wfCreateWorld(&wd, error, sizeof error);
+			world = wfTestCreateWorld(&wd, error, sizeof error);
 		}
 		if (world == NULL) {
 			fprintf(stderr, "  SKIPPED: no Vulkan backend: %s\n", error);
@@ -555,7 +565,7 @@ WF_TEST(render_two_cloths)
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.backend = WF_BACKEND_CPU;
 	wd.floor.enabled = false;
-	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(world != NULL);
 	wfClothId cloths[2];
 	const float offsets[2] = {-1.5f, 1.5f};
@@ -622,7 +632,7 @@ WF_TEST(render_camera_fit)
 	wfClothDef cd;
 	ENSURE(wfPresetGet("spring-mesh", &wd, &cd));
 	wd.backend = WF_BACKEND_CPU;
-	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(world != NULL);
 	wfClothId cloth = wfCreateCloth(world, &cd);
 	for (int f = 0; f < 20; ++f)
@@ -691,10 +701,10 @@ static wfWorld* MakeVulkanWorld(wfWorldDef* wd)
 {
 	wd->backend = WF_BACKEND_VULKAN;
 	char error[256];
-	wfWorld* world = wfCreateWorld(wd, error, sizeof error);
+	wfWorld* world = wfTestCreateWorld(wd, error, sizeof error);
 	if (world == NULL) {
 		wd->deviceName = "llvmpipe";
-		world = wfCreateWorld(wd, error, sizeof error);
+		world = wfTestCreateWorld(wd, error, sizeof error);
 	}
 	if (world == NULL)
 		fprintf(stderr, "  SKIPPED: no Vulkan backend: %s\n", error);
@@ -742,7 +752,7 @@ WF_TEST(render_zero_copy_from_solver_buffers)
 		def.height = H;
 		def.world = world;
 		char error[512];
-		wfRenderer* shared = wfCreateRenderer(&def, error, sizeof error);
+		wfRenderer* shared = TestRenderer(&def, error, sizeof error);
 		if (shared == NULL)
 			fprintf(stderr, "  wfCreateRenderer: %s\n", error);
 		ENSURE(shared != NULL);
@@ -797,7 +807,7 @@ WF_TEST(render_zero_copy_needs_a_vulkan_world)
 	wfClothDef cd;
 	ENSURE(wfPresetGet("xpbd", &wd, &cd));
 	wd.backend = WF_BACKEND_CPU;
-	wfWorld* world = wfCreateWorld(&wd, NULL, 0);
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
 	ENSURE(world != NULL);
 	wfClothId cloth = wfCreateCloth(world, &cd);
 	wfVulkanDevice device;
@@ -808,7 +818,7 @@ WF_TEST(render_zero_copy_needs_a_vulkan_world)
 	def.width = W;
 	def.height = H;
 	def.world = world;
-	wfRenderer* r = wfCreateRenderer(&def, NULL, 0);
+	wfRenderer* r = TestRenderer(&def, NULL, 0);
 	ENSURE(r != NULL);
 	ENSURE(!wfRenderer_SharesWorldDevice(r));
 	wfCamera cam = wfDefaultCameraForPreset("xpbd");
@@ -842,7 +852,7 @@ WF_TEST(render_zero_copy_second_world_on_the_device)
 	second.deviceName = NULL;
 	second.vulkanDevice = &device;
 	char error[512];
-	wfWorld* other = wfCreateWorld(&second, error, sizeof error);
+	wfWorld* other = wfTestCreateWorld(&second, error, sizeof error);
 	if (other == NULL)
 		fprintf(stderr, "  second world: %s\n", error);
 	ENSURE(other != NULL);
@@ -854,7 +864,7 @@ WF_TEST(render_zero_copy_second_world_on_the_device)
 	def.width = W;
 	def.height = H;
 	def.world = first;
-	wfRenderer* shared = wfCreateRenderer(&def, error, sizeof error);
+	wfRenderer* shared = TestRenderer(&def, error, sizeof error);
 	ENSURE(shared != NULL && wfRenderer_SharesWorldDevice(shared));
 	wfRenderer* own = MakeRenderer(W, H);
 	ENSURE(own != NULL);
@@ -890,7 +900,7 @@ WF_TEST(render_bgra_device_image_and_given_device)
 	def.width = W;
 	def.height = H;
 	def.bgra = true;
-	r = wfCreateRenderer(&def, NULL, 0);
+	r = TestRenderer(&def, NULL, 0);
 	ENSURE(r != NULL);
 	if (RenderPreset(r, "xpbd", 10, bgra) != 0)
 		return 1;
@@ -920,7 +930,7 @@ WF_TEST(render_bgra_device_image_and_given_device)
 	def.height = H;
 	def.vulkanDevice = &device;
 	def.hostImage = false;
-	r = wfCreateRenderer(&def, NULL, 0);
+	r = TestRenderer(&def, NULL, 0);
 	ENSURE(r != NULL && wfRenderer_SharesWorldDevice(r));
 	wfCamera cam = wfDefaultCameraForPreset("xpbd");
 	ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
