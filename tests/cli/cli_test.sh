@@ -197,6 +197,32 @@ test_interrupted() {
 	expect_no_temporaries
 }
 
+# An output path that is a character device or a FIFO is written in place, never replaced by a
+# regular file; a FIFO nobody reads is refused at once (no hang). Special files live in $tmp only.
+test_special_outputs() {
+	mkfifo "$tmp/fifo" || fail "mkfifo failed"
+	run run --preset xpbd --grid 8x8 --frames 3 --stats "$tmp/fifo" --quiet
+	expect_code 2
+	expect_stderr "$tmp/fifo: is a FIFO with no reader"
+	[ -p "$tmp/fifo" ] || fail "the FIFO was replaced"
+	cat "$tmp/fifo" >"$tmp/from-fifo.csv" &
+	local reader=$!
+	run run --preset xpbd --grid 8x8 --frames 3 --stats "$tmp/fifo" --quiet
+	expect_code 0
+	wait "$reader"
+	[ -p "$tmp/fifo" ] || fail "the FIFO was replaced by $(stat -c %F "$tmp/fifo")"
+	[ "$(wc -l <"$tmp/from-fifo.csv")" -eq 4 ] || fail "the reader got $(wc -l <"$tmp/from-fifo.csv") lines, expected 4"
+	# A character device (the same numbers as /dev/null; mknod needs root, so it may be skipped).
+	if mknod "$tmp/null" c 1 3 2>/dev/null; then
+		run run --preset xpbd --grid 8x8 --frames 3 --stats "$tmp/null" --obj "$tmp/o" --quiet
+		expect_code 0
+		[ -c "$tmp/null" ] || fail "the device was replaced by $(stat -c %F "$tmp/null")"
+	else
+		echo "device part skipped: mknod needs root"
+	fi
+	expect_no_temporaries
+}
+
 # ---------------------------------------------------------------- the other commands
 
 test_presets() {
@@ -275,6 +301,35 @@ test_render_outputs() {
 		info=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$tmp/v.mp4")
 		[ "$info" = "96,64,6" ] || fail "ffprobe reports '$info', expected 96,64,6"
 	fi
+}
+
+# --video names reach ffmpeg as files: "-1" is not an option and "a:b.mp4" not a protocol; a FIFO
+# with a reader gets a streamable MP4 in place.
+test_render_video_names() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video -1 --backend cpu --quiet) \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 0
+	[ -s "$tmp/-1" ] || fail "no video file named '-1'"
+	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video a:b.mp4 --backend cpu --quiet) \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 0
+	[ -s "$tmp/a:b.mp4" ] || fail "no video file named 'a:b.mp4'"
+	mkfifo "$tmp/v.fifo"
+	cat "$tmp/v.fifo" >"$tmp/from-fifo.mp4" &
+	local reader=$!
+	run run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video "$tmp/v.fifo" --backend cpu --quiet
+	expect_code 0
+	wait "$reader"
+	[ -p "$tmp/v.fifo" ] || fail "the FIFO was replaced"
+	if command -v ffprobe >/dev/null; then
+		local n
+		n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$tmp/from-fifo.mp4")
+		[ "$n" = 3 ] || fail "ffprobe counts '$n' frames through the FIFO, expected 3"
+	fi
+	expect_no_temporaries
 }
 
 # Without ffmpeg the PNGs are still written, the run says why there is no video and fails.
