@@ -45,7 +45,7 @@ const char* wfColorModeName(wfColorMode mode)
 
 bool wfColorModeFromName(const char* name, wfColorMode* out)
 {
-	for (int i = 0; name != NULL && i <= WF_COLOR_STRAIN; ++i) {
+	for (int i = 0; name != NULL && out != NULL && i <= WF_COLOR_STRAIN; ++i) {
 		if (strcmp(name, kColorModeNames[i]) == 0) {
 			*out = (wfColorMode)i;
 			return true;
@@ -97,12 +97,12 @@ static bool ValidateDef(const wfRendererDef* d, char* error, int errorSize)
 	} else if ((unsigned)d->colorMode > WF_COLOR_STRAIN) {
 		field = "colorMode";
 		snprintf(range, sizeof range, "texture, speed or strain, got %d", (int)d->colorMode);
-	} else if (!(d->speedScale > 0.0f)) {
+	} else if (!(d->speedScale > 0.0f && isfinite(d->speedScale))) {
 		field = "speedScale";
-		snprintf(range, sizeof range, "> 0, got %g", (double)d->speedScale);
-	} else if (!(d->strainScale > 0.0f)) {
+		snprintf(range, sizeof range, "> 0 and finite, got %g", (double)d->speedScale);
+	} else if (!(d->strainScale > 0.0f && isfinite(d->strainScale))) {
 		field = "strainScale";
-		snprintf(range, sizeof range, "> 0, got %g", (double)d->strainScale);
+		snprintf(range, sizeof range, "> 0 and finite, got %g", (double)d->strainScale);
 	} else {
 		for (int i = 0; i < 3; ++i) {
 			if (!(d->background[i] >= 0.0f && d->background[i] <= 1.0f)) {
@@ -899,7 +899,12 @@ static bool CreateStaticGeometry(wfRenderer* r)
 
 wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSize)
 {
-	wfRendererDef d = def != NULL ? *def : wfDefaultRendererDef();
+	if (def == NULL) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "renderer def: NULL (start from wfDefaultRendererDef())");
+		return NULL;
+	}
+	wfRendererDef d = *def;
 	if (!ValidateDef(&d, error, errorSize))
 		return NULL;
 	wfRenderer* r = calloc(1, sizeof *r);
@@ -1001,6 +1006,8 @@ void wfDestroyRenderer(wfRenderer* r)
 
 wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 {
+	if (r == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	if (width < 1 || width > 16384 || height < 1 || height > 16384)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "Resize: %dx%d is outside [1, 16384] on each side", width, height);
 	if (width == r->def.width && height == r->def.height)
@@ -1019,18 +1026,21 @@ wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 	return WF_OK;
 }
 
-wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r->def; }
-const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r->ctx.properties.deviceName; }
-const char* wfRenderer_GetLastError(const wfRenderer* r) { return r->error; }
+// Getters of a NULL renderer return the neutral values render.h documents.
+wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r != NULL ? r->def : wfDefaultRendererDef(); }
+const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r != NULL ? r->ctx.properties.deviceName : ""; }
+const char* wfRenderer_GetLastError(const wfRenderer* r) { return r != NULL ? r->error : ""; }
 int wfRenderer_GetValidationCount(const wfRenderer* r)
 {
+	if (r == NULL)
+		return 0;
 	return r->sharedWorld != NULL ? (int)wfWorld_GetWarnings(r->sharedWorld).validationMessages : r->ctx.validationCount;
 }
-bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r->ctx.borrowed; }
+bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r != NULL && r->ctx.borrowed; }
 
 wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
 {
-	if (out == NULL)
+	if (out == NULL || r == NULL)
 		return WF_ERROR_INVALID_ARGUMENT;
 	memset(out, 0, sizeof *out);
 	out->image = (uint64_t)r->resolve.image;
@@ -1040,11 +1050,13 @@ wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
 	out->height = r->def.height;
 	return WF_OK;
 }
-int64_t wfRenderer_GetUploadBytes(const wfRenderer* r) { return r->uploadBytes; }
-int wfRenderer_GetZeroCopyCloths(const wfRenderer* r) { return r->zeroCopyCloths; }
+int64_t wfRenderer_GetUploadBytes(const wfRenderer* r) { return r != NULL ? r->uploadBytes : 0; }
+int wfRenderer_GetZeroCopyCloths(const wfRenderer* r) { return r != NULL ? r->zeroCopyCloths : 0; }
 
 void wfRenderer_SetStyle(wfRenderer* r, wfColorMode mode, bool wireframe, bool showPins)
 {
+	if (r == NULL)
+		return;
 	if ((unsigned)mode <= WF_COLOR_STRAIN)
 		r->def.colorMode = mode;
 	r->def.wireframe = wireframe;
