@@ -181,6 +181,45 @@ int CliRemoveStaleTemporaries(const char* folder, const char* base)
 	return removed;
 }
 
+// ------------------------------------------------------------------ frames of an earlier run
+
+static bool IsFrameName(const char* name, const char* extension)
+{
+	if (strncmp(name, "frame_", 6) != 0)
+		return false;
+	const char* c = name + 6;
+	if (*c < '0' || *c > '9')
+		return false;
+	while (*c >= '0' && *c <= '9')
+		++c;
+	return *c == '.' && strcmp(c + 1, extension) == 0;
+}
+
+int CliOldFrames(const char* folder, const char* extension, bool remove, char* example, size_t exampleSize)
+{
+	if (exampleSize > 0)
+		example[0] = 0;
+	DIR* dir = opendir(folder);
+	if (dir == NULL)
+		return errno == ENOENT ? 0 : -1;
+	int count = 0;
+	for (struct dirent* e = readdir(dir); e != NULL; e = readdir(dir)) {
+		if (!IsFrameName(e->d_name, extension))
+			continue;
+		char path[CLI_PATH_MAX + 300];
+		snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (count == 0 && exampleSize > 0)
+			snprintf(example, exampleSize, "%s", e->d_name);
+		if (!remove || unlink(path) == 0)
+			count++;
+	}
+	closedir(dir);
+	return count;
+}
+
 // ------------------------------------------------------------------ folders
 
 // mkdir -p: every prefix ending before a '/', then the whole path.

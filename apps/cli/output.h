@@ -28,6 +28,9 @@ void CliFileAbort(CliFile* f);                                 // close and remo
 // Removes temporaries (".NAME.PID.tmp") that runs killed earlier left in `folder`: those whose
 // process is gone. With `base`, only those of that file name. Returns how many were removed.
 int CliRemoveStaleTemporaries(const char* folder, const char* base);
+// Files "frame_<digits>.<extension>" in folder (frames of an earlier run); with remove, deletes them.
+// Returns how many there were (removed), -1 when the folder cannot be read; *example gets one name.
+int CliOldFrames(const char* folder, const char* extension, bool remove, char* example, size_t exampleSize);
 // The folder part of a file path ("." when it has none).
 void CliFolderOf(const char* path, char* out, size_t size);
 

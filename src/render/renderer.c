@@ -240,9 +240,40 @@ static bool CreateTargetPass(wfRenderer* r)
 }
 
 // The size-dependent part of the target: images, framebuffer and read-back buffer.
+// The image size against the device, before anything is allocated: its largest 2D image and
+// framebuffer, and the memory of the frame's images (colour and depth per sample, the resolved
+// image, the read-back buffer) against half its largest device-local heap. Past these the driver
+// would fail with a bare VK_ERROR_OUT_OF_DEVICE_MEMORY in the middle of setup.
+static bool CheckSizeLimits(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	const VkPhysicalDeviceLimits* l = &ctx->properties.limits;
+	uint32_t maxWidth = l->maxImageDimension2D < l->maxFramebufferWidth ? l->maxImageDimension2D : l->maxFramebufferWidth;
+	uint32_t maxHeight = l->maxImageDimension2D < l->maxFramebufferHeight ? l->maxImageDimension2D : l->maxFramebufferHeight;
+	if ((uint32_t)r->def.width > maxWidth || (uint32_t)r->def.height > maxHeight)
+		return rdFail(ctx, "image size %dx%d: %s allows at most %ux%u (maxImageDimension2D, maxFramebufferWidth/Height)",
+		              r->def.width, r->def.height, ctx->properties.deviceName, maxWidth, maxHeight);
+	VkDeviceSize heap = 0;
+	for (uint32_t i = 0; i < ctx->memory.memoryHeapCount; ++i) {
+		const VkMemoryHeap* h = &ctx->memory.memoryHeaps[i];
+		if ((h->flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && h->size > heap)
+			heap = h->size;
+	}
+	double pixels = (double)r->def.width * (double)r->def.height;
+	double need = pixels * ((double)r->samples * 8.0 + 8.0);
+	if (heap > 0 && need > 0.5 * (double)heap)
+		return rdFail(ctx, "image size %dx%d: its images need about %.0f MiB with %dx MSAA, more than half of the %.0f MiB "
+		              "device-local memory of %s (allowed: at most %.0f megapixels at this MSAA)",
+		              r->def.width, r->def.height, need / 1048576.0, (int)r->samples, (double)heap / 1048576.0,
+		              ctx->properties.deviceName, 0.5 * (double)heap / ((double)r->samples * 8.0 + 8.0) / 1e6);
+	return true;
+}
+
 static bool CreateTargetImages(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
+	if (!CheckSizeLimits(r))
+		return false;
 	VkExtent3D extent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1};
 	bool msaa = r->samples != VK_SAMPLE_COUNT_1_BIT;
 	VkImageCreateInfo info = {
