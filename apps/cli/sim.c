@@ -111,6 +111,11 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 	if (ov->substeps != CLI_KEEP) step->substeps = ov->substeps;
 	if (ov->iterations != CLI_KEEP) step->iterations = ov->iterations;
 	if (ov->backend != CLI_KEEP) d->world.backend = (wfBackendType)ov->backend;
+	// --backend cpu over a scene that names a Vulkan device: the command line wins, visibly.
+	if (ov->backend == WF_BACKEND_CPU && d->world.deviceName != NULL && d->world.deviceName[0] != 0) {
+		fprintf(stderr, "weft: warning: --backend cpu: the scene's world.deviceName is not used\n");
+		d->world.deviceName = NULL;
+	}
 	if (ov->threads != CLI_KEEP) d->world.threads = ov->threads;
 	for (int i = 0; i < d->count && ov->cols != CLI_KEEP; ++i) {
 		d->cloths[i].cols = ov->cols;

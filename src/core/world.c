@@ -305,6 +305,12 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_RANGE("threads", d->threads, 0, 1024);
 	if (d->vulkanDevice != NULL && !ValidateVulkanDevice(d, error, errorSize))
 		return false;
+	// The CPU backend has no devices: a device name there is a mistake, not something to ignore.
+	if (d->backend == WF_BACKEND_CPU && d->deviceName != NULL && d->deviceName[0] != 0) {
+		snprintf(error, (size_t)errorSize, "deviceName: given with backend cpu, which uses no device (allowed: backend auto or "
+			"vulkan, or no deviceName)");
+		return false;
+	}
 	CHECK_FINITE3("gravity", d->gravity);
 	return wfValidateStepDef(&d->step, error, errorSize) && ValidateSphere(&d->sphere, error, errorSize) &&
 		ValidateFloor(&d->floor, error, errorSize) && ValidateWind(&d->wind, error, errorSize) &&
