@@ -31,7 +31,7 @@ build: deps
 demo: build
 	mkdir -p out
 	$(BUILD)/apps/cli/weft run --preset compute-cloth --frames 120 --obj out/obj --stats out/compute-cloth.csv \
-		--png out/png --video out/compute-cloth.mp4 --size 1280x720
+		--png out/png --video out/compute-cloth.mp4 --size 1280x720 --overwrite
 
 test-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -450,6 +450,29 @@ test_render_video_names() {
 	expect_no_temporaries
 }
 
+# An image larger than the device can hold is refused before the first step, with the limit named
+# (lavapipe's device-local heap is 2 GiB: 8192x8192 with 4x MSAA needs about 2.5 GiB).
+test_render_device_limit() {
+	WEFT_VK_DEVICE=llvmpipe run run --preset xpbd --grid 8x8 --frames 2 --size 8192x8192 --png "$tmp/png" --backend cpu
+	expect_code 1
+	expect_stderr "image size 8192x8192"
+	expect_stderr "device-local memory"
+	expect_stderr "allowed: at most"
+	[ -z "$(find "$tmp" -name '*.png')" ] || fail "PNG files written despite the refusal"
+}
+
+# --png into a folder with frames of an earlier run: refused unless --overwrite.
+test_render_old_frames() {
+	run run --preset xpbd --grid 8x8 --frames 4 --size 32x32 --png "$tmp/png" --backend cpu --quiet
+	expect_code 0
+	run run --preset xpbd --grid 8x8 --frames 2 --size 32x32 --png "$tmp/png" --backend cpu --quiet
+	expect_code 2
+	expect_stderr "--png: '$tmp/png' already holds 4 frames of an earlier run"
+	run run --preset xpbd --grid 8x8 --frames 2 --size 32x32 --png "$tmp/png" --backend cpu --quiet --overwrite
+	expect_code 0
+	[ "$(find "$tmp/png" -name 'frame_*.png' | wc -l)" -eq 2 ] || fail "expected the 2 new PNG files only"
+}
+
 # Without ffmpeg the PNGs are still written, the run says why there is no video and fails.
 test_render_no_ffmpeg() {
 	mkdir -p "$tmp/empty-path"
