@@ -269,7 +269,9 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 	printf("\n");
 }
 
-// A signal ignored at start (nohup, some background jobs) stays ignored.
+// A signal ignored at start (nohup, some background jobs) stays ignored. Interrupted system calls
+// restart (the loop looks at the flag between frames); a second signal acts as the default (stops
+// at once), for a frame that takes too long.
 static void CatchSignals(void)
 {
 	static const int kSignals[] = {SIGINT, SIGTERM};
@@ -277,6 +279,7 @@ static void CatchSignals(void)
 		struct sigaction action, previous;
 		memset(&action, 0, sizeof action);
 		action.sa_handler = OnSignal;
+		action.sa_flags = SA_RESTART | SA_RESETHAND;
 		sigemptyset(&action.sa_mask);
 		if (sigaction(kSignals[i], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
 			sigaction(kSignals[i], &action, NULL);
