@@ -237,7 +237,8 @@ static int Simulate(const CliSim* sim, Outputs* out, bool showProgress, RunResul
 	result->wallSeconds = CliNow() - start;
 	if (lastShown > 0.0)
 		fprintf(stderr, "\r%78s\r", "");
-	return s_interrupted ? CLI_EXIT_INTERRUPTED : CLI_EXIT_OK;
+	// A signal during the last frame leaves nothing undone: the run is complete.
+	return s_interrupted && result->frames < sim->frames ? CLI_EXIT_INTERRUPTED : CLI_EXIT_OK;
 }
 
 static void PrintClearance(const char* name, float clearance)
