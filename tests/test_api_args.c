@@ -1,5 +1,6 @@
 // weft.h's argument rule, function by function: every public function with NULL in each pointer
-// argument and NaN / +inf / -inf in each float argument. None may crash; each gives the result the
+// argument and NaN / +inf / -inf in each float argument (and the ones without either, with values
+// out of range). None may crash; each gives the result the
 // header documents, changes nothing, and leaves a message on the world where there is one.
 #include "test.h"
 
@@ -219,6 +220,10 @@ static bool MoveGrabBad(Fixture* f)
 	X(!wfSolverFromName(NULL, &(wfSolverType){0}) && !wfSolverFromName("xpbd", NULL)) \
 	X(!wfBackendFromName(NULL, &(wfBackendType){0}) && !wfBackendFromName("cpu", NULL)) \
 	X(!wfPinModeFromName(NULL, &(wfPinMode){0}) && !wfPinModeFromName("none", NULL)) \
+	X(strcmp(wfResultName((wfResult)99), "unknown") == 0 && strcmp(wfStageName((wfStage)-1), "?") == 0) \
+	X(strcmp(wfSolverName((wfSolverType)99), "?") == 0 && strcmp(wfBackendName((wfBackendType)-5), "?") == 0 && \
+	  strcmp(wfPinModeName((wfPinMode)42), "?") == 0) \
+	X(wfPresetCount() == 3 && !wfClothId_IsNull(f->cloth) && wfClothId_IsNull(f->none)) \
 	X(wfEnumerateDevices(NULL, 4, NULL, 0) >= -1) \
 	X(wfEnumerateDevices(NULL, -3, f->error, sizeof f->error) >= -1) \
 	X(wfWorld_GetVulkanDevice(NULL, &(wfVulkanDevice){0}) == WF_ERROR_INVALID_ARGUMENT) \

@@ -68,6 +68,7 @@ static bool CreateBadDef(Fixture* f, int what)
 
 #define RENDER_ARG_CASES(X) \
 	X(!wfColorModeFromName(NULL, &(wfColorMode){0}) && !wfColorModeFromName("speed", NULL)) \
+	X(strcmp(wfColorModeName((wfColorMode)7), "unknown") == 0 && (wfVideoAvailable(), true)) \
 	X(IsDefaultView(wfCameraLookAt(Bad3(f, 0), (wfVec3){0, 0, 0}, 45.0f))) \
 	X(IsDefaultView(wfCameraLookAt((wfVec3){3, 2, 1}, Bad3(f, 2), 45.0f))) \
 	X(IsDefaultView(wfCameraLookAt((wfVec3){3, 2, 1}, (wfVec3){0, 0, 0}, f->bad))) \
