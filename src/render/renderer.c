@@ -1071,8 +1071,11 @@ bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r != NULL && r->
 
 wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
 {
-	if (out == NULL || r == NULL)
+	if (r == NULL)
 		return WF_ERROR_INVALID_ARGUMENT;
+	// The renderer is the library's own (never a const object): its last error may be set here.
+	if (out == NULL)
+		return rdRendererFail((wfRenderer*)r, WF_ERROR_INVALID_ARGUMENT, "GetVulkanImage: out: NULL");
 	memset(out, 0, sizeof *out);
 	out->image = (uint64_t)r->resolve.image;
 	out->format = (uint32_t)r->colorFormat;

@@ -99,7 +99,7 @@ static bool CreateBadDef(Fixture* f, int what)
 	X(DrawBadCamera(f, 3) == WF_ERROR_INVALID_ARGUMENT && Says(f, "elevation")) \
 	X(DrawBadCamera(f, 4) == WF_ERROR_INVALID_ARGUMENT && Says(f, "target")) \
 	X(wfRenderer_GetVulkanImage(NULL, &(wfVulkanImage){0}) == WF_ERROR_INVALID_ARGUMENT) \
-	X(wfRenderer_GetVulkanImage(f->renderer, NULL) == WF_ERROR_INVALID_ARGUMENT) \
+	X(wfRenderer_GetVulkanImage(f->renderer, NULL) == WF_ERROR_INVALID_ARGUMENT && Says(f, "out: NULL")) \
 	X(wfRenderer_ReadPixels(NULL, f->rgba, (int)sizeof f->rgba) == WF_ERROR_INVALID_ARGUMENT) \
 	X(wfRenderer_ReadPixels(f->renderer, NULL, (int)sizeof f->rgba) == WF_ERROR_INVALID_ARGUMENT && Says(f, "ReadPixels")) \
 	X(wfWritePng(NULL, f->rgba, 4, 4, f->error, sizeof f->error) == WF_ERROR_INVALID_ARGUMENT) \
