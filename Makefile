@@ -1,18 +1,21 @@
 # Entry points for a fresh Debian 12 machine. Each target installs what it needs first.
 #   make demo   set up, build, and run the default scene (compute-cloth) into out/
-#   make test   set up, build (warnings as errors), run the whole suite, then again under ASan+UBSan
+#   make test   set up, build (warnings as errors), run the whole suite, then again under ASan+UBSan,
+#               then each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench  set up, build, and run the CPU benchmarks
 #   make bench-peers  set up, build, and run weft next to Bullet's soft body (bench/peers)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
               mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev \
-              libglfw3-dev libimgui-dev xvfb xauth
+              libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-plain test-asan bench bench-peers clean
+.PHONY: deps build demo test test-plain test-asan test-fuzz bench bench-peers clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -28,7 +31,7 @@ build: deps
 demo: build
 	mkdir -p out
 	$(BUILD)/apps/cli/weft run --preset compute-cloth --frames 120 --obj out/obj --stats out/compute-cloth.csv \
-		--png out/png --video out/compute-cloth.mp4 --size 1280x720
+		--png out/png --video out/compute-cloth.mp4 --size 1280x720 --overwrite
 
 test-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -38,7 +41,15 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test: test-plain test-asan
+# libFuzzer (clang): the scene loader and the command-line parser, seeded from scenes/ and tests/cli,
+# FUZZ_SECONDS each; only the library and the two targets are built. Longer runs: docs/FUZZING.md.
+test-fuzz: deps
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+		-DWEFT_FUZZ=ON -DWEFT_VULKAN=OFF -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_APPS=OFF -DWEFT_BUILD_BENCH=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz_scene weft_fuzz_args
+	fuzz/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+test: test-plain test-asan test-fuzz
 
 bench: build
 	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 60x60 --substeps 10 --iterations 1 --threads 1
@@ -54,4 +65,4 @@ bench-peers: deps
 	$(BUILD)/bench/peers/weft-peer-bullet --grid 60x60 --substeps 10 --iterations 1 --threads 1
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) out
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out

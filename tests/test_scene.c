@@ -225,3 +225,101 @@ WF_TEST(scene_frame_check_and_jacobi_keys)
 	ENSURE(strstr(error, "maxSpeed") != NULL);
 	return 0;
 }
+
+// A message never carries raw bytes of the file: control characters and non-ASCII bytes are escaped.
+static bool MessageIsClean(const char* error)
+{
+	for (const unsigned char* c = (const unsigned char*)error; *c != 0; ++c) {
+		if (*c < 0x20 || *c >= 0x7f) {
+			fprintf(stderr, "  FAILED raw byte 0x%02x in \"%s\"\n", *c, error);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool Refused(const char* text, const char* part)
+{
+	char error[512];
+	wfScene* scene = wfScene_Parse(text, "s.json", error, (int)sizeof error);
+	if (scene != NULL) {
+		wfScene_Destroy(scene);
+		fprintf(stderr, "  FAILED accepted: %s\n", text);
+		return false;
+	}
+	bool ok = strstr(error, part) != NULL && MessageIsClean(error);
+	fprintf(stderr, "  %s \"%s\" names \"%s\"\n", ok ? "ok" : "FAILED", error, part);
+	return ok;
+}
+
+WF_TEST(scene_invalid_utf8_refused)
+{
+	// A Latin-1 byte, a truncated sequence, an overlong '/', a UTF-16 surrogate, past U+10FFFF.
+	ENSURE(Refused("{\"description\": \"caf\xe9\"}", "s.json: line 1, column 21: invalid UTF-8 (byte 0xe9)"));
+	ENSURE(Refused("{\"description\": \"\xe2\x82\"}", "invalid UTF-8 (byte 0xe2)"));
+	ENSURE(Refused("{\"description\": \"\xc0\xaf\"}", "invalid UTF-8 (byte 0xc0)"));
+	ENSURE(Refused("{\"description\": \"\xed\xa0\x80\"}", "invalid UTF-8 (byte 0xed)"));
+	ENSURE(Refused("{\"description\": \"\xf4\x90\x80\x80\"}", "invalid UTF-8 (byte 0xf4)"));
+	ENSURE(Refused("{\n  \"world\": {\"deviceName\": \"gpu\xff\"}}", "line 2, column 31: invalid UTF-8 (byte 0xff)"));
+	// Well-formed UTF-8 is fine.
+	char error[256];
+	wfScene* scene = wfScene_Parse("{\"description\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\xa7\xb5\"}", "s.json", error, (int)sizeof error);
+	ENSURE(scene != NULL);
+	wfScene_Destroy(scene);
+	return 0;
+}
+
+WF_TEST(scene_bad_key_bytes_escaped)
+{
+	ENSURE(Refused("{\"wor\\u001b[31mld\": {}}", "s.json: wor\\u001b[31mld: unknown key"));
+	ENSURE(Refused("{\"gr\xc3\xb6\xc3\x9f" "e\": 1}", "s.json: gr\\xc3\\xb6\\xc3\\x9fe: unknown key"));
+	ENSURE(Refused("{\"world\": {\"step\": {\"solver\": \"x\\u0007\"}}}", "\"x\\u0007\" is not one of xpbd"));
+	// A long bad key is cut with "...".
+	char text[512];
+	snprintf(text, sizeof text, "{\"%0200d\": 1}", 7);
+	ENSURE(Refused(text, "...: unknown key"));
+	return 0;
+}
+
+WF_TEST(scene_nested_too_deep)
+{
+	enum { DEPTH = 1000 };
+	char* text = malloc(2 * DEPTH + 64);
+	ENSURE(text != NULL);
+	int n = sprintf(text, "{\"description\": ");
+	for (int i = 0; i < DEPTH; ++i)
+		text[n++] = '[';
+	for (int i = 0; i < DEPTH; ++i)
+		text[n++] = ']';
+	strcpy(text + n, "}");
+	bool ok = Refused(text, "line 1, column 80: nested too deep (more than 64 levels");
+	// Brackets inside strings do not count.
+	memset(text, 0, 2 * DEPTH + 64);
+	n = sprintf(text, "{\"description\": \"");
+	for (int i = 0; i < DEPTH; ++i)
+		text[n++] = '[';
+	strcpy(text + n, "\\\"\"}");
+	char error[256];
+	wfScene* scene = wfScene_Parse(text, "s.json", error, (int)sizeof error);
+	free(text);
+	ENSURE(ok);
+	ENSURE(scene != NULL);
+	wfScene_Destroy(scene);
+	return 0;
+}
+
+WF_TEST(scene_device_name_with_cpu_refused)
+{
+	ENSURE(Refused("{\"world\": {\"backend\": \"cpu\", \"deviceName\": \"llvmpipe\"}}", "s.json: world.deviceName: given with backend cpu"));
+	char err[256];
+	wfWorldDef d = wfDefaultWorldDef();
+	d.backend = WF_BACKEND_CPU;
+	d.deviceName = "llvmpipe";
+	ENSURE(wfCreateWorld(&d, err, sizeof err) == NULL);
+	ENSURE(strstr(err, "deviceName") != NULL);
+	d.deviceName = "";
+	wfWorld* w = wfCreateWorld(&d, err, sizeof err);
+	ENSURE(w != NULL);
+	wfDestroyWorld(w);
+	return 0;
+}

@@ -15,6 +15,7 @@ typedef enum OptionKind {
 	OPT_PAIR,    // AxB into two adjacent ints (--grid COLSxROWS, --size WxH)
 	OPT_SOLVER,  // a solver name, stored as int
 	OPT_BACKEND, // a backend name, stored as int
+	OPT_NAME,    // const char*, one of the spec's names (checked even when nothing uses it)
 } OptionKind;
 
 typedef struct OptionSpec {
@@ -23,7 +24,8 @@ typedef struct OptionSpec {
 	unsigned commands;
 	size_t offset;    // into CliOptions
 	int min, max;     // OPT_INT, OPT_GRID
-	const char* hint; // OPT_TEXT: what the value is
+	const char* hint; // OPT_TEXT: what the value is; OPT_NAME: the allowed names, ", "-separated
+	const char* noun; // OPT_NAME: what a name is ("a colour mode")
 } OptionSpec;
 
 #define BOTH (CLI_CMD_RUN | CLI_CMD_BENCH)
@@ -31,27 +33,29 @@ typedef struct OptionSpec {
 
 // The ranges are those the public header documents for the defs the options set.
 static const OptionSpec kOptions[] = {
-	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file"},
-	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)"},
-	{"frames", OPT_INT, BOTH, AT(frames), 1, 10000000, NULL},
-	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL},
-	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL},
-	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 1, 8192, "COLSxROWS"},
-	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL},
-	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL},
-	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL},
-	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL},
-	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder"},
-	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path"},
-	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL},
-	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL},
-	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder"},
-	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path"},
-	{"size", OPT_PAIR, CLI_CMD_RUN, AT(render.width), 16, 16384, "WIDTHxHEIGHT"},
-	{"every", OPT_INT, CLI_CMD_RUN, AT(render.every), 1, 1000000, NULL},
-	{"fps", OPT_INT, CLI_CMD_RUN, AT(render.fps), 1, 1000, NULL},
-	{"color", OPT_TEXT, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed or strain"},
-	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL},
+	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file", NULL},
+	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)", NULL},
+	{"frames", OPT_INT, BOTH, AT(frames), 1, 10000000, NULL, NULL},
+	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL, NULL},
+	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL, NULL},
+	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 1, 8192, "COLSxROWS", NULL},
+	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL, NULL},
+	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL, NULL},
+	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL, NULL},
+	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL, NULL},
+	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL},
+	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL},
+	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL},
+	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL},
+	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL},
+	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder", NULL},
+	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path", NULL},
+	// 8192: the widest frame of H.264's largest level (6.2); the renderer also checks the device.
+	{"size", OPT_PAIR, CLI_CMD_RUN, AT(render.width), 16, CLI_MAX_IMAGE_SIDE, "WIDTHxHEIGHT", NULL},
+	{"every", OPT_INT, CLI_CMD_RUN, AT(render.every), 1, 1000000, NULL, NULL},
+	{"fps", OPT_INT, CLI_CMD_RUN, AT(render.fps), 1, 1000, NULL, NULL},
+	{"color", OPT_NAME, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed, strain", "a colour mode"},
+	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL, NULL},
 };
 
 #define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
@@ -73,6 +77,7 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 	case OPT_SOLVER: snprintf(out, size, "one of xpbd, jacobi, springs"); break;
 	case OPT_BACKEND: snprintf(out, size, "one of auto, cpu, vulkan"); break;
 	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
+	case OPT_NAME: snprintf(out, size, "one of %s", o->hint); break;
 	case OPT_FLAG: snprintf(out, size, "no value"); break;
 	}
 }
@@ -128,6 +133,22 @@ static int StorePair(unsigned command, const OptionSpec* o, const char* value, i
 	return CLI_EXIT_OK;
 }
 
+// Whether value is one of the ", "-separated names.
+static bool IsOneOf(const char* value, const char* names)
+{
+	size_t length = strlen(value);
+	for (const char* at = names; *at != 0;) {
+		const char* end = strchr(at, ',');
+		size_t n = end != NULL ? (size_t)(end - at) : strlen(at);
+		if (n == length && strncmp(at, value, n) == 0)
+			return true;
+		at += n;
+		while (*at == ',' || *at == ' ')
+			++at;
+	}
+	return false;
+}
+
 static int StoreValue(unsigned command, const OptionSpec* o, const char* value, CliOptions* options)
 {
 	char* at = (char*)options + o->offset;
@@ -151,6 +172,14 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		if (!wfBackendFromName(value, &backend))
 			return Bad(command, o, value, "is not a backend");
 		*(int*)at = (int)backend;
+		return CLI_EXIT_OK;
+	case OPT_NAME:
+		if (!IsOneOf(value, o->hint)) {
+			char problem[64];
+			snprintf(problem, sizeof problem, "is not %s", o->noun);
+			return Bad(command, o, value, problem);
+		}
+		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	}
 	return CLI_EXIT_USAGE;

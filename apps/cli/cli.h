@@ -17,6 +17,9 @@ enum {
 	CLI_EXIT_HELP = -1, // ParseOptions printed help; the command returns CLI_EXIT_OK
 };
 
+// The largest --size side: the widest frame of H.264's largest level (6.2).
+#define CLI_MAX_IMAGE_SIDE 8192
+
 // Which subcommand an option belongs to.
 enum { CLI_CMD_RUN = 1u, CLI_CMD_BENCH = 2u };
 
@@ -38,7 +41,7 @@ typedef struct CliRenderOptions {
 	int width, height;     // --size WxH (default 1280x720)
 	int every;             // --every N: render every Nth frame (default 1)
 	int fps;               // --fps N (default: frames per simulated second / every)
-	const char* color;     // --color texture|speed|strain
+	const char* color;     // --color texture|speed|strain (checked by the parser)
 	bool wireframe;        // --wireframe
 } CliRenderOptions;
 
@@ -46,6 +49,7 @@ typedef struct CliOptions {
 	const char* scene;     // --scene FILE.json
 	const char* preset;    // --preset NAME
 	const char* objDir;    // --obj DIR
+	bool overwrite;        // --overwrite: remove the frames of an earlier run from the --obj / --png folders
 	const char* statsPath; // --stats FILE.csv
 	CliRenderOptions render;
 	int frames;            // CLI_KEEP: the scene's "frames", else the command's default

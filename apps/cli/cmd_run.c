@@ -11,7 +11,8 @@
 
 #define RUN_DEFAULT_FRAMES 120
 
-// Set by SIGINT/SIGTERM: the loop stops between frames and removes its temporary files.
+// Set by SIGINT/SIGTERM: the loop stops after the frame in progress; the outputs keep the frames
+// finished so far (the CSV and the video are completed and renamed into place).
 static volatile sig_atomic_t s_interrupted;
 
 static void OnSignal(int signal)
@@ -31,16 +32,68 @@ typedef struct Outputs {
 // Timings and the final state, for the summary.
 typedef struct RunResult {
 	int frames;          // frames stepped
+	int discarded;       // frames in which every cloth's step was discarded (non-finite or exploded)
 	double wallSeconds;  // the whole loop, output included
 	double stepSeconds;  // wfWorld_Step alone
 	wfClothStats total;  // summed energies and momentum, worst strain and clearances
 } RunResult;
+
+// Frames of an earlier run in an --obj or --png folder would mix with this run's: refused unless
+// --overwrite, which removes them (and only them) before the first step.
+static int CheckOldFrames(const char* option, const char* folder, const char* extension, bool overwrite, bool quiet)
+{
+	if (folder == NULL)
+		return CLI_EXIT_OK;
+	char example[300];
+	int count = CliOldFrames(folder, extension, false, example, sizeof example);
+	if (count <= 0)
+		return CLI_EXIT_OK;
+	if (!overwrite) {
+		fprintf(stderr, "weft run: --%s: '%s' already holds %d frame%s of an earlier run (%s%s); give --overwrite to "
+			"remove them first, or choose another folder\n", option, folder, count, count == 1 ? "" : "s", example,
+			count > 1 ? ", ..." : "");
+		return CLI_EXIT_USAGE;
+	}
+	int removed = CliOldFrames(folder, extension, true, example, sizeof example);
+	if (removed != count) {
+		fprintf(stderr, "weft run: --%s: cannot remove the old frames in '%s' (%d of %d removed)\n", option, folder,
+			removed < 0 ? 0 : removed, count);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (!quiet)
+		fprintf(stderr, "weft run: --overwrite: removed %d old frame%s from %s\n", count, count == 1 ? "" : "s", folder);
+	return CLI_EXIT_OK;
+}
+
+// Temporaries that a killed run (SIGKILL, power loss) left where this run writes.
+static void RemoveStale(const char* folder, const char* filePath)
+{
+	if (folder != NULL) {
+		CliRemoveStaleTemporaries(folder, NULL);
+		return;
+	}
+	if (filePath == NULL)
+		return;
+	char dir[CLI_PATH_MAX];
+	CliFolderOf(filePath, dir, sizeof dir);
+	const char* slash = strrchr(filePath, '/');
+	CliRemoveStaleTemporaries(dir, slash != NULL ? slash + 1 : filePath);
+}
 
 // Folders are created and checked before the first step, so a bad path costs no simulation.
 static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 {
 	char error[CLI_PATH_MAX + 256];
 	memset(out, 0, sizeof *out);
+	// Old frames without --overwrite: refused before any folder is created or file touched.
+	int code = CLI_EXIT_OK;
+	if (!o->overwrite) {
+		code = CheckOldFrames("obj", o->objDir, "obj", false, o->quiet);
+		if (code == CLI_EXIT_OK)
+			code = CheckOldFrames("png", o->render.pngDir, "png", false, o->quiet);
+		if (code != CLI_EXIT_OK)
+			return code;
+	}
 	if (o->objDir != NULL && !CliPrepareFolder(o->objDir, error, sizeof error)) {
 		fprintf(stderr, "weft run: --obj: %s\n", error);
 		return CLI_EXIT_USAGE;
@@ -49,6 +102,17 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		fprintf(stderr, "weft run: --stats: %s\n", error);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->overwrite) {
+		code = CheckOldFrames("obj", o->objDir, "obj", true, o->quiet);
+		if (code == CLI_EXIT_OK)
+			code = CheckOldFrames("png", o->render.pngDir, "png", true, o->quiet);
+		if (code != CLI_EXIT_OK)
+			return code;
+	}
+	RemoveStale(o->objDir, NULL);
+	RemoveStale(o->render.pngDir, NULL);
+	RemoveStale(NULL, o->statsPath);
+	RemoveStale(NULL, o->render.videoPath);
 	if (o->objDir != NULL) {
 		out->obj = true;
 		if (!CliObjWriterInit(&out->objWriter, o->objDir, sim->cloths, sim->clothCount, error, sizeof error)) {
@@ -66,16 +130,29 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 	return CliRenderOpen(o, sim, &out->render);
 }
 
-// The CSV and the video are renamed into place only after a complete run.
-static int CloseOutputs(Outputs* out, bool complete, bool quiet)
+// keep: the run completed or was interrupted; the CSV and the video are then completed and
+// renamed into place with the frames finished so far. Otherwise they are thrown away. `kept`
+// gets a list of what was kept, for the interruption message.
+static int CloseOutputs(Outputs* out, const CliOptions* o, bool keep, int frames, char* kept, size_t keptSize)
 {
 	char error[CLI_PATH_MAX + 256];
-	int code = CliRenderClose(out->render, complete, quiet);
+	size_t used = 0;
+	kept[0] = 0;
+	if (out->obj && frames > 0)
+		used += (size_t)snprintf(kept + used, keptSize - used, "%d OBJ file%s in %s", frames, frames == 1 ? "" : "s", o->objDir);
+	int code = CliRenderClose(out->render, keep, o->quiet, kept, keptSize);
+	used = strlen(kept);
 	if (out->obj)
 		CliObjWriterFree(&out->objWriter);
-	if (out->csv && complete && !CliFileCommit(&out->csvFile, error, sizeof error)) {
-		fprintf(stderr, "weft run: --stats: %s\n", error);
-		code = CLI_EXIT_RUNTIME;
+	if (out->csv && keep) {
+		if (CliFileCommit(&out->csvFile, error, sizeof error)) {
+			if (used < keptSize)
+				snprintf(kept + used, keptSize - used, "%sstatistics of %d frame%s in %s", used > 0 ? ", " : "", frames,
+					frames == 1 ? "" : "s", o->statsPath);
+		} else {
+			fprintf(stderr, "weft run: --stats: %s\n", error);
+			code = CLI_EXIT_RUNTIME;
+		}
 	}
 	if (out->csv)
 		CliFileAbort(&out->csvFile);
@@ -138,9 +215,14 @@ static int Simulate(const CliSim* sim, Outputs* out, bool showProgress, RunResul
 {
 	double start = CliNow(), lastShown = 0.0;
 	for (int frame = 1; frame <= sim->frames && !s_interrupted; ++frame) {
+		wfWarnings before = wfWorld_GetWarnings(sim->world);
 		double t0 = CliNow();
 		wfResult r = wfWorld_Step(sim->world);
 		result->stepSeconds += CliNow() - t0;
+		// Every cloth's frame discarded (the backend restored the frame start): nothing moved.
+		wfWarnings after = wfWorld_GetWarnings(sim->world);
+		if ((after.nonFinite + after.unstable) - (before.nonFinite + before.unstable) >= sim->clothCount)
+			result->discarded++;
 		if (r != WF_OK) {
 			fprintf(stderr, "weft run: frame %d: step failed (%s): %s\n", frame, wfResultName(r), wfWorld_GetLastError(sim->world));
 			return CLI_EXIT_RUNTIME;
@@ -155,7 +237,8 @@ static int Simulate(const CliSim* sim, Outputs* out, bool showProgress, RunResul
 	result->wallSeconds = CliNow() - start;
 	if (lastShown > 0.0)
 		fprintf(stderr, "\r%78s\r", "");
-	return s_interrupted ? CLI_EXIT_INTERRUPTED : CLI_EXIT_OK;
+	// A signal during the last frame leaves nothing undone: the run is complete.
+	return s_interrupted && result->frames < sim->frames ? CLI_EXIT_INTERRUPTED : CLI_EXIT_OK;
 }
 
 static void PrintClearance(const char* name, float clearance)
@@ -187,7 +270,9 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 	printf("\n");
 }
 
-// A signal ignored at start (nohup, some background jobs) stays ignored.
+// A signal ignored at start (nohup, some background jobs) stays ignored. Interrupted system calls
+// restart (the loop looks at the flag between frames); a second signal acts as the default (stops
+// at once), for a frame that takes too long.
 static void CatchSignals(void)
 {
 	static const int kSignals[] = {SIGINT, SIGTERM};
@@ -195,6 +280,7 @@ static void CatchSignals(void)
 		struct sigaction action, previous;
 		memset(&action, 0, sizeof action);
 		action.sa_handler = OnSignal;
+		action.sa_flags = SA_RESTART | SA_RESETHAND;
 		sigemptyset(&action.sa_mask);
 		if (sigaction(kSignals[i], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
 			sigaction(kSignals[i], &action, NULL);
@@ -219,11 +305,22 @@ int CliRun(int argc, char** argv)
 		CatchSignals();
 		code = Simulate(&sim, &out, !o.quiet && isatty(STDERR_FILENO), &result);
 	}
-	int closeCode = CloseOutputs(&out, code == CLI_EXIT_OK, o.quiet);
+	// A run in which no frame survived produced nothing: a failure, whatever was written.
+	if (code == CLI_EXIT_OK && result.frames > 0 && result.discarded == result.frames) {
+		wfWarnings w = wfWorld_GetWarnings(sim.world);
+		fprintf(stderr, "weft run: every frame (%d of %d) was discarded: the step gave %s%s%s each time, so the cloth never "
+			"left its start (lower the time step or the stiffness, or raise --substeps); the statistics and the video were "
+			"not written\n", result.discarded, result.frames, w.nonFinite > 0 ? "non-finite values" : "",
+			w.nonFinite > 0 && w.unstable > 0 ? " or " : "", w.unstable > 0 ? "speeds over 1e4 m/s" : "");
+		code = CLI_EXIT_RUNTIME;
+	}
+	char kept[3 * CLI_PATH_MAX];
+	bool interrupted = code == CLI_EXIT_INTERRUPTED;
+	int closeCode = CloseOutputs(&out, &o, code == CLI_EXIT_OK || interrupted, result.frames, kept, sizeof kept);
 	code = code != CLI_EXIT_OK ? code : closeCode;
-	if (code == CLI_EXIT_INTERRUPTED)
-		fprintf(stderr, "weft run: interrupted after %d frames%s\n", result.frames,
-			o.statsPath != NULL ? "; the statistics file was not written" : "");
+	if (interrupted)
+		fprintf(stderr, "weft run: interrupted after %d frame%s; kept: %s\n", result.frames, result.frames == 1 ? "" : "s",
+			kept[0] != 0 ? kept : "nothing (no frame was finished)");
 	if (code == CLI_EXIT_OK && !o.quiet)
 		PrintSummary(&sim, &o, &result);
 	CliSimDestroy(&sim);

@@ -23,16 +23,25 @@ static const Command kCommands[] = {
 		"  --iterations N    iterations (jacobi: sweeps) per substep, [1, 1024]\n"
 		"  --backend B       auto, cpu or vulkan\n"
 		"  --threads N       CPU worker threads, [0, 1024], 0 = all cores\n"
-		"  --obj DIR         write DIR/frame_0001.obj ... (created if missing)\n"
+		"  --obj DIR         write DIR/frame_0001.obj ... (created if missing; a folder holding frames\n"
+		"                    of an earlier run is refused unless --overwrite)\n"
+		"  --overwrite       first remove the frame_*.obj / frame_*.png files of an earlier run from the\n"
+		"                    --obj and --png folders (nothing else in them)\n"
 		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
 		"  --quiet           no progress line, no summary\n"
-		"  --png DIR         render DIR/frame_0001.png ... (headless Vulkan renderer)\n"
+		"  --png DIR         render DIR/frame_0001.png ... (headless Vulkan renderer; old frames as --obj)\n"
 		"  --video FILE.mp4  render an H.264 video through the ffmpeg command\n"
-		"  --size WxH        image size, each [16, 16384] (default 1280x720)\n"
+		"  --size WxH        image size, each [16, 8192] (default 1280x720; the device may allow less)\n"
 		"  --every N         render every Nth frame, [1, 1000000] (default 1)\n"
 		"  --fps N           video frame rate, [1, 1000] (default: real time)\n"
 		"  --color MODE      texture, speed or strain (default texture)\n"
-		"  --wireframe       draw the cloth's edges too\n"},
+		"  --wireframe       draw the cloth's edges too\n"
+		"  Every option is checked, used or not. A device or FIFO given as --stats or --video is written\n"
+		"  in place; other outputs are written under a temporary name and renamed when complete.\n"
+		"  Ctrl-C (SIGINT) or SIGTERM stops after the frame in progress and keeps what was finished: the\n"
+		"  OBJ and PNG frames, the CSV and the video of those frames (exit code 130); a second one stops at\n"
+		"  once. Temporaries left by a killed run are removed by the next run into the same place. A run\n"
+		"  in which every frame was discarded (the step blew up each time) fails with exit code 1.\n"},
 	{"bench", CliBench,
 		"weft bench (--scene FILE.json | --preset NAME) [options]\n"
 		"  Times frames after a warm-up: median, p10 and p90 ms per frame, particle-substeps and\n"
@@ -67,7 +76,7 @@ void CliPrintHelp(const char* command)
 	printf("weft %d.%d.%d: real-time cloth simulation\n\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH);
 	for (int i = 0; i < COMMAND_COUNT; ++i)
 		printf("%s\n", kCommands[i].usage);
-	printf("Exit codes: 0 success, 1 runtime failure, 2 bad arguments or scene file.\n");
+	printf("Exit codes: 0 success, 1 runtime failure, 2 bad arguments or scene file, 130 interrupted.\n");
 }
 
 static int Help(int argc, char** argv)

@@ -1,9 +1,11 @@
 // Output files of `weft run`: temporary name + rename, folder preparation, OBJ and CSV writers.
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,15 +23,66 @@ static bool TempName(const char* path, char* out, size_t size)
 	return n > 0 && (size_t)n < size && base[0] != 0;
 }
 
+// An existing path that is not a regular file: a character device or a FIFO is opened for writing
+// in place (a FIFO without a reader is refused instead of blocking); anything else is refused.
+// Returns a descriptor, -1 for "write a temporary and rename" or -2 after writing the error.
+static int OpenInPlace(const char* path, char* error, size_t errorSize)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(error, errorSize, "'%s' is a folder, not a file name", path);
+		return -2;
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		snprintf(error, errorSize, "%s: exists and is a %s (allowed: a regular file, a character device or a FIFO)", path,
+			S_ISBLK(st.st_mode) ? "block device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+		return -2;
+	}
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENXIO)
+			snprintf(error, errorSize, "%s: is a FIFO with no reader (start the reader first)", path);
+		else
+			snprintf(error, errorSize, "%s: cannot open for writing in place: %s", path, strerror(errno));
+		return -2;
+	}
+	int flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	return fd;
+}
+
 bool CliFileOpen(CliFile* f, const char* path, char* error, size_t errorSize)
 {
 	f->file = NULL;
-	if (strlen(path) >= sizeof f->path || !TempName(path, f->tempPath, sizeof f->tempPath)) {
-		snprintf(error, errorSize, "%s: path too long or not a file name", path);
+	f->inPlace = false;
+	f->tempPath[0] = 0;
+	if (strlen(path) >= sizeof f->path) {
+		snprintf(error, errorSize, "%s: path too long", path);
 		return false;
 	}
 	snprintf(f->path, sizeof f->path, "%s", path);
-	int fd = open(f->tempPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+	int fd = OpenInPlace(path, error, errorSize);
+	if (fd == -2)
+		return false;
+	if (fd >= 0) {
+		f->inPlace = true;
+		f->file = fdopen(fd, "w");
+		if (f->file == NULL) {
+			snprintf(error, errorSize, "%s: cannot open: %s", path, strerror(errno));
+			close(fd);
+			return false;
+		}
+		return true;
+	}
+	if (!TempName(path, f->tempPath, sizeof f->tempPath)) {
+		snprintf(error, errorSize, "%s: path too long or not a file name", path);
+		f->tempPath[0] = 0;
+		return false;
+	}
+	fd = open(f->tempPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
 	if (fd >= 0)
 		f->file = fdopen(fd, "w");
 	if (f->file == NULL) {
@@ -53,6 +106,12 @@ bool CliFileCommit(CliFile* f, char* error, size_t errorSize)
 		writeErrno = errno;
 	}
 	f->file = NULL;
+	if (f->inPlace) {
+		if (written)
+			return true;
+		snprintf(error, errorSize, "%s: cannot write: %s", f->path, strerror(writeErrno));
+		return false;
+	}
 	if (written && rename(f->tempPath, f->path) == 0)
 		return true;
 	snprintf(error, errorSize, "%s: cannot %s: %s", f->path, written ? "rename the temporary file" : "write",
@@ -67,7 +126,98 @@ void CliFileAbort(CliFile* f)
 		return;
 	fclose(f->file);
 	f->file = NULL;
-	unlink(f->tempPath);
+	if (!f->inPlace)
+		unlink(f->tempPath);
+}
+
+// ------------------------------------------------------------------ stale temporaries
+
+void CliFolderOf(const char* path, char* out, size_t size)
+{
+	const char* slash = strrchr(path, '/');
+	if (slash == NULL)
+		snprintf(out, size, ".");
+	else if (slash == path)
+		snprintf(out, size, "/");
+	else
+		snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
+// ".BASE.PID.tmp": the PID, or 0 when the name is not of that form (or not of `base`).
+static long TemporaryOwner(const char* name, const char* base)
+{
+	size_t n = strlen(name);
+	if (n < 7 || name[0] != '.' || strcmp(name + n - 4, ".tmp") != 0)
+		return 0;
+	const char* end = name + n - 4;
+	const char* digits = end;
+	while (digits > name + 1 && digits[-1] >= '0' && digits[-1] <= '9')
+		--digits;
+	if (digits == end || digits[-1] != '.' || digits - 1 <= name + 1)
+		return 0;
+	if (base != NULL && ((size_t)(digits - 1 - (name + 1)) != strlen(base) || strncmp(name + 1, base, strlen(base)) != 0))
+		return 0;
+	return strtol(digits, NULL, 10);
+}
+
+int CliRemoveStaleTemporaries(const char* folder, const char* base)
+{
+	DIR* dir = opendir(folder);
+	if (dir == NULL)
+		return 0;
+	int removed = 0;
+	for (struct dirent* e = readdir(dir); e != NULL; e = readdir(dir)) {
+		long pid = TemporaryOwner(e->d_name, base);
+		// A live process (another run writing here right now) keeps its temporaries.
+		if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char path[CLI_PATH_MAX + 300];
+		snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+			removed++;
+	}
+	closedir(dir);
+	return removed;
+}
+
+// ------------------------------------------------------------------ frames of an earlier run
+
+static bool IsFrameName(const char* name, const char* extension)
+{
+	if (strncmp(name, "frame_", 6) != 0)
+		return false;
+	const char* c = name + 6;
+	if (*c < '0' || *c > '9')
+		return false;
+	while (*c >= '0' && *c <= '9')
+		++c;
+	return *c == '.' && strcmp(c + 1, extension) == 0;
+}
+
+int CliOldFrames(const char* folder, const char* extension, bool remove, char* example, size_t exampleSize)
+{
+	if (exampleSize > 0)
+		example[0] = 0;
+	DIR* dir = opendir(folder);
+	if (dir == NULL)
+		return errno == ENOENT ? 0 : -1;
+	int count = 0;
+	for (struct dirent* e = readdir(dir); e != NULL; e = readdir(dir)) {
+		if (!IsFrameName(e->d_name, extension))
+			continue;
+		char path[CLI_PATH_MAX + 300];
+		snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (count == 0 && exampleSize > 0)
+			snprintf(example, exampleSize, "%s", e->d_name);
+		if (!remove || unlink(path) == 0)
+			count++;
+	}
+	closedir(dir);
+	return count;
 }
 
 // ------------------------------------------------------------------ folders
@@ -124,6 +274,9 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize)
 		snprintf(error, errorSize, "'%s' is a folder, not a file name", path);
 		return false;
 	}
+	// A device or FIFO is written in place: its folder (/dev) is never written into.
+	if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+		return true;
 	const char* slash = strrchr(path, '/');
 	if (slash == NULL)
 		return CliPrepareFolder(".", error, errorSize);

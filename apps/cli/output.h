@@ -1,5 +1,7 @@
 // Output files of `weft run`: written under a temporary name in the same folder and renamed
 // when complete, so a reader never sees half a file and a failed run leaves none behind.
+// An existing character device or FIFO (/dev/null, a pipe) is written in place and never
+// replaced; other special files (block devices, sockets) are refused.
 #ifndef WEFT_CLI_OUTPUT_H
 #define WEFT_CLI_OUTPUT_H
 
@@ -14,7 +16,8 @@
 typedef struct CliFile {
 	FILE* file;                   // open on tempPath; NULL when closed
 	char path[CLI_PATH_MAX];      // the final name
-	char tempPath[CLI_PATH_MAX];  // ".NAME.PID.tmp" beside it
+	char tempPath[CLI_PATH_MAX];  // ".NAME.PID.tmp" beside it; empty when written in place
+	bool inPlace;                 // path is a device or FIFO: no temporary, no rename
 } CliFile;
 
 // On failure these return false and write "PATH: problem" into error.
@@ -22,9 +25,19 @@ bool CliFileOpen(CliFile* f, const char* path, char* error, size_t errorSize);
 bool CliFileCommit(CliFile* f, char* error, size_t errorSize); // flush, close, rename
 void CliFileAbort(CliFile* f);                                 // close and remove the temporary
 
+// Removes temporaries (".NAME.PID.tmp") that runs killed earlier left in `folder`: those whose
+// process is gone. With `base`, only those of that file name. Returns how many were removed.
+int CliRemoveStaleTemporaries(const char* folder, const char* base);
+// Files "frame_<digits>.<extension>" in folder (frames of an earlier run); with remove, deletes them.
+// Returns how many there were (removed), -1 when the folder cannot be read; *example gets one name.
+int CliOldFrames(const char* folder, const char* extension, bool remove, char* example, size_t exampleSize);
+// The folder part of a file path ("." when it has none).
+void CliFolderOf(const char* path, char* out, size_t size);
+
 // Creates a folder and its parents if missing, then checks that a file can be created in it.
 bool CliPrepareFolder(const char* path, char* error, size_t errorSize);
-// The same for the folder a file goes into; a path naming a folder is an error.
+// The same for the folder a file goes into; a path naming a folder is an error. An existing
+// device or FIFO needs no folder check (it is written in place).
 bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
 
 // Wavefront OBJ, one file per frame, one object per cloth with v, vt, vn and f v/vt/vn.

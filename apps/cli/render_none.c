@@ -21,10 +21,12 @@ int CliRenderFrame(CliRenderOut* out, const CliSim* sim, int frame)
 	return CLI_EXIT_OK;
 }
 
-int CliRenderClose(CliRenderOut* out, bool complete, bool quiet)
+int CliRenderClose(CliRenderOut* out, bool keep, bool quiet, char* kept, size_t keptSize)
 {
 	(void)out;
-	(void)complete;
+	(void)keep;
 	(void)quiet;
+	(void)kept;
+	(void)keptSize;
 	return CLI_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include "weft_env.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,29 @@ int CliRenderFrame(CliRenderOut* r, const CliSim* sim, int frame)
 	return CLI_EXIT_OK;
 }
 
-int CliRenderClose(CliRenderOut* r, bool complete, bool quiet)
+// ", " before an item of the kept list unless it is the first.
+static void AppendKept(char* kept, size_t size, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static void AppendKept(char* kept, size_t size, const char* fmt, ...)
+{
+	size_t used = strlen(kept);
+	if (size == 0 || used + 3 >= size)
+		return;
+	if (used > 0) {
+		strcpy(kept + used, ", ");
+		used += 2;
+	}
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(kept + used, size - used, fmt, args);
+	va_end(args);
+}
+
+int CliRenderClose(CliRenderOut* r, bool keep, bool quiet, char* kept, size_t keptSize)
 {
 	if (r == NULL)
 		return CLI_EXIT_OK;
@@ -155,15 +178,19 @@ int CliRenderClose(CliRenderOut* r, bool complete, bool quiet)
 		char error[CLI_PATH_MAX + 256];
 		wfVideo* video = r->video;
 		r->video = NULL;
-		if (!complete) {
+		if (!keep || r->videoFrames == 0) {
 			wfVideoDestroy(video);
 		} else if (wfVideoClose(video, error, sizeof error) != WF_OK) {
 			fprintf(stderr, "weft run: --video: %s\n", error);
 			code = CLI_EXIT_RUNTIME;
-		} else if (!quiet) {
-			printf("weft run: wrote %s (%d frames, %dx%d, H.264)\n", r->videoPath, r->videoFrames, r->width, r->height);
+		} else {
+			AppendKept(kept, keptSize, "video of %d frame%s in %s", r->videoFrames, r->videoFrames == 1 ? "" : "s", r->videoPath);
+			if (!quiet)
+				printf("weft run: wrote %s (%d frames, %dx%d, H.264)\n", r->videoPath, r->videoFrames, r->width, r->height);
 		}
 	}
+	if (r->pngDir != NULL && r->pngCount > 0)
+		AppendKept(kept, keptSize, "%d PNG file%s in %s", r->pngCount, r->pngCount == 1 ? "" : "s", r->pngDir);
 	if (r->pngDir != NULL && !quiet)
 		printf("weft run: wrote %d PNG files (%dx%d) to %s\n", r->pngCount, r->width, r->height, r->pngDir);
 	Free(r);

@@ -11,7 +11,8 @@ typedef struct CliRenderOut CliRenderOut;
 int CliRenderOpen(const CliOptions* options, const CliSim* sim, CliRenderOut** out);
 // Renders frame `frame` (1-based) when it is one of every Nth.
 int CliRenderFrame(CliRenderOut* out, const CliSim* sim, int frame);
-// Finishes the video (when complete) and frees everything; prints what was written.
-int CliRenderClose(CliRenderOut* out, bool complete, bool quiet);
+// Finishes the video with the frames so far (when keep; else throws it away) and frees everything;
+// prints what was written, and appends "video of N frames in PATH, N PNG files in DIR" to kept.
+int CliRenderClose(CliRenderOut* out, bool keep, bool quiet, char* kept, size_t keptSize);
 
 #endif

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 // The defs before creation. Pin lists and the device name point into `scene`.
 typedef struct Defs {
@@ -95,12 +98,74 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 	if (ov->substeps != CLI_KEEP) step->substeps = ov->substeps;
 	if (ov->iterations != CLI_KEEP) step->iterations = ov->iterations;
 	if (ov->backend != CLI_KEEP) d->world.backend = (wfBackendType)ov->backend;
+	// --backend cpu over a scene that names a Vulkan device: the command line wins, visibly.
+	if (ov->backend == WF_BACKEND_CPU && d->world.deviceName != NULL && d->world.deviceName[0] != 0) {
+		fprintf(stderr, "weft: warning: --backend cpu: the scene's world.deviceName is not used\n");
+		d->world.deviceName = NULL;
+	}
 	if (ov->threads != CLI_KEEP) d->world.threads = ov->threads;
 	for (int i = 0; i < d->count && ov->cols != CLI_KEEP; ++i) {
 		d->cloths[i].cols = ov->cols;
 		d->cloths[i].rows = ov->rows;
 	}
 	return CheckPins(ov, d);
+}
+
+// Memory of a cloth in the library, from what it allocates per particle (positions, velocities,
+// prev, two ping-pong buffers, normals and rest positions at 16 bytes; uvs; pin flags; adjacency
+// starts), per constraint (record, multiplier, Jacobi weight, two adjacency entries, the colouring's
+// scratch) and per triangle. An 8192x8192 grid comes to about 28 GB.
+static double ClothBytes(const wfClothDef* c)
+{
+	double cols = c->cols, rows = c->rows, n = cols * rows;
+	double structural = c->structural ? (cols - 1) * rows + cols * (rows - 1) : 0.0;
+	double shear = c->shear ? 2.0 * (cols - 1) * (rows - 1) : 0.0;
+	double bend = c->bending ? (cols > 2 ? (cols - 2) * rows : 0.0) + (rows > 2 ? cols * (rows - 2) : 0.0) : 0.0;
+	double constraints = structural + shear + bend;
+	double triangles = 2.0 * (cols - 1) * (rows - 1);
+	return n * (7 * 16 + 8 + 1 + 4) + constraints * (16 + 4 + 4 + 16 + 4) + triangles * 12;
+}
+
+// What this process may use: physical memory, or less under an address-space or data limit.
+static double MemoryLimit(const char** what)
+{
+	double limit = 0.0;
+	*what = "this machine's memory";
+	long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && pageSize > 0)
+		limit = (double)pages * (double)pageSize;
+	const int resources[] = {RLIMIT_AS, RLIMIT_DATA};
+	const char* names[] = {"the address-space limit (ulimit -v)", "the data-size limit (ulimit -d)"};
+	for (int i = 0; i < 2; ++i) {
+		struct rlimit rl;
+		if (getrlimit(resources[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (limit == 0.0 || (double)rl.rlim_cur < limit)) {
+			limit = (double)rl.rlim_cur;
+			*what = names[i];
+		}
+	}
+	return limit;
+}
+
+// The grids against the memory there is, before anything is allocated: a grid that cannot fit
+// would otherwise fail (or be killed) somewhere inside the library's allocations.
+static int CheckMemory(const Defs* d)
+{
+	const char* what;
+	double limit = MemoryLimit(&what), total = 0.0;
+	if (limit <= 0.0)
+		return CLI_EXIT_OK;
+	for (int i = 0; i < d->count; ++i)
+		total += ClothBytes(&d->cloths[i]);
+	if (total <= limit)
+		return CLI_EXIT_OK;
+	const wfClothDef* c = &d->cloths[0];
+	double perParticle = ClothBytes(c) / ((double)c->cols * c->rows);
+	int side = (int)sqrt(limit / perParticle / d->count);
+	fprintf(stderr, "weft: --grid / cols x rows: %d cloth%s of %dx%d need%s about %.1f GB (%.0f bytes per particle), more than "
+		"%s, %.1f GB (allowed here: up to about %dx%d per cloth)\n", d->count, d->count == 1 ? "" : "s", c->cols, c->rows,
+		d->count == 1 ? "s" : "",
+		total / 1e9, perParticle, what, limit / 1e9, side, side);
+	return CLI_EXIT_USAGE;
 }
 
 static int CreateAll(CliSim* sim, const Defs* d)
@@ -137,6 +202,8 @@ int CliSimCreate(CliSim* sim, const CliOptions* o, int defaultFrames)
 	int code = o->scene != NULL ? LoadScene(o->scene, &d) : LoadPreset(o->preset, &d);
 	if (code == CLI_EXIT_OK)
 		code = ApplyOverrides(&o->overrides, &d);
+	if (code == CLI_EXIT_OK)
+		code = CheckMemory(&d);
 	if (code == CLI_EXIT_OK)
 		code = CreateAll(sim, &d);
 	sim->frames = o->frames != CLI_KEEP ? o->frames : d.frames > 0 ? d.frames : defaultFrames;

@@ -17,6 +17,8 @@
 // wfCreateRenderer. Environment: WEFT_VK_DEVICE=substring picks a device, WEFT_VK_VALIDATION=1 turns on
 // the Khronos validation layer and counts its messages (wfRenderer_GetValidationCount).
 // Images are 8-bit sRGB RGBA, rows top to bottom, tightly packed (width * 4 bytes a row).
+// Arguments follow weft.h's rule (NULL pointers and non-finite floats refused, neutral getters); a
+// NULL renderer gets WF_ERROR_INVALID_ARGUMENT, wfRenderer_GetDef(NULL) the default def.
 #ifndef WEFT_RENDER_H
 #define WEFT_RENDER_H
 
@@ -77,7 +79,8 @@ typedef struct wfCamera {
 	float fov;
 } wfCamera;
 
-// The orbit camera that sits at `eye` and looks at `target`.
+// The orbit camera that sits at `eye` and looks at `target`; a non-finite argument gives
+// wfDefaultCameraForPreset(NULL). wfCamera_GetEye(NULL) is (0, 0, 0).
 WF_API wfCamera wfCameraLookAt(wfVec3 eye, wfVec3 target, float fovDegrees);
 // Eye position of an orbit camera.
 WF_API wfVec3 wfCamera_GetEye(const wfCamera* camera);
@@ -87,12 +90,13 @@ WF_API wfCamera wfDefaultCameraForPreset(const char* presetName);
 
 // A view of a whole scene (for scene files without a camera): looks at the bounding sphere of the
 // cloths (and the world's sphere) from the front-right and above, far enough that it fits the image's
-// height at the given field of view (degrees; an image wider than tall fits too).
+// height at the given field of view (degrees; an image wider than tall fits too). A field of view
+// outside (0, 180) gives wfDefaultCameraForPreset(NULL); a NULL list counts as empty.
 WF_API wfCamera wfCameraFit(wfWorld* world, const wfClothId* cloths, int count, float fovDegrees);
 
 typedef struct wfRenderer wfRenderer;
 
-// Returns NULL on failure and writes the reason into error (if not NULL).
+// Returns NULL on failure (a NULL def included) and writes the reason into error (if not NULL).
 WF_API wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSize);
 WF_API void wfDestroyRenderer(wfRenderer* renderer);
 

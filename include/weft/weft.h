@@ -13,6 +13,27 @@
 // Conventions: a def with every field left at its default (from wfDefault*Def) is valid; creation
 // validates a def and reports the first bad field by name and its allowed range. The library keeps
 // no global mutable state: several worlds may live in one process (one thread per world).
+//
+// Arguments: one rule for every function of this header and of weft/render.h.
+// - Refused, never dereferenced: a NULL pointer where a world, def, buffer, name or output is needed;
+//   a non-finite float (NaN, +-inf) in an argument or in an array given to the library; a count,
+//   index or size that does not match. Nothing is changed then, and
+//     * functions returning wfResult return WF_ERROR_INVALID_ARGUMENT, with a message on the world
+//       (wfWorld_GetLastError) when there is one; the live setters that take a def, or a vector
+//       stored in the def (wfWorld_SetGravity), validate like creation: WF_ERROR_INVALID_DEF;
+//     * creation functions return NULL (or the null cloth id) with the reason in error (or on the world);
+//     * name lookups (wf*FromName) return false and leave *out unchanged; wfPresetGet returns false;
+//     * getters return a neutral value: 0, 0.0, false, -1 for "nothing grabbed", "" for strings
+//       (wfPresetName and wfPresetDescription: NULL out of range), a zeroed wfWarnings, (0, 0, 0)
+//       for positions, the defaults (wfDefault*Def, wfDefaultMaterial) for defs, and a
+//       wfStepProfile with gpuMs and stageMs -1 and the rest 0;
+//     * destroy functions and setters without a result do nothing.
+// - error / errorSize pairs: error may be NULL or errorSize <= 0; nothing is written then.
+// - Cloth ids: the null id and the id of a destroyed cloth are detected (slot generation) and refused
+//   as above. The id of a cloth whose *world* was destroyed is undefined behaviour, like any pointer
+//   to freed memory: an id carries its world's address, and recognising a dead world would need
+//   process-wide state (a registry of live worlds), which weft does not keep. Drop a world's cloth ids
+//   when destroying it.
 #ifndef WEFT_WEFT_H
 #define WEFT_WEFT_H
 
@@ -370,7 +391,8 @@ WF_API wfResult wfCloth_SetPinMode(wfClothId id, wfPinMode mode, const int* indi
 WF_API wfResult wfCloth_SetPinned(wfClothId id, int particle, bool pinned);
 WF_API bool wfCloth_IsPinned(wfClothId id, int particle);
 
-// Grab: the particle is held at the target (fixed) until released. One grab per cloth.
+// Grab: the particle is held at the target (fixed) until released. One grab per cloth. The target
+// must be finite (WF_ERROR_INVALID_ARGUMENT otherwise).
 WF_API wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target);
 WF_API wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target);
 WF_API wfResult wfCloth_Release(wfClothId id);
@@ -390,7 +412,8 @@ WF_API wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count);
 WF_API wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count); // area-weighted, unit
 WF_API wfResult wfCloth_ReadUVs(wfClothId id, float* out /* (count x 2) */, int count);
 WF_API wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out /* (3 x triangles) */, int count);
-// Overwrites positions (and zeroes velocities); for tests and tools.
+// Overwrites positions (and zeroes velocities); for tests and tools. Every value must be finite:
+// a NaN or infinity anywhere refuses the whole write (WF_ERROR_INVALID_ARGUMENT, message names the index).
 WF_API wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count);
 WF_API wfResult wfCloth_WriteVelocities(wfClothId id, const wfVec3* velocities, int count);
 
@@ -431,7 +454,7 @@ typedef struct wfDeviceInfo {
 } wfDeviceInfo;
 
 // Lists the Vulkan devices; returns the number found (0 when there is no loader or device), writes
-// at most capacity. When there is no Vulkan support compiled in, returns -1.
+// at most capacity (none when out is NULL: a count). When there is no Vulkan support compiled in, returns -1.
 WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize);
 
 // Whether deviceName contains pattern, ignoring case: the rule by which wfWorldDef.deviceName (and

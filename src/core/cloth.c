@@ -198,9 +198,21 @@ static wfResult HostChanged(wfWorld* world, wfCloth* c)
 	if (c == NULL) \
 		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null cloth id") : WF_ERROR_INVALID_ARGUMENT
 
+// NULL output (or input) buffers are refused like bad ids.
+#define CHECK_POINTER(id, pointer, what) \
+	if ((pointer) == NULL) \
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: NULL", what)
+
+// Non-finite coordinates are refused: the solvers would spread them over the whole cloth.
+static bool IsFinite3(wfVec3 v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
 wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, info, "GetInfo: info");
 	info->cols = c->model.cols;
 	info->rows = c->model.rows;
 	info->particleCount = c->model.particleCount;
@@ -289,6 +301,9 @@ bool wfCloth_IsPinned(wfClothId id, int particle)
 wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 {
 	GET_CLOTH(c, id);
+	if (!IsFinite3(target))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "grab: target (%g, %g, %g) must be finite", (double)target.x,
+			(double)target.y, (double)target.z);
 	if (particle < 0 || particle >= c->model.particleCount)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle, c->model.particleCount - 1);
 	wfResult r = wfSyncHost(id.world, c);
@@ -304,6 +319,9 @@ wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target)
 {
 	GET_CLOTH(c, id);
+	if (!IsFinite3(target))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: target (%g, %g, %g) must be finite", (double)target.x,
+			(double)target.y, (double)target.z);
 	if (c->grabIndex < 0)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: nothing is grabbed");
 	c->grabTarget = target;
@@ -340,6 +358,7 @@ int wfCloth_GetGrabbed(wfClothId id)
 static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* out, int count, const char* what)
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, what);
 	CHECK_COUNT(c, id, count, c->model.particleCount, what);
 	wfResult r = wfSyncHost(id.world, c);
 	if (r != WF_OK)
@@ -359,6 +378,7 @@ static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* 
 wfResult wfCloth_GetOrigin(wfClothId id, double origin[3])
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, origin, "origin");
 	memcpy(origin, c->origin, sizeof c->origin);
 	return WF_OK;
 }
@@ -366,6 +386,7 @@ wfResult wfCloth_GetOrigin(wfClothId id, double origin[3])
 wfResult wfCloth_ReadLocalPositions(wfClothId id, wfVec3* out, int count)
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "local positions");
 	CHECK_COUNT(c, id, count, c->model.particleCount, "local positions");
 	wfResult r = wfSyncHost(id.world, c);
 	if (r != WF_OK)
@@ -394,6 +415,7 @@ wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count) { return Read
 wfResult wfCloth_ReadUVs(wfClothId id, float* out, int count)
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "uvs");
 	CHECK_COUNT(c, id, count, c->model.particleCount, "uvs");
 	memcpy(out, c->model.uvs, (size_t)count * 2 * sizeof(float));
 	return WF_OK;
@@ -402,6 +424,7 @@ wfResult wfCloth_ReadUVs(wfClothId id, float* out, int count)
 wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out, int count)
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "indices");
 	CHECK_COUNT(c, id, count, 3 * c->model.triangleCount, "indices");
 	memcpy(out, c->model.indices, (size_t)count * sizeof(uint32_t));
 	return WF_OK;
@@ -410,7 +433,15 @@ wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out, int count)
 static wfResult WriteVec4(wfClothId id, const wfVec3* in, int count, bool positions)
 {
 	GET_CLOTH(c, id);
-	CHECK_COUNT(c, id, count, c->model.particleCount, positions ? "positions" : "velocities");
+	const char* what = positions ? "positions" : "velocities";
+	CHECK_POINTER(id, in, what);
+	CHECK_COUNT(c, id, count, c->model.particleCount, what);
+	// All or nothing: a non-finite value anywhere leaves the cloth as it was.
+	for (int i = 0; i < count; ++i) {
+		if (!IsFinite3(in[i]))
+			return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s[%d]: (%g, %g, %g) must be finite", what, i, (double)in[i].x,
+				(double)in[i].y, (double)in[i].z);
+	}
 	wfResult r = wfSyncHost(id.world, c);
 	if (r != WF_OK)
 		return r;
@@ -524,6 +555,7 @@ int wfDynamicCount(const wfCloth* c)
 wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats)
 {
 	GET_CLOTH(c, id);
+	CHECK_POINTER(id, stats, "GetStats: stats");
 	wfFrameParams p;
 	wfFrameParamsInit(id.world, &p);
 	if (id.world->backend->stats != NULL)

@@ -23,6 +23,9 @@ bool wfDeviceNameMatches(const char* deviceName, const char* pattern)
 
 int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize)
 {
+	// Without a buffer (or with a negative capacity) the devices are only counted.
+	if (out == NULL || capacity < 0)
+		capacity = 0;
 #ifdef WEFT_HAVE_VULKAN
 	return wfVulkanEnumerate(out, capacity, error, errorSize);
 #else

@@ -5,8 +5,10 @@
 
 wfResult wfWorld_GetVulkanDevice(wfWorld* world, wfVulkanDevice* out)
 {
-	if (world == NULL || out == NULL)
+	if (world == NULL)
 		return WF_ERROR_INVALID_ARGUMENT;
+	if (out == NULL)
+		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "GetVulkanDevice: out: NULL");
 	memset(out, 0, sizeof *out);
 	if (world->backend == NULL || world->backend->vulkanDevice == NULL)
 		return wfSetError(world, WF_ERROR_BACKEND_UNAVAILABLE, "GetVulkanDevice: the world runs on the %s backend, not on Vulkan",

@@ -114,6 +114,8 @@ const char* wfPresetDescription(int i) { return i >= 0 && i < PRESET_COUNT ? kPr
 
 bool wfPresetGet(const char* name, wfWorldDef* world, wfClothDef* cloth)
 {
+	if (world == NULL || cloth == NULL)
+		return false;
 	for (int i = 0; name != NULL && i < PRESET_COUNT; ++i) {
 		if (strcmp(kPresets[i].name, name) == 0) {
 			*world = wfDefaultWorldDef();

@@ -30,6 +30,7 @@ enum {
 	WF_SCENE_MAX_FRAMES = 10000000,
 	WF_SCENE_MAX_BYTES = 64 << 20,
 	WF_SCENE_PATH = 192, // longest JSON path kept for messages
+	WF_SCENE_MAX_DEPTH = 64, // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
 };
 
 // The enum fields are read and written as int.
@@ -259,20 +260,38 @@ static bool FailValidation(const Parser* p, const char* path, const char* messag
 	return false;
 }
 
-// Text from the file in a message: at most 64 characters, control characters shown as '?',
-// so that a message stays one line.
+// Text from the file in a message: at most 64 bytes of it, on one line and never raw: printable
+// ASCII as it is, control characters as \u00XX, other bytes (UTF-8 sequences included) as \xNN,
+// so that a key or value cannot put terminal escapes or invisible characters into a message.
 static const char* Printable(const char* in, char* out, size_t size)
 {
-	size_t n = 0;
-	for (; n + 1 < size && n < 64 && in[n] != 0; ++n)
-		out[n] = (unsigned char)in[n] < 0x20 || in[n] == 0x7f ? '?' : in[n];
+	size_t n = 0, i = 0;
+	for (; in[i] != 0 && i < 64; ++i) {
+		unsigned char c = (unsigned char)in[i];
+		char piece[8];
+		if (c >= 0x20 && c < 0x7f)
+			snprintf(piece, sizeof piece, "%c", c);
+		else if (c < 0x80)
+			snprintf(piece, sizeof piece, "\\u%04x", c);
+		else
+			snprintf(piece, sizeof piece, "\\x%02x", c);
+		size_t length = strlen(piece);
+		if (n + length + 4 >= size)
+			break;
+		memcpy(out + n, piece, length);
+		n += length;
+	}
+	if (in[i] != 0 && n + 3 < size) {
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
 	out[n] = 0;
 	return out;
 }
 
 static void JoinKey(char* out, const char* path, const char* key)
 {
-	char printable[72];
+	char printable[400];
 	Printable(key, printable, sizeof printable);
 	// A path longer than the buffer is cut; it only ever appears in messages.
 	if (snprintf(out, WF_SCENE_PATH, "%s%s%s", path, path[0] != 0 ? "." : "", printable) >= WF_SCENE_PATH)
@@ -376,7 +395,7 @@ static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const En
 			return true;
 		}
 	}
-	char value[72];
+	char value[400];
 	return Fail(p, path, "\"%s\" is not one of %s", Printable(j->valuestring, value, sizeof value), names);
 }
 
@@ -486,7 +505,7 @@ static bool ApplyPreset(const Parser* p, const cJSON* root, wfScene* scene, wfCl
 	const cJSON* preset = cJSON_GetObjectItemCaseSensitive(root, "preset");
 	if (preset == NULL)
 		return true;
-	char known[160], value[72];
+	char known[160], value[400];
 	size_t used = 0;
 	known[0] = 0;
 	for (int i = 0; i < wfPresetCount() && used < sizeof known; ++i)
@@ -618,6 +637,70 @@ static void SyntaxError(const Parser* p, const char* text, const char* at, bool 
 		Fail(p, where, "JSON syntax error%s", *at == 0 ? ": unexpected end of file" : "");
 }
 
+// Line and column (1-based) of `at` in text.
+static void Where(const char* text, const char* at, char* out, size_t size)
+{
+	int line = 1, column = 1;
+	for (const char* c = text; c < at && *c != 0; ++c) {
+		line += *c == '\n';
+		column = *c == '\n' ? 1 : column + 1;
+	}
+	snprintf(out, size, "line %d, column %d", line, column);
+}
+
+// The length of the well-formed UTF-8 sequence at s (1 to 4), or 0: no overlong forms, no
+// surrogates, nothing above U+10FFFF.
+static int Utf8Length(const unsigned char* s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	if (n == 0)
+		return 0;
+	for (int i = 1; i < n; ++i) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	}
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+// Before cJSON sees the text: it must be UTF-8 (cJSON copies any bytes into strings), and arrays
+// and objects may nest WF_SCENE_MAX_DEPTH deep (cJSON's own limit of 1000 is reported as a plain
+// syntax error, and its parser recurses that deep).
+static bool CheckText(const Parser* p, const char* text)
+{
+	char where[64];
+	int depth = 0;
+	bool inString = false;
+	for (const unsigned char* c = (const unsigned char*)text; *c != 0;) {
+		int n = Utf8Length(c);
+		if (n == 0) {
+			Where(text, (const char*)c, where, sizeof where);
+			return Fail(p, where, "invalid UTF-8 (byte 0x%02x); a scene file is UTF-8 text", *c);
+		}
+		if (inString) {
+			if (*c == '\\' && c[1] != 0 && c[1] < 0x80)
+				n = 2; // an escape: the next character cannot end the string
+			else if (*c == '"')
+				inString = false;
+		} else if (*c == '"') {
+			inString = true;
+		} else if (*c == '[' || *c == '{') {
+			if (++depth > WF_SCENE_MAX_DEPTH) {
+				Where(text, (const char*)c, where, sizeof where);
+				return Fail(p, where, "nested too deep (more than %d levels of arrays and objects)", WF_SCENE_MAX_DEPTH);
+			}
+		} else if (*c == ']' || *c == '}') {
+			depth -= depth > 0;
+		}
+		c += n;
+	}
+	return true;
+}
+
 wfScene* wfScene_Parse(const char* text, const char* name, char* error, int errorSize)
 {
 	char scratch[8];
@@ -631,6 +714,8 @@ wfScene* wfScene_Parse(const char* text, const char* name, char* error, int erro
 		Fail(&p, "(file)", "no text");
 		return NULL;
 	}
+	if (!CheckText(&p, text))
+		return NULL;
 	const char* end = text;
 	cJSON* root = cJSON_ParseWithOpts(text, &end, 1);
 	if (root == NULL) {

@@ -57,6 +57,8 @@ void wfLog(const wfWorld* world, wfLogLevel level, const char* fmt, ...)
 
 wfResult wfSetError(wfWorld* world, wfResult result, const char* fmt, ...)
 {
+	if (world == NULL)
+		return result;
 	va_list args;
 	va_start(args, fmt);
 	vsnprintf(world->lastError, sizeof world->lastError, fmt, args);
@@ -89,7 +91,7 @@ static const char* const kPinNames[] = {"none", "top-corners", "top-row", "corne
 
 static bool FromName(const char* const* table, int count, const char* name, int* out)
 {
-	for (int i = 0; name != NULL && i < count; ++i) {
+	for (int i = 0; name != NULL && out != NULL && i < count; ++i) {
 		if (strcmp(table[i], name) == 0) {
 			*out = i;
 			return true;
@@ -109,7 +111,7 @@ const char* wfStageName(wfStage s) { return NAME_LOOKUP(kStageNames, s); }
 bool wfSolverFromName(const char* name, wfSolverType* out)
 {
 	int v;
-	if (!FromName(kSolverNames, 3, name, &v)) return false;
+	if (out == NULL || !FromName(kSolverNames, 3, name, &v)) return false;
 	*out = (wfSolverType)v;
 	return true;
 }
@@ -117,7 +119,7 @@ bool wfSolverFromName(const char* name, wfSolverType* out)
 bool wfBackendFromName(const char* name, wfBackendType* out)
 {
 	int v;
-	if (!FromName(kBackendNames, 3, name, &v)) return false;
+	if (out == NULL || !FromName(kBackendNames, 3, name, &v)) return false;
 	*out = (wfBackendType)v;
 	return true;
 }
@@ -125,7 +127,7 @@ bool wfBackendFromName(const char* name, wfBackendType* out)
 bool wfPinModeFromName(const char* name, wfPinMode* out)
 {
 	int v;
-	if (!FromName(kPinNames, 5, name, &v)) return false;
+	if (out == NULL || !FromName(kPinNames, 5, name, &v)) return false;
 	*out = (wfPinMode)v;
 	return true;
 }
@@ -302,6 +304,12 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_RANGE("threads", d->threads, 0, 1024);
 	if (d->vulkanDevice != NULL && !ValidateVulkanDevice(d, error, errorSize))
 		return false;
+	// The CPU backend has no devices: a device name there is a mistake, not something to ignore.
+	if (d->backend == WF_BACKEND_CPU && d->deviceName != NULL && d->deviceName[0] != 0) {
+		snprintf(error, (size_t)errorSize, "deviceName: given with backend cpu, which uses no device (allowed: backend auto or "
+			"vulkan, or no deviceName)");
+		return false;
+	}
 	CHECK_FINITE3("gravity", d->gravity);
 	CHECK_RANGE("maxSpeed", d->maxSpeed, 1.0f, 1e6f);
 	CHECK_ENUM("badFrame", d->badFrame, 2, "keep, reset");
@@ -530,6 +538,8 @@ wfVec3 wfExternalAccel(const wfFrameParams* p, int substep, int column, float in
 
 wfResult wfWorld_Step(wfWorld* world)
 {
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	wfFrameParams params;
 	wfFrameParamsInit(world, &params);
 	// Unknown until the backend measured this frame (it overwrites them when stage timing is on).
@@ -555,16 +565,25 @@ wfResult wfWorld_Step(wfWorld* world)
 
 // ------------------------------------------------------------------ getters and live setters
 
-const char* wfWorld_GetLastError(const wfWorld* world) { return world->lastError; }
-wfBackendType wfWorld_GetBackend(const wfWorld* world) { return world->backendType; }
-const char* wfWorld_GetDeviceName(const wfWorld* world) { return world->deviceName; }
-wfWorldDef wfWorld_GetDef(const wfWorld* world) { return world->def; }
-int wfWorld_GetThreadCount(const wfWorld* world) { return world->threads; }
-double wfWorld_GetTime(const wfWorld* world) { return world->time; }
-wfWarnings wfWorld_GetWarnings(const wfWorld* world) { return world->warnings; }
+// Getters of a NULL world return the neutral values weft.h documents.
+const char* wfWorld_GetLastError(const wfWorld* world) { return world != NULL ? world->lastError : ""; }
+wfBackendType wfWorld_GetBackend(const wfWorld* world) { return world != NULL ? world->backendType : WF_BACKEND_AUTO; }
+const char* wfWorld_GetDeviceName(const wfWorld* world) { return world != NULL ? world->deviceName : ""; }
+wfWorldDef wfWorld_GetDef(const wfWorld* world) { return world != NULL ? world->def : wfDefaultWorldDef(); }
+int wfWorld_GetThreadCount(const wfWorld* world) { return world != NULL ? world->threads : 0; }
+double wfWorld_GetTime(const wfWorld* world) { return world != NULL ? world->time : 0.0; }
+
+wfWarnings wfWorld_GetWarnings(const wfWorld* world)
+{
+	wfWarnings none;
+	memset(&none, 0, sizeof none);
+	return world != NULL ? world->warnings : none;
+}
 
 wfVec3 wfWorld_GetSphereCenter(const wfWorld* world)
 {
+	if (world == NULL)
+		return (wfVec3){0.0f, 0.0f, 0.0f};
 	wfFrameParams p;
 	wfFrameParamsInit(world, &p);
 	p.sphere.moving = false; // evaluate at the current clock
@@ -574,6 +593,10 @@ wfVec3 wfWorld_GetSphereCenter(const wfWorld* world)
 #define APPLY_SETTER(validate, target, value) \
 	do { \
 		char msg[256]; \
+		if (world == NULL) \
+			return WF_ERROR_INVALID_ARGUMENT; \
+		if ((value) == NULL) \
+			return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "%s: %s: NULL", __func__, #value); \
 		if (!validate(value, msg, (int)sizeof msg)) \
 			return wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg); \
 		target = *(value); \
@@ -603,6 +626,8 @@ wfResult wfWorld_SetSphere(wfWorld* world, const wfSphereDef* sphere)
 
 wfResult wfWorld_SetSphereMoving(wfWorld* world, bool moving)
 {
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	world->def.sphere.moving = moving;
 	return WF_OK;
 }
@@ -657,7 +682,9 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 {
 	wfStepProfile p = {.gpuMs = -1.0};
 	for (int k = 0; k < WF_STAGE_COUNT; ++k)
-		p.stageMs[k] = world->stageTiming ? world->stageMs[k] : -1.0;
+		p.stageMs[k] = world != NULL && world->stageTiming ? world->stageMs[k] : -1.0;
+	if (world == NULL)
+		return p;
 	const wfStepDef* s = &world->def.step;
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
@@ -675,13 +702,15 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 // buffer is re-recorded (with timestamps, or without them again) at the next step.
 wfResult wfWorld_SetStageTiming(wfWorld* world, bool enabled)
 {
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	world->stageTiming = enabled;
 	for (int k = 0; k < WF_STAGE_COUNT; ++k)
 		world->stageMs[k] = -1.0;
 	return WF_OK;
 }
 
-bool wfWorld_GetStageTiming(const wfWorld* world) { return world->stageTiming; }
+bool wfWorld_GetStageTiming(const wfWorld* world) { return world != NULL && world->stageTiming; }
 
 // ------------------------------------------------------------------ snapshots
 // Layout: header, then per live cloth (in slot order) its local frame's origin (3 doubles), local
@@ -699,6 +728,8 @@ typedef struct SnapshotHeader {
 
 size_t wfWorld_GetSnapshotSize(const wfWorld* world)
 {
+	if (world == NULL)
+		return 0;
 	size_t size = sizeof(SnapshotHeader);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
@@ -709,6 +740,8 @@ size_t wfWorld_GetSnapshotSize(const wfWorld* world)
 
 wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size)
 {
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	size_t need = wfWorld_GetSnapshotSize(world);
 	if (buffer == NULL || size < need)
 		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "snapshot: buffer of %zu bytes, need %zu", size, need);
@@ -734,6 +767,8 @@ wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size)
 
 wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size)
 {
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	SnapshotHeader h;
 	size_t need = wfWorld_GetSnapshotSize(world);
 	if (buffer == NULL || size < sizeof h)

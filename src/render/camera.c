@@ -10,8 +10,13 @@
 
 static float Radians(float degrees) { return degrees * (RD_PI / 180.0f); }
 
+static bool Finite3(wfVec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
 wfCamera wfCameraLookAt(wfVec3 eye, wfVec3 target, float fovDegrees)
 {
+	// Non-finite input: the general view of the origin (render.h).
+	if (!Finite3(eye) || !Finite3(target) || !isfinite(fovDegrees))
+		return wfDefaultCameraForPreset(NULL);
 	float dx = eye.x - target.x, dy = eye.y - target.y, dz = eye.z - target.z;
 	float distance = sqrtf(dx * dx + dy * dy + dz * dz);
 	wfCamera c = {
@@ -26,6 +31,8 @@ wfCamera wfCameraLookAt(wfVec3 eye, wfVec3 target, float fovDegrees)
 
 wfVec3 wfCamera_GetEye(const wfCamera* c)
 {
+	if (c == NULL)
+		return (wfVec3){0.0f, 0.0f, 0.0f};
 	float az = Radians(c->azimuth), el = Radians(c->elevation);
 	wfVec3 eye = {
 		c->target.x + c->distance * cosf(el) * sinf(az),
@@ -51,6 +58,10 @@ wfCamera wfDefaultCameraForPreset(const char* name)
 
 wfCamera wfCameraFit(wfWorld* world, const wfClothId* cloths, int count, float fovDegrees)
 {
+	if (cloths == NULL || count < 0)
+		count = 0;
+	if (!(fovDegrees > 0.0f && fovDegrees < 180.0f))
+		return wfDefaultCameraForPreset(NULL);
 	// Axis-aligned bounds of every particle and of the sphere.
 	float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
 	for (int i = 0; i < count; ++i) {

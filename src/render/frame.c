@@ -590,9 +590,12 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 	if (r == NULL || world == NULL || camera == NULL || count < 0 || (count > 0 && cloths == NULL))
 		return r != NULL ? rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "DrawWorld: NULL world, camera or cloth list")
 		                 : WF_ERROR_INVALID_ARGUMENT;
-	if (!(camera->distance > 0.0f) || !(camera->fov > 0.0f && camera->fov < 180.0f))
-		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: distance must be > 0 and fov in (0, 180), got %g and %g",
+	if (!(camera->distance > 0.0f && isfinite(camera->distance)) || !(camera->fov > 0.0f && camera->fov < 180.0f))
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: distance must be finite and > 0 and fov in (0, 180), got %g and %g",
 		            (double)camera->distance, (double)camera->fov);
+	if (!isfinite(camera->target.x) || !isfinite(camera->target.y) || !isfinite(camera->target.z) || !isfinite(camera->azimuth) ||
+	    !isfinite(camera->elevation))
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: target, azimuth and elevation must be finite");
 	RdContext* ctx = &r->ctx;
 	wfWorldDef wd = wfWorld_GetDef(world);
 	wfVec3 sphereCenter = wfWorld_GetSphereCenter(world);
@@ -663,6 +666,8 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 
 wfResult wfRenderer_ReadPixels(wfRenderer* r, uint8_t* rgba, int size)
 {
+	if (r == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	int64_t need = (int64_t)r->def.width * r->def.height * 4;
 	if (rgba == NULL || size < need)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: the buffer holds %d bytes, the image needs %lld", size,

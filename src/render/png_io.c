@@ -1,9 +1,10 @@
-// PNG output through libpng: written to "<path>.tmp-<pid>" and renamed into place when complete, so a
-// reader never sees half a file.
+// PNG output through libpng: written to ".NAME.PID.tmp" beside the path and renamed into place when
+// complete, so a reader never sees half a file; an existing device or FIFO is written in place.
 #define _POSIX_C_SOURCE 200809L
 #include "render_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -51,15 +52,29 @@ wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height
 	if (path == NULL || rgba == NULL || width < 1 || height < 1)
 		return PngFail(error, errorSize, WF_ERROR_INVALID_ARGUMENT, "wfWritePng: NULL path or pixels, or an empty image",
 		               path != NULL ? path : "(null)");
+	char why[512];
+	int inPlace = rdOpenOutputInPlace(path, why, sizeof why);
+	if (inPlace == RD_OUTPUT_REFUSED) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "%s", why);
+		return WF_ERROR_IO;
+	}
 	size_t length = strlen(path) + 32;
-	char* temp = malloc(length);
-	if (temp == NULL)
-		return PngFail(error, errorSize, WF_ERROR_OUT_OF_MEMORY, "out of memory", path);
-	snprintf(temp, length, "%s.tmp-%ld", path, (long)getpid());
-	FILE* file = fopen(temp, "wb");
+	char* temp = inPlace < 0 ? malloc(length) : NULL;
+	if (inPlace < 0 && (temp == NULL || !rdTempName(path, temp, length))) {
+		free(temp);
+		return PngFail(error, errorSize, WF_ERROR_INVALID_ARGUMENT, "not a file name (or out of memory)", path);
+	}
+	// A device or FIFO is written in place; otherwise the temporary is created exclusively.
+	int fd = inPlace >= 0 ? inPlace : open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	FILE* file = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (file == NULL) {
 		char what[256];
-		snprintf(what, sizeof what, "cannot create %s: %s", temp, strerror(errno));
+		snprintf(what, sizeof what, "cannot create %s: %s", temp != NULL ? temp : path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		if (temp != NULL && fd >= 0)
+			remove(temp);
 		free(temp);
 		return PngFail(error, errorSize, WF_ERROR_IO, what, path);
 	}
@@ -69,11 +84,11 @@ wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height
 		ok = false;
 		snprintf(message, sizeof message, "write failed: %s", strerror(errno));
 	}
-	if (ok && rename(temp, path) != 0) {
+	if (ok && temp != NULL && rename(temp, path) != 0) {
 		ok = false;
 		snprintf(message, sizeof message, "rename failed: %s", strerror(errno));
 	}
-	if (!ok)
+	if (!ok && temp != NULL)
 		remove(temp);
 	free(temp);
 	return ok ? WF_OK : PngFail(error, errorSize, WF_ERROR_IO, message, path);

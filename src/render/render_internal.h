@@ -5,6 +5,7 @@
 #include "weft/render.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 // A CPU-side indexed mesh; normals equal positions for the unit sphere.
@@ -29,6 +30,15 @@ typedef struct RdShaderCode {
 	const uint32_t* words;
 	size_t size; // bytes
 } RdShaderCode;
+
+// Output files (out_path.c). rdOpenOutputInPlace returns a file descriptor open for writing when
+// `path` is an existing character device or FIFO (written in place, never replaced),
+// RD_OUTPUT_REPLACE when it is a regular file or does not exist (write a temporary and rename it),
+// or RD_OUTPUT_REFUSED with the reason in `why` (a folder, a block device, a FIFO without reader).
+enum { RD_OUTPUT_REPLACE = -1, RD_OUTPUT_REFUSED = -2 };
+int rdOpenOutputInPlace(const char* path, char* why, size_t whySize);
+// ".NAME.PID.tmp" beside path (the same folder, so the rename is atomic); false when it does not fit.
+bool rdTempName(const char* path, char* out, size_t size);
 
 extern const RdShaderCode rdLitVert, rdLitFrag, rdLineVert, rdLineFrag, rdShadowVert, rdBoundsComp, rdLightComp;
 

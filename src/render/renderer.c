@@ -45,7 +45,7 @@ const char* wfColorModeName(wfColorMode mode)
 
 bool wfColorModeFromName(const char* name, wfColorMode* out)
 {
-	for (int i = 0; name != NULL && i <= WF_COLOR_STRAIN; ++i) {
+	for (int i = 0; name != NULL && out != NULL && i <= WF_COLOR_STRAIN; ++i) {
 		if (strcmp(name, kColorModeNames[i]) == 0) {
 			*out = (wfColorMode)i;
 			return true;
@@ -97,12 +97,12 @@ static bool ValidateDef(const wfRendererDef* d, char* error, int errorSize)
 	} else if ((unsigned)d->colorMode > WF_COLOR_STRAIN) {
 		field = "colorMode";
 		snprintf(range, sizeof range, "texture, speed or strain, got %d", (int)d->colorMode);
-	} else if (!(d->speedScale > 0.0f)) {
+	} else if (!(d->speedScale > 0.0f && isfinite(d->speedScale))) {
 		field = "speedScale";
-		snprintf(range, sizeof range, "> 0, got %g", (double)d->speedScale);
-	} else if (!(d->strainScale > 0.0f)) {
+		snprintf(range, sizeof range, "> 0 and finite, got %g", (double)d->speedScale);
+	} else if (!(d->strainScale > 0.0f && isfinite(d->strainScale))) {
 		field = "strainScale";
-		snprintf(range, sizeof range, "> 0, got %g", (double)d->strainScale);
+		snprintf(range, sizeof range, "> 0 and finite, got %g", (double)d->strainScale);
 	} else {
 		for (int i = 0; i < 3; ++i) {
 			if (!(d->background[i] >= 0.0f && d->background[i] <= 1.0f)) {
@@ -240,9 +240,40 @@ static bool CreateTargetPass(wfRenderer* r)
 }
 
 // The size-dependent part of the target: images, framebuffer and read-back buffer.
+// The image size against the device, before anything is allocated: its largest 2D image and
+// framebuffer, and the memory of the frame's images (colour and depth per sample, the resolved
+// image, the read-back buffer) against half its largest device-local heap. Past these the driver
+// would fail with a bare VK_ERROR_OUT_OF_DEVICE_MEMORY in the middle of setup.
+static bool CheckSizeLimits(wfRenderer* r)
+{
+	RdContext* ctx = &r->ctx;
+	const VkPhysicalDeviceLimits* l = &ctx->properties.limits;
+	uint32_t maxWidth = l->maxImageDimension2D < l->maxFramebufferWidth ? l->maxImageDimension2D : l->maxFramebufferWidth;
+	uint32_t maxHeight = l->maxImageDimension2D < l->maxFramebufferHeight ? l->maxImageDimension2D : l->maxFramebufferHeight;
+	if ((uint32_t)r->def.width > maxWidth || (uint32_t)r->def.height > maxHeight)
+		return rdFail(ctx, "image size %dx%d: %s allows at most %ux%u (maxImageDimension2D, maxFramebufferWidth/Height)",
+		              r->def.width, r->def.height, ctx->properties.deviceName, maxWidth, maxHeight);
+	VkDeviceSize heap = 0;
+	for (uint32_t i = 0; i < ctx->memory.memoryHeapCount; ++i) {
+		const VkMemoryHeap* h = &ctx->memory.memoryHeaps[i];
+		if ((h->flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && h->size > heap)
+			heap = h->size;
+	}
+	double pixels = (double)r->def.width * (double)r->def.height;
+	double need = pixels * ((double)r->samples * 8.0 + 8.0);
+	if (heap > 0 && need > 0.5 * (double)heap)
+		return rdFail(ctx, "image size %dx%d: its images need about %.0f MiB with %dx MSAA, more than half of the %.0f MiB "
+		              "device-local memory of %s (allowed: at most %.0f megapixels at this MSAA)",
+		              r->def.width, r->def.height, need / 1048576.0, (int)r->samples, (double)heap / 1048576.0,
+		              ctx->properties.deviceName, 0.5 * (double)heap / ((double)r->samples * 8.0 + 8.0) / 1e6);
+	return true;
+}
+
 static bool CreateTargetImages(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
+	if (!CheckSizeLimits(r))
+		return false;
 	VkExtent3D extent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1};
 	bool msaa = r->samples != VK_SAMPLE_COUNT_1_BIT;
 	VkImageCreateInfo info = {
@@ -899,7 +930,12 @@ static bool CreateStaticGeometry(wfRenderer* r)
 
 wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSize)
 {
-	wfRendererDef d = def != NULL ? *def : wfDefaultRendererDef();
+	if (def == NULL) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "renderer def: NULL (start from wfDefaultRendererDef())");
+		return NULL;
+	}
+	wfRendererDef d = *def;
 	if (!ValidateDef(&d, error, errorSize))
 		return NULL;
 	wfRenderer* r = calloc(1, sizeof *r);
@@ -998,6 +1034,8 @@ void wfDestroyRenderer(wfRenderer* r)
 
 wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 {
+	if (r == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
 	if (width < 1 || width > 16384 || height < 1 || height > 16384)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "Resize: %dx%d is outside [1, 16384] on each side", width, height);
 	if (width == r->def.width && height == r->def.height)
@@ -1016,19 +1054,25 @@ wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 	return WF_OK;
 }
 
-wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r->def; }
-const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r->ctx.properties.deviceName; }
-const char* wfRenderer_GetLastError(const wfRenderer* r) { return r->error; }
+// Getters of a NULL renderer return the neutral values render.h documents.
+wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r != NULL ? r->def : wfDefaultRendererDef(); }
+const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r != NULL ? r->ctx.properties.deviceName : ""; }
+const char* wfRenderer_GetLastError(const wfRenderer* r) { return r != NULL ? r->error : ""; }
 int wfRenderer_GetValidationCount(const wfRenderer* r)
 {
+	if (r == NULL)
+		return 0;
 	return r->sharedWorld != NULL ? (int)wfWorld_GetWarnings(r->sharedWorld).validationMessages : r->ctx.validationCount;
 }
-bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r->ctx.borrowed; }
+bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r != NULL && r->ctx.borrowed; }
 
 wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
 {
-	if (out == NULL)
+	if (r == NULL)
 		return WF_ERROR_INVALID_ARGUMENT;
+	// The renderer is the library's own (never a const object): its last error may be set here.
+	if (out == NULL)
+		return rdRendererFail((wfRenderer*)r, WF_ERROR_INVALID_ARGUMENT, "GetVulkanImage: out: NULL");
 	memset(out, 0, sizeof *out);
 	out->image = (uint64_t)r->resolve.image;
 	out->format = (uint32_t)r->colorFormat;
@@ -1037,11 +1081,13 @@ wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
 	out->height = r->def.height;
 	return WF_OK;
 }
-int64_t wfRenderer_GetUploadBytes(const wfRenderer* r) { return r->uploadBytes; }
-int wfRenderer_GetZeroCopyCloths(const wfRenderer* r) { return r->zeroCopyCloths; }
+int64_t wfRenderer_GetUploadBytes(const wfRenderer* r) { return r != NULL ? r->uploadBytes : 0; }
+int wfRenderer_GetZeroCopyCloths(const wfRenderer* r) { return r != NULL ? r->zeroCopyCloths : 0; }
 
 void wfRenderer_SetStyle(wfRenderer* r, wfColorMode mode, bool wireframe, bool showPins)
 {
+	if (r == NULL)
+		return;
 	if ((unsigned)mode <= WF_COLOR_STRAIN)
 		r->def.colorMode = mode;
 	r->def.wireframe = wireframe;

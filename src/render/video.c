@@ -1,5 +1,11 @@
 // Video output: raw RGBA frames piped into the `ffmpeg` command, which encodes H.264 (yuv420p) into a
-// temporary file; a successful close renames it to the requested path.
+// temporary file (".NAME.PID.tmp" beside the path); a successful close renames it to the requested
+// path. An existing character device or FIFO is never replaced: it is opened here and handed to
+// ffmpeg as its fd 3 ("pipe:3"), written as fragmented MP4, which needs no seeking.
+//
+// Paths never reach ffmpeg's command line as they are: the temporary goes as "file:PATH", so a name
+// like "-1" or "a:b.mp4" is a file, not an option or a protocol. ffmpeg runs in its own process
+// group, so a Ctrl-C at the terminal reaches only the caller, which can still finish the video.
 //
 // The child is started with posix_spawnp (popen's fork + exec without a shell, so paths need no
 // quoting). A write to a pipe whose reader died raises SIGPIPE; the library must not kill its host
@@ -27,7 +33,7 @@ struct wfVideo {
 	int fd;          // write end of the pipe to ffmpeg's stdin
 	int width, height;
 	char* path;
-	char* temp;
+	char* temp;      // NULL when written in place
 	int frames;
 	wfResult status; // first failure
 	char error[256];
@@ -77,26 +83,43 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 		         path, "");
 		return NULL;
 	}
+	char why[512];
+	int inPlace = rdOpenOutputInPlace(path, why, sizeof why);
+	if (inPlace == RD_OUTPUT_REFUSED) {
+		SetError(error, errorSize, "%s%s", why, "");
+		return NULL;
+	}
 	wfVideo* v = calloc(1, sizeof *v);
 	size_t length = strlen(path) + 32;
 	if (v != NULL) {
 		v->path = malloc(length);
-		v->temp = malloc(length);
+		v->temp = inPlace < 0 ? malloc(length) : NULL;
 	}
-	if (v == NULL || v->path == NULL || v->temp == NULL) {
+	if (v == NULL || v->path == NULL || (inPlace < 0 && v->temp == NULL)) {
 		if (v != NULL) {
 			free(v->path);
 			free(v->temp);
 		}
 		free(v);
+		if (inPlace >= 0)
+			close(inPlace);
 		SetError(error, errorSize, "%s: out of memory%s", path, "");
 		return NULL;
 	}
 	snprintf(v->path, length, "%s", path);
-	snprintf(v->temp, length, "%s.tmp-%ld", path, (long)getpid());
 	v->width = width;
 	v->height = height;
 	v->fd = -1;
+	char target[4096 + 8];
+	if (inPlace >= 0) {
+		snprintf(target, sizeof target, "pipe:3");
+	} else if (!rdTempName(path, v->temp, length) || snprintf(target, sizeof target, "file:%s", v->temp) >= (int)sizeof target) {
+		SetError(error, errorSize, "%s: not a file name, or too long%s", path, "");
+		free(v->temp);
+		v->temp = NULL;
+		wfVideoDestroy(v);
+		return NULL;
+	}
 
 	char size[32], rate[16];
 	snprintf(size, sizeof size, "%dx%d", width, height);
@@ -107,11 +130,13 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", size, "-r", rate, "-i", "pipe:0",
 		"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
 		"-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
-		"-movflags", "+faststart", "-f", "mp4", v->temp, NULL,
+		"-movflags", inPlace >= 0 ? "+frag_keyframe+empty_moov" : "+faststart", "-f", "mp4", target, NULL,
 	};
 	int fds[2];
 	if (pipe(fds) != 0) {
 		SetError(error, errorSize, "%s: pipe: %s", path, strerror(errno));
+		if (inPlace >= 0)
+			close(inPlace);
 		wfVideoDestroy(v);
 		return NULL;
 	}
@@ -120,9 +145,18 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 	posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
 	posix_spawn_file_actions_addclose(&actions, fds[0]);
 	posix_spawn_file_actions_addclose(&actions, fds[1]);
-	int rc = posix_spawnp(&v->pid, "ffmpeg", &actions, NULL, argv, environ);
+	if (inPlace >= 0)
+		posix_spawn_file_actions_adddup2(&actions, inPlace, 3);
+	posix_spawnattr_t attributes;
+	posix_spawnattr_init(&attributes);
+	posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attributes, 0);
+	int rc = posix_spawnp(&v->pid, "ffmpeg", &actions, &attributes, argv, environ);
+	posix_spawnattr_destroy(&attributes);
 	posix_spawn_file_actions_destroy(&actions);
 	close(fds[0]);
+	if (inPlace >= 0)
+		close(inPlace);
 	if (rc != 0) {
 		close(fds[1]);
 		v->pid = 0;
@@ -209,11 +243,11 @@ wfResult wfVideoClose(wfVideo* v, char* error, int errorSize)
 		v->status = WF_ERROR_IO;
 		snprintf(v->error, sizeof v->error, "%s: ffmpeg failed (exit status %d)", v->path, code);
 	}
-	if (v->status == WF_OK && rename(v->temp, v->path) != 0) {
+	if (v->status == WF_OK && v->temp != NULL && rename(v->temp, v->path) != 0) {
 		v->status = WF_ERROR_IO;
 		snprintf(v->error, sizeof v->error, "%s: rename failed: %s", v->path, strerror(errno));
 	}
-	if (v->status != WF_OK)
+	if (v->status != WF_OK && v->temp != NULL)
 		remove(v->temp);
 	wfResult result = v->status;
 	if (result != WF_OK && error != NULL && errorSize > 0)

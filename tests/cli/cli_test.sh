@@ -169,31 +169,175 @@ test_multi_cloth() {
 	grep -q '^3,1,' "$tmp/s.csv" || fail "no row for frame 3, cloth 1"
 }
 
-# SIGTERM (like SIGINT) stops between frames: exit 130, no statistics file, no temporaries.
-# (A background job of a script starts with SIGINT ignored, so the test sends SIGTERM.)
+# Waits until weft has finished frame N of its --obj folder (the signal handlers are in place then).
+wait_for_frame() { # FOLDER N PID
+	local i name
+	name=$(printf 'frame_%04d.obj' "$2")
+	for i in $(seq 200); do
+		[ -e "$1/$name" ] && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# Waits up to 20 s for a process to end; kills it and fails if it does not.
+wait_for_exit() { # PID WHAT
+	local i
+	for i in $(seq 200); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$1"
+	fail "$2 did not stop within 20 s"
+}
+
+# SIGTERM (like SIGINT) stops after the frame in progress: exit 130, and the outputs keep the frames
+# finished so far: one OBJ file and one CSV row each, the CSV renamed into place, no temporaries.
+# (A background job of a script starts with SIGINT ignored, so this test sends SIGTERM.)
 test_interrupted() {
 	"$weft" run --preset xpbd --grid 4x4 --frames 100000 --stats "$tmp/s.csv" --obj "$tmp/frames" \
 		>"$tmp/stdout" 2>"$tmp/stderr" &
-	local pid=$! i
-	# The handler is in place once frames appear.
-	for i in $(seq 100); do
-		[ -e "$tmp/frames/frame_0002.obj" ] && break
-		sleep 0.1
-	done
+	local pid=$!
+	wait_for_frame "$tmp/frames" 2 "$pid" || fail "no frames appeared"
 	kill -TERM "$pid"
-	for i in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -KILL "$pid"
-		fail "weft run did not stop within 10 s of SIGTERM"
-	fi
+	wait_for_exit "$pid" "weft run (SIGTERM)"
 	wait "$pid"
 	code=$?
 	expect_code 130
 	expect_stderr "interrupted after"
-	[ ! -e "$tmp/s.csv" ] || fail "statistics written after an interruption"
+	local n
+	n=$(sed -n 's/.*interrupted after \([0-9]*\) frame.*/\1/p' "$tmp/stderr")
+	[ -n "$n" ] && [ "$n" -ge 2 ] || fail "the message does not say how many frames were finished"
+	expect_stderr "kept: $n OBJ files in $tmp/frames, statistics of $n frames in $tmp/s.csv"
+	[ "$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)" -eq "$n" ] || fail "OBJ files differ from the $n frames finished"
+	[ "$(wc -l <"$tmp/s.csv")" -eq $((n + 1)) ] || fail "CSV has $(wc -l <"$tmp/s.csv") lines, expected $((n + 1))"
+	tail -1 "$tmp/s.csv" | grep -q "^$n," || fail "the last CSV row is not frame $n"
+	expect_no_temporaries
+}
+
+# Ctrl-C (SIGINT) during a run with a video, a CSV and OBJ frames: the video is finished with the
+# frames so far (ffprobe counts them), the CSV has a row per finished frame, nothing temporary stays.
+test_render_sigint() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	# Job control on: the background job gets its own process group and does not ignore SIGINT.
+	set -m
+	"$weft" run --preset xpbd --grid 8x8 --frames 100000 --size 32x32 --video "$tmp/v.mp4" --stats "$tmp/s.csv" \
+		--obj "$tmp/frames" --backend cpu >"$tmp/stdout" 2>"$tmp/stderr" &
+	local pid=$!
+	set +m
+	wait_for_frame "$tmp/frames" 5 "$pid" || fail "no frames appeared"
+	kill -INT "$pid"
+	wait_for_exit "$pid" "weft run (SIGINT)"
+	wait "$pid"
+	code=$?
+	expect_code 130
+	local n
+	n=$(sed -n 's/.*interrupted after \([0-9]*\) frame.*/\1/p' "$tmp/stderr")
+	[ -n "$n" ] && [ "$n" -ge 5 ] || fail "the message does not say how many frames were finished"
+	expect_stderr "kept: $n OBJ files in $tmp/frames, video of $n frames in $tmp/v.mp4, statistics of $n frames in $tmp/s.csv"
+	[ "$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)" -eq "$n" ] || fail "OBJ files differ from the $n frames finished"
+	[ "$(wc -l <"$tmp/s.csv")" -eq $((n + 1)) ] || fail "CSV has $(wc -l <"$tmp/s.csv") lines, expected $((n + 1))"
+	if command -v ffprobe >/dev/null; then
+		local frames
+		frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$tmp/v.mp4")
+		[ "$frames" = "$n" ] || fail "ffprobe counts '$frames' video frames, expected $n"
+	fi
+	expect_no_temporaries
+}
+
+# SIGKILL leaves temporaries (the CSV's, the video's); the next run into the same places removes them.
+test_render_stale_temporaries() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	"$weft" run --preset xpbd --grid 8x8 --frames 100000 --size 32x32 --video "$tmp/v.mp4" --stats "$tmp/s.csv" \
+		--obj "$tmp/frames" --backend cpu >"$tmp/stdout" 2>"$tmp/stderr" &
+	local pid=$! children
+	wait_for_frame "$tmp/frames" 3 "$pid" || fail "no frames appeared"
+	children=$(ps -o pid= --ppid "$pid")
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	# ffmpeg sees the end of its input and finishes its temporary file.
+	local child
+	for child in $children; do wait_for_exit "$child" "ffmpeg after its parent was killed"; done
+	[ -n "$(find "$tmp" -name '*.tmp')" ] || fail "SIGKILL left no temporary (the test proves nothing)"
+	run run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video "$tmp/v.mp4" --stats "$tmp/s.csv" \
+		--obj "$tmp/frames" --overwrite --backend cpu --quiet
+	expect_code 0
+	expect_no_temporaries
+	[ "$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)" -eq 3 ] || fail "expected the 3 new OBJ files only"
+}
+
+# A run in which every frame was discarded (explicit springs far past their stability limit)
+# fails with the reason and writes no statistics.
+test_all_discarded() {
+	run run --scene "$here/good/explodes.json" --stats "$tmp/s.csv"
+	expect_code 1
+	expect_stderr "every frame (4 of 4) was discarded"
+	expect_stderr "non-finite values"
+	[ ! -e "$tmp/s.csv" ] || fail "statistics written for a run that simulated nothing"
+	[ ! -s "$tmp/stdout" ] || fail "a summary was printed"
+	expect_no_temporaries
+}
+
+# Frames of an earlier run in the --obj folder: refused (nothing touched) unless --overwrite, which
+# removes them, and only them, first.
+test_old_frames() {
+	run run --preset xpbd --grid 4x4 --frames 10 --obj "$tmp/o" --quiet
+	expect_code 0
+	echo "keep me" >"$tmp/o/notes.txt"
+	run run --preset xpbd --grid 4x4 --frames 3 --obj "$tmp/o" --stats "$tmp/s.csv" --quiet
+	expect_code 2
+	expect_stderr "--obj: '$tmp/o' already holds 10 frames of an earlier run"
+	expect_stderr "--overwrite"
+	[ "$(find "$tmp/o" -name 'frame_*.obj' | wc -l)" -eq 10 ] || fail "the old frames were touched"
+	[ ! -e "$tmp/s.csv" ] || fail "statistics written despite the refusal"
+	run run --preset xpbd --grid 4x4 --frames 3 --obj "$tmp/o" --overwrite
+	expect_code 0
+	expect_stderr "removed 10 old frames"
+	[ "$(find "$tmp/o" -name 'frame_*.obj' | wc -l)" -eq 3 ] || fail "expected the 3 new frames only"
+	[ -f "$tmp/o/notes.txt" ] || fail "--overwrite removed a file that is not a frame"
+	run help run
+	grep -q -- '--overwrite' "$tmp/stdout" || fail "weft help run does not explain --overwrite"
+}
+
+# A grid whose memory estimate exceeds the machine's memory is refused before any allocation.
+test_grid_memory() {
+	local kb
+	kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+	if [ "${kb:-0}" -gt 27000000 ]; then
+		echo "skipped: this machine has enough memory for an 8192x8192 grid"
+		exit 77
+	fi
+	run run --preset xpbd --grid 8192x8192 --frames 1 --backend cpu
+	expect_code 2
+	expect_stderr "8192x8192 needs about"
+	expect_stderr "more than this machine's memory"
+	expect_stderr "allowed here: up to about"
+}
+
+# An output path that is a character device or a FIFO is written in place, never replaced by a
+# regular file; a FIFO nobody reads is refused at once (no hang). Special files live in $tmp only.
+test_special_outputs() {
+	mkfifo "$tmp/fifo" || fail "mkfifo failed"
+	run run --preset xpbd --grid 8x8 --frames 3 --stats "$tmp/fifo" --quiet
+	expect_code 2
+	expect_stderr "$tmp/fifo: is a FIFO with no reader"
+	[ -p "$tmp/fifo" ] || fail "the FIFO was replaced"
+	cat "$tmp/fifo" >"$tmp/from-fifo.csv" &
+	local reader=$!
+	run run --preset xpbd --grid 8x8 --frames 3 --stats "$tmp/fifo" --quiet
+	expect_code 0
+	wait "$reader"
+	[ -p "$tmp/fifo" ] || fail "the FIFO was replaced by $(stat -c %F "$tmp/fifo")"
+	[ "$(wc -l <"$tmp/from-fifo.csv")" -eq 4 ] || fail "the reader got $(wc -l <"$tmp/from-fifo.csv") lines, expected 4"
+	# A character device (the same numbers as /dev/null; mknod needs root, so it may be skipped).
+	if mknod "$tmp/null" c 1 3 2>/dev/null; then
+		run run --preset xpbd --grid 8x8 --frames 3 --stats "$tmp/null" --obj "$tmp/o" --quiet
+		expect_code 0
+		[ -c "$tmp/null" ] || fail "the device was replaced by $(stat -c %F "$tmp/null")"
+	else
+		echo "device part skipped: mknod needs root"
+	fi
 	expect_no_temporaries
 }
 
@@ -276,6 +420,58 @@ test_render_outputs() {
 		info=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$tmp/v.mp4")
 		[ "$info" = "96,64,6" ] || fail "ffprobe reports '$info', expected 96,64,6"
 	fi
+}
+
+# --video names reach ffmpeg as files: "-1" is not an option and "a:b.mp4" not a protocol; a FIFO
+# with a reader gets a streamable MP4 in place.
+test_render_video_names() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video -1 --backend cpu --quiet) \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 0
+	[ -s "$tmp/-1" ] || fail "no video file named '-1'"
+	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video a:b.mp4 --backend cpu --quiet) \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 0
+	[ -s "$tmp/a:b.mp4" ] || fail "no video file named 'a:b.mp4'"
+	mkfifo "$tmp/v.fifo"
+	cat "$tmp/v.fifo" >"$tmp/from-fifo.mp4" &
+	local reader=$!
+	run run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video "$tmp/v.fifo" --backend cpu --quiet
+	expect_code 0
+	wait "$reader"
+	[ -p "$tmp/v.fifo" ] || fail "the FIFO was replaced"
+	if command -v ffprobe >/dev/null; then
+		local n
+		n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$tmp/from-fifo.mp4")
+		[ "$n" = 3 ] || fail "ffprobe counts '$n' frames through the FIFO, expected 3"
+	fi
+	expect_no_temporaries
+}
+
+# An image larger than the device can hold is refused before the first step, with the limit named
+# (lavapipe's device-local heap is 2 GiB: 8192x8192 with 4x MSAA needs about 2.5 GiB).
+test_render_device_limit() {
+	WEFT_VK_DEVICE=llvmpipe run run --preset xpbd --grid 8x8 --frames 2 --size 8192x8192 --png "$tmp/png" --backend cpu
+	expect_code 1
+	expect_stderr "image size 8192x8192"
+	expect_stderr "device-local memory"
+	expect_stderr "allowed: at most"
+	[ -z "$(find "$tmp" -name '*.png')" ] || fail "PNG files written despite the refusal"
+}
+
+# --png into a folder with frames of an earlier run: refused unless --overwrite.
+test_render_old_frames() {
+	run run --preset xpbd --grid 8x8 --frames 4 --size 32x32 --png "$tmp/png" --backend cpu --quiet
+	expect_code 0
+	run run --preset xpbd --grid 8x8 --frames 2 --size 32x32 --png "$tmp/png" --backend cpu --quiet
+	expect_code 2
+	expect_stderr "--png: '$tmp/png' already holds 4 frames of an earlier run"
+	run run --preset xpbd --grid 8x8 --frames 2 --size 32x32 --png "$tmp/png" --backend cpu --quiet --overwrite
+	expect_code 0
+	[ "$(find "$tmp/png" -name 'frame_*.png' | wc -l)" -eq 2 ] || fail "expected the 2 new PNG files only"
 }
 
 # Without ffmpeg the PNGs are still written, the run says why there is no video and fails.

@@ -5,6 +5,7 @@
 //   WEFT_UPDATE_GOLDEN=1 ctest --test-dir build -R render_golden
 // Every test also writes what it rendered to render_out/ in the build folder, for a look.
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "test.h"
 #include "weft/render.h"
 
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "weft_env.h"
 
 // wfCreateRenderer with the environment's switches (WEFT_VK_DEVICE, WEFT_VK_VALIDATION), as the
@@ -942,5 +944,37 @@ WF_TEST(render_bgra_device_image_and_given_device)
 	wfDestroyRenderer(r);
 	ENSURE(wfWorld_GetWarnings(world).validationMessages == 0);
 	wfDestroyWorld(world);
+	return 0;
+}
+
+// An existing FIFO or device is never replaced by wfWritePng or wfVideoOpen: a FIFO without a reader
+// is refused at once, a character device (when mknod is allowed) is written in place.
+WF_TEST(render_special_output_paths)
+{
+	mkdir("render_out", 0777);
+	const char* fifo = "render_out/special.fifo";
+	remove(fifo);
+	ENSURE(mkfifo(fifo, 0666) == 0);
+	static uint8_t rgba[4 * 4 * 4];
+	char error[512];
+	ENSURE(wfWritePng(fifo, rgba, 4, 4, error, sizeof error) == WF_ERROR_IO);
+	fprintf(stderr, "  %s\n", error);
+	ENSURE(strstr(error, "no reader") != NULL);
+	ENSURE(wfVideoOpen(fifo, 4, 4, 30, error, sizeof error) == NULL);
+	ENSURE(strstr(error, "no reader") != NULL);
+	struct stat st;
+	ENSURE(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+	remove(fifo);
+	const char* device = "render_out/special.null";
+	remove(device);
+	if (mknod(device, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		ENSURE(wfWritePng(device, rgba, 4, 4, error, sizeof error) == WF_OK);
+		ENSURE(stat(device, &st) == 0 && S_ISCHR(st.st_mode));
+		remove(device);
+	} else {
+		fprintf(stderr, "  device part skipped: mknod needs root\n");
+	}
+	ENSURE(wfWritePng("render_out", rgba, 4, 4, error, sizeof error) == WF_ERROR_IO);
+	ENSURE(strstr(error, "folder") != NULL);
 	return 0;
 }

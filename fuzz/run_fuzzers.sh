@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of a WEFT_FUZZ build for a bounded time, seeded from the repository:
+#   run_fuzzers.sh BUILD_DIR SECONDS [more libFuzzer flags]
+# Seeds: scene files from scenes/ and tests/cli/{good,bad}; argument sets from tests/cli/cases.txt.
+# New inputs go to BUILD_DIR/fuzz/<target>-corpus (kept between runs), crashes to BUILD_DIR/fuzz/.
+# Exit code: 0 when no target found anything, else the first failing target's.
+set -u
+build=$1
+seconds=$2
+shift 2
+extra=("$@")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+work=$build/fuzz
+mkdir -p "$work/scene-seed" "$work/args-seed" "$work/scene-corpus" "$work/args-corpus"
+
+cp "$root"/scenes/*.json "$root"/tests/cli/good/*.json "$root"/tests/cli/bad/*.json "$work/scene-seed/"
+
+# One seed per run/bench line of cases.txt: a byte for the command (0 run, 1 bench), then the
+# arguments one per line.
+n=0
+while IFS='|' read -r name code text more args; do
+	case "$name" in '#'* | '') continue ;; esac
+	set -f
+	# shellcheck disable=SC2086
+	set -- $args
+	set +f
+	[ $# -ge 1 ] || continue
+	case "$1" in run) cmd='\000' ;; bench) cmd='\001' ;; *) continue ;; esac
+	shift
+	{
+		printf "$cmd"
+		first=1
+		for a in "$@"; do
+			a=${a//@bad/$root/tests/cli/bad}
+			a=${a//@good/$root/tests/cli/good}
+			a=${a//@tmp//tmp/weft-fuzz}
+			[ $first -eq 1 ] || printf '\n'
+			printf '%s' "$a"
+			first=0
+		done
+	} >"$work/args-seed/case_$n"
+	n=$((n + 1))
+done <"$root/tests/cli/cases.txt"
+
+status=0
+for target in scene args; do
+	exe=$build/fuzz/weft_fuzz_$target
+	[ -x "$exe" ] || exe=$build/weft_fuzz_$target
+	[ -x "$exe" ] || { echo "run_fuzzers.sh: $target: no executable in $build/fuzz" >&2; exit 2; }
+	echo "== weft_fuzz_$target: $seconds s, seeds $(ls "$work/$target-seed" | wc -l)"
+	"$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-dict="$here/$target.dict" -artifact_prefix="$work/$target-" "${extra[@]}" \
+		"$work/$target-corpus" "$work/$target-seed" >"$work/$target.log" 2>&1
+	code=$?
+	grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|SUMMARY' "$work/$target.log" | tail -6
+	echo "   corpus: $(ls "$work/$target-corpus" | wc -l) inputs; log: $work/$target.log"
+	if [ $code -ne 0 ]; then
+		echo "weft_fuzz_$target FAILED (exit $code); see $work/$target.log and $work/$target-crash-*" >&2
+		[ $status -ne 0 ] || status=$code
+	fi
+done
+exit $status
