@@ -184,9 +184,15 @@ WF_TEST(vk_live_jacobi_wave) { return CompareLive(WF_SOLVER_JACOBI, WF_WIND_WAVE
 // one-ulp force difference into the positions.
 WF_TEST(vk_live_springs_odd_substeps) { return CompareLive(WF_SOLVER_SPRINGS, WF_WIND_WAVE, 41); }
 
-// Far from the origin (1000, 1000, -1000 m): the CPU and the GPU re-centre a falling, draping cloth
-// on the same frames by the same shifts (the GPU reports the reference particle in its frame
-// check) and agree on the local positions, fused (12 x 12) and per-range (70 x 70), every solver.
+// Far from the origin (1000, 1000, -1000 m): the CPU and the GPU re-centre a falling cloth on the
+// same frames by the same shifts (the GPU reports the reference particle in its frame check) and
+// agree on the local positions, fused (12 x 12) and per-range (70 x 70), every solver. The sheet is
+// 2.4 m wide, so its reference particle (index n / 2, at the left edge) starts 1.2 m from the
+// origin and the first frame re-centres it; it lands on a moving sphere 0.1 m below after about
+// 9 frames. Exact on lavapipe. On NVIDIA (sqrt and division not correctly rounded) the free fall
+// stays within the usual 1e-4 x size; once the sheet lands, a one-ulp difference can decide
+// whether a particle is inside the sphere this substep, and a stiff 70 x 70 XPBD sheet carries
+// that to 1.3e-3 m (H200, 15 frames): the contact frames get 1e-3 x size.
 static int CompareFar(wfSolverType solver, int grid)
 {
 	if (wfVkTestMissing())
@@ -195,7 +201,7 @@ static int CompareFar(wfSolverType solver, int grid)
 	wd.step.solver = solver;
 	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 2 : 1;
 	wd.sphere.enabled = wd.floor.enabled = true;
-	wd.sphere.center = (wfVec3){1000.0f, 999.25f, -1000.0f}; // the cloth falls 1.25 m onto it: re-centred
+	wd.sphere.center = (wfVec3){1000.0f, 1000.375f, -1000.0f}; // top 0.125 m below the cloth
 	wd.sphere.radius = 0.5f;
 	wd.sphere.moving = true;
 	wd.sphere.amplitude = (wfVec3){0.0f, 0.0f, 0.25f};
@@ -205,7 +211,7 @@ static int CompareFar(wfSolverType solver, int grid)
 	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = grid;
-	cd.width = cd.height = 1.4f;
+	cd.width = cd.height = 2.4f;
 	cd.origin = (wfVec3){1000.125f, 1001.0f, -1000.0625f};
 	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
 	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
@@ -213,8 +219,10 @@ static int CompareFar(wfSolverType solver, int grid)
 	wfVec3* la = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
 	wfVec3* lb = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
 	ENSURE(la != NULL && lb != NULL);
-	double worst = 0.0, oa[3], ob[3];
-	for (int f = 0; f < 60; ++f) {
+	double worst = 0.0, worstFree = 0.0, oa[3], ob[3];
+	for (int f = 0; f < 15; ++f) {
+		if (f == 8)
+			worstFree = worst; // before the sheet reaches the sphere
 		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
 		ENSURE(wfCloth_ReadLocalPositions(a, la, n) == WF_OK && wfCloth_ReadLocalPositions(b, lb, n) == WF_OK);
 		ENSURE(wfCloth_GetOrigin(a, oa) == WF_OK && wfCloth_GetOrigin(b, ob) == WF_OK);
@@ -224,9 +232,14 @@ static int CompareFar(wfSolverType solver, int grid)
 			worst = d > worst || d != d ? d : worst;
 		}
 	}
-	fprintf(stderr, "  %s %d x %d at 1 km: origin now (%.0f, %.0f, %.0f)\n", wfSolverName(solver), grid, grid, ob[0], ob[1], ob[2]);
-	ENSURE(ob[1] <= 1000.0); // the origin followed the cloth down
-	ENSURE_LE(worst, 1e-4 * cd.width);
+	wfClothStats st;
+	ENSURE(wfCloth_GetStats(b, &st) == WF_OK);
+	fprintf(stderr, "  %s %d x %d at 1 km: origin now (%.4f, %.4f, %.4f), sphere clearance %.4f m\n", wfSolverName(solver), grid,
+		grid, ob[0], ob[1], ob[2], (double)st.sphereClearance);
+	ENSURE(ob[0] == 999.125); // re-centred by -1 m along x
+	ENSURE(st.sphereClearance < 0.05f); // and lying on the sphere
+	ENSURE_LE(worstFree, 1e-4 * cd.width);
+	ENSURE_LE(worst, 1e-3 * cd.width);
 	ENSURE(ValidationClean(gpu));
 	free(la);
 	free(lb);
