@@ -53,4 +53,7 @@ wfBackendType wfTestBackend(void);
 // WEFT_VK_VALIDATION, ...; apps/common/weft_env.h): ctest sets them per test, the library reads none.
 wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize);
 
+// A world of the def on the physics tests' backend (wfTestBackend), the reason printed on failure.
+wfWorld* wfTestMakeWorld(wfWorldDef def);
+
 #endif

@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static wfWorld* MakeWorld(wfWorldDef def)
-{
-	char err[512];
-	def.backend = wfTestBackend();
-	wfWorld* w = wfTestCreateWorld(&def, err, sizeof err);
-	if (w == NULL)
-		fprintf(stderr, "  world: %s\n", err);
-	return w;
-}
 
 // ------------------------------------------------------------------ the third document's solver
 //
@@ -162,7 +153,7 @@ static double SpringMeshAgainstDocument(wfJacobiWeights weights, int frames, dou
 	if (!wfPresetGet("spring-mesh", &wd, &cd))
 		return -1.0;
 	cd.jacobiWeights = weights;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	if (w == NULL)
 		return -1.0;
 	wfClothId id = wfCreateCloth(w, &cd);
@@ -219,7 +210,7 @@ WF_TEST(spring_mesh_start_layout)
 	wfWorldDef wd;
 	wfClothDef cd;
 	ENSURE(wfPresetGet("spring-mesh", &wd, &cd));
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothId id = wfCreateCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(id));
@@ -265,7 +256,7 @@ WF_TEST(xpbd_damping_implicit_law)
 		wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
 		wd.step.timeStep = 1.0f / 600.0f; // one substep a frame, so N can be any count
 		wd.step.substeps = 1;
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = cd.rows = 8;
@@ -315,7 +306,7 @@ WF_TEST(default_defs_valid_for_every_solver)
 	for (int s = 0; s < 3; ++s) {
 		wfWorldDef wd = wfDefaultWorldDef();
 		wd.step.solver = (wfSolverType)s;
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		wfClothId id = wfCreateCloth(w, &cd);
@@ -343,7 +334,7 @@ WF_TEST(jacobi_two_particles_converge)
 	wd.step.substeps = 1;
 	for (int sweeps = 1; sweeps <= 4; ++sweeps) {
 		wd.step.iterations = sweeps;
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = 2;
@@ -383,7 +374,7 @@ static Placed PlaceScene(wfSolverType s, wfVec3 t, bool colliders)
 	wd.sphere.radius = 0.5f;
 	wd.floor.enabled = colliders;
 	wd.floor.height = t.y - 1.5f;
-	Placed p = {MakeWorld(wd), {NULL, -1, 0}};
+	Placed p = {wfTestMakeWorld(wd), {NULL, -1, 0}};
 	if (p.world == NULL)
 		return p;
 	wfClothDef cd = wfDefaultClothDef();
@@ -459,7 +450,7 @@ static double DriftSpeed(float x0, double* predicted)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	if (w == NULL)
 		return -1.0;
 	wfClothDef cd = wfDefaultClothDef();
@@ -519,7 +510,7 @@ static int ThrownSheet(float maxSpeed, wfBadFrame policy, int64_t* unstable, dou
 	wd.badFrame = policy;
 	wd.logFn = CaptureLog;
 	wd.logContext = log;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 6;
@@ -577,7 +568,7 @@ static int DampedSprings(float h, int64_t* flagged, int64_t* discarded)
 	wd.step.solver = WF_SOLVER_SPRINGS;
 	wd.step.substeps = 8;
 	wd.step.timeStep = 8.0f * h;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 10;
@@ -631,7 +622,7 @@ WF_TEST(warning_springs_every_blow_up_flagged)
 		wd.step.solver = WF_SOLVER_SPRINGS;
 		wd.step.timeStep = 1.0f / 60.0f;
 		wd.step.substeps = 8 + (int)(r[0] * 120.0f);
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = cd.rows = 8;
@@ -673,7 +664,7 @@ WF_TEST(warning_unstable_in_contact)
 	wd.sphere.moving = true;
 	wd.sphere.amplitude = (wfVec3){0.0f, 0.6f, 0.0f};
 	wd.sphere.frequency = 2.0f;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 10;

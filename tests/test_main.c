@@ -31,6 +31,16 @@ wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize)
 	return wfCreateWorld(&d, error, errorSize);
 }
 
+wfWorld* wfTestMakeWorld(wfWorldDef def)
+{
+	char err[512];
+	def.backend = wfTestBackend();
+	wfWorld* w = wfTestCreateWorld(&def, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  world: %s\n", err);
+	return w;
+}
+
 wfBackendType wfTestBackend(void)
 {
 	const char* b = getenv("WEFT_TEST_BACKEND");

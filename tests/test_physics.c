@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static wfWorld* MakeWorld(wfWorldDef def)
-{
-	char err[512];
-	def.backend = wfTestBackend();
-	wfWorld* w = wfTestCreateWorld(&def, err, sizeof err);
-	if (w == NULL)
-		fprintf(stderr, "  world: %s\n", err);
-	return w;
-}
 
 static wfClothId MakeCloth(wfWorld* w, const wfClothDef* def)
 {
@@ -56,7 +47,7 @@ static float SettledExtension(wfSolverType solver, int iterations, float complia
 	wd.step.solver = solver;
 	wd.step.substeps = 20;
 	wd.step.iterations = iterations;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	if (w == NULL)
 		return -1.0f;
 	wfClothDef cd = Chain(10);
@@ -119,7 +110,7 @@ WF_TEST(xpbd_pendulum_period)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.step.substeps = 20;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = Chain(1);
 	cd.height = 1.0f;
@@ -154,7 +145,7 @@ WF_TEST(springs_oscillator_period)
 	wd.step.timeStep = 1e-3f;
 	wd.step.substeps = 1;
 	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = Chain(1);
 	cd.height = 1.0f;
@@ -214,7 +205,7 @@ WF_TEST(momentum_conserved_all_solvers)
 		// Few substeps: float32 round-off in v = (x - p) / h grows with 1/h and with the step count.
 		wd.step.substeps = s == WF_SOLVER_SPRINGS ? 40 : 4;
 		wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = 12;
@@ -262,7 +253,7 @@ WF_TEST(free_fall_matches_integrator)
 		wfWorldDef wd = wfDefaultWorldDef();
 		wd.step.solver = (wfSolverType)s;
 		wd.step.iterations = 2;
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = cd.rows = 6;
@@ -294,7 +285,7 @@ WF_TEST(presets_no_penetration)
 		wfWorldDef wd;
 		wfClothDef cd;
 		ENSURE(wfPresetGet(wfPresetName(pi), &wd, &cd));
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothId id = MakeCloth(w, &cd);
 		ENSURE(!wfClothId_IsNull(id));
@@ -340,7 +331,7 @@ WF_TEST(stability_random_parameters)
 			wd.wind.mode = (wfWindMode)(int)(Rand01() * 3.0f);
 			wd.wind.strength = RandRange(0.0f, 10.0f);
 			wd.contact.friction = RandRange(0.0f, 1.0f);
-			wfWorld* w = MakeWorld(wd);
+			wfWorld* w = wfTestMakeWorld(wd);
 			ENSURE(w != NULL);
 			wfClothDef cd = wfDefaultClothDef();
 			cd.cols = cd.rows = 10;
@@ -392,7 +383,7 @@ WF_TEST(springs_instability_reported)
 		wd.step.substeps = 1 + (int)(Rand01() * 64.0f);
 		wd.logFn = CountLog;
 		wd.logContext = &messages;
-		wfWorld* w = MakeWorld(wd);
+		wfWorld* w = wfTestMakeWorld(wd);
 		ENSURE(w != NULL);
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = cd.rows = 10;
@@ -436,7 +427,7 @@ static int RunAndCompare(wfSolverType solver)
 		cd.material.mass = 0.1f;
 	}
 	cd.cols = cd.rows = 20;
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothId id = MakeCloth(w, &cd);
 	for (int f = 0; f < 20; ++f)
@@ -490,7 +481,7 @@ WF_TEST(thread_count_bit_identical)
 				wd.step.timeStep = 4 * 0.0002f;
 			wd.threads = t + 1;
 			cd.cols = cd.rows = cols;
-			wfWorld* w = MakeWorld(wd);
+			wfWorld* w = wfTestMakeWorld(wd);
 			ENSURE(w != NULL);
 			wfClothId id = MakeCloth(w, &cd);
 			for (int f = 0; f < 3; ++f)
@@ -528,7 +519,7 @@ WF_TEST(simd_matches_scalar_bitwise)
 			if (solver == WF_SOLVER_SPRINGS)
 				wd.step.timeStep = 20 * 0.0005f;
 			cd.cols = cd.rows = 40;
-			w[pass] = MakeWorld(wd);
+			w[pass] = wfTestMakeWorld(wd);
 			ENSURE(w[pass] != NULL);
 			id[pass] = MakeCloth(w[pass], &cd);
 			fprintf(stderr, "  %s on %s\n", wfSolverName((wfSolverType)solver), wfWorld_GetDeviceName(w[pass]));
@@ -554,7 +545,7 @@ WF_TEST(simd_matches_scalar_bitwise)
 WF_TEST(pins_and_grab)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 8;
@@ -606,7 +597,7 @@ WF_TEST(normals_flat_sheet)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
-	wfWorld* w = MakeWorld(wd);
+	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = 7;

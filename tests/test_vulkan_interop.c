@@ -162,6 +162,16 @@ static void EngineDestroy(Engine* e)
 	// The loader stays loaded (as weft's own): drivers are not always safe to unload and load again.
 }
 
+// The engine's instance and device for a test, or false (and a note) where none can be made.
+static bool EngineStart(Engine* e)
+{
+	if (EngineCreate(e))
+		return true;
+	fprintf(stderr, "  SKIPPED: could not create an instance and device on %s\n", wfVkTestDevice());
+	EngineDestroy(e);
+	return false;
+}
+
 static wfVulkanDevice Describe(const Engine* e)
 {
 	wfVulkanDevice d;
@@ -182,14 +192,9 @@ static wfVulkanDevice Describe(const Engine* e)
 // usable after the world is gone, and no validation message.
 static int OnEngineDevice(const char* preset)
 {
-	if (wfVkTestMissing())
-		return 0;
 	Engine e;
-	if (!EngineCreate(&e)) {
-		fprintf(stderr, "  SKIPPED: could not create an instance and device on %s\n", wfVkTestDevice());
-		EngineDestroy(&e);
+	if (wfVkTestMissing() || !EngineStart(&e))
 		return 0;
-	}
 	wfVulkanDevice given = Describe(&e);
 	wfWorldDef wd;
 	wfClothDef cd;
@@ -242,14 +247,9 @@ static int OnEngineDevice(const char* preset)
 // Bad descriptions of the caller's device are refused with the field's name, and nothing is created.
 static int BadDefs(void)
 {
-	if (wfVkTestMissing())
-		return 0;
 	Engine e;
-	if (!EngineCreate(&e)) {
-		fprintf(stderr, "  SKIPPED: could not create an instance and device on %s\n", wfVkTestDevice());
-		EngineDestroy(&e);
+	if (wfVkTestMissing() || !EngineStart(&e))
 		return 0;
-	}
 	struct {
 		const char* expect;
 		int edit;
@@ -303,14 +303,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL CountDeviceWait(VkDevice device)
 
 static int NoDeviceWaitOnEngineDevice(void)
 {
-	if (wfVkTestMissing())
-		return 0;
 	Engine e;
-	if (!EngineCreate(&e)) {
-		fprintf(stderr, "  SKIPPED: could not create an instance and device on %s\n", wfVkTestDevice());
-		EngineDestroy(&e);
+	if (wfVkTestMissing() || !EngineStart(&e))
 		return 0;
-	}
 	wfVulkanDevice given = Describe(&e);
 	wfWorldDef wd;
 	wfClothDef cd;
