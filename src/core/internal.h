@@ -153,14 +153,14 @@ struct wfWorld {
 	char requestedDevice[256];// copy of def.deviceName (def.deviceName points here)
 	wfVulkanDevice externalDevice; // copy of *def.vulkanDevice (def.vulkanDevice points here)
 	int threads;
-	bool simd;           // CPU: AVX2 kernels (off with WEFT_NO_SIMD=1 in the environment)
+	bool simd;           // CPU: AVX2 kernels in use (the def asks and the processor has them)
 	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;
 	double stageMs[WF_STAGE_COUNT];
 };
 
-// ------------------------------------------------------------------ core helpers
+// ------------------------------------------------------------------ core helpers (base.c)
 void wfAssertFailed(wfWorld* world, const char* cond, const char* file, int line);
 wfResult wfSetError(wfWorld* world, wfResult result, const char* fmt, ...)
 #if defined(__GNUC__)
@@ -175,11 +175,17 @@ void wfLog(const wfWorld* world, wfLogLevel level, const char* fmt, ...)
 void* wfAlloc(size_t size);  // zeroed, 64-byte aligned; NULL on failure
 void wfFree(void* p);
 
-// Validation shared by creation, setters and the scene loader. Return false and write a message.
+// defs.c: validation shared by creation, setters and the scene loader. Return false and write a message.
 bool wfValidateWorldDef(const wfWorldDef* def, char* error, int errorSize);
 bool wfValidateStepDef(const wfStepDef* step, char* error, int errorSize);
 bool wfValidateClothDef(const wfClothDef* def, char* error, int errorSize);
 bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize);
+// The parts of a world def that have live setters.
+bool wfValidateGravity(const wfVec3* gravity, char* error, int errorSize);
+bool wfValidateSphere(const wfSphereDef* sphere, char* error, int errorSize);
+bool wfValidateFloor(const wfFloorDef* floor, char* error, int errorSize);
+bool wfValidateWind(const wfWindDef* wind, char* error, int errorSize);
+bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
@@ -231,7 +237,7 @@ bool wfInContact(const wfWorld* world, const wfCloth* cloth, const wfFrameParams
 // The contact test's thresholds: x the sphere radius + band, y the local floor height + band.
 wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 
-// Environment helpers (also mirrored in the GPU shaders).
+// environment.c: the environment of a substep (also mirrored in the GPU shaders).
 wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep, world
 wfVec3 wfSphereMotionAt(const wfFrameParams* p, int substep); // the same less the centre at phase 0
 wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep);
