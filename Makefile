@@ -12,7 +12,8 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
               mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev \
-              libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev
+              libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev \
+              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test test-plain test-asan test-fuzz bench bench-peers clean

@@ -687,3 +687,23 @@ WF_TEST(warning_unstable_in_contact)
 	ENSURE(unstable == 1 && strstr(quiet.last, "collider") == NULL);
 	return 0;
 }
+
+// The environment's sin and cos (wfSinf, wfCosf: double arithmetic, the same bits on every machine
+// and in the wasm build) are the correctly rounded float of sin and cos over the clocks' range.
+float wfSinf(float x);
+float wfCosf(float x);
+WF_TEST(portable_sin_cos_correctly_rounded)
+{
+	int differ = 0, count = 0;
+	double worst = 0.0;
+	for (float x = -3000.0f; x < 3000.0f; x += 0.0173f) {
+		const float s = wfSinf(x), c = wfCosf(x);
+		differ += (s != (float)sin((double)x)) + (c != (float)cos((double)x));
+		count += 2;
+		worst = fmax(worst, fabs((double)s - sin((double)x)));
+	}
+	fprintf(stderr, "  %d of %d values differ from the correctly rounded float, largest error %.3g\n", differ, count, worst);
+	ENSURE(differ == 0);
+	ENSURE(wfSinf(0.0f) == 0.0f && wfCosf(0.0f) == 1.0f);
+	return 0;
+}

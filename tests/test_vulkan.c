@@ -177,8 +177,8 @@ WF_TEST(vk_live_xpbd_gust) { return CompareLive(WF_SOLVER_XPBD, WF_WIND_GUST, 5)
 WF_TEST(vk_live_jacobi_wave) { return CompareLive(WF_SOLVER_JACOBI, WF_WIND_WAVE, 6); }
 // The one comparison that is not exact: 5.96e-7 m (one float step at 4-8 m) after 12 frames. The
 // wave wind's sin(2 pi f t + phase column) is the only transcendental the device evaluates itself
-// (the clock-dependent terms are computed on the host), and lavapipe's sin differs from glibc's
-// sinf in the last bit for some arguments: with the wind's frequency and phase at 0 (sin(0) on
+// (the clock-dependent terms are computed on the host), and lavapipe's sin differs from the CPU's
+// (wfSinf, correctly rounded) in the last bit for some arguments: with the wind's frequency and phase at 0 (sin(0) on
 // both) the difference is 0, and with gust wind (host-evaluated) or no wind it is 0 at 41 substeps
 // too. Jacobi under the same wind happens to round to the same bits; the explicit springs carry the
 // one-ulp force difference into the positions.

@@ -238,6 +238,9 @@ bool wfInContact(const wfWorld* world, const wfCloth* cloth, const wfFrameParams
 wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 
 // environment.c: the environment of a substep (also mirrored in the GPU shaders).
+// sin and cos with the same bits on every machine and in the wasm build (not the C library's).
+float wfSinf(float x);
+float wfCosf(float x);
 wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep, world
 wfVec3 wfSphereMotionAt(const wfFrameParams* p, int substep); // the same less the centre at phase 0
 wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep);

@@ -1,0 +1,50 @@
+// The native side of the wasm comparison: steps a preset on the CPU backend with the scalar kernels
+// (as the wasm build runs) and writes the positions of every frame as raw little-endian float32.
+//   weft_native_positions PRESET FRAMES OUT.f32
+#include "weft/weft.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char** argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: weft_native_positions PRESET FRAMES OUT.f32\n");
+		return 2;
+	}
+	wfWorldDef wd;
+	wfClothDef cd;
+	if (!wfPresetGet(argv[1], &wd, &cd)) {
+		fprintf(stderr, "weft_native_positions: '%s' is not a preset\n", argv[1]);
+		return 2;
+	}
+	const int frames = atoi(argv[2]);
+	wd.backend = WF_BACKEND_CPU;
+	wd.threads = 1;
+	wd.simd = false;
+	char error[256];
+	wfWorld* w = wfCreateWorld(&wd, error, sizeof error);
+	if (w == NULL) {
+		fprintf(stderr, "weft_native_positions: %s\n", error);
+		return 1;
+	}
+	wfClothId id = wfCreateCloth(w, &cd);
+	const int n = cd.cols * cd.rows;
+	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof *p);
+	FILE* f = fopen(argv[3], "wb");
+	if (wfClothId_IsNull(id) || p == NULL || f == NULL) {
+		fprintf(stderr, "weft_native_positions: cannot set up the run or open %s\n", argv[3]);
+		return 1;
+	}
+	int code = 0;
+	for (int frame = 0; frame < frames && code == 0; ++frame) {
+		if (wfWorld_Step(w) != WF_OK || wfCloth_ReadPositions(id, p, n) != WF_OK ||
+			fwrite(p, sizeof *p, (size_t)n, f) != (size_t)n)
+			code = 1;
+	}
+	if (fclose(f) != 0)
+		code = 1;
+	free(p);
+	wfDestroyWorld(w);
+	return code;
+}
