@@ -332,6 +332,31 @@ WF_TEST(vk_two_worlds_own_settings)
 	return 0;
 }
 
+// A cloth larger than the device's largest device-local heap is refused before any allocation,
+// with a message naming the need and the limit (here the heap is shrunk to 1 MB in the context).
+WF_TEST(vk_cloth_over_device_memory_refused)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_VULKAN);
+	wfVkContext* ctx = (wfVkContext*)w->backendData;
+	for (uint32_t h = 0; h < ctx->memory.memoryHeapCount; ++h)
+		ctx->memory.memoryHeaps[h].size = 1u << 20;
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 256; // about 40 MB of device arrays
+	wfClothId id = wfCreateCloth(w, &cd);
+	fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+	ENSURE(wfClothId_IsNull(id));
+	ENSURE(strstr(wfWorld_GetLastError(w), "256 x 256 particles need") != NULL && strstr(wfWorld_GetLastError(w), "1.0 MB") != NULL);
+	cd.cols = cd.rows = 8; // a small one still fits
+	ENSURE(!wfClothId_IsNull(wfCreateCloth(w, &cd)) && wfWorld_Step(w) == WF_OK);
+	ENSURE(ValidationClean(w));
+	wfDestroyWorld(w);
+	return 0;
+}
+
 // The frame command buffer is recorded once; sliders only rewrite the frame buffer, a new substep
 // count or solver records it again. Dispatches per frame follow the documented formula.
 WF_TEST(vk_record_once)

@@ -663,6 +663,17 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		vc->regionSize[r] = sizes[r] > 16 ? sizes[r] : 16; // an empty array still binds 16 bytes
 		total = AlignUp(total + vc->regionSize[r], align);
 	}
+	// Limits before work: the cloth's arrays must fit the largest device-local heap (the raw
+	// allocation failure would name only a Vulkan call).
+	VkDeviceSize heap = 0;
+	for (uint32_t h = 0; h < ctx->memory.memoryHeapCount; ++h) {
+		if ((ctx->memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && ctx->memory.memoryHeaps[h].size > heap)
+			heap = ctx->memory.memoryHeaps[h].size;
+	}
+	if (heap > 0 && total > heap)
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY,
+			"cloth: %d x %d particles need %.1f MB of device memory; %s has %.1f MB (its largest device-local heap)",
+			c->model.cols, c->model.rows, (double)total / 1e6, ctx->properties.deviceName, (double)heap / 1e6);
 	char name[64];
 	wfResult r;
 	// A small cloth's arrays go into an arena (batched with the others), a large one's into its own buffer.
