@@ -672,7 +672,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	}
 	if (heap > 0 && total > heap)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY,
-			"cloth: %d x %d particles need %.1f MB of device memory; %s has %.1f MB (its largest device-local heap)",
+			"%d x %d particles need %.1f MB of device memory; %s has %.1f MB (its largest device-local heap)",
 			c->model.cols, c->model.rows, (double)total / 1e6, ctx->properties.deviceName, (double)heap / 1e6);
 	char name[64];
 	wfResult r;
