@@ -1,5 +1,6 @@
 # Entry points for a fresh Debian 12 machine. Each target installs what it needs first.
 #   make demo   set up, build, and run the default scene (compute-cloth) into out/
+#   make web    set up and build the static site (the page, the wasm core, three.js) into build-web/site/
 #   make test   set up, build (warnings as errors), run the whole suite, then again under ASan+UBSan,
 #               then each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench  set up, build, and run the CPU benchmarks
@@ -13,10 +14,10 @@ JOBS       ?= $(shell nproc)
 PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
               mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev \
               libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev \
-              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs
+              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test test-plain test-asan test-fuzz bench bench-peers clean
+.PHONY: deps build demo web test test-plain test-asan test-fuzz bench bench-peers clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -25,7 +26,12 @@ deps:
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-build: deps
+# The page's JavaScript dependencies (three.js, puppeteer-core), pinned by web/package-lock.json.
+web/node_modules: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch web/node_modules
+
+build: deps web/node_modules
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_WERROR=ON
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -33,6 +39,13 @@ demo: build
 	mkdir -p out
 	$(BUILD)/apps/cli/weft run --preset compute-cloth --frames 120 --obj out/obj --stats out/compute-cloth.csv \
 		--png out/png --video out/compute-cloth.mp4 --size 1280x720 --overwrite
+
+# The static site into build-web/site (serve it with python3 -m http.server -d build-web/site).
+web: deps web/node_modules
+	cmake -S . -B build-web -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_VULKAN=OFF -DWEFT_BUILD_TESTS=OFF \
+		-DWEFT_BUILD_APPS=OFF -DWEFT_BUILD_BENCH=OFF
+	cmake --build build-web -j $(JOBS) --target weft_site
+	@echo "site: build-web/site (python3 -m http.server -d build-web/site)"
 
 test-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -66,4 +79,4 @@ bench-peers: deps
 	$(BUILD)/bench/peers/weft-peer-bullet --grid 60x60 --substeps 10 --iterations 1 --threads 1
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-web out web/node_modules

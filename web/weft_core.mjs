@@ -1,6 +1,6 @@
 // Loads weft.wasm (the C core compiled for wasm32-wasi) in a browser or in Node and wraps its
-// exports. The module's only imports are four WASI calls; stdout/stderr writes (the library's log)
-// go to console.warn, the clock is performance.now().
+// exports. The module's only imports are four WASI calls, provided here: writes to stdout/stderr
+// (the library's log) go to console.warn, the clock is performance.now().
 
 const WASI_EBADF = 8;
 
@@ -45,6 +45,16 @@ export async function loadWeft(bytes) {
     const bytes = new Uint8Array(memory.buffer, x.wfw_text(), 512);
     return decoder.decode(bytes.subarray(0, bytes.indexOf(0)));
   };
+  // Calls fill(ptr) to write count 4-byte values at ptr; returns a copy (memory may grow).
+  const floats = (count, fill) => {
+    const ptr = x.wfw_alloc(4 * Math.max(count, 1));
+    const r = fill(ptr);
+    const out = new Float32Array(memory.buffer.slice(ptr, ptr + 4 * count));
+    x.wfw_free(ptr);
+    if (r !== 0) throw new Error(getText() || `weft: result ${r}`);
+    return out;
+  };
+  const check = (r, what) => { if (r !== 0) throw new Error(`${what}: ${getText() || "result " + r}`); };
   return {
     // A world of one preset's cloth on the wasm CPU solver (scalar kernels); cols/rows 0 keep the preset's.
     createPreset(name, cols = 0, rows = 0) {
@@ -53,14 +63,32 @@ export async function loadWeft(bytes) {
       if (w === 0) throw new Error(getText());
       const n = x.wfw_particles(w);
       const buffer = x.wfw_alloc(12 * n);
+      const info = floats(8, (p) => x.wfw_info(w, p));
+      const triangles = info[3];
       return {
         particles: n,
-        step() { const r = x.wfw_step(w); if (r !== 0) throw new Error(`step: result ${r}`); },
+        constraints: info[1], colors: info[2], triangles,
+        solver: ["xpbd", "jacobi", "springs"][info[4]], substeps: info[5], iterations: info[6], timeStep: info[7],
+        step() { check(x.wfw_step(w), "step"); },
         time() { return x.wfw_time(w); },
-        positions() { // a copy: memory may grow
+        positions() {
           if (x.wfw_positions(w, buffer) !== 0) throw new Error("positions");
           return new Float32Array(memory.buffer.slice(buffer, buffer + 12 * n));
         },
+        velocities() { return floats(3 * n, (p) => x.wfw_velocities(w, p)); },
+        indices() { return new Uint32Array(floats(3 * triangles, (p) => x.wfw_indices(w, p)).buffer); },
+        uvs() { return floats(2 * n, (p) => x.wfw_uvs(w, p)); },
+        colliders() {
+          const c = floats(8, (p) => x.wfw_colliders(w, p));
+          return { sphere: c[0] !== 0, center: [c[1], c[2], c[3]], radius: c[4], moving: c[5] !== 0, floor: c[6] !== 0, floorHeight: c[7] };
+        },
+        pinned(i) { return x.wfw_pinned(w, i) !== 0; },
+        setSphereMoving(on) { check(x.wfw_set_sphere_moving(w, on ? 1 : 0), "sphere"); },
+        grab(i, p) { check(x.wfw_grab(w, i, p[0], p[1], p[2]), "grab"); },
+        moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },
+        release() { check(x.wfw_release(w), "release"); },
+        reset() { check(x.wfw_reset(w), "reset"); },
+        setParams({ gravityY, substeps, damping, wind }) { check(x.wfw_set_params(w, gravityY, substeps, damping, wind), "params"); },
         destroy() { x.wfw_free(buffer); x.wfw_destroy(w); },
       };
     },

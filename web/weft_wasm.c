@@ -79,3 +79,97 @@ WF_WASM_EXPORT(wfw_destroy) void wfwDestroy(WfwWorld* w)
 	wfDestroyWorld(w->world);
 	free(w);
 }
+
+// ------------------------------------------------------------------ for the page
+// The mesh (once), the colliders and pins (per frame), and the interactions of the page.
+
+WF_WASM_EXPORT(wfw_triangles) int wfwTriangles(WfwWorld* w)
+{
+	wfClothInfo info;
+	return w != NULL && wfCloth_GetInfo(w->cloth, &info) == WF_OK ? info.triangleCount : 0;
+}
+
+WF_WASM_EXPORT(wfw_indices) int wfwIndices(WfwWorld* w, uint32_t* out) // (3 x triangles)
+{
+	return w != NULL ? (int)wfCloth_ReadIndices(w->cloth, out, 3 * wfwTriangles(w)) : -1;
+}
+
+WF_WASM_EXPORT(wfw_uvs) int wfwUvs(WfwWorld* w, float* out) // (particles x 2)
+{
+	return w != NULL ? (int)wfCloth_ReadUVs(w->cloth, out, w->particles) : -1;
+}
+
+WF_WASM_EXPORT(wfw_velocities) int wfwVelocities(WfwWorld* w, float* out) // (particles x 3)
+{
+	return w != NULL ? (int)wfCloth_ReadVelocities(w->cloth, (wfVec3*)(void*)out, w->particles) : -1;
+}
+
+// out: [particles, constraints, colours, triangles, solver (0 xpbd, 1 jacobi, 2 springs), substeps,
+//       iterations, time step]
+WF_WASM_EXPORT(wfw_info) int wfwInfo(WfwWorld* w, float* out)
+{
+	wfClothInfo info;
+	if (w == NULL || wfCloth_GetInfo(w->cloth, &info) != WF_OK)
+		return -1;
+	wfWorldDef d = wfWorld_GetDef(w->world);
+	const float v[8] = {(float)info.particleCount, (float)info.constraintCount, (float)info.colorCount, (float)info.triangleCount,
+		(float)d.step.solver, (float)d.step.substeps, (float)d.step.iterations, d.step.timeStep};
+	memcpy(out, v, sizeof v);
+	return 0;
+}
+
+// out: [sphere enabled, centre now x, y, z, radius, moving, floor enabled, floor height]
+WF_WASM_EXPORT(wfw_colliders) int wfwColliders(WfwWorld* w, float* out)
+{
+	if (w == NULL)
+		return -1;
+	wfWorldDef d = wfWorld_GetDef(w->world);
+	wfVec3 c = wfWorld_GetSphereCenter(w->world);
+	const float v[8] = {d.sphere.enabled ? 1.0f : 0.0f, c.x, c.y, c.z, d.sphere.radius, d.sphere.moving ? 1.0f : 0.0f,
+		d.floor.enabled ? 1.0f : 0.0f, d.floor.height};
+	memcpy(out, v, sizeof v);
+	return 0;
+}
+
+WF_WASM_EXPORT(wfw_pinned) int wfwPinned(WfwWorld* w, int particle) { return w != NULL && wfCloth_IsPinned(w->cloth, particle); }
+WF_WASM_EXPORT(wfw_set_sphere_moving) int wfwSetSphereMoving(WfwWorld* w, int on)
+{
+	return w != NULL ? (int)wfWorld_SetSphereMoving(w->world, on != 0) : -1;
+}
+WF_WASM_EXPORT(wfw_grab) int wfwGrab(WfwWorld* w, int particle, float x, float y, float z)
+{
+	return w != NULL ? (int)wfCloth_Grab(w->cloth, particle, (wfVec3){x, y, z}) : -1;
+}
+WF_WASM_EXPORT(wfw_move_grab) int wfwMoveGrab(WfwWorld* w, float x, float y, float z)
+{
+	return w != NULL ? (int)wfCloth_MoveGrab(w->cloth, (wfVec3){x, y, z}) : -1;
+}
+WF_WASM_EXPORT(wfw_release) int wfwRelease(WfwWorld* w) { return w != NULL ? (int)wfCloth_Release(w->cloth) : -1; }
+WF_WASM_EXPORT(wfw_reset) int wfwReset(WfwWorld* w) { return w != NULL ? (int)wfCloth_Reset(w->cloth) : -1; }
+
+// Live parameters of the panel: gravity (y), substeps, damping of the preset's solver, wind strength.
+WF_WASM_EXPORT(wfw_set_params) int wfwSetParams(WfwWorld* w, float gravityY, int substeps, float damping, float wind)
+{
+	if (w == NULL)
+		return -1;
+	wfWorldDef d = wfWorld_GetDef(w->world);
+	d.step.substeps = substeps;
+	d.wind.strength = wind;
+	wfMaterial m = wfCloth_GetMaterial(w->cloth);
+	if (d.step.solver == WF_SOLVER_XPBD)
+		m.damping = damping;
+	else if (d.step.solver == WF_SOLVER_JACOBI)
+		m.retention = damping;
+	else
+		m.springDamping = damping;
+	wfResult r = wfWorld_SetGravity(w->world, (wfVec3){d.gravity.x, gravityY, d.gravity.z});
+	if (r == WF_OK)
+		r = wfWorld_SetStep(w->world, &d.step);
+	if (r == WF_OK)
+		r = wfWorld_SetWind(w->world, &d.wind);
+	if (r == WF_OK)
+		r = wfCloth_SetMaterial(w->cloth, &m);
+	if (r != WF_OK)
+		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
+	return (int)r;
+}

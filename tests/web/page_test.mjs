@@ -1,0 +1,100 @@
+// The page in headless Chromium (Debian's, driven by puppeteer-core): it loads with no console
+// error, runs each preset 120 frames on the wasm CPU solver drawn by WebGL2, its positions equal the
+// native scalar solver's bit for bit, the picture changes as the cloth moves, a scripted drag moves
+// the dragged node to the cursor, Space pauses and R restores the first frame.
+//   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY OUT_DIR
+import { createServer } from "node:http";
+import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join, extname, resolve, dirname } from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+// puppeteer-core from web/node_modules (npm ci there), wherever this script runs from.
+const web = join(dirname(fileURLToPath(import.meta.url)), "../../web");
+const { default: puppeteer } = await import(pathToFileURL(createRequire(join(web, "package.json")).resolve("puppeteer-core")));
+
+const [siteDir, nativeBin, outDir] = process.argv.slice(2).map((p) => resolve(p));
+mkdirSync(outDir, { recursive: true });
+const FRAMES = 120;
+const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
+const server = createServer((req, res) => {
+  const path = join(siteDir, decodeURIComponent(new URL(req.url, "http://x").pathname));
+  if (!path.startsWith(siteDir) || !existsSync(path)) { res.writeHead(404); res.end(); return; }
+  res.writeHead(200, { "Content-Type": types[extname(path)] ?? "application/octet-stream" });
+  res.end(readFileSync(path));
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const url = `http://127.0.0.1:${server.address().port}/index.html?test`;
+
+let failures = 0;
+const check = (ok, what) => { console.log(`${ok ? "ok" : "FAILED"} ${what}`); if (!ok) failures++; };
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.WEFT_CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=960,600"],
+  defaultViewport: { width: 960, height: 600 },
+});
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+  const error = await page.evaluate(() => window.weft.error ?? null);
+  check(error === null, `page ready (${error ?? "WebGL2, wasm core"})`);
+
+  for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
+    const n = await page.evaluate((p) => window.weft.load(p), preset);
+    const before = await page.screenshot({ type: "png" });
+    const t0 = Date.now();
+    await page.evaluate((f) => window.weft.stepFrames(f), FRAMES);
+    const ms = (Date.now() - t0) / FRAMES;
+    const after = await page.screenshot({ type: "png" });
+    if (preset === "xpbd") writeFileSync(join(outDir, "page.png"), after);
+    const got = new Float32Array(await page.evaluate(() => window.weft.positions()));
+    const file = join(outDir, `${preset}.f32`);
+    execFileSync(nativeBin, [preset, String(FRAMES), file]);
+    const all = new Float32Array(readFileSync(file).buffer.slice(0));
+    const want = all.subarray(3 * n * (FRAMES - 1));
+    let same = got.length === want.length;
+    for (let i = 0; same && i < want.length; ++i) same = Object.is(got[i], want[i]);
+    check(same, `${preset}: ${n} particles, ${FRAMES} frames in the page (${ms.toFixed(1)} ms/frame), positions bit-identical to the native scalar solver`);
+    check(!before.equals(after), `${preset}: the picture after ${FRAMES} frames differs from the first`);
+  }
+
+  // A scripted drag: grab the xpbd cloth's middle node, pull the pointer 80 px up; the node follows.
+  await page.evaluate(() => window.weft.load("xpbd"));
+  await page.evaluate(() => window.weft.stepFrames(30));
+  const node = 24 * 48 + 24;
+  const [x, y] = await page.evaluate((i) => window.weft.project(i), node);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  const grabbed = await page.evaluate(() => window.weft.grabbed());
+  await page.mouse.move(x, y - 80, { steps: 8 });
+  await page.evaluate(() => window.weft.stepFrames(20));
+  const [nx, ny] = await page.evaluate((i) => window.weft.project(i), node);
+  await page.mouse.up();
+  check(grabbed && Math.hypot(nx - x, ny - (y - 80)) < 6, `drag: node ${node} followed the pointer to (${nx.toFixed(0)}, ${ny.toFixed(0)}), cursor at (${x.toFixed(0)}, ${(y - 80).toFixed(0)})`);
+
+  // Space pauses (stepping changes nothing), again resumes; R restores the first frame.
+  await page.keyboard.press("Space");
+  const p0 = await page.evaluate(() => window.weft.positions());
+  await page.evaluate(() => window.weft.stepFrames(10));
+  const p1 = await page.evaluate(() => window.weft.positions());
+  check(await page.evaluate(() => window.weft.paused()) && JSON.stringify(p0) === JSON.stringify(p1), "Space: paused, stepping does not move the cloth");
+  await page.keyboard.press("Space");
+  await page.evaluate(() => window.weft.stepFrames(10));
+  const p2 = await page.evaluate(() => window.weft.positions());
+  check(JSON.stringify(p2) !== JSON.stringify(p1), "Space again: the cloth moves");
+  await page.keyboard.press("KeyR");
+  const [now, first] = await page.evaluate(() => [window.weft.positions(), window.weft.firstFrame()]);
+  check(JSON.stringify(now) === JSON.stringify(first), "R: the first frame restored");
+  check(errors.length === 0, `no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
+} finally {
+  await browser.close();
+  server.close();
+}
+process.exit(failures > 0 ? 1 : 0);

@@ -1,0 +1,248 @@
+// The page: a preset stepped by the wasm core (the CPU solver, the native scalar bits) and drawn by
+// three.js on WebGL2 from the positions it hands out. Fixed-step accumulator as in weft-view:
+// simulated time advances one def time step per frame of the preset, at most 4 steps per display
+// frame. `?test` leaves stepping to window.weft (the browser tests drive it).
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import { loadWeft } from "./weft_core.mjs";
+
+const params = new URLSearchParams(location.search);
+const testMode = params.has("test");
+const $ = (id) => document.getElementById(id);
+
+function fail(text) {
+  const m = $("message");
+  m.textContent = text;
+  m.style.display = "block";
+  window.weft = { ready: false, error: text };
+}
+
+// WebGL2 is required here (the WebGPU path is not built yet).
+const canvas = $("view");
+const gl = canvas.getContext("webgl2", { antialias: true, preserveDrawingBuffer: true });
+if (gl === null) {
+  fail("This page needs WebGL2, which this browser does not offer.");
+  throw new Error("no WebGL2");
+}
+
+const weft = await loadWeft(await (await fetch("./weft.wasm")).arrayBuffer());
+const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: true });
+renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x20242c);
+const camera = new THREE.PerspectiveCamera(45, 1, 0.01, 200);
+const controls = new OrbitControls(camera, canvas);
+controls.enableDamping = false;
+scene.add(new THREE.HemisphereLight(0xdde6f0, 0x30302c, 1.2));
+const key = new THREE.DirectionalLight(0xffffff, 1.6);
+key.position.set(4.5, 8, 4);
+scene.add(key);
+
+// A checker weave, mipmapped (the native renderer's texture in spirit).
+function checkerTexture() {
+  const c = document.createElement("canvas");
+  c.width = c.height = 256;
+  const g = c.getContext("2d");
+  for (let y = 0; y < 8; ++y)
+    for (let x = 0; x < 8; ++x) {
+      g.fillStyle = (x + y) % 2 ? "#c8553d" : "#f2e6d0";
+      g.fillRect(32 * x, 32 * y, 32, 32);
+    }
+  const t = new THREE.CanvasTexture(c);
+  t.wrapS = t.wrapT = THREE.RepeatWrapping;
+  t.colorSpace = THREE.SRGBColorSpace;
+  t.anisotropy = 4;
+  return t;
+}
+const clothMaterial = new THREE.MeshPhongMaterial({ map: checkerTexture(), side: THREE.DoubleSide, shininess: 20 });
+const wireMaterial = new THREE.MeshBasicMaterial({ color: 0x111318, wireframe: true });
+const sphereMesh = new THREE.Mesh(new THREE.SphereGeometry(1, 48, 32), new THREE.MeshPhongMaterial({ color: 0x222a38, shininess: 60 }));
+const floorMesh = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshPhongMaterial({ color: 0x9c9c98 }));
+floorMesh.rotation.x = -Math.PI / 2;
+scene.add(sphereMesh, floorMesh);
+
+let cloth = null, clothMesh = null, wireMesh = null, pinMarkers = null, firstFrame = null;
+let paused = false, accumulator = 0, last = performance.now(), simMs = 0, frameMs = 0;
+let defaults = null;
+const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
+
+function load(preset) {
+  if (cloth) {
+    cloth.destroy();
+    scene.remove(clothMesh, wireMesh, pinMarkers);
+  }
+  cloth = weft.createPreset(preset);
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.BufferAttribute(cloth.positions(), 3));
+  geometry.setAttribute("uv", new THREE.BufferAttribute(cloth.uvs(), 2));
+  geometry.setIndex(new THREE.BufferAttribute(cloth.indices(), 1));
+  geometry.computeVertexNormals();
+  clothMesh = new THREE.Mesh(geometry, clothMaterial);
+  wireMesh = new THREE.Mesh(geometry, wireMaterial);
+  wireMesh.visible = $("wireframe").checked;
+  pinMarkers = new THREE.Group();
+  for (let i = 0; i < cloth.particles; ++i)
+    if (cloth.pinned(i)) pinMarkers.add(new THREE.Mesh(new THREE.SphereGeometry(0.035, 12, 8), new THREE.MeshPhongMaterial({ color: 0xd81f0a })));
+  scene.add(clothMesh, wireMesh, pinMarkers);
+  firstFrame = cloth.positions();
+  defaults = { gravityY: -9.8, substeps: cloth.substeps, damping: { xpbd: 0.01, jacobi: 0.99, springs: 0.25 }[cloth.solver], wind: 0 };
+  if (preset === "xpbd") defaults.damping = 0.002;
+  setPanel(defaults);
+  $("dampingName").textContent = dampingField[cloth.solver];
+  // Camera: the second document's view for every preset, scaled to the cloth.
+  const col = cloth.colliders();
+  camera.position.set(4.2, 2.8, 5.4);
+  controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
+  if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
+  controls.update();
+  sphereMesh.visible = col.sphere;
+  floorMesh.visible = col.floor;
+  accumulator = 0;
+  sync();
+}
+
+function setPanel(p) {
+  $("gravity").value = p.gravityY;
+  $("substeps").value = p.substeps;
+  $("damping").max = cloth.solver === "xpbd" ? 1 : cloth.solver === "springs" ? 5 : 1;
+  $("damping").value = p.damping;
+  $("wind").value = p.wind;
+}
+
+function applyPanel() {
+  cloth.setParams({ gravityY: +$("gravity").value, substeps: +$("substeps").value, damping: +$("damping").value, wind: +$("wind").value });
+}
+
+// The drawn state from the solver: positions, normals, colliders, pin markers.
+function sync() {
+  const p = cloth.positions();
+  const attr = clothMesh.geometry.getAttribute("position");
+  attr.array.set(p);
+  attr.needsUpdate = true;
+  clothMesh.geometry.computeVertexNormals();
+  clothMesh.geometry.computeBoundingSphere();
+  const col = cloth.colliders();
+  sphereMesh.position.set(...col.center);
+  sphereMesh.scale.setScalar(col.radius);
+  floorMesh.position.y = col.floorHeight;
+  let k = 0;
+  for (let i = 0; i < cloth.particles; ++i)
+    if (cloth.pinned(i)) pinMarkers.children[k++].position.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+}
+
+function stepFrames(count) {
+  const t0 = performance.now();
+  for (let i = 0; i < count; ++i) cloth.step();
+  simMs = (performance.now() - t0) / Math.max(count, 1);
+  sync();
+}
+
+function resize() {
+  const w = canvas.clientWidth, h = canvas.clientHeight;
+  if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
+    renderer.setSize(w, h, false);
+    camera.aspect = w / Math.max(h, 1);
+    camera.updateProjectionMatrix();
+  }
+}
+
+function draw() {
+  resize();
+  renderer.render(scene, camera);
+  $("readout").textContent =
+    `frame ${frameMs.toFixed(2)} ms · sim ${simMs.toFixed(2)} ms\n` +
+    `backend wasm CPU solver · WebGL2\n` +
+    `${cloth.solver}: ${cloth.particles} particles, ${cloth.constraints} constraints, ${cloth.colors} colours\n` +
+    `t = ${cloth.time().toFixed(2)} s${paused ? " (paused)" : ""}`;
+}
+
+function loop(now) {
+  const dt = Math.min((now - last) / 1000, 0.25);
+  last = now;
+  frameMs = 0.9 * frameMs + 0.1 * dt * 1000;
+  if (!paused && !testMode) {
+    accumulator += dt;
+    let steps = 0;
+    const t0 = performance.now();
+    while (accumulator >= cloth.timeStep && steps < 4) {
+      cloth.step();
+      accumulator -= cloth.timeStep;
+      ++steps;
+    }
+    if (steps === 4) accumulator = 0; // behind: drop the backlog rather than spiral
+    if (steps > 0) { simMs = (performance.now() - t0) / steps; sync(); }
+  }
+  draw();
+  requestAnimationFrame(loop);
+}
+
+// Dragging a node: the nearest particle to the ray's hit on the cloth is grabbed and follows the
+// pointer on the camera-facing plane through it.
+const raycaster = new THREE.Raycaster();
+let dragPlane = null;
+function pointerRay(event) {
+  const r = canvas.getBoundingClientRect();
+  const ndc = new THREE.Vector2(((event.clientX - r.left) / r.width) * 2 - 1, -((event.clientY - r.top) / r.height) * 2 + 1);
+  raycaster.setFromCamera(ndc, camera);
+  return raycaster;
+}
+function grabAt(event) {
+  const hit = pointerRay(event).intersectObject(clothMesh)[0];
+  if (!hit) return false;
+  const p = cloth.positions();
+  let best = -1, bestD = Infinity;
+  for (const i of [hit.face.a, hit.face.b, hit.face.c]) {
+    const d = hit.point.distanceToSquared(new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
+    if (d < bestD) { bestD = d; best = i; }
+  }
+  const at = new THREE.Vector3(p[3 * best], p[3 * best + 1], p[3 * best + 2]);
+  dragPlane = new THREE.Plane().setFromNormalAndCoplanarPoint(camera.getWorldDirection(new THREE.Vector3()), at);
+  cloth.grab(best, at.toArray());
+  controls.enabled = false;
+  return true;
+}
+canvas.addEventListener("pointerdown", (e) => { if (e.button === 0) grabAt(e); });
+canvas.addEventListener("pointermove", (e) => {
+  if (!dragPlane) return;
+  const target = pointerRay(e).ray.intersectPlane(dragPlane, new THREE.Vector3());
+  if (target) cloth.moveGrab(target.toArray());
+});
+window.addEventListener("pointerup", () => {
+  if (!dragPlane) return;
+  dragPlane = null;
+  cloth.release();
+  controls.enabled = true;
+});
+
+window.addEventListener("keydown", (e) => {
+  if (e.code === "Space") { paused = !paused; e.preventDefault(); }
+  else if (e.code === "KeyS") cloth.setSphereMoving(!cloth.colliders().moving);
+  else if (e.code === "KeyR") { cloth.reset(); sync(); }
+});
+$("preset").addEventListener("change", (e) => load(e.target.value));
+for (const id of ["gravity", "substeps", "damping", "wind"]) $(id).addEventListener("input", applyPanel);
+$("wireframe").addEventListener("change", (e) => { wireMesh.visible = e.target.checked; });
+$("resetParams").addEventListener("click", () => { setPanel(defaults); applyPanel(); });
+$("resetCloth").addEventListener("click", () => { cloth.reset(); sync(); });
+
+load(params.get("preset") ?? "xpbd");
+draw();
+requestAnimationFrame(loop);
+
+// The browser tests' handle: load a preset, step frames, read positions, draw, press keys.
+window.weft = {
+  ready: true,
+  load(preset) { $("preset").value = preset; load(preset); draw(); return cloth.particles; },
+  stepFrames(n) { if (!paused) stepFrames(n); draw(); return cloth.time(); },
+  positions() { return Array.from(cloth.positions()); },
+  firstFrame() { return Array.from(firstFrame); },
+  paused() { return paused; },
+  draw,
+  project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
+    const p = cloth.positions();
+    const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
+    const r = canvas.getBoundingClientRect();
+    return [r.left + (v.x + 1) / 2 * r.width, r.top + (1 - v.y) / 2 * r.height];
+  },
+  grabbed: () => dragPlane !== null,
+};
