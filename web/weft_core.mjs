@@ -83,6 +83,19 @@ export async function loadWeft(bytes) {
           return { sphere: c[0] !== 0, center: [c[1], c[2], c[3]], radius: c[4], moving: c[5] !== 0, floor: c[6] !== 0, floorHeight: c[7] };
         },
         pinned(i) { return x.wfw_pinned(w, i) !== 0; },
+        // Constraints: pairs (2 per), rest lengths, families (0 stretch, 1 shear, 2 bend).
+        constraintList() {
+          const m = x.wfw_constraint_count(w);
+          const pp = x.wfw_alloc(8 * m), rp = x.wfw_alloc(4 * m), fp = x.wfw_alloc(4 * m);
+          check(x.wfw_constraints(w, pp, rp, fp), "constraints");
+          const out = {
+            pairs: new Uint32Array(memory.buffer.slice(pp, pp + 8 * m)),
+            rest: new Float32Array(memory.buffer.slice(rp, rp + 4 * m)),
+            family: new Uint32Array(memory.buffer.slice(fp, fp + 4 * m)),
+          };
+          x.wfw_free(pp); x.wfw_free(rp); x.wfw_free(fp);
+          return out;
+        },
         setSphereMoving(on) { check(x.wfw_set_sphere_moving(w, on ? 1 : 0), "sphere"); },
         grab(i, p) { check(x.wfw_grab(w, i, p[0], p[1], p[2]), "grab"); },
         moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },

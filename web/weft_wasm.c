@@ -1,6 +1,7 @@
 // The C core as WebAssembly (wasm32-wasi, clang): the same sources as the native library's core and
 // CPU solvers, and these few exports for JavaScript. Positions cross as float32 arrays in the
 // module's memory; a world is an opaque pointer.
+#include "core/internal.h" // wfGetCloth and the model, for the constraint list
 #include "weft/weft.h"
 
 #include <stdio.h>
@@ -172,4 +173,26 @@ WF_WASM_EXPORT(wfw_set_params) int wfwSetParams(WfwWorld* w, float gravityY, int
 	if (r != WF_OK)
 		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
 	return (int)r;
+}
+
+// The constraints for the third document's own view (nodes and ribbons): pairs (a, b), rest
+// lengths and families, in the model's order (sorted by colour).
+WF_WASM_EXPORT(wfw_constraint_count) int wfwConstraintCount(WfwWorld* w)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	return c != NULL ? c->model.constraintCount : 0;
+}
+
+WF_WASM_EXPORT(wfw_constraints) int wfwConstraints(WfwWorld* w, uint32_t* pairs, float* rest, uint32_t* family)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || pairs == NULL || rest == NULL || family == NULL)
+		return -1;
+	for (int k = 0; k < c->model.constraintCount; ++k) {
+		pairs[2 * k] = c->model.constraints[k].a;
+		pairs[2 * k + 1] = c->model.constraints[k].b;
+		rest[k] = c->model.constraints[k].rest;
+		family[k] = c->model.constraints[k].family;
+	}
+	return 0;
 }

@@ -65,6 +65,19 @@ try {
     check(!before.equals(after), `${preset}: the picture after ${FRAMES} frames differs from the first`);
   }
 
+  // The third document's own view (nodes by speed, constraint lines by signed strain) and the cloth's
+  // colour modes draw without error and each gives another picture.
+  await page.evaluate(() => { window.weft.load("spring-mesh"); window.weft.stepFrames(30); });
+  const shots = [];
+  for (const [view, colour] of [["cloth", "texture"], ["cloth", "speed"], ["cloth", "strain"], ["nodes", "texture"], ["both", "strain"]]) {
+    await page.evaluate((v, c) => window.weft.setView(v, c), view, colour);
+    shots.push(await page.screenshot({ type: "png" }));
+    if (view === "both") writeFileSync(join(outDir, "page_nodes.png"), shots[shots.length - 1]);
+  }
+  const distinct = new Set(shots.map((b) => b.toString("base64"))).size;
+  check(distinct === shots.length, `views and colour modes: ${distinct} distinct pictures of ${shots.length}`);
+  await page.evaluate(() => window.weft.setView("cloth", "texture"));
+
   // A scripted drag: grab the xpbd cloth's middle node, pull the pointer 80 px up; the node follows.
   await page.evaluate(() => window.weft.load("xpbd"));
   await page.evaluate(() => window.weft.stepFrames(30));

@@ -54,7 +54,8 @@ function checkerTexture() {
   t.anisotropy = 4;
   return t;
 }
-const clothMaterial = new THREE.MeshPhongMaterial({ map: checkerTexture(), side: THREE.DoubleSide, shininess: 20 });
+const texture = checkerTexture();
+const clothMaterial = new THREE.MeshPhongMaterial({ map: texture, side: THREE.DoubleSide, shininess: 20 });
 const wireMaterial = new THREE.MeshBasicMaterial({ color: 0x111318, wireframe: true });
 const sphereMesh = new THREE.Mesh(new THREE.SphereGeometry(1, 48, 32), new THREE.MeshPhongMaterial({ color: 0x222a38, shininess: 60 }));
 const floorMesh = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshPhongMaterial({ color: 0x9c9c98 }));
@@ -62,6 +63,7 @@ floorMesh.rotation.x = -Math.PI / 2;
 scene.add(sphereMesh, floorMesh);
 
 let cloth = null, clothMesh = null, wireMesh = null, pinMarkers = null, firstFrame = null;
+let nodes = null, ribbons = null, constraints = null;
 let paused = false, accumulator = 0, last = performance.now(), simMs = 0, frameMs = 0;
 let defaults = null;
 const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
@@ -69,7 +71,7 @@ const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "sp
 function load(preset) {
   if (cloth) {
     cloth.destroy();
-    scene.remove(clothMesh, wireMesh, pinMarkers);
+    scene.remove(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   }
   cloth = weft.createPreset(preset);
   const geometry = new THREE.BufferGeometry();
@@ -83,7 +85,19 @@ function load(preset) {
   pinMarkers = new THREE.Group();
   for (let i = 0; i < cloth.particles; ++i)
     if (cloth.pinned(i)) pinMarkers.add(new THREE.Mesh(new THREE.SphereGeometry(0.035, 12, 8), new THREE.MeshPhongMaterial({ color: 0xd81f0a })));
-  scene.add(clothMesh, wireMesh, pinMarkers);
+  geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(3 * cloth.particles), 3));
+  // The third document's own view: particles as small spheres coloured by speed, constraints as
+  // lines coloured by signed strain.
+  constraints = cloth.constraintList();
+  const m = constraints.rest.length;
+  nodes = new THREE.InstancedMesh(new THREE.IcosahedronGeometry(0.25 * constraints.rest[0], 1), new THREE.MeshBasicMaterial(), cloth.particles);
+  nodes.instanceColor = new THREE.InstancedBufferAttribute(new Float32Array(3 * cloth.particles), 3);
+  const lines = new THREE.BufferGeometry();
+  lines.setAttribute("position", new THREE.BufferAttribute(new Float32Array(6 * m), 3));
+  lines.setAttribute("color", new THREE.BufferAttribute(new Float32Array(6 * m), 3));
+  ribbons = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.8 }));
+  nodes.frustumCulled = ribbons.frustumCulled = false;
+  scene.add(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   firstFrame = cloth.positions();
   defaults = { gravityY: -9.8, substeps: cloth.substeps, damping: { xpbd: 0.01, jacobi: 0.99, springs: 0.25 }[cloth.solver], wind: 0 };
   if (preset === "xpbd") defaults.damping = 0.002;
@@ -94,6 +108,8 @@ function load(preset) {
   camera.position.set(4.2, 2.8, 5.4);
   controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
   if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
+  if (params.has("view")) $("viewMode").value = params.get("view");
+  if (params.has("colour")) $("colour").value = params.get("colour");
   controls.update();
   sphereMesh.visible = col.sphere;
   floorMesh.visible = col.floor;
@@ -113,7 +129,67 @@ function applyPanel() {
   cloth.setParams({ gravityY: +$("gravity").value, substeps: +$("substeps").value, damping: +$("damping").value, wind: +$("wind").value });
 }
 
-// The drawn state from the solver: positions, normals, colliders, pin markers.
+// Colour scales: speed as the third document's (teal to pink over 0..4 m/s); signed strain blue
+// (compressed) through grey to red (stretched), saturated at 2 % so that 1 % shows at half.
+function speedColour(out, k, v) {
+  const s = Math.min(1, Math.hypot(v[3 * k], v[3 * k + 1], v[3 * k + 2]) / 4);
+  out[3 * k] = 0.13 + 0.83 * s; out[3 * k + 1] = 0.83 - 0.38 * s; out[3 * k + 2] = 0.93 - 0.22 * s;
+}
+function strainColour(out, k, e) {
+  const t = Math.max(-1, Math.min(1, e / 0.02)), g = 0.78;
+  if (t >= 0) { out[3 * k] = g + (0.9 - g) * t; out[3 * k + 1] = g * (1 - t) + 0.12 * t; out[3 * k + 2] = g * (1 - t) + 0.08 * t; }
+  else { out[3 * k] = g * (1 + t) + 0.1 * -t; out[3 * k + 1] = g * (1 + t) + 0.35 * -t; out[3 * k + 2] = g + (0.95 - g) * -t; }
+}
+function strainOf(p, a, b, rest) {
+  return (Math.hypot(p[3 * b] - p[3 * a], p[3 * b + 1] - p[3 * a + 1], p[3 * b + 2] - p[3 * a + 2]) - rest) / rest;
+}
+
+function syncViews(p) {
+  const view = $("viewMode").value, colour = $("colour").value;
+  clothMesh.visible = view !== "nodes";
+  wireMesh.visible = clothMesh.visible && $("wireframe").checked;
+  nodes.visible = ribbons.visible = view !== "cloth";
+  const v = colour === "speed" || nodes.visible ? cloth.velocities() : null;
+  // The cloth: its texture, or per-vertex speed / mean signed strain of its stretch constraints.
+  const wantColours = colour !== "texture";
+  if (clothMaterial.vertexColors !== wantColours) {
+    clothMaterial.vertexColors = wantColours;
+    clothMaterial.map = wantColours ? null : texture;
+    clothMaterial.needsUpdate = true;
+  }
+  if (wantColours && clothMesh.visible) {
+    const c = clothMesh.geometry.getAttribute("color");
+    if (colour === "speed") for (let i = 0; i < cloth.particles; ++i) speedColour(c.array, i, v);
+    else {
+      const sum = new Float32Array(cloth.particles), count = new Uint16Array(cloth.particles);
+      for (let k = 0; k < constraints.rest.length; ++k) {
+        if (constraints.family[k] !== 0) continue;
+        const a = constraints.pairs[2 * k], b = constraints.pairs[2 * k + 1], e = strainOf(p, a, b, constraints.rest[k]);
+        sum[a] += e; sum[b] += e; count[a]++; count[b]++;
+      }
+      for (let i = 0; i < cloth.particles; ++i) strainColour(c.array, i, count[i] ? sum[i] / count[i] : 0);
+    }
+    c.needsUpdate = true;
+  }
+  if (nodes.visible) {
+    const matrix = new THREE.Matrix4();
+    for (let i = 0; i < cloth.particles; ++i) {
+      nodes.setMatrixAt(i, matrix.makeTranslation(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
+      speedColour(nodes.instanceColor.array, i, v);
+    }
+    nodes.instanceMatrix.needsUpdate = nodes.instanceColor.needsUpdate = true;
+    const lp = ribbons.geometry.getAttribute("position"), lc = ribbons.geometry.getAttribute("color");
+    for (let k = 0; k < constraints.rest.length; ++k) {
+      const a = constraints.pairs[2 * k], b = constraints.pairs[2 * k + 1];
+      for (let j = 0; j < 3; ++j) { lp.array[6 * k + j] = p[3 * a + j]; lp.array[6 * k + 3 + j] = p[3 * b + j]; }
+      strainColour(lc.array, 2 * k, strainOf(p, a, b, constraints.rest[k]));
+      for (let j = 0; j < 3; ++j) lc.array[6 * k + 3 + j] = lc.array[6 * k + j];
+    }
+    lp.needsUpdate = lc.needsUpdate = true;
+  }
+}
+
+// The drawn state from the solver: positions, normals, colliders, pin markers, the views.
 function sync() {
   const p = cloth.positions();
   const attr = clothMesh.geometry.getAttribute("position");
@@ -128,6 +204,7 @@ function sync() {
   let k = 0;
   for (let i = 0; i < cloth.particles; ++i)
     if (cloth.pinned(i)) pinMarkers.children[k++].position.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+  syncViews(p);
 }
 
 function stepFrames(count) {
@@ -221,7 +298,9 @@ window.addEventListener("keydown", (e) => {
 });
 $("preset").addEventListener("change", (e) => load(e.target.value));
 for (const id of ["gravity", "substeps", "damping", "wind"]) $(id).addEventListener("input", applyPanel);
-$("wireframe").addEventListener("change", (e) => { wireMesh.visible = e.target.checked; });
+$("wireframe").addEventListener("change", () => sync());
+$("viewMode").addEventListener("change", () => sync());
+$("colour").addEventListener("change", () => sync());
 $("resetParams").addEventListener("click", () => { setPanel(defaults); applyPanel(); });
 $("resetCloth").addEventListener("click", () => { cloth.reset(); sync(); });
 
@@ -233,6 +312,7 @@ requestAnimationFrame(loop);
 window.weft = {
   ready: true,
   load(preset) { $("preset").value = preset; load(preset); draw(); return cloth.particles; },
+  setView(view, colour) { $("viewMode").value = view; $("colour").value = colour; sync(); draw(); },
   stepFrames(n) { if (!paused) stepFrames(n); draw(); return cloth.time(); },
   positions() { return Array.from(cloth.positions()); },
   firstFrame() { return Array.from(firstFrame); },
