@@ -65,6 +65,17 @@ static const char* CommandName(unsigned command)
 	return command == CLI_CMD_RUN ? "run" : "bench";
 }
 
+static const char* SolverAt(int v) { return wfSolverName((wfSolverType)v); }
+static const char* BackendAt(int v) { return wfBackendName((wfBackendType)v); }
+
+// "one of a, b, c" from a library name function (the library's own list: "?" past the last value).
+static void ListNames(const char* lead, const char* (*name)(int), char* out, size_t size)
+{
+	size_t used = (size_t)snprintf(out, size, "%s ", lead);
+	for (int v = 0; used < size && strcmp(name(v), "?") != 0; ++v)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", v > 0 ? ", " : "", name(v));
+}
+
 // What an option allows, for messages.
 static void Allowed(const OptionSpec* o, char* out, size_t size)
 {
@@ -74,8 +85,8 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 		snprintf(out, size, "%s, each in [%d, %d]%s", o->hint, o->min, o->max,
 			o->offset == AT(overrides.cols) ? ", at least 2 particles" : "");
 		break;
-	case OPT_SOLVER: snprintf(out, size, "one of xpbd, jacobi, springs"); break;
-	case OPT_BACKEND: snprintf(out, size, "one of auto, cpu, vulkan"); break;
+	case OPT_SOLVER: ListNames("one of", SolverAt, out, size); break;
+	case OPT_BACKEND: ListNames("one of", BackendAt, out, size); break;
 	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
 	case OPT_NAME: snprintf(out, size, "one of %s", o->hint); break;
 	case OPT_FLAG: snprintf(out, size, "no value"); break;

@@ -1,5 +1,6 @@
 // Memory, errors, logging and the enum names: what every part of the library uses.
 #include "internal.h"
+#include "names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,18 +79,37 @@ const char* wfResultName(wfResult r)
 	return "unknown";
 }
 
-// ------------------------------------------------------------------ names
+// ------------------------------------------------------------------ names (names.h)
 
-static const char* const kSolverNames[] = {"xpbd", "jacobi", "springs"};
-static const char* const kBackendNames[] = {"auto", "cpu", "vulkan"};
-static const char* const kPinNames[] = {"none", "top-corners", "top-row", "corners", "list"};
+#define WF_NAME_ENTRY(value, name) [value] = name,
+#define WF_LIST_ENTRY(value, name) ", " name
+#define WF_COUNT_ENTRY(value, name) +1
+// The table of an enum from its X-macro list; the list string drops its leading ", ".
+#define WF_ENUM_TABLE(table, LIST) \
+	static const char* const table##Names[] = {LIST(WF_NAME_ENTRY)}; \
+	const wfEnumTable table = {table##Names, 0 LIST(WF_COUNT_ENTRY), (LIST(WF_LIST_ENTRY)) + 2};
 
-#define NAME_LOOKUP(table, value) ((unsigned)(value) < sizeof(table) / sizeof(table[0]) ? table[value] : "?")
+WF_ENUM_TABLE(wfSolverTable, WF_SOLVER_NAMES)
+WF_ENUM_TABLE(wfBackendTable, WF_BACKEND_NAMES)
+WF_ENUM_TABLE(wfPinTable, WF_PIN_NAMES)
+WF_ENUM_TABLE(wfOrientationTable, WF_ORIENTATION_NAMES)
+WF_ENUM_TABLE(wfWindTable, WF_WIND_NAMES)
+WF_ENUM_TABLE(wfResponseTable, WF_RESPONSE_NAMES)
+WF_ENUM_TABLE(wfJacobiWeightTable, WF_JACOBI_WEIGHT_NAMES)
+WF_ENUM_TABLE(wfBadFrameTable, WF_BAD_FRAME_NAMES)
+WF_ENUM_TABLE(wfFusedPathTable, WF_FUSED_PATH_NAMES)
+WF_ENUM_TABLE(wfStageTable, WF_STAGE_NAMES)
+_Static_assert(sizeof wfStageTableNames / sizeof wfStageTableNames[0] == WF_STAGE_COUNT, "a name per stage");
 
-static bool FromName(const char* const* table, int count, const char* name, int* out)
+const char* wfEnumName(const wfEnumTable* t, int value)
 {
-	for (int i = 0; name != NULL && out != NULL && i < count; ++i) {
-		if (strcmp(table[i], name) == 0) {
+	return value >= 0 && value < t->count && t->names[value] != NULL ? t->names[value] : "?";
+}
+
+bool wfEnumFromName(const wfEnumTable* t, const char* name, int* out)
+{
+	for (int i = 0; name != NULL && out != NULL && i < t->count; ++i) {
+		if (strcmp(t->names[i], name) == 0) {
 			*out = i;
 			return true;
 		}
@@ -97,18 +117,16 @@ static bool FromName(const char* const* table, int count, const char* name, int*
 	return false;
 }
 
-const char* wfSolverName(wfSolverType s) { return NAME_LOOKUP(kSolverNames, s); }
-const char* wfBackendName(wfBackendType b) { return NAME_LOOKUP(kBackendNames, b); }
-const char* wfPinModeName(wfPinMode m) { return NAME_LOOKUP(kPinNames, m); }
-
-static const char* const kStageNames[] = {"prepare", "predict", "solve", "finish", "normals", "fused"};
-_Static_assert(sizeof kStageNames / sizeof kStageNames[0] == WF_STAGE_COUNT, "a name per stage");
-const char* wfStageName(wfStage s) { return NAME_LOOKUP(kStageNames, s); }
+const char* wfSolverName(wfSolverType s) { return wfEnumName(&wfSolverTable, (int)s); }
+const char* wfBackendName(wfBackendType b) { return wfEnumName(&wfBackendTable, (int)b); }
+const char* wfPinModeName(wfPinMode m) { return wfEnumName(&wfPinTable, (int)m); }
+const char* wfStageName(wfStage s) { return wfEnumName(&wfStageTable, (int)s); }
 
 bool wfSolverFromName(const char* name, wfSolverType* out)
 {
 	int v;
-	if (out == NULL || !FromName(kSolverNames, 3, name, &v)) return false;
+	if (out == NULL || !wfEnumFromName(&wfSolverTable, name, &v))
+		return false;
 	*out = (wfSolverType)v;
 	return true;
 }
@@ -116,7 +134,8 @@ bool wfSolverFromName(const char* name, wfSolverType* out)
 bool wfBackendFromName(const char* name, wfBackendType* out)
 {
 	int v;
-	if (out == NULL || !FromName(kBackendNames, 3, name, &v)) return false;
+	if (out == NULL || !wfEnumFromName(&wfBackendTable, name, &v))
+		return false;
 	*out = (wfBackendType)v;
 	return true;
 }
@@ -124,7 +143,8 @@ bool wfBackendFromName(const char* name, wfBackendType* out)
 bool wfPinModeFromName(const char* name, wfPinMode* out)
 {
 	int v;
-	if (out == NULL || !FromName(kPinNames, 5, name, &v)) return false;
+	if (out == NULL || !wfEnumFromName(&wfPinTable, name, &v))
+		return false;
 	*out = (wfPinMode)v;
 	return true;
 }

@@ -1,5 +1,6 @@
 // Cloth: creation from a def, pins, grab, read-back, statistics.
 #include "internal.h"
+#include "names.h"
 
 #include <float.h>
 #include <math.h>
@@ -259,7 +260,7 @@ wfResult wfCloth_SetPinMode(wfClothId id, wfPinMode mode, const int* indices, in
 {
 	GET_CLOTH(c, id);
 	if ((unsigned)mode > WF_PIN_LIST)
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinMode: %d is not one of none, top-corners, top-row, corners, list", (int)mode);
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinMode: %d is not one of %s", (int)mode, wfPinTable.list);
 	if (mode == WF_PIN_LIST) {
 		if (count < 0 || (count > 0 && indices == NULL))
 			return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinIndices: %d indices given without a list", count);

@@ -1,6 +1,7 @@
 // Defs: the defaults of every def and their validation, shared by creation, the setters and the
 // scene loader.
 #include "internal.h"
+#include "names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -88,17 +89,17 @@ wfClothDef wfDefaultClothDef(void)
 		} \
 	} while (0)
 
-#define CHECK_ENUM(field, value, count, names) \
+#define CHECK_ENUM(field, value, table) \
 	do { \
-		if ((unsigned)(value) >= (unsigned)(count)) { \
-			snprintf(error, (size_t)errorSize, "%s: %d is not one of %s", field, (int)(value), names); \
+		if ((unsigned)(value) >= (unsigned)(table).count) { \
+			snprintf(error, (size_t)errorSize, "%s: %d is not one of %s", field, (int)(value), (table).list); \
 			return false; \
 		} \
 	} while (0)
 
 bool wfValidateStepDef(const wfStepDef* s, char* error, int errorSize)
 {
-	CHECK_ENUM("step.solver", s->solver, 3, "xpbd, jacobi, springs");
+	CHECK_ENUM("step.solver", s->solver, wfSolverTable);
 	CHECK_RANGE("step.timeStep", s->timeStep, 1e-7f, 1.0f);
 	CHECK_RANGE("step.substeps", s->substeps, 1, 4096);
 	CHECK_RANGE("step.iterations", s->iterations, 1, 1024);
@@ -122,7 +123,7 @@ bool wfValidateFloor(const wfFloorDef* f, char* error, int errorSize)
 
 bool wfValidateWind(const wfWindDef* w, char* error, int errorSize)
 {
-	CHECK_ENUM("wind.mode", w->mode, 3, "none, gust, wave");
+	CHECK_ENUM("wind.mode", w->mode, wfWindTable);
 	CHECK_RANGE("wind.strength", w->strength, 0.0f, 1e4f);
 	CHECK_RANGE("wind.frequency", w->frequency, 0.0f, 100.0f);
 	CHECK_RANGE("wind.phasePerColumn", w->phasePerColumn, -100.0f, 100.0f);
@@ -132,7 +133,7 @@ bool wfValidateWind(const wfWindDef* w, char* error, int errorSize)
 
 bool wfValidateContact(const wfContactDef* c, char* error, int errorSize)
 {
-	CHECK_ENUM("contact.response", c->response, 2, "friction, stop");
+	CHECK_ENUM("contact.response", c->response, wfResponseTable);
 	CHECK_RANGE("contact.thickness", c->thickness, 0.0f, 1.0f);
 	CHECK_RANGE("contact.friction", c->friction, 0.0f, 10.0f);
 	return true;
@@ -182,7 +183,7 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 		snprintf(error, (size_t)errorSize, "world def: not initialised with wfDefaultWorldDef()");
 		return false;
 	}
-	CHECK_ENUM("backend", d->backend, 3, "auto, cpu, vulkan");
+	CHECK_ENUM("backend", d->backend, wfBackendTable);
 	CHECK_RANGE("threads", d->threads, 0, 1024);
 	if (d->vulkanDevice != NULL && !ValidateVulkanDevice(d, error, errorSize))
 		return false;
@@ -194,8 +195,8 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	}
 	CHECK_FINITE3("gravity", d->gravity);
 	CHECK_RANGE("maxSpeed", d->maxSpeed, 1.0f, 1e6f);
-	CHECK_ENUM("badFrame", d->badFrame, 2, "keep, reset");
-	CHECK_ENUM("fusedPath", d->fusedPath, 3, "auto, never, always");
+	CHECK_ENUM("badFrame", d->badFrame, wfBadFrameTable);
+	CHECK_ENUM("fusedPath", d->fusedPath, wfFusedPathTable);
 	return wfValidateStepDef(&d->step, error, errorSize) && wfValidateSphere(&d->sphere, error, errorSize) &&
 		wfValidateFloor(&d->floor, error, errorSize) && wfValidateWind(&d->wind, error, errorSize) &&
 		wfValidateContact(&d->contact, error, errorSize);
@@ -234,7 +235,7 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 	}
 	CHECK_RANGE("width", d->width, 1e-6f, 1e5f);
 	CHECK_RANGE("height", d->height, 1e-6f, 1e5f);
-	CHECK_ENUM("orientation", d->orientation, 2, "horizontal, vertical");
+	CHECK_ENUM("orientation", d->orientation, wfOrientationTable);
 	CHECK_FINITE3("origin", d->origin);
 	if (!d->structural && !d->shear && !d->bending) {
 		snprintf(error, (size_t)errorSize, "structural, shear, bending: at least one constraint family must be on");
@@ -244,7 +245,7 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 		snprintf(error, (size_t)errorSize, "cols x rows: a %d x %d grid has no constraints with these families", d->cols, d->rows);
 		return false;
 	}
-	CHECK_ENUM("pinMode", d->pinMode, 5, "none, top-corners, top-row, corners, list");
+	CHECK_ENUM("pinMode", d->pinMode, wfPinTable);
 	if (d->pinMode == WF_PIN_LIST) {
 		if (d->pinCount < 0 || (d->pinCount > 0 && d->pinIndices == NULL)) {
 			snprintf(error, (size_t)errorSize, "pinIndices: %d indices given without a list", d->pinCount);
@@ -258,7 +259,7 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 		}
 	}
 	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
-	CHECK_ENUM("jacobiWeights", d->jacobiWeights, 2, "symmetric, document");
+	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
 	CHECK_RANGE("jitter", d->jitter, 0.0f, 1.0f);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }

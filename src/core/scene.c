@@ -6,6 +6,7 @@
 // the validators creation uses, with the JSON path put in front of their messages:
 //   "FILE: world.step.substeps: 0 is out of range [1, 4096]".
 #include "internal.h"
+#include "names.h"
 
 #include <cjson/cJSON.h>
 
@@ -58,11 +59,6 @@ typedef enum FieldType {
 	FIELD_SPECIAL,    // known key handled outside the table walk
 } FieldType;
 
-typedef struct EnumNames {
-	const char* (*name)(int value);
-	int count;
-} EnumNames;
-
 typedef struct Table Table;
 
 typedef struct Field {
@@ -70,7 +66,7 @@ typedef struct Field {
 	FieldType type;
 	size_t offset;
 	size_t countOffset;       // FIELD_INDEX_LIST
-	const EnumNames* names;   // FIELD_ENUM
+	const wfEnumTable* names; // FIELD_ENUM (names.h)
 	const Table* table;       // FIELD_OBJECT
 } Field;
 
@@ -79,49 +75,6 @@ struct Table {
 	int count;
 };
 
-static const char* SolverName(int v) { return wfSolverName((wfSolverType)v); }
-static const char* BackendName(int v) { return wfBackendName((wfBackendType)v); }
-static const char* PinName(int v) { return wfPinModeName((wfPinMode)v); }
-
-static const char* OrientationName(int v)
-{
-	static const char* const names[] = {"horizontal", "vertical"};
-	return names[v];
-}
-
-static const char* WindName(int v)
-{
-	static const char* const names[] = {"none", "gust", "wave"};
-	return names[v];
-}
-
-static const char* ResponseName(int v)
-{
-	static const char* const names[] = {"friction", "stop"};
-	return names[v];
-}
-
-static const char* JacobiWeightsName(int v)
-{
-	static const char* const names[] = {"symmetric", "document"};
-	return names[v];
-}
-
-static const char* BadFrameName(int v)
-{
-	static const char* const names[] = {"keep", "reset"};
-	return names[v];
-}
-
-static const EnumNames kSolverNames = {SolverName, 3};
-static const EnumNames kBadFrameNames = {BadFrameName, 2};
-static const EnumNames kJacobiWeightsNames = {JacobiWeightsName, 2};
-static const EnumNames kBackendNames = {BackendName, 3};
-static const EnumNames kPinNames = {PinName, 5};
-static const EnumNames kOrientationNames = {OrientationName, 2};
-static const EnumNames kWindNames = {WindName, 3};
-static const EnumNames kResponseNames = {ResponseName, 2};
-
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define TABLE(fields) {fields, COUNT_OF(fields)}
 #define PLAIN(T, member, type) {#member, type, offsetof(T, member), 0, NULL, NULL}
@@ -129,7 +82,7 @@ static const EnumNames kResponseNames = {ResponseName, 2};
 #define OBJECT(T, member, table) {#member, FIELD_OBJECT, offsetof(T, member), 0, NULL, &table}
 
 static const Field kStepFields[] = {
-	ENUM(wfStepDef, solver, kSolverNames),
+	ENUM(wfStepDef, solver, wfSolverTable),
 	PLAIN(wfStepDef, timeStep, FIELD_FLOAT),
 	PLAIN(wfStepDef, substeps, FIELD_INT),
 	PLAIN(wfStepDef, iterations, FIELD_INT),
@@ -150,7 +103,7 @@ static const Field kFloorFields[] = {
 };
 
 static const Field kWindFields[] = {
-	ENUM(wfWindDef, mode, kWindNames),
+	ENUM(wfWindDef, mode, wfWindTable),
 	PLAIN(wfWindDef, strength, FIELD_FLOAT),
 	PLAIN(wfWindDef, frequency, FIELD_FLOAT),
 	PLAIN(wfWindDef, phasePerColumn, FIELD_FLOAT),
@@ -158,7 +111,7 @@ static const Field kWindFields[] = {
 };
 
 static const Field kContactFields[] = {
-	ENUM(wfContactDef, response, kResponseNames),
+	ENUM(wfContactDef, response, wfResponseTable),
 	PLAIN(wfContactDef, thickness, FIELD_FLOAT),
 	PLAIN(wfContactDef, friction, FIELD_FLOAT),
 };
@@ -170,7 +123,7 @@ static const Table kWindTable = TABLE(kWindFields);
 static const Table kContactTable = TABLE(kContactFields);
 
 static const Field kWorldFields[] = {
-	ENUM(wfWorldDef, backend, kBackendNames),
+	ENUM(wfWorldDef, backend, wfBackendTable),
 	PLAIN(wfWorldDef, deviceName, FIELD_STRING),
 	PLAIN(wfWorldDef, threads, FIELD_INT),
 	OBJECT(wfWorldDef, step, kStepTable),
@@ -180,7 +133,7 @@ static const Field kWorldFields[] = {
 	OBJECT(wfWorldDef, wind, kWindTable),
 	OBJECT(wfWorldDef, contact, kContactTable),
 	PLAIN(wfWorldDef, maxSpeed, FIELD_FLOAT),
-	ENUM(wfWorldDef, badFrame, kBadFrameNames),
+	ENUM(wfWorldDef, badFrame, wfBadFrameTable),
 };
 
 static const Field kMaterialFields[] = {
@@ -203,16 +156,16 @@ static const Field kClothFields[] = {
 	PLAIN(wfClothDef, rows, FIELD_INT),
 	PLAIN(wfClothDef, width, FIELD_FLOAT),
 	PLAIN(wfClothDef, height, FIELD_FLOAT),
-	ENUM(wfClothDef, orientation, kOrientationNames),
+	ENUM(wfClothDef, orientation, wfOrientationTable),
 	PLAIN(wfClothDef, origin, FIELD_VEC3),
 	PLAIN(wfClothDef, structural, FIELD_BOOL),
 	PLAIN(wfClothDef, shear, FIELD_BOOL),
 	PLAIN(wfClothDef, bending, FIELD_BOOL),
 	OBJECT(wfClothDef, material, kMaterialTable),
-	ENUM(wfClothDef, pinMode, kPinNames),
+	ENUM(wfClothDef, pinMode, wfPinTable),
 	{"pinIndices", FIELD_INDEX_LIST, offsetof(wfClothDef, pinIndices), offsetof(wfClothDef, pinCount), NULL, NULL},
 	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
-	ENUM(wfClothDef, jacobiWeights, kJacobiWeightsNames),
+	ENUM(wfClothDef, jacobiWeights, wfJacobiWeightTable),
 	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
 };
 
@@ -324,14 +277,6 @@ static void ListKeys(const Table* t, char* out, size_t size)
 		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", t->fields[i].key);
 }
 
-static void ListNames(const EnumNames* e, char* out, size_t size)
-{
-	size_t used = 0;
-	out[0] = 0;
-	for (int i = 0; i < e->count && used < size; ++i)
-		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", e->name(i));
-}
-
 // ------------------------------------------------------------------ values
 
 static bool ReadInt(const Parser* p, const cJSON* j, const char* path, int* out)
@@ -383,20 +328,14 @@ static bool ReadVec3(const Parser* p, const cJSON* j, const char* path, wfVec3* 
 	return true;
 }
 
-static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const EnumNames* e, int* out)
+static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const wfEnumTable* e, int* out)
 {
-	char names[160];
-	ListNames(e, names, sizeof names);
 	if (!cJSON_IsString(j))
-		return Fail(p, path, "expected a string (one of %s), got %s", names, TypeName(j));
-	for (int i = 0; i < e->count; ++i) {
-		if (strcmp(e->name(i), j->valuestring) == 0) {
-			*out = i;
-			return true;
-		}
-	}
+		return Fail(p, path, "expected a string (one of %s), got %s", e->list, TypeName(j));
+	if (wfEnumFromName(e, j->valuestring, out))
+		return true;
 	char value[400];
-	return Fail(p, path, "\"%s\" is not one of %s", Printable(j->valuestring, value, sizeof value), names);
+	return Fail(p, path, "\"%s\" is not one of %s", Printable(j->valuestring, value, sizeof value), e->list);
 }
 
 static bool ReadString(const Parser* p, const cJSON* j, const char* path, const char** out)

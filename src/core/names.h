@@ -1,0 +1,37 @@
+// Every enum's names, written once: the public name functions (wfSolverName, ...), the validators'
+// "one of ..." messages and the scene loader's keys all come from these lists. Internal.
+#ifndef WEFT_NAMES_H
+#define WEFT_NAMES_H
+
+#include "weft/weft.h"
+
+// X(value, "name") in value order.
+#define WF_SOLVER_NAMES(X) X(WF_SOLVER_XPBD, "xpbd") X(WF_SOLVER_JACOBI, "jacobi") X(WF_SOLVER_SPRINGS, "springs")
+#define WF_BACKEND_NAMES(X) X(WF_BACKEND_AUTO, "auto") X(WF_BACKEND_CPU, "cpu") X(WF_BACKEND_VULKAN, "vulkan")
+#define WF_PIN_NAMES(X) \
+	X(WF_PIN_NONE, "none") X(WF_PIN_TOP_CORNERS, "top-corners") X(WF_PIN_TOP_ROW, "top-row") X(WF_PIN_CORNERS, "corners") \
+	X(WF_PIN_LIST, "list")
+#define WF_ORIENTATION_NAMES(X) X(WF_ORIENT_HORIZONTAL, "horizontal") X(WF_ORIENT_VERTICAL, "vertical")
+#define WF_WIND_NAMES(X) X(WF_WIND_NONE, "none") X(WF_WIND_GUST, "gust") X(WF_WIND_WAVE, "wave")
+#define WF_RESPONSE_NAMES(X) X(WF_CONTACT_FRICTION, "friction") X(WF_CONTACT_STOP, "stop")
+#define WF_JACOBI_WEIGHT_NAMES(X) X(WF_JACOBI_SYMMETRIC, "symmetric") X(WF_JACOBI_DOCUMENT, "document")
+#define WF_BAD_FRAME_NAMES(X) X(WF_BAD_FRAME_KEEP, "keep") X(WF_BAD_FRAME_RESET, "reset")
+#define WF_FUSED_PATH_NAMES(X) X(WF_FUSED_AUTO, "auto") X(WF_FUSED_NEVER, "never") X(WF_FUSED_ALWAYS, "always")
+#define WF_STAGE_NAMES(X) \
+	X(WF_STAGE_PREPARE, "prepare") X(WF_STAGE_PREDICT, "predict") X(WF_STAGE_SOLVE, "solve") X(WF_STAGE_FINISH, "finish") \
+	X(WF_STAGE_NORMALS, "normals") X(WF_STAGE_FUSED, "fused")
+
+// One enum's names: names[value], count values, and "a, b, c" for messages.
+typedef struct wfEnumTable {
+	const char* const* names;
+	int count;
+	const char* list;
+} wfEnumTable;
+
+extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable,
+	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable;
+
+const char* wfEnumName(const wfEnumTable* table, int value); // "?" out of range
+bool wfEnumFromName(const wfEnumTable* table, const char* name, int* out); // false for an unknown name
+
+#endif
