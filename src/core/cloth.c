@@ -356,7 +356,7 @@ int wfCloth_GetGrabbed(wfClothId id)
 
 // Positions go out in world coordinates (the local frame's origin added in double), velocities
 // and normals as they are.
-static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* out, int count, const char* what)
+static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* out, int count, const char* what, bool world)
 {
 	GET_CLOTH(c, id);
 	CHECK_POINTER(id, out, what);
@@ -365,7 +365,7 @@ static wfResult ReadVec4(wfClothId id, const wfVec4* (*pick)(wfCloth*), wfVec3* 
 	if (r != WF_OK)
 		return r;
 	const wfVec4* src = pick(c);
-	if (src == c->state.pos) {
+	if (world) {
 		const double* o = c->origin;
 		for (int i = 0; i < count; ++i)
 			out[i] = (wfVec3){(float)(o[0] + src[i].x), (float)(o[1] + src[i].y), (float)(o[2] + src[i].z)};
@@ -384,19 +384,6 @@ wfResult wfCloth_GetOrigin(wfClothId id, double origin[3])
 	return WF_OK;
 }
 
-wfResult wfCloth_ReadLocalPositions(wfClothId id, wfVec3* out, int count)
-{
-	GET_CLOTH(c, id);
-	CHECK_POINTER(id, out, "local positions");
-	CHECK_COUNT(c, id, count, c->model.particleCount, "local positions");
-	wfResult r = wfSyncHost(id.world, c);
-	if (r != WF_OK)
-		return r;
-	for (int i = 0; i < count; ++i)
-		out[i] = (wfVec3){c->state.pos[i].x, c->state.pos[i].y, c->state.pos[i].z};
-	return WF_OK;
-}
-
 static const wfVec4* PickPos(wfCloth* c) { return c->state.pos; }
 static const wfVec4* PickVel(wfCloth* c) { return c->state.vel; }
 
@@ -409,9 +396,13 @@ static const wfVec4* PickNormals(wfCloth* c)
 	return c->state.normals;
 }
 
-wfResult wfCloth_ReadPositions(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickPos, out, count, "positions"); }
-wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickVel, out, count, "velocities"); }
-wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickNormals, out, count, "normals"); }
+wfResult wfCloth_ReadPositions(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickPos, out, count, "positions", true); }
+wfResult wfCloth_ReadLocalPositions(wfClothId id, wfVec3* out, int count)
+{
+	return ReadVec4(id, PickPos, out, count, "local positions", false);
+}
+wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickVel, out, count, "velocities", false); }
+wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count) { return ReadVec4(id, PickNormals, out, count, "normals", false); }
 
 wfResult wfCloth_ReadUVs(wfClothId id, float* out, int count)
 {
@@ -478,8 +469,7 @@ void wfComputeStats(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 	s->floorClearance = FLT_MAX;
 	// Positions are local: the colliders too; the gravity energy of the origin is added in double.
 	const wfClothLocal local = wfClothLocalNow(world, c);
-	const wfVec3 motion = wfSphereMotionAt(p, -1);
-	const wfVec3 center = {local.sphereCenter.x + motion.x, local.sphereCenter.y + motion.y, local.sphereCenter.z + motion.z};
+	const wfVec3 center = wfLocalSphereCenter(&local, p, -1);
 	int dynamic = 0;
 	double ke = 0.0, pe = 0.0, mx = 0.0, my = 0.0, mz = 0.0;
 	for (int i = 0; i < m->particleCount; ++i) {

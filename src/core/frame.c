@@ -25,9 +25,8 @@ static wfClothLocal LocalFor(const wfWorld* world, const wfCloth* c, wfVec3 shif
 	return l;
 }
 
-void wfClothBeginFrame(const wfWorld* world, wfCloth* c, const wfFrameParams* params)
+void wfClothBeginFrame(const wfWorld* world, wfCloth* c)
 {
-	(void)params;
 	const wfVec3 r = c->reference;
 	const wfVec3 shift = {ShiftToward(r.x), ShiftToward(r.y), ShiftToward(r.z)};
 	c->local = LocalFor(world, c, shift);
@@ -39,6 +38,12 @@ void wfClothBeginFrame(const wfWorld* world, wfCloth* c, const wfFrameParams* pa
 wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* c)
 {
 	return LocalFor(world, c, (wfVec3){0.0f, 0.0f, 0.0f});
+}
+
+wfVec3 wfLocalSphereCenter(const wfClothLocal* local, const wfFrameParams* p, int substep)
+{
+	const wfVec3 o = local->sphereCenter, m = wfSphereMotionAt(p, substep);
+	return (wfVec3){o.x + m.x, o.y + m.y, o.z + m.z};
 }
 
 void wfClothUpdateReference(wfCloth* c)
@@ -56,14 +61,12 @@ wfVec3 wfContactBand(const wfCloth* c, const wfFrameParams* p)
 // Whether a particle at local position x touches a collider at the frame's end: within
 // 2 thickness + 1 mm of the sphere's or the floor's surface (a collided particle sits on it).
 // The same float operations as check.comp's WfInContact.
-bool wfInContact(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, wfVec4 x)
+bool wfInContact(const wfCloth* c, const wfFrameParams* p, wfVec4 x)
 {
-	(void)world;
 	const wfVec3 band = wfContactBand(c, p);
 	if (p->sphere.enabled) {
-		const wfVec3 m = wfSphereMotionAt(p, p->substeps - 1), o = c->local.sphereCenter;
-		const float cx = o.x + m.x, cy = o.y + m.y, cz = o.z + m.z;
-		const float dx = x.x - cx, dy = x.y - cy, dz = x.z - cz;
+		const wfVec3 s = wfLocalSphereCenter(&c->local, p, p->substeps - 1);
+		const float dx = x.x - s.x, dy = x.y - s.y, dz = x.z - s.z;
 		if (dx * dx + dy * dy + dz * dz <= band.x * band.x)
 			return true;
 	}
@@ -87,7 +90,7 @@ wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, const wfFram
 			*particle = i;
 			for (int j = i; j < c->model.particleCount && !*contact; ++j) {
 				const bool fast = v[j].x * v[j].x + v[j].y * v[j].y + v[j].z * v[j].z > limit * limit;
-				*contact = fast && isfinite(x[j].x + x[j].y + x[j].z) && wfInContact(world, c, p, x[j]);
+				*contact = fast && isfinite(x[j].x + x[j].y + x[j].z) && wfInContact(c, p, x[j]);
 			}
 			return WF_FRAME_UNSTABLE;
 		}

@@ -222,9 +222,11 @@ int wfDynamicCount(const wfCloth* cloth);
 
 // frame.c: the local frame and the frame policy.
 // Before a step: the shift and local environment of the frame from the reference particle.
-void wfClothBeginFrame(const wfWorld* world, wfCloth* cloth, const wfFrameParams* params);
+void wfClothBeginFrame(const wfWorld* world, wfCloth* cloth);
 // The local environment for the current origin without a shift (statistics between frames).
 wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* cloth);
+// The sphere's centre at the end of substep k (-1: now) in that local frame: phase-0 centre plus motion.
+wfVec3 wfLocalSphereCenter(const wfClothLocal* local, const wfFrameParams* params, int substep);
 // After a step: a good frame moves the origin by the shift; a bad one (the backend restored the
 // frame-start state) is counted, logged with the cloth and the reason, and recovered as the def says.
 void wfClothEndFrame(wfWorld* world, wfCloth* cloth);
@@ -233,7 +235,7 @@ void wfClothUpdateReference(wfCloth* cloth);
 // The frame check of one cloth's host state: the verdict and the first bad particle, in index order,
 // and for an unstable frame whether a too-fast particle touches a collider.
 wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, int* particle, bool* contact);
-bool wfInContact(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
+bool wfInContact(const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
 // The contact test's thresholds: x the sphere radius + band, y the local floor height + band.
 wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 

@@ -122,7 +122,7 @@ wfResult wfWorld_Step(wfWorld* world)
 		world->stageMs[k] = -1.0;
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
-			wfClothBeginFrame(world, &world->cloths[i], &params);
+			wfClothBeginFrame(world, &world->cloths[i]);
 	}
 	wfResult r = world->backend->step(world, &params);
 	if (r != WF_OK)

@@ -118,8 +118,7 @@ wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* c)
 	k.sphere = p->sphere.enabled;
 	k.floor = p->floor.enabled;
 	k.any = k.sphere || k.floor;
-	const wfVec3 m = wfSphereMotionAt(p, ctx->substep), o = c->local.sphereCenter;
-	k.center = k.sphere ? (wfVec3){o.x + m.x, o.y + m.y, o.z + m.z} : (wfVec3){0.0f, 0.0f, 0.0f};
+	k.center = k.sphere ? wfLocalSphereCenter(&c->local, p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
 	k.velocity = k.sphere ? wfSphereVelocityAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
 	k.radius = p->sphere.radius + p->contact.thickness;
 	k.floorY = c->local.floorHeight + p->contact.thickness;

@@ -1382,8 +1382,7 @@ static wfResult Stats(wfWorld* world, wfCloth* c, const wfFrameParams* p, wfClot
 	sp.gravity = V4(p->gravity, 0.0f);
 	// Local positions: local colliders, and the origin's gravity energy added on the host.
 	const wfClothLocal local = wfClothLocalNow(world, c);
-	const wfVec3 motion = wfSphereMotionAt(p, -1);
-	sp.sphereCenter = (wfVkVec4){local.sphereCenter.x + motion.x, local.sphereCenter.y + motion.y, local.sphereCenter.z + motion.z, 0.0f};
+	sp.sphereCenter = V4(wfLocalSphereCenter(&local, p, -1), 0.0f);
 	sp.compliance = (wfVkVec4){m->stretchCompliance, m->shearCompliance, m->bendCompliance, 0.0f};
 	sp.mass = m->mass;
 	sp.sphereRadius = p->sphere.radius;
