@@ -206,6 +206,9 @@ static int CompareFar(wfSolverType solver, int grid)
 	wd.sphere.moving = true;
 	wd.sphere.amplitude = (wfVec3){0.0f, 0.0f, 0.25f};
 	wd.floor.height = 998.5f;
+	// The 12 x 12 sheet on the fused path for every solver (alone, Jacobi and springs would go per-range).
+	const bool fused = grid * grid <= 4096;
+	wd.fusedPath = fused ? WF_FUSED_ALWAYS : WF_FUSED_NEVER;
 	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
 	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
@@ -237,6 +240,7 @@ static int CompareFar(wfSolverType solver, int grid)
 	fprintf(stderr, "  %s %d x %d at 1 km: origin now (%.4f, %.4f, %.4f), sphere clearance %.4f m\n", wfSolverName(solver), grid,
 		grid, ob[0], ob[1], ob[2], (double)st.sphereClearance);
 	ENSURE(ob[0] == 999.125); // re-centred by -1 m along x
+	ENSURE(fused == (wfWorld_GetStepProfile(gpu).dispatches == 1));
 	ENSURE(st.sphereClearance < 0.05f); // and lying on the sphere
 	ENSURE_LE(worstFree, 1e-4 * cd.width);
 	ENSURE_LE(worst, 1e-3 * cd.width);
@@ -256,15 +260,17 @@ WF_TEST(vk_far_jacobi_per_range) { return CompareFar(WF_SOLVER_JACOBI, 70); }
 WF_TEST(vk_far_springs_per_range) { return CompareFar(WF_SOLVER_SPRINGS, 70); }
 
 // Jacobi with an odd sweep count and the document's weights: the per-range copy back and the
-// fused in-place sweeps agree with the CPU.
-static int CompareJacobiOdd(int grid)
+// fused in-place sweeps agree with the CPU. The path is chosen in the def (a lone Jacobi cloth
+// would take the per-range one by itself) and checked by the dispatch count.
+static int CompareJacobiOdd(wfFusedPath path)
 {
 	if (wfVkTestMissing())
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
-	SmallPreset("spring-mesh", WF_SOLVER_JACOBI, grid, &wd, &cd);
+	SmallPreset("spring-mesh", WF_SOLVER_JACOBI, 12, &wd, &cd);
 	wd.step.iterations = 3;
+	wd.fusedPath = path;
 	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
 	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
@@ -276,6 +282,9 @@ static int CompareJacobiOdd(int grid)
 		double d = wfVkTestMaxDiff(a, b, cd.cols * cd.rows);
 		worst = d > worst || d < 0.0 ? d : worst;
 	}
+	// Per-range: the shift, per substep predict + 3 sweeps + finish, normals and the check.
+	const int dispatches = path == WF_FUSED_ALWAYS ? 1 : 1 + wd.step.substeps * (2 + 3) + 2;
+	ENSURE_NEAR(wfWorld_GetStepProfile(gpu).dispatches, dispatches, 0);
 	ENSURE_LE(worst, 1e-4 * cd.width);
 	ENSURE(ValidationClean(gpu));
 	wfDestroyWorld(cpu);
@@ -283,8 +292,8 @@ static int CompareJacobiOdd(int grid)
 	return 0;
 }
 
-WF_TEST(vk_jacobi_odd_sweeps_fused) { return CompareJacobiOdd(12); }
-WF_TEST(vk_jacobi_odd_sweeps_per_range) { return CompareJacobiOdd(70); }
+WF_TEST(vk_jacobi_odd_sweeps_fused) { return CompareJacobiOdd(WF_FUSED_ALWAYS); }
+WF_TEST(vk_jacobi_odd_sweeps_per_range) { return CompareJacobiOdd(WF_FUSED_NEVER); }
 
 // Settings are per world, not per process (the library reads no environment variable): two Vulkan
 // worlds side by side, one on the fused path with the validation layer, one per-range without it,

@@ -63,7 +63,7 @@ floorMesh.rotation.x = -Math.PI / 2;
 scene.add(sphereMesh, floorMesh);
 
 let cloth = null, clothMesh = null, wireMesh = null, pinMarkers = null, firstFrame = null;
-let nodes = null, ribbons = null, constraints = null;
+let nodes = null, ribbons = null, constraints = null, pins = [];
 let paused = false, accumulator = 0, last = performance.now(), simMs = 0, frameMs = 0;
 let defaults = null;
 const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
@@ -83,8 +83,9 @@ function load(preset) {
   wireMesh = new THREE.Mesh(geometry, wireMaterial);
   wireMesh.visible = $("wireframe").checked;
   pinMarkers = new THREE.Group();
-  for (let i = 0; i < cloth.particles; ++i)
-    if (cloth.pinned(i)) pinMarkers.add(new THREE.Mesh(new THREE.SphereGeometry(0.035, 12, 8), new THREE.MeshPhongMaterial({ color: 0xd81f0a })));
+  pins = []; // the page never changes the pins: asked once
+  for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pins.push(i);
+  for (const i of pins) pinMarkers.add(new THREE.Mesh(new THREE.SphereGeometry(0.035, 12, 8), new THREE.MeshPhongMaterial({ color: 0xd81f0a })));
   geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(3 * cloth.particles), 3));
   // The third document's own view: particles as small spheres coloured by speed, constraints as
   // lines coloured by signed strain.
@@ -201,9 +202,7 @@ function sync() {
   sphereMesh.position.set(...col.center);
   sphereMesh.scale.setScalar(col.radius);
   floorMesh.position.y = col.floorHeight;
-  let k = 0;
-  for (let i = 0; i < cloth.particles; ++i)
-    if (cloth.pinned(i)) pinMarkers.children[k++].position.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+  pins.forEach((i, k) => pinMarkers.children[k].position.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
   syncViews(p);
 }
 
