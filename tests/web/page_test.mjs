@@ -106,6 +106,17 @@ try {
   const [now, first] = await page.evaluate(() => [window.weft.positions(), window.weft.firstFrame()]);
   check(JSON.stringify(now) === JSON.stringify(first), "R: the first frame restored");
   check(errors.length === 0, `no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
+
+  // A browser without WebGL2 gets a message, not a blank page.
+  const bare = await browser.newPage();
+  await bare.evaluateOnNewDocument(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) { return kind === "webgl2" ? null : get.call(this, kind, ...rest); };
+  });
+  await bare.goto(url, { waitUntil: "load" });
+  await bare.waitForFunction(() => window.weft && window.weft.error, { timeout: 30000 });
+  const shown = await bare.evaluate(() => [getComputedStyle(document.getElementById("message")).display, document.getElementById("message").textContent]);
+  check(shown[0] !== "none" && shown[1].includes("WebGL2"), `without WebGL2: "${shown[1]}"`);
 } finally {
   await browser.close();
   server.close();
