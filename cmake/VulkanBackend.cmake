@@ -43,7 +43,6 @@ endforeach()
 add_custom_target(weft_vk_shaders DEPENDS ${_outputs})
 
 set(WEFT_VULKAN_SOURCES
-  src/vulkan/vk_loader.c
   src/vulkan/vk_device.c
   src/vulkan/vk_backend.c
   src/vulkan/vk_interop.c)

@@ -10,6 +10,7 @@
 
 #include "core/internal.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,7 +314,13 @@ WF_TEST(vk_two_worlds_own_settings)
 	c.simd = false;
 	// Straight from the defs, not through the environment (ctest sets WEFT_VK_VALIDATION=1).
 	a.backend = b.backend = WF_BACKEND_VULKAN;
-	a.deviceName = b.deviceName = wfVkTestDevice();
+	// The same device by one name rule: as given, and in upper case.
+	char upper[64];
+	snprintf(upper, sizeof upper, "%s", wfVkTestDevice());
+	for (char* u = upper; *u != 0; ++u)
+		*u = (char)toupper((unsigned char)*u);
+	a.deviceName = wfVkTestDevice();
+	b.deviceName = upper;
 	c.backend = WF_BACKEND_CPU;
 	char error[256];
 	wfWorld* wa = wfCreateWorld(&a, error, sizeof error);
@@ -321,6 +328,7 @@ WF_TEST(vk_two_worlds_own_settings)
 	wfWorld* wc = wfCreateWorld(&c, error, sizeof error);
 	ENSURE(wa != NULL && wb != NULL && wc != NULL);
 	ENSURE(wfWorld_GetBackend(wa) == WF_BACKEND_VULKAN && wfWorld_GetBackend(wb) == WF_BACKEND_VULKAN);
+	ENSURE(strcmp(wfWorld_GetDeviceName(wa), wfWorld_GetDeviceName(wb)) == 0);
 	ENSURE(wfWorld_GetDef(wa).validation && !wfWorld_GetDef(wb).validation && !wfWorld_GetDef(wc).simd);
 	ENSURE(strstr(wfWorld_GetDeviceName(wc), "avx2") == NULL);
 	wfClothId ia = wfCreateCloth(wa, &cd), ib = wfCreateCloth(wb, &cd), ic = wfCreateCloth(wc, &cd);
@@ -351,8 +359,8 @@ WF_TEST(vk_cloth_over_device_memory_refused)
 	wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
 	ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_VULKAN);
 	wfVkContext* ctx = (wfVkContext*)w->backendData;
-	for (uint32_t h = 0; h < ctx->memory.memoryHeapCount; ++h)
-		ctx->memory.memoryHeaps[h].size = 1u << 20;
+	for (uint32_t h = 0; h < ctx->gpu.memory.memoryHeapCount; ++h)
+		ctx->gpu.memory.memoryHeaps[h].size = 1u << 20;
 	wfClothDef cd = wfDefaultClothDef();
 	cd.cols = cd.rows = 256; // about 40 MB of device arrays
 	wfClothId id = wfCreateCloth(w, &cd);
@@ -984,7 +992,7 @@ WF_TEST(vk_stage_timing_without_timestamps)
 	wfVkContext* ctx = (wfVkContext*)w->backendData;
 	ctx->fusedDisabled = true;
 	if (ctx->timestamps != VK_NULL_HANDLE)
-		ctx->fd.vkDestroyQueryPool(ctx->device, ctx->timestamps, NULL);
+		ctx->gpu.fd.vkDestroyQueryPool(ctx->gpu.device, ctx->timestamps, NULL);
 	ctx->timestamps = VK_NULL_HANDLE;
 	ctx->timestampCapacity = 0;
 	wfClothId id = wfCreateCloth(w, &cd);

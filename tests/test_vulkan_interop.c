@@ -316,7 +316,7 @@ static int NoDeviceWaitOnEngineDevice(void)
 	wfWorld* w = wfTestCreateWorld(&wd, error, sizeof error);
 	ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_VULKAN);
 #ifdef WEFT_HAVE_VULKAN
-	((wfVkContext*)w->backendData)->fd.vkDeviceWaitIdle = CountDeviceWait;
+	((wfVkContext*)w->backendData)->gpu.fd.vkDeviceWaitIdle = CountDeviceWait;
 #endif
 	gDeviceWaits = 0;
 	wfClothId ids[12];

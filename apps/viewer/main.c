@@ -7,6 +7,7 @@
 #include "present.h"
 #include "ui_bridge.h"
 #include "viewer.h"
+#include "weft_env.h" // WEFT_VK_DEVICE
 
 #include <GLFW/glfw3.h>
 
@@ -513,7 +514,7 @@ static int Setup(App* app)
 	}
 	glfwSetWindowUserPointer(app->window, app);
 	char error[512];
-	app->presenter = PresenterCreate(app->window, app->validation, app->script != NULL, error, (int)sizeof error);
+	app->presenter = PresenterCreate(app->window, wfEnvDeviceName(), app->validation, app->script != NULL, error, (int)sizeof error);
 	if (app->presenter == NULL) {
 		fprintf(stderr, "weft-view: cannot present to the window with Vulkan: %s\n", error);
 		PrintNoWindowHelp();
@@ -626,6 +627,9 @@ int main(int argc, char** argv)
 				code = 5;
 		}
 		if (app.script != NULL) {
+			// The device each part chose (the tests set WEFT_VK_DEVICE in mixed case).
+			ScriptLog(app.script, "devices window=%s; renderer=%s; simulation=%s\n", app.presenterInfo.deviceName,
+				app.renderer != NULL ? wfRenderer_GetDeviceName(app.renderer) : "", wfWorld_GetDeviceName(app.view.world));
 			PresenterStats stats = PresenterGetStats(app.presenter);
 			ScriptLog(app.script, "end frames=%lld steps=%lld code=%d hidden=%lld rendered=%lld presented=%lld "
 				"swapchains=%d swapmin=%u,%u nosize=%d\n", (long long)app.view.displayFrames,

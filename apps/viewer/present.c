@@ -35,14 +35,13 @@ typedef struct Frame {
 
 struct Presenter {
 	GLFWwindow* window;
+	wfVulkanContext* vulkan; // instance and device from weft's device module (weft/render.h)
 	VkInstance instance;
-	VkDebugUtilsMessengerEXT messenger;
 	VkSurfaceKHR surface;
 	VkPhysicalDevice gpu;
 	VkDevice device;
 	uint32_t family;
 	VkQueueFlags familyFlags;
-	VkPhysicalDeviceFeatures features; // enabled on the device
 	bool software;          // a CPU device (lavapipe)
 	VkQueue queue;
 	char deviceName[256];
@@ -73,7 +72,6 @@ struct Presenter {
 	VkDeviceSize readbackSize;
 
 	PresenterStats stats;
-	int validationCount;
 	char error[512];
 };
 
@@ -86,24 +84,7 @@ static bool Fail(Presenter* p, const char* fmt, ...)
 	return false;
 }
 
-static const char* ResultName(VkResult r)
-{
-	switch (r) {
-	case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-	case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-	case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-	case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-	case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-	case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-	case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-	case VK_ERROR_SURFACE_LOST_KHR: return "VK_ERROR_SURFACE_LOST_KHR";
-	case VK_ERROR_NATIVE_WINDOW_IN_USE_KHR: return "VK_ERROR_NATIVE_WINDOW_IN_USE_KHR";
-	case VK_ERROR_OUT_OF_DATE_KHR: return "VK_ERROR_OUT_OF_DATE_KHR";
-	case VK_SUBOPTIMAL_KHR: return "VK_SUBOPTIMAL_KHR";
-	case VK_TIMEOUT: return "VK_TIMEOUT";
-	default: return "VkResult";
-	}
-}
+static const char* ResultName(VkResult r) { return wfVulkanResultName((int)r); }
 
 // Every Vulkan call is checked: the failing call and its result become the presenter's error.
 #define VK_TRY(p, call)                                                                           \
@@ -113,175 +94,68 @@ static const char* ResultName(VkResult r)
 			return Fail((p), "%s failed: %s (%d)", #call, ResultName(vk_result_), (int)vk_result_); \
 	} while (0)
 
-static VKAPI_ATTR VkBool32 VKAPI_CALL OnValidation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-	VkDebugUtilsMessageTypeFlagsEXT type, const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+static void OnValidation(void* user, bool error, const char* text)
 {
-	(void)severity;
-	(void)type;
+	(void)user;
+	(void)error;
+	fprintf(stderr, "weft-view: vulkan validation: %s\n", text);
+}
+
+// The window's surface, made on the module's instance before the device is chosen.
+static bool CanPresent(void* user, void* instance, void* physicalDevice, uint32_t family)
+{
+	(void)instance;
 	Presenter* p = (Presenter*)user;
-	p->validationCount++;
-	fprintf(stderr, "weft-view: vulkan validation: %s\n", data->pMessage);
-	return VK_FALSE;
+	VkBool32 present = VK_FALSE;
+	return vkGetPhysicalDeviceSurfaceSupportKHR((VkPhysicalDevice)physicalDevice, family, p->surface, &present) == VK_SUCCESS &&
+	       present;
 }
 
-static bool HasLayer(const char* name)
-{
-	uint32_t count = 0;
-	if (vkEnumerateInstanceLayerProperties(&count, NULL) != VK_SUCCESS || count == 0)
-		return false;
-	VkLayerProperties* layers = calloc(count, sizeof *layers);
-	bool found = false;
-	if (layers != NULL && vkEnumerateInstanceLayerProperties(&count, layers) == VK_SUCCESS) {
-		for (uint32_t i = 0; i < count && !found; ++i)
-			found = strcmp(layers[i].layerName, name) == 0;
-	}
-	free(layers);
-	return found;
-}
-
-static bool CreateInstance(Presenter* p, bool validation)
+// The instance (the window system's surface extensions), the surface, then a device that presents
+// to it, chosen by weft's one policy (deviceName: WEFT_VK_DEVICE, a part of the name in any case;
+// else discrete > integrated > virtual > CPU) with a graphics queue, compute too where it can.
+static bool CreateDevice(Presenter* p, const char* deviceName, bool validation)
 {
 	uint32_t glfwCount = 0;
 	const char** glfwExtensions = glfwGetRequiredInstanceExtensions(&glfwCount);
 	if (glfwExtensions == NULL)
 		return Fail(p, "the window system offers no Vulkan surface extensions");
-	const char* extensions[16];
-	uint32_t count = 0;
-	for (uint32_t i = 0; i < glfwCount && count < 15; ++i)
-		extensions[count++] = glfwExtensions[i];
-	const char* layer = "VK_LAYER_KHRONOS_validation";
-	if (validation) {
-		if (!HasLayer(layer))
-			return Fail(p, "WEFT_VK_VALIDATION=1 but %s is not installed", layer);
-		extensions[count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-	}
-	VkApplicationInfo app = {
-		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-		.pApplicationName = "weft-view",
-		.apiVersion = VK_API_VERSION_1_0,
+	const char* swapchain = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+	wfVulkanContextDef def = {
+		.appName = "weft-view",
+		.deviceName = deviceName,
+		.validation = validation,
+		.instanceExtensions = glfwExtensions,
+		.instanceExtensionCount = (int)glfwCount,
+		.deviceExtensions = &swapchain,
+		.deviceExtensionCount = 1,
+		.familyUsable = CanPresent,
+		.familyUser = p,
+		.onMessage = OnValidation,
+		.messageUser = p,
 	};
-	VkDebugUtilsMessengerCreateInfoEXT messenger = {
-		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-		               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-		.pfnUserCallback = OnValidation,
-		.pUserData = p,
-	};
-	VkInstanceCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-		.pNext = validation ? &messenger : NULL, // also catches messages of create/destroy instance
-		.pApplicationInfo = &app,
-		.enabledLayerCount = validation ? 1u : 0u,
-		.ppEnabledLayerNames = &layer,
-		.enabledExtensionCount = count,
-		.ppEnabledExtensionNames = extensions,
-	};
-	VK_TRY(p, vkCreateInstance(&info, NULL, &p->instance));
-	if (validation) {
-		PFN_vkCreateDebugUtilsMessengerEXT create =
-			(PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(p->instance, "vkCreateDebugUtilsMessengerEXT");
-		if (create == NULL)
-			return Fail(p, "vkCreateDebugUtilsMessengerEXT is missing");
-		VK_TRY(p, create(p->instance, &messenger, NULL, &p->messenger));
-	}
-	return true;
-}
-
-static bool HasSwapchain(VkPhysicalDevice gpu)
-{
-	uint32_t count = 0;
-	if (vkEnumerateDeviceExtensionProperties(gpu, NULL, &count, NULL) != VK_SUCCESS)
+	p->vulkan = wfCreateVulkanInstance(&def, p->error, (int)sizeof p->error);
+	if (p->vulkan == NULL)
 		return false;
-	VkExtensionProperties* ext = calloc(count ? count : 1, sizeof *ext);
-	bool found = false;
-	if (ext != NULL && vkEnumerateDeviceExtensionProperties(gpu, NULL, &count, ext) == VK_SUCCESS) {
-		for (uint32_t i = 0; i < count && !found; ++i)
-			found = strcmp(ext[i].extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0;
-	}
-	free(ext);
-	return found;
-}
-
-// A device with a graphics queue that can present to the surface: WEFT_VK_DEVICE (a substring of its
-// name) when set, else a discrete GPU, else an integrated one, else any (lavapipe).
-static bool PickDevice(Presenter* p)
-{
-	uint32_t count = 0;
-	VK_TRY(p, vkEnumeratePhysicalDevices(p->instance, &count, NULL));
-	if (count == 0)
-		return Fail(p, "no Vulkan device");
-	VkPhysicalDevice gpus[16];
-	if (count > 16)
-		count = 16;
-	VkResult r = vkEnumeratePhysicalDevices(p->instance, &count, gpus);
-	if (r != VK_SUCCESS && r != VK_INCOMPLETE)
-		return Fail(p, "vkEnumeratePhysicalDevices failed: %s", ResultName(r));
-	const char* wanted = getenv("WEFT_VK_DEVICE");
-	int bestScore = -1;
-	for (uint32_t i = 0; i < count; ++i) {
-		VkPhysicalDeviceProperties props;
-		vkGetPhysicalDeviceProperties(gpus[i], &props);
-		if (wanted != NULL && wanted[0] != 0 && !wfDeviceNameMatches(props.deviceName, wanted)) // the backend's rule
-			continue;
-		if (!HasSwapchain(gpus[i]))
-			continue;
-		uint32_t familyCount = 0;
-		vkGetPhysicalDeviceQueueFamilyProperties(gpus[i], &familyCount, NULL);
-		VkQueueFamilyProperties families[32];
-		if (familyCount > 32)
-			familyCount = 32;
-		vkGetPhysicalDeviceQueueFamilyProperties(gpus[i], &familyCount, families);
-		for (uint32_t f = 0; f < familyCount; ++f) {
-			VkBool32 present = VK_FALSE;
-			if ((families[f].queueFlags & VK_QUEUE_GRAPHICS_BIT) == 0 ||
-				vkGetPhysicalDeviceSurfaceSupportKHR(gpus[i], f, p->surface, &present) != VK_SUCCESS || !present)
-				continue;
-			// A family with compute too can run the world (wfWorldDef.vulkanDevice): one queue for all.
-			int score = 2 * (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 3
-			                 : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 2 : 1) +
-			            ((families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) != 0);
-			if (score > bestScore) {
-				bestScore = score;
-				p->gpu = gpus[i];
-				p->family = f;
-				p->familyFlags = families[f].queueFlags;
-				p->software = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-				snprintf(p->deviceName, sizeof p->deviceName, "%s", props.deviceName);
-			}
-		}
-	}
-	if (bestScore < 0)
-		return Fail(p, "no Vulkan device can present to this window%s%s%s", wanted ? " (WEFT_VK_DEVICE=" : "",
-			wanted ? wanted : "", wanted ? ")" : "");
-	return true;
-}
-
-static bool CreateDevice(Presenter* p)
-{
-	float priority = 1.0f;
-	VkDeviceQueueCreateInfo queue = {
-		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-		.queueFamilyIndex = p->family,
-		.queueCount = 1,
-		.pQueuePriorities = &priority,
-	};
-	const char* ext = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
-	// Anisotropic filtering for the renderer on this device, where it is cheap (not on lavapipe).
-	VkPhysicalDeviceFeatures available;
-	vkGetPhysicalDeviceFeatures(p->gpu, &available);
-	memset(&p->features, 0, sizeof p->features);
-	p->features.samplerAnisotropy = available.samplerAnisotropy && !p->software;
-	VkDeviceCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-		.queueCreateInfoCount = 1,
-		.pQueueCreateInfos = &queue,
-		.enabledExtensionCount = 1,
-		.ppEnabledExtensionNames = &ext,
-		.pEnabledFeatures = &p->features,
-	};
-	VK_TRY(p, vkCreateDevice(p->gpu, &info, NULL, &p->device));
-	vkGetDeviceQueue(p->device, p->family, 0, &p->queue);
+	wfVulkanDevice d;
+	wfVulkanContext_Get(p->vulkan, &d);
+	p->instance = (VkInstance)d.instance;
+	VkResult r = glfwCreateWindowSurface(p->instance, p->window, NULL, &p->surface);
+	if (r != VK_SUCCESS)
+		return Fail(p, "glfwCreateWindowSurface failed: %s (%d)", ResultName(r), (int)r);
+	char why[512] = "";
+	if (wfVulkanContext_CreateDevice(p->vulkan, why, (int)sizeof why) != WF_OK)
+		return Fail(p, "no Vulkan device can present to this window: %s", why);
+	wfVulkanContext_Get(p->vulkan, &d);
+	p->gpu = (VkPhysicalDevice)d.physicalDevice;
+	p->device = (VkDevice)d.device;
+	p->queue = (VkQueue)d.queue;
+	p->family = d.queueFamily;
+	p->familyFlags = d.queueFlags;
+	snprintf(p->deviceName, sizeof p->deviceName, "%s", wfVulkanContext_GetDeviceName(p->vulkan));
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(p->gpu, &props);
+	p->software = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 	return true;
 }
 
@@ -592,7 +466,7 @@ static bool CreateSwapchain(Presenter* p)
 	return true;
 }
 
-Presenter* PresenterCreate(GLFWwindow* window, bool validation, bool immediate, char* error, int errorSize)
+Presenter* PresenterCreate(GLFWwindow* window, const char* deviceName, bool validation, bool immediate, char* error, int errorSize)
 {
 	Presenter* p = calloc(1, sizeof *p);
 	if (p == NULL) {
@@ -601,13 +475,7 @@ Presenter* PresenterCreate(GLFWwindow* window, bool validation, bool immediate, 
 	}
 	p->window = window;
 	bool ok = glfwVulkanSupported() ? true : Fail(p, "GLFW found no Vulkan loader with surface support");
-	ok = ok && CreateInstance(p, validation);
-	if (ok) {
-		VkResult r = glfwCreateWindowSurface(p->instance, window, NULL, &p->surface);
-		if (r != VK_SUCCESS)
-			ok = Fail(p, "glfwCreateWindowSurface failed: %s (%d)", ResultName(r), (int)r);
-	}
-	ok = ok && PickDevice(p) && CreateDevice(p) && PickFormat(p, immediate) && CreateRenderPass(p) && CreatePools(p) &&
+	ok = ok && CreateDevice(p, deviceName, validation) && PickFormat(p, immediate) && CreateRenderPass(p) && CreatePools(p) &&
 	     CreateSwapchain(p);
 	if (!ok) {
 		snprintf(error, (size_t)errorSize, "%s", p->error);
@@ -650,18 +518,10 @@ void PresenterDestroy(Presenter* p)
 			vkDestroyDescriptorPool(p->device, p->descriptorPool, NULL);
 		if (p->renderPass != VK_NULL_HANDLE)
 			vkDestroyRenderPass(p->device, p->renderPass, NULL);
-		vkDestroyDevice(p->device, NULL);
 	}
 	if (p->surface != VK_NULL_HANDLE)
 		vkDestroySurfaceKHR(p->instance, p->surface, NULL);
-	if (p->messenger != VK_NULL_HANDLE) {
-		PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-			(PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(p->instance, "vkDestroyDebugUtilsMessengerEXT");
-		if (destroy != NULL)
-			destroy(p->instance, p->messenger, NULL);
-	}
-	if (p->instance != VK_NULL_HANDLE)
-		vkDestroyInstance(p->instance, NULL);
+	wfDestroyVulkanContext(p->vulkan); // the device and the instance
 	free(p);
 }
 
@@ -687,22 +547,12 @@ PresenterInfo PresenterGetInfo(const Presenter* p)
 
 void PresenterGetVulkanDevice(const Presenter* p, struct wfVulkanDevice* out)
 {
-	memset(out, 0, sizeof *out);
-	out->instance = p->instance;
-	out->physicalDevice = p->gpu;
-	out->device = p->device;
-	out->queue = p->queue;
-	out->queueFamily = p->family;
-	out->queueFlags = (uint32_t)p->familyFlags;
-	out->apiVersion = VK_API_VERSION_1_0;
-	out->enabledFeatures = &p->features;
-	PFN_vkGetInstanceProcAddr gipa = vkGetInstanceProcAddr;
-	memcpy(&out->getInstanceProcAddr, &gipa, sizeof gipa);
+	wfVulkanContext_Get(p->vulkan, out);
 }
 
 PresenterStats PresenterGetStats(const Presenter* p) { return p->stats; }
 const char* PresenterError(const Presenter* p) { return p->error; }
-int PresenterValidationCount(const Presenter* p) { return p->validationCount; }
+int PresenterValidationCount(const Presenter* p) { return wfVulkanContext_GetValidationCount(p->vulkan); }
 void PresenterResized(Presenter* p) { p->recreate = true; }
 
 bool PresenterRunOnce(Presenter* p, void (*record)(VkCommandBuffer cmd, void* context), void* context)

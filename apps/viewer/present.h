@@ -47,10 +47,14 @@ typedef enum PresentStatus {
 	PRESENT_ERROR, // message in PresenterError
 } PresentStatus;
 
+// The instance and device come from weft's device module (wfCreateVulkanInstance, weft/render.h):
+// deviceName (a part of the name, any case; NULL: by type) and the one choice policy of the solver
+// and the renderer, among the devices that present to the window.
 // validation: Khronos validation layer with a messenger that prints "vulkan validation:" lines.
 // immediate: prefer a present mode that does not wait for vertical blank (scripted runs).
 // Returns NULL and writes the reason (no Vulkan, no surface support, ...) into error.
-Presenter* PresenterCreate(GLFWwindow* window, bool validation, bool immediate, char* error, int errorSize);
+Presenter* PresenterCreate(GLFWwindow* window, const char* deviceName, bool validation, bool immediate, char* error,
+                           int errorSize);
 void PresenterDestroy(Presenter* p);
 PresenterInfo PresenterGetInfo(const Presenter* p);
 PresenterStats PresenterGetStats(const Presenter* p);

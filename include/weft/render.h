@@ -14,8 +14,10 @@
 //
 // The renderer draws into offscreen images only (no window, no surface), so it runs on servers and in
 // CI (lavapipe). The Vulkan loader is opened at run time; a machine without it gets a clear error from
-// wfCreateRenderer. Environment: WEFT_VK_DEVICE=substring picks a device, WEFT_VK_VALIDATION=1 turns on
-// the Khronos validation layer and counts its messages (wfRenderer_GetValidationCount).
+// wfCreateRenderer. The device is chosen like the solver's (wfRendererDef.deviceName: a part of its
+// name, any case; else discrete > integrated > virtual > CPU); the tools map WEFT_VK_DEVICE and
+// WEFT_VK_VALIDATION=1 (the Khronos validation layer, messages counted: wfRenderer_GetValidationCount)
+// onto the def.
 // Images are 8-bit sRGB RGBA, rows top to bottom, tightly packed (width * 4 bytes a row).
 // Arguments follow weft.h's rule (NULL pointers and non-finite floats refused, neutral getters); a
 // NULL renderer gets WF_ERROR_INVALID_ARGUMENT, wfRenderer_GetDef(NULL) the default def.
@@ -147,6 +149,44 @@ WF_API wfResult wfRenderer_ReadPixels(wfRenderer* renderer, uint8_t* rgba, int s
 
 // Writes an 8-bit RGBA PNG (to a temporary file, renamed into place when complete).
 WF_API wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height, char* error, int errorSize);
+
+// A Vulkan device made by weft's device module for a program that also presents (a window): the same
+// loader, validation and device choice as the solver and the renderer (deviceName: a part of the
+// name, any case; without one discrete > integrated > virtual > CPU), with the caller's instance and
+// device extensions and a test of which queue families it can use (the window's surface is made on
+// the instance in between). The queue has graphics, and compute too where a family has both; share
+// it with wfWorldDef.vulkanDevice and wfRendererDef.vulkanDevice. Usage:
+//   wfVulkanContext* vc = wfCreateVulkanInstance(&def, err, sizeof err);   // then the surface
+//   wfVulkanContext_CreateDevice(vc, err, sizeof err);                     // then wfVulkanContext_Get
+//   ... wfDestroyVulkanContext(vc);                                        // after the surface
+typedef struct wfVulkanContextDef {
+	const char* appName;                 // NULL: "weft"
+	const char* deviceName;              // NULL or "": by type
+	bool validation;                     // the Khronos validation layer (an error when it is not installed)
+	const char* const* instanceExtensions; // e.g. the window system's surface extensions
+	int instanceExtensionCount;          // [0, 16]
+	const char* const* deviceExtensions; // required; e.g. "VK_KHR_swapchain"
+	int deviceExtensionCount;            // [0, 16]
+	// Optional: whether a queue family can be used (e.g. presents to the surface). instance is a
+	// VkInstance, physicalDevice a VkPhysicalDevice.
+	bool (*familyUsable)(void* user, void* instance, void* physicalDevice, uint32_t family);
+	void* familyUser;
+	// Optional: each validation message (warnings and errors).
+	void (*onMessage)(void* user, bool error, const char* text);
+	void* messageUser;
+} wfVulkanContextDef;
+typedef struct wfVulkanContext wfVulkanContext;
+// NULL on failure (the reason in error). The instance is wfVulkanContext_Get's .instance.
+WF_API wfVulkanContext* wfCreateVulkanInstance(const wfVulkanContextDef* def, char* error, int errorSize);
+WF_API wfResult wfVulkanContext_CreateDevice(wfVulkanContext* context, char* error, int errorSize);
+// The handles (device, queue NULL before wfVulkanContext_CreateDevice); they live until the context is destroyed.
+WF_API wfResult wfVulkanContext_Get(const wfVulkanContext* context, wfVulkanDevice* out);
+WF_API const char* wfVulkanContext_GetDeviceName(const wfVulkanContext* context); // "" before the device
+WF_API int wfVulkanContext_GetValidationCount(const wfVulkanContext* context);
+// The name of a VkResult ("VK_ERROR_DEVICE_LOST"), from the table the solver and the renderer use.
+WF_API const char* wfVulkanResultName(int result);
+// Waits for the device, destroys it and the instance. Objects made on them must be gone.
+WF_API void wfDestroyVulkanContext(wfVulkanContext* context);
 
 // Video: frames piped to the `ffmpeg` command (H.264, yuv420p) into a temporary file that becomes
 // `path` when wfVideoClose succeeds. Returns NULL with a message when ffmpeg cannot be started.

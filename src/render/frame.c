@@ -68,10 +68,10 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 	size = AlignUp(size + (VkDeviceSize)n * 8, RD_STATE_ALIGN);
 	c->rest = size;
 	size += (VkDeviceSize)n * 16;
-	RdBuffer staging;
+	wfVkBuffer staging;
 	if (!rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true))
 		return false;
-	uint8_t* base = staging.mapped;
+	uint8_t* base = staging.map;
 	bool ok = wfCloth_ReadUVs(id, (float*)(base + c->streams.uv), n) == WF_OK &&
 	          wfCloth_ReadIndices(id, (uint32_t*)(base + c->streams.index), (int)c->streams.indexCount) == WF_OK;
 	if (!ok) {
@@ -100,13 +100,13 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 	     rdBeginCommands(ctx);
 	if (ok) {
 		VkBufferCopy copy = {0, 0, c->rest};
-		ctx->vk.vkCmdCopyBuffer(ctx->cmd, staging.buffer, c->statics.buffer, 1, &copy);
+		ctx->gpu.fd.vkCmdCopyBuffer(ctx->cmd, staging.buffer, c->statics.buffer, 1, &copy);
 		VkMemoryBarrier barrier = {
 			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
 		};
-		ctx->vk.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
+		ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
 		                             0, NULL, 0, NULL);
 		ok = rdSubmitAndWait(ctx);
 	}
@@ -177,7 +177,7 @@ static wfResult StageArray(wfRenderer* r, const RdClothDraw* c, RdReadFn read, V
 	wfResult res = read(c->id, (wfVec3*)r->scratch, n);
 	if (res != WF_OK)
 		return rdRendererFail(r, res, "reading cloth %d: %s", c->id.index, wfWorld_GetLastError(c->id.world));
-	float* out = (float*)((uint8_t*)r->staging.mapped + offset);
+	float* out = (float*)((uint8_t*)r->staging.map + offset);
 	for (int i = 0; i < n; ++i) {
 		out[4 * i + 0] = r->scratch[3 * i + 0];
 		out[4 * i + 1] = r->scratch[3 * i + 1];
@@ -195,7 +195,7 @@ static bool SameDevice(wfRenderer* r, wfWorld* world)
 		return true;
 	wfVulkanDevice d;
 	return wfWorld_GetBackend(world) == WF_BACKEND_VULKAN && wfWorld_GetVulkanDevice(world, &d) == WF_OK &&
-	       (VkDevice)d.device == r->ctx.device && (VkQueue)d.queue == r->ctx.queue;
+	       (VkDevice)d.device == r->ctx.gpu.device && (VkQueue)d.queue == r->ctx.gpu.queue;
 }
 
 // Where a cloth's state comes from this frame: the solver's buffers when this renderer shares the
@@ -215,7 +215,7 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 	if (c->takeRest)
 		cache->restTime = now;
 	wfVulkanClothBuffers vb;
-	c->zeroCopy = r->ctx.borrowed && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
+	c->zeroCopy = r->ctx.gpu.borrowed && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
 	              vb.normalsCurrent && vb.stride == RD_VERTEX_STRIDE;
 	if (c->zeroCopy) {
 		// The solver's positions are relative to the cloth's origin (weft.h): drawn translated by it.
@@ -247,7 +247,7 @@ static wfResult StageCloth(wfRenderer* r, RdClothDraw* c)
 	if (res == WF_OK && r->def.colorMode == WF_COLOR_SPEED)
 		res = StageArray(r, c, wfCloth_ReadVelocities, c->velocity);
 	else if (res == WF_OK)
-		memset((uint8_t*)r->staging.mapped + c->velocity, 0, (size_t)c->info.particleCount * RD_VERTEX_STRIDE);
+		memset((uint8_t*)r->staging.map + c->velocity, 0, (size_t)c->info.particleCount * RD_VERTEX_STRIDE);
 	return res;
 }
 
@@ -287,12 +287,12 @@ static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camer
 	        rdSrgbToLinear(r->def.background[2]), 1.0f);
 	SetVec4(scene.shadow, 0.0f, 1.0f / (float)r->shadowSize, 0.0f, 0.0f);
 	SetVec4(scene.params, r->def.speedScale, r->def.strainScale, wd->floor.height, 0.25f);
-	memcpy(r->uniforms.mapped, &scene, sizeof scene);
+	memcpy(r->uniforms.map, &scene, sizeof scene);
 }
 
 static void Push(wfRenderer* r, const RdDraw* draw)
 {
-	r->ctx.vk.vkCmdPushConstants(r->ctx.cmd, r->layout,
+	r->ctx.gpu.fd.vkCmdPushConstants(r->ctx.cmd, r->layout,
 	                             VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT, 0,
 	                             sizeof *draw, draw);
 }
@@ -301,8 +301,8 @@ static void SetViewport(wfRenderer* r, uint32_t width, uint32_t height)
 {
 	VkViewport viewport = {0.0f, 0.0f, (float)width, (float)height, 0.0f, 1.0f};
 	VkRect2D scissor = {{0, 0}, {width, height}};
-	r->ctx.vk.vkCmdSetViewport(r->ctx.cmd, 0, 1, &viewport);
-	r->ctx.vk.vkCmdSetScissor(r->ctx.cmd, 0, 1, &scissor);
+	r->ctx.gpu.fd.vkCmdSetViewport(r->ctx.cmd, 0, 1, &viewport);
+	r->ctx.gpu.fd.vkCmdSetScissor(r->ctx.cmd, 0, 1, &scissor);
 }
 
 static void Barrier(wfRenderer* r, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
@@ -313,7 +313,7 @@ static void Barrier(wfRenderer* r, VkPipelineStageFlags srcStages, VkAccessFlags
 		.srcAccessMask = srcAccess,
 		.dstAccessMask = dstAccess,
 	};
-	r->ctx.vk.vkCmdPipelineBarrier(r->ctx.cmd, srcStages, dstStages, 0, 1, &barrier, 0, NULL, 0, NULL);
+	r->ctx.gpu.fd.vkCmdPipelineBarrier(r->ctx.cmd, srcStages, dstStages, 0, 1, &barrier, 0, NULL, 0, NULL);
 }
 
 // Binds a static mesh's vertex streams (only positions for the line and shadow pipelines) and indices.
@@ -321,8 +321,8 @@ static void BindStreams(wfRenderer* r, VkBuffer buffer, const RdStreams* s, bool
 {
 	VkBuffer buffers[3] = {buffer, buffer, buffer};
 	VkDeviceSize offsets[3] = {s->position, s->normal, s->uv};
-	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
-	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, buffer, s->index, VK_INDEX_TYPE_UINT32);
+	r->ctx.gpu.fd.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
+	r->ctx.gpu.fd.vkCmdBindIndexBuffer(r->ctx.cmd, buffer, s->index, VK_INDEX_TYPE_UINT32);
 }
 
 // Binds a cloth: positions and normals from its state buffer, uvs and indices from its cache.
@@ -330,15 +330,15 @@ static void BindCloth(wfRenderer* r, const RdClothDraw* c, bool positionsOnly, b
 {
 	VkBuffer buffers[3] = {c->state, c->state, c->cache->statics.buffer};
 	VkDeviceSize offsets[3] = {c->position, c->normal, c->cache->streams.uv};
-	r->ctx.vk.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
-	r->ctx.vk.vkCmdBindIndexBuffer(r->ctx.cmd, c->cache->statics.buffer, lines ? c->cache->streams.lineIndex : c->cache->streams.index,
+	r->ctx.gpu.fd.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
+	r->ctx.gpu.fd.vkCmdBindIndexBuffer(r->ctx.cmd, c->cache->statics.buffer, lines ? c->cache->streams.lineIndex : c->cache->streams.index,
 	                               VK_INDEX_TYPE_UINT32);
 }
 
 static void BindSets(wfRenderer* r, VkPipelineBindPoint point, VkDescriptorSet clothSet)
 {
 	VkDescriptorSet sets[2] = {r->set, clothSet};
-	r->ctx.vk.vkCmdBindDescriptorSets(r->ctx.cmd, point, r->layout, 0, 2, sets, 0, NULL);
+	r->ctx.gpu.fd.vkCmdBindDescriptorSets(r->ctx.cmd, point, r->layout, 0, 2, sets, 0, NULL);
 }
 
 // Gathers the cloths' state (solver buffers or staging), their rest shapes and descriptor sets.
@@ -373,9 +373,9 @@ static wfResult PrepareFrame(wfRenderer* r, RdClothDraw* draws, int count, VkDev
 			.descriptorSetCount = 1,
 			.pSetLayouts = &r->clothSetLayout,
 		};
-		VkResult vr = ctx->vk.vkAllocateDescriptorSets(ctx->device, &info, &draws[i].set);
+		VkResult vr = ctx->gpu.fd.vkAllocateDescriptorSets(ctx->gpu.device, &info, &draws[i].set);
 		if (vr != VK_SUCCESS)
-			return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "vkAllocateDescriptorSets: %s", rdResultName(vr));
+			return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "vkAllocateDescriptorSets: %s", wfVkResultName(vr));
 		VkDeviceSize bytes = (VkDeviceSize)draws[i].info.particleCount * RD_VERTEX_STRIDE;
 		rdWriteClothSet(r, draws[i].set, draws[i].state, draws[i].position, draws[i].velocity, draws[i].cache->statics.buffer,
 		                draws[i].cache->rest, bytes);
@@ -390,18 +390,18 @@ static void RecordTransfers(wfRenderer* r, const RdClothDraw* draws, int count, 
 	VkCommandBuffer cmd = ctx->cmd;
 	if (staged > 0) {
 		VkBufferCopy copy = {0, 0, staged};
-		ctx->vk.vkCmdCopyBuffer(cmd, r->staging.buffer, r->geometry.buffer, 1, &copy);
+		ctx->gpu.fd.vkCmdCopyBuffer(cmd, r->staging.buffer, r->geometry.buffer, 1, &copy);
 	}
 	for (int i = 0; i < count; ++i) {
 		const RdClothDraw* c = &draws[i];
 		if (!c->takeRest)
 			continue;
 		VkBufferCopy copy = {c->position, c->cache->rest, (VkDeviceSize)c->info.particleCount * RD_VERTEX_STRIDE};
-		ctx->vk.vkCmdCopyBuffer(cmd, c->zeroCopy ? c->state : r->staging.buffer, c->cache->statics.buffer, 1, &copy);
+		ctx->gpu.fd.vkCmdCopyBuffer(cmd, c->zeroCopy ? c->state : r->staging.buffer, c->cache->statics.buffer, 1, &copy);
 	}
 	if (shadows) {
-		ctx->vk.vkCmdFillBuffer(cmd, r->bounds.buffer, 0, 12, 0xffffffffu); // min: the largest ordered value
-		ctx->vk.vkCmdFillBuffer(cmd, r->bounds.buffer, 12, 12, 0u);         // max: the smallest
+		ctx->gpu.fd.vkCmdFillBuffer(cmd, r->bounds.buffer, 0, 12, 0xffffffffu); // min: the largest ordered value
+		ctx->gpu.fd.vkCmdFillBuffer(cmd, r->bounds.buffer, 12, 12, 0u);         // max: the smallest
 	}
 }
 
@@ -411,7 +411,7 @@ static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, c
 	RdContext* ctx = &r->ctx;
 	VkCommandBuffer cmd = ctx->cmd;
 	RdDraw push;
-	ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->boundsPipeline);
+	ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->boundsPipeline);
 	for (int i = 0; i < count; ++i) {
 		memset(&push, 0, sizeof push);
 		int n = draws[i].info.particleCount;
@@ -420,7 +420,7 @@ static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, c
 		BindSets(r, VK_PIPELINE_BIND_POINT_COMPUTE, draws[i].set);
 		Push(r, &push);
 		uint32_t groups = (uint32_t)((n + RD_BOUNDS_GROUP - 1) / RD_BOUNDS_GROUP);
-		ctx->vk.vkCmdDispatch(cmd, groups < 64 ? groups : 64, 1, 1);
+		ctx->gpu.fd.vkCmdDispatch(cmd, groups < 64 ? groups : 64, 1, 1);
 	}
 	Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 	        VK_ACCESS_SHADER_READ_BIT);
@@ -428,10 +428,10 @@ static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, c
 	if (wd->sphere.enabled && r->def.showSphere)
 		SetVec4(push.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd->sphere.radius);
 	push.mode[0] = count;
-	ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->lightPipeline);
+	ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->lightPipeline);
 	BindSets(r, VK_PIPELINE_BIND_POINT_COMPUTE, r->dummySet);
 	Push(r, &push);
-	ctx->vk.vkCmdDispatch(cmd, 1, 1, 1);
+	ctx->gpu.fd.vkCmdDispatch(cmd, 1, 1, 1);
 	Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
 	        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_UNIFORM_READ_BIT);
 }
@@ -452,9 +452,9 @@ static void RecordShadowPass(wfRenderer* r, const RdClothDraw* draws, int count,
 		.clearValueCount = 1,
 		.pClearValues = &clear,
 	};
-	ctx->vk.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+	ctx->gpu.fd.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
 	SetViewport(r, r->shadowSize, r->shadowSize);
-	ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->shadowPipeline);
+	ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->shadowPipeline);
 	BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, r->dummySet);
 	RdDraw caster;
 	memset(&caster, 0, sizeof caster);
@@ -462,15 +462,15 @@ static void RecordShadowPass(wfRenderer* r, const RdClothDraw* draws, int count,
 		SetVec4(caster.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd->sphere.radius);
 		BindStreams(r, r->staticGeometry.buffer, &r->sphere, true);
 		Push(r, &caster);
-		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
 	}
 	for (int i = 0; i < count; ++i) {
 		SetVec4(caster.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		BindCloth(r, &draws[i], true, false);
 		Push(r, &caster);
-		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
 	}
-	ctx->vk.vkCmdEndRenderPass(cmd);
+	ctx->gpu.fd.vkCmdEndRenderPass(cmd);
 }
 
 // The image: floor, sphere, cloths, wireframe, pin markers.
@@ -493,7 +493,7 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		.clearValueCount = r->samples != VK_SAMPLE_COUNT_1_BIT ? 3 : 2,
 		.pClearValues = clears,
 	};
-	ctx->vk.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+	ctx->gpu.fd.vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
 	SetViewport(r, (uint32_t)r->def.width, (uint32_t)r->def.height);
 	BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, r->dummySet);
 	RdDraw draw;
@@ -506,10 +506,10 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		SetVec4(draw.color, 0.62f, 0.62f, 0.60f, 1.0f);
 		SetVec4(draw.material, 0.08f, 24.0f, 0.0f, 0.0f);
 		draw.mode[0] = RD_MODE_FLOOR;
-		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
+		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
 		BindStreams(r, r->staticGeometry.buffer, &r->floor, false);
 		Push(r, &draw);
-		ctx->vk.vkCmdDrawIndexed(cmd, r->floor.indexCount, 1, 0, 0, 0);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->floor.indexCount, 1, 0, 0, 0);
 	}
 
 	// Sphere at its collision radius and current centre.
@@ -519,15 +519,15 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		SetVec4(draw.color, 0.13f, 0.16f, 0.22f, 1.0f);
 		SetVec4(draw.material, 0.45f, 48.0f, 0.0f, 0.0f);
 		draw.mode[0] = RD_MODE_SOLID;
-		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
+		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
 		BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
 		Push(r, &draw);
-		ctx->vk.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
 	}
 
 	// Cloths, double-sided; the colour-mode scalar comes from the cloth's set.
 	if (count > 0)
-		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
+		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
 	for (int i = 0; i < count; ++i) {
 		memset(&draw, 0, sizeof draw);
 		SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
@@ -541,12 +541,12 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
 		BindCloth(r, &draws[i], false, false);
 		Push(r, &draw);
-		ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
 	}
 
 	// Wireframe overlay: the structural edges.
 	if (r->def.wireframe && count > 0) {
-		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->linePipeline);
+		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->linePipeline);
 		for (int i = 0; i < count; ++i) {
 			memset(&draw, 0, sizeof draw);
 			SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
@@ -554,13 +554,13 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 			SetVec4(draw.material, 0.0f, 0.0f, 3e-5f, 0.0f);
 			BindCloth(r, &draws[i], true, true);
 			Push(r, &draw);
-			ctx->vk.vkCmdDrawIndexed(cmd, draws[i].cache->streams.lineIndexCount, 1, 0, 0, 0);
+			ctx->gpu.fd.vkCmdDrawIndexed(cmd, draws[i].cache->streams.lineIndexCount, 1, 0, 0, 0);
 		}
 	}
 
 	// Pinned particles: small red spheres placed and sized by the vertex shader from the cloth's state.
 	if (r->def.showPins && count > 0) {
-		ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
+		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
 		BindStreams(r, r->staticGeometry.buffer, &r->marker, false);
 		int markers = 0;
 		for (int i = 0; i < count && markers < RD_MAX_PIN_MARKERS; ++i) {
@@ -577,12 +577,12 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 				draw.mode[2] = draws[i].info.rows;
 				draw.mode[3] = p + 1;
 				Push(r, &draw);
-				ctx->vk.vkCmdDrawIndexed(cmd, r->marker.indexCount, 1, 0, 0, 0);
+				ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->marker.indexCount, 1, 0, 0, 0);
 				markers++;
 			}
 		}
 	}
-	ctx->vk.vkCmdEndRenderPass(cmd);
+	ctx->gpu.fd.vkCmdEndRenderPass(cmd);
 }
 
 wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cloths, int count, const wfCamera* camera)
@@ -649,7 +649,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 			.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 			.imageExtent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1},
 		};
-		ctx->vk.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1,
+		ctx->gpu.fd.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1,
 		                               &copy);
 		Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	}
@@ -677,6 +677,6 @@ wfResult wfRenderer_ReadPixels(wfRenderer* r, uint8_t* rgba, int size)
 	if (!r->def.hostImage)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: the renderer keeps its frames on the device "
 		                      "(wfRendererDef.hostImage is false; use wfRenderer_GetVulkanImage)");
-	memcpy(rgba, r->readback.mapped, (size_t)need);
+	memcpy(rgba, r->readback.map, (size_t)need);
 	return WF_OK;
 }

@@ -125,19 +125,19 @@ static bool PickFormats(wfRenderer* r)
 	RdContext* ctx = &r->ctx;
 	// The texture is always R8G8B8A8_SRGB (mipmaps by blits); the frame in the byte order asked for.
 	VkFormatProperties p;
-	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, VK_FORMAT_R8G8B8A8_SRGB, &p);
+	ctx->gpu.fi.vkGetPhysicalDeviceFormatProperties(ctx->gpu.physicalDevice, VK_FORMAT_R8G8B8A8_SRGB, &p);
 	VkFormatFeatureFlags need = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
 	                            VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
 	                            VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
 	if ((p.optimalTilingFeatures & need) != need)
 		return rdFail(ctx, "the device cannot render, blit and filter VK_FORMAT_R8G8B8A8_SRGB");
 	r->colorFormat = r->def.bgra ? VK_FORMAT_B8G8R8A8_SRGB : VK_FORMAT_R8G8B8A8_SRGB;
-	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, r->colorFormat, &p);
+	ctx->gpu.fi.vkGetPhysicalDeviceFormatProperties(ctx->gpu.physicalDevice, r->colorFormat, &p);
 	if (!(p.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
 		return rdFail(ctx, "the device cannot render to VK_FORMAT_B8G8R8A8_SRGB (wfRendererDef.bgra)");
 	const VkFormat depths[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT};
 	for (int i = 0; i < 3; ++i) {
-		ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, depths[i], &p);
+		ctx->gpu.fi.vkGetPhysicalDeviceFormatProperties(ctx->gpu.physicalDevice, depths[i], &p);
 		if (p.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
 			r->depthFormat = depths[i];
 			break;
@@ -146,8 +146,8 @@ static bool PickFormats(wfRenderer* r)
 	if (r->depthFormat == VK_FORMAT_UNDEFINED)
 		return rdFail(ctx, "the device has no depth format");
 	// The most samples up to the asked number that colour and depth both support.
-	VkSampleCountFlags counts = ctx->properties.limits.framebufferColorSampleCounts &
-	                            ctx->properties.limits.framebufferDepthSampleCounts;
+	VkSampleCountFlags counts = ctx->gpu.properties.limits.framebufferColorSampleCounts &
+	                            ctx->gpu.properties.limits.framebufferDepthSampleCounts;
 	int samples = r->def.msaaSamples;
 	while (samples > 1 && !(counts & (VkSampleCountFlags)samples))
 		samples /= 2;
@@ -235,7 +235,7 @@ static bool CreateTargetPass(wfRenderer* r)
 		.dependencyCount = 2,
 		.pDependencies = dependencies,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateRenderPass(ctx->device, &passInfo, NULL, &r->pass));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateRenderPass(ctx->gpu.device, &passInfo, NULL, &r->pass));
 	return true;
 }
 
@@ -247,15 +247,15 @@ static bool CreateTargetPass(wfRenderer* r)
 static bool CheckSizeLimits(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
-	const VkPhysicalDeviceLimits* l = &ctx->properties.limits;
+	const VkPhysicalDeviceLimits* l = &ctx->gpu.properties.limits;
 	uint32_t maxWidth = l->maxImageDimension2D < l->maxFramebufferWidth ? l->maxImageDimension2D : l->maxFramebufferWidth;
 	uint32_t maxHeight = l->maxImageDimension2D < l->maxFramebufferHeight ? l->maxImageDimension2D : l->maxFramebufferHeight;
 	if ((uint32_t)r->def.width > maxWidth || (uint32_t)r->def.height > maxHeight)
 		return rdFail(ctx, "image size %dx%d: %s allows at most %ux%u (maxImageDimension2D, maxFramebufferWidth/Height)",
-		              r->def.width, r->def.height, ctx->properties.deviceName, maxWidth, maxHeight);
+		              r->def.width, r->def.height, ctx->gpu.properties.deviceName, maxWidth, maxHeight);
 	VkDeviceSize heap = 0;
-	for (uint32_t i = 0; i < ctx->memory.memoryHeapCount; ++i) {
-		const VkMemoryHeap* h = &ctx->memory.memoryHeaps[i];
+	for (uint32_t i = 0; i < ctx->gpu.memory.memoryHeapCount; ++i) {
+		const VkMemoryHeap* h = &ctx->gpu.memory.memoryHeaps[i];
 		if ((h->flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && h->size > heap)
 			heap = h->size;
 	}
@@ -265,7 +265,7 @@ static bool CheckSizeLimits(wfRenderer* r)
 		return rdFail(ctx, "image size %dx%d: its images need about %.0f MiB with %dx MSAA, more than half of the %.0f MiB "
 		              "device-local memory of %s (allowed: at most %.0f megapixels at this MSAA)",
 		              r->def.width, r->def.height, need / 1048576.0, (int)r->samples, (double)heap / 1048576.0,
-		              ctx->properties.deviceName, 0.5 * (double)heap / ((double)r->samples * 8.0 + 8.0) / 1e6);
+		              ctx->gpu.properties.deviceName, 0.5 * (double)heap / ((double)r->samples * 8.0 + 8.0) / 1e6);
 	return true;
 }
 
@@ -316,7 +316,7 @@ static bool CreateTargetImages(wfRenderer* r)
 		.height = extent.height,
 		.layers = 1,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateFramebuffer(ctx->device, &fbInfo, NULL, &r->framebuffer));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateFramebuffer(ctx->gpu.device, &fbInfo, NULL, &r->framebuffer));
 	return true;
 }
 
@@ -324,7 +324,7 @@ static void DestroyTargetImages(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
 	if (r->framebuffer != VK_NULL_HANDLE)
-		ctx->vk.vkDestroyFramebuffer(ctx->device, r->framebuffer, NULL);
+		ctx->gpu.fd.vkDestroyFramebuffer(ctx->gpu.device, r->framebuffer, NULL);
 	r->framebuffer = VK_NULL_HANDLE;
 	rdImageDestroy(ctx, &r->color);
 	rdImageDestroy(ctx, &r->depth);
@@ -347,7 +347,7 @@ static void ImageBarrier(RdContext* ctx, VkImage image, uint32_t level, uint32_t
 		.image = image,
 		.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, levels, 0, 1},
 	};
-	ctx->vk.vkCmdPipelineBarrier(ctx->cmd, srcStage, dstStage, 0, 0, NULL, 0, NULL, 1, &b);
+	ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, srcStage, dstStage, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
 // The weave texture with a full mip chain: level 0 from the CPU, each further level blitted (linear
@@ -374,10 +374,10 @@ static bool CreateTexture(wfRenderer* r)
 	};
 	if (!rdImageCreate(ctx, &r->texture, &info, VK_IMAGE_ASPECT_COLOR_BIT))
 		return false;
-	RdBuffer staging;
+	wfVkBuffer staging;
 	if (!rdBufferCreate(ctx, &staging, (VkDeviceSize)size * size * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true))
 		return false;
-	rdMakeWeaveTexture(staging.mapped, size);
+	rdMakeWeaveTexture(staging.map, size);
 
 	bool ok = rdBeginCommands(ctx);
 	if (ok) {
@@ -388,7 +388,7 @@ static bool CreateTexture(wfRenderer* r)
 			.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 			.imageExtent = {(uint32_t)size, (uint32_t)size, 1},
 		};
-		ctx->vk.vkCmdCopyBufferToImage(ctx->cmd, staging.buffer, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+		ctx->gpu.fd.vkCmdCopyBufferToImage(ctx->cmd, staging.buffer, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
 		for (uint32_t level = 1; level < levels; ++level) {
 			// Level - 1 becomes a blit source once written.
 			ImageBarrier(ctx, img, level - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -401,7 +401,7 @@ static bool CreateTexture(wfRenderer* r)
 				.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1},
 				.dstOffsets = {{0, 0, 0}, {dst, dst, 1}},
 			};
-			ctx->vk.vkCmdBlitImage(ctx->cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, img,
+			ctx->gpu.fd.vkCmdBlitImage(ctx->cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, img,
 			                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
 		}
 		// All levels but the last are blit sources now; the last is still a transfer destination.
@@ -426,12 +426,12 @@ static bool CreateTexture(wfRenderer* r)
 		.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
 		.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
 		.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-		.anisotropyEnable = ctx->features.samplerAnisotropy,
-		.maxAnisotropy = ctx->features.samplerAnisotropy ? fminf(8.0f, ctx->properties.limits.maxSamplerAnisotropy) : 1.0f,
+		.anisotropyEnable = ctx->gpu.features.samplerAnisotropy,
+		.maxAnisotropy = ctx->gpu.features.samplerAnisotropy ? fminf(8.0f, ctx->gpu.properties.limits.maxSamplerAnisotropy) : 1.0f,
 		.minLod = 0.0f,
 		.maxLod = (float)levels,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateSampler(ctx->device, &sampler, NULL, &r->sampler));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateSampler(ctx->gpu.device, &sampler, NULL, &r->sampler));
 	return true;
 }
 
@@ -442,7 +442,7 @@ static bool CreateShadowMap(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
 	r->shadowFormat = VK_FORMAT_D16_UNORM;
-	r->shadowSize = ctx->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1024 : 2048;
+	r->shadowSize = ctx->gpu.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1024 : 2048;
 	VkImageCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
 		.imageType = VK_IMAGE_TYPE_2D,
@@ -500,7 +500,7 @@ static bool CreateShadowMap(wfRenderer* r)
 		.dependencyCount = 2,
 		.pDependencies = dependencies,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateRenderPass(ctx->device, &passInfo, NULL, &r->shadowPass));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateRenderPass(ctx->gpu.device, &passInfo, NULL, &r->shadowPass));
 	VkFramebufferCreateInfo fbInfo = {
 		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
 		.renderPass = r->shadowPass,
@@ -510,10 +510,10 @@ static bool CreateShadowMap(wfRenderer* r)
 		.height = r->shadowSize,
 		.layers = 1,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateFramebuffer(ctx->device, &fbInfo, NULL, &r->shadowFramebuffer));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateFramebuffer(ctx->gpu.device, &fbInfo, NULL, &r->shadowFramebuffer));
 	// Outside the map is lit (white border = depth 1). Filtered comparisons where the format allows.
 	VkFormatProperties props;
-	ctx->vk.vkGetPhysicalDeviceFormatProperties(ctx->physical, r->shadowFormat, &props);
+	ctx->gpu.fi.vkGetPhysicalDeviceFormatProperties(ctx->gpu.physicalDevice, r->shadowFormat, &props);
 	VkFilter filter = (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? VK_FILTER_LINEAR
 	                                                                                                      : VK_FILTER_NEAREST;
 	VkSamplerCreateInfo sampler = {
@@ -528,7 +528,7 @@ static bool CreateShadowMap(wfRenderer* r)
 		.compareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
 		.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateSampler(ctx->device, &sampler, NULL, &r->shadowSampler));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateSampler(ctx->gpu.device, &sampler, NULL, &r->shadowSampler));
 	if (!rdBeginCommands(ctx))
 		return false;
 	VkImageMemoryBarrier b = {
@@ -542,7 +542,7 @@ static bool CreateShadowMap(wfRenderer* r)
 		.image = r->shadowMap.image,
 		.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1},
 	};
-	ctx->vk.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+	ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
 	                             NULL, 0, NULL, 1, &b);
 	return rdSubmitAndWait(ctx);
 }
@@ -571,7 +571,7 @@ void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDevic
 		BufferWrite(set, RD_CLOTH_VELOCITIES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[1]),
 		BufferWrite(set, RD_CLOTH_REST, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[2]),
 	};
-	r->ctx.vk.vkUpdateDescriptorSets(r->ctx.device, 3, writes, 0, NULL);
+	r->ctx.gpu.fd.vkUpdateDescriptorSets(r->ctx.gpu.device, 3, writes, 0, NULL);
 }
 
 // A pool of `sets` cloth sets, reset at the start of every frame.
@@ -579,14 +579,14 @@ bool rdEnsureClothPool(wfRenderer* r, uint32_t sets)
 {
 	RdContext* ctx = &r->ctx;
 	if (r->clothPool != VK_NULL_HANDLE && r->clothPoolSets >= sets) {
-		RD_CHECK(ctx, ctx->vk.vkResetDescriptorPool(ctx->device, r->clothPool, 0));
+		RD_CHECK(ctx, ctx->gpu.fd.vkResetDescriptorPool(ctx->gpu.device, r->clothPool, 0));
 		return true;
 	}
 	uint32_t capacity = 8;
 	while (capacity < sets)
 		capacity *= 2;
 	if (r->clothPool != VK_NULL_HANDLE)
-		ctx->vk.vkDestroyDescriptorPool(ctx->device, r->clothPool, NULL);
+		ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, r->clothPool, NULL);
 	r->clothPool = VK_NULL_HANDLE;
 	r->clothPoolSets = 0;
 	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * capacity};
@@ -596,7 +596,7 @@ bool rdEnsureClothPool(wfRenderer* r, uint32_t sets)
 		.poolSizeCount = 1,
 		.pPoolSizes = &size,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorPool(ctx->device, &info, NULL, &r->clothPool));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateDescriptorPool(ctx->gpu.device, &info, NULL, &r->clothPool));
 	r->clothPoolSets = capacity;
 	return true;
 }
@@ -622,7 +622,7 @@ static bool CreateDescriptors(wfRenderer* r)
 		.bindingCount = 5,
 		.pBindings = bindings,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &layoutInfo, NULL, &r->setLayout));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateDescriptorSetLayout(ctx->gpu.device, &layoutInfo, NULL, &r->setLayout));
 	const VkShaderStageFlags clothStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
 	VkDescriptorSetLayoutBinding clothBindings[3] = {
 		{RD_CLOTH_POSITIONS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
@@ -634,7 +634,7 @@ static bool CreateDescriptors(wfRenderer* r)
 		.bindingCount = 3,
 		.pBindings = clothBindings,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &clothLayoutInfo, NULL, &r->clothSetLayout));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateDescriptorSetLayout(ctx->gpu.device, &clothLayoutInfo, NULL, &r->clothSetLayout));
 	VkDescriptorPoolSize sizes[3] = {
 		{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
 		{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
@@ -646,7 +646,7 @@ static bool CreateDescriptors(wfRenderer* r)
 		.poolSizeCount = 3,
 		.pPoolSizes = sizes,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &r->descriptorPool));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, &r->descriptorPool));
 	VkDescriptorSetLayout layouts[2] = {r->setLayout, r->clothSetLayout};
 	VkDescriptorSet sets[2];
 	VkDescriptorSetAllocateInfo allocInfo = {
@@ -655,7 +655,7 @@ static bool CreateDescriptors(wfRenderer* r)
 		.descriptorSetCount = 2,
 		.pSetLayouts = layouts,
 	};
-	RD_CHECK(ctx, ctx->vk.vkAllocateDescriptorSets(ctx->device, &allocInfo, sets));
+	RD_CHECK(ctx, ctx->gpu.fd.vkAllocateDescriptorSets(ctx->gpu.device, &allocInfo, sets));
 	r->set = sets[0];
 	r->dummySet = sets[1];
 	VkDescriptorBufferInfo sceneInfo = {r->uniforms.buffer, 0, sizeof(RdScene)};
@@ -683,7 +683,7 @@ static bool CreateDescriptors(wfRenderer* r)
 		BufferWrite(r->set, RD_BINDING_SCENE_RW, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &sceneInfo),
 		BufferWrite(r->set, RD_BINDING_BOUNDS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &boundsInfo),
 	};
-	ctx->vk.vkUpdateDescriptorSets(ctx->device, 5, writes, 0, NULL);
+	ctx->gpu.fd.vkUpdateDescriptorSets(ctx->gpu.device, 5, writes, 0, NULL);
 	rdWriteClothSet(r, r->dummySet, r->dummy.buffer, 0, 0, r->dummy.buffer, 0, VK_WHOLE_SIZE);
 	VkPushConstantRange push = {drawStages | VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(RdDraw)};
 	VkPipelineLayoutCreateInfo pipelineLayout = {
@@ -693,29 +693,14 @@ static bool CreateDescriptors(wfRenderer* r)
 		.pushConstantRangeCount = 1,
 		.pPushConstantRanges = &push,
 	};
-	RD_CHECK(ctx, ctx->vk.vkCreatePipelineLayout(ctx->device, &pipelineLayout, NULL, &r->layout));
+	RD_CHECK(ctx, ctx->gpu.fd.vkCreatePipelineLayout(ctx->gpu.device, &pipelineLayout, NULL, &r->layout));
 	return true;
 }
 
 static bool CreateComputePipeline(wfRenderer* r, const RdShaderCode* code, VkPipeline* out)
 {
 	RdContext* ctx = &r->ctx;
-	VkShaderModuleCreateInfo moduleInfo = {
-		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-		.codeSize = code->size,
-		.pCode = code->words,
-	};
-	VkShaderModule module;
-	RD_CHECK(ctx, ctx->vk.vkCreateShaderModule(ctx->device, &moduleInfo, NULL, &module));
-	VkComputePipelineCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main"},
-		.layout = r->layout,
-	};
-	VkResult vr = ctx->vk.vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, out);
-	ctx->vk.vkDestroyShaderModule(ctx->device, module, NULL);
-	if (vr != VK_SUCCESS)
-		return rdFail(ctx, "vkCreateComputePipelines: %s", rdResultName(vr));
+	RD_CHECK(ctx, wfVkComputePipelineCreate(&ctx->gpu, code->words, code->size, r->layout, NULL, out));
 	return true;
 }
 
@@ -736,11 +721,11 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 			.codeSize = codes[i]->size,
 			.pCode = codes[i]->words,
 		};
-		VkResult vr = ctx->vk.vkCreateShaderModule(ctx->device, &info, NULL, &modules[i]);
+		VkResult vr = ctx->gpu.fd.vkCreateShaderModule(ctx->gpu.device, &info, NULL, &modules[i]);
 		if (vr != VK_SUCCESS) {
 			if (i == 1)
-				ctx->vk.vkDestroyShaderModule(ctx->device, modules[0], NULL);
-			return rdFail(ctx, "vkCreateShaderModule: %s", rdResultName(vr));
+				ctx->gpu.fd.vkDestroyShaderModule(ctx->gpu.device, modules[0], NULL);
+			return rdFail(ctx, "vkCreateShaderModule: %s", wfVkResultName(vr));
 		}
 	}
 	VkPipelineShaderStageCreateInfo stages[2] = {
@@ -828,11 +813,11 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		.renderPass = shadow ? r->shadowPass : r->pass,
 		.subpass = 0,
 	};
-	VkResult vr = ctx->vk.vkCreateGraphicsPipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, out);
+	VkResult vr = ctx->gpu.fd.vkCreateGraphicsPipelines(ctx->gpu.device, VK_NULL_HANDLE, 1, &info, NULL, out);
 	for (int i = 0; i < stageCount; ++i)
-		ctx->vk.vkDestroyShaderModule(ctx->device, modules[i], NULL);
+		ctx->gpu.fd.vkDestroyShaderModule(ctx->gpu.device, modules[i], NULL);
 	if (vr != VK_SUCCESS)
-		return rdFail(ctx, "vkCreateGraphicsPipelines: %s", rdResultName(vr));
+		return rdFail(ctx, "vkCreateGraphicsPipelines: %s", wfVkResultName(vr));
 	return true;
 }
 
@@ -893,10 +878,10 @@ static bool CreateStaticGeometry(wfRenderer* r)
 	r->sphere = rdLayoutStreams(&size, sphere.vertexCount, sphere.indexCount, 0, true);
 	r->marker = rdLayoutStreams(&size, marker.vertexCount, marker.indexCount, 0, true);
 	r->floor = rdLayoutStreams(&size, 4, 6, 0, false);
-	RdBuffer staging;
+	wfVkBuffer staging;
 	bool ok = rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
 	if (ok) {
-		uint8_t* base = staging.mapped;
+		uint8_t* base = staging.map;
 		memset(base, 0, (size_t)size);
 		CopyMesh(base, &r->sphere, &sphere);
 		CopyMesh(base, &r->marker, &marker);
@@ -912,13 +897,13 @@ static bool CreateStaticGeometry(wfRenderer* r)
 	}
 	if (ok && (ok = rdBeginCommands(ctx))) {
 		VkBufferCopy copy = {0, 0, size};
-		ctx->vk.vkCmdCopyBuffer(ctx->cmd, staging.buffer, r->staticGeometry.buffer, 1, &copy);
+		ctx->gpu.fd.vkCmdCopyBuffer(ctx->cmd, staging.buffer, r->staticGeometry.buffer, 1, &copy);
 		VkMemoryBarrier barrier = {
 			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
 		};
-		ctx->vk.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1,
+		ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1,
 		                             &barrier, 0, NULL, 0, NULL);
 		ok = rdSubmitAndWait(ctx);
 	}
@@ -987,37 +972,37 @@ void wfDestroyRenderer(wfRenderer* r)
 	if (r == NULL)
 		return;
 	RdContext* ctx = &r->ctx;
-	if (ctx->device != VK_NULL_HANDLE) {
+	if (ctx->gpu.device != VK_NULL_HANDLE) {
 		rdWaitIdle(ctx);
 		rdFreeCaches(r);
 		VkPipeline pipelines[6] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
 		                           r->lightPipeline};
 		for (int i = 0; i < 6; ++i) {
 			if (pipelines[i] != VK_NULL_HANDLE)
-				ctx->vk.vkDestroyPipeline(ctx->device, pipelines[i], NULL);
+				ctx->gpu.fd.vkDestroyPipeline(ctx->gpu.device, pipelines[i], NULL);
 		}
 		if (r->layout != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyPipelineLayout(ctx->device, r->layout, NULL);
+			ctx->gpu.fd.vkDestroyPipelineLayout(ctx->gpu.device, r->layout, NULL);
 		if (r->descriptorPool != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyDescriptorPool(ctx->device, r->descriptorPool, NULL);
+			ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, r->descriptorPool, NULL);
 		if (r->setLayout != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, r->setLayout, NULL);
+			ctx->gpu.fd.vkDestroyDescriptorSetLayout(ctx->gpu.device, r->setLayout, NULL);
 		if (r->clothPool != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyDescriptorPool(ctx->device, r->clothPool, NULL);
+			ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, r->clothPool, NULL);
 		if (r->clothSetLayout != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, r->clothSetLayout, NULL);
+			ctx->gpu.fd.vkDestroyDescriptorSetLayout(ctx->gpu.device, r->clothSetLayout, NULL);
 		rdBufferDestroy(ctx, &r->bounds);
 		rdBufferDestroy(ctx, &r->dummy);
 		if (r->sampler != VK_NULL_HANDLE)
-			ctx->vk.vkDestroySampler(ctx->device, r->sampler, NULL);
+			ctx->gpu.fd.vkDestroySampler(ctx->gpu.device, r->sampler, NULL);
 		if (r->pass != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyRenderPass(ctx->device, r->pass, NULL);
+			ctx->gpu.fd.vkDestroyRenderPass(ctx->gpu.device, r->pass, NULL);
 		if (r->shadowSampler != VK_NULL_HANDLE)
-			ctx->vk.vkDestroySampler(ctx->device, r->shadowSampler, NULL);
+			ctx->gpu.fd.vkDestroySampler(ctx->gpu.device, r->shadowSampler, NULL);
 		if (r->shadowFramebuffer != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyFramebuffer(ctx->device, r->shadowFramebuffer, NULL);
+			ctx->gpu.fd.vkDestroyFramebuffer(ctx->gpu.device, r->shadowFramebuffer, NULL);
 		if (r->shadowPass != VK_NULL_HANDLE)
-			ctx->vk.vkDestroyRenderPass(ctx->device, r->shadowPass, NULL);
+			ctx->gpu.fd.vkDestroyRenderPass(ctx->gpu.device, r->shadowPass, NULL);
 		rdImageDestroy(ctx, &r->shadowMap);
 		rdImageDestroy(ctx, &r->texture);
 		DestroyTargetImages(r);
@@ -1056,15 +1041,15 @@ wfResult wfRenderer_Resize(wfRenderer* r, int width, int height)
 
 // Getters of a NULL renderer return the neutral values render.h documents.
 wfRendererDef wfRenderer_GetDef(const wfRenderer* r) { return r != NULL ? r->def : wfDefaultRendererDef(); }
-const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r != NULL ? r->ctx.properties.deviceName : ""; }
+const char* wfRenderer_GetDeviceName(const wfRenderer* r) { return r != NULL ? r->ctx.gpu.properties.deviceName : ""; }
 const char* wfRenderer_GetLastError(const wfRenderer* r) { return r != NULL ? r->error : ""; }
 int wfRenderer_GetValidationCount(const wfRenderer* r)
 {
 	if (r == NULL)
 		return 0;
-	return r->sharedWorld != NULL ? (int)wfWorld_GetWarnings(r->sharedWorld).validationMessages : r->ctx.validationCount;
+	return r->sharedWorld != NULL ? (int)wfWorld_GetWarnings(r->sharedWorld).validationMessages : r->ctx.gpu.validationMessages;
 }
-bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r != NULL && r->ctx.borrowed; }
+bool wfRenderer_SharesWorldDevice(const wfRenderer* r) { return r != NULL && r->ctx.gpu.borrowed; }
 
 wfResult wfRenderer_GetVulkanImage(const wfRenderer* r, wfVulkanImage* out)
 {

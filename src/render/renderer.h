@@ -32,7 +32,7 @@ typedef struct RdClothCache {
 	int32_t index;
 	uint32_t generation;
 	int particleCount;
-	RdBuffer statics;     // uv, index and lineIndex of `streams`, then the rest shape at `rest`
+	wfVkBuffer statics;     // uv, index and lineIndex of `streams`, then the rest shape at `rest`
 	RdStreams streams;    // position and normal unused: they come from the frame's source
 	VkDeviceSize rest;    // (particleCount) vec4
 	double restTime;      // world time when the rest shape was taken; < 0: not yet taken
@@ -46,7 +46,7 @@ struct wfRenderer {
 
 	// Offscreen target: multisampled colour + depth, resolved into `resolve`, copied to `readback`.
 	RdImage color, depth, resolve;
-	RdBuffer readback;
+	wfVkBuffer readback;
 	VkRenderPass pass;
 	VkFramebuffer framebuffer;
 
@@ -59,8 +59,8 @@ struct wfRenderer {
 	VkDescriptorPool clothPool;
 	uint32_t clothPoolSets;
 	VkDescriptorSet dummySet;
-	RdBuffer dummy;
-	RdBuffer bounds; // (6) uint: the casters' box, filled by bounds.comp
+	wfVkBuffer dummy;
+	wfVkBuffer bounds; // (6) uint: the casters' box, filled by bounds.comp
 	VkPipelineLayout layout; // sets 0 and 1, RdDraw push constants; graphics and compute
 	VkPipeline boundsPipeline, lightPipeline;
 	VkPipeline litPipeline;  // double-sided surfaces (cloth, floor)
@@ -76,18 +76,18 @@ struct wfRenderer {
 	VkFramebuffer shadowFramebuffer;
 	VkSampler shadowSampler;
 
-	RdBuffer uniforms; // RdScene, host visible
+	wfVkBuffer uniforms; // RdScene, host visible
 	RdImage texture;
 	uint32_t textureLevels;
 	VkSampler sampler;
 
 	// Sphere, pin marker and floor, uploaded once.
-	RdBuffer staticGeometry;
+	wfVkBuffer staticGeometry;
 	RdStreams sphere, marker, floor;
 
 	// Cloths that cannot be drawn from the solver's buffers: their positions, normals and velocities
 	// (vec4) are written into `staging` and copied to `geometry` by the GPU.
-	RdBuffer staging, geometry;
+	wfVkBuffer staging, geometry;
 	float* scratch; // (scratchCount x 3) read-back of one array
 	int scratchCount;
 

@@ -58,79 +58,29 @@ static const VkAccessFlags kAllReadWrites =
 
 // ------------------------------------------------------------------ buffers
 
-// Waits for the work weft submitted. On a borrowed device (an engine's) only weft's queue is waited
-// for: the engine's other queues may be busy, and DESIGN.md promises no device-wide wait there.
+// Waits for the work weft submitted: on a borrowed device (an engine's) only weft's queue, never
+// the whole device (src/vk/: wfVkGpuWait).
 static void WaitIdle(wfVkContext* ctx)
 {
-	if (ctx->device == VK_NULL_HANDLE)
-		return;
-	if (ctx->borrowed)
-		ctx->fd.vkQueueWaitIdle(ctx->queue);
-	else
-		ctx->fd.vkDeviceWaitIdle(ctx->device);
+	wfVkGpuWait(&ctx->gpu);
 }
 
-static int FindMemoryType(const wfVkContext* ctx, uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer)
-{
-	int fallback = -1;
-	for (uint32_t i = 0; i < ctx->memory.memoryTypeCount; ++i) {
-		VkMemoryPropertyFlags flags = ctx->memory.memoryTypes[i].propertyFlags;
-		if ((typeBits & (1u << i)) == 0 || (flags & want) != want)
-			continue;
-		if ((flags & prefer) == prefer)
-			return (int)i;
-		if (fallback < 0)
-			fallback = (int)i;
-	}
-	return fallback;
-}
-
-// Creates a buffer with its own memory of a type with the `want` properties (and `prefer` ones
-// where there is such a type); host-visible memory stays mapped.
+// A buffer with its own memory of a type with the `want` properties (and `prefer` ones where there
+// is such a type); host-visible memory stays mapped.
 static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
 	VkMemoryPropertyFlags prefer, const char* name, wfVkBuffer* out)
 {
-	const bool hostVisible = (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
-	const wfVkDeviceFuncs* f = &ctx->fd;
 	memset(out, 0, sizeof *out);
-	out->size = size;
-	VkBufferCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = size,
-		.usage = usage,
-		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-	};
-	WF_VK_CHECK(ctx, f->vkCreateBuffer(ctx->device, &info, NULL, &out->buffer));
-	wfVkSetName(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)out->buffer, name);
-	VkMemoryRequirements req;
-	f->vkGetBufferMemoryRequirements(ctx->device, out->buffer, &req);
-	int type = FindMemoryType(ctx, req.memoryTypeBits, want, want | prefer);
-	if (type < 0 && !hostVisible)
-		type = FindMemoryType(ctx, req.memoryTypeBits, 0, 0);
-	if (type < 0)
-		return wfSetError(ctx->world, WF_ERROR_BACKEND_UNAVAILABLE, "vulkan: no %s memory type for %s",
-			hostVisible ? "host-visible coherent" : "device", name);
 	if (ctx->injectOutOfMemory)
 		return wfVkFail(ctx, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory (injected by a test)", __FILE__, __LINE__);
-	VkMemoryAllocateInfo alloc = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = (uint32_t)type,
-	};
-	WF_VK_CHECK(ctx, f->vkAllocateMemory(ctx->device, &alloc, NULL, &out->memory));
-	WF_VK_CHECK(ctx, f->vkBindBufferMemory(ctx->device, out->buffer, out->memory, 0));
-	if (hostVisible)
-		WF_VK_CHECK(ctx, f->vkMapMemory(ctx->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->map));
+	WF_VK_CHECK(ctx, wfVkBufferCreate(&ctx->gpu, size, usage, want, prefer, out));
+	wfVkGpuSetName(&ctx->gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)out->buffer, name);
 	return WF_OK;
 }
 
 static void DestroyBuffer(wfVkContext* ctx, wfVkBuffer* b)
 {
-	if (b->buffer != VK_NULL_HANDLE)
-		ctx->fd.vkDestroyBuffer(ctx->device, b->buffer, NULL);
-	if (b->memory != VK_NULL_HANDLE)
-		ctx->fd.vkFreeMemory(ctx->device, b->memory, NULL); // unmaps implicitly
-	memset(b, 0, sizeof *b);
+	wfVkBufferDestroy(&ctx->gpu, b);
 }
 
 // ------------------------------------------------------------------ command helpers
@@ -143,7 +93,7 @@ static void Barrier(const wfVkContext* ctx, VkCommandBuffer cmd, VkPipelineStage
 		.srcAccessMask = srcAccess,
 		.dstAccessMask = dstAccess,
 	};
-	ctx->fd.vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &b, 0, NULL, 0, NULL);
+	ctx->gpu.fd.vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &b, 0, NULL, 0, NULL);
 }
 
 // Compute -> compute: the next dispatch reads (and writes) what this one wrote.
@@ -157,7 +107,7 @@ static void Copy(const wfVkContext* ctx, VkCommandBuffer cmd, VkBuffer src, VkDe
 	VkDeviceSize dstOffset, VkDeviceSize size)
 {
 	VkBufferCopy region = {srcOffset, dstOffset, size};
-	ctx->fd.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
+	ctx->gpu.fd.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
 }
 
 static wfResult AllocateCommandBuffer(wfVkContext* ctx, const char* name, VkCommandBuffer* out)
@@ -168,15 +118,15 @@ static wfResult AllocateCommandBuffer(wfVkContext* ctx, const char* name, VkComm
 		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 		.commandBufferCount = 1,
 	};
-	WF_VK_CHECK(ctx, ctx->fd.vkAllocateCommandBuffers(ctx->device, &info, out));
-	wfVkSetName(ctx, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)*out, name);
+	WF_VK_CHECK(ctx, ctx->gpu.fd.vkAllocateCommandBuffers(ctx->gpu.device, &info, out));
+	wfVkGpuSetName(&ctx->gpu, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)*out, name);
 	return WF_OK;
 }
 
 static wfResult Begin(wfVkContext* ctx, VkCommandBuffer cmd)
 {
 	VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	WF_VK_CHECK(ctx, ctx->fd.vkBeginCommandBuffer(cmd, &info));
+	WF_VK_CHECK(ctx, ctx->gpu.fd.vkBeginCommandBuffer(cmd, &info));
 	return WF_OK;
 }
 
@@ -185,16 +135,8 @@ static wfResult Begin(wfVkContext* ctx, VkCommandBuffer cmd)
 static wfResult SubmitAndWait(wfVkContext* ctx, VkCommandBuffer cmd)
 {
 	if (ctx->lost)
-		return wfSetError(ctx->world, WF_ERROR_DEVICE_LOST, "vulkan: the device %s was lost earlier", ctx->properties.deviceName);
-	const wfVkDeviceFuncs* f = &ctx->fd;
-	VkSubmitInfo submit = {
-		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-		.commandBufferCount = 1,
-		.pCommandBuffers = &cmd,
-	};
-	WF_VK_CHECK(ctx, f->vkResetFences(ctx->device, 1, &ctx->fence));
-	WF_VK_CHECK(ctx, f->vkQueueSubmit(ctx->queue, 1, &submit, ctx->fence));
-	WF_VK_CHECK(ctx, f->vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, WF_VK_FENCE_TIMEOUT_NS));
+		return wfSetError(ctx->world, WF_ERROR_DEVICE_LOST, "vulkan: the device %s was lost earlier", ctx->gpu.properties.deviceName);
+	WF_VK_CHECK(ctx, wfVkSubmitAndWait(&ctx->gpu, cmd, ctx->fence, WF_VK_FENCE_TIMEOUT_NS));
 	return WF_OK;
 }
 
@@ -214,7 +156,7 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc);
 
 static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 {
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * WF_VK_BIND_COUNT};
 	VkDescriptorPoolCreateInfo poolInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -222,7 +164,7 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		.poolSizeCount = 1,
 		.pPoolSizes = &size,
 	};
-	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &vc->descriptorPool));
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, &vc->descriptorPool));
 	VkDescriptorSetLayout layouts[2] = {ctx->setLayout, ctx->setLayout};
 	VkDescriptorSetAllocateInfo alloc = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -230,7 +172,7 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		.descriptorSetCount = 2,
 		.pSetLayouts = layouts,
 	};
-	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->device, &alloc, vc->sets));
+	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->gpu.device, &alloc, vc->sets));
 	WriteDescriptorSets(ctx, vc);
 	return WF_OK;
 }
@@ -238,7 +180,7 @@ static wfResult CreateDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 // Points both descriptor sets of a cloth at its regions (again after its arena moved).
 static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 {
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	for (int v = 0; v < 2; ++v) {
 		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
 		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + (VkDeviceSize)vc->frameSubsteps * sizeof(wfVkSubstep)};
@@ -271,14 +213,14 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 				.pBufferInfo = &infos[b],
 			};
 		}
-		f->vkUpdateDescriptorSets(ctx->device, WF_VK_BIND_COUNT, writes, 0, NULL);
+		f->vkUpdateDescriptorSets(ctx->gpu.device, WF_VK_BIND_COUNT, writes, 0, NULL);
 	}
 }
 
 // The three small command buffers of a cloth, recorded once: upload, download, undo a bad frame.
 static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 {
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	const VkDeviceSize bytes = (VkDeviceSize)c->model.particleCount * sizeof(wfVec4);
 	const VkBuffer dev = vc->device.buffer, stage = vc->staging.buffer;
 	const VkDeviceSize data = WF_VK_STAGING_DATA;
@@ -393,11 +335,11 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	if (r == WF_OK) {
 		Copy(ctx, cmd, temp.buffer, 0, vc->device.buffer, vc->deviceBase, vc->deviceSize);
 		Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
-		VkResult vr = ctx->fd.vkEndCommandBuffer(cmd);
+		VkResult vr = ctx->gpu.fd.vkEndCommandBuffer(cmd);
 		r = vr == VK_SUCCESS ? SubmitAndWait(ctx, cmd) : wfVkFail(ctx, vr, "vkEndCommandBuffer(model upload)", __FILE__, __LINE__);
 	}
 	if (cmd != VK_NULL_HANDLE)
-		ctx->fd.vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmd);
+		ctx->gpu.fd.vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmd);
 	DestroyBuffer(ctx, &temp);
 	return r;
 }
@@ -413,7 +355,7 @@ static const VkBufferUsageFlags kStateUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
 // The largest arena: one storage-buffer binding covers it, and word indices stay in 32 bits.
 static VkDeviceSize ArenaLimit(const wfVkContext* ctx)
 {
-	VkDeviceSize limit = ctx->properties.limits.maxStorageBufferRange;
+	VkDeviceSize limit = ctx->gpu.properties.limits.maxStorageBufferRange;
 	if (limit > ((VkDeviceSize)1 << 31))
 		limit = (VkDeviceSize)1 << 31;
 	return limit / 256 * 256;
@@ -460,7 +402,7 @@ static void WriteArenaSet(wfVkContext* ctx, const wfVkArena* a)
 			.pBufferInfo = &infos[b],
 		};
 	}
-	ctx->fd.vkUpdateDescriptorSets(ctx->device, WF_VK_BATCH_BIND_COUNT, writes, 0, NULL);
+	ctx->gpu.fd.vkUpdateDescriptorSets(ctx->gpu.device, WF_VK_BATCH_BIND_COUNT, writes, 0, NULL);
 }
 
 // Room for `slots` cloths in the arena's host-visible table (called while recording a frame, when
@@ -493,7 +435,7 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSize size)
 {
 	wfVkArena* a = &ctx->arenas[ai];
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	wfVkBuffer grown;
 	char name[64];
 	snprintf(name, sizeof name, "weft arena %d", ai);
@@ -517,7 +459,7 @@ static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSi
 				r = vr == VK_SUCCESS ? SubmitAndWait(ctx, cmd) : wfVkFail(ctx, vr, "vkEndCommandBuffer(arena move)", __FILE__, __LINE__);
 			}
 			if (cmd != VK_NULL_HANDLE)
-				f->vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmd);
+				f->vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmd);
 		}
 		if (r != WF_OK) {
 			DestroyBuffer(ctx, &grown);
@@ -537,7 +479,7 @@ static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSi
 		VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
 		for (int k = 0; k < 4; ++k) {
 			if (cmds[k] != VK_NULL_HANDLE)
-				f->vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmds[k]);
+				f->vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmds[k]);
 		}
 		vc->upload = vc->download = vc->restore = vc->stats = VK_NULL_HANDLE;
 		if ((r = RecordTransfers(ctx, c, vc)) != WF_OK)
@@ -586,7 +528,7 @@ static wfResult ArenaAllocate(wfVkContext* ctx, wfWorld* world, VkDeviceSize siz
 	ai = ctx->arenaCount;
 	wfVkArena* a = &ctx->arenas[ai];
 	memset(a, 0, sizeof *a);
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	VkDescriptorPoolSize poolSize = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, WF_VK_BATCH_BIND_COUNT};
 	VkDescriptorPoolCreateInfo poolInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -595,14 +537,14 @@ static wfResult ArenaAllocate(wfVkContext* ctx, wfWorld* world, VkDeviceSize siz
 		.pPoolSizes = &poolSize,
 	};
 	ctx->arenaCount++; // from here on destroyed with the world, whatever fails below
-	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->device, &poolInfo, NULL, &a->pool));
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, &a->pool));
 	VkDescriptorSetAllocateInfo alloc = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
 		.descriptorPool = a->pool,
 		.descriptorSetCount = 1,
 		.pSetLayouts = &ctx->batchSetLayout,
 	};
-	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->device, &alloc, &a->set));
+	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->gpu.device, &alloc, &a->set));
 	wfResult r = ArenaReserveSlots(ctx, a, 8);
 	VkDeviceSize first = WF_VK_ARENA_FIRST_SIZE;
 	while (first < size)
@@ -625,7 +567,7 @@ static void DestroyArenas(wfVkContext* ctx)
 		DestroyBuffer(ctx, &a->buffer);
 		DestroyBuffer(ctx, &a->table);
 		if (a->pool != VK_NULL_HANDLE)
-			ctx->fd.vkDestroyDescriptorPool(ctx->device, a->pool, NULL);
+			ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, a->pool, NULL);
 	}
 	ctx->arenaCount = 0;
 }
@@ -654,7 +596,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_BACKUP_VEL] = v4, [WF_VK_REGION_STATUS] = sizeof(wfVkStatus), [WF_VK_REGION_PARTIALS] = partials,
 		[WF_VK_REGION_PACKED] = k * 8,
 	};
-	VkDeviceSize align = ctx->properties.limits.minStorageBufferOffsetAlignment;
+	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)
 		align = 256;
 	VkDeviceSize total = 0;
@@ -666,14 +608,14 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	// Limits before work: the cloth's arrays must fit the largest device-local heap (the raw
 	// allocation failure would name only a Vulkan call).
 	VkDeviceSize heap = 0;
-	for (uint32_t h = 0; h < ctx->memory.memoryHeapCount; ++h) {
-		if ((ctx->memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && ctx->memory.memoryHeaps[h].size > heap)
-			heap = ctx->memory.memoryHeaps[h].size;
+	for (uint32_t h = 0; h < ctx->gpu.memory.memoryHeapCount; ++h) {
+		if ((ctx->gpu.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && ctx->gpu.memory.memoryHeaps[h].size > heap)
+			heap = ctx->gpu.memory.memoryHeaps[h].size;
 	}
 	if (heap > 0 && total > heap)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY,
 			"%d x %d particles need %.1f MB of device memory; %s has %.1f MB (its largest device-local heap)",
-			c->model.cols, c->model.rows, (double)total / 1e6, ctx->properties.deviceName, (double)heap / 1e6);
+			c->model.cols, c->model.rows, (double)total / 1e6, ctx->gpu.properties.deviceName, (double)heap / 1e6);
 	char name[64];
 	wfResult r;
 	// A small cloth's arrays go into an arena (batched with the others), a large one's into its own buffer.
@@ -732,10 +674,10 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 	VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
 	for (int i = 0; i < 4; ++i) {
 		if (cmds[i] != VK_NULL_HANDLE)
-			ctx->fd.vkFreeCommandBuffers(ctx->device, ctx->commandPool, 1, &cmds[i]);
+			ctx->gpu.fd.vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmds[i]);
 	}
 	if (vc->descriptorPool != VK_NULL_HANDLE)
-		ctx->fd.vkDestroyDescriptorPool(ctx->device, vc->descriptorPool, NULL);
+		ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, vc->descriptorPool, NULL);
 	if (vc->arena >= 0)
 		ctx->arenas[vc->arena].live--; // the space comes back when the arena is empty
 	else
@@ -774,7 +716,7 @@ static void BeginStage(Recorder* rec, wfStage stage)
 	const uint32_t q = 2 + rec->marks++;
 	WF_ASSERT(ctx->world, q < ctx->timestampCapacity);
 	ctx->markStage[q] = (uint8_t)rec->stage;
-	ctx->fd.vkCmdWriteTimestamp(rec->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, q);
+	ctx->gpu.fd.vkCmdWriteTimestamp(rec->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, q);
 	rec->stage = stage;
 }
 
@@ -801,14 +743,14 @@ static bool ReserveTimestamps(wfVkContext* ctx, uint64_t count)
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
 		.queryCount = capacity,
 	};
-	VkResult vr = stages != NULL && ticks != NULL ? ctx->fd.vkCreateQueryPool(ctx->device, &info, NULL, &pool) : VK_ERROR_OUT_OF_HOST_MEMORY;
+	VkResult vr = stages != NULL && ticks != NULL ? ctx->gpu.fd.vkCreateQueryPool(ctx->gpu.device, &info, NULL, &pool) : VK_ERROR_OUT_OF_HOST_MEMORY;
 	if (vr != VK_SUCCESS) {
 		free(stages);
 		free(ticks);
 		wfLog(ctx->world, WF_LOG_WARNING, "vulkan: no pool of %u timestamps (%s); stage times unknown", capacity, wfVkResultName(vr));
 		return false;
 	}
-	ctx->fd.vkDestroyQueryPool(ctx->device, ctx->timestamps, NULL);
+	ctx->gpu.fd.vkDestroyQueryPool(ctx->gpu.device, ctx->timestamps, NULL);
 	free(ctx->markStage);
 	free(ctx->ticks);
 	ctx->timestamps = pool;
@@ -822,7 +764,7 @@ static void UseSet(Recorder* rec, int variant)
 {
 	if (rec->set == variant)
 		return;
-	rec->ctx->fd.vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, rec->ctx->pipelineLayout, 0, 1,
+	rec->ctx->gpu.fd.vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, rec->ctx->pipelineLayout, 0, 1,
 		&rec->cloth->sets[variant], 0, NULL);
 	rec->set = variant;
 }
@@ -832,7 +774,7 @@ static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, ui
 {
 	if (count == 0)
 		return;
-	const wfVkDeviceFuncs* f = &rec->ctx->fd;
+	const wfVkDeviceFuncs* f = &rec->ctx->gpu.fd;
 	VkPipeline p = rec->ctx->pipelines[pipe];
 	if (rec->bound != p) {
 		f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
@@ -917,7 +859,7 @@ static wfResult RecordBatch(Recorder* rec, const wfWorld* world, int ai, int* fu
 {
 	wfVkContext* ctx = rec->ctx;
 	wfVkArena* a = &ctx->arenas[ai];
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	const wfStepDef* step = &world->def.step;
 	if (a->slots == 0)
 		return WF_OK;
@@ -1031,7 +973,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 
 static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 {
-	const wfVkDeviceFuncs* f = &ctx->fd;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	VkCommandBuffer cmd = ctx->frameCmd;
 	WF_VK_CHECK(ctx, f->vkResetCommandBuffer(cmd, 0));
 	ctx->recorded = false; // until the end: a failure below leaves nothing to submit
@@ -1230,7 +1172,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
 	if (ctx->lost)
-		return wfSetError(world, WF_ERROR_DEVICE_LOST, "vulkan: the device %s was lost earlier", ctx->properties.deviceName);
+		return wfSetError(world, WF_ERROR_DEVICE_LOST, "vulkan: the device %s was lost earlier", ctx->gpu.properties.deviceName);
 	if (world->clothCount == 0)
 		return WF_OK;
 	const wfStepDef* step = &world->def.step;
@@ -1263,9 +1205,9 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		uint64_t frameTicks[2];
 		uint64_t* ticks = ctx->recordedStageTiming ? ctx->ticks : frameTicks;
 		const uint32_t count = ctx->recordedStageTiming ? 2 + ctx->stageMarks : 2;
-		VkResult vr = ctx->fd.vkGetQueryPoolResults(ctx->device, ctx->timestamps, 0, count, count * sizeof(uint64_t), ticks,
+		VkResult vr = ctx->gpu.fd.vkGetQueryPoolResults(ctx->gpu.device, ctx->timestamps, 0, count, count * sizeof(uint64_t), ticks,
 			sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-		const double msPerTick = ctx->properties.limits.timestampPeriod * 1e-6;
+		const double msPerTick = ctx->gpu.properties.limits.timestampPeriod * 1e-6;
 		const uint64_t mask = ctx->timestampMask;
 		ctx->lastFrameGpuMs = vr == VK_SUCCESS ? (double)((ticks[1] - ticks[0]) & mask) * msPerTick : -1.0;
 		if (ctx->frameTimes != NULL && ctx->frameCount < WF_VK_TIMING_CAPACITY && ctx->lastFrameGpuMs >= 0.0)
@@ -1366,7 +1308,7 @@ static void LogTiming(wfVkContext* ctx)
 	qsort(t, (size_t)n, sizeof(double), CompareDoubles);
 	wfLog(ctx->world, WF_LOG_WARNING,
 		"vulkan timing: %s, %d frames after %d warm-up, GPU ms/frame median %.4f p10 %.4f p90 %.4f, %d dispatches/frame",
-		ctx->properties.deviceName, n, skip, t[n / 2], t[n / 10], t[(n * 9) / 10], ctx->dispatchesPerFrame);
+		ctx->gpu.properties.deviceName, n, skip, t[n / 2], t[n / 10], t[(n * 9) / 10], ctx->dispatchesPerFrame);
 }
 
 // Statistics reduced on the device: each workgroup sums its particles or constraints in float,
@@ -1487,7 +1429,7 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 	world->backend = &kVulkanOps;
 	world->backendData = ctx;
 	world->threads = 1;
-	snprintf(world->deviceName, sizeof world->deviceName, "%s", ctx->properties.deviceName);
-	wfLog(world, WF_LOG_INFO, "vulkan: using %s", ctx->properties.deviceName);
+	snprintf(world->deviceName, sizeof world->deviceName, "%s", ctx->gpu.properties.deviceName);
+	wfLog(world, WF_LOG_INFO, "vulkan: using %s", ctx->gpu.properties.deviceName);
 	return WF_OK;
 }

@@ -5,15 +5,10 @@
 
 #include "../core/internal.h"
 #include "shaders/shared.h"
-#include "vk_loader.h"
+#include "../vk/vk_gpu.h"
 
 // Every VkResult is checked: a failure is logged with the call and returned as a wfResult.
-#define WF_VK_CHECK(ctx, call) \
-	do { \
-		VkResult wf_vr = (call); \
-		if (wf_vr != VK_SUCCESS) \
-			return wfVkFail((ctx), wf_vr, #call, __FILE__, __LINE__); \
-	} while (0)
+#define WF_VK_CHECK(ctx, call) WF_VK_CHECK_WITH(wfVkFail, ctx, call)
 
 enum {
 	WF_VK_PIPE_PREDICT = 0,
@@ -54,14 +49,6 @@ enum {
 	WF_VK_REGION_PACKED,   // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits
 	WF_VK_REGION_COUNT
 };
-
-// A buffer with its own memory; `map` is set for host-visible ones.
-typedef struct wfVkBuffer {
-	VkBuffer buffer;
-	VkDeviceMemory memory;
-	VkDeviceSize size;
-	void* map;
-} wfVkBuffer;
 
 #define WF_VK_TIMING_CAPACITY 65536
 #define WF_VK_MAX_TIMESTAMPS (1u << 22) // stage timing's queries per frame, at most
@@ -114,21 +101,7 @@ typedef struct wfVkArena {
 
 typedef struct wfVkContext {
 	wfWorld* world;      // where messages go
-	wfVkLoader loader;
-	wfVkInstanceFuncs fi;
-	wfVkDeviceFuncs fd;
-	VkInstance instance;
-	VkDebugUtilsMessengerEXT messenger;
-	bool debugUtils;     // VK_EXT_debug_utils enabled: objects get names
-	VkPhysicalDevice physicalDevice;
-	VkPhysicalDeviceProperties properties;
-	VkPhysicalDeviceMemoryProperties memory;
-	uint32_t queueFamily;
-	VkQueueFlags queueFlags;              // of queueFamily
-	VkPhysicalDeviceFeatures features;    // enabled on the device
-	bool borrowed;       // instance and device are the caller's (wfWorldDef.vulkanDevice)
-	VkDevice device;
-	VkQueue queue;
+	wfVkGpu gpu;         // instance, device and queue (src/vk/): own, or the caller's (wfWorldDef.vulkanDevice)
 	VkDescriptorSetLayout setLayout;
 	VkPipelineLayout pipelineLayout;
 	VkDescriptorSetLayout batchSetLayout;   // WF_VK_BATCH_BIND_* (fused kernels)
@@ -177,13 +150,11 @@ typedef struct wfVkContext {
 wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const char* file, int line);
 void wfVkSetName(wfVkContext* ctx, VkObjectType type, uint64_t handle, const char* name);
 
-// vk_device.c: instance, validation, device choice, pipelines.
+// vk_device.c: the device (src/vk/) and the backend's pipelines, pool and queries on it.
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware);
 // Uses the caller's instance, device and queue (wfWorldDef.vulkanDevice) instead of creating them;
 // wfVkDestroyDevice then leaves them alive.
 wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* device);
-// The properties of a queue family of the context's physical device; false if there is no such family.
-bool wfVkQueueFamily(const wfVkContext* ctx, uint32_t index, VkQueueFamilyProperties* out);
 void wfVkDestroyDevice(wfVkContext* ctx);
 // The fused kernel of a solver for workgroups of (32 << sizeIndex) invocations, created on first use.
 wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out);

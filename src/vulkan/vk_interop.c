@@ -4,16 +4,7 @@
 
 void wfVkInteropDevice(wfWorld* world, wfVulkanDevice* out)
 {
-	wfVkContext* ctx = (wfVkContext*)world->backendData;
-	out->queueFlags = (uint32_t)ctx->queueFlags;
-	out->instance = ctx->instance;
-	out->physicalDevice = ctx->physicalDevice;
-	out->device = ctx->device;
-	out->queue = ctx->queue;
-	out->queueFamily = ctx->queueFamily;
-	out->apiVersion = VK_API_VERSION_1_0;
-	out->enabledFeatures = &ctx->features;
-	out->getInstanceProcAddr = (void*)ctx->loader.getInstanceProcAddr;
+	wfVkGpuShare(&((const wfVkContext*)world->backendData)->gpu, out);
 }
 
 // A cloth's arrays sit at regionOffset[] of its device buffer (in an arena they are already offset by

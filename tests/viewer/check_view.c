@@ -22,6 +22,7 @@ static Probe g_probes[MAX_PROBES];
 static int g_probeCount;
 static int g_endCode = -1;
 static char g_endLine[MAX_LINE];
+static char g_devicesLine[MAX_LINE]; // "devices window=NAME; renderer=NAME; simulation=NAME"
 static const char* g_dir;
 static int g_failed;
 
@@ -49,6 +50,8 @@ static int LoadLog(void)
 			Probe* p = &g_probes[g_probeCount++];
 			sscanf(line + 6, "%63s", p->label);
 			snprintf(p->line, sizeof p->line, "%s", line);
+		} else if (strncmp(line, "devices ", 8) == 0) {
+			snprintf(g_devicesLine, sizeof g_devicesLine, "%s", line);
 		} else if (strncmp(line, "end ", 4) == 0) {
 			const char* c = strstr(line, "code=");
 			g_endCode = c != NULL ? atoi(c + 5) : -1;
@@ -327,6 +330,12 @@ static void CheckVulkan(void)
 	// The world runs on the window's device: the cloth is drawn from the solver's buffers.
 	CHECK(Num(held, "zerocopy") == 1 && Num(held, "uploaded") == 0, "%g cloth from the solver's buffers, %g bytes uploaded",
 		Num(held, "zerocopy"), Num(held, "uploaded"));
+	// WEFT_VK_DEVICE=LlVmPiPe (mixed case): the window, the renderer and the world name one device.
+	char window[256] = "", renderer[256] = "", simulation[256] = "";
+	int fields = sscanf(g_devicesLine, "devices window=%255[^;]; renderer=%255[^;]; simulation=%255[^\n]", window, renderer,
+		simulation);
+	CHECK(fields == 3 && strstr(window, "llvmpipe") != NULL && strcmp(window, renderer) == 0 && strcmp(window, simulation) == 0,
+		"window '%s', renderer '%s', simulation '%s' on one device", window, renderer, simulation);
 	Image img = LoadPng("vulkan");
 	CHECK(img.width == 480 && img.height == 320, "the screenshot is %dx%d", img.width, img.height);
 	free(img.rgba);

@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,31 +68,50 @@ void wfVkLoaderClose(wfVkLoader* loader)
 	memset(loader, 0, sizeof *loader);
 }
 
+// The tables are filled by one loop over lists generated from the X-macro lists: the names as one
+// string ("vkA\0vkB\0...") and each entry's offset in its table (no pointers, so no relocations).
+// The code is a loop instead of a call and a test written out per entry.
+#define WF_VK_NAME(name) #name "\0"
+#define WF_VK_INSTANCE_OFFSET(name) (uint16_t)offsetof(wfVkInstanceFuncs, name),
+#define WF_VK_DEVICE_OFFSET(name) (uint16_t)offsetof(wfVkDeviceFuncs, name),
+static const char kInstanceNames[] = WF_VK_INSTANCE_FUNCS(WF_VK_NAME) WF_VK_INSTANCE_OPTIONAL_FUNCS(WF_VK_NAME);
+static const uint16_t kInstanceRequired[] = {WF_VK_INSTANCE_FUNCS(WF_VK_INSTANCE_OFFSET)};
+static const uint16_t kInstanceOffsets[] = {
+	WF_VK_INSTANCE_FUNCS(WF_VK_INSTANCE_OFFSET) WF_VK_INSTANCE_OPTIONAL_FUNCS(WF_VK_INSTANCE_OFFSET)};
+static const char kDeviceNames[] = WF_VK_DEVICE_FUNCS(WF_VK_NAME);
+static const uint16_t kDeviceOffsets[] = {WF_VK_DEVICE_FUNCS(WF_VK_DEVICE_OFFSET)};
+#undef WF_VK_NAME
+#undef WF_VK_INSTANCE_OFFSET
+#undef WF_VK_DEVICE_OFFSET
+#define WF_VK_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+// Looks every name up (through the instance's or, with gdpa, the device's lookup) and stores it at
+// its offset; entries from `required` on may be NULL. Returns the first missing required name, or NULL.
+static const char* Fill(void* table, const char* names, const uint16_t* offsets, size_t count, size_t required,
+	PFN_vkGetInstanceProcAddr gipa, VkInstance instance, PFN_vkGetDeviceProcAddr gdpa, VkDevice device)
+{
+	const char* name = names;
+	for (size_t i = 0; i < count; ++i, name += strlen(name) + 1) {
+		PFN_vkVoidFunction fn = gdpa != NULL ? gdpa(device, name) : gipa(instance, name);
+		if (fn == NULL && i < required)
+			return name;
+		memcpy((char*)table + offsets[i], &fn, sizeof fn);
+	}
+	return NULL;
+}
+
 const char* wfVkLoadInstance(const wfVkLoader* loader, VkInstance instance, wfVkInstanceFuncs* f)
 {
 	memset(f, 0, sizeof *f);
-#define WF_VK_LOAD(name) \
-	f->name = (PFN_##name)loader->getInstanceProcAddr(instance, #name); \
-	if (f->name == NULL) \
-		return #name;
-#define WF_VK_LOAD_OPTIONAL(name) f->name = (PFN_##name)loader->getInstanceProcAddr(instance, #name);
-	WF_VK_INSTANCE_FUNCS(WF_VK_LOAD)
-	WF_VK_INSTANCE_OPTIONAL_FUNCS(WF_VK_LOAD_OPTIONAL)
-#undef WF_VK_LOAD
-#undef WF_VK_LOAD_OPTIONAL
-	return NULL;
+	return Fill(f, kInstanceNames, kInstanceOffsets, WF_VK_COUNT(kInstanceOffsets), WF_VK_COUNT(kInstanceRequired),
+		loader->getInstanceProcAddr, instance, NULL, VK_NULL_HANDLE);
 }
 
 const char* wfVkLoadDevice(const wfVkInstanceFuncs* fi, VkDevice device, wfVkDeviceFuncs* f)
 {
 	memset(f, 0, sizeof *f);
-#define WF_VK_LOAD(name) \
-	f->name = (PFN_##name)fi->vkGetDeviceProcAddr(device, #name); \
-	if (f->name == NULL) \
-		return #name;
-	WF_VK_DEVICE_FUNCS(WF_VK_LOAD)
-#undef WF_VK_LOAD
-	return NULL;
+	return Fill(f, kDeviceNames, kDeviceOffsets, WF_VK_COUNT(kDeviceOffsets), WF_VK_COUNT(kDeviceOffsets), NULL,
+		VK_NULL_HANDLE, fi->vkGetDeviceProcAddr, device);
 }
 
 const char* wfVkResultName(VkResult r)
@@ -114,6 +135,10 @@ const char* wfVkResultName(VkResult r)
 	WF_VK_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
 	WF_VK_CASE(VK_ERROR_FRAGMENTED_POOL)
 	WF_VK_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+	WF_VK_CASE(VK_ERROR_SURFACE_LOST_KHR)
+	WF_VK_CASE(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+	WF_VK_CASE(VK_ERROR_OUT_OF_DATE_KHR)
+	WF_VK_CASE(VK_SUBOPTIMAL_KHR)
 #undef WF_VK_CASE
 	default: return "VK_ERROR_UNKNOWN";
 	}

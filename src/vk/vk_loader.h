@@ -1,6 +1,7 @@
 // Vulkan entry points loaded at run time: the loader library is opened with dlopen, so a machine
 // without it still runs the CPU solver. Functions live in per-instance and per-device tables
-// (no globals), filled from X-macro lists.
+// (no globals), filled from ONE X-macro list per level for the backend, the renderer and the
+// viewer's device (a device command neither uses costs a pointer in the table).
 #ifndef WEFT_VK_LOADER_H
 #define WEFT_VK_LOADER_H
 
@@ -23,6 +24,8 @@
 	X(vkGetPhysicalDeviceFeatures) \
 	X(vkGetPhysicalDeviceQueueFamilyProperties) \
 	X(vkGetPhysicalDeviceMemoryProperties) \
+	X(vkGetPhysicalDeviceFormatProperties) \
+	X(vkEnumerateDeviceExtensionProperties) \
 	X(vkCreateDevice) \
 	X(vkGetDeviceProcAddr)
 
@@ -79,7 +82,31 @@
 	X(vkResetFences) \
 	X(vkWaitForFences) \
 	X(vkQueueSubmit) \
-	X(vkQueueWaitIdle)
+	X(vkQueueWaitIdle) \
+	X(vkResetDescriptorPool) \
+	X(vkCreateImage) \
+	X(vkDestroyImage) \
+	X(vkGetImageMemoryRequirements) \
+	X(vkBindImageMemory) \
+	X(vkCreateImageView) \
+	X(vkDestroyImageView) \
+	X(vkCreateSampler) \
+	X(vkDestroySampler) \
+	X(vkCreateRenderPass) \
+	X(vkDestroyRenderPass) \
+	X(vkCreateFramebuffer) \
+	X(vkDestroyFramebuffer) \
+	X(vkCreateGraphicsPipelines) \
+	X(vkCmdCopyBufferToImage) \
+	X(vkCmdCopyImageToBuffer) \
+	X(vkCmdBlitImage) \
+	X(vkCmdBeginRenderPass) \
+	X(vkCmdEndRenderPass) \
+	X(vkCmdBindVertexBuffers) \
+	X(vkCmdBindIndexBuffer) \
+	X(vkCmdSetViewport) \
+	X(vkCmdSetScissor) \
+	X(vkCmdDrawIndexed)
 
 #define WF_VK_DECLARE(name) PFN_##name name;
 
