@@ -55,6 +55,7 @@ static const OptionSpec kOptions[] = {
 	{"every", OPT_INT, CLI_CMD_RUN, AT(render.every), 1, 1000000, NULL, NULL},
 	{"fps", OPT_INT, CLI_CMD_RUN, AT(render.fps), 1, 1000, NULL, NULL},
 	{"color", OPT_NAME, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed, strain", "a colour mode"},
+	{"view", OPT_NAME, CLI_CMD_RUN, AT(render.view), 0, 0, "cloth, nodes, both", "a view"},
 	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL, NULL},
 };
 

@@ -42,6 +42,7 @@ typedef struct CliRenderOptions {
 	int every;             // --every N: render every Nth frame (default 1)
 	int fps;               // --fps N (default: frames per simulated second / every)
 	const char* color;     // --color texture|speed|strain (checked by the parser)
+	const char* view;      // --view cloth|nodes|both (checked by the parser)
 	bool wireframe;        // --wireframe
 } CliRenderOptions;
 

@@ -35,6 +35,7 @@ static const Command kCommands[] = {
 		"  --every N         render every Nth frame, [1, 1000000] (default 1)\n"
 		"  --fps N           video frame rate, [1, 1000] (default: real time)\n"
 		"  --color MODE      texture, speed or strain (default texture)\n"
+		"  --view VIEW       cloth, nodes (particles coloured by speed, constraints by strain) or both\n"
 		"  --wireframe       draw the cloth's edges too\n"
 		"  Every option is checked, used or not. A device or FIFO given as --stats or --video is written\n"
 		"  in place; other outputs are written under a temporary name and renamed when complete.\n"

@@ -77,6 +77,10 @@ int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 		fprintf(stderr, "weft run: --color: '%s' is not a colour mode (allowed: texture, speed, strain)\n", o->render.color);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->render.view != NULL && !wfViewModeFromName(o->render.view, &def.view)) {
+		fprintf(stderr, "weft run: --view: '%s' is not a view (allowed: cloth, nodes, both)\n", o->render.view);
+		return CLI_EXIT_USAGE;
+	}
 	if (o->render.pngDir != NULL && !CliPrepareFolder(o->render.pngDir, error, sizeof error)) {
 		fprintf(stderr, "weft run: --png: %s\n", error);
 		return CLI_EXIT_USAGE;

@@ -28,7 +28,7 @@ static const char* kUsage =
 	"  --grid CxR             particles per row and column of every cloth\n"
 	"  --script FILE          replay timed input events (see apps/viewer/script.c), then quit\n"
 	"  --screenshot-dir DIR   where scripted screenshots and session.log go (default .)\n"
-	"Keys: Space pause, S sphere motion, R reset cloth, W wireframe, M colour mode, C reset view, Esc quit.\n"
+	"Keys: Space pause, S sphere motion, R reset cloth, W wireframe, M colour mode, V view (cloth, nodes, both), C reset view, Esc quit.\n"
 	"Mouse: drag a node to pull it; drag elsewhere to orbit, shift-drag to pan, alt-drag or scroll to zoom.\n"
 	"Exit codes: 0 done, 1 no display or no Vulkan presentation, 2 bad arguments or scene, 3 script error,\n"
 	"4 Vulkan or render failure, 5 validation messages (WEFT_VK_VALIDATION=1).\n";
@@ -439,6 +439,7 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 	// The scene, through the same renderer as the headless path.
 	double r0 = Now();
 	wfRenderer_SetStyle(app->renderer, v->applied.colorMode, v->applied.wireframe, true);
+	wfRenderer_SetView(app->renderer, v->applied.view); // always one of the three: the key and the panel cycle them
 	wfVulkanImage scene;
 	if (wfRenderer_DrawWorld(app->renderer, v->world, v->cloths, v->clothCount, &v->camera) != WF_OK ||
 		wfRenderer_GetVulkanImage(app->renderer, &scene) != WF_OK) {

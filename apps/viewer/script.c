@@ -173,7 +173,7 @@ static int KeyCode(const char* name)
 {
 	static const struct { const char* name; int key; } keys[] = {
 		{"space", GLFW_KEY_SPACE}, {"s", GLFW_KEY_S}, {"r", GLFW_KEY_R}, {"w", GLFW_KEY_W},
-		{"m", GLFW_KEY_M}, {"c", GLFW_KEY_C}, {"escape", GLFW_KEY_ESCAPE},
+		{"m", GLFW_KEY_M}, {"v", GLFW_KEY_V}, {"c", GLFW_KEY_C}, {"escape", GLFW_KEY_ESCAPE},
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
 		if (strcmp(name, keys[i].name) == 0)
@@ -213,7 +213,7 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
 		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s "
 		"cpu=%.6f minimised=%d hidden=%lld displayed=%lld rendered=%lld presented=%lld swapchains=%d swapmin=%d,%d "
-		"zerocopy=%d uploaded=%lld\n",
+		"zerocopy=%d uploaded=%lld view=%s\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
 		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
 		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
@@ -222,7 +222,7 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 		wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart,
 		v->minimised ? 1 : 0, (long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames,
 		(long long)v->presentedFrames, v->swapchains, v->swapMinWidth, v->swapMinHeight, v->zeroCopyCloths,
-		(long long)v->uploadBytes);
+		(long long)v->uploadBytes, wfViewModeName(v->applied.view));
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)

@@ -35,6 +35,8 @@ const char* const kSolvers[] = {"xpbd", "jacobi", "springs"};
 const char* const kWind[] = {"none", "gust", "wave"};
 const char* const kPins[] = {"none", "top corners", "top row", "corners", "list"};
 const char* const kColors[] = {"texture", "speed", "strain"};
+// The views by the library's own names.
+const char* const kViews[] = {wfViewModeName(WF_VIEW_CLOTH), wfViewModeName(WF_VIEW_NODES), wfViewModeName(WF_VIEW_BOTH)};
 
 // A slider over [lo, hi] on a logarithmic scale, with 0 allowed (rigid) from the checkbox-free end.
 bool SliderLog(const char* label, float* v, float lo, float hi, const char* fmt)
@@ -284,6 +286,9 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 			int color = (int)p->colorMode;
 			if (ComboEnum("colour (M)", &color, kColors, 3))
 				p->colorMode = (wfColorMode)color;
+			int view = (int)p->view;
+			if (ComboEnum("view (V)", &view, kViews, 3))
+				p->view = (wfViewMode)view;
 			ImGui::Checkbox("wireframe (W)", &p->wireframe);
 			ImGui::TextDisabled("drag: orbit / grab a node");
 			ImGui::TextDisabled("shift-drag pan, alt-drag/scroll zoom");

@@ -87,6 +87,7 @@ static void ParamsFromWorld(View* v, ViewParams* p)
 		p->cloth[i].rows = v->clothDefs[i].rows;
 	}
 	p->colorMode = WF_COLOR_TEXTURE;
+	p->view = WF_VIEW_CLOTH;
 	p->wireframe = false;
 }
 
@@ -250,6 +251,7 @@ void ViewApplyParams(View* v)
 		}
 	}
 	a->colorMode = e->colorMode;
+	a->view = e->view;
 	a->wireframe = e->wireframe;
 }
 
@@ -457,6 +459,10 @@ void ViewOnKey(View* v, int key)
 		v->edit.colorMode = (wfColorMode)((v->edit.colorMode + 1) % 3);
 		v->applied.colorMode = v->edit.colorMode;
 		break;
+	case GLFW_KEY_V:
+		v->edit.view = (wfViewMode)((v->edit.view + 1) % 3);
+		v->applied.view = v->edit.view;
+		break;
 	case GLFW_KEY_C: v->camera = v->home; break;
 	case GLFW_KEY_ESCAPE: v->quit = true; break;
 	default: break;
@@ -574,6 +580,7 @@ bool ViewSetParam(View* v, const char* name, const char* value, char* error, int
 	else if (strcmp(name, "floor") == 0 && isNumber) e->floor.enabled = f != 0.0f;
 	else if (strcmp(name, "floor-height") == 0 && isNumber) e->floor.height = f;
 	else if (strcmp(name, "color") == 0) ok = wfColorModeFromName(value, &e->colorMode);
+	else if (strcmp(name, "view") == 0) ok = wfViewModeFromName(value, &e->view);
 	else if (strcmp(name, "wireframe") == 0 && isNumber) e->wireframe = f != 0.0f;
 	else if (strcmp(name, "pin-mode") == 0) {
 		for (int i = 0; i < e->clothCount && ok; ++i)

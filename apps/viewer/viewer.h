@@ -36,6 +36,7 @@ typedef struct ViewParams {
 	int clothCount;
 	ViewClothParams cloth[VIEW_MAX_CLOTHS]; // (clothCount)
 	wfColorMode colorMode;
+	wfViewMode view; // cloth, nodes (the third document's view) or both; key V
 	bool wireframe;
 } ViewParams;
 

@@ -40,10 +40,25 @@ typedef enum wfColorMode {
 WF_API const char* wfColorModeName(wfColorMode mode);
 WF_API bool wfColorModeFromName(const char* name, wfColorMode* out);
 
+// What is drawn of a cloth: its surface, the third document's own view of its nodes (every particle
+// a small sphere coloured by speed on the speed ramp, every stretch and shear constraint a line
+// coloured by signed strain, blue through grey to red, saturated at 2 % so that 1 % shows at half;
+// strains against the rest shape as in WF_COLOR_STRAIN), or both.
+typedef enum wfViewMode {
+	WF_VIEW_CLOTH = 0,
+	WF_VIEW_NODES,
+	WF_VIEW_BOTH,
+} wfViewMode;
+
+// Names used on the command line ("cloth", "nodes", "both").
+WF_API const char* wfViewModeName(wfViewMode view);
+WF_API bool wfViewModeFromName(const char* name, wfViewMode* out);
+
 typedef struct wfRendererDef {
 	int width, height;     // image size in pixels, [1, 16384]
 	int msaaSamples;       // 1, 2, 4 or 8; lowered to what the device supports
 	wfColorMode colorMode;
+	wfViewMode view;       // cloth (default), nodes or both
 	bool wireframe;        // draw the cloth's edges over the shaded surface
 	bool showPins;         // mark pinned particles with small red dots
 	bool showFloor;        // draw the floor when the world has one
@@ -122,6 +137,8 @@ WF_API int64_t wfRenderer_GetUploadBytes(const wfRenderer* renderer);
 WF_API int wfRenderer_GetZeroCopyCloths(const wfRenderer* renderer);
 // Changes the colour mode, wireframe and pin markers between frames (other fields are ignored).
 WF_API void wfRenderer_SetStyle(wfRenderer* renderer, wfColorMode mode, bool wireframe, bool showPins);
+// Changes the view between frames; an unknown view is refused (WF_ERROR_INVALID_ARGUMENT).
+WF_API wfResult wfRenderer_SetView(wfRenderer* renderer, wfViewMode view);
 
 // Renders one frame: the floor and sphere of the world (as enabled) and the given cloths. The cloths of
 // the def's world, or of any world on its device and queue (wfWorldDef.vulkanDevice), are drawn from

@@ -237,14 +237,15 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 	return WF_OK;
 }
 
-// Fills the staging buffer for a cloth without zero copy (velocities only for the speed colours).
+// Fills the staging buffer for a cloth without zero copy (velocities only for the speed colours and
+// the nodes view).
 static wfResult StageCloth(wfRenderer* r, RdClothDraw* c)
 {
 	c->state = r->geometry.buffer;
 	wfResult res = StageArray(r, c, wfCloth_ReadPositions, c->position);
 	if (res == WF_OK)
 		res = StageArray(r, c, wfCloth_ReadNormals, c->normal);
-	if (res == WF_OK && r->def.colorMode == WF_COLOR_SPEED)
+	if (res == WF_OK && (r->def.colorMode == WF_COLOR_SPEED || r->def.view != WF_VIEW_CLOTH)) // the nodes are coloured by speed
 		res = StageArray(r, c, wfCloth_ReadVelocities, c->velocity);
 	else if (res == WF_OK)
 		memset((uint8_t*)r->staging.map + c->velocity, 0, (size_t)c->info.particleCount * RD_VERTEX_STRIDE);
@@ -526,9 +527,10 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 	}
 
 	// Cloths, double-sided; the colour-mode scalar comes from the cloth's set.
-	if (count > 0)
+	const bool surfaces = r->def.view != WF_VIEW_NODES, nodes = r->def.view != WF_VIEW_CLOTH;
+	if (count > 0 && surfaces)
 		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
-	for (int i = 0; i < count; ++i) {
+	for (int i = 0; i < count && surfaces; ++i) {
 		memset(&draw, 0, sizeof draw);
 		SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
@@ -555,6 +557,34 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 			BindCloth(r, &draws[i], true, true);
 			Push(r, &draw);
 			ctx->gpu.fd.vkCmdDrawIndexed(cmd, draws[i].cache->streams.lineIndexCount, 1, 0, 0, 0);
+		}
+	}
+
+	// The nodes view: per cloth, every constraint a line coloured by its strain (nodes_line.vert, no
+	// vertex buffers), then one small sphere per particle coloured by speed (instances of a coarse
+	// sphere placed by lit.vert), all straight from the cloth's set (the solver's buffers when shared).
+	if (nodes && count > 0) {
+		for (int i = 0; i < count; ++i) {
+			const int cols = draws[i].info.cols, rows = draws[i].info.rows;
+			const uint32_t constraints = (uint32_t)((cols - 1) * rows + cols * (rows - 1) + 2 * (cols - 1) * (rows - 1));
+			BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
+			memset(&draw, 0, sizeof draw);
+			SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
+			SetVec4(draw.material, 0.0f, 0.0f, 2e-5f, 0.0f);
+			draw.mode[1] = cols;
+			draw.mode[2] = rows;
+			ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->nodeLinePipeline);
+			Push(r, &draw);
+			if (cols > 0 && rows > 0)
+				ctx->gpu.fd.vkCmdDraw(cmd, 2 * constraints, 1, 0, 0);
+			SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
+			SetVec4(draw.material, 0.3f, 32.0f, 3e-5f, 0.0f);
+			draw.mode[0] = RD_MODE_SPEED;
+			draw.mode[3] = RD_NODES_PARTICLES;
+			ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
+			BindStreams(r, r->staticGeometry.buffer, &r->node, false);
+			Push(r, &draw);
+			ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->node.indexCount, (uint32_t)draws[i].info.particleCount, 0, 0, 0);
 		}
 	}
 

@@ -13,6 +13,8 @@
 #define RD_SPHERE_STACKS 32
 #define RD_MARKER_SLICES 16 // pin markers are a few pixels wide
 #define RD_MARKER_STACKS 8
+#define RD_NODE_SLICES 8 // the nodes view's spheres, one per particle: a few pixels wide, 64 triangles
+#define RD_NODE_STACKS 4
 #define RD_DEF_MAGIC 0x52454e44
 
 wfResult rdRendererFail(wfRenderer* r, wfResult code, const char* format, ...)
@@ -48,6 +50,24 @@ bool wfColorModeFromName(const char* name, wfColorMode* out)
 	for (int i = 0; name != NULL && out != NULL && i <= WF_COLOR_STRAIN; ++i) {
 		if (strcmp(name, kColorModeNames[i]) == 0) {
 			*out = (wfColorMode)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char* const kViewNames[] = {"cloth", "nodes", "both"};
+
+const char* wfViewModeName(wfViewMode view)
+{
+	return (unsigned)view <= WF_VIEW_BOTH ? kViewNames[view] : "unknown";
+}
+
+bool wfViewModeFromName(const char* name, wfViewMode* out)
+{
+	for (int i = 0; name != NULL && out != NULL && i <= WF_VIEW_BOTH; ++i) {
+		if (strcmp(name, kViewNames[i]) == 0) {
+			*out = (wfViewMode)i;
 			return true;
 		}
 	}
@@ -97,6 +117,9 @@ static bool ValidateDef(const wfRendererDef* d, char* error, int errorSize)
 	} else if ((unsigned)d->colorMode > WF_COLOR_STRAIN) {
 		field = "colorMode";
 		snprintf(range, sizeof range, "texture, speed or strain, got %d", (int)d->colorMode);
+	} else if ((unsigned)d->view > WF_VIEW_BOTH) {
+		field = "view";
+		snprintf(range, sizeof range, "cloth, nodes or both, got %d", (int)d->view);
 	} else if (!(d->speedScale > 0.0f && isfinite(d->speedScale))) {
 		field = "speedScale";
 		snprintf(range, sizeof range, "> 0 and finite, got %g", (double)d->speedScale);
@@ -704,15 +727,18 @@ static bool CreateComputePipeline(wfRenderer* r, const RdShaderCode* code, VkPip
 	return true;
 }
 
-typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE, RD_PIPE_SHADOW } RdPipelineKind;
+// RD_PIPE_NODE_LINE: the nodes view's constraints, no vertex streams (nodes_line.vert).
+typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE, RD_PIPE_SHADOW, RD_PIPE_NODE_LINE } RdPipelineKind;
 
 static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 {
 	RdContext* ctx = &r->ctx;
-	bool line = kind == RD_PIPE_LINE;
+	bool nodeLine = kind == RD_PIPE_NODE_LINE;
+	bool line = kind == RD_PIPE_LINE || nodeLine;
 	bool shadow = kind == RD_PIPE_SHADOW; // depth only: no fragment stage, the shadow pass
 	bool positionsOnly = line || shadow;
-	const RdShaderCode* codes[2] = {line ? &rdLineVert : shadow ? &rdShadowVert : &rdLitVert, line ? &rdLineFrag : &rdLitFrag};
+	const RdShaderCode* codes[2] = {nodeLine ? &rdNodesLineVert : line ? &rdLineVert : shadow ? &rdShadowVert : &rdLitVert,
+	                                nodeLine ? &rdNodesLineFrag : line ? &rdLineFrag : &rdLitFrag};
 	int stageCount = shadow ? 1 : 2;
 	VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
 	for (int i = 0; i < stageCount; ++i) {
@@ -746,9 +772,9 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 	};
 	VkPipelineVertexInputStateCreateInfo vertexInput = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-		.vertexBindingDescriptionCount = positionsOnly ? 1 : 3,
+		.vertexBindingDescriptionCount = nodeLine ? 0 : positionsOnly ? 1 : 3,
 		.pVertexBindingDescriptions = bindings,
-		.vertexAttributeDescriptionCount = positionsOnly ? 1 : 3,
+		.vertexAttributeDescriptionCount = nodeLine ? 0 : positionsOnly ? 1 : 3,
 		.pVertexAttributeDescriptions = attributes,
 	};
 	VkPipelineInputAssemblyStateCreateInfo assembly = {
@@ -867,16 +893,18 @@ static void CopyMesh(uint8_t* base, const RdStreams* s, const RdMesh* mesh)
 static bool CreateStaticGeometry(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
-	RdMesh sphere = {0}, marker = {0};
+	RdMesh sphere = {0}, marker = {0}, node = {0};
 	if (!rdMakeSphere(RD_SPHERE_SLICES, RD_SPHERE_STACKS, &sphere) ||
-	    !rdMakeSphere(RD_MARKER_SLICES, RD_MARKER_STACKS, &marker)) {
+	    !rdMakeSphere(RD_MARKER_SLICES, RD_MARKER_STACKS, &marker) || !rdMakeSphere(RD_NODE_SLICES, RD_NODE_STACKS, &node)) {
 		rdMeshFree(&sphere);
 		rdMeshFree(&marker);
+		rdMeshFree(&node);
 		return rdFail(ctx, "out of memory for the sphere mesh");
 	}
 	VkDeviceSize size = 0;
 	r->sphere = rdLayoutStreams(&size, sphere.vertexCount, sphere.indexCount, 0, true);
 	r->marker = rdLayoutStreams(&size, marker.vertexCount, marker.indexCount, 0, true);
+	r->node = rdLayoutStreams(&size, node.vertexCount, node.indexCount, 0, true);
 	r->floor = rdLayoutStreams(&size, 4, 6, 0, false);
 	wfVkBuffer staging;
 	bool ok = rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
@@ -885,6 +913,7 @@ static bool CreateStaticGeometry(wfRenderer* r)
 		memset(base, 0, (size_t)size);
 		CopyMesh(base, &r->sphere, &sphere);
 		CopyMesh(base, &r->marker, &marker);
+		CopyMesh(base, &r->node, &node);
 		const float quad[12] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
 		const float up[12] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
 		const uint32_t quadIndices[6] = {0, 1, 2, 0, 2, 3}; // counter-clockwise seen from above
@@ -910,6 +939,7 @@ static bool CreateStaticGeometry(wfRenderer* r)
 	rdBufferDestroy(ctx, &staging);
 	rdMeshFree(&sphere);
 	rdMeshFree(&marker);
+	rdMeshFree(&node);
 	return ok;
 }
 
@@ -956,6 +986,7 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	          CreateTargetImages(r) && CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
 	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
 	          CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
+	          CreatePipeline(r, RD_PIPE_NODE_LINE, &r->nodeLinePipeline) &&
 	          CreateComputePipeline(r, &rdBoundsComp, &r->boundsPipeline) &&
 	          CreateComputePipeline(r, &rdLightComp, &r->lightPipeline) && CreateStaticGeometry(r);
 	if (!ok) {
@@ -975,9 +1006,9 @@ void wfDestroyRenderer(wfRenderer* r)
 	if (ctx->gpu.device != VK_NULL_HANDLE) {
 		rdWaitIdle(ctx);
 		rdFreeCaches(r);
-		VkPipeline pipelines[6] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
-		                           r->lightPipeline};
-		for (int i = 0; i < 6; ++i) {
+		VkPipeline pipelines[7] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
+		                           r->lightPipeline, r->nodeLinePipeline};
+		for (int i = 0; i < 7; ++i) {
 			if (pipelines[i] != VK_NULL_HANDLE)
 				ctx->gpu.fd.vkDestroyPipeline(ctx->gpu.device, pipelines[i], NULL);
 		}
@@ -1077,4 +1108,14 @@ void wfRenderer_SetStyle(wfRenderer* r, wfColorMode mode, bool wireframe, bool s
 		r->def.colorMode = mode;
 	r->def.wireframe = wireframe;
 	r->def.showPins = showPins;
+}
+
+wfResult wfRenderer_SetView(wfRenderer* r, wfViewMode view)
+{
+	if (r == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
+	if ((unsigned)view > WF_VIEW_BOTH)
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "view: cloth, nodes or both, got %d", (int)view);
+	r->def.view = view;
+	return WF_OK;
 }

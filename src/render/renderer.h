@@ -66,6 +66,7 @@ struct wfRenderer {
 	VkPipeline litPipeline;  // double-sided surfaces (cloth, floor)
 	VkPipeline solidPipeline;// closed meshes with back faces culled (sphere, pin markers)
 	VkPipeline linePipeline; // wireframe
+	VkPipeline nodeLinePipeline; // the nodes view's constraints
 	VkPipeline shadowPipeline; // depth only, into the shadow map
 
 	// The key light's shadow map (floor shadows): its own depth-only pass, sampled with compare.
@@ -83,7 +84,7 @@ struct wfRenderer {
 
 	// Sphere, pin marker and floor, uploaded once.
 	wfVkBuffer staticGeometry;
-	RdStreams sphere, marker, floor;
+	RdStreams sphere, marker, node, floor; // node: the nodes view's spheres
 
 	// Cloths that cannot be drawn from the solver's buffers: their positions, normals and velocities
 	// (vec4) are written into `staging` and copied to `geometry` by the GPU.

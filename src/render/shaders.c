@@ -13,6 +13,12 @@ static const uint32_t kLineVert[] = {
 static const uint32_t kLineFrag[] = {
 #include "line.frag.inc"
 };
+static const uint32_t kNodesLineVert[] = {
+#include "nodes_line.vert.inc"
+};
+static const uint32_t kNodesLineFrag[] = {
+#include "nodes_line.frag.inc"
+};
 
 static const uint32_t kShadowVert[] = {
 #include "shadow.vert.inc"
@@ -29,6 +35,8 @@ const RdShaderCode rdLitVert = {kLitVert, sizeof kLitVert};
 const RdShaderCode rdLitFrag = {kLitFrag, sizeof kLitFrag};
 const RdShaderCode rdLineVert = {kLineVert, sizeof kLineVert};
 const RdShaderCode rdLineFrag = {kLineFrag, sizeof kLineFrag};
+const RdShaderCode rdNodesLineVert = {kNodesLineVert, sizeof kNodesLineVert};
+const RdShaderCode rdNodesLineFrag = {kNodesLineFrag, sizeof kNodesLineFrag};
 const RdShaderCode rdShadowVert = {kShadowVert, sizeof kShadowVert};
 const RdShaderCode rdBoundsComp = {kBoundsComp, sizeof kBoundsComp};
 const RdShaderCode rdLightComp = {kLightComp, sizeof kLightComp};

@@ -106,6 +106,7 @@
 	X(vkCmdBindIndexBuffer) \
 	X(vkCmdSetViewport) \
 	X(vkCmdSetScissor) \
+	X(vkCmdDraw) \
 	X(vkCmdDrawIndexed)
 
 #define WF_VK_DECLARE(name) PFN_##name name;

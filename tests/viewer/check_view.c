@@ -210,8 +210,17 @@ static void CheckSession(void)
 		free(is.rgba);
 	}
 
+	// V: the nodes view of the same (paused) state, drawn from the same cloth state.
+	const Probe* nodes = Find("nodes_view");
+	Image in = LoadPng("nodes");
+	long nodesChanged = ChangedPixels(&ib, &in, x0);
+	CHECK(strncmp(Field(nodes, "view"), "nodes", 5) == 0 && nodesChanged > 1000 && SameField(pb, nodes, "hash"),
+		"V shows the nodes view (view %.5s, %ld pixels changed, positions unchanged)", Field(nodes, "view"), nodesChanged);
+	free(in.rgba);
+
 	// Orbit: the drag on the sky turned the camera, not the cloth.
 	const Probe* orbiting = Find("orbiting");
+	CHECK(strncmp(Field(orbiting, "view"), "cloth", 5) == 0, "V twice more: back to the cloth view (%.5s)", Field(orbiting, "view"));
 	CHECK(Num(orbiting, "gesture") == 1, "a press on the empty background orbits (gesture %g)", Num(orbiting, "gesture"));
 	double e0[3], e1[3];
 	Vec(pb, "eye", e0, 3);

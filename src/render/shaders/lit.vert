@@ -40,7 +40,15 @@ void main()
 {
 	vec4 transform = draw.transform;
 	int cols = draw.mode.y, rows = draw.mode.z;
-	if (draw.mode.w > 0) {
+	int particle = gl_VertexIndex; // the cloth's vertex; a marker's or node's particle below
+	if (draw.mode.w == RD_NODES_PARTICLES) {
+		// The nodes view: one small sphere per particle (instance), a third of the first edge across.
+		particle = gl_InstanceIndex;
+		transform.xyz = draw.transform.xyz + clothPos[particle].xyz;
+		float spacing = cols > 1 ? distance(clothPos[0].xyz, clothPos[1].xyz)
+		              : rows > 1 ? distance(clothPos[0].xyz, clothPos[cols].xyz) : 0.05;
+		transform.w = clamp(0.17 * spacing, 0.002, 0.05);
+	} else if (draw.mode.w > 0) {
 		// Pin marker: centred on the particle, sized from the cloth's first edge.
 		transform.xyz = draw.transform.xyz + clothPos[draw.mode.w - 1].xyz; // xyz: the cloth's offset
 		float spacing = cols > 1 ? distance(clothPos[0].xyz, clothPos[1].xyz)
@@ -52,7 +60,7 @@ void main()
 	vUV = inUV;
 	vScalar = 0.0;
 	if (draw.mode.x == RD_MODE_SPEED)
-		vScalar = length(clothVel[gl_VertexIndex].xyz);
+		vScalar = length(clothVel[particle].xyz);
 	else if (draw.mode.x == RD_MODE_STRAIN)
 		vScalar = Strain(gl_VertexIndex, cols, rows);
 	gl_Position = scene.viewProj * vec4(vWorld, 1.0);

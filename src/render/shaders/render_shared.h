@@ -25,6 +25,12 @@
 
 #define RD_BOUNDS_GROUP 256 // invocations of a bounds workgroup
 
+// The nodes view (the third document's own view): every particle a small sphere coloured by speed,
+// every stretch and shear constraint of the grid a line coloured by its signed strain, blue through
+// grey to red, saturated at RD_NODES_STRAIN_FULL so that a 1 % stretch shows at half.
+#define RD_NODES_STRAIN_FULL 0.02
+#define RD_NODES_PARTICLES -1 // RdDraw.mode.w: one instance per particle (the nodes' spheres)
+
 // RdDraw.mode.x: how the fragment shader colours a surface.
 #define RD_MODE_TEXTURE 0 // cloth: checker-weave texture
 #define RD_MODE_SPEED 1   // cloth: scalar = speed, colour ramp

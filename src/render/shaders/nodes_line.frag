@@ -1,0 +1,9 @@
+#version 450
+// The nodes view's constraints: the colour of the constraint's strain.
+layout(location = 0) in vec3 vColor;
+layout(location = 0) out vec4 outColor;
+
+void main()
+{
+	outColor = vec4(vColor, 1.0);
+}
