@@ -13,8 +13,8 @@
 #define RD_SPHERE_STACKS 32
 #define RD_MARKER_SLICES 16 // pin markers are a few pixels wide
 #define RD_MARKER_STACKS 8
-#define RD_NODE_SLICES 8 // the nodes view's spheres, one per particle: a few pixels wide, 64 triangles
-#define RD_NODE_STACKS 4
+#define RD_NODE_SLICES 6 // the nodes view's spheres, one per particle: a few pixels wide, 36 triangles
+#define RD_NODE_STACKS 3
 #define RD_DEF_MAGIC 0x52454e44
 
 wfResult rdRendererFail(wfRenderer* r, wfResult code, const char* format, ...)

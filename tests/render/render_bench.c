@@ -2,7 +2,8 @@
 // writes the frames as PNGs (for machines without ffmpeg) or straight into an MP4.
 //
 //   weft_render_bench [--preset NAME] [--frames N] [--size WxH] [--msaa N] [--backend cpu|vulkan]
-//                     [--mode texture|speed|strain] [--wireframe] [--png DIR] [--video FILE.mp4]
+//                     [--mode texture|speed|strain] [--view cloth|nodes|both] [--wireframe] [--png DIR]
+//                     [--video FILE.mp4]
 //                     [--grid COLSxROWS] [--share]
 //
 // --share gives the renderer the world (wfRendererDef.world): on the Vulkan backend it then draws
@@ -37,7 +38,8 @@ static int CompareDoubles(const void* a, const void* b)
 static int Usage(void)
 {
 	fprintf(stderr, "usage: weft_render_bench [--preset NAME] [--frames N] [--size WxH] [--msaa N] [--backend cpu|vulkan]\n"
-	                "                         [--mode texture|speed|strain] [--wireframe] [--png DIR] [--video FILE.mp4]\n"
+	                "                         [--mode texture|speed|strain] [--view cloth|nodes|both] [--wireframe] [--png DIR]\n"
+	                "                         [--video FILE.mp4]\n"
 	                "                         [--grid COLSxROWS] [--share]\n");
 	return 2;
 }
@@ -50,6 +52,7 @@ int main(int argc, char** argv)
 	int frames = 60, width = 1920, height = 1080, msaa = 4;
 	wfBackendType backend = WF_BACKEND_CPU;
 	wfColorMode mode = WF_COLOR_TEXTURE;
+	wfViewMode view = WF_VIEW_CLOTH;
 	bool wireframe = false, share = false;
 	int cols = 0, rows = 0;
 	for (int i = 1; i < argc; ++i) {
@@ -80,6 +83,9 @@ int main(int argc, char** argv)
 				return Usage();
 		} else if (strcmp(a, "--mode") == 0) {
 			if (!wfColorModeFromName(v, &mode))
+				return Usage();
+		} else if (strcmp(a, "--view") == 0) {
+			if (!wfViewModeFromName(v, &view))
 				return Usage();
 		} else if (strcmp(a, "--png") == 0)
 			pngDir = v;
@@ -115,6 +121,7 @@ int main(int argc, char** argv)
 	rd.height = height;
 	rd.msaaSamples = msaa;
 	rd.colorMode = mode;
+	rd.view = view;
 	rd.wireframe = wireframe;
 	rd.world = share ? world : NULL;
 	double t0 = Now();
