@@ -237,7 +237,28 @@ typedef struct wfMaterial {
 	float springDamping;      // damper along each spring, N s/m, [0, 1e5]
 } wfMaterial;
 
+// A cloth from a polygon mesh instead of a grid (wfClothDef.mesh). The arrays are the caller's;
+// wfCreateCloth copies what it needs. Faces are triangles and quads, counter-clockwise seen from
+// the side the normals point to. Constraints: stretch on every edge; shear on both diagonals of
+// each quad; bending across every interior edge (an edge of exactly two faces) as a distance
+// constraint — between the two opposite vertices of two triangles, and between the outer
+// neighbours of the edge's ends for two quads (on a grid these are the grid's two-apart springs).
+// Edges of three or more faces (non-manifold) take stretch only. See wfMesh_LoadObj for files.
+typedef struct wfMeshDef {
+	const wfVec3* positions;  // (vertexCount) rest positions, relative to wfClothDef.origin
+	int vertexCount;          // [2, 1 << 24]
+	const uint32_t* indices;  // the faces' corners, face after face
+	const uint8_t* faceSizes; // (faceCount) 3 or 4 corners each; NULL: every face is a triangle
+	int faceCount;            // [1, 1 << 24]
+	const float* uvs;         // optional (vertexCount x 2) texture coordinates; NULL: all 0
+	const float* cornerUVs;   // optional (corners x 2) per-corner coordinates (seams), kept for export
+} wfMeshDef;
+
 typedef struct wfClothDef {
+	// A grid (mesh NULL) or a mesh. For a mesh, cols, rows, width, height, orientation and jitter
+	// are not used; pinMode top-row pins the vertices at the mesh's greatest height (within 1e-4
+	// of its size), top-corners the two of those furthest apart along x, corners is refused.
+	const wfMeshDef* mesh;
 	int cols, rows;           // particles per row / per column, [1, 8192] each, at least 2 particles
 	float width, height;      // extent along the columns / rows, > 0 (ignored along a side with 1 particle)
 	wfOrientation orientation;
@@ -295,13 +316,28 @@ typedef struct wfClothStats {
 } wfClothStats;
 
 typedef struct wfClothInfo {
-	int cols, rows;
+	int cols, rows;          // 0 x 0 for a mesh cloth
+	bool mesh;               // made from wfClothDef.mesh
 	int particleCount;
 	int constraintCount;
 	int familyCount[3];      // stretch, shear, bend
 	int colorCount;
 	int triangleCount;
+	int edgeCount;           // stretch constraints (the wireframe's lines)
 } wfClothInfo;
+
+// ---------------------------------------------------------------- meshes from OBJ files
+// Reads the v, vt and f statements of a Wavefront OBJ file (every index form: v, v/vt, v//vn,
+// v/vt/vn; negative indices count back from the last vertex; other statements are skipped).
+// Faces of five or more corners are split into triangles as a fan; quads stay quads. Vertices are
+// welded for the physics: corners that name the same v, or v entries at exactly the same position
+// (a seam split by the exporter), become one particle; texture coordinates stay per corner
+// (wfMeshDef.cornerUVs). Unused v entries are dropped. Errors name the file, line and reason.
+typedef struct wfMesh wfMesh;
+WF_API wfMesh* wfMesh_LoadObj(const char* path, char* error, int errorSize);
+WF_API wfMesh* wfMesh_ParseObj(const char* text, const char* name, char* error, int errorSize);
+WF_API wfMeshDef wfMesh_GetDef(const wfMesh* mesh); // valid while the mesh lives
+WF_API void wfMesh_Destroy(wfMesh* mesh);
 
 // ---------------------------------------------------------------- world
 // Returns NULL on failure and writes the reason into error (if not NULL).
@@ -412,6 +448,11 @@ WF_API wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count);
 WF_API wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count); // area-weighted, unit
 WF_API wfResult wfCloth_ReadUVs(wfClothId id, float* out /* (count x 2) */, int count);
 WF_API wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out /* (3 x triangles) */, int count);
+// The stretch constraints' particle pairs (2 x edgeCount): the edges a wireframe draws.
+WF_API wfResult wfCloth_ReadEdges(wfClothId id, uint32_t* out /* (2 x edges) */, int count);
+// Per-corner texture coordinates of the triangles of ReadIndices (3 x triangles x 2), with the seams
+// of a mesh given cornerUVs; otherwise each corner's particle's UV.
+WF_API wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out /* (6 x triangles) */, int count);
 // Overwrites positions (and zeroes velocities); for tests and tools. Every value must be finite:
 // a NaN or infinity anywhere refuses the whole write (WF_ERROR_INVALID_ARGUMENT, message names the index).
 WF_API wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count);

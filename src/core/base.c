@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "names.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,4 +148,26 @@ bool wfPinModeFromName(const char* name, wfPinMode* out)
 		return false;
 	*out = (wfPinMode)v;
 	return true;
+}
+
+// Reads the rest of a file into a growing buffer (pipes included); returns NULL or what went wrong.
+const char* wfReadAll(FILE* f, char** text, size_t* used)
+{
+	size_t capacity = 0;
+	for (;;) {
+		if (*used + 1 >= capacity) {
+			if (capacity >= (size_t)WF_MAX_TEXT_BYTES)
+				return "larger than 64 MiB";
+			size_t grown = capacity == 0 ? 4096 : 2 * capacity;
+			char* bigger = (char*)realloc(*text, grown);
+			if (bigger == NULL)
+				return "out of memory";
+			*text = bigger;
+			capacity = grown;
+		}
+		size_t n = fread(*text + *used, 1, capacity - 1 - *used, f);
+		*used += n;
+		if (n == 0)
+			return ferror(f) ? strerror(errno) : NULL;
+	}
 }

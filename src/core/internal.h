@@ -5,6 +5,7 @@
 #include "weft/weft.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 
 // Programmer errors: a broken invariant. Calls the world's handler (default: print and abort).
 // Kept in release builds: it guards memory safety, not speed.
@@ -42,6 +43,8 @@ typedef struct wfClothModel {
 	int triangleCount;
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
 	float* uvs;                 // (particleCount x 2)
+	float* cornerUVs;           // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
+	bool mesh;                  // built from a wfMeshDef (cols = 1, rows = particleCount)
 	wfVec4* restPositions;      // (particleCount) initial positions relative to the def's origin, w unused
 } wfClothModel;
 
@@ -189,6 +192,14 @@ bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
+// After the constraints (in m->constraints, m->constraintCount) and color[] are set: sorts them into
+// colour ranges and builds the adjacency and Jacobi weights. Frees color. colorBound > every colour.
+wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound);
+// mesh.c: the model of a mesh cloth (wfClothDef.mesh), and the mesh def's checks.
+wfResult wfBuildMeshModel(const wfClothDef* def, wfClothModel* model);
+bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize);
+// The greedy colouring in two orders (index order, and most-connected first): the one with fewer colours.
+int wfColorMesh(const wfConstraint* constraints, int count, int particleCount, int* color);
 void wfFreeModel(wfClothModel* model);
 // Number of constraints a grid has with the given families (the seed formula with all three).
 int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool bending);
@@ -203,6 +214,11 @@ int wfGridColor(int cols, uint32_t a, uint32_t b);
 // Sorts constraints by colour (stable) and fills colorStart (colorCount + 1 entries).
 // Empty colours are removed; returns the new colour count.
 int wfSortByColor(wfConstraint* constraints, int count, const int* color, int colorCount, int* colorStart);
+
+// base.c: reads the rest of a file into a growing buffer (at most WF_MAX_TEXT_BYTES); NULL or what
+// went wrong.
+#define WF_MAX_TEXT_BYTES (64 << 20)
+const char* wfReadAll(FILE* f, char** text, size_t* used);
 
 // cloth.c
 wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id

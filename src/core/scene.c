@@ -29,7 +29,6 @@ struct wfScene {
 enum {
 	WF_SCENE_MAX_CLOTHS = 1024,
 	WF_SCENE_MAX_FRAMES = 10000000,
-	WF_SCENE_MAX_BYTES = 64 << 20,
 	WF_SCENE_PATH = 192, // longest JSON path kept for messages
 	WF_SCENE_MAX_DEPTH = 64, // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
 };
@@ -673,28 +672,6 @@ wfScene* wfScene_Parse(const char* text, const char* name, char* error, int erro
 	return scene;
 }
 
-// Reads the rest of a file into a growing buffer (pipes included); returns NULL or what went wrong.
-static const char* ReadAll(FILE* f, char** text, size_t* used)
-{
-	size_t capacity = 0;
-	for (;;) {
-		if (*used + 1 >= capacity) {
-			if (capacity >= (size_t)WF_SCENE_MAX_BYTES)
-				return "larger than 64 MiB";
-			size_t grown = capacity == 0 ? 4096 : 2 * capacity;
-			char* bigger = (char*)realloc(*text, grown);
-			if (bigger == NULL)
-				return "out of memory";
-			*text = bigger;
-			capacity = grown;
-		}
-		size_t n = fread(*text + *used, 1, capacity - 1 - *used, f);
-		*used += n;
-		if (n == 0)
-			return ferror(f) ? strerror(errno) : NULL;
-	}
-}
-
 // A whole file as a NUL-terminated string; *size excludes the terminator.
 static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
 {
@@ -705,7 +682,7 @@ static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
 	}
 	char* text = NULL;
 	*size = 0;
-	const char* problem = ReadAll(f, &text, size);
+	const char* problem = wfReadAll(f, &text, size);
 	if (problem != NULL) {
 		Fail(p, "cannot read", "%s", problem);
 		free(text);
