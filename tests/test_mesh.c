@@ -301,8 +301,8 @@ WF_TEST(mesh_grid_obj_equals_grid_springs)
 	return MeshEqualsGrid(WF_SOLVER_SPRINGS, 1e-6);
 }
 
-// An open cylinder (a skirt): rings of `around` vertices, triangles, the top ring at y = 0.
-static wfMesh* Cylinder(int around, int rings, float radius, float length)
+// An open cylinder (a skirt): rings of `around` vertices, triangles, the top ring at y = 0 (test.h).
+wfMesh* wfTestCylinder(int around, int rings, float radius, float length)
 {
 	size_t capacity = (size_t)around * rings * 192 + 64; // a vertex line pair and two faces each, under 192 characters
 	char* text = (char*)malloc(capacity);
@@ -350,7 +350,7 @@ WF_TEST(mesh_coloring_counts)
 {
 	const int sizes[][2] = {{24, 12}, {48, 30}, {96, 64}};
 	for (int s = 0; s < 3; ++s) {
-		wfMesh* mesh = Cylinder(sizes[s][0], sizes[s][1], 0.3f, 0.6f);
+		wfMesh* mesh = wfTestCylinder(sizes[s][0], sizes[s][1], 0.3f, 0.6f);
 		ENSURE(mesh != NULL);
 		wfMeshDef md = wfMesh_GetDef(mesh);
 		wfClothDef cd = wfDefaultClothDef();
@@ -376,7 +376,7 @@ WF_TEST(mesh_coloring_counts)
 // no warnings, no particle inside the sphere, and the stretch stays small.
 static int Skirt(wfSolverType solver)
 {
-	wfMesh* mesh = Cylinder(32, 12, 0.3f, 0.5f);
+	wfMesh* mesh = wfTestCylinder(32, 12, 0.3f, 0.5f);
 	ENSURE(mesh != NULL);
 	wfMeshDef md = wfMesh_GetDef(mesh);
 	wfWorldDef wd = wfDefaultWorldDef();
