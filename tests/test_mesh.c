@@ -1,11 +1,15 @@
 // Mesh cloths: the OBJ reader (index forms, seams, polygons, bad files), the mesh model (the grid
 // as a mesh gives the grid's constraints), the colouring of general meshes, and mesh cloths stepped
-// by the three solvers (on the physics tests' backend: WEFT_TEST_BACKEND).
+// by the three solvers (on the physics tests' backend: WEFT_TEST_BACKEND), mesh scene files.
+// mkdtemp (POSIX) for the scene files' folder.
+#define _POSIX_C_SOURCE 200809L
+
 #include "test.h"
 #include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static wfMesh* Parse(const char* text)
 {
@@ -465,5 +469,80 @@ WF_TEST(mesh_def_errors)
 		ENSURE(strncmp(wfWorld_GetLastError(w), cases[i].message, strlen(cases[i].message)) == 0);
 	}
 	wfDestroyWorld(w);
+	return 0;
+}
+
+// Scene files: "mesh" (relative to the scene file) through "transform"; every bad value named by
+// its JSON path, the OBJ file's own line in the message.
+
+static bool WriteFile(const char* path, const char* text)
+{
+	FILE* f = fopen(path, "wb");
+	if (f == NULL)
+		return false;
+	bool ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+WF_TEST(scene_mesh_file_and_transform)
+{
+	char dir[] = "/tmp/weft-mesh-XXXXXX";
+	ENSURE(mkdtemp(dir) != NULL);
+	char obj[256], bad[256], name[256];
+	snprintf(obj, sizeof obj, "%s/square.obj", dir);
+	snprintf(bad, sizeof bad, "%s/bad.obj", dir);
+	snprintf(name, sizeof name, "%s/scene.json", dir);
+	ENSURE(WriteFile(obj, "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 4 3 2\n"));
+	ENSURE(WriteFile(bad, "v 0 0 0\nv 1 0 0\n\nf 1 2 9\n"));
+	char err[512];
+	// Scale 2, a quarter turn about y (x -> -z), then up by 1: vertex 1 (1, 0, 0) lands on (0, 1, -2).
+	wfScene* scene = wfScene_Parse("{\"cloth\": {\"mesh\": \"square.obj\", \"pinMode\": \"none\", "
+	                               "\"transform\": {\"scale\": 2, \"rotate\": [0, 90, 0], \"translate\": [0, 1, 0]}}}",
+	                               name, err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	ENSURE(cd.mesh != NULL && cd.mesh->vertexCount == 4 && cd.mesh->faceCount == 1);
+	wfVec3 p = cd.mesh->positions[1];
+	fprintf(stderr, "  vertex 1 -> (%g, %g, %g)\n", (double)p.x, (double)p.y, (double)p.z);
+	ENSURE(fabsf(p.x) < 1e-6f && p.y == 1.0f && fabsf(p.z + 2.0f) < 1e-6f);
+	wfWorldDef wd = wfScene_GetWorldDef(scene);
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
+	ENSURE(w != NULL);
+	ENSURE(!wfClothId_IsNull(wfCreateCloth(w, &cd)));
+	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
+
+	static const struct {
+		const char* json;
+		const char* message; // after "NAME: "
+	} cases[] = {
+		{"{\"cloth\": {\"mesh\": \"missing.obj\"}}", "cloth.mesh: "},
+		{"{\"cloth\": {\"mesh\": \"bad.obj\"}}", "cloth.mesh: "},
+		{"{\"cloth\": {\"mesh\": 3}}", "cloth.mesh: expected the path of an OBJ file, got number"},
+		{"{\"cloth\": {\"transform\": {\"scale\": 2}}}", "cloth.transform: only used with \"mesh\""},
+		{"{\"cloth\": {\"mesh\": \"square.obj\", \"transform\": {\"scale\": 0}}}", "cloth.transform.scale: 0 is out of range (0, 1e6]"},
+		{"{\"cloth\": {\"mesh\": \"square.obj\", \"transform\": {\"spin\": 1}}}", "cloth.transform.spin: unknown key"},
+		{"{\"cloth\": {\"mesh\": \"square.obj\", \"transform\": {\"rotate\": [1, 2]}}}", "cloth.transform.rotate: expected an array of 3"},
+		{"{\"cloth\": {\"mesh\": \"square.obj\", \"pinMode\": \"corners\"}}", "cloth.pinMode: \"corners\" needs a grid"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		err[0] = 0;
+		ENSURE(wfScene_Parse(cases[i].json, name, err, sizeof err) == NULL);
+		fprintf(stderr, "  %s\n", err);
+		char expect[512];
+		snprintf(expect, sizeof expect, "%s: %s", name, cases[i].message);
+		ENSURE(strncmp(err, expect, strlen(expect)) == 0);
+	}
+	// The OBJ file's own line and reason come through.
+	ENSURE(wfScene_Parse("{\"cloth\": {\"mesh\": \"bad.obj\"}}", name, err, sizeof err) == NULL);
+	ENSURE(strstr(err, "bad.obj:4: face corner 3: vertex index 9 is out of range [1, 2]") != NULL);
+	ENSURE(wfScene_Parse("{\"cloth\": {\"mesh\": \"missing.obj\"}}", name, err, sizeof err) == NULL);
+	ENSURE(strstr(err, "missing.obj: cannot open: No such file or directory") != NULL);
+	unlink(obj);
+	unlink(bad);
+	rmdir(dir);
 	return 0;
 }

@@ -326,6 +326,58 @@ typedef struct wfClothInfo {
 	int edgeCount;           // stretch constraints (the wireframe's lines)
 } wfClothInfo;
 
+// ---------------------------------------------------------------- colliders
+// Any number of shapes besides the world's sphere and floor (which keep their own defs). Each has a
+// pose that moves: its position follows position + amplitude sin(2 pi frequency t) on the world
+// clock, and wfCollider_SetTransform moves the base pose, reached at the end of the next frame.
+// Within a frame the pose goes linearly from the frame's start pose to its end pose (rotation by
+// normalised lerp), and the cloth sees the shape's velocity there (friction, moving contact).
+// Particles are pushed out to the surface + wfContactDef.thickness after each substep's velocity
+// update, the sphere and floor first, then the colliders in creation order. CPU backend only for
+// now: a Vulkan world refuses them (WF_ERROR_BACKEND_UNAVAILABLE).
+typedef enum wfColliderType {
+	WF_COLLIDER_SPHERE = 0,
+	WF_COLLIDER_CAPSULE, // two end spheres of radius and radius1 at -/+ halfLength along local x,
+	                     // joined by a tapered side (NvCloth's tapered capsule)
+	WF_COLLIDER_BOX,     // halfExtents along the local axes
+	WF_COLLIDER_PLANE,   // the plane through position with normal local +y; the half-space below is solid
+} wfColliderType;
+
+typedef struct wfQuat { float x, y, z, w; } wfQuat; // unit quaternion (normalised on use)
+
+typedef struct wfColliderDef {
+	wfColliderType type;
+	wfVec3 position;     // world; within 1e6 m
+	wfQuat rotation;     // default identity
+	float radius;        // sphere, capsule at -x: (0, 1e4]
+	float radius1;       // capsule at +x: (0, 1e4]
+	float halfLength;    // capsule: [0, 1e4]
+	wfVec3 halfExtents;  // box: each (0, 1e4]
+	wfVec3 amplitude;    // motion, m (0: still)
+	float frequency;     // Hz, [0, 100]
+	int internalValue;
+} wfColliderDef;
+
+WF_API wfColliderDef wfDefaultColliderDef(void);
+
+typedef struct wfColliderId {
+	wfWorld* world;
+	int32_t index;       // -1 for the null id
+	uint32_t generation;
+} wfColliderId;
+
+WF_API wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def);
+WF_API void wfDestroyCollider(wfColliderId id);
+WF_API bool wfColliderId_IsNull(wfColliderId id);
+WF_API int wfWorld_GetColliderCount(const wfWorld* world);
+// The base pose at the end of the next frame (a character's bone each frame); rotation normalised.
+WF_API wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotation);
+// The pose now (base + motion).
+WF_API wfResult wfCollider_GetTransform(wfColliderId id, wfVec3* position, wfQuat* rotation);
+WF_API wfColliderDef wfCollider_GetDef(wfColliderId id);
+WF_API const char* wfColliderTypeName(wfColliderType type);
+WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
+
 // ---------------------------------------------------------------- meshes from OBJ files
 // Reads the v, vt and f statements of a Wavefront OBJ file (every index form: v, v/vt, v//vn,
 // v/vt/vn; negative indices count back from the last vertex; other statements are skipped).

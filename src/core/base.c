@@ -100,6 +100,7 @@ WF_ENUM_TABLE(wfJacobiWeightTable, WF_JACOBI_WEIGHT_NAMES)
 WF_ENUM_TABLE(wfBadFrameTable, WF_BAD_FRAME_NAMES)
 WF_ENUM_TABLE(wfFusedPathTable, WF_FUSED_PATH_NAMES)
 WF_ENUM_TABLE(wfStageTable, WF_STAGE_NAMES)
+WF_ENUM_TABLE(wfColliderTable, WF_COLLIDER_NAMES)
 _Static_assert(sizeof wfStageTableNames / sizeof wfStageTableNames[0] == WF_STAGE_COUNT, "a name per stage");
 
 const char* wfEnumName(const wfEnumTable* t, int value)
@@ -122,6 +123,16 @@ const char* wfSolverName(wfSolverType s) { return wfEnumName(&wfSolverTable, (in
 const char* wfBackendName(wfBackendType b) { return wfEnumName(&wfBackendTable, (int)b); }
 const char* wfPinModeName(wfPinMode m) { return wfEnumName(&wfPinTable, (int)m); }
 const char* wfStageName(wfStage s) { return wfEnumName(&wfStageTable, (int)s); }
+const char* wfColliderTypeName(wfColliderType t) { return wfEnumName(&wfColliderTable, (int)t); }
+
+bool wfColliderTypeFromName(const char* name, wfColliderType* out)
+{
+	int v;
+	if (out == NULL || !wfEnumFromName(&wfColliderTable, name, &v))
+		return false;
+	*out = (wfColliderType)v;
+	return true;
+}
 
 bool wfSolverFromName(const char* name, wfSolverType* out)
 {

@@ -139,6 +139,41 @@ typedef struct wfBackendOps {
 	void (*vulkanBuffers)(wfWorld* world, wfCloth* cloth, wfVulkanClothBuffers* out);
 } wfBackendOps;
 
+// A collider of the world (wfCreateCollider). The base pose moves by wfCollider_SetTransform (reached
+// at the end of the next frame); the pose is the base plus the sine motion on the world clock.
+typedef struct wfColliderSlot {
+	uint32_t generation; // 0 = free slot
+	wfColliderDef def;
+	double base[3];      // base position now
+	wfQuat rotation;     // base rotation now (unit)
+	double target[3];    // base position at the end of the next frame
+	wfQuat targetRotation;
+} wfColliderSlot;
+
+// A collider's pose across one frame, in world coordinates (double): from start to end.
+typedef struct wfColliderFrame {
+	wfColliderType type;
+	double start[3], end[3];
+	wfQuat q0, q1;
+	float radius, radius1, halfLength;
+	wfVec3 halfExtents;
+	wfVec3 velocity;     // (end - start) / frame time
+	wfVec3 omega;        // rotation from q0 to q1 / frame time, rad/s
+} wfColliderFrame;
+
+// A collider at one substep, in a cloth's local frame (float): what a particle is pushed out of.
+typedef struct wfShape {
+	int type;            // wfColliderType
+	wfVec3 center;
+	float axes[9];       // the local x, y, z axes in world directions: axes[3 * k + i]
+	float radius, radius1, halfLength;
+	wfVec3 halfExtents;
+	wfVec3 velocity, omega;
+} wfShape;
+
+// Colliders a cloth sees in one substep (at most WF_MAX_COLLIDERS: a character's limbs).
+#define WF_MAX_COLLIDERS 32
+
 struct wfWorld {
 	wfWorldDef def;
 	char lastError[512];
@@ -161,6 +196,11 @@ struct wfWorld {
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;
 	double stageMs[WF_STAGE_COUNT];
+	wfColliderSlot* colliders; // (colliderCapacity) slots
+	int colliderCapacity;
+	int colliderCount;
+	wfColliderFrame colliderFrame[WF_MAX_COLLIDERS]; // this frame's poses of the live colliders, in slot order
+	int colliderFrameCount;
 };
 
 // ------------------------------------------------------------------ core helpers (base.c)
@@ -235,6 +275,14 @@ double wfSpringsStepLimit(const wfCloth* cloth);
 // the number of free particles (not pinned, not grabbed).
 double wfOriginGravityEnergy(const wfCloth* cloth, const wfFrameParams* params, int dynamic);
 int wfDynamicCount(const wfCloth* cloth);
+
+// collider.c: the colliders' poses of the coming frame (before the step) and their advance (after).
+void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* params);
+void wfCollidersEndFrame(wfWorld* world);
+// Collider k of this frame at the end of substep `substep` in the local frame of `local`/cloth origin.
+void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameParams* params, int substep, wfShape* out);
+void wfFreeColliders(wfWorld* world);
+bool wfValidateColliderDef(const wfColliderDef* def, char* error, int errorSize);
 
 // frame.c: the local frame and the frame policy.
 // Before a step: the shift and local environment of the frame from the reference particle.

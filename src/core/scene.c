@@ -19,9 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A cloth's mesh ("mesh": "file.obj"): the file's mesh and its transformed copy the def points to.
+typedef struct SceneMesh {
+	wfMesh* mesh;
+	wfVec3* positions; // the file's positions through "transform"
+	wfMeshDef def;
+} SceneMesh;
+
 struct wfScene {
 	wfWorldDef world;   // deviceName (if set) is owned by the scene
-	wfClothDef* cloths; // (clothCount) pinIndices (if set) are owned by the scene
+	wfClothDef* cloths; // (clothCount) pinIndices and mesh (if set) are owned by the scene
+	SceneMesh* meshes;  // (clothCount)
 	int clothCount;
 	int frames;         // 0 when the file has no "frames"
 };
@@ -166,6 +174,8 @@ static const Field kClothFields[] = {
 	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
 	ENUM(wfClothDef, jacobiWeights, wfJacobiWeightTable),
 	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
+	{"mesh", FIELD_SPECIAL, 0, 0, NULL, NULL},      // an OBJ file, relative to the scene file
+	{"transform", FIELD_SPECIAL, 0, 0, NULL, NULL}, // of the mesh: scale, rotate (degrees, x y z), translate
 };
 
 static const Table kClothTable = TABLE(kClothFields);
@@ -478,10 +488,108 @@ static bool ResolvePins(const Parser* p, const cJSON* json, wfClothDef* cloth, c
 	return Fail(p, key, "only used with pinMode \"list\" (pinMode is \"%s\")", wfPinModeName(cloth->pinMode));
 }
 
-static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, const char* path)
+// "transform": {"scale": s or [sx, sy, sz], "rotate": [x, y, z] degrees (about x, then y, then z),
+// "translate": [x, y, z]}, applied in that order to the mesh's positions.
+static bool ReadTransform(const Parser* p, const cJSON* json, const char* path, double m[3][4])
+{
+	double scale[3] = {1.0, 1.0, 1.0}, angle[3] = {0.0, 0.0, 0.0};
+	wfVec3 translate = {0.0f, 0.0f, 0.0f};
+	char key[WF_SCENE_PATH];
+	if (!cJSON_IsObject(json))
+		return Fail(p, path, "expected an object with scale, rotate and translate, got %s", TypeName(json));
+	for (const cJSON* item = json->child; item != NULL; item = item->next) {
+		JoinKey(key, path, item->string);
+		wfVec3 v;
+		if (strcmp(item->string, "scale") == 0 && cJSON_IsNumber(item)) {
+			float f = 1.0f;
+			if (!ReadFloat(p, item, key, &f))
+				return false;
+			v = (wfVec3){f, f, f};
+		} else if (strcmp(item->string, "scale") == 0 || strcmp(item->string, "rotate") == 0 ||
+		           strcmp(item->string, "translate") == 0) {
+			if (!ReadVec3(p, item, key, &v))
+				return false;
+		} else {
+			return Fail(p, key, "unknown key (transform takes scale, rotate, translate)");
+		}
+		double d[3] = {v.x, v.y, v.z};
+		for (int k = 0; k < 3; ++k) {
+			bool isScale = item->string[0] == 's';
+			if (!isfinite(d[k]) || fabs(d[k]) > 1e6 || (isScale && !(d[k] > 0.0)))
+				return Fail(p, key, "%g is out of range %s", d[k], isScale ? "(0, 1e6]" : "[-1e6, 1e6]");
+			if (isScale)
+				scale[k] = d[k];
+			else if (item->string[0] == 'r')
+				angle[k] = d[k] * 3.14159265358979323846 / 180.0;
+		}
+		if (item->string[0] == 't')
+			translate = v;
+	}
+	// R = Rz Ry Rx, then M = [R diag(scale) | translate].
+	double cx = cos(angle[0]), sx = sin(angle[0]), cy = cos(angle[1]), sy = sin(angle[1]), cz = cos(angle[2]), sz = sin(angle[2]);
+	double r[3][3] = {
+		{cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx},
+		{sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx},
+		{-sy, cy * sx, cy * cx},
+	};
+	double t[3] = {translate.x, translate.y, translate.z};
+	for (int i = 0; i < 3; ++i) {
+		for (int k = 0; k < 3; ++k)
+			m[i][k] = r[i][k] * scale[k];
+		m[i][3] = t[i];
+	}
+	return true;
+}
+
+// "mesh": the OBJ file (relative to the scene file's folder) through "transform".
+static bool LoadMesh(const Parser* p, const cJSON* json, SceneMesh* out, wfClothDef* cloth, const char* path)
+{
+	const cJSON* file = cJSON_GetObjectItemCaseSensitive(json, "mesh");
+	const cJSON* transform = cJSON_GetObjectItemCaseSensitive(json, "transform");
+	char key[WF_SCENE_PATH];
+	if (file == NULL) {
+		JoinKey(key, path, "transform");
+		return transform == NULL || Fail(p, key, "only used with \"mesh\"");
+	}
+	JoinKey(key, path, "mesh");
+	if (!cJSON_IsString(file) || file->valuestring[0] == 0)
+		return Fail(p, key, "expected the path of an OBJ file, got %s", cJSON_IsString(file) ? "\"\"" : TypeName(file));
+	double m[3][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
+	char tkey[WF_SCENE_PATH];
+	JoinKey(tkey, path, "transform");
+	if (transform != NULL && !ReadTransform(p, transform, tkey, m))
+		return false;
+	// Relative to the folder of the scene file.
+	char full[1024];
+	const char* slash = strrchr(p->name, '/');
+	int folder = file->valuestring[0] != '/' && slash != NULL ? (int)(slash - p->name) + 1 : 0;
+	if (snprintf(full, sizeof full, "%.*s%s", folder, p->name, file->valuestring) >= (int)sizeof full)
+		return Fail(p, key, "path longer than %zu characters", sizeof full - 1);
+	char msg[320];
+	out->mesh = wfMesh_LoadObj(full, msg, (int)sizeof msg);
+	if (out->mesh == NULL)
+		return Fail(p, key, "%s", msg);
+	out->def = wfMesh_GetDef(out->mesh);
+	out->positions = (wfVec3*)malloc((size_t)out->def.vertexCount * sizeof(wfVec3));
+	if (out->positions == NULL)
+		return Fail(p, key, "out of memory");
+	for (int i = 0; i < out->def.vertexCount; ++i) {
+		wfVec3 q = out->def.positions[i];
+		double v[3] = {q.x, q.y, q.z}, w[3];
+		for (int r = 0; r < 3; ++r)
+			w[r] = m[r][0] * v[0] + m[r][1] * v[1] + m[r][2] * v[2] + m[r][3];
+		out->positions[i] = (wfVec3){(float)w[0], (float)w[1], (float)w[2]};
+	}
+	out->def.positions = out->positions;
+	cloth->mesh = &out->def;
+	return true;
+}
+
+static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, SceneMesh* mesh, const char* path)
 {
 	char msg[256];
-	if (!ApplyObject(p, json, &kClothTable, cloth, path) || !ResolvePins(p, json, cloth, path))
+	if (!ApplyObject(p, json, &kClothTable, cloth, path) || !ResolvePins(p, json, cloth, path) ||
+	    !LoadMesh(p, json, mesh, cloth, path))
 		return false;
 	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
 		return FailValidation(p, path, msg);
@@ -501,18 +609,19 @@ static bool ParseCloths(const Parser* p, const cJSON* root, wfScene* scene, cons
 	if (count < 1 || count > WF_SCENE_MAX_CLOTHS)
 		return Fail(p, "cloths", "%d cloths, allowed [1, %d]", count, WF_SCENE_MAX_CLOTHS);
 	scene->cloths = (wfClothDef*)calloc((size_t)count, sizeof(wfClothDef));
-	if (scene->cloths == NULL)
+	scene->meshes = (SceneMesh*)calloc((size_t)count, sizeof(SceneMesh));
+	if (scene->cloths == NULL || scene->meshes == NULL)
 		return Fail(p, "cloths", "out of memory");
 	scene->clothCount = count;
 	for (int i = 0; i < count; ++i)
 		scene->cloths[i] = *base;
 	if (many == NULL)
-		return one == NULL || ParseCloth(p, one, &scene->cloths[0], "cloth");
+		return one == NULL || ParseCloth(p, one, &scene->cloths[0], &scene->meshes[0], "cloth");
 	char path[WF_SCENE_PATH];
 	int i = 0;
 	for (const cJSON* item = many->child; item != NULL; item = item->next, ++i) {
 		JoinIndex(path, "cloths", i);
-		if (!ParseCloth(p, item, &scene->cloths[i], path))
+		if (!ParseCloth(p, item, &scene->cloths[i], &scene->meshes[i], path))
 			return false;
 	}
 	return true;
@@ -726,9 +835,15 @@ void wfScene_Destroy(wfScene* scene)
 	if (scene == NULL)
 		return;
 	free((void*)scene->world.deviceName);
-	for (int i = 0; i < scene->clothCount; ++i)
+	for (int i = 0; i < scene->clothCount; ++i) {
 		free((void*)scene->cloths[i].pinIndices);
+		if (scene->meshes != NULL) {
+			wfMesh_Destroy(scene->meshes[i].mesh);
+			free(scene->meshes[i].positions);
+		}
+	}
 	free(scene->cloths);
+	free(scene->meshes);
 	free(scene);
 }
 
