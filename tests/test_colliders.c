@@ -304,3 +304,40 @@ WF_TEST(collider_def_errors)
 	wfDestroyWorld(w);
 	return 0;
 }
+
+// "colliders" in a scene file: every field read, "rotate" in degrees, errors named by path.
+WF_TEST(scene_colliders)
+{
+	char err[512];
+	wfScene* scene = wfScene_Parse("{\"colliders\": [{\"type\": \"capsule\", \"position\": [1, 2, 3], \"rotate\": [0, 0, 90], "
+	                               "\"radius\": 0.1, \"radius1\": 0.05, \"halfLength\": 0.3, \"amplitude\": [0, 0.1, 0], \"frequency\": 2},"
+	                               " {\"type\": \"plane\"}]}",
+	                               "s.json", err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL && wfScene_GetColliderCount(scene) == 2);
+	wfColliderDef k = wfScene_GetColliderDef(scene, 0);
+	ENSURE(k.type == WF_COLLIDER_CAPSULE && k.position.z == 3.0f && k.radius1 == 0.05f && k.halfLength == 0.3f && k.frequency == 2.0f);
+	fprintf(stderr, "  rotate [0, 0, 90] -> (%g, %g, %g, %g)\n", (double)k.rotation.x, (double)k.rotation.y, (double)k.rotation.z,
+	        (double)k.rotation.w);
+	ENSURE(fabsf(k.rotation.z - 0.70710678f) < 1e-6f && fabsf(k.rotation.w - 0.70710678f) < 1e-6f);
+	ENSURE(wfScene_GetColliderDef(scene, 1).type == WF_COLLIDER_PLANE);
+	wfScene_Destroy(scene);
+	static const struct {
+		const char* json;
+		const char* message;
+	} cases[] = {
+		{"{\"colliders\": [{\"type\": \"cone\"}]}", "s.json: colliders[0].type: \"cone\" is not one of sphere, capsule, box, plane"},
+		{"{\"colliders\": [{\"radius\": -1}]}", "s.json: colliders[0].radius: -1 is out of range (0, 10000]"},
+		{"{\"colliders\": [{}, {\"type\": \"box\", \"halfExtents\": [1, 0, 1]}]}", "s.json: colliders[1].halfExtents.y: 0 is out of range"},
+		{"{\"colliders\": [{\"spin\": 1}]}", "s.json: colliders[0].spin: unknown key"},
+		{"{\"colliders\": {}}", "s.json: colliders: expected an array of objects, got object"},
+		{"{\"colliders\": [{\"rotate\": [0, 1]}]}", "s.json: colliders[0].rotate: expected an array of 3 numbers"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		ENSURE(wfScene_Parse(cases[i].json, "s.json", err, sizeof err) == NULL);
+		fprintf(stderr, "  %s\n", err);
+		ENSURE(strncmp(err, cases[i].message, strlen(cases[i].message)) == 0);
+	}
+	return 0;
+}

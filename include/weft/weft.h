@@ -530,6 +530,8 @@ WF_API wfWorldDef wfScene_GetWorldDef(const wfScene* scene);
 WF_API int wfScene_GetClothCount(const wfScene* scene);
 WF_API wfClothDef wfScene_GetClothDef(const wfScene* scene, int index); // pin list owned by the scene
 WF_API int wfScene_GetFrames(const wfScene* scene); // "frames" of the scene, 0 if absent
+WF_API int wfScene_GetColliderCount(const wfScene* scene); // "colliders": [{"type", "position", "rotate" (degrees), ...}]
+WF_API wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index);
 
 // Names used in scene files and on the command line ("xpbd", "top-corners", ...).
 WF_API const char* wfSolverName(wfSolverType solver);

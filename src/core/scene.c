@@ -30,6 +30,8 @@ struct wfScene {
 	wfWorldDef world;   // deviceName (if set) is owned by the scene
 	wfClothDef* cloths; // (clothCount) pinIndices and mesh (if set) are owned by the scene
 	SceneMesh* meshes;  // (clothCount)
+	wfColliderDef* colliders; // (colliderCount) "colliders"
+	int colliderCount;
 	int clothCount;
 	int frames;         // 0 when the file has no "frames"
 };
@@ -180,6 +182,20 @@ static const Field kClothFields[] = {
 
 static const Table kClothTable = TABLE(kClothFields);
 
+static const Field kColliderFields[] = {
+	ENUM(wfColliderDef, type, wfColliderTable),
+	PLAIN(wfColliderDef, position, FIELD_VEC3),
+	{"rotate", FIELD_SPECIAL, 0, 0, NULL, NULL}, // degrees about x, then y, then z
+	PLAIN(wfColliderDef, radius, FIELD_FLOAT),
+	PLAIN(wfColliderDef, radius1, FIELD_FLOAT),
+	PLAIN(wfColliderDef, halfLength, FIELD_FLOAT),
+	PLAIN(wfColliderDef, halfExtents, FIELD_VEC3),
+	PLAIN(wfColliderDef, amplitude, FIELD_VEC3),
+	PLAIN(wfColliderDef, frequency, FIELD_FLOAT),
+};
+
+static const Table kColliderTable = TABLE(kColliderFields);
+
 // The top level: the walk checks the keys and reads "frames"; ParseRoot handles the others in order.
 static const Field kRootFields[] = {
 	{"description", FIELD_STRING_IGNORED, 0, 0, NULL, NULL},
@@ -188,6 +204,7 @@ static const Field kRootFields[] = {
 	{"world", FIELD_SPECIAL, 0, 0, NULL, NULL},
 	{"cloth", FIELD_SPECIAL, 0, 0, NULL, NULL},
 	{"cloths", FIELD_SPECIAL, 0, 0, NULL, NULL},
+	{"colliders", FIELD_SPECIAL, 0, 0, NULL, NULL},
 };
 
 static const Table kRootTable = TABLE(kRootFields);
@@ -627,6 +644,49 @@ static bool ParseCloths(const Parser* p, const cJSON* root, wfScene* scene, cons
 	return true;
 }
 
+// "colliders": [{"type": "capsule", "position": [...], "rotate": [x, y, z] degrees, ...}, ...]
+static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
+{
+	const cJSON* list = cJSON_GetObjectItemCaseSensitive(root, "colliders");
+	if (list == NULL)
+		return true;
+	if (!cJSON_IsArray(list))
+		return Fail(p, "colliders", "expected an array of objects, got %s", TypeName(list));
+	int count = cJSON_GetArraySize(list);
+	if (count > WF_MAX_COLLIDERS)
+		return Fail(p, "colliders", "%d colliders, allowed [0, %d]", count, WF_MAX_COLLIDERS);
+	scene->colliders = (wfColliderDef*)calloc((size_t)(count > 0 ? count : 1), sizeof(wfColliderDef));
+	if (scene->colliders == NULL)
+		return Fail(p, "colliders", "out of memory");
+	char path[WF_SCENE_PATH], key[WF_SCENE_PATH], msg[256];
+	int i = 0;
+	for (const cJSON* item = list->child; item != NULL; item = item->next, ++i) {
+		JoinIndex(path, "colliders", i);
+		wfColliderDef* d = &scene->colliders[i];
+		*d = wfDefaultColliderDef();
+		if (!ApplyObject(p, item, &kColliderTable, d, path))
+			return false;
+		const cJSON* rotate = cJSON_GetObjectItemCaseSensitive(item, "rotate");
+		if (rotate != NULL) {
+			wfVec3 deg;
+			JoinKey(key, path, "rotate");
+			if (!ReadVec3(p, rotate, key, &deg))
+				return false;
+			if (!(fabsf(deg.x) <= 1e6f && fabsf(deg.y) <= 1e6f && fabsf(deg.z) <= 1e6f))
+				return Fail(p, key, "each angle within [-1e6, 1e6] degrees");
+			// q = qz qy qx (about x first).
+			const double k = 3.14159265358979323846 / 360.0;
+			double cx = cos(deg.x * k), sx = sin(deg.x * k), cy = cos(deg.y * k), sy = sin(deg.y * k), cz = cos(deg.z * k), sz = sin(deg.z * k);
+			d->rotation = (wfQuat){(float)(sx * cy * cz - cx * sy * sz), (float)(cx * sy * cz + sx * cy * sz),
+			                       (float)(cx * cy * sz - sx * sy * cz), (float)(cx * cy * cz + sx * sy * sz)};
+		}
+		if (!wfValidateColliderDef(d, msg, (int)sizeof msg))
+			return FailValidation(p, path, strncmp(msg, "collider.", 9) == 0 ? msg + 9 : msg);
+	}
+	scene->colliderCount = count;
+	return true;
+}
+
 static bool ParseRoot(const Parser* p, const cJSON* root, wfScene* scene)
 {
 	char msg[256];
@@ -642,7 +702,7 @@ static bool ParseRoot(const Parser* p, const cJSON* root, wfScene* scene)
 		return false;
 	if (!wfValidateWorldDef(&scene->world, msg, (int)sizeof msg))
 		return FailValidation(p, "world", msg);
-	return ParseCloths(p, root, scene, &base);
+	return ParseColliders(p, root, scene) && ParseCloths(p, root, scene, &base);
 }
 
 // The text around a syntax error on its line, at most 16 characters either side, trimmed.
@@ -844,6 +904,7 @@ void wfScene_Destroy(wfScene* scene)
 	}
 	free(scene->cloths);
 	free(scene->meshes);
+	free(scene->colliders);
 	free(scene);
 }
 
@@ -862,6 +923,18 @@ wfClothDef wfScene_GetClothDef(const wfScene* scene, int index)
 	if (scene == NULL || index < 0 || index >= scene->clothCount)
 		return wfDefaultClothDef();
 	return scene->cloths[index];
+}
+
+int wfScene_GetColliderCount(const wfScene* scene)
+{
+	return scene != NULL ? scene->colliderCount : 0;
+}
+
+wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->colliderCount)
+		return wfDefaultColliderDef();
+	return scene->colliders[index];
 }
 
 int wfScene_GetFrames(const wfScene* scene)
