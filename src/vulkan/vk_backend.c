@@ -1183,7 +1183,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	const wfMaterial* m = &c->material;
 	const wfVec3 d = p->wind.direction;
 	wfVkClothParams cp;
-	memset(&cp, 0, sizeof cp);
+	memset(&cp, 0, offsetof(wfVkClothParams, shapes)); // the shapes past shapeCount are never read
 	cp.gravity = V4(p->gravity, 0.0f);
 	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
 	// The cloth's local frame (wfClothBeginFrame): its shift, colliders and grab target.
@@ -1228,16 +1228,18 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 		cp.shapes[k].size = (wfVkVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
 		cp.shapes[k].halfExtents = V4(f->halfExtents, 0.0f);
 	}
-	memcpy(out, &cp, sizeof cp);
+	// Only the shapes in use: a batch of a thousand cloths writes its parameters every frame.
+	const size_t used = offsetof(wfVkClothParams, shapes) + (size_t)world->colliderFrameCount * sizeof(wfVkShape);
+	memcpy(out, &cp, used);
 	if (vc->slot < 0) {
 		WriteSubsteps(world, p, 1.0f / m->mass, sub);
 		return;
 	}
 	// A batched cloth: its slot in the arena's table, the arrays in elements of their views.
 	const wfVkArena* a = &ctx->arenas[vc->arena];
-	wfVkBatchSlot slot;
-	memset(&slot, 0, sizeof slot);
-	slot.params = cp;
+	wfVkBatchSlot slot; // its parameters come from cp
+	memset(slot.at, 0, sizeof slot.at);
+	memset(&slot.status, 0, sizeof slot.status);
 	const VkDeviceSize* o = vc->regionOffset;
 	slot.at[WF_VK_SLOT_POS] = (uint32_t)(o[WF_VK_REGION_POS_A] / 16);
 	slot.at[WF_VK_SLOT_VEL] = (uint32_t)(o[WF_VK_REGION_VEL_A] / 16);
@@ -1259,7 +1261,9 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	// Positions in shared memory when the dispatch's shared array holds them (fused.glsl).
 	slot.at[WF_VK_SLOT_FLAGS] = 3u * (uint32_t)c->model.particleCount <= FusedSharedFloats(ctx, a->sizeIndex) ? WF_VK_PUSH_SHARED : 0u;
 	char* table = (char*)a->table.map;
-	memcpy(table + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) + (size_t)vc->slot * sizeof slot, &slot, sizeof slot);
+	char* to = table + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) + (size_t)vc->slot * sizeof slot;
+	memcpy(to, &cp, used);
+	memcpy(to + offsetof(wfVkBatchSlot, at), (const char*)&slot + offsetof(wfVkBatchSlot, at), sizeof slot - offsetof(wfVkBatchSlot, at));
 }
 
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
