@@ -55,15 +55,21 @@ static void PruneCaches(wfRenderer* r)
 	r->cacheCount = kept;
 }
 
-// Uploads a cloth's uvs, triangle indices and structural edges into a new device buffer, with room
-// for the rest shape after them.
+// Uploads a cloth's uvs, triangle indices and edges into a new device buffer, with room for the rest
+// shape after them. The edges: a grid's structural ones row by row (the wireframe), then its shear
+// diagonals (with them, what the nodes view draws); a mesh's stretch constraints as the library
+// lists them (both).
 static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, const wfClothInfo* info)
 {
 	RdContext* ctx = &r->ctx;
 	int n = info->particleCount;
-	int lineIndices = 2 * ((info->cols - 1) * info->rows + info->cols * (info->rows - 1));
+	const int structural = info->mesh ? info->edgeCount : (info->cols - 1) * info->rows + info->cols * (info->rows - 1);
+	const int shear = info->mesh ? 0 : 2 * (info->cols - 1) * (info->rows - 1);
+	int lineIndices = 2 * (structural + shear);
 	VkDeviceSize size = 0;
 	c->streams = rdLayoutStreams(&size, 0, 3 * info->triangleCount, lineIndices, true);
+	c->streams.lineIndexCount = (uint32_t)(2 * structural); // the wireframe's
+	c->nodeEdges = (uint32_t)(structural + shear);
 	c->streams.uv = size;
 	size = AlignUp(size + (VkDeviceSize)n * 8, RD_STATE_ALIGN);
 	c->rest = size;
@@ -79,6 +85,10 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 		return rdFail(ctx, "reading cloth %d: %s", c->index, wfWorld_GetLastError(c->world));
 	}
 	uint32_t* lines = (uint32_t*)(base + c->streams.lineIndex);
+	if (info->mesh && wfCloth_ReadEdges(id, lines, 2 * structural) != WF_OK) {
+		rdBufferDestroy(ctx, &staging);
+		return rdFail(ctx, "reading cloth %d: %s", c->index, wfWorld_GetLastError(c->world));
+	}
 	int k = 0;
 	for (int y = 0; y < info->rows; ++y) {
 		for (int x = 0; x < info->cols; ++x) {
@@ -91,6 +101,15 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 				lines[k++] = i;
 				lines[k++] = i + (uint32_t)info->cols;
 			}
+		}
+	}
+	for (int y = 0; y + 1 < info->rows; ++y) {
+		for (int x = 0; x + 1 < info->cols; ++x) {
+			uint32_t i = (uint32_t)(y * info->cols + x);
+			lines[k++] = i; // down-right
+			lines[k++] = i + (uint32_t)info->cols + 1;
+			lines[k++] = i + 1; // down-left
+			lines[k++] = i + (uint32_t)info->cols;
 		}
 	}
 	ok = rdBufferCreate(ctx, &c->statics, size,
@@ -560,13 +579,12 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		}
 	}
 
-	// The nodes view: per cloth, every constraint a line coloured by its strain (nodes_line.vert, no
-	// vertex buffers), then one small sphere per particle coloured by speed (instances of a coarse
+	// The nodes view: per cloth, every constraint a line coloured by its strain (nodes_line.vert, one
+	// instance per edge of the cache's list), then one small sphere per particle coloured by speed (instances of a coarse
 	// sphere placed by lit.vert), all straight from the cloth's set (the solver's buffers when shared).
 	if (nodes && count > 0) {
 		for (int i = 0; i < count; ++i) {
 			const int cols = draws[i].info.cols, rows = draws[i].info.rows;
-			const uint32_t constraints = (uint32_t)((cols - 1) * rows + cols * (rows - 1) + 2 * (cols - 1) * (rows - 1));
 			BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
 			memset(&draw, 0, sizeof draw);
 			SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
@@ -575,8 +593,10 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 			draw.mode[2] = rows;
 			ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->nodeLinePipeline);
 			Push(r, &draw);
-			if (cols > 0 && rows > 0)
-				ctx->gpu.fd.vkCmdDraw(cmd, 2 * constraints, 1, 0, 0);
+			VkDeviceSize edges = draws[i].cache->streams.lineIndex;
+			ctx->gpu.fd.vkCmdBindVertexBuffers(cmd, 0, 1, &draws[i].cache->statics.buffer, &edges);
+			if (draws[i].cache->nodeEdges > 0)
+				ctx->gpu.fd.vkCmdDraw(cmd, 2, draws[i].cache->nodeEdges, 0, 0);
 			SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
 			SetVec4(draw.material, 0.3f, 32.0f, 3e-5f, 0.0f);
 			draw.mode[0] = RD_MODE_SPEED;

@@ -727,7 +727,7 @@ static bool CreateComputePipeline(wfRenderer* r, const RdShaderCode* code, VkPip
 	return true;
 }
 
-// RD_PIPE_NODE_LINE: the nodes view's constraints, no vertex streams (nodes_line.vert).
+// RD_PIPE_NODE_LINE: the nodes view's constraints, an edge (uvec2) per instance (nodes_line.vert).
 typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE, RD_PIPE_SHADOW, RD_PIPE_NODE_LINE } RdPipelineKind;
 
 static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
@@ -770,12 +770,15 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		{RD_LOCATION_NORMAL, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
 		{RD_LOCATION_UV, 2, VK_FORMAT_R32G32_SFLOAT, 0},
 	};
+	// The nodes view's lines: one instance per edge, its two particle indices as a uvec2.
+	VkVertexInputBindingDescription edgeBinding = {0, 8, VK_VERTEX_INPUT_RATE_INSTANCE};
+	VkVertexInputAttributeDescription edgeAttribute = {0, 0, VK_FORMAT_R32G32_UINT, 0};
 	VkPipelineVertexInputStateCreateInfo vertexInput = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-		.vertexBindingDescriptionCount = nodeLine ? 0 : positionsOnly ? 1 : 3,
-		.pVertexBindingDescriptions = bindings,
-		.vertexAttributeDescriptionCount = nodeLine ? 0 : positionsOnly ? 1 : 3,
-		.pVertexAttributeDescriptions = attributes,
+		.vertexBindingDescriptionCount = positionsOnly ? 1 : 3,
+		.pVertexBindingDescriptions = nodeLine ? &edgeBinding : bindings,
+		.vertexAttributeDescriptionCount = positionsOnly ? 1 : 3,
+		.pVertexAttributeDescriptions = nodeLine ? &edgeAttribute : attributes,
 	};
 	VkPipelineInputAssemblyStateCreateInfo assembly = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,

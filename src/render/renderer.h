@@ -35,6 +35,7 @@ typedef struct RdClothCache {
 	wfVkBuffer statics;     // uv, index and lineIndex of `streams`, then the rest shape at `rest`
 	RdStreams streams;    // position and normal unused: they come from the frame's source
 	VkDeviceSize rest;    // (particleCount) vec4
+	uint32_t nodeEdges;   // particle pairs at streams.lineIndex the nodes view draws (the wireframe: the first lineIndexCount / 2)
 	double restTime;      // world time when the rest shape was taken; < 0: not yet taken
 	int lastFrame;        // the renderer's frame counter when last drawn (unused entries are freed)
 } RdClothCache;

@@ -244,3 +244,58 @@ WF_TEST(render_nodes_zero_copy_matches_cpu)
 	free(img[1]);
 	return 0;
 }
+
+// A mesh cloth (wfClothDef.mesh: the same 9 x 9 sheet as triangles): its stretch constraints come
+// from the library's edge list, so a 1 % stretch along x turns its horizontal edges red as on a grid.
+WF_TEST(render_nodes_mesh_cloth)
+{
+	wfVec3 positions[81];
+	uint32_t indices[8 * 8 * 6];
+	int k = 0;
+	for (int y = 0; y < 9; ++y) {
+		for (int x = 0; x < 9; ++x)
+			positions[y * 9 + x] = (wfVec3){-0.5f + 0.125f * (float)x, 0.5f - 0.125f * (float)y, 0.0f};
+	}
+	for (int y = 0; y < 8; ++y) {
+		for (int x = 0; x < 8; ++x) {
+			uint32_t i = (uint32_t)(y * 9 + x);
+			uint32_t tri[6] = {i, i + 9, i + 1, i + 1, i + 9, i + 10}; // counter-clockwise seen from +z
+			for (int c = 0; c < 6; ++c)
+				indices[k++] = tri[c];
+		}
+	}
+	wfMeshDef mesh = {.positions = positions, .vertexCount = 81, .indices = indices, .faceCount = 8 * 8 * 2};
+	Scene s;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wd.floor.enabled = false;
+	wd.sphere.enabled = false;
+	s.world = wfTestCreateWorld(&wd, NULL, 0);
+	ENSURE(s.world != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.mesh = &mesh;
+	cd.origin = (wfVec3){0.0f, 1.0f, 0.0f};
+	cd.pinMode = WF_PIN_NONE;
+	s.cloth = wfCreateCloth(s.world, &cd);
+	ENSURE(!wfClothId_IsNull(s.cloth));
+	ENSURE(wfCloth_ReadPositions(s.cloth, s.rest, 81) == WF_OK);
+	s.camera = wfCameraLookAt((wfVec3){0.0f, 1.0f, 2.2f}, (wfVec3){0.0f, 1.0f, 0.0f}, 40.0f);
+	wfRenderer* r = NodesRenderer(WF_VIEW_NODES);
+	ENSURE(r != NULL);
+	uint8_t* rgba = malloc(NW * NH * 4);
+	ENSURE(rgba != NULL);
+	ENSURE(Frame(r, &s, rgba) == 0);
+	Tally rest = Count(rgba);
+	Stretch(&s, 0.01f);
+	ENSURE(Frame(r, &s, rgba) == 0);
+	Tally one = Count(rgba);
+	fprintf(stderr, "  mesh cloth: red pixels at rest %d, at +1%% %d (max R-B %d)\n", rest.reddish, one.reddish, one.maxRedMinusBlue);
+	ENSURE(rest.reddish == 0 && one.reddish >= 200);
+	ENSURE(one.maxRedMinusBlue >= 60 && one.maxRedMinusBlue <= 120);
+	ENSURE(wfRenderer_GetValidationCount(r) == 0);
+	free(rgba);
+	wfDestroyRenderer(r);
+	wfDestroyWorld(s.world);
+	return 0;
+}
