@@ -38,40 +38,44 @@ float rdSrgbToLinear(float c)
 
 static VkDeviceSize Align(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
+// The renderer's enum names: one list per enum, one lookup for both.
 static const char* const kColorModeNames[] = {"texture", "speed", "strain"};
+static const char* const kViewNames[] = {"cloth", "nodes", "both"};
 
-const char* wfColorModeName(wfColorMode mode)
+static const char* NameAt(const char* const* names, int count, int value)
 {
-	return (unsigned)mode <= WF_COLOR_STRAIN ? kColorModeNames[mode] : "unknown";
+	return value >= 0 && value < count ? names[value] : "unknown";
 }
+
+// The index of name in names, or -1.
+static int IndexOf(const char* const* names, int count, const char* name)
+{
+	for (int i = 0; name != NULL && i < count; ++i) {
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	}
+	return -1;
+}
+
+const char* wfColorModeName(wfColorMode mode) { return NameAt(kColorModeNames, WF_COLOR_STRAIN + 1, (int)mode); }
+const char* wfViewModeName(wfViewMode view) { return NameAt(kViewNames, WF_VIEW_BOTH + 1, (int)view); }
 
 bool wfColorModeFromName(const char* name, wfColorMode* out)
 {
-	for (int i = 0; name != NULL && out != NULL && i <= WF_COLOR_STRAIN; ++i) {
-		if (strcmp(name, kColorModeNames[i]) == 0) {
-			*out = (wfColorMode)i;
-			return true;
-		}
-	}
-	return false;
-}
-
-static const char* const kViewNames[] = {"cloth", "nodes", "both"};
-
-const char* wfViewModeName(wfViewMode view)
-{
-	return (unsigned)view <= WF_VIEW_BOTH ? kViewNames[view] : "unknown";
+	int i = IndexOf(kColorModeNames, WF_COLOR_STRAIN + 1, name);
+	if (i < 0 || out == NULL)
+		return false;
+	*out = (wfColorMode)i;
+	return true;
 }
 
 bool wfViewModeFromName(const char* name, wfViewMode* out)
 {
-	for (int i = 0; name != NULL && out != NULL && i <= WF_VIEW_BOTH; ++i) {
-		if (strcmp(name, kViewNames[i]) == 0) {
-			*out = (wfViewMode)i;
-			return true;
-		}
-	}
-	return false;
+	int i = IndexOf(kViewNames, WF_VIEW_BOTH + 1, name);
+	if (i < 0 || out == NULL)
+		return false;
+	*out = (wfViewMode)i;
+	return true;
 }
 
 wfRendererDef wfDefaultRendererDef(void)
