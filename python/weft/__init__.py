@@ -12,6 +12,7 @@ Every call into the library releases the GIL (cffi does so for every call), so w
 threads; one world is used by one thread at a time (each World holds a lock around its calls).
 """
 import logging
+import re
 import threading
 
 import numpy as np
@@ -107,10 +108,13 @@ def _creation_error(message, def_, fallback):
     """A NULL from a create function: DefError when the message starts with a field of the def (the
     validators' "field: value is out of range [lo, hi]"), else `fallback`."""
     head = message.split(":", 1)[0]
+    struct = re.match(r"wf[A-Za-z]+Def\.", head)  # the renderer's "wfRendererDef.width: ..."
+    if struct:
+        head = head[struct.end():]
     names = {p for p, _ in def_.field_paths()} | {p.rsplit(".", 1)[0] for p, _ in def_.field_paths()}
     parts = [p.strip().split("[")[0] for p in head.replace(" x ", ",").split(",")]
     if head.endswith(" def") or (parts and all(p in names for p in parts)):
-        return DefError(message)
+        return DefError(message, head.split("[")[0] if len(parts) == 1 else None)
     return fallback(message)
 
 

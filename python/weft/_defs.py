@@ -38,7 +38,7 @@ def _enum_names(ctype):
     idents = list(elements.values())
     prefix = os.path.commonprefix(idents) if len(idents) > 1 else idents[0].rsplit("_", 1)[0] + "_"
     prefix = prefix[:prefix.rfind("_") + 1]
-    return {value: ident[len(prefix):].lower().replace("_", "-") for value, ident in elements.items()}
+    return {value: elements[value][len(prefix):].lower().replace("_", "-") for value in sorted(elements)}
 
 
 class _Field:
