@@ -95,7 +95,7 @@ _RESULT_ERRORS = {
 
 
 def _raise(result, message):
-    name = ffi.string(lib.wfResultName(result)).decode()
+    name = ffi.typeof("wfResult").elements.get(result, "WF_ERROR_%d" % result)
     cls = _RESULT_ERRORS.get(name, WeftError)
     if cls is DefError:
         raise DefError(message)
