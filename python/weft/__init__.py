@@ -193,7 +193,10 @@ class World:
 
     def __del__(self):
         if getattr(self, "_ptr", None) is not None:
-            self.close()
+            try:
+                self.close()
+            except Exception:  # interpreter shutdown: the module may be half torn down
+                pass
 
     @property
     def closed(self):
@@ -650,7 +653,10 @@ class Renderer:
 
     def __del__(self):
         if getattr(self, "_ptr", None) is not None:
-            self.close()
+            try:
+                self.close()
+            except Exception:  # interpreter shutdown: the module may be half torn down
+                pass
 
     def _live(self):
         if self._ptr is None:
