@@ -683,6 +683,21 @@ class Renderer:
     def validation_count(self):
         return render_lib.wfRenderer_GetValidationCount(self._live())
 
+    @property
+    def shares_world_device(self):
+        """True when it draws its world's cloths straight from the solver's buffers (a Vulkan world)."""
+        return bool(render_lib.wfRenderer_SharesWorldDevice(self._live()))
+
+    @property
+    def zero_copy_cloths(self):
+        """Cloths of the last frame drawn from the solver's buffers."""
+        return render_lib.wfRenderer_GetZeroCopyCloths(self._live())
+
+    @property
+    def upload_bytes(self):
+        """Bytes of cloth state copied from the host for the last frame."""
+        return render_lib.wfRenderer_GetUploadBytes(self._live())
+
     def resize(self, size):
         w, h = (int(s) for s in size)
         self._check(render_lib.wfRenderer_Resize(self._live(), w, h))
