@@ -12,15 +12,16 @@ How a field looks from Python, by its C type:
   wfVec3, T[N]                a tuple; set from any sequence of that length
   nested struct               a Def viewing that part of the struct (world.step.substeps = 20)
   const char*                 str or None (the def keeps the bytes alive)
-  const T* followed by an     a read-only numpy array of T (rows of 3 for wfVec3); setting the array
-    int field named ...Count    sets the count to its number of rows
+  const T* followed by an     a read-only numpy array of T, (rows, width) when the header's comment
+    int field named ...Count    gives a shape like "(vertexCount x 3)" (wfVec3: width 3), else 1-D;
+                                setting the array sets the count to its number of rows
   other pointers              not exposed (callbacks, devices: the World and Renderer own them)
 """
 import os
 
 import numpy as np
 
-from ._ffi import ffi
+from ._ffi import ARRAY_WIDTHS, ffi
 from .errors import DefError
 
 _HIDDEN = {"internalValue"}
@@ -68,8 +69,9 @@ class _Field:
                   t.item.cname in _PRIMITIVE_DTYPES or t.item.cname in ("wfVec3", "struct wfVec3"))):
             self.kind = "buffer"
             self.count = fields[index + 1][0]
-            self.vec3 = t.item.cname in ("wfVec3", "struct wfVec3")
-            self.dtype = np.float32 if self.vec3 else _PRIMITIVE_DTYPES[t.item.cname]
+            vec3 = t.item.cname in ("wfVec3", "struct wfVec3")
+            self.dtype = np.float32 if vec3 else _PRIMITIVE_DTYPES[t.item.cname]
+            self.width = 3 if vec3 else ARRAY_WIDTHS.get(name, 1)  # C elements per row
         else:
             self.kind = "hidden"
         if name in _HIDDEN:
@@ -139,10 +141,9 @@ class Def:
                 if p == ffi.NULL or n <= 0:
                     self._set_buffer(c, path, f, None)
                 else:
-                    width = 3 if f.vec3 else 1
-                    raw = ffi.buffer(p, n * width * np.dtype(f.dtype).itemsize)
+                    raw = ffi.buffer(p, n * f.width * np.dtype(f.dtype).itemsize)  # rows x width elements
                     a = np.frombuffer(raw, dtype=f.dtype).copy()
-                    self._set_buffer(c, path, f, a.reshape(n, 3) if f.vec3 else a)
+                    self._set_buffer(c, path, f, a.reshape(n, f.width) if f.width > 1 else a)
             elif f.kind == "hidden" and f.ctype.kind == "pointer":
                 setattr(c, name, ffi.NULL)
 
@@ -261,11 +262,10 @@ class Def:
             setattr(c, f.count, 0)
             return
         a = np.array(value, dtype=f.dtype, order="C", copy=True)
-        # rows: particles for wfVec3, else the first axis as given ((m, 3) triangles: m)
-        rows = a.size // 3 if f.vec3 else (a.shape[0] if a.ndim else 1)
-        if f.vec3 and a.size % 3:
-            raise DefError("%s: %d values is not rows of 3" % (path, a.size), path)
-        a = a.reshape(-1, 3) if f.vec3 else a
+        if a.size % f.width:
+            raise DefError("%s: %d values is not rows of %d" % (path, a.size, f.width), path)
+        a = a.reshape(-1, f.width) if f.width > 1 else a.reshape(-1)
+        rows = a.shape[0]
         a.setflags(write=False)
         self._root._keep[path] = a
         setattr(c, f.name, ffi.cast(f.ctype, ffi.from_buffer(a)) if a.size else ffi.NULL)

@@ -62,6 +62,26 @@ def _array_sizes(text):
                   lambda m: "[%d]" % values[m.group(1)] if m.group(1) in values else m.group(0), text)
 
 
+# Rows of an array field, from its shape comment in the header (MuJoCo's style, as weft.h writes
+# them): `const float* vertices; // (vertexCount x 3)` -> ARRAY_WIDTHS["vertices"] = 3. An array
+# field without one holds single elements. The count field counts rows.
+ARRAY_WIDTHS = {}
+_SHAPE = re.compile(r"\*\s*(\w+)\s*;.*\(\s*(?:\w+\s+x\s+(\d+)|(\d+)\s+x\s+\w+)\s*\)")
+
+
+def _array_widths(text):
+    for line in text.splitlines():
+        m = _SHAPE.search(line)
+        if m:
+            ARRAY_WIDTHS[m.group(1)] = int(m.group(2) or m.group(3))
+
+
+def declare(ffi, text):
+    """Declares C text (a header's, cleaned) to cffi and notes its arrays' shapes."""
+    _array_widths(text)
+    ffi.cdef(_array_sizes(text))
+
+
 def _load():
     ffi = cffi.FFI()
     include = os.path.join(NATIVE, "include", "weft")
@@ -72,7 +92,7 @@ def _load():
     if has_render:
         headers.append(render_header)
     for h in headers:
-        ffi.cdef(_array_sizes(_declarations(h)))
+        declare(ffi, _declarations(h))
     lib_path = os.path.join(NATIVE, "libweft.so.0")
     if not os.path.exists(lib_path):
         raise ImportError("weft: %s is missing (build the library first: make python, or cmake --build build "

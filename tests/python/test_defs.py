@@ -286,3 +286,34 @@ def test_bad_values_python_refuses_name_the_field():
         weft.ClothDef(colz=3)
     with pytest.raises(weft.DefError, match="cols: 2.5 is not an integer"):
         weft.ClothDef(cols=2.5)
+
+
+def test_array_fields_follow_the_header_rule():
+    """A def with mesh-like fields (as issue 14's wfClothDef may get): each `const T*` followed by an
+    `int ...Count` is a numpy array whose rows set the count, copied when the def comes from C."""
+    if "wfTestMeshDef" not in ffi.list_types()[0]:
+        weft._ffi.declare(ffi, "typedef struct wfTestMeshDef {\n"
+                               "  const wfVec3* vertices; int vertexCount;\n"
+                               "  const uint32_t* triangles; // (triangleCount x 3) particle indices\n"
+                               "  int triangleCount;\n"
+                               "  const float* weights; int weightCount; float scale;\n"
+                               "} wfTestMeshDef;")
+
+    class MeshDef(weft.Def):
+        _ctype = "wfTestMeshDef"
+
+    assert MeshDef.field_paths() == [("vertices", "buffer"), ("triangles", "buffer"), ("weights", "buffer"),
+                                     ("scale", "float")]
+    v = np.arange(12, dtype=np.float64).reshape(4, 3)
+    m = MeshDef(vertices=v, triangles=[[0, 1, 2], [0, 2, 3]], weights=[0.5, 1.0, 2.0])
+    assert m._c.vertexCount == 4 and m._c.triangleCount == 2 and m._c.weightCount == 3
+    assert m.vertices.dtype == np.float32 and m.vertices.shape == (4, 3) and not m.vertices.flags.writeable
+    assert m._c.vertices[3].z == 11.0 and m._c.triangles[5] == 3  # the C struct points at the data
+    v[3, 2] = -1.0
+    assert m._c.vertices[3].z == 11.0  # a copy: the caller's array can change
+    back = MeshDef._from_c(m._c[0])
+    assert back._c.vertices != m._c.vertices and np.array_equal(back.vertices, m.vertices)
+    assert back.triangles.shape == (2, 3) and back.triangles.tolist() == [[0, 1, 2], [0, 2, 3]]
+    assert back.weights.tolist() == [0.5, 1.0, 2.0]
+    with pytest.raises(weft.DefError, match="vertices: 4 values is not rows of 3"):
+        m.vertices = [1, 2, 3, 4]
