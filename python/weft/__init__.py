@@ -118,6 +118,20 @@ def _creation_error(message, def_, fallback):
     return fallback(message)
 
 
+def _def_from(cls, def_, fields):
+    """A new def of cls from None (the defaults), a def of that class or a dict, then the fields."""
+    if def_ is None:
+        d = cls()
+    elif isinstance(def_, cls):
+        d = def_.copy()
+    elif isinstance(def_, dict):
+        d = cls(**def_)
+    else:
+        raise ArgumentError("def: a %s or a dict, not %s" % (cls.__name__, type(def_).__name__),
+                            "WF_ERROR_INVALID_ARGUMENT")
+    return d.update(**fields)
+
+
 def _vec3(v):
     x, y, z = (float(a) for a in v)
     return {"x": x, "y": y, "z": z}
@@ -150,8 +164,7 @@ class World:
     """
 
     def __init__(self, def_=None, **fields):
-        d = WorldDef() if def_ is None else def_.copy()
-        d.update(**fields)
+        d = _def_from(WorldDef, def_, fields)
         self._lock = threading.RLock()
         self._ptr = None
         self._cloths = []
@@ -224,8 +237,7 @@ class World:
     # ---- cloths
     def add_cloth(self, def_=None, **fields):
         """Creates a cloth from a ClothDef and/or fields (add_cloth(cols=64, rows=64, pinMode="top-row"))."""
-        d = ClothDef() if def_ is None else def_.copy()
-        d.update(**fields)
+        d = _def_from(ClothDef, def_, fields)
         with self._lock:
             cid = lib.wfCreateCloth(self._live(), d._c)
             if lib.wfClothId_IsNull(cid):
@@ -621,7 +633,7 @@ class Renderer:
 
     def __init__(self, world=None, size=(1280, 720), def_=None, **fields):
         _need_render()
-        d = RendererDef() if def_ is None else def_.copy()
+        d = _def_from(RendererDef, def_, {})
         d.width, d.height = (int(s) for s in size)
         d.update(**fields)
         self._ptr = None

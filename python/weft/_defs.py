@@ -284,13 +284,16 @@ class Def:
             if f.kind in ("hidden", "count"):
                 continue
             v = getattr(self, name)
-            out[name] = v.to_dict() if f.kind == "struct" else (None if v is None else v.tolist()) \
-                if f.kind == "buffer" else v
+            if f.kind == "struct":
+                v = v.to_dict()
+            elif f.kind == "buffer" and v is not None:
+                v = v.tolist()
+            out[name] = v
         return out
 
     def copy(self):
         """An independent def with the same values (strings and arrays shared read-only)."""
-        d = type(self)() if self._default is not None or not self._path else _view_class(self._ctype)()
+        d = type(self)()
         d._c[0] = self._c[0]
         for path, obj in self._root._keep.items():
             if path.startswith(self._path):

@@ -246,3 +246,16 @@ def test_errors_are_exceptions(tmp_path):
             w.step(-1)
     with pytest.raises(weft.ClosedError):
         w.step()
+
+
+def test_defs_as_objects_or_dicts():
+    wd = weft.WorldDef(backend="cpu", step={"substeps": 4})
+    with weft.World(wd, gravity=(0, -1, 0)) as a, weft.World({"backend": "cpu", "step": {"substeps": 4}},
+                                                              gravity=(0, -1, 0)) as b:
+        assert a.def_ == b.def_ and a.def_.step.substeps == 4 and wd.gravity == (0.0, -9.800000190734863, 0.0)
+        ca, cb = a.add_cloth(weft.ClothDef(cols=5), rows=3), b.add_cloth({"cols": 5}, rows=3)
+        a.step(3)
+        b.step(3)
+        assert np.array_equal(ca.positions, cb.positions) and ca.particle_count == 15
+    with pytest.raises(weft.ArgumentError, match="def: a WorldDef or a dict, not ClothDef"):
+        weft.World(weft.ClothDef())
