@@ -97,11 +97,7 @@ _RESULT_ERRORS = {
 def _raise(result, message):
     name = ffi.typeof("wfResult").elements.get(result, "WF_ERROR_%d" % result)
     cls = _RESULT_ERRORS.get(name, WeftError)
-    if cls is DefError:
-        raise DefError(message)
-    if name == "WF_ERROR_IO":
-        raise WeftError(message, name)
-    raise cls(message, name)
+    raise DefError(message) if cls is DefError else cls(message, name)
 
 
 def _creation_error(message, def_, fallback):
