@@ -295,6 +295,60 @@ static int CompareJacobiOdd(wfFusedPath path)
 WF_TEST(vk_jacobi_odd_sweeps_fused) { return CompareJacobiOdd(WF_FUSED_ALWAYS); }
 WF_TEST(vk_jacobi_odd_sweeps_per_range) { return CompareJacobiOdd(WF_FUSED_NEVER); }
 
+// A mesh cloth (a triangle-mesh skirt over a sphere, in gusty wind) on the GPU equals the CPU: the
+// fused path (384 particles) and the per-range one, every solver. Exact on lavapipe; 1e-4 x size
+// elsewhere as the grid tests.
+static int CompareMesh(wfSolverType solver, wfFusedPath path)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfMesh* mesh = wfTestCylinder(32, 12, 0.3f, 0.5f);
+	ENSURE(mesh != NULL);
+	wfMeshDef md = wfMesh_GetDef(mesh);
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 32 : 8;
+	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 3 : 1;
+	wd.sphere.enabled = true;
+	wd.sphere.center = (wfVec3){0.04f, 0.6f, 0.0f};
+	wd.sphere.radius = 0.27f;
+	wd.wind.mode = WF_WIND_GUST;
+	wd.wind.strength = 2.0f;
+	wd.fusedPath = path;
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.mesh = &md;
+	cd.origin = (wfVec3){0.0f, 1.0f, 0.0f};
+	cd.pinMode = WF_PIN_TOP_ROW;
+	cd.material.stiffness = 2000.0f;
+	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	double worst = 0.0;
+	for (int f = 0; f < 20; ++f) {
+		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
+		double d = wfVkTestMaxDiff(a, b, md.vertexCount);
+		worst = d > worst || d < 0.0 ? d : worst;
+	}
+	const bool fused = wfWorld_GetStepProfile(gpu).dispatches == 1;
+	fprintf(stderr, "  %s mesh, %s path: CPU-GPU %.3g m\n", wfSolverName(solver), fused ? "fused" : "per-range", worst);
+	ENSURE(fused == (path == WF_FUSED_ALWAYS));
+	ENSURE_LE(worst, Slack(1e-4 * 0.6));
+	ENSURE(ValidationClean(gpu));
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	wfMesh_Destroy(mesh);
+	return 0;
+}
+
+WF_TEST(vk_mesh_xpbd_fused) { return CompareMesh(WF_SOLVER_XPBD, WF_FUSED_ALWAYS); }
+WF_TEST(vk_mesh_xpbd_per_range) { return CompareMesh(WF_SOLVER_XPBD, WF_FUSED_NEVER); }
+WF_TEST(vk_mesh_jacobi_fused) { return CompareMesh(WF_SOLVER_JACOBI, WF_FUSED_ALWAYS); }
+WF_TEST(vk_mesh_jacobi_per_range) { return CompareMesh(WF_SOLVER_JACOBI, WF_FUSED_NEVER); }
+WF_TEST(vk_mesh_springs_fused) { return CompareMesh(WF_SOLVER_SPRINGS, WF_FUSED_ALWAYS); }
+WF_TEST(vk_mesh_springs_per_range) { return CompareMesh(WF_SOLVER_SPRINGS, WF_FUSED_NEVER); }
+
 // Settings are per world, not per process (the library reads no environment variable): two Vulkan
 // worlds side by side, one on the fused path with the validation layer, one per-range without it,
 // and a CPU world with its scalar kernels: the same bits on lavapipe, each world its own settings.

@@ -221,12 +221,55 @@ bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize)
 	return true;
 }
 
+static bool CheckPinList(const wfClothDef* d, int particles, char* error, int errorSize)
+{
+	if (d->pinCount < 0 || (d->pinCount > 0 && d->pinIndices == NULL)) {
+		snprintf(error, (size_t)errorSize, "pinIndices: %d indices given without a list", d->pinCount);
+		return false;
+	}
+	for (int i = 0; i < d->pinCount; ++i) {
+		if (d->pinIndices[i] < 0 || d->pinIndices[i] >= particles) {
+			snprintf(error, (size_t)errorSize, "pinIndices[%d]: %d is out of range [0, %d]", i, d->pinIndices[i], particles - 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+// The fields a mesh cloth uses (cols, rows, width, height, orientation and jitter are the grid's).
+static bool ValidateMeshCloth(const wfClothDef* d, char* error, int errorSize)
+{
+	if (!wfValidateMeshDef(d->mesh, error, errorSize))
+		return false;
+	CHECK_FINITE3("origin", d->origin);
+	if (!d->structural && !d->shear && !d->bending) {
+		snprintf(error, (size_t)errorSize, "structural, shear, bending: at least one constraint family must be on");
+		return false;
+	}
+	CHECK_ENUM("pinMode", d->pinMode, wfPinTable);
+	if (d->pinMode == WF_PIN_CORNERS) {
+		snprintf(error, (size_t)errorSize, "pinMode: \"corners\" needs a grid; a mesh takes none, top-corners, top-row or list");
+		return false;
+	}
+	if (d->jitter != 0.0f) {
+		snprintf(error, (size_t)errorSize, "jitter: %g, a mesh starts at its own positions (allowed 0)", (double)d->jitter);
+		return false;
+	}
+	if (d->pinMode == WF_PIN_LIST && !CheckPinList(d, d->mesh->vertexCount, error, errorSize))
+		return false;
+	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
+	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
+	return wfValidateMaterial(&d->material, error, errorSize);
+}
+
 bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 {
 	if (d->internalValue != WF_SECRET_COOKIE) {
 		snprintf(error, (size_t)errorSize, "cloth def: not initialised with wfDefaultClothDef()");
 		return false;
 	}
+	if (d->mesh != NULL)
+		return ValidateMeshCloth(d, error, errorSize);
 	CHECK_RANGE("cols", d->cols, 1, 8192);
 	CHECK_RANGE("rows", d->rows, 1, 8192);
 	if ((int64_t)d->cols * d->rows < 2 || (int64_t)d->cols * d->rows > (1 << 26)) {
@@ -246,18 +289,8 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 		return false;
 	}
 	CHECK_ENUM("pinMode", d->pinMode, wfPinTable);
-	if (d->pinMode == WF_PIN_LIST) {
-		if (d->pinCount < 0 || (d->pinCount > 0 && d->pinIndices == NULL)) {
-			snprintf(error, (size_t)errorSize, "pinIndices: %d indices given without a list", d->pinCount);
-			return false;
-		}
-		for (int i = 0; i < d->pinCount; ++i) {
-			if (d->pinIndices[i] < 0 || d->pinIndices[i] >= d->cols * d->rows) {
-				snprintf(error, (size_t)errorSize, "pinIndices[%d]: %d is out of range [0, %d]", i, d->pinIndices[i], d->cols * d->rows - 1);
-				return false;
-			}
-		}
-	}
+	if (d->pinMode == WF_PIN_LIST && !CheckPinList(d, d->cols * d->rows, error, errorSize))
+		return false;
 	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
 	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
 	CHECK_RANGE("jitter", d->jitter, 0.0f, 1.0f);

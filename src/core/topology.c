@@ -43,8 +43,53 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->jacobiWeight);
 	wfFree(m->indices);
 	wfFree(m->uvs);
+	wfFree(m->cornerUVs);
 	wfFree(m->restPositions);
 	memset(m, 0, sizeof *m);
+}
+
+wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound)
+{
+	const int n = m->particleCount, count = m->constraintCount;
+	m->colorCount = wfSortByColor(m->constraints, count, color, colorBound, m->colorStart);
+	wfFree(color);
+	if (m->colorCount < 0) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+
+	// Adjacency (compressed rows), in ascending constraint order per particle.
+	for (int k = 0; k < count; ++k) {
+		m->adjStart[m->constraints[k].a + 1]++;
+		m->adjStart[m->constraints[k].b + 1]++;
+	}
+	for (int i = 0; i < n; ++i)
+		m->adjStart[i + 1] += m->adjStart[i];
+	int* fill = (int*)wfAlloc((size_t)n * sizeof(int));
+	if (fill == NULL) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	memcpy(fill, m->adjStart, (size_t)n * sizeof(int));
+	for (int k = 0; k < count; ++k) {
+		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
+		m->adjConstraint[fill[a]] = (uint32_t)k;
+		m->adjOther[fill[a]++] = b;
+		m->adjConstraint[fill[b]] = (uint32_t)k;
+		m->adjOther[fill[b]++] = a;
+	}
+	wfFree(fill);
+	m->jacobiDocument = def->jacobiWeights == WF_JACOBI_DOCUMENT;
+	for (int k = 0; k < count; ++k) {
+		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
+		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
+		m->jacobiWeight[k] = m->jacobiDocument ? 1.0f : 1.0f / (float)(da > db ? da : db);
+	}
+	for (int i = 0; i < n; ++i) {
+		int d = m->adjStart[i + 1] - m->adjStart[i];
+		m->maxDegree = d > m->maxDegree ? d : m->maxDegree;
+	}
+	return WF_OK;
 }
 
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
@@ -132,44 +177,8 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	// Colouring: the 12-colour grid scheme (see coloring.c), then contiguous colour ranges.
 	for (int k = 0; k < count; ++k)
 		color[k] = wfGridColor(cols, m->constraints[k].a, m->constraints[k].b);
-	m->colorCount = wfSortByColor(m->constraints, count, color, 12, m->colorStart);
-	wfFree(color);
-	if (m->colorCount < 0) {
-		wfFreeModel(m);
+	if (wfFinishModel(def, m, color, 12) != WF_OK)
 		return WF_ERROR_OUT_OF_MEMORY;
-	}
-
-	// Adjacency (compressed rows), in ascending constraint order per particle.
-	for (int k = 0; k < count; ++k) {
-		m->adjStart[m->constraints[k].a + 1]++;
-		m->adjStart[m->constraints[k].b + 1]++;
-	}
-	for (int i = 0; i < n; ++i)
-		m->adjStart[i + 1] += m->adjStart[i];
-	int* fill = (int*)wfAlloc((size_t)n * sizeof(int));
-	if (fill == NULL) {
-		wfFreeModel(m);
-		return WF_ERROR_OUT_OF_MEMORY;
-	}
-	memcpy(fill, m->adjStart, (size_t)n * sizeof(int));
-	for (int k = 0; k < count; ++k) {
-		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
-		m->adjConstraint[fill[a]] = (uint32_t)k;
-		m->adjOther[fill[a]++] = b;
-		m->adjConstraint[fill[b]] = (uint32_t)k;
-		m->adjOther[fill[b]++] = a;
-	}
-	wfFree(fill);
-	m->jacobiDocument = def->jacobiWeights == WF_JACOBI_DOCUMENT;
-	for (int k = 0; k < count; ++k) {
-		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
-		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
-		m->jacobiWeight[k] = m->jacobiDocument ? 1.0f : 1.0f / (float)(da > db ? da : db);
-	}
-	for (int i = 0; i < n; ++i) {
-		int d = m->adjStart[i + 1] - m->adjStart[i];
-		m->maxDegree = d > m->maxDegree ? d : m->maxDegree;
-	}
 
 	// Two triangles per cell, wound so the normal is +y (horizontal) or +z (vertical).
 	int t = 0;

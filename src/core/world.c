@@ -92,6 +92,7 @@ void wfDestroyWorld(wfWorld* world)
 	if (world->backend != NULL && world->backend->destroy != NULL)
 		world->backend->destroy(world);
 	free(world->cloths);
+	wfFreeColliders(world);
 	free(world);
 }
 
@@ -124,9 +125,11 @@ wfResult wfWorld_Step(wfWorld* world)
 		if (world->cloths[i].generation != 0)
 			wfClothBeginFrame(world, &world->cloths[i]);
 	}
+	wfCollidersBeginFrame(world, &params);
 	wfResult r = world->backend->step(world, &params);
 	if (r != WF_OK)
 		return r;
+	wfCollidersEndFrame(world);
 	// The frame policy: good frames move each cloth's origin, bad ones are counted and recovered.
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)

@@ -29,6 +29,7 @@ typedef struct wfCpuContext {
 	bool avx2;     // use the AVX2 kernels (chosen once per world at run time)
 	bool parallel; // this cloth is large enough for a thread team
 	wfCpuStageTimer* timer; // NULL: stage timing off
+	const wfWorld* world;   // the colliders of the frame
 } wfCpuContext;
 
 // cpu_simd.c
@@ -68,6 +69,8 @@ typedef struct wfCpuColliders {
 	bool any, sphere, floor;
 	wfVec3 center, velocity;
 	float radius, floorY;
+	int shapeCount;                   // the world's colliders (wfCreateCollider) at this substep
+	wfShape shapes[WF_MAX_COLLIDERS];
 } wfCpuColliders;
 wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);
 
@@ -91,6 +94,10 @@ static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx
 	v->y = vs.y + ty * scale;
 	v->z = vs.z + tz * scale;
 }
+
+// Pushes a particle out of one collider (surface + thickness) and fixes its velocity against the
+// collider's surface velocity there (cpu_stages.c).
+void wfCpuCollideShape(const wfContactDef* contact, const wfShape* shape, wfVec4* x, wfVec4* v);
 
 // Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
 // after the particle's velocity update of the substep.
@@ -120,6 +127,8 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 		const wfVec3 still = {0.0f, 0.0f, 0.0f};
 		wfCpuRespond(k->contact, v, 0.0f, 1.0f, 0.0f, still);
 	}
+	for (int s = 0; s < k->shapeCount; ++s)
+		wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
 }
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
