@@ -18,12 +18,12 @@ import threading
 import numpy as np
 
 from ._ffi import ffi, lib, render_lib
-from ._defs import Def
+from ._defs import POINTEES, Def, _is_tuple_struct
 from .errors import (ArgumentError, BackendUnavailableError, ClosedError, DefError, DeviceLostError, SceneError,
                      WeftError)
 
-__all__ = ["World", "Cloth", "WorldDef", "ClothDef", "Material", "RendererDef", "Camera", "Renderer", "Scene",
-           "Video", "load_scene", "parse_scene", "preset", "presets", "backends", "devices", "render", "version",
+__all__ = ["World", "Cloth", "Collider", "WorldDef", "ClothDef", "Material", "ColliderDef", "Mesh", "RendererDef",
+           "Camera", "Renderer", "Scene", "Video", "load_obj", "parse_obj", "load_scene", "parse_scene", "preset", "presets", "backends", "devices", "render", "version",
            "WeftError", "DefError", "ArgumentError", "BackendUnavailableError", "DeviceLostError", "SceneError",
            "ClosedError"]
 
@@ -49,6 +49,110 @@ class Material(Def):
     """wfMaterial with wfDefaultMaterial()'s values."""
     _ctype = "wfMaterial"
     _default = staticmethod(lambda: lib.wfDefaultMaterial())
+
+
+class ColliderDef(Def):
+    """wfColliderDef with wfDefaultColliderDef()'s values (type "sphere", "capsule", "box", "plane")."""
+    _ctype = "wfColliderDef"
+    _default = staticmethod(lambda: lib.wfDefaultColliderDef())
+
+
+class Mesh:
+    """A polygon mesh for a cloth (wfMeshDef): ClothDef(mesh=weft.Mesh(positions, faces)).
+
+    positions: (n, 3) rest positions, relative to the cloth def's origin. faces: an (m, 3) or (m, 4)
+    index array, or a list of faces of 3 or 4 indices each. uvs: optional (n, 2); cornerUVs:
+    optional (corners, 2), one per face corner (seams). The arrays are copied; the library
+    validates them when the cloth is created (DefError "mesh.indices[5]: ...").
+    """
+
+    def __init__(self, positions, faces, uvs=None, cornerUVs=None):
+        p = np.array(positions, dtype=np.float32, order="C").reshape(-1, 3)
+        if isinstance(faces, np.ndarray) and faces.ndim == 2:
+            sizes = np.full(faces.shape[0], faces.shape[1], dtype=np.uint8)
+            indices = np.array(faces, dtype=np.uint32, order="C").reshape(-1)
+        else:
+            faces = [list(f) for f in faces]
+            sizes = np.array([len(f) for f in faces], dtype=np.uint8)
+            indices = np.array([i for f in faces for i in f], dtype=np.uint32)
+        self._arrays = {"positions": p, "indices": indices, "faceSizes": sizes}
+        if uvs is not None:
+            self._arrays["uvs"] = np.array(uvs, dtype=np.float32, order="C").reshape(-1, 2)
+        if cornerUVs is not None:
+            self._arrays["cornerUVs"] = np.array(cornerUVs, dtype=np.float32, order="C").reshape(-1, 2)
+        for a in self._arrays.values():
+            a.setflags(write=False)
+        c = ffi.new("wfMeshDef *")
+        c.positions = ffi.cast("wfVec3 *", ffi.from_buffer(p))
+        c.vertexCount = p.shape[0]
+        c.indices = ffi.cast("uint32_t *", ffi.from_buffer(indices)) if indices.size else ffi.NULL
+        # all triangles: faceSizes NULL, as the header allows
+        c.faceSizes = ffi.NULL if (sizes == 3).all() else ffi.cast("uint8_t *", ffi.from_buffer(sizes))
+        c.faceCount = sizes.size
+        for name in ("uvs", "cornerUVs"):
+            if name in self._arrays:
+                setattr(c, name, ffi.cast("float *", ffi.from_buffer(self._arrays[name])))
+        self._c = c
+
+    @classmethod
+    def _from_c(cls, value):
+        """A copy of a wfMeshDef's arrays (the scene's or the OBJ reader's memory)."""
+        n, m = value.vertexCount, value.faceCount
+        p = np.frombuffer(ffi.buffer(value.positions, 12 * n), dtype=np.float32).reshape(n, 3)
+        sizes = (np.frombuffer(ffi.buffer(value.faceSizes, m), dtype=np.uint8) if value.faceSizes != ffi.NULL
+                 else np.full(m, 3, np.uint8))
+        corners = int(sizes.sum(dtype=np.int64))
+        indices = np.frombuffer(ffi.buffer(value.indices, 4 * corners), dtype=np.uint32)
+        faces = np.split(indices, np.cumsum(sizes[:-1], dtype=np.int64)) if m > 1 else [indices]
+        uvs = (np.frombuffer(ffi.buffer(value.uvs, 8 * n), dtype=np.float32) if value.uvs != ffi.NULL else None)
+        cuv = (np.frombuffer(ffi.buffer(value.cornerUVs, 8 * corners), dtype=np.float32)
+               if value.cornerUVs != ffi.NULL else None)
+        return cls(p, [f.tolist() for f in faces], uvs, cuv)
+
+    positions = property(lambda self: self._arrays["positions"], doc="(n, 3) float32")
+    indices = property(lambda self: self._arrays["indices"], doc="the faces' corners, face after face (uint32)")
+    face_sizes = property(lambda self: self._arrays["faceSizes"], doc="3 or 4 per face (uint8)")
+    uvs = property(lambda self: self._arrays.get("uvs"), doc="(n, 2) float32 or None")
+    corner_uvs = property(lambda self: self._arrays.get("cornerUVs"), doc="(corners, 2) float32 or None")
+
+    @property
+    def faces(self):
+        return [f.tolist() for f in np.split(self.indices, np.cumsum(self.face_sizes[:-1], dtype=np.int64))]
+
+    def __eq__(self, other):
+        return isinstance(other, Mesh) and self._arrays.keys() == other._arrays.keys() and all(
+            np.array_equal(a, other._arrays[k]) for k, a in self._arrays.items())
+
+    def __repr__(self):
+        return "Mesh(%d vertices, %d faces)" % (self.positions.shape[0], self.face_sizes.size)
+
+
+POINTEES["wfMeshDef"] = Mesh
+
+
+def _mesh_from(ptr):
+    try:
+        return Mesh._from_c(lib.wfMesh_GetDef(ptr))
+    finally:
+        lib.wfMesh_Destroy(ptr)
+
+
+def load_obj(path):
+    """A Mesh from a Wavefront OBJ file (wfMesh_LoadObj: welded vertices, per-corner UVs); a bad file
+    raises SceneError naming the file, the line and the reason."""
+    err = ffi.new("char[]", _ERROR_SIZE)
+    ptr = lib.wfMesh_LoadObj(str(path).encode(), err, _ERROR_SIZE)
+    if ptr == ffi.NULL:
+        raise SceneError(ffi.string(err).decode(), "WF_ERROR_PARSE")
+    return _mesh_from(ptr)
+
+
+def parse_obj(text, name="<string>"):
+    err = ffi.new("char[]", _ERROR_SIZE)
+    ptr = lib.wfMesh_ParseObj(text.encode(), name.encode(), err, _ERROR_SIZE)
+    if ptr == ffi.NULL:
+        raise SceneError(ffi.string(err).decode(), "WF_ERROR_PARSE")
+    return _mesh_from(ptr)
 
 
 if render_lib is not None:
@@ -104,13 +208,18 @@ def _creation_error(message, def_, fallback):
     """A NULL from a create function: DefError when the message starts with a field of the def (the
     validators' "field: value is out of range [lo, hi]"), else `fallback`."""
     head = message.split(":", 1)[0]
-    struct = re.match(r"wf[A-Za-z]+Def\.", head)  # the renderer's "wfRendererDef.width: ..."
+    # the renderer's "wfRendererDef.width: ...", the colliders' "collider.radius: ..."
+    struct = re.match(r"wf[A-Za-z]+Def\.|collider\.", head)
     if struct:
         head = head[struct.end():]
     names = {p for p, _ in def_.field_paths()} | {p.rsplit(".", 1)[0] for p, _ in def_.field_paths()}
-    parts = [p.strip().split("[")[0] for p in head.replace(" x ", ",").split(",")]
-    if head.endswith(" def") or (parts and all(p in names for p in parts)):
-        return DefError(message, head.split("[")[0] if len(parts) == 1 else None)
+    face = re.match(r"(\w+) face \d+$", head)  # "mesh face 3: vertex 2 appears twice"
+    parts = [face.group(1)] if face else [p.strip().split("[")[0] for p in head.replace(" x ", ",").split(",")]
+    # a vector's component names its field ("halfExtents.x" -> halfExtents); an array of an object
+    # field keeps its name ("mesh.indices")
+    parts = [p.rsplit(".", 1)[0] if re.search(r"\.[xyzw]$", p) else p for p in parts]
+    if head.endswith(" def") or (parts and all(p in names or p.split(".")[0] in names for p in parts)):
+        return DefError(message, parts[0] if len(parts) == 1 else None)
     return fallback(message)
 
 
@@ -139,8 +248,8 @@ def _struct_dict(value):
     for name, f in ffi.typeof(value).fields:
         v = getattr(value, name)
         t = f.type
-        if t.kind == "struct" and t.cname in ("wfVec3", "struct wfVec3"):
-            v = (v.x, v.y, v.z)
+        if t.kind == "struct" and _is_tuple_struct(t):
+            v = tuple(getattr(v, n) for n, _ in t.fields)
         elif t.kind == "struct":
             v = _struct_dict(v)
         elif t.kind == "array" and t.item.cname == "char":
@@ -164,6 +273,7 @@ class World:
         self._lock = threading.RLock()
         self._ptr = None
         self._cloths = []
+        self._colliders = []
         self._renderers = []
         self.messages = []  # (level, message) of every line the library logged for this world
         # The logger: one cffi callback per world, alive until the world is destroyed.
@@ -246,6 +356,25 @@ class World:
     @property
     def cloths(self):
         return list(self._cloths)
+
+    # ---- colliders
+    def add_collider(self, def_=None, **fields):
+        """A collider (sphere, capsule, box or plane) from a ColliderDef and/or fields:
+        add_collider(type="box", position=(0, 0.7, 0), halfExtents=(0.4, 0.04, 0.3))."""
+        d = _def_from(ColliderDef, def_, fields)
+        with self._lock:
+            cid = lib.wfCreateCollider(self._live(), d._c)
+            if lib.wfColliderId_IsNull(cid):
+                message = ffi.string(lib.wfWorld_GetLastError(self._ptr)).decode()
+                raise _creation_error(message, d, lambda m: BackendUnavailableError(m, "WF_ERROR_BACKEND_UNAVAILABLE")
+                                      if "backend" in m.lower() or "vulkan" in m.lower() else WeftError(m))
+            c = Collider(self, cid)
+            self._colliders.append(c)
+            return c
+
+    @property
+    def colliders(self):
+        return list(self._colliders)
 
     def _id_list(self, cloths):
         return self._cloths if cloths is None else list(cloths)
@@ -513,6 +642,18 @@ class Cloth:
         t = self.info["triangleCount"]
         return self._read(lib.wfCloth_ReadIndices, None, 1, np.uint32, "uint32_t[]", 3 * t).reshape(t, 3)
 
+    @property
+    def edges(self):
+        """(e, 2) uint32 particle pairs of the stretch constraints (what a wireframe draws)."""
+        e = self.info["edgeCount"]
+        return self._read(lib.wfCloth_ReadEdges, None, 1, np.uint32, "uint32_t[]", 2 * e).reshape(e, 2)
+
+    @property
+    def corner_uvs(self):
+        """(m, 3, 2) float32 texture coordinates per triangle corner (a mesh's seams kept)."""
+        t = self.info["triangleCount"]
+        return self._read(lib.wfCloth_ReadCornerUVs, None, 1, np.float32, "float[]", 6 * t).reshape(t, 3, 2)
+
     def _write(self, fn, values, name):
         a = np.asarray(values)
         if a.shape != (self._n, 3):
@@ -534,17 +675,61 @@ def _describe(a):
     return type(a).__name__
 
 
+# ------------------------------------------------------------------------------------------ collider
+class Collider:
+    """A collider of a world (a wfColliderId): a shape whose pose can move every frame."""
+
+    def __init__(self, world, cid):
+        self._world = world
+        self._id = ffi.new("wfColliderId *", cid)
+
+    def _cid(self):
+        self._world._live()
+        return self._id[0]
+
+    @property
+    def def_(self):
+        """Its wfColliderDef (wfCollider_GetDef)."""
+        with self._world._lock:
+            return ColliderDef._from_c(lib.wfCollider_GetDef(self._cid()))
+
+    @property
+    def transform(self):
+        """(position, rotation) now: base pose plus motion; rotation a unit quaternion (x, y, z, w)."""
+        p, q = ffi.new("wfVec3 *"), ffi.new("wfQuat *")
+        with self._world._lock:
+            self._world._check(lib.wfCollider_GetTransform(self._cid(), p, q))
+        return (p.x, p.y, p.z), (q.x, q.y, q.z, q.w)
+
+    def set_transform(self, position, rotation=(0.0, 0.0, 0.0, 1.0)):
+        """The base pose at the end of the next frame (a character's bone each frame)."""
+        x, y, z, w = (float(a) for a in rotation)
+        with self._world._lock:
+            self._world._check(lib.wfCollider_SetTransform(self._cid(), _vec3(position),
+                                                           {"x": x, "y": y, "z": z, "w": w}))
+
+    def destroy(self):
+        with self._world._lock:
+            lib.wfDestroyCollider(self._cid())
+            if self in self._world._colliders:
+                self._world._colliders.remove(self)
+
+
 # ------------------------------------------------------------------------------------------ scenes, presets
 class Scene:
-    """A scene file's defs: `world` (WorldDef), `cloths` (list of ClothDef), `frames` (0 if absent)."""
+    """A scene file's defs: `world` (WorldDef), `cloths` (list of ClothDef), `colliders` (list of
+    ColliderDef), `frames` (0 if absent)."""
 
-    def __init__(self, world, cloths, frames=0, name=None):
+    def __init__(self, world, cloths, frames=0, name=None, colliders=None):
         self.world, self.cloths, self.frames, self.name = world, cloths, frames, name
+        self.colliders = list(colliders or [])
 
     def create(self, **world_fields):
         """A World with the scene's cloths; fields override the world def (create(backend="cpu"))."""
         w = World(self.world, **world_fields)
         try:
+            for c in self.colliders:
+                w.add_collider(c)
             for c in self.cloths:
                 w.add_cloth(c)
         except BaseException:
@@ -560,7 +745,9 @@ def _scene(ptr, name):
     try:
         world = WorldDef._from_c(lib.wfScene_GetWorldDef(ptr))
         cloths = [ClothDef._from_c(lib.wfScene_GetClothDef(ptr, i)) for i in range(lib.wfScene_GetClothCount(ptr))]
-        return Scene(world, cloths, lib.wfScene_GetFrames(ptr), name)
+        colliders = [ColliderDef._from_c(lib.wfScene_GetColliderDef(ptr, i))
+                     for i in range(lib.wfScene_GetColliderCount(ptr))]
+        return Scene(world, cloths, lib.wfScene_GetFrames(ptr), name, colliders)
     finally:
         lib.wfScene_Destroy(ptr)
 

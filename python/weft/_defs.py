@@ -9,12 +9,15 @@ message, which names the field and its allowed range, becomes a DefError.
 How a field looks from Python, by its C type:
   bool, integer, float        bool, int, float (a float field holds the float32 value)
   enum                        its scene-file name ("xpbd", "top-corners"); set by name or number
-  wfVec3, T[N]                a tuple; set from any sequence of that length
+  wfVec3, wfQuat, T[N]        a tuple (a struct of floats named x, y, ..., or an array); set from any sequence
+                              of that length
   nested struct               a Def viewing that part of the struct (world.step.substeps = 20)
   const char*                 str or None (the def keeps the bytes alive)
   const T* followed by an     a read-only numpy array of T, (rows, width) when the header's comment
     int field named ...Count    gives a shape like "(vertexCount x 3)" (wfVec3: width 3), else 1-D;
                                 setting the array sets the count to its number of rows
+  const S* of a struct with   that class's object or None (wfClothDef.mesh: a weft.Mesh), kept alive
+    a class in POINTEES         by the def and copied deeply when the def comes from C
   other pointers              not exposed (callbacks, devices: the World and Renderer own them)
 """
 import os
@@ -56,10 +59,14 @@ class _Field:
             self.kind = "enum"
             self.names = _enum_names(t)
             self.values = {n: v for v, n in self.names.items()}
-        elif t.kind == "struct" and t.cname in ("wfVec3", "struct wfVec3"):
-            self.kind = "vec3"
+        elif t.kind == "struct" and _is_tuple_struct(t):
+            self.kind = "tuple"
+            self.names = [n for n, _ in t.fields]
         elif t.kind == "struct":
             self.kind = "struct"
+        elif t.kind == "pointer" and t.item.kind == "struct" and t.item.cname.replace("struct ", "") in POINTEES:
+            self.kind = "object"
+            self.cls = POINTEES[t.item.cname.replace("struct ", "")]
         elif t.kind == "array":
             self.kind = "array"
         elif t.kind == "pointer" and t.item.cname == "char":
@@ -76,6 +83,17 @@ class _Field:
             self.kind = "hidden"
         if name in _HIDDEN:
             self.kind = "hidden"
+
+
+# Python classes for structs that a def points to (wfClothDef.mesh -> weft.Mesh), filled by the
+# package: a class with `_c` (a pointer to its struct) and `_from_c(value)` (a deep copy).
+POINTEES = {}
+
+
+def _is_tuple_struct(t):
+    """wfVec3, wfQuat: a struct of floats named by single letters, shown as a tuple."""
+    return bool(t.fields) and all(f.type.kind == "primitive" and f.type.cname == "float" and len(n) == 1
+                                  for n, f in t.fields)
 
 
 _LAYOUTS = {}
@@ -144,6 +162,14 @@ class Def:
                     raw = ffi.buffer(p, n * f.width * np.dtype(f.dtype).itemsize)  # rows x width elements
                     a = np.frombuffer(raw, dtype=f.dtype).copy()
                     self._set_buffer(c, path, f, a.reshape(n, f.width) if f.width > 1 else a)
+            elif f.kind == "object":
+                p = getattr(c, name)
+                obj = None if p == ffi.NULL else f.cls._from_c(p[0])
+                if obj is None:
+                    self._root._keep.pop(path, None)
+                else:
+                    self._root._keep[path] = obj
+                setattr(c, name, ffi.NULL if obj is None else obj._c)
             elif f.kind == "hidden" and f.ctype.kind == "pointer":
                 setattr(c, name, ffi.NULL)
 
@@ -180,8 +206,10 @@ class Def:
         if f.kind == "struct":
             return _view_class(f.ctype.cname)(_view=ffi.addressof(c[0], name), _root=self._root,
                                                 _path=self._path + name + ".")
-        if f.kind == "vec3":
-            return (v.x, v.y, v.z)
+        if f.kind == "tuple":
+            return tuple(getattr(v, n) for n in f.names)
+        if f.kind == "object":
+            return self._root._keep.get(self._path + name)
         if f.kind == "array":
             return tuple(v[i] for i in range(f.ctype.length))
         if f.kind == "enum":
@@ -206,10 +234,21 @@ class Def:
                 if isinstance(value, Def):
                     value = value.to_dict()
                 view.update(**dict(value))
-            elif f.kind == "vec3":
-                x, y, z = (float(a) for a in value)
+            elif f.kind == "tuple":
+                vals = [float(a) for a in value]
+                if len(vals) != len(f.names):
+                    raise DefError("%s: %d values given (allowed: exactly %d)" % (path, len(vals), len(f.names)), path)
                 v = getattr(c, name)
-                v.x, v.y, v.z = x, y, z
+                for n, a in zip(f.names, vals):
+                    setattr(v, n, a)
+            elif f.kind == "object":
+                if value is not None and not isinstance(value, f.cls):
+                    raise DefError("%s: a %s or None, not %s" % (path, f.cls.__name__, type(value).__name__), path)
+                if value is None:
+                    self._root._keep.pop(path, None)
+                else:
+                    self._root._keep[path] = value
+                setattr(c, name, ffi.NULL if value is None else value._c)
             elif f.kind == "array":
                 vals = list(value)
                 if len(vals) != f.ctype.length:

@@ -1,4 +1,5 @@
-// The C side of the Python package's bit-exactness test: loads a scene, steps it on the CPU for a
+// The C side of the Python package's bit-exactness test: loads a scene (colliders, then cloths, as
+// weft run does), steps it on the CPU for a
 // number of frames and writes every cloth's positions, float32 xyz, one cloth after another, to a
 // file. tests/python/test_world.py does the same through `weft` and compares the bytes.
 //   weft_scene_positions SCENE.json FRAMES OUT.bin
@@ -25,6 +26,13 @@ int main(int argc, char** argv)
 	if (world == NULL) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
+	}
+	for (int i = 0; i < wfScene_GetColliderCount(scene); ++i) {
+		wfColliderDef cd = wfScene_GetColliderDef(scene, i);
+		if (wfColliderId_IsNull(wfCreateCollider(world, &cd))) {
+			fprintf(stderr, "%s\n", wfWorld_GetLastError(world));
+			return 1;
+		}
 	}
 	int count = wfScene_GetClothCount(scene);
 	wfClothId ids[64];

@@ -15,7 +15,16 @@ import weft
 from weft._ffi import ffi, lib
 from conftest import have_renderer, render_device
 
-DEFS = [weft.WorldDef, weft.ClothDef, weft.Material] + ([weft.RendererDef, weft.Camera] if weft.RendererDef else [])
+DEFS = [weft.WorldDef, weft.ClothDef, weft.Material, weft.ColliderDef] + (
+    [weft.RendererDef, weft.Camera] if weft.RendererDef else [])
+
+# A small valid mesh (a quad and a triangle) and one the library refuses (an index past the vertices).
+def a_mesh():
+    return weft.Mesh([[0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1], [2, 0, 0]], [[0, 1, 2, 3], [1, 4, 2]])
+
+
+def a_bad_mesh():
+    return weft.Mesh([[0, 0, 0], [1, 0, 0], [1, 0, 1]], [[0, 1, 9]])
 
 
 def struct_names():
@@ -98,8 +107,10 @@ def other_value(kind, value, path):
         return value + 1 if value < 8 else value // 2
     if kind == "float":
         return 0.5 if value == 0 else value * 0.5
-    if kind == "vec3":
-        return (0.25, -0.5, 0.75)
+    if kind == "tuple":
+        return (0.25, -0.5, 0.75) if len(value) == 3 else (0.0, 0.6, 0.0, 0.8)
+    if kind == "object":
+        return a_mesh()
     if kind == "array":
         return tuple(0.5 for _ in value)
     if kind == "string":
@@ -144,7 +155,7 @@ def same(a, b):
         return f32(a) == f32(b)
     if isinstance(a, np.ndarray):
         return np.array_equal(a, b)
-    return a == b
+    return a == b  # Mesh: arrays equal
 
 
 def new_value(d, path, kind):
@@ -164,7 +175,7 @@ def test_every_field_round_trips_in_python(cls):
         assert same(getattr_path(d.copy(), path), got), path
         assert same(getattr_path(cls(**d.to_dict()), path), got), path
         assert cls(**d.to_dict()) == d
-        if kind != "buffer":
+        if kind not in ("buffer", "object"):  # those point at memory the def keeps
             e = cls()
             e._c[0] = d._c[0]
             assert same(getattr_path(e, path), got), path
@@ -231,21 +242,26 @@ def test_renderer_def_round_trips_through_the_library():
 
 
 # A value the library refuses, by kind; bools have none (both values are valid).
-BAD = {"float": math.nan, "vec3": (math.nan, 0.0, 0.0), "int": -2 ** 31, "enum": 99, "buffer": [-1]}
+BAD = {"float": math.nan, "int": -2 ** 31, "enum": 99, "buffer": [-1]}
 # What a field needs around it for its check to run.
-CONTEXT = {("ClothDef", "pinIndices"): {"pinMode": "list"}, ("WorldDef", "deviceName"): {"backend": "cpu"}}
+CONTEXT = {("ClothDef", "pinIndices"): {"pinMode": "list"}, ("WorldDef", "deviceName"): {"backend": "cpu"},
+           ("ColliderDef", "radius1"): {"type": "capsule"}, ("ColliderDef", "halfLength"): {"type": "capsule"},
+           ("ColliderDef", "halfExtents"): {"type": "box"}}
 
 
 def make(cls, fields):
     if cls is weft.WorldDef:
         return weft.World(fields)
+    if cls is weft.ColliderDef:
+        with weft.World(backend="cpu") as w:
+            return w.add_collider(fields)
     if cls in (weft.ClothDef, weft.Material):
         with weft.World(backend="cpu") as w:
             return w.add_cloth(fields) if cls is weft.ClothDef else w.add_cloth(material=fields)
     return weft.Renderer(size=(fields.width, fields.height), def_=fields)
 
 
-@pytest.mark.parametrize("cls", DEFS[:4], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", DEFS[:5], ids=lambda c: c.__name__)
 def test_every_bad_field_raises(cls):
     if cls is getattr(weft, "RendererDef", None) and not have_renderer():
         pytest.skip("no Vulkan device for the renderer")
@@ -261,18 +277,24 @@ def test_every_bad_field_raises(cls):
         if cls is getattr(weft, "RendererDef", None):
             d.deviceName = render_device()
         d.update(**context)
-        bad = tuple(math.nan for _ in getattr_path(d, path)) if kind == "array" else BAD.get(kind)
+        if kind in ("array", "tuple"):
+            bad = tuple(math.nan for _ in getattr_path(d, path))
+        else:
+            bad = a_bad_mesh() if kind == "object" else BAD.get(kind)
         setattr_path(d, path, "no-such-device" if kind == "string" else bad)
         prefix = "material." if cls is weft.Material else ""
+        if path == "halfLength":
+            bad = -1.0  # a length of 0 is allowed, NaN is not a length
         with pytest.raises(weft.DefError) as e:
             make(cls, d)
-        assert e.value.field.split("[")[0] == prefix + path, (path, str(e.value))
-        assert str(e.value).startswith((prefix + path, "wfRendererDef." + path)), str(e.value)
-        assert re.search(r"\[|one of|finite|allowed|> | or ", str(e.value)), str(e.value)  # names what is allowed
+        assert e.value.field == prefix + path or e.value.field.startswith(prefix + path + "."), (path, str(e.value))
+        assert str(e.value).startswith((prefix + path, "wfRendererDef." + path, "collider." + path)), str(e.value)
+        # the message says what is allowed: a range, a list, "finite", "allowed ..."
+        assert re.search(r"[\[(][-\d.e+]+, [-\d.e+]+[\])]|one of|finite|allowed|> | or ", str(e.value)), str(e.value)
         checked.append(path)
     # every field is either checked or has no bad value (a bool, a free-form name)
     assert len(checked) + len(no_bad_value) == len(cls.field_paths())
-    assert len(checked) >= {weft.WorldDef: 20, weft.ClothDef: 18, weft.Material: 9}.get(cls, 5)
+    assert len(checked) >= {weft.WorldDef: 20, weft.ClothDef: 19, weft.Material: 9, weft.ColliderDef: 9}.get(cls, 5)
 
 
 def test_bad_values_python_refuses_name_the_field():
@@ -317,3 +339,20 @@ def test_array_fields_follow_the_header_rule():
     assert back.weights.tolist() == [0.5, 1.0, 2.0]
     with pytest.raises(weft.DefError, match="vertices: 4 values is not rows of 3"):
         m.vertices = [1, 2, 3, 4]
+
+
+def test_collider_def_round_trips_through_the_library():
+    """Each field of wfColliderDef set alone comes back from wfCollider_GetDef (the rotation
+    normalised, so to float rounding)."""
+    n = 0
+    with weft.World(backend="cpu") as w:
+        for path, kind in weft.ColliderDef.field_paths():
+            d = weft.ColliderDef()
+            setattr_path(d, path, new_value(d, path, kind))
+            back = w.add_collider(d).def_
+            if path == "rotation":
+                assert np.allclose(back.rotation, d.rotation, atol=1e-7), back.rotation
+            else:
+                assert same(getattr_path(back, path), getattr_path(d, path)), path
+            n += 1
+    assert n == len(weft.ColliderDef.field_paths()) >= 9

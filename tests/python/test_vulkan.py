@@ -48,6 +48,12 @@ def test_vulkan_snapshot_and_setters():
         assert w.warnings["validationMessages"] == 0
 
 
+def test_vulkan_world_refuses_colliders():
+    with stepped("vulkan", frames=1) as w:
+        with pytest.raises(weft.BackendUnavailableError):
+            w.add_collider(type="sphere", radius=0.5)
+
+
 @pytest.mark.skipif(not have_renderer(), reason="no renderer")
 def test_render_a_vulkan_world_from_its_buffers():
     with stepped("vulkan", frames=5) as w:

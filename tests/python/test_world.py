@@ -259,3 +259,85 @@ def test_defs_as_objects_or_dicts():
         assert np.array_equal(ca.positions, cb.positions) and ca.particle_count == 15
     with pytest.raises(weft.ArgumentError, match="def: a WorldDef or a dict, not ClothDef"):
         weft.World(weft.ClothDef())
+
+
+def grid_mesh(cloth, cols, rows):
+    """The grid cloth's rest shape as a quad mesh (local positions, rows of quads)."""
+    faces = [[r * cols + c, (r + 1) * cols + c, (r + 1) * cols + c + 1, r * cols + c + 1]
+             for r in range(rows - 1) for c in range(cols - 1)]
+    return weft.Mesh(cloth.read_local_positions(), faces)
+
+
+def test_mesh_cloths_from_python_and_from_obj():
+    cols, rows = 9, 7
+    grid = dict(cols=cols, rows=rows, width=0.8, height=0.6, orientation="vertical", pinMode="top-corners")
+    with weft.World(backend="cpu") as w:
+        g = w.add_cloth(**grid)
+        mesh = grid_mesh(g, cols, rows)
+        m = w.add_cloth(mesh=mesh, pinMode="top-corners")
+        # the same mesh as OBJ text through the library's reader
+        obj = "".join("v %.9g %.9g %.9g\n" % tuple(v) for v in mesh.positions.astype(np.float64))
+        obj += "".join("f %s\n" % " ".join(str(i + 1) for i in f) for f in mesh.faces)
+        read = weft.parse_obj(obj, "grid.obj")
+        assert np.array_equal(read.positions, mesh.positions) and read.faces == mesh.faces
+        assert not read.uvs.any()  # the reader's uvs: zeros without vt
+        o = w.add_cloth(mesh=read, pinMode="top-corners")
+        assert m.info["mesh"] and not g.info["mesh"]
+        assert m.info["constraintCount"] == g.info["constraintCount"] == o.info["constraintCount"]
+        assert list(m.pinned) == [0, cols - 1]
+        w.step(60)
+        gp, mp, op = g.positions, m.positions, o.positions
+        assert np.array_equal(mp.view(np.uint32), op.view(np.uint32))  # Python's mesh = the OBJ reader's
+        assert -gp[:, 1].min() > 0.05  # it sagged
+        assert np.abs(gp - mp).max() < 1e-3  # the grid's moves, up to the colouring's order (as test_mesh.c)
+        assert m.edges.shape == (m.info["edgeCount"], 2) and m.corner_uvs.shape == (m.info["triangleCount"], 3, 2)
+        # a bad mesh: the library's message, naming the array and the index
+        with pytest.raises(weft.DefError, match=r"mesh.indices\[2\]: 9 is out of range \[0, 2\]") as e:
+            w.add_cloth(mesh=weft.Mesh([[0, 0, 0], [1, 0, 0], [1, 0, 1]], [[0, 1, 9]]))
+        assert e.value.field == "mesh.indices"
+        with pytest.raises(weft.DefError, match="mesh face 0: vertex 1 appears twice"):
+            w.add_cloth(mesh=weft.Mesh([[0, 0, 0], [1, 0, 0], [1, 0, 1]], [[0, 1, 1]]))
+    with pytest.raises(weft.DefError, match="mesh: a Mesh or None"):
+        weft.ClothDef(mesh=[[0, 1, 2]])
+
+
+def test_obj_files():
+    skirt = weft.load_obj(scene_path("meshes/skirt.obj"))
+    assert skirt.positions.shape[0] > 100 and skirt.corner_uvs is not None
+    assert skirt.corner_uvs.shape[0] == skirt.indices.size
+    with pytest.raises(weft.SceneError, match=r"bad.obj:2: face corner 2: vertex index 2 is out of range \[1, 1\]"):
+        weft.parse_obj("v 0 0 0\nf 1 2 3\n", "bad.obj")
+    with pytest.raises(weft.SceneError, match="nothing.obj"):
+        weft.load_obj("nothing.obj")
+    s = weft.load_scene(scene_path("skirt.json"))
+    assert s.cloths[0].mesh.positions.shape == skirt.positions.shape  # the scene's mesh, copied
+    assert not np.array_equal(s.cloths[0].mesh.positions, skirt.positions)  # moved by its transform
+
+
+def test_colliders():
+    with weft.World(backend="cpu", floor={"enabled": True, "height": 0}) as w:
+        box = w.add_collider(type="box", position=(0, 0.7, 0), halfExtents=(0.4, 0.04, 0.3))
+        ball = w.add_collider(type="sphere", position=(0.1, 0.82, 0), radius=0.08)
+        c = w.add_cloth(cols=24, rows=24, width=1.4, height=1.4, origin=(0, 1.0, 0))
+        assert len(w.colliders) == 2 and box.def_.type == "box" and ball.def_.radius == np.float32(0.08)
+        w.step(90)
+        p = c.positions
+        on_top = (np.abs(p[:, 0]) < 0.3) & (np.abs(p[:, 2]) < 0.2)
+        assert on_top.sum() > 20 and p[on_top, 1].min() > 0.74 - 1e-3  # held on the table's top (0.74)
+        assert p[:, 1].min() > -1e-3  # and the floor holds the rest
+        box.set_transform((0, 0.5, 0), (0, 0.2588190, 0, 0.9659258))  # 30 degrees about y
+        w.step(1)
+        (pos, rot) = box.transform
+        assert np.allclose(pos, (0, 0.5, 0), atol=1e-6) and np.allclose(rot, (0, 0.258819, 0, 0.965926), atol=1e-6)
+        with pytest.raises(weft.DefError, match=r"collider.radius: 0 is out of range \(0, 10000\]") as e:
+            w.add_collider(type="sphere", radius=0)
+        assert e.value.field == "radius"
+        with pytest.raises(weft.DefError, match="collider.halfExtents.y") as e:
+            w.add_collider(type="box", halfExtents=(1, -1, 1))
+        assert e.value.field == "halfExtents"
+        ball.destroy()
+        assert len(w.colliders) == 1
+        with pytest.raises(weft.ArgumentError):
+            ball.set_transform((0, 0, 0))
+    s = weft.load_scene(scene_path("tablecloth.json"))
+    assert [d.type for d in s.colliders] == ["box", "sphere"]
