@@ -1,6 +1,7 @@
 // Colliders (capsules, boxes, planes, spheres) that move: no particle inside any of them, a fast
 // capsule pushes a hanging cloth without passing through, friction holds a cloth on a tilted plane
-// below the friction angle and lets it slide above, and bad defs name their field. CPU backend.
+// below the friction angle and lets it slide above, and bad defs name their field (CPU worlds; the
+// Vulkan backend is held to the CPU bit for bit in test_vulkan.c, vk_colliders_*).
 #include "test.h"
 
 #include <stdlib.h>

@@ -333,8 +333,8 @@ typedef struct wfClothInfo {
 // Within a frame the pose goes linearly from the frame's start pose to its end pose (rotation by
 // normalised lerp), and the cloth sees the shape's velocity there (friction, moving contact).
 // Particles are pushed out to the surface + wfContactDef.thickness after each substep's velocity
-// update, the sphere and floor first, then the colliders in creation order. CPU backend only for
-// now: a Vulkan world refuses them (WF_ERROR_BACKEND_UNAVAILABLE).
+// update, the sphere and floor first, then the colliders in creation order; on the CPU and on
+// Vulkan (both paths). At most 32 per world; on Vulkan colliders x substeps at most 2048.
 typedef enum wfColliderType {
 	WF_COLLIDER_SPHERE = 0,
 	WF_COLLIDER_CAPSULE, // two end spheres of radius and radius1 at -/+ halfLength along local x,

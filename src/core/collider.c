@@ -89,6 +89,16 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 	return true;
 }
 
+bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps)
+{
+	if (world->backendType != WF_BACKEND_VULKAN || (int64_t)colliders * substeps <= WF_GPU_MAX_COLLIDER_STEPS)
+		return true;
+	wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+	           "colliders x substeps: %d x %d, a Vulkan world holds at most %d collider poses a frame (fewer colliders or substeps)",
+	           colliders, substeps, WF_GPU_MAX_COLLIDER_STEPS);
+	return false;
+}
+
 static wfColliderSlot* GetCollider(wfColliderId id)
 {
 	if (id.world == NULL || id.index < 0 || id.index >= id.world->colliderCapacity)
@@ -116,15 +126,12 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
 		return nullId;
 	}
-	if (world->backendType != WF_BACKEND_CPU) {
-		wfSetError(world, WF_ERROR_BACKEND_UNAVAILABLE, "collider: the %s backend has no colliders yet (the CPU backend has)",
-		           wfBackendName(world->backendType));
-		return nullId;
-	}
 	if (world->colliderCount >= WF_MAX_COLLIDERS) {
 		wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "collider: a world takes at most %d", WF_MAX_COLLIDERS);
 		return nullId;
 	}
+	if (!wfColliderStepsFit(world, world->colliderCount + 1, world->def.step.substeps))
+		return nullId;
 	int slot = -1;
 	for (int i = 0; i < world->colliderCapacity && slot < 0; ++i) {
 		if (world->colliders[i].generation == 0)
@@ -298,20 +305,20 @@ void wfCollidersEndFrame(wfWorld* world)
 	}
 }
 
-void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParams* p, int substep, wfShape* out)
+void wfShapeBase(const wfWorld* world, const wfCloth* c, int k, float base[3])
+{
+	const wfColliderFrame* f = &world->colliderFrame[k];
+	const double o[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
+	for (int i = 0; i < 3; ++i)
+		base[i] = (float)(f->start[i] - o[i]);
+}
+
+void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* p, int substep, float move[3], float axes[9])
 {
 	const wfColliderFrame* f = &world->colliderFrame[k];
 	const double s = (double)(substep + 1) / (double)p->substeps;
-	const double o[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
-	// The frame-start centre in the cloth's frame plus the substep's displacement, each rounded to
-	// float (as a GPU would be given them).
-	float base[3], move[3];
-	for (int i = 0; i < 3; ++i) {
-		base[i] = (float)(f->start[i] - o[i]);
+	for (int i = 0; i < 3; ++i)
 		move[i] = (float)((f->end[i] - f->start[i]) * s);
-	}
-	out->type = (int)f->type;
-	out->center = (wfVec3){base[0] + move[0], base[1] + move[1], base[2] + move[2]};
 	wfQuat q = Nlerp(f->q0, f->q1, s);
 	double x = q.x, y = q.y, z = q.z, w = q.w;
 	// The rotation's columns: where the local x, y and z axes point.
@@ -321,7 +328,19 @@ void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParam
 		2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y),
 	};
 	for (int i = 0; i < 9; ++i)
-		out->axes[i] = (float)m[i];
+		axes[i] = (float)m[i];
+}
+
+void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParams* p, int substep, wfShape* out)
+{
+	const wfColliderFrame* f = &world->colliderFrame[k];
+	// The frame-start centre in the cloth's frame plus the substep's displacement, each rounded to
+	// float: the two values the GPU is given.
+	float base[3], move[3];
+	wfShapeBase(world, c, k, base);
+	wfShapeStep(world, k, p, substep, move, out->axes);
+	out->type = (int)f->type;
+	out->center = (wfVec3){base[0] + move[0], base[1] + move[1], base[2] + move[2]};
 	out->radius = f->radius;
 	out->radius1 = f->radius1;
 	out->halfLength = f->halfLength;

@@ -173,6 +173,8 @@ typedef struct wfShape {
 
 // Colliders a cloth sees in one substep (at most WF_MAX_COLLIDERS: a character's limbs).
 #define WF_MAX_COLLIDERS 32
+// Collider poses a Vulkan frame holds (colliders x substeps; shaders/shared.h WF_VK_MAX_SHAPE_STEPS).
+#define WF_GPU_MAX_COLLIDER_STEPS 2048
 
 struct wfWorld {
 	wfWorldDef def;
@@ -281,6 +283,13 @@ void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* params);
 void wfCollidersEndFrame(wfWorld* world);
 // Collider k of this frame at the end of substep `substep` in the local frame of `local`/cloth origin.
 void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameParams* params, int substep, wfShape* out);
+// Its two parts (a GPU adds them): the frame-start centre in the cloth's frame, and the substep's
+// displacement from it with the substep's axes.
+void wfShapeBase(const wfWorld* world, const wfCloth* cloth, int k, float base[3]);
+void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* params, int substep, float move[3], float axes[9]);
+// Whether a world's backend holds this many colliders x substeps (the Vulkan frame's records); sets
+// the error when not.
+bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps);
 void wfFreeColliders(wfWorld* world);
 bool wfValidateColliderDef(const wfColliderDef* def, char* error, int errorSize);
 

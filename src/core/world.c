@@ -183,6 +183,8 @@ wfVec3 wfWorld_GetSphereCenter(const wfWorld* world)
 
 wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step)
 {
+	if (world != NULL && step != NULL && !wfColliderStepsFit(world, world->colliderCount, step->substeps))
+		return WF_ERROR_INVALID_ARGUMENT;
 	APPLY_SETTER(wfValidateStepDef, world->def.step, step);
 }
 

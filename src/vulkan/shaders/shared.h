@@ -27,6 +27,17 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_GROUP_SIZE 128
 // Frame buffers hold one substep record per substep, up to the largest substep count allowed.
 #define WF_VK_MAX_SUBSTEPS 4096
+// Colliders: at most WF_VK_MAX_SHAPES per world, and substeps x colliders at most
+// WF_VK_MAX_SHAPE_STEPS records a frame, kept after the substep records as two wfVkSubstep-sized
+// records each (wfVkShapeStep): S[WF_VK_MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
+#define WF_VK_MAX_SHAPES 32
+#define WF_VK_MAX_SHAPE_STEPS 2048
+#define WF_VK_FRAME_RECORDS (WF_VK_MAX_SUBSTEPS + 2 * WF_VK_MAX_SHAPE_STEPS)
+// wfColliderType's values, for the shaders.
+#define WF_COLLIDER_SPHERE_ID 0
+#define WF_COLLIDER_CAPSULE_ID 1
+#define WF_COLLIDER_BOX_ID 2
+#define WF_COLLIDER_PLANE_ID 3
 
 // Descriptor bindings (set 0). Two descriptor sets per cloth differ only in POS/VEL vs POS_ALT/VEL_ALT:
 // variant 0 binds (A, B), variant 1 binds (B, A), which is how sweeps and springs ping-pong.
@@ -142,6 +153,14 @@ WF_STRUCT_END(wfVkPush)
 
 // Live values of one cloth, written by the host before each submit. Derived values (alpha~,
 // 1/h, ...) are computed on the host with the exact expressions the CPU solver uses.
+// A collider as one cloth sees it all frame (wfShapeBase): its frame-start centre in the cloth's
+// local frame and its sizes. What changes per substep is in the shape steps (wfVkShapeStep).
+WF_STRUCT_BEGIN(wfVkShape)
+	WF_VEC4 base;            // xyz centre at the frame start, local; w the type (wfColliderType)
+	WF_VEC4 size;            // radius, radius1, halfLength, the contact thickness
+	WF_VEC4 halfExtents;     // xyz
+WF_STRUCT_END(wfVkShape)
+
 WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 gravity;         // xyz
 	WF_VEC4 windDir;         // xyz wave direction, w its length
@@ -170,8 +189,9 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_UINT particleCount;
 	WF_UINT colorCount;      // fused kernels: colours of the constraints
 	WF_FLOAT maxSpeed;       // the frame check's speed limit (wfWorldDef.maxSpeed)
-	WF_UINT pad2;
+	WF_UINT shapeCount;      // colliders (wfCreateCollider): shapes[0, shapeCount)
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
+	wfVkShape shapes[WF_VK_MAX_SHAPES];
 WF_STRUCT_END(wfVkClothParams)
 
 // Clock-dependent values of one substep, evaluated on the host by wfSphereMotionAt,
