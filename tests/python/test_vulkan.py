@@ -48,10 +48,19 @@ def test_vulkan_snapshot_and_setters():
         assert w.warnings["validationMessages"] == 0
 
 
-def test_vulkan_world_refuses_colliders():
-    with stepped("vulkan", frames=1) as w:
-        with pytest.raises(weft.BackendUnavailableError):
-            w.add_collider(type="sphere", radius=0.5)
+def test_vulkan_tablecloth_with_colliders_equals_cpu():
+    """The tablecloth scene (a rotated box and a ball) on lavapipe: the CPU's bits after 30 frames."""
+    from conftest import scene_path
+    s = weft.load_scene(scene_path("tablecloth.json"))
+    s.cloths[0].update(cols=16, rows=16)
+    with s.create(backend="cpu") as cpu, s.create(backend="vulkan", deviceName=DEVICE, validation=True) as vk:
+        assert len(vk.colliders) == 2
+        cpu.step(30)
+        vk.step(30)
+        a, b = cpu.cloths[0].positions, vk.cloths[0].positions
+        assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
+        assert a[:, 1].max() < 0.95  # it fell onto the table
+        assert vk.warnings["validationMessages"] == 0
 
 
 @pytest.mark.skipif(not have_renderer(), reason="no renderer")
