@@ -6,7 +6,7 @@
     world.step(100)
     p = cloth.positions            # (4096, 3) float32, a copy that outlives the world
 
-Defs (WorldDef, ClothDef, Material, RendererDef, Camera) carry the C field names and the library's
+Defs (WorldDef, ClothDef, Material, ColliderDef, RendererDef, Camera) carry the C field names and the library's
 defaults; a bad value raises DefError naming the field and its range, from the library's own checks.
 Every call into the library releases the GIL (cffi does so for every call), so worlds can step in
 threads; one world is used by one thread at a time (each World holds a lock around its calls).
@@ -23,9 +23,9 @@ from .errors import (ArgumentError, BackendUnavailableError, ClosedError, DefErr
                      WeftError)
 
 __all__ = ["World", "Cloth", "Collider", "WorldDef", "ClothDef", "Material", "ColliderDef", "Mesh", "RendererDef",
-           "Camera", "Renderer", "Scene", "Video", "load_obj", "parse_obj", "load_scene", "parse_scene", "preset", "presets", "backends", "devices", "render", "version",
-           "WeftError", "DefError", "ArgumentError", "BackendUnavailableError", "DeviceLostError", "SceneError",
-           "ClosedError"]
+           "Camera", "Renderer", "Scene", "Video", "load_obj", "parse_obj", "load_scene", "parse_scene", "preset",
+           "presets", "backends", "devices", "render", "version", "WeftError", "DefError", "ArgumentError",
+           "BackendUnavailableError", "DeviceLostError", "SceneError", "ClosedError"]
 
 version = "%d.%d.%d" % (lib.WF_VERSION_MAJOR, lib.WF_VERSION_MINOR, lib.WF_VERSION_PATCH)
 _log = logging.getLogger("weft")
