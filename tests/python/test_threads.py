@@ -1,11 +1,14 @@
 # Threads: stepping releases the GIL (cffi releases it around every call into the library), so two
 # worlds step in two Python threads, and give the same bits as stepped one after the other.
+import ctypes
+import os
 import threading
 import time
 
 import numpy as np
 
 import weft
+from weft._ffi import ffi
 
 
 def run(name, frames, out, key):
@@ -30,43 +33,51 @@ def test_two_worlds_in_two_threads_equal_sequential():
         assert np.array_equal(par[key][0].view(np.uint32), seq[key][0].view(np.uint32))
 
 
+def pauses(fn):
+    """Runs fn() in another thread; returns (its seconds, this thread's longest pause, its pauses over
+    20 ms in all) over exactly the call's interval, while this thread loops."""
+    inside, done, span = threading.Event(), threading.Event(), []
+
+    def stepper():
+        inside.set()
+        t0 = time.perf_counter()
+        fn()
+        span.extend((t0, time.perf_counter()))
+        done.set()
+
+    t = threading.Thread(target=stepper)
+    t.start()
+    inside.wait()
+    stamps = []
+    while not done.is_set():
+        stamps.append(time.perf_counter())
+    t.join()
+    t0, t1 = span
+    times = [t0] + [s for s in stamps if t0 < s < t1] + [t1]
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    return t1 - t0, max(gaps), sum(g for g in gaps if g > 0.02)
+
+
 def test_step_releases_the_gil():
     """While another thread is inside one long wfWorld_Step, this thread keeps running Python: its
-    longest pause is under 3/4 of the step and its pauses over 20 ms add up to less than 9/10.
-    (With the GIL held through the call, the pause would be the whole step, in one piece.)"""
+    longest pause is under 3/4 of the step. The control, the same call through ctypes.PyDLL (which
+    keeps the GIL), pauses it for (nearly) the whole step in one piece."""
     w = weft.World(backend="cpu", threads=1, step={"substeps": 10, "iterations": 4})
     w.add_cloth(cols=128, rows=128)
     t0 = time.perf_counter()
     w.step(1)
     per_substep = (time.perf_counter() - t0) / 10
     w.set_step(substeps=min(4096, max(10, int(0.8 / per_substep))))  # one frame of about 0.8 s
-    inside = threading.Event()
-    done = threading.Event()
-    took = []
-
-    def stepper():
-        inside.set()
-        t0 = time.perf_counter()
-        w.step(1)
-        took.append(time.perf_counter() - t0)
-        done.set()
-
-    t = threading.Thread(target=stepper)
-    t.start()
-    inside.wait()
-    turns, longest, paused, last = 0, 0.0, 0.0, time.perf_counter()
-    while not done.is_set():
-        now = time.perf_counter()
-        gap = now - last
-        longest = max(longest, gap)
-        paused += gap if gap > 0.02 else 0.0  # time this thread did not run (the OS's or the GIL's doing)
-        last = now
-        turns += 1
-    t.join()
+    took, longest, paused = pauses(lambda: w.step(1))
+    held = ctypes.PyDLL(os.path.join(os.path.dirname(weft.__file__), "_native", "libweft.so.0"))
+    held.wfWorld_Step.argtypes = [ctypes.c_void_p]
+    ptr = int(ffi.cast("uintptr_t", w._ptr))
+    c_took, c_longest, c_paused = pauses(lambda: held.wfWorld_Step(ptr))
     w.close()
-    print("step %.3f s, %d turns, longest pause %.4f s, paused %.3f s in all" % (took[0], turns, longest, paused))
-    assert took[0] > 0.3, took  # long enough to tell the two cases apart
-    # With the GIL held through the call this thread would be paused for the whole step, in one
-    # piece. On a loaded machine the OS pauses it too (2 cores, load 10: at most 0.52 s of a 2.35 s
-    # step in one piece, 45 % in all), so the bounds leave room for that.
-    assert turns > 1000 and longest < 0.75 * took[0] and paused < 0.9 * took[0], (turns, longest, paused, took[0])
+    print("cffi: step %.3f s, longest pause %.3f s, paused %.3f s; GIL held: step %.3f s, longest pause %.3f s" % (
+        took, longest, paused, c_took, c_longest))
+    assert took > 0.3 and c_took > 0.3  # long enough to tell the two apart
+    # On a loaded machine the OS pauses this thread too (2 cores, load 10: up to 0.35 s of a 1.26 s
+    # step in one piece), so the bound leaves room for that.
+    assert longest < 0.75 * took, (longest, took)
+    assert c_longest > 0.75 * c_took, (c_longest, c_took)
