@@ -156,6 +156,18 @@ typedef struct wfContactDef {
 	float friction;       // Coulomb coefficient, [0, 10]
 } wfContactDef;
 
+// Aerodynamics: each triangle feels drag and lift from the air moving past it (NvCloth's model).
+// With r the air's velocity relative to the triangle (airVelocity less the mean of its corners'
+// velocities), n its unit normal, A its area and q = density A / 2:
+//   drag = q drag |r.n| (r.n) n,   lift = q lift (r.n) |r| (n - (r.n / |r|^2) r),
+// a third of the sum on each corner. Off while drag and lift are 0 (the default). Adds to wind.
+typedef struct wfAeroDef {
+	float density;        // air, kg/m^3, [0, 1e4] (default 1.2)
+	float drag;           // drag coefficient, [0, 100]
+	float lift;           // lift coefficient, [0, 100]
+	wfVec3 airVelocity;   // m/s, each within 1e4
+} wfAeroDef;
+
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 typedef struct wfStepDef {
 	wfSolverType solver;
@@ -191,6 +203,7 @@ typedef struct wfWorldDef {
 	wfFloorDef floor;
 	wfWindDef wind;
 	wfContactDef contact;
+	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort

@@ -165,9 +165,10 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->state.pos2 = (wfVec4*)wfAlloc(v4);
 	c->state.vel2 = (wfVec4*)wfAlloc(v4);
 	c->state.normals = (wfVec4*)wfAlloc(v4);
+	c->state.aero = (wfVec4*)wfAlloc(v4);
 	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
 	c->pinned = (uint8_t*)wfAlloc(n);
-	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals ||
+	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero ||
 		!c->state.lambda || !c->pinned) {
 		c->generation = world->nextGeneration++;
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
@@ -205,6 +206,7 @@ void wfDestroyCloth(wfClothId id)
 	wfFree(c->state.pos2);
 	wfFree(c->state.vel2);
 	wfFree(c->state.normals);
+	wfFree(c->state.aero);
 	wfFree(c->state.lambda);
 	wfFree(c->pinned);
 	if (c->generation != 0)

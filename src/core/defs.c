@@ -33,6 +33,7 @@ wfWorldDef wfDefaultWorldDef(void)
 	d.contact.response = WF_CONTACT_FRICTION;
 	d.contact.thickness = 0.01f;
 	d.contact.friction = 0.3f;
+	d.aero.density = 1.2f;
 	d.maxSpeed = 1e3f;
 	d.badFrame = WF_BAD_FRAME_KEEP;
 	d.simd = true;
@@ -131,6 +132,17 @@ bool wfValidateWind(const wfWindDef* w, char* error, int errorSize)
 	return true;
 }
 
+bool wfValidateAero(const wfAeroDef* a, char* error, int errorSize)
+{
+	CHECK_RANGE("aero.density", a->density, 0.0f, 1e4f);
+	CHECK_RANGE("aero.drag", a->drag, 0.0f, 100.0f);
+	CHECK_RANGE("aero.lift", a->lift, 0.0f, 100.0f);
+	CHECK_RANGE("aero.airVelocity.x", a->airVelocity.x, -1e4f, 1e4f);
+	CHECK_RANGE("aero.airVelocity.y", a->airVelocity.y, -1e4f, 1e4f);
+	CHECK_RANGE("aero.airVelocity.z", a->airVelocity.z, -1e4f, 1e4f);
+	return true;
+}
+
 bool wfValidateContact(const wfContactDef* c, char* error, int errorSize)
 {
 	CHECK_ENUM("contact.response", c->response, wfResponseTable);
@@ -197,6 +209,8 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_RANGE("maxSpeed", d->maxSpeed, 1.0f, 1e6f);
 	CHECK_ENUM("badFrame", d->badFrame, wfBadFrameTable);
 	CHECK_ENUM("fusedPath", d->fusedPath, wfFusedPathTable);
+	if (!wfValidateAero(&d->aero, error, errorSize))
+		return false;
 	return wfValidateStepDef(&d->step, error, errorSize) && wfValidateSphere(&d->sphere, error, errorSize) &&
 		wfValidateFloor(&d->floor, error, errorSize) && wfValidateWind(&d->wind, error, errorSize) &&
 		wfValidateContact(&d->contact, error, errorSize);

@@ -44,6 +44,8 @@ typedef struct wfClothModel {
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
 	float* uvs;                 // (particleCount x 2)
 	float* cornerUVs;           // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
+	int* triStart;              // (particleCount + 1) incident triangles per particle, compressed rows
+	uint32_t* triList;          // (3 x triangleCount) ascending triangle indices
 	bool mesh;                  // built from a wfMeshDef (cols = 1, rows = particleCount)
 	wfVec4* restPositions;      // (particleCount) initial positions relative to the def's origin, w unused
 } wfClothModel;
@@ -58,6 +60,7 @@ typedef struct wfClothState {
 	wfVec4* vel2;      // (particleCount) ping-pong buffer for springs (scratch)
 	float* lambda;     // (constraintCount) accumulated multipliers of the current substep (scratch)
 	wfVec4* normals;   // (particleCount) derived from pos on demand
+	wfVec4* aero;      // (particleCount) the substep's aerodynamic acceleration (scratch)
 } wfClothState;
 
 // A cloth's local frame (precision anywhere in a large world). state.pos holds positions relative
@@ -114,6 +117,8 @@ typedef struct wfFrameParams {
 	wfFloorDef floor;
 	wfWindDef wind;
 	wfContactDef contact;
+	wfAeroDef aero;
+	bool aeroOn;         // drag or lift is not 0
 } wfFrameParams;
 
 typedef struct wfBackend wfBackend;
@@ -231,12 +236,18 @@ bool wfValidateSphere(const wfSphereDef* sphere, char* error, int errorSize);
 bool wfValidateFloor(const wfFloorDef* floor, char* error, int errorSize);
 bool wfValidateWind(const wfWindDef* wind, char* error, int errorSize);
 bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
+bool wfValidateAero(const wfAeroDef* aero, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
 // After the constraints (in m->constraints, m->constraintCount) and color[] are set: sorts them into
 // colour ranges and builds the adjacency and Jacobi weights. Frees color. colorBound > every colour.
 wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound);
+// The incident triangles of each particle (triStart, triList) once the triangles are set.
+wfResult wfBuildTriangleRows(wfClothModel* m);
+// The aerodynamic acceleration of particle i (wfAeroDef): the corner's third of each incident
+// triangle's drag and lift, times its inverse mass. The GPU computes the same expressions.
+wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
 // mesh.c: the model of a mesh cloth (wfClothDef.mesh), and the mesh def's checks.
 wfResult wfBuildMeshModel(const wfClothDef* def, wfClothModel* model);
 bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize);

@@ -311,7 +311,8 @@ wfResult wfBuildMeshModel(const wfClothDef* def, wfClothModel* m)
 		wfFreeModel(m);
 		return WF_ERROR_OUT_OF_MEMORY;
 	}
-	return wfFinishModel(def, m, color, colors);
+	wfResult r = wfFinishModel(def, m, color, colors);
+	return r == WF_OK ? wfBuildTriangleRows(m) : r;
 }
 
 // ------------------------------------------------------------------ OBJ files

@@ -125,6 +125,14 @@ static const Field kContactFields[] = {
 	PLAIN(wfContactDef, friction, FIELD_FLOAT),
 };
 
+static const Field kAeroFields[] = {
+	PLAIN(wfAeroDef, density, FIELD_FLOAT),
+	PLAIN(wfAeroDef, drag, FIELD_FLOAT),
+	PLAIN(wfAeroDef, lift, FIELD_FLOAT),
+	PLAIN(wfAeroDef, airVelocity, FIELD_VEC3),
+};
+
+static const Table kAeroTable = TABLE(kAeroFields);
 static const Table kStepTable = TABLE(kStepFields);
 static const Table kSphereTable = TABLE(kSphereFields);
 static const Table kFloorTable = TABLE(kFloorFields);
@@ -141,6 +149,7 @@ static const Field kWorldFields[] = {
 	OBJECT(wfWorldDef, floor, kFloorTable),
 	OBJECT(wfWorldDef, wind, kWindTable),
 	OBJECT(wfWorldDef, contact, kContactTable),
+	OBJECT(wfWorldDef, aero, kAeroTable),
 	PLAIN(wfWorldDef, maxSpeed, FIELD_FLOAT),
 	ENUM(wfWorldDef, badFrame, wfBadFrameTable),
 };

@@ -44,8 +44,33 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->indices);
 	wfFree(m->uvs);
 	wfFree(m->cornerUVs);
+	wfFree(m->triStart);
+	wfFree(m->triList);
 	wfFree(m->restPositions);
 	memset(m, 0, sizeof *m);
+}
+
+wfResult wfBuildTriangleRows(wfClothModel* m)
+{
+	const int n = m->particleCount, t3 = 3 * m->triangleCount;
+	m->triStart = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
+	m->triList = (uint32_t*)wfAlloc((size_t)(t3 + 1) * sizeof(uint32_t));
+	int* fill = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
+	if (m->triStart == NULL || m->triList == NULL || fill == NULL) {
+		wfFree(fill);
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	memset(m->triStart, 0, (size_t)(n + 1) * sizeof(int));
+	for (int k = 0; k < t3; ++k)
+		m->triStart[m->indices[k] + 1]++;
+	for (int i = 0; i < n; ++i)
+		m->triStart[i + 1] += m->triStart[i];
+	memcpy(fill, m->triStart, (size_t)(n + 1) * sizeof(int));
+	for (int k = 0; k < t3; ++k)
+		m->triList[fill[m->indices[k]]++] = (uint32_t)(k / 3);
+	wfFree(fill);
+	return WF_OK;
 }
 
 wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound)
@@ -190,7 +215,7 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 		}
 	}
 	m->triangleCount = t / 3;
-	return WF_OK;
+	return wfBuildTriangleRows(m);
 }
 
 // Area-weighted vertex normals: the unnormalised face normal (twice the area) summed per vertex.

@@ -110,6 +110,8 @@ void wfFrameParamsInit(const wfWorld* w, wfFrameParams* p)
 	p->floor = w->def.floor;
 	p->wind = w->def.wind;
 	p->contact = w->def.contact;
+	p->aero = w->def.aero;
+	p->aeroOn = w->def.aero.drag != 0.0f || w->def.aero.lift != 0.0f;
 }
 
 wfResult wfWorld_Step(wfWorld* world)

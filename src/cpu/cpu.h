@@ -55,6 +55,8 @@ double wfCpuClock(void); // seconds, monotonic where OpenMP is there
 // has passed a barrier (the end of an `omp for` or `omp single`); only the master thread reads
 // the clock. Touches no simulation data, so timing never changes a bit of the result.
 void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
+// The aerodynamic acceleration of every particle into state.aero (from the substep-start state).
+void wfCpuAero(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 // The end of an xpbd or jacobi substep: v = factor (x - p) for dynamic particles (1 / h, or the

@@ -35,6 +35,16 @@ void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage)
 // The implicit damping factor 1 / (1 + h w d) lies in (0, 1] for every d >= 0, so no damping can
 // make a step unstable (the explicit v (1 - h w d) overshoots once h w d > 2).
 // Pinned and grabbed particles (w = 0) keep their place.
+void wfCpuAero(const wfCpuContext* ctx, wfCloth* c)
+{
+	const int n = c->model.particleCount;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		wfVec3 a = wfAeroAccel(&c->model, c->state.pos, c->state.vel, ctx->params, i);
+		c->state.aero[i] = (wfVec4){a.x, a.y, a.z, 0.0f};
+	}
+}
+
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 {
 	const wfFrameParams* p = ctx->params;
@@ -45,12 +55,15 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 	wfVec4* restrict prev = c->state.prev;
 	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
+	const wfVec4* aero = p->aeroOn ? c->state.aero : NULL;
+	if (aero != NULL)
+		wfCpuAero(ctx, c);
 	const int blocks = (n + WF_CPU_PARTICLE_BLOCK - 1) / WF_CPU_PARTICLE_BLOCK;
 #pragma omp for schedule(static)
 	for (int b = 0; b < blocks; ++b) {
 		const int end = b * WF_CPU_PARTICLE_BLOCK + WF_CPU_PARTICLE_BLOCK < n ? b * WF_CPU_PARTICLE_BLOCK + WF_CPU_PARTICLE_BLOCK : n;
 		int i = b * WF_CPU_PARTICLE_BLOCK;
-		if (ctx->avx2 && uniform)
+		if (ctx->avx2 && uniform && aero == NULL)
 			i = wfCpuPredictAvx2(pos, vel, prev, i, end, h, damping, a0);
 		for (; i < end; ++i) {
 			wfVec4 x = pos[i];
@@ -58,6 +71,11 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 			if (x.w == 0.0f)
 				continue;
 			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
+			if (aero != NULL) {
+				a.x += aero[i].x;
+				a.y += aero[i].y;
+				a.z += aero[i].z;
+			}
 			wfVec4 v = vel[i];
 			float k = 1.0f + h * x.w * damping;
 			v.x = (v.x + h * a.x) / k;

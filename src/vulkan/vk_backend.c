@@ -39,7 +39,7 @@
 
 _Static_assert(sizeof(wfVkPush) == 16, "push constants");
 _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
-_Static_assert(offsetof(wfVkClothParams, h) == 112, "vec4 members first");
+_Static_assert(offsetof(wfVkClothParams, h) == 144, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(WF_VK_MAX_SHAPES >= WF_MAX_COLLIDERS && WF_VK_MAX_SHAPE_STEPS == WF_GPU_MAX_COLLIDER_STEPS, "collider limits");
 _Static_assert(offsetof(wfVkClothParams, shapes) % 16 == 0 && sizeof(wfVkShape) == 48, "std430 shapes");
@@ -445,7 +445,10 @@ static int CountArenaCloths(const wfWorld* world, const wfCloth* except)
 // A cloth the fused kernel can step (one workgroup holds it): its arrays go into an arena.
 static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 {
-	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS;
+	// Drag and lift read the neighbours' velocities, which the fused kernel keeps in registers.
+	const wfAeroDef* aero = &ctx->world->def.aero;
+	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
+	       aero->drag == 0.0f && aero->lift == 0.0f;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
@@ -971,6 +974,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	const uint32_t n = (uint32_t)c->model.particleCount;
 	// A small cloth whose particles have at most WF_VK_GATHER_WIDE neighbours gathers them in one batch.
 	const bool wide = n <= WF_VK_GATHER_WIDE_MAX_PARTICLES && c->model.maxDegree <= WF_VK_GATHER_WIDE;
+	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
 	rec->set = -1;
 	rec->bound = VK_NULL_HANDLE;
 	UseSet(rec, 0);
@@ -981,6 +985,13 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	ComputeBarrier(ctx, rec->cmd);
 	for (int s = 0; s < step->substeps; ++s) {
 		const uint32_t sub = (uint32_t)s;
+		if (aero) {
+			// Drag and lift from the substep-start state into prev, read by predict or springs.
+			BeginStage(rec, WF_STAGE_PREDICT);
+			UseSet(rec, step->solver == WF_SOLVER_SPRINGS ? (s & 1) : 0);
+			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_AERO);
+			ComputeBarrier(ctx, rec->cmd);
+		}
 		switch (step->solver) {
 		case WF_SOLVER_XPBD:
 			// Gauss-Seidel across colours: each colour range sees the corrections of the previous one.
@@ -1193,6 +1204,8 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, p);
 	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
+	cp.aeroCoeff = (wfVkVec4){p->aero.drag, p->aero.lift, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
 	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
@@ -1209,7 +1222,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.friction = p->contact.friction;
 	cp.flags = (p->sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
-		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u);
+		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u) | (p->aeroOn ? WF_VK_FLAG_AERO : 0u);
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;

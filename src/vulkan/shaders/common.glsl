@@ -115,6 +115,53 @@ vec3 WfExternalAccel(uint substep, uint column, float invMass)
 	return a;
 }
 
+#ifndef WF_BATCH
+// environment.c TriangleAero: one triangle's drag and lift from the state at the substep start.
+vec3 WfTriangleAero(uint t)
+{
+	const uint i0 = indices[3u * t], i1 = indices[3u * t + 1u], i2 = indices[3u * t + 2u];
+	const vec4 p0 = pos[i0], p1 = pos[i1], p2 = pos[i2], v0 = vel[i0], v1 = vel[i1], v2 = vel[i2];
+	precise float ax = p1.x - p0.x, ay = p1.y - p0.y, az = p1.z - p0.z;
+	precise float bx = p2.x - p0.x, by = p2.y - p0.y, bz = p2.z - p0.z;
+	precise float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+	precise float len = sqrt(nx * nx + ny * ny + nz * nz);
+	if (!(len > 1e-20))
+		return vec3(0.0);
+	precise float ux = nx / len, uy = ny / len, uz = nz / len;
+	precise float q = P.aero.w * (0.5 * len);
+	precise float rx = P.aero.x - (v0.x + v1.x + v2.x) / 3.0;
+	precise float ry = P.aero.y - (v0.y + v1.y + v2.y) / 3.0;
+	precise float rz = P.aero.z - (v0.z + v1.z + v2.z) / 3.0;
+	precise float rn = rx * ux + ry * uy + rz * uz;
+	precise float drag = q * P.aeroCoeff.x * abs(rn) * rn;
+	precise vec3 f = vec3(drag * ux, drag * uy, drag * uz);
+	precise float s2 = rx * rx + ry * ry + rz * rz;
+	if (P.aeroCoeff.y != 0.0 && s2 > 1e-24) {
+		precise float lift = q * P.aeroCoeff.y * rn * sqrt(s2);
+		precise float k = rn / s2;
+		f.x += lift * (ux - k * rx);
+		f.y += lift * (uy - k * ry);
+		f.z += lift * (uz - k * rz);
+	}
+	return f;
+}
+
+// wfAeroAccel: the corner's third of each incident triangle's force, times the inverse mass.
+vec3 WfAeroAccel(uint i)
+{
+	precise float sx = 0.0, sy = 0.0, sz = 0.0;
+	for (int e = triStart[i]; e < triStart[i + 1u]; ++e) {
+		precise vec3 f = WfTriangleAero(triList[e]);
+		sx += f.x;
+		sy += f.y;
+		sz += f.z;
+	}
+	const float w = pos[i].w;
+	precise vec3 a = vec3(sx * w / 3.0, sy * w / 3.0, sz * w / 3.0);
+	return a;
+}
+#endif
+
 // Respond (cpu_stages.c): STOP zeroes the velocity; FRICTION removes the approaching normal part
 // of the relative velocity and applies Coulomb friction to the tangential part.
 void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)

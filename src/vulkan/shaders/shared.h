@@ -99,6 +99,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_FLAG_STOP 4u   // contact response: zero the velocity
 #define WF_VK_FLAG_WAVE 8u   // wave wind: acceleration per column and inverse mass
 #define WF_VK_FLAG_JACOBI_DOCUMENT 16u // Jacobi: the document's own-degree averaging, no pin factor
+#define WF_VK_FLAG_AERO 32u  // drag and lift: the substep's aerodynamic acceleration is in prev (predict.comp)
 
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
@@ -141,6 +142,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_PUSH_DAMPED 2u          // predict: XPBD velocity damping
 #define WF_VK_PUSH_SHARED 4u          // fused (wfVkBatchSlot.at[WF_VK_SLOT_FLAGS]): positions in shared memory
 #define WF_VK_PUSH_SHIFT 8u           // predict.comp: only the frame start's re-centring, x -= P.shift
+#define WF_VK_PUSH_AERO 16u           // predict.comp: only the aerodynamic acceleration, into prev
 // Fused kernels read wfVkPush as: first = iterations, count = substeps, substep and flags unused.
 
 // Recorded once per dispatch: which elements and which substep.
@@ -166,6 +168,8 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 windDir;         // xyz wave direction, w its length
 	WF_VEC4 grabTarget;      // xyz, in the cloth's local frame (wfClothLocal)
 	WF_VEC4 alphaTilde;      // compliance / h^2 per family (stretch, shear, bend)
+	WF_VEC4 aero;            // xyz the air's velocity, w density / 2 (wfAeroDef; WF_VK_FLAG_AERO)
+	WF_VEC4 aeroCoeff;       // x drag, y lift coefficient
 	WF_VEC4 shift;           // xyz subtracted from every position at the frame start (re-centring)
 	WF_VEC4 sphereCenter;    // xyz the sphere's centre at motion phase 0, local; + wfVkSubstep.sphereMotion
 	WF_VEC4 contactBand;     // the frame check's contact test (wfContactBand): x sphere radius + band,
