@@ -24,9 +24,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		for (int i = 0; i < wfScene_GetClothCount(scene); ++i) {
 			wfClothDef cloth = wfScene_GetClothDef(scene, i);
 			// The pin list the scene owns must be readable in full.
-			volatile int sum = 0; // read, not used
+			volatile int sum = 0;
 			for (int k = 0; k < cloth.pinCount; ++k)
 				sum += cloth.pinIndices[k];
+			(void)sum;
 		}
 		(void)wfScene_GetFrames(scene);
 		wfScene_Destroy(scene);
