@@ -496,6 +496,52 @@ WF_TEST(vk_aero_xpbd) { return CompareAero(WF_SOLVER_XPBD); }
 WF_TEST(vk_aero_jacobi) { return CompareAero(WF_SOLVER_JACOBI); }
 WF_TEST(vk_aero_springs) { return CompareAero(WF_SOLVER_SPRINGS); }
 
+// Tethers on the GPU equal the CPU: a stretchy sheet hanging from its corners with geodesic tethers,
+// every solver (per-range: a cloth with tethers never batches).
+static int CompareTethers(wfSolverType solver)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 40 : 8;
+	wd.step.iterations = 1;
+	wd.fusedPath = WF_FUSED_ALWAYS; // asked for, and still per-range: tethers
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 16;
+	cd.width = cd.height = 0.8f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.pinMode = WF_PIN_TOP_CORNERS;
+	cd.tethers = WF_TETHER_GEODESIC;
+	cd.tetherScale = 1.02f;
+	cd.material.mass = 0.01f;
+	cd.material.stiffness = 200.0f;
+	cd.material.stretchCompliance = 1e-3f;
+	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	double worst = 0.0;
+	for (int f = 0; f < 30; ++f) {
+		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
+		double d = wfVkTestMaxDiff(a, b, 256);
+		worst = d > worst || d < 0.0 ? d : worst;
+	}
+	fprintf(stderr, "  %s with tethers: CPU-GPU %.3g m over 30 frames, %lld dispatches\n", wfSolverName(solver), worst,
+	        (long long)wfWorld_GetStepProfile(gpu).dispatches);
+	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
+	ENSURE_LE(worst, Slack(1e-4 * cd.width));
+	ENSURE(ValidationClean(gpu));
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	return 0;
+}
+
+WF_TEST(vk_tethers_xpbd) { return CompareTethers(WF_SOLVER_XPBD); }
+WF_TEST(vk_tethers_jacobi) { return CompareTethers(WF_SOLVER_JACOBI); }
+WF_TEST(vk_tethers_springs) { return CompareTethers(WF_SOLVER_SPRINGS); }
+
 // On Vulkan colliders x substeps are bounded by the frame's records: past it the collider or the
 // step change is refused, naming both counts.
 WF_TEST(vk_colliders_steps_bounded)

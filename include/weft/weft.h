@@ -102,6 +102,18 @@ typedef enum wfPinMode {
 	WF_PIN_LIST,        // the explicit index list of the def
 } wfPinMode;
 
+// Tethers (long-range attachments, wfClothDef.tethers): each particle that is free when the cloth
+// is created is tied to the pinned particle nearest to it along the cloth (shortest path over its
+// stretch and shear constraints, in the rest shape) and kept within tetherScale times its rest
+// distance to it: unilateral, only the tethered particle moves, applied after each substep's solve
+// (springs: its outward velocity is removed too). The standard cure for stretchy hanging cloth at
+// few iterations. Pins changed later keep the anchors of the creation.
+typedef enum wfTetherMode {
+	WF_TETHER_NONE = 0,
+	WF_TETHER_EUCLIDEAN, // the rest distance: the straight line to the anchor
+	WF_TETHER_GEODESIC,  // the rest distance: the shortest path to the anchor along the cloth
+} wfTetherMode;
+
 // How a Jacobi sweep averages the corrections at a particle (wfClothDef.jacobiWeights).
 typedef enum wfJacobiWeights {
 	WF_JACOBI_SYMMETRIC = 0, // constraint (i, j) moves i and j by equal and opposite amounts, each
@@ -288,6 +300,8 @@ typedef struct wfClothDef {
 	// sin(127.1 i + 311.7)) in double, so that a hanging sheet folds out of plane (the third
 	// document's start, jitter 0.6). Rest lengths are those of the flat grid. 0 = flat (default).
 	float jitter;
+	wfTetherMode tethers;     // default none
+	float tetherScale;        // the tethers' slack: the length limit is tetherScale x the rest distance, [1, 10]
 	int internalValue;
 } wfClothDef;
 
@@ -553,6 +567,7 @@ WF_API const char* wfBackendName(wfBackendType backend);
 WF_API bool wfBackendFromName(const char* name, wfBackendType* out);
 WF_API const char* wfPinModeName(wfPinMode mode);
 WF_API bool wfPinModeFromName(const char* name, wfPinMode* out);
+WF_API const char* wfTetherModeName(wfTetherMode mode);
 
 // ---------------------------------------------------------------- devices
 typedef struct wfDeviceInfo {

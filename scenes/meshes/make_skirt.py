@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Writes skirt.obj: a flared open cone (a skirt), 48 around x 20 rings, triangles, with texture
-coordinates. The seam column is written twice (u = 0 and u = 1 at the same positions), as
-modellers export a UV seam; weft welds it for the physics and keeps both UVs per corner.
+"""Writes a skirt as OBJ on stdout: a flared open cone, AROUND x RINGS vertices (default 48 x 20,
+scenes/meshes/skirt.obj), triangles, with texture coordinates. The seam column is written twice
+(u = 0 and u = 4 at the same positions), as modellers export a UV seam; weft welds it for the
+physics and keeps both UVs per corner.
 
     python3 scenes/meshes/make_skirt.py > scenes/meshes/skirt.obj
+    python3 scenes/meshes/make_skirt.py 100 100 > skirt10k.obj     # the garment benchmark's 10 000
 """
 import math
+import sys
 
-AROUND, RINGS = 48, 20
+AROUND = int(sys.argv[1]) if len(sys.argv) > 1 else 48
+RINGS = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 TOP, BOTTOM, LENGTH = 0.16, 0.36, 0.55
 
 print("# weft: a skirt, made by scenes/meshes/make_skirt.py")

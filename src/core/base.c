@@ -101,6 +101,7 @@ WF_ENUM_TABLE(wfBadFrameTable, WF_BAD_FRAME_NAMES)
 WF_ENUM_TABLE(wfFusedPathTable, WF_FUSED_PATH_NAMES)
 WF_ENUM_TABLE(wfStageTable, WF_STAGE_NAMES)
 WF_ENUM_TABLE(wfColliderTable, WF_COLLIDER_NAMES)
+WF_ENUM_TABLE(wfTetherTable, WF_TETHER_NAMES)
 _Static_assert(sizeof wfStageTableNames / sizeof wfStageTableNames[0] == WF_STAGE_COUNT, "a name per stage");
 
 const char* wfEnumName(const wfEnumTable* t, int value)
@@ -124,6 +125,7 @@ const char* wfBackendName(wfBackendType b) { return wfEnumName(&wfBackendTable, 
 const char* wfPinModeName(wfPinMode m) { return wfEnumName(&wfPinTable, (int)m); }
 const char* wfStageName(wfStage s) { return wfEnumName(&wfStageTable, (int)s); }
 const char* wfColliderTypeName(wfColliderType t) { return wfEnumName(&wfColliderTable, (int)t); }
+const char* wfTetherModeName(wfTetherMode m) { return wfEnumName(&wfTetherTable, (int)m); }
 
 bool wfColliderTypeFromName(const char* name, wfColliderType* out)
 {

@@ -176,6 +176,12 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		return nullId;
 	}
 	SetPins(c, def->pinMode, def->pinIndices, def->pinCount);
+	if (wfBuildTethers(c) != WF_OK) {
+		c->generation = world->nextGeneration++;
+		wfDestroyCloth((wfClothId){world, slot, c->generation});
+		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for the tethers of %zu particles", n);
+		return nullId;
+	}
 	ResetState(c);
 	c->generation = world->nextGeneration++;
 	world->clothCount++;

@@ -70,6 +70,7 @@ wfClothDef wfDefaultClothDef(void)
 	d.material = wfDefaultMaterial();
 	d.pinMode = WF_PIN_NONE;
 	d.uvRepeat = 1.0f;
+	d.tetherScale = 1.0f;
 	d.internalValue = WF_SECRET_COOKIE;
 	return d;
 }
@@ -273,6 +274,8 @@ static bool ValidateMeshCloth(const wfClothDef* d, char* error, int errorSize)
 		return false;
 	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
 	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
+	CHECK_ENUM("tethers", d->tethers, wfTetherTable);
+	CHECK_RANGE("tetherScale", d->tetherScale, 1.0f, 10.0f);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }
 
@@ -308,5 +311,7 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
 	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
 	CHECK_RANGE("jitter", d->jitter, 0.0f, 1.0f);
+	CHECK_ENUM("tethers", d->tethers, wfTetherTable);
+	CHECK_RANGE("tetherScale", d->tetherScale, 1.0f, 10.0f);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }

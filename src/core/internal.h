@@ -16,6 +16,8 @@ typedef struct wfVec4 { float x, y, z, w; } wfVec4;
 
 // Constraint families, in the order of wfClothInfo.familyCount.
 enum { WF_FAMILY_STRETCH = 0, WF_FAMILY_SHEAR = 1, WF_FAMILY_BEND = 2, WF_FAMILY_COUNT = 3 };
+// A tether's record (wfClothModel.tethers), kept apart from the constraints.
+enum { WF_FAMILY_TETHER = 3 };
 
 // One distance constraint. 16 bytes; the same layout is read by the GPU shaders.
 typedef struct wfConstraint {
@@ -48,6 +50,9 @@ typedef struct wfClothModel {
 	uint32_t* triList;          // (3 x triangleCount) ascending triangle indices
 	bool mesh;                  // built from a wfMeshDef (cols = 1, rows = particleCount)
 	wfVec4* restPositions;      // (particleCount) initial positions relative to the def's origin, w unused
+	// Tethers (wfClothDef.tethers), or NULL: record i is particle i's, b its anchor (0xffffffff: none),
+	// rest its length limit, family WF_FAMILY_TETHER. Built from the pins at creation (tether.c).
+	wfConstraint* tethers;
 } wfClothModel;
 
 // State: what a step changes; snapshot/restore copies it.
@@ -248,6 +253,8 @@ wfResult wfBuildTriangleRows(wfClothModel* m);
 // The aerodynamic acceleration of particle i (wfAeroDef): the corner's third of each incident
 // triangle's drag and lift, times its inverse mass. The GPU computes the same expressions.
 wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
+// tether.c: the tethers of a cloth from its model and pins (wfClothModel.tethers).
+wfResult wfBuildTethers(wfCloth* cloth);
 // mesh.c: the model of a mesh cloth (wfClothDef.mesh), and the mesh def's checks.
 wfResult wfBuildMeshModel(const wfClothDef* def, wfClothModel* model);
 bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize);

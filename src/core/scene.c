@@ -52,6 +52,7 @@ _Static_assert(sizeof(wfWindMode) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfContactResponse) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfJacobiWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfBadFrame) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfTetherMode) == sizeof(int) && sizeof(wfColliderType) == sizeof(int), "enum size");
 
 // ------------------------------------------------------------------ field tables
 
@@ -185,6 +186,8 @@ static const Field kClothFields[] = {
 	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
 	ENUM(wfClothDef, jacobiWeights, wfJacobiWeightTable),
 	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
+	ENUM(wfClothDef, tethers, wfTetherTable),
+	PLAIN(wfClothDef, tetherScale, FIELD_FLOAT),
 	{"mesh", FIELD_SPECIAL, 0, 0, NULL, NULL},      // an OBJ file, relative to the scene file
 	{"transform", FIELD_SPECIAL, 0, 0, NULL, NULL}, // of the mesh: scale, rotate (degrees, x y z), translate
 };

@@ -46,6 +46,7 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->cornerUVs);
 	wfFree(m->triStart);
 	wfFree(m->triList);
+	wfFree(m->tethers);
 	wfFree(m->restPositions);
 	memset(m, 0, sizeof *m);
 }

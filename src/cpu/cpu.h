@@ -58,6 +58,9 @@ void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
 // The aerodynamic acceleration of every particle into state.aero (from the substep-start state).
 void wfCpuAero(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
+// Each tethered particle back within its limit of its anchor (wfClothModel.tethers); with
+// `velocities` (explicit springs) its outward velocity is removed too.
+void wfCpuTethers(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 // The end of an xpbd or jacobi substep: v = factor (x - p) for dynamic particles (1 / h, or the
 // retention / h), then the collisions, block by block.

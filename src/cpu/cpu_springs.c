@@ -112,5 +112,6 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	t = c->state.vel;
 	c->state.vel = c->state.vel2;
 	c->state.vel2 = t;
+	wfCpuTethers(ctx, c, true);
 	wfCpuStageMark(ctx, WF_STAGE_FINISH);
 }

@@ -45,6 +45,37 @@ void wfCpuAero(const wfCpuContext* ctx, wfCloth* c)
 	}
 }
 
+void wfCpuTethers(const wfCpuContext* ctx, wfCloth* c, bool velocities)
+{
+	(void)ctx;
+	const wfConstraint* t = c->model.tethers;
+	if (t == NULL)
+		return;
+	const int n = c->model.particleCount;
+	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		const uint32_t b = t[i].b;
+		if (b == 0xffffffffu || pos[i].w == 0.0f)
+			continue;
+		const wfVec4 x = pos[i], q = pos[b];
+		const float dx = x.x - q.x, dy = x.y - q.y, dz = x.z - q.z, limit = t[i].rest;
+		const float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 <= limit * limit)
+			continue;
+		const float d = sqrtf(d2), s = limit / d;
+		pos[i] = (wfVec4){q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w};
+		if (velocities) {
+			const float nx = dx / d, ny = dy / d, nz = dz / d;
+			const wfVec4 v = vel[i];
+			const float vn = v.x * nx + v.y * ny + v.z * nz;
+			if (vn > 0.0f)
+				vel[i] = (wfVec4){v.x - vn * nx, v.y - vn * ny, v.z - vn * nz, 0.0f};
+		}
+	}
+}
+
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 {
 	const wfFrameParams* p = ctx->params;

@@ -303,6 +303,9 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	memset(base, 0, (size_t)temp.size);
 #define REGION(id) (base + (vc->regionOffset[id] - vc->deviceBase))
 	memcpy(REGION(WF_VK_REGION_CONSTRAINTS), m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	if (m->tethers != NULL) // after the constraints: con[P.tetherBase + i] (predict.comp, WF_VK_PUSH_TETHER)
+		memcpy(REGION(WF_VK_REGION_CONSTRAINTS) + (size_t)m->constraintCount * sizeof(wfConstraint), m->tethers,
+		       (size_t)m->particleCount * sizeof(wfConstraint));
 	// Half-size records for the fused kernel (particle indices below 4096 take 12 bits): a 60x60
 	// cloth's 168 KB stay in L1 next to the 48 KB of shared memory, its 336 KB of full ones do not.
 	if (m->particleCount <= WF_VK_FUSED_MAX_PARTICLES) {
@@ -389,8 +392,9 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 {
 	// Drag and lift read the neighbours' velocities, which the fused kernel keeps in registers.
 	const wfAeroDef* aero = &ctx->world->def.aero;
+	// Tethers read other particles' positions after the solve, outside the fused kernel's phases.
 	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
-	       aero->drag == 0.0f && aero->lift == 0.0f;
+	       aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
@@ -603,7 +607,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	const VkDeviceSize partials = (VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfVkPartial);
 	VkDeviceSize sizes[WF_VK_REGION_COUNT] = {
 		[WF_VK_REGION_POS_A] = v4, [WF_VK_REGION_VEL_A] = v4, [WF_VK_REGION_POS_B] = v4, [WF_VK_REGION_VEL_B] = v4,
-		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = k * 16,
+		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = (k + (m->tethers != NULL ? n : 0)) * 16,
 		[WF_VK_REGION_ADJ_START] = (n + 1) * 4, [WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4, [WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
 		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
 		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
@@ -909,6 +913,15 @@ static void CopyBackToA(Recorder* rec, uint32_t n, bool velocities)
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
+// The tether pass after a substep's solve (predict.comp, WF_VK_PUSH_TETHER), where the cloth has them.
+static void RecordTethers(Recorder* rec, const wfCloth* c, uint32_t n, uint32_t sub, uint32_t flags)
+{
+	if (c->model.tethers == NULL)
+		return;
+	Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_TETHER | flags);
+	ComputeBarrier(rec->ctx, rec->cmd);
+}
+
 static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 {
 	const wfVkContext* ctx = rec->ctx;
@@ -948,6 +961,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 					ComputeBarrier(ctx, rec->cmd);
 				}
 			}
+			RecordTethers(rec, c, n, sub, 0);
 			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
@@ -967,6 +981,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			if (step->iterations & 1)
 				CopyBackToA(rec, n, false);
 			UseSet(rec, 0);
+			RecordTethers(rec, c, n, sub, 0);
 			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
@@ -978,6 +993,10 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			UseSet(rec, s & 1);
 			Dispatch(rec, wide ? WF_VK_PIPE_SPRINGS_WIDE : WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
+			if (c->model.tethers != NULL) {
+				UseSet(rec, (s + 1) & 1); // the pair just written
+				RecordTethers(rec, c, n, sub, WF_VK_PUSH_TETHER_VEL);
+			}
 			break;
 		}
 	}
@@ -1174,6 +1193,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 			cp.colorStart[k] = (uint32_t)c->model.colorStart[k];
 	}
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
+	cp.tetherBase = (uint32_t)c->model.constraintCount;
 	cp.shapeCount = (uint32_t)world->colliderFrameCount;
 	for (int k = 0; k < world->colliderFrameCount; ++k) {
 		const wfColliderFrame* f = &world->colliderFrame[k];

@@ -143,6 +143,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_PUSH_SHARED 4u          // fused (wfVkBatchSlot.at[WF_VK_SLOT_FLAGS]): positions in shared memory
 #define WF_VK_PUSH_SHIFT 8u           // predict.comp: only the frame start's re-centring, x -= P.shift
 #define WF_VK_PUSH_AERO 16u           // predict.comp: only the aerodynamic acceleration, into prev
+#define WF_VK_PUSH_TETHER 32u         // predict.comp: only the tethers (wfCpuTethers)
+#define WF_VK_PUSH_TETHER_VEL 64u     // with WF_VK_PUSH_TETHER: the outward velocity removed too (springs)
 // Fused kernels read wfVkPush as: first = iterations, count = substeps, substep and flags unused.
 
 // Recorded once per dispatch: which elements and which substep.
@@ -194,6 +196,10 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_UINT colorCount;      // fused kernels: colours of the constraints
 	WF_FLOAT maxSpeed;       // the frame check's speed limit (wfWorldDef.maxSpeed)
 	WF_UINT shapeCount;      // colliders (wfCreateCollider): shapes[0, shapeCount)
+	WF_UINT tetherBase;      // the tethers' records in the constraint array: con[tetherBase + i] is particle i's
+	WF_UINT pad3;
+	WF_UINT pad4;
+	WF_UINT pad5;
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 	wfVkShape shapes[WF_VK_MAX_SHAPES];
 WF_STRUCT_END(wfVkClothParams)
