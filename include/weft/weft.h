@@ -180,6 +180,19 @@ typedef struct wfAeroDef {
 	wfVec3 airVelocity;   // m/s, each within 1e4
 } wfAeroDef;
 
+// Self-collision: the particles of each cloth are kept at least 2 thickness apart, except pairs
+// closer than exclusion x 2 thickness in the rest shape (neighbours along the cloth), after each
+// substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
+// pushed away from those it touches by its share of the overlap (averaged over its contacts, the
+// share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
+// CPU backend (a Vulkan world refuses it for now); fixed at creation.
+typedef struct wfSelfCollisionDef {
+	bool enabled;
+	float thickness;      // m, (0, 1] (default 5 mm)
+	float friction;       // [0, 10] (default 0.2)
+	float exclusion;      // [1, 100] (default 1.5)
+} wfSelfCollisionDef;
+
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 typedef struct wfStepDef {
 	wfSolverType solver;
@@ -216,6 +229,7 @@ typedef struct wfWorldDef {
 	wfWindDef wind;
 	wfContactDef contact;
 	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
+	wfSelfCollisionDef selfCollision; // off by default; fixed at creation
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort

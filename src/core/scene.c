@@ -134,6 +134,15 @@ static const Field kAeroFields[] = {
 };
 
 static const Table kAeroTable = TABLE(kAeroFields);
+
+static const Field kSelfFields[] = {
+	PLAIN(wfSelfCollisionDef, enabled, FIELD_BOOL),
+	PLAIN(wfSelfCollisionDef, thickness, FIELD_FLOAT),
+	PLAIN(wfSelfCollisionDef, friction, FIELD_FLOAT),
+	PLAIN(wfSelfCollisionDef, exclusion, FIELD_FLOAT),
+};
+
+static const Table kSelfTable = TABLE(kSelfFields);
 static const Table kStepTable = TABLE(kStepFields);
 static const Table kSphereTable = TABLE(kSphereFields);
 static const Table kFloorTable = TABLE(kFloorFields);
@@ -151,6 +160,7 @@ static const Field kWorldFields[] = {
 	OBJECT(wfWorldDef, wind, kWindTable),
 	OBJECT(wfWorldDef, contact, kContactTable),
 	OBJECT(wfWorldDef, aero, kAeroTable),
+	OBJECT(wfWorldDef, selfCollision, kSelfTable),
 	PLAIN(wfWorldDef, maxSpeed, FIELD_FLOAT),
 	ENUM(wfWorldDef, badFrame, wfBadFrameTable),
 };
