@@ -190,7 +190,7 @@ typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness;      // m, (0, 1] (default 5 mm)
 	float friction;       // [0, 10] (default 0.2)
-	float exclusion;      // [1, 100] (default 1.5)
+	float exclusion;      // [0, 100] (default 1.5; 0 excludes no pair)
 } wfSelfCollisionDef;
 
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
@@ -386,6 +386,18 @@ typedef enum wfColliderType {
 
 typedef struct wfQuat { float x, y, z, w; } wfQuat; // unit quaternion (normalised on use)
 
+// A pose of a collider's keyframed motion (wfColliderDef.keys).
+typedef struct wfColliderKey {
+	float time;          // s on the world clock, increasing from key to key
+	wfVec3 position;     // the base pose at that time (world)
+	wfQuat rotation;
+} wfColliderKey;
+
+typedef enum wfInterpolation {
+	WF_INTERPOLATE_LINEAR = 0, // position linear, rotation by normalised lerp
+	WF_INTERPOLATE_SMOOTHSTEP, // the same with the fraction s eased to 3 s^2 - 2 s^3 (still at each key)
+} wfInterpolation;
+
 typedef struct wfColliderDef {
 	wfColliderType type;
 	wfVec3 position;     // world; within 1e6 m
@@ -396,6 +408,13 @@ typedef struct wfColliderDef {
 	wfVec3 halfExtents;  // box: each (0, 1e4]
 	wfVec3 amplitude;    // motion, m (0: still)
 	float frequency;     // Hz, [0, 100]
+	// Keyframes (copied on create; at most 1024): the base pose follows them on the world clock,
+	// held at the first before it and at the last after it (or, with loop, repeating every last
+	// key's time), instead of position and rotation; the sine motion adds to them.
+	const wfColliderKey* keys;
+	int keyCount;
+	wfInterpolation interpolation;
+	bool loop;
 	int internalValue;
 } wfColliderDef;
 
