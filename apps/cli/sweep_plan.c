@@ -319,13 +319,14 @@ static cJSON* ExpandAxis(const Loader* l, const cJSON* spec, const char* where)
 		return NULL;
 	}
 	cJSON* values = cJSON_CreateArray();
-	double a = logScale ? log(lo) : lo, b = logScale ? log(hi) : hi;
+	// The log scale in decades, so that a range of whole decades gives 1e-6, 1e-5, ... exactly.
+	double a = logScale ? log10(lo) : lo, b = logScale ? log10(hi) : hi;
 	uint64_t state = seed;
 	for (int i = 0; values != NULL && i < n; ++i) {
 		// Evenly spaced with both ends exact, or uniform samples (on the log scale for logRandom).
 		double t = random ? (double)(SplitMix(&state) >> 11) * 0x1.0p-53 : n > 1 ? (double)i / (n - 1) : 0.0;
 		double v = a + (b - a) * t;
-		v = logScale ? exp(v) : v;
+		v = logScale ? pow(10.0, v) : v;
 		if (!random && i == 0) v = lo;
 		if (!random && i == n - 1 && n > 1) v = hi;
 		if (cJSON_IsTrue(integer))
@@ -339,11 +340,12 @@ static cJSON* ExpandAxis(const Loader* l, const cJSON* spec, const char* where)
 
 // ------------------------------------------------------------------ variants
 
-// A value as a CSV field: compact JSON, quoted when it holds a comma or a quote.
+// A value as a CSV field: a string as it is, anything else as compact JSON; quoted when it holds
+// a comma or a quote.
 static void AppendField(char** text, size_t* used, size_t* capacity, const cJSON* value)
 {
-	char* printed = value != NULL ? cJSON_PrintUnformatted(value) : NULL;
-	const char* s = printed != NULL ? printed : "";
+	char* printed = value != NULL && !cJSON_IsString(value) ? cJSON_PrintUnformatted(value) : NULL;
+	const char* s = cJSON_IsString(value) ? value->valuestring : printed != NULL ? printed : "";
 	bool quote = strpbrk(s, ",\"\n") != NULL;
 	size_t need = *used + 2 * strlen(s) + 4;
 	if (need > *capacity) {
