@@ -14,7 +14,8 @@ JOBS       ?= $(shell nproc)
 PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
               mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev \
               libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev \
-              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium
+              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium \
+              libopenmpi-dev openmpi-bin python3-numpy
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo web test test-plain test-asan test-fuzz bench bench-peers clean

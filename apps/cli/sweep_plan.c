@@ -597,6 +597,23 @@ static bool LoadRoot(const Loader* l, const cJSON* root, const char* path)
 	cJSON* base = LoadBase(l, cJSON_GetObjectItemCaseSensitive(root, "scene"), path);
 	if (base == NULL)
 		return false;
+	// The base scene alone first, so that its own mistakes are named as such, not as a variant's.
+	const cJSON* sceneItem = cJSON_GetObjectItemCaseSensitive(root, "scene");
+	char name[4200], message[1024];
+	if (cJSON_IsString(sceneItem))
+		snprintf(name, sizeof name, "%.2000s (the base scene of %.2000s)", sceneItem->valuestring, path);
+	else
+		snprintf(name, sizeof name, "%.4000s: scene", path);
+	char* baseText = cJSON_PrintUnformatted(base);
+	bool printed = baseText != NULL;
+	wfScene* baseScene = printed ? wfScene_Parse(baseText, name, message, (int)sizeof message) : NULL;
+	cJSON_free(baseText);
+	if (baseScene == NULL) {
+		snprintf(l->error, l->errorSize, "%s", printed ? message : "out of memory");
+		cJSON_Delete(base);
+		return false;
+	}
+	wfScene_Destroy(baseScene);
 	cJSON* axisValues[SWEEP_MAX_COLUMNS] = {0};
 	int axisCount = 0;
 	long long total = 0;

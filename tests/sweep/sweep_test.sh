@@ -158,6 +158,7 @@ test_bad_files() {
 	bad unknown_top "{$base, \"axis\": {}}" "unknown_top.json: (top level): unknown key \"axis\"" "known: description, scene, frames, axes, variants, record"
 	bad both_axis_and_variant "{$base, \"axes\": {\"frames\": [1]}, \"variants\": [{\"frames\": 2}]}" "variants[0]: \"frames\" is also an axis"
 	bad record_every "{$base, \"record\": {\"every\": -1}}" "record.every: expected an integer in [0, 1000000]"
+	bad base_value '{"scene": {"world": {"step": {"substeps": 0}}}}' "base_value.json: scene: world.step.substeps: 0 is out of range [1, 4096]"
 	bad no_scene '{"axes": {"frames": [1]}}' "no_scene.json: scene: expected a scene object or the path of a scene file"
 	bad missing_scene '{"scene": "nowhere.json"}' "nowhere.json: cannot open"
 	printf '{\n  "scene": {},\n  "axes": {\n    "frames": [1, 2,]\n  }\n}\n' >"$tmp/syntax.json"
