@@ -121,6 +121,17 @@ test_expand() {
 	grep -q '^4,6,,,spring-mesh,[0-9]*,120,2,48$' "$tmp/stdout" || fail "variant 4: the preset, the default 120 frames"
 }
 
+# The example sweep files expand (scenes/sweeps): their variant counts.
+test_examples() {
+	local expect="bend-compliance.json:40 fabrics.json:12 unequal-cost.json:20" e
+	for e in $expect; do
+		run sweep "$here/../../scenes/sweeps/${e%%:*}" --list
+		expect_code 0 sweep "${e%%:*}" --list
+		[ "$(rows "$tmp/stdout")" -eq "${e##*:}" ] || fail "${e%%:*}: $(rows "$tmp/stdout") variants, expected ${e##*:}"
+	done
+	[ "$(ls "$here/../../scenes/sweeps/"*.json | wc -l)" -eq 3 ] || fail "a sweep file in scenes/sweeps/ without a count here"
+}
+
 # ---------------------------------------------------------------- bad sweep files
 
 # Each is refused with exit code 2 before anything is written, naming the file, the path and what is allowed.
