@@ -18,14 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SWEEP_DEFAULT_BATCH 1024            // cloths per world: the scene limit, one dispatch on Vulkan
+#define SWEEP_MAX_BATCH 1024 // cloths per world: the scene limit, one dispatch on Vulkan
 #define SWEEP_PATH (CLI_PATH_MAX + 64) // a variant file's path: the folder is cut to fit CliFile's limit
 #define SWEEP_RECORD_BUDGET (1024.0 * 1024 * 1024) // bytes of recorded frames a batch may hold
 
 typedef struct SweepOptions {
 	const char* file;
 	const char* out;
-	int batch;            // cloths per world
+	int batch;            // cloths per world; 0: by backend (BatchLimit)
 	int backend;          // CLI_KEEP or a wfBackendType
 	int threads;          // CLI_KEEP or [0, 1024]
 	const char* devices;  // comma-separated device names, one per local rank
@@ -69,7 +69,7 @@ static bool ReadInt(const char* text, int min, int max, int* out)
 static int ParseArgs(int argc, char** argv, SweepOptions* o)
 {
 	memset(o, 0, sizeof *o);
-	o->batch = SWEEP_DEFAULT_BATCH;
+	o->batch = 0; // by backend (BatchLimit)
 	o->backend = CLI_KEEP;
 	o->threads = CLI_KEEP;
 	for (int i = 2; i < argc; ++i) {
@@ -91,8 +91,8 @@ static int ParseArgs(int argc, char** argv, SweepOptions* o)
 			}
 			o->out = value;
 		} else if (strcmp(a, "--batch") == 0) {
-			if (!ReadInt(value, 1, SWEEP_DEFAULT_BATCH, &o->batch)) {
-				fprintf(stderr, "weft sweep: --batch: '%s' is not an integer in [1, %d] (cloths per world)\n", value, SWEEP_DEFAULT_BATCH);
+			if (!ReadInt(value, 1, SWEEP_MAX_BATCH, &o->batch)) {
+				fprintf(stderr, "weft sweep: --batch: '%s' is not an integer in [1, %d] (cloths per world)\n", value, SWEEP_MAX_BATCH);
 				return CLI_EXIT_USAGE;
 			}
 		} else if (strcmp(a, "--backend") == 0) {
@@ -255,8 +255,28 @@ static int CompareCost(const void* a, const void* b)
 	return x->cost < y->cost ? 1 : x->cost > y->cost ? -1 : x->first - y->first;
 }
 
+// Cloths per world without --batch: 1024 on Vulkan (one dispatch steps them all), 1 on the CPU,
+// where a world steps its cloths one after another and a batch is no faster than its variants
+// alone (slower, measured: docs/PERFORMANCE.md, "Parameter studies"). "auto" is the CPU when there
+// is no hardware Vulkan device, as in world creation.
+static int BatchLimit(const Sweep* s, const SweepVariant* v, int* hardware)
+{
+	if (s->o.batch > 0)
+		return s->o.batch;
+	wfBackendType backend = s->o.backend != CLI_KEEP ? (wfBackendType)s->o.backend : wfScene_GetWorldDef(v->scene).backend;
+	if (backend == WF_BACKEND_AUTO && *hardware < 0) {
+		wfDeviceInfo devices[16];
+		int count = wfEnumerateDevices(devices, 16, NULL, 0);
+		*hardware = 0;
+		for (int i = 0; i < count && i < 16; ++i)
+			*hardware |= devices[i].hardware;
+	}
+	bool cpu = backend == WF_BACKEND_CPU || (backend == WF_BACKEND_AUTO && *hardware == 0);
+	return cpu ? 1 : SWEEP_MAX_BATCH;
+}
+
 // The unfinished variants grouped by world key (groups in order of first appearance, variants in
-// index order), each group cut into batches of at most --batch cloths and of recorded frames
+// index order), each group cut into batches of at most BatchLimit cloths and of recorded frames
 // within SWEEP_RECORD_BUDGET. The same on every rank: it depends on the plan and `done` only.
 static bool MakeBatches(Sweep* s)
 {
@@ -291,13 +311,13 @@ static bool MakeBatches(Sweep* s)
 		}
 	}
 	s->batchCount = 0;
-	int cloths = 0;
+	int cloths = 0, hardware = -1;
 	double recorded = 0.0;
 	for (int i = 0; i < s->todoCount; ++i) {
 		const SweepVariant* v = &p->variants[s->order[i]];
 		double bytes = p->every > 0 ? (double)(v->frames / p->every) * v->particles * 12.0 : 0.0;
 		Batch* b = s->batchCount > 0 ? &s->batches[s->batchCount - 1] : NULL;
-		bool fits = b != NULL && group[s->order[b->first]] == group[s->order[i]] && cloths + v->clothCount <= s->o.batch &&
+		bool fits = b != NULL && group[s->order[b->first]] == group[s->order[i]] && cloths + v->clothCount <= BatchLimit(s, v, &hardware) &&
 			recorded + bytes <= SWEEP_RECORD_BUDGET;
 		if (!fits) {
 			b = &s->batches[s->batchCount++];

@@ -60,7 +60,7 @@ static const Command kCommands[] = {
 		"  variants without a result (after Ctrl-C, exit code 130). Under mpirun -np N (a build with MPI)\n"
 		"  the ranks share the variants and write the same files.\n"
 		"  --out DIR         the results' folder (created if missing; one sweep per folder)\n"
-		"  --batch N         cloths per batched world, [1, 1024] (default 1024)\n"
+		"  --batch N         cloths per batched world, [1, 1024] (default: 1024 on Vulkan, 1 on the CPU)\n"
 		"  --backend B       auto, cpu or vulkan (default: the scene's)\n"
 		"  --threads N       CPU worker threads per process, [0, 1024], 0 = all cores\n"
 		"  --devices LIST    comma-separated Vulkan device names, one per process of a host (by local rank)\n"

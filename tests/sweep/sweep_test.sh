@@ -66,7 +66,7 @@ test_expand() {
     "world.step.iterations": {"random": [1, 4], "n": 2, "seed": 11, "integer": true}
   }
 }'
-	run sweep "$tmp/list.json" --list
+	run sweep "$tmp/list.json" --list --batch 1024
 	expect_code 0 sweep --list
 	local out=$tmp/stdout
 	[ "$(rows "$out")" -eq 90 ] || fail "3 x 5 x 3 x 2 axes gave $(rows "$out") variants, expected 90"
@@ -207,7 +207,7 @@ test_other_sweep() {
 # ---------------------------------------------------------------- results
 
 reference() { # the 24-variant sweep in one batch, into $tmp/ref
-	run sweep "$here/grid.json" --out "$tmp/ref" --backend cpu --quiet
+	run sweep "$here/grid.json" --out "$tmp/ref" --backend cpu --batch 1024 --quiet
 	expect_code 0 sweep grid.json
 }
 
@@ -218,8 +218,11 @@ test_batched_equals_alone() {
 	[ "$(rows "$tmp/ref/summary.csv")" -eq 24 ] || fail "summary has $(rows "$tmp/ref/summary.csv") rows, expected 24"
 	grep -q ',blown_up,' "$tmp/ref/summary.csv" && fail "a variant blew up"
 	# 4 worlds (2 substeps x 2 gravities), 6 cloths each.
-	run sweep "$here/grid.json" --list
+	run sweep "$here/grid.json" --list --batch 1024
 	[ "$(awk -F, 'NR > 1 { print $(NF - 3) }' "$tmp/stdout" | sort -u | wc -l)" -eq 4 ] || fail "expected 4 batches"
+	# Without --batch the CPU takes one variant per world (batching is no faster there).
+	run sweep "$here/grid.json" --list --backend cpu
+	[ "$(awk -F, 'NR > 1 { print $(NF - 3) }' "$tmp/stdout" | sort -u | wc -l)" -eq 24 ] || fail "expected 24 batches on the CPU by default"
 	run sweep "$here/grid.json" --out "$tmp/alone" --backend cpu --batch 1 --quiet
 	expect_code 0 sweep --batch 1
 	diff -r "$tmp/ref" "$tmp/alone" >"$tmp/diff" || fail "batched and alone differ: $(head -5 "$tmp/diff")"
@@ -262,7 +265,7 @@ PY
 
 # A variant that blows up is recorded as such and the sweep goes on; its batch mates are unaffected.
 test_blowup() {
-	run sweep "$here/blowup.json" --out "$tmp/b" --quiet
+	run sweep "$here/blowup.json" --out "$tmp/b" --batch 1024 --quiet
 	expect_code 0 sweep blowup.json
 	grep -q '^1,1000000,blown_up,30,.*,0,0,29,30$' "$tmp/b/summary.csv" || fail "variant 1: blown up, 29 unstable frames, 30 time step warnings: $(sed -n 3p "$tmp/b/summary.csv")"
 	grep -q '^0,100,ok,.*,0,0,0,0$' "$tmp/b/summary.csv" || fail "variant 0: no warnings"
