@@ -51,6 +51,8 @@ typedef struct Sweep {
 	int batchCount;
 	char device[256];     // this rank's --devices entry
 	int ranHere;
+	bool toldAuto;        // the message of "auto" on the CPU was printed
+	int hardware;         // a hardware Vulkan device: 1, 0, or -1 not asked yet (HasHardware)
 	double start;
 } Sweep;
 
@@ -259,20 +261,33 @@ static int CompareCost(const void* a, const void* b)
 // where a world steps its cloths one after another and a batch is no faster than its variants
 // alone (slower, measured: docs/PERFORMANCE.md, "Parameter studies"). "auto" is the CPU when there
 // is no hardware Vulkan device, as in world creation.
-static int BatchLimit(const Sweep* s, const SweepVariant* v, int* hardware)
+static bool HasHardware(Sweep* s)
+{
+	if (s->hardware < 0) {
+		wfDeviceInfo devices[16];
+		int count = wfEnumerateDevices(devices, 16, NULL, 0);
+		s->hardware = 0;
+		for (int i = 0; i < count && i < 16; ++i)
+			s->hardware |= devices[i].hardware;
+	}
+	return s->hardware > 0;
+}
+
+// The backend a variant's worlds get: "auto" resolved once for the sweep (as world creation would,
+// which would also say so once per world).
+static wfBackendType BackendOf(Sweep* s, const SweepVariant* v)
+{
+	wfBackendType backend = s->o.backend != CLI_KEEP ? (wfBackendType)s->o.backend : wfScene_GetWorldDef(v->scene).backend;
+	if (backend == WF_BACKEND_AUTO && !HasHardware(s))
+		return WF_BACKEND_CPU;
+	return backend;
+}
+
+static int BatchLimit(Sweep* s, const SweepVariant* v)
 {
 	if (s->o.batch > 0)
 		return s->o.batch;
-	wfBackendType backend = s->o.backend != CLI_KEEP ? (wfBackendType)s->o.backend : wfScene_GetWorldDef(v->scene).backend;
-	if (backend == WF_BACKEND_AUTO && *hardware < 0) {
-		wfDeviceInfo devices[16];
-		int count = wfEnumerateDevices(devices, 16, NULL, 0);
-		*hardware = 0;
-		for (int i = 0; i < count && i < 16; ++i)
-			*hardware |= devices[i].hardware;
-	}
-	bool cpu = backend == WF_BACKEND_CPU || (backend == WF_BACKEND_AUTO && *hardware == 0);
-	return cpu ? 1 : SWEEP_MAX_BATCH;
+	return BackendOf(s, v) == WF_BACKEND_CPU ? 1 : SWEEP_MAX_BATCH;
 }
 
 // The unfinished variants grouped by world key (groups in order of first appearance, variants in
@@ -311,13 +326,13 @@ static bool MakeBatches(Sweep* s)
 		}
 	}
 	s->batchCount = 0;
-	int cloths = 0, hardware = -1;
+	int cloths = 0;
 	double recorded = 0.0;
 	for (int i = 0; i < s->todoCount; ++i) {
 		const SweepVariant* v = &p->variants[s->order[i]];
 		double bytes = p->every > 0 ? (double)(v->frames / p->every) * v->particles * 12.0 : 0.0;
 		Batch* b = s->batchCount > 0 ? &s->batches[s->batchCount - 1] : NULL;
-		bool fits = b != NULL && group[s->order[b->first]] == group[s->order[i]] && cloths + v->clothCount <= BatchLimit(s, v, &hardware) &&
+		bool fits = b != NULL && group[s->order[b->first]] == group[s->order[i]] && cloths + v->clothCount <= BatchLimit(s, v) &&
 			recorded + bytes <= SWEEP_RECORD_BUDGET;
 		if (!fits) {
 			b = &s->batches[s->batchCount++];
@@ -390,13 +405,18 @@ static bool ReadAll(const BatchRun* b, const VariantRun* r, float* out)
 
 // The batch's world: the first variant's world def (equal for all of them) with the command's
 // overrides, this rank's device and the tools' environment switches.
-static int CreateBatch(const Sweep* s, const int* variants, int count, BatchRun* b)
+static int CreateBatch(Sweep* s, const int* variants, int count, BatchRun* b)
 {
 	const SweepPlan* p = &s->plan;
 	memset(b, 0, sizeof *b);
 	wfWorldDef wd = wfScene_GetWorldDef(p->variants[variants[0]].scene);
-	if (s->o.backend != CLI_KEEP)
-		wd.backend = (wfBackendType)s->o.backend;
+	wd.backend = BackendOf(s, &p->variants[variants[0]]);
+	if (wd.backend == WF_BACKEND_CPU && wfScene_GetWorldDef(p->variants[variants[0]].scene).backend == WF_BACKEND_AUTO &&
+	    s->o.backend == CLI_KEEP && !s->toldAuto) {
+		s->toldAuto = true;
+		if (s->par.rank == 0 && !s->o.quiet)
+			fprintf(stderr, "weft sweep: backend auto: no hardware Vulkan device; the CPU solver steps the variants\n");
+	}
 	if (wd.backend == WF_BACKEND_CPU)
 		wd.deviceName = NULL;
 	else if (s->device[0] != 0)
@@ -820,6 +840,7 @@ int CliSweep(int argc, char** argv)
 {
 	Sweep s;
 	memset(&s, 0, sizeof s);
+	s.hardware = -1;
 	int code = ParseArgs(argc, argv, &s.o);
 	if (code != CLI_EXIT_OK)
 		return code == CLI_EXIT_HELP ? CLI_EXIT_OK : code;

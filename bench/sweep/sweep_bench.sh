@@ -43,8 +43,8 @@ batch)
  "axes": {"cloth.cols": [60], "cloth.rows": [60], "cloth.material.bendCompliance": {"log": [1e-6, 1e-1], "n": $variants}},
  "record": {"stats": false, "final": true}}
 JSON
-	batched=$(median "$weft" sweep "$tmp/sweep.json" --out OUT --backend "$backend" --batch 1024 --quiet)
-	alone=$(median "$weft" sweep "$tmp/sweep.json" --out OUT --backend "$backend" --batch 1 --quiet)
+	batched=$(median "$weft" sweep "$tmp/sweep.json" --out OUT --backend "$backend" --batch 1024 ${THREADS:+--threads $THREADS} --quiet)
+	alone=$(median "$weft" sweep "$tmp/sweep.json" --out OUT --backend "$backend" --batch 1 ${THREADS:+--threads $THREADS} --quiet)
 	echo "$variants variants x $frames frames, 60x60 xpbd, backend $backend: batched $batched s ($(echo "$variants / $batched" | bc -l | xargs printf '%.1f') variants/s), one at a time $alone s ($(echo "$variants / $alone" | bc -l | xargs printf '%.1f') variants/s), ratio $(echo "$alone / $batched" | bc -l | xargs printf '%.2f')"
 	;;
 schedule)
