@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # weft sweep benchmarks (docs/PERFORMANCE.md, "Parameter studies"): the median wall time of whole
 # sweeps after one warm-up run, each into a fresh folder.
-#   bench/sweep/sweep_bench.sh WEFT batch [BACKEND] [VARIANTS] [FRAMES]
-#       VARIANTS variants of a 60x60 xpbd cloth, batched (--batch 1024) and one at a time
-#       (--batch 1): variants per second and the ratio
+#   bench/sweep/sweep_bench.sh WEFT batch [BACKEND] [VARIANTS] [FRAMES] [ALONE]
+#       VARIANTS variants of a 60x60 xpbd cloth, batched (--batch 1024), and ALONE of them
+#       (default VARIANTS) one at a time (--batch 1): variants per second and the ratio
 #   bench/sweep/sweep_bench.sh WEFT schedule [NP]
 #       scenes/sweeps/unequal-cost.json (substeps 2 to 32) under mpirun -np NP (default 2):
 #       static blocks against the rank-0 queue, --batch 1, one thread per rank
@@ -37,15 +37,20 @@ batch)
 	backend=${3:-cpu}
 	variants=${4:-256}
 	frames=${5:-60}
-	# VARIANTS bend compliances (log) of one world: one batch of up to 1024 cloths.
-	cat >"$tmp/sweep.json" <<JSON
+	few=${6:-$variants}
+	# N bend compliances (log) of one world: batches of up to 1024 cloths.
+	for n in $variants $few; do
+		cat >"$tmp/sweep$n.json" <<JSON
 {"scene": "$(realpath "$here/../../scenes/xpbd.json")", "frames": $frames,
- "axes": {"cloth.cols": [60], "cloth.rows": [60], "cloth.material.bendCompliance": {"log": [1e-6, 1e-1], "n": $variants}},
+ "axes": {"cloth.cols": [60], "cloth.rows": [60], "cloth.material.bendCompliance": {"log": [1e-6, 1e-1], "n": $n}},
  "record": {"stats": false, "final": true}}
 JSON
-	batched=$(median "$weft" sweep "$tmp/sweep.json" --out OUT --backend "$backend" --batch 1024 ${THREADS:+--threads $THREADS} --quiet)
-	alone=$(median "$weft" sweep "$tmp/sweep.json" --out OUT --backend "$backend" --batch 1 ${THREADS:+--threads $THREADS} --quiet)
-	echo "$variants variants x $frames frames, 60x60 xpbd, backend $backend: batched $batched s ($(echo "$variants / $batched" | bc -l | xargs printf '%.1f') variants/s), one at a time $alone s ($(echo "$variants / $alone" | bc -l | xargs printf '%.1f') variants/s), ratio $(echo "$alone / $batched" | bc -l | xargs printf '%.2f')"
+	done
+	batched=$(median "$weft" sweep "$tmp/sweep$variants.json" --out OUT --backend "$backend" --batch 1024 ${THREADS:+--threads $THREADS} --quiet)
+	alone=$(median "$weft" sweep "$tmp/sweep$few.json" --out OUT --backend "$backend" --batch 1 ${THREADS:+--threads $THREADS} --quiet)
+	rate=$(echo "$variants / $batched" | bc -l)
+	rateAlone=$(echo "$few / $alone" | bc -l)
+	echo "60x60 xpbd, $frames frames, backend $backend: $variants variants batched in $batched s ($(printf '%.1f' "$rate") variants/s), $few one at a time in $alone s ($(printf '%.1f' "$rateAlone") variants/s), ratio $(echo "$rate / $rateAlone" | bc -l | xargs printf '%.2f')"
 	;;
 schedule)
 	np=${3:-2}
