@@ -806,7 +806,8 @@ static int Sweep_Run(Sweep* s)
 		return CLI_EXIT_RUNTIME;
 	}
 	if (s->o.list) {
-		List(s);
+		if (s->par.rank == 0)
+			List(s);
 		return CLI_EXIT_OK;
 	}
 	PickDevice(s);

@@ -327,8 +327,9 @@ test_mpi() {
 	diff -r "$tmp/ref" "$tmp/np2" >"$tmp/diff" || fail "np 2 (static) differs from one process: $(head -5 "$tmp/diff")"
 	mpi 3 "$tmp/np3" --batch 3 --schedule queue
 	diff -r "$tmp/ref" "$tmp/np3" >"$tmp/diff" || fail "np 3 (queue) differs from one process: $(head -5 "$tmp/diff")"
-	# A plain weft run under mpirun is not an MPI program: each rank runs alone.
+	# --list under mpiexec: rank 0 prints it, once.
 	"$mpiexec" --allow-run-as-root --oversubscribe -np 2 "$weft" sweep "$here/grid.json" --list >"$tmp/list" || fail "--list under mpiexec"
+	[ "$(rows "$tmp/list")" -eq 24 ] || fail "--list under mpiexec -np 2: $(rows "$tmp/list") rows, expected 24"
 }
 
 "test_$check"
