@@ -123,13 +123,13 @@ test_expand() {
 
 # The example sweep files expand (scenes/sweeps): their variant counts.
 test_examples() {
-	local expect="bend-compliance.json:40 fabrics.json:12 unequal-cost.json:20" e
+	local expect="bend-compliance.json:40 fabrics.json:12 hanging.json:22 unequal-cost.json:20" e
 	for e in $expect; do
 		run sweep "$here/../../scenes/sweeps/${e%%:*}" --list
 		expect_code 0 sweep "${e%%:*}" --list
 		[ "$(rows "$tmp/stdout")" -eq "${e##*:}" ] || fail "${e%%:*}: $(rows "$tmp/stdout") variants, expected ${e##*:}"
 	done
-	[ "$(ls "$here/../../scenes/sweeps/"*.json | wc -l)" -eq 3 ] || fail "a sweep file in scenes/sweeps/ without a count here"
+	[ "$(ls "$here/../../scenes/sweeps/"*.json | wc -l)" -eq 4 ] || fail "a sweep file in scenes/sweeps/ without a count here"
 }
 
 # ---------------------------------------------------------------- bad sweep files
