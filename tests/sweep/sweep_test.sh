@@ -307,6 +307,23 @@ test_resume() {
 	grep -qF "12 variants ($((12 - kept)) run now in $((12 - kept)) batches by 1 process, $kept finished before)" "$tmp/stdout" ||
 		fail "the resumed run did not run only the other $((12 - kept)): $(cat "$tmp/stdout")"
 	diff -r "$tmp/full" "$tmp/part" >"$tmp/diff" || fail "resumed and uninterrupted differ: $(head -5 "$tmp/diff")"
+	# SIGKILL (a killed rank, a lost node): no summary, perhaps a temporary; the next run removes
+	# the temporary, runs the rest and gives the same files.
+	"$weft" sweep "$tmp/slow.json" --out "$tmp/killed" --batch 1 --threads 1 --quiet >/dev/null 2>&1 &
+	pid=$!
+	waited=0
+	while [ "$(ls "$tmp/killed/variants" 2>/dev/null | grep -c '\.row$')" -lt 3 ] && [ $waited -lt 300 ]; do
+		sleep 0.05
+		waited=$((waited + 1))
+	done
+	kill -KILL $pid
+	wait $pid
+	kept=$(ls "$tmp/killed/variants" | grep -c '\.row$')
+	[ "$kept" -ge 3 ] && [ "$kept" -lt 12 ] || fail "after SIGKILL $kept variants are finished (expected 3 to 11)"
+	run sweep "$tmp/slow.json" --out "$tmp/killed" --batch 1 --threads 1
+	expect_code 0 sweep after SIGKILL
+	grep -qF "$kept finished before" "$tmp/stdout" || fail "after SIGKILL: $(cat "$tmp/stdout")"
+	diff -r "$tmp/full" "$tmp/killed" >"$tmp/diff" || fail "after SIGKILL, resumed and uninterrupted differ: $(head -5 "$tmp/diff")"
 }
 
 # ---------------------------------------------------------------- MPI
