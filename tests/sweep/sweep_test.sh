@@ -326,6 +326,24 @@ test_resume() {
 	diff -r "$tmp/full" "$tmp/killed" >"$tmp/diff" || fail "after SIGKILL, resumed and uninterrupted differ: $(head -5 "$tmp/diff")"
 }
 
+# On Vulkan (the test device, lavapipe, validation on): 8 variants of two grid sizes in one world
+# give the files of the 8 run alone, bit for bit, with no validation message.
+test_vulkan() {
+	sweep_file vk.json '{
+  "scene": {"world": {"backend": "vulkan"}, "cloth": {"cols": 16, "rows": 16, "pinMode": "top-corners"}},
+  "frames": 10,
+  "axes": {"cloth.material.bendCompliance": {"log": [1e-6, 1e-1], "n": 4}, "cloth.cols": [16, 70]}
+}'
+	run sweep "$tmp/vk.json" --out "$tmp/batched" --batch 1024
+	expect_code 0 sweep on Vulkan, batched
+	grep -qF "8 variants (8 run now in 1 batch by 1 process" "$tmp/stdout" || fail "expected one batch: $(cat "$tmp/stdout")"
+	grep -q "validation" "$tmp/stderr" && fail "a validation message"
+	run sweep "$tmp/vk.json" --out "$tmp/alone" --batch 1
+	expect_code 0 sweep on Vulkan, alone
+	grep -q "validation" "$tmp/stderr" && fail "a validation message"
+	diff -r "$tmp/batched" "$tmp/alone" >"$tmp/diff" || fail "on Vulkan, batched and alone differ: $(head -5 "$tmp/diff")"
+}
+
 # ---------------------------------------------------------------- MPI
 
 mpi() { # NP OUT ARGS...
