@@ -239,9 +239,12 @@ static bool ReadRange(const Loader* l, const cJSON* spec, const char* kind, cons
 static bool ReadCount(const Loader* l, const cJSON* spec, const char* where, int* n)
 {
 	const cJSON* j = cJSON_GetObjectItemCaseSensitive(spec, "n");
-	if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) || j->valuedouble < 1 || j->valuedouble > SWEEP_MAX_AXIS_VALUES)
-		return Fail(l, where, "\"n\": %s is not a count (allowed: an integer in [1, %d])",
-			cJSON_IsNumber(j) ? "the value" : j == NULL ? "missing, which" : TypeName(j), SWEEP_MAX_AXIS_VALUES);
+	if (j == NULL)
+		return Fail(l, where, "\"n\": missing (allowed: an integer in [1, %d], the number of values)", SWEEP_MAX_AXIS_VALUES);
+	if (!cJSON_IsNumber(j))
+		return Fail(l, where, "\"n\": expected an integer in [1, %d], got %s", SWEEP_MAX_AXIS_VALUES, TypeName(j));
+	if (j->valuedouble != floor(j->valuedouble) || j->valuedouble < 1 || j->valuedouble > SWEEP_MAX_AXIS_VALUES)
+		return Fail(l, where, "\"n\": %g is out of range (allowed: an integer in [1, %d])", j->valuedouble, SWEEP_MAX_AXIS_VALUES);
 	*n = (int)j->valuedouble;
 	return true;
 }

@@ -161,7 +161,7 @@ test_bad_files() {
 		"axes.cloth.material.bendCompliance: \"log\": [0, 1] has a bound <= 0" "0 < low <= high"
 	bad reversed_range "{$base, \"axes\": {\"cloth.material.damping\": {\"linear\": [1, 0], \"n\": 4}}}" \
 		"\"linear\": [1, 0] is not a range" "low <= high"
-	bad bad_count "{$base, \"axes\": {\"cloth.material.damping\": {\"linear\": [0, 1], \"n\": 0}}}" "\"n\":" "[1, 1000000]"
+	bad bad_count "{$base, \"axes\": {\"cloth.material.damping\": {\"linear\": [0, 1], \"n\": 0}}}" "axes.cloth.material.damping: \"n\": 0 is out of range (allowed: an integer in [1, 1000000])"
 	bad two_kinds "{$base, \"axes\": {\"cloth.material.damping\": {\"linear\": [0, 1], \"log\": [1, 2], \"n\": 2}}}" "both \"linear\" and \"log\""
 	bad unknown_range_key "{$base, \"axes\": {\"cloth.material.damping\": {\"linear\": [0, 1], \"count\": 2}}}" "unknown key \"count\"" "known: linear, log, random"
 	bad bad_path "{$base, \"axes\": {\"world..step\": [1]}}" "\"world..step\" is not a scene-file path" "world.step.substeps"
