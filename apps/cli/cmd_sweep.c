@@ -762,21 +762,39 @@ static void List(const Sweep* s)
 	}
 }
 
-// This rank's entry of --devices (by local rank), else the WEFT_VK_DEVICE of the environment.
+// This rank's device: its entry of --devices (by local rank); else, with several ranks and neither
+// WEFT_VK_DEVICE nor a scene's deviceName, the hardware device "#N" of its local rank among the
+// hardware devices, so that the ranks of a host with two GPUs of one model take one each.
 static void PickDevice(Sweep* s)
 {
 	s->device[0] = 0;
-	if (s->o.devices == NULL)
+	if (s->o.devices != NULL) {
+		int count = 1;
+		for (const char* c = s->o.devices; *c != 0; ++c)
+			count += *c == ',';
+		int want = s->par.localRank % count;
+		const char* at = s->o.devices;
+		for (int i = 0; i < want; ++i)
+			at = strchr(at, ',') + 1;
+		size_t n = strcspn(at, ",");
+		snprintf(s->device, sizeof s->device, "%.*s", (int)(n < sizeof s->device ? n : sizeof s->device - 1), at);
 		return;
-	int count = 1;
-	for (const char* c = s->o.devices; *c != 0; ++c)
-		count += *c == ',';
-	int want = s->par.localRank % count;
-	const char* at = s->o.devices;
-	for (int i = 0; i < want; ++i)
-		at = strchr(at, ',') + 1;
-	size_t n = strcspn(at, ",");
-	snprintf(s->device, sizeof s->device, "%.*s", (int)(n < sizeof s->device ? n : sizeof s->device - 1), at);
+	}
+	const char* named = s->plan.variantCount > 0 ? wfScene_GetWorldDef(s->plan.variants[0].scene).deviceName : NULL;
+	if (s->par.size == 1 || wfEnvDeviceName() != NULL || (named != NULL && named[0] != 0))
+		return;
+	wfDeviceInfo devices[64];
+	int count = wfEnumerateDevices(devices, 64, NULL, 0), hardware[64], n = 0;
+	for (int i = 0; i < count && i < 64; ++i) {
+		if (devices[i].hardware)
+			hardware[n++] = i;
+	}
+	if (n < 2)
+		return;
+	int index = hardware[s->par.localRank % n];
+	snprintf(s->device, sizeof s->device, "#%d", index);
+	if (!s->o.quiet)
+		fprintf(stderr, "weft sweep: rank %d (local rank %d): device #%d, %s\n", s->par.rank, s->par.localRank, index, devices[index].name);
 }
 
 static int Sweep_Run(Sweep* s)

@@ -343,6 +343,11 @@ test_vulkan() {
 	expect_code 0 sweep on Vulkan, alone
 	grep -q "validation" "$tmp/stderr" && fail "a validation message"
 	diff -r "$tmp/batched" "$tmp/alone" >"$tmp/diff" || fail "on Vulkan, batched and alone differ: $(head -5 "$tmp/diff")"
+	# A device by its place in the list ("#N", for several GPUs of one model): #0 is the test
+	# device when it is the only one; one past the last is refused with the range.
+	run sweep "$tmp/vk.json" --out "$tmp/bad-device" --devices '#99'
+	expect_code 1 sweep --devices '#99'
+	expect_stderr 'no Vulkan device "#99" (allowed: #0 to #'
 }
 
 # ---------------------------------------------------------------- MPI
