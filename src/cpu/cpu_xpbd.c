@@ -75,6 +75,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 			for (int color = 0; color < c->model.colorCount; ++color)
 				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
 		}
+		wfCpuTethers(ctx, c, false);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
