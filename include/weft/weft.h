@@ -219,8 +219,8 @@ typedef enum wfBadFrame {
 
 typedef struct wfWorldDef {
 	wfBackendType backend;
-	const char* deviceName; // Vulkan device: a part of its name, any case (wfDeviceNameMatches);
-	                        // NULL = the first hardware device
+	const char* deviceName; // Vulkan device: a part of its name, any case, or "#N" for the N-th of
+	                        // wfEnumerateDevices (wfDevicePatternSelects); NULL = the first hardware device
 	int threads;            // CPU worker threads, 0 = all cores
 	wfStepDef step;
 	wfVec3 gravity;
@@ -616,6 +616,10 @@ WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int 
 // Whether deviceName contains pattern, ignoring case: the rule by which wfWorldDef.deviceName (and
 // WEFT_VK_DEVICE in the tools) picks a device, shared by the backend, the renderer and the viewer.
 WF_API bool wfDeviceNameMatches(const char* deviceName, const char* pattern);
+// Whether a deviceName pattern picks the device at `index` (the order of wfEnumerateDevices) named
+// deviceName: "#N" (decimal) picks the N-th device, which tells apart several GPUs of one model;
+// any other pattern is matched against the name (wfDeviceNameMatches).
+WF_API bool wfDevicePatternSelects(const char* pattern, int index, const char* deviceName);
 
 // ---------------------------------------------------------------- Vulkan interop
 // Two ways in: an engine gives weft its own device (wfWorldDef.vulkanDevice, filled as below), or
