@@ -296,6 +296,32 @@ static int CompareJacobiOdd(wfFusedPath path)
 WF_TEST(vk_jacobi_odd_sweeps_fused) { return CompareJacobiOdd(WF_FUSED_ALWAYS); }
 WF_TEST(vk_jacobi_odd_sweeps_per_range) { return CompareJacobiOdd(WF_FUSED_NEVER); }
 
+// Steps a CPU and a GPU world side by side for `frames` frames and returns the largest distance
+// between their cloths' particles over all frames (cloths[k] of each, counts[k] particles).
+static double StepBoth(wfWorld* cpu, wfWorld* gpu, int frames, const wfClothId* a, const wfClothId* b, const int* counts, int cloths)
+{
+	double worst = 0.0;
+	for (int f = 0; f < frames; ++f) {
+		if (wfWorld_Step(cpu) != WF_OK || wfWorld_Step(gpu) != WF_OK)
+			return INFINITY;
+		for (int k = 0; k < cloths; ++k) {
+			double d = wfVkTestMaxDiff(a[k], b[k], counts[k]);
+			worst = d > worst || d < 0.0 ? d : worst;
+		}
+	}
+	return worst;
+}
+
+// The end of a side-by-side test: the GPU world's validation layer was silent; both worlds go.
+static int EndBoth(wfWorld* cpu, wfWorld* gpu)
+{
+	bool clean = ValidationClean(gpu);
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	ENSURE(clean);
+	return 0;
+}
+
 // A mesh cloth (a triangle-mesh skirt over a sphere, in gusty wind) on the GPU equals the CPU: the
 // fused path (384 particles) and the per-range one, every solver. Exact on lavapipe; 1e-4 x size
 // elsewhere as the grid tests.
@@ -326,21 +352,13 @@ static int CompareMesh(wfSolverType solver, wfFusedPath path)
 	cd.material.stiffness = 2000.0f;
 	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
 	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
-	double worst = 0.0;
-	for (int f = 0; f < 20; ++f) {
-		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
-		double d = wfVkTestMaxDiff(a, b, md.vertexCount);
-		worst = d > worst || d < 0.0 ? d : worst;
-	}
+	const double worst = StepBoth(cpu, gpu, 20, &a, &b, &md.vertexCount, 1);
 	const bool fused = wfWorld_GetStepProfile(gpu).dispatches == 1;
 	fprintf(stderr, "  %s mesh, %s path: CPU-GPU %.3g m\n", wfSolverName(solver), fused ? "fused" : "per-range", worst);
+	wfMesh_Destroy(mesh);
 	ENSURE(fused == (path == WF_FUSED_ALWAYS));
 	ENSURE_LE(worst, Slack(1e-4 * 0.6));
-	ENSURE(ValidationClean(gpu));
-	wfDestroyWorld(cpu);
-	wfDestroyWorld(gpu);
-	wfMesh_Destroy(mesh);
-	return 0;
+	return EndBoth(cpu, gpu);
 }
 
 WF_TEST(vk_mesh_xpbd_fused) { return CompareMesh(WF_SOLVER_XPBD, WF_FUSED_ALWAYS); }
@@ -418,10 +436,7 @@ static int CompareColliders(wfSolverType solver, wfFusedPath path)
 	        worst, st.kineticEnergy);
 	ENSURE(fused == (path == WF_FUSED_ALWAYS));
 	ENSURE_LE(worst, Slack(1e-4 * cd.width));
-	ENSURE(ValidationClean(gpu));
-	wfDestroyWorld(cpu);
-	wfDestroyWorld(gpu);
-	return 0;
+	return EndBoth(cpu, gpu);
 }
 
 WF_TEST(vk_colliders_xpbd_fused) { return CompareColliders(WF_SOLVER_XPBD, WF_FUSED_ALWAYS); }
@@ -471,13 +486,9 @@ static int CompareAero(wfSolverType solver)
 	wfClothId a0 = wfCreateCloth(cpu, &flag), b0 = wfCreateCloth(gpu, &flag);
 	wfClothId a1 = wfCreateCloth(cpu, &skirt), b1 = wfCreateCloth(gpu, &skirt);
 	ENSURE(!wfClothId_IsNull(a0) && !wfClothId_IsNull(b0) && !wfClothId_IsNull(a1) && !wfClothId_IsNull(b1));
-	double worst = 0.0;
-	for (int f = 0; f < 20; ++f) {
-		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
-		double d0 = wfVkTestMaxDiff(a0, b0, 160), d1 = wfVkTestMaxDiff(a1, b1, md.vertexCount);
-		worst = d0 > worst || d0 < 0.0 ? d0 : worst;
-		worst = d1 > worst || d1 < 0.0 ? d1 : worst;
-	}
+	const wfClothId as[2] = {a0, a1}, bs[2] = {b0, b1};
+	const int counts[2] = {160, md.vertexCount};
+	const double worst = StepBoth(cpu, gpu, 20, as, bs, counts, 2);
 	wfVec3 p[160];
 	ENSURE(wfCloth_ReadPositions(a0, p, 160) == WF_OK);
 	fprintf(stderr, "  %s: CPU-GPU %.3g m over 20 frames; the flag's free corner blown to z = %.3f m; %lld dispatches\n",
@@ -485,11 +496,8 @@ static int CompareAero(wfSolverType solver)
 	ENSURE(p[15].z > 0.05f); // the wind blows the flag out of its plane
 	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
 	ENSURE_LE(worst, Slack(1e-4 * 2.0));
-	ENSURE(ValidationClean(gpu));
-	wfDestroyWorld(cpu);
-	wfDestroyWorld(gpu);
 	wfMesh_Destroy(mesh);
-	return 0;
+	return EndBoth(cpu, gpu);
 }
 
 WF_TEST(vk_aero_xpbd) { return CompareAero(WF_SOLVER_XPBD); }
@@ -522,20 +530,13 @@ static int CompareTethers(wfSolverType solver)
 	cd.material.stretchCompliance = 1e-3f;
 	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
 	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
-	double worst = 0.0;
-	for (int f = 0; f < 30; ++f) {
-		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
-		double d = wfVkTestMaxDiff(a, b, 256);
-		worst = d > worst || d < 0.0 ? d : worst;
-	}
+	const int count = 256;
+	const double worst = StepBoth(cpu, gpu, 30, &a, &b, &count, 1);
 	fprintf(stderr, "  %s with tethers: CPU-GPU %.3g m over 30 frames, %lld dispatches\n", wfSolverName(solver), worst,
 	        (long long)wfWorld_GetStepProfile(gpu).dispatches);
 	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
 	ENSURE_LE(worst, Slack(1e-4 * cd.width));
-	ENSURE(ValidationClean(gpu));
-	wfDestroyWorld(cpu);
-	wfDestroyWorld(gpu);
-	return 0;
+	return EndBoth(cpu, gpu);
 }
 
 WF_TEST(vk_tethers_xpbd) { return CompareTethers(WF_SOLVER_XPBD); }

@@ -14,7 +14,7 @@
 //
 // The renderer draws into offscreen images only (no window, no surface), so it runs on servers and in
 // CI (lavapipe). The Vulkan loader is opened at run time; a machine without it gets a clear error from
-// wfCreateRenderer. The device is chosen like the solver's (wfRendererDef.deviceName: a part of its
+// wfCreateRenderer. The device is chosen like the solver's (wfRendererDef.deviceName: "#N" or a part of its
 // name, any case; else discrete > integrated > virtual > CPU); the tools map WEFT_VK_DEVICE and
 // WEFT_VK_VALIDATION=1 (the Khronos validation layer, messages counted: wfRenderer_GetValidationCount)
 // onto the def.
@@ -168,7 +168,7 @@ WF_API wfResult wfRenderer_ReadPixels(wfRenderer* renderer, uint8_t* rgba, int s
 WF_API wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height, char* error, int errorSize);
 
 // A Vulkan device made by weft's device module for a program that also presents (a window): the same
-// loader, validation and device choice as the solver and the renderer (deviceName: a part of the
+// loader, validation and device choice as the solver and the renderer (deviceName: "#N" or a part of the
 // name, any case; without one discrete > integrated > virtual > CPU), with the caller's instance and
 // device extensions and a test of which queue families it can use (the window's surface is made on
 // the instance in between). The queue has graphics, and compute too where a family has both; share

@@ -180,6 +180,19 @@ typedef struct wfAeroDef {
 	wfVec3 airVelocity;   // m/s, each within 1e4
 } wfAeroDef;
 
+// Self-collision: the particles of each cloth are kept at least 2 thickness apart, except pairs
+// closer than exclusion x 2 thickness in the rest shape (neighbours along the cloth), after each
+// substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
+// pushed away from those it touches by its share of the overlap (averaged over its contacts, the
+// share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
+// CPU backend (a Vulkan world refuses it for now); fixed at creation.
+typedef struct wfSelfCollisionDef {
+	bool enabled;
+	float thickness;      // m, (0, 1] (default 5 mm)
+	float friction;       // [0, 10] (default 0.2)
+	float exclusion;      // [0, 100] (default 1.5; 0 excludes no pair)
+} wfSelfCollisionDef;
+
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 typedef struct wfStepDef {
 	wfSolverType solver;
@@ -206,8 +219,8 @@ typedef enum wfBadFrame {
 
 typedef struct wfWorldDef {
 	wfBackendType backend;
-	const char* deviceName; // Vulkan device: a part of its name, any case (wfDeviceNameMatches);
-	                        // NULL = the first hardware device
+	const char* deviceName; // Vulkan device: a part of its name, any case, or "#N" for the N-th of
+	                        // wfEnumerateDevices (wfDevicePatternSelects); NULL = the first hardware device
 	int threads;            // CPU worker threads, 0 = all cores
 	wfStepDef step;
 	wfVec3 gravity;
@@ -216,6 +229,7 @@ typedef struct wfWorldDef {
 	wfWindDef wind;
 	wfContactDef contact;
 	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
+	wfSelfCollisionDef selfCollision; // off by default; fixed at creation
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort
@@ -372,6 +386,18 @@ typedef enum wfColliderType {
 
 typedef struct wfQuat { float x, y, z, w; } wfQuat; // unit quaternion (normalised on use)
 
+// A pose of a collider's keyframed motion (wfColliderDef.keys).
+typedef struct wfColliderKey {
+	float time;          // s on the world clock, increasing from key to key
+	wfVec3 position;     // the base pose at that time (world)
+	wfQuat rotation;
+} wfColliderKey;
+
+typedef enum wfInterpolation {
+	WF_INTERPOLATE_LINEAR = 0, // position linear, rotation by normalised lerp
+	WF_INTERPOLATE_SMOOTHSTEP, // the same with the fraction s eased to 3 s^2 - 2 s^3 (still at each key)
+} wfInterpolation;
+
 typedef struct wfColliderDef {
 	wfColliderType type;
 	wfVec3 position;     // world; within 1e6 m
@@ -382,6 +408,13 @@ typedef struct wfColliderDef {
 	wfVec3 halfExtents;  // box: each (0, 1e4]
 	wfVec3 amplitude;    // motion, m (0: still)
 	float frequency;     // Hz, [0, 100]
+	// Keyframes (copied on create; at most 1024): the base pose follows them on the world clock,
+	// held at the first before it and at the last after it (or, with loop, repeating every last
+	// key's time), instead of position and rotation; the sine motion adds to them.
+	const wfColliderKey* keys;
+	int keyCount;
+	wfInterpolation interpolation;
+	bool loop;
 	int internalValue;
 } wfColliderDef;
 
@@ -583,6 +616,10 @@ WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int 
 // Whether deviceName contains pattern, ignoring case: the rule by which wfWorldDef.deviceName (and
 // WEFT_VK_DEVICE in the tools) picks a device, shared by the backend, the renderer and the viewer.
 WF_API bool wfDeviceNameMatches(const char* deviceName, const char* pattern);
+// Whether a deviceName pattern picks the device at `index` (the order of wfEnumerateDevices) named
+// deviceName: "#N" (decimal) picks the N-th device, which tells apart several GPUs of one model;
+// any other pattern is matched against the name (wfDeviceNameMatches).
+WF_API bool wfDevicePatternSelects(const char* pattern, int index, const char* deviceName);
 
 // ---------------------------------------------------------------- Vulkan interop
 // Two ways in: an engine gives weft its own device (wfWorldDef.vulkanDevice, filled as below), or

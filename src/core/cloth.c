@@ -166,9 +166,21 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->state.vel2 = (wfVec4*)wfAlloc(v4);
 	c->state.normals = (wfVec4*)wfAlloc(v4);
 	c->state.aero = (wfVec4*)wfAlloc(v4);
+	if (world->def.selfCollision.enabled) {
+		int size = 1;
+		while (size < 2 * (int)n)
+			size *= 2;
+		c->state.hashSize = size;
+		c->state.hashStart = (int*)wfAlloc((size_t)(size + 1) * sizeof(int));
+		c->state.hashSorted = (int*)wfAlloc(n * sizeof(int));
+		c->state.hashKey = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
+		c->state.selfDelta = (wfVec4*)wfAlloc(v4);
+	}
+	const bool selfOk = !world->def.selfCollision.enabled ||
+		(c->state.hashStart && c->state.hashSorted && c->state.hashKey && c->state.selfDelta);
 	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
 	c->pinned = (uint8_t*)wfAlloc(n);
-	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero ||
+	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero || !selfOk ||
 		!c->state.lambda || !c->pinned) {
 		c->generation = world->nextGeneration++;
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
@@ -213,6 +225,10 @@ void wfDestroyCloth(wfClothId id)
 	wfFree(c->state.vel2);
 	wfFree(c->state.normals);
 	wfFree(c->state.aero);
+	wfFree(c->state.hashStart);
+	wfFree(c->state.hashSorted);
+	wfFree(c->state.hashKey);
+	wfFree(c->state.selfDelta);
 	wfFree(c->state.lambda);
 	wfFree(c->pinned);
 	if (c->generation != 0)

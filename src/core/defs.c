@@ -34,6 +34,9 @@ wfWorldDef wfDefaultWorldDef(void)
 	d.contact.thickness = 0.01f;
 	d.contact.friction = 0.3f;
 	d.aero.density = 1.2f;
+	d.selfCollision.thickness = 0.005f;
+	d.selfCollision.friction = 0.2f;
+	d.selfCollision.exclusion = 1.5f;
 	d.maxSpeed = 1e3f;
 	d.badFrame = WF_BAD_FRAME_KEEP;
 	d.simd = true;
@@ -212,6 +215,13 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_ENUM("fusedPath", d->fusedPath, wfFusedPathTable);
 	if (!wfValidateAero(&d->aero, error, errorSize))
 		return false;
+	CHECK_RANGE("selfCollision.thickness", d->selfCollision.thickness, 1e-6f, 1.0f);
+	CHECK_RANGE("selfCollision.friction", d->selfCollision.friction, 0.0f, 10.0f);
+	CHECK_RANGE("selfCollision.exclusion", d->selfCollision.exclusion, 0.0f, 100.0f);
+	if (d->selfCollision.enabled && (d->backend == WF_BACKEND_VULKAN || d->vulkanDevice != NULL)) {
+		snprintf(error, (size_t)errorSize, "selfCollision.enabled: the CPU backend only for now (backend vulkan given; allowed: cpu or auto)");
+		return false;
+	}
 	return wfValidateStepDef(&d->step, error, errorSize) && wfValidateSphere(&d->sphere, error, errorSize) &&
 		wfValidateFloor(&d->floor, error, errorSize) && wfValidateWind(&d->wind, error, errorSize) &&
 		wfValidateContact(&d->contact, error, errorSize);

@@ -66,6 +66,13 @@ typedef struct wfClothState {
 	float* lambda;     // (constraintCount) accumulated multipliers of the current substep (scratch)
 	wfVec4* normals;   // (particleCount) derived from pos on demand
 	wfVec4* aero;      // (particleCount) the substep's aerodynamic acceleration (scratch)
+	// Self-collision scratch (wfSelfCollisionDef.enabled, allocated at creation): the hash grid's
+	// cell starts, the particles sorted by cell, each particle's cell key, and the corrections.
+	int* hashStart;    // (hashSize + 1)
+	int* hashSorted;   // (particleCount)
+	uint32_t* hashKey; // (particleCount)
+	wfVec4* selfDelta; // (particleCount)
+	int hashSize;      // a power of two >= 2 particleCount
 } wfClothState;
 
 // A cloth's local frame (precision anywhere in a large world). state.pos holds positions relative
@@ -158,6 +165,7 @@ typedef struct wfColliderSlot {
 	wfQuat rotation;     // base rotation now (unit)
 	double target[3];    // base position at the end of the next frame
 	wfQuat targetRotation;
+	wfColliderKey* keys; // (def.keyCount) the def's keyframes, copied (rotations normalised)
 } wfColliderSlot;
 
 // A collider's pose across one frame, in world coordinates (double): from start to end.

@@ -61,6 +61,9 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 // Each tethered particle back within its limit of its anchor (wfClothModel.tethers); with
 // `velocities` (explicit springs) its outward velocity is removed too.
 void wfCpuTethers(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
+// Self-collision (cpu_self.c, wfSelfCollisionDef) on the substep's positions; friction from the
+// motion since `prev` (the substep-start positions; NULL: no friction).
+void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* prev);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 // The end of an xpbd or jacobi substep: v = factor (x - p) for dynamic particles (1 / h, or the
 // retention / h), then the collisions, block by block.

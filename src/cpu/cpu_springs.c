@@ -113,5 +113,6 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	c->state.vel = c->state.vel2;
 	c->state.vel2 = t;
 	wfCpuTethers(ctx, c, true);
+	wfCpuSelfCollide(ctx, c, NULL); // prev holds the forces here: no friction
 	wfCpuStageMark(ctx, WF_STAGE_FINISH);
 }

@@ -76,6 +76,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
 		}
 		wfCpuTethers(ctx, c, false);
+		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);

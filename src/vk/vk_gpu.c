@@ -191,7 +191,8 @@ static int ChooseFamily(const wfVkGpu* gpu, const wfVkGpuDef* def, VkPhysicalDev
 	return chosen;
 }
 
-// The one policy: the first device whose name contains deviceName (any case), else the first
+// The one policy: the first device deviceName selects ("#N": the N-th; else a part of its name in
+// any case, wfDevicePatternSelects), else the first
 // discrete GPU, then integrated, then virtual, then (allowSoftware) CPU; each with a usable family.
 static wfResult PickDevice(wfVkGpu* gpu, const wfVkGpuDef* def, char* error, int errorSize)
 {
@@ -216,7 +217,7 @@ static wfResult PickDevice(wfVkGpu* gpu, const wfVkGpuDef* def, char* error, int
 				size_t len = strlen(seen);
 				snprintf(seen + len, sizeof seen - len, "%s%s", len > 0 ? ", " : "", p.deviceName);
 			}
-			bool candidate = named ? t == 0 && wfDeviceNameMatches(p.deviceName, def->deviceName) : p.deviceType == kOrder[t];
+			bool candidate = named ? t == 0 && wfDevicePatternSelects(def->deviceName, (int)i, p.deviceName) : p.deviceType == kOrder[t];
 			if (candidate && (family = ChooseFamily(gpu, def, devices[i])) >= 0)
 				chosen = (int)i;
 		}
@@ -224,7 +225,10 @@ static wfResult PickDevice(wfVkGpu* gpu, const wfVkGpuDef* def, char* error, int
 			break;
 	}
 	if (chosen < 0) {
-		if (named)
+		if (named && def->deviceName[0] == '#')
+			snprintf(error, (size_t)errorSize, "no Vulkan device \"%s\" (allowed: #0 to #%u, the devices in order: %s)",
+				def->deviceName, count - 1, seen);
+		else if (named)
 			snprintf(error, (size_t)errorSize, "no Vulkan device named \"%s\" with a usable queue (devices: %s)", def->deviceName, seen);
 		else
 			snprintf(error, (size_t)errorSize, "no %sVulkan device with a usable queue (devices: %s)",

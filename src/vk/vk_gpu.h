@@ -39,7 +39,7 @@ typedef bool wfVkFamilyFn(void* user, VkInstance instance, VkPhysicalDevice devi
 
 typedef struct wfVkGpuDef {
 	const char* appName;
-	// A part of the device's name, any case (wfDeviceNameMatches); NULL or "": by type, discrete >
+	// "#N" (the N-th device) or a part of its name, any case (wfDevicePatternSelects); NULL or "": by type, discrete >
 	// integrated > virtual > CPU, the CPU only when allowSoftware.
 	const char* deviceName;
 	bool allowSoftware;

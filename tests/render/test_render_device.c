@@ -83,15 +83,17 @@ WF_TEST(render_device_name_any_case_same_device)
 	ENSURE(HasUpper(name)); // the test means something only in mixed case
 	static const DeviceFn parts[3] = {WorldDevice, RendererDevice, ContextDevice};
 	static const char* const labels[3] = {"solver", "renderer", "window context"};
-	char chosen[3][256], unnamed[3][256], error[512];
+	char chosen[3][256], unnamed[3][256], first[3][256], error[512];
 	for (int i = 0; i < 3; ++i) {
 		error[0] = 0;
 		ENSURE(parts[i](name, chosen[i], sizeof chosen[i], error, (int)sizeof error));
 		ENSURE(wfDeviceNameMatches(chosen[i], name));
 		ENSURE(parts[i](NULL, unnamed[i], sizeof unnamed[i], error, (int)sizeof error));
-		fprintf(stderr, "  %-14s \"%s\" -> %s; no name -> %s\n", labels[i], name, chosen[i], unnamed[i]);
+		ENSURE(parts[i]("#0", first[i], sizeof first[i], error, (int)sizeof error)); // by number
+		fprintf(stderr, "  %-14s \"%s\" -> %s; no name -> %s; #0 -> %s\n", labels[i], name, chosen[i], unnamed[i], first[i]);
 		ENSURE(strcmp(chosen[i], chosen[0]) == 0);
 		ENSURE(strcmp(unnamed[i], unnamed[0]) == 0);
+		ENSURE(strcmp(first[i], first[0]) == 0);
 	}
 	return 0;
 }
@@ -109,6 +111,9 @@ WF_TEST(render_device_unknown_name_refused_alike)
 		fprintf(stderr, "  %s\n", error);
 		ENSURE(strstr(error, "no Vulkan device named \"No-Such-GPU\"") != NULL);
 		ENSURE(strstr(error, any) != NULL); // the list of devices names the one there is
+		ENSURE(!parts[i]("#99", found, sizeof found, error, (int)sizeof error));
+		fprintf(stderr, "  %s\n", error);
+		ENSURE(strstr(error, "\"#99\"") != NULL && strstr(error, "allowed: #0 to #") != NULL);
 	}
 	return 0;
 }
