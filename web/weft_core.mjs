@@ -65,10 +65,14 @@ export async function loadWeft(bytes) {
       const buffer = x.wfw_alloc(12 * n);
       const info = floats(8, (p) => x.wfw_info(w, p));
       const triangles = info[3];
+      let frameBytes = 0;
       return {
         particles: n,
         constraints: info[1], colors: info[2], triangles,
-        solver: ["xpbd", "jacobi", "springs"][info[4]], substeps: info[5], iterations: info[6], timeStep: info[7],
+        solver: ["xpbd", "jacobi", "springs"][info[4]], timeStep: info[7],
+        // The live step def (the panel changes the substeps).
+        get substeps() { return floats(8, (p) => x.wfw_info(w, p))[5]; },
+        get iterations() { return floats(8, (p) => x.wfw_info(w, p))[6]; },
         step() { check(x.wfw_step(w), "step"); },
         time() { return x.wfw_time(w); },
         positions() {
@@ -102,7 +106,43 @@ export async function loadWeft(bytes) {
         release() { check(x.wfw_release(w), "release"); },
         reset() { check(x.wfw_reset(w), "reset"); },
         setParams({ gravityY, substeps, damping, wind }) { check(x.wfw_set_params(w, gravityY, substeps, damping, wind), "params"); },
-        destroy() { x.wfw_free(buffer); x.wfw_destroy(w); },
+        destroy() { x.wfw_free(buffer); x.wfw_destroy(w); if (frameBytes) x.wfw_free(frameBytes); },
+        // For the WebGPU solver (weft_gpu.mjs): the model's arrays, the host state in the local
+        // frame, and each frame's live values from the core (the Vulkan backend's layouts).
+        model() {
+          const s = new Int32Array(floats(7, (p) => x.wfw_model_sizes(w, p)).buffer);
+          const [np, m, colors, tri, entries] = s;
+          const sizes = [4 * m, colors + 1, np + 1, 2 * entries, m, np + 1, 3 * tri, 3 * tri];
+          const ptrs = sizes.map((k) => x.wfw_alloc(4 * Math.max(k, 1)));
+          check(x.wfw_model(w, ...ptrs), "model");
+          const arr = sizes.map((k, j) => new Uint32Array(memory.buffer.slice(ptrs[j], ptrs[j] + 4 * k)));
+          ptrs.forEach((p) => x.wfw_free(p));
+          return {
+            particles: np, constraints: m, colors, triangles: tri, jacobiDocument: s[5] !== 0, maxDegree: s[6],
+            con: arr[0], colorStart: arr[1], adjStart: arr[2], adj: arr[3], jacobiWeight: new Float32Array(arr[4].buffer),
+            triStart: arr[5], triList: arr[6], indices: arr[7],
+          };
+        },
+        localState() {
+          const pp = x.wfw_alloc(16 * n), vp = x.wfw_alloc(16 * n), op = x.wfw_alloc(24);
+          check(x.wfw_local_state(w, pp, vp, op), "state");
+          const out = {
+            pos: new Float32Array(memory.buffer.slice(pp, pp + 16 * n)),
+            vel: new Float32Array(memory.buffer.slice(vp, vp + 16 * n)),
+            origin: Array.from(new Float64Array(memory.buffer.slice(op, op + 24))),
+          };
+          x.wfw_free(pp); x.wfw_free(vp); x.wfw_free(op);
+          return out;
+        },
+        gpuFrameBytes() { return x.wfw_gpu_frame_bytes(); },
+        // The frame buffer's bytes for the next frame, given the reference particle (local xyz).
+        gpuBegin(ref) {
+          if (!frameBytes) frameBytes = x.wfw_alloc(x.wfw_gpu_frame_bytes());
+          const bytes = x.wfw_gpu_begin(w, ref[0], ref[1], ref[2], frameBytes);
+          if (bytes < 0) throw new Error("gpu frame");
+          return new Uint8Array(memory.buffer.slice(frameBytes, frameBytes + bytes));
+        },
+        gpuEnd() { check(x.wfw_gpu_end(w), "gpu frame end"); },
       };
     },
   };

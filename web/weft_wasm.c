@@ -4,6 +4,7 @@
 #include "core/internal.h" // wfGetCloth and the model, for the constraint list
 #include "weft/weft.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,5 +195,168 @@ WF_WASM_EXPORT(wfw_constraints) int wfwConstraints(WfwWorld* w, uint32_t* pairs,
 		rest[k] = c->model.constraints[k].rest;
 		family[k] = c->model.constraints[k].family;
 	}
+	return 0;
+}
+
+// ------------------------------------------------------------------ for the WebGPU solver
+// The page's WGSL kernels (web/weft_gpu.mjs) step the cloth on the GPU; the core keeps doing what
+// it does for the Vulkan backend: it builds the model (constraints sorted by colour, colour ranges,
+// adjacency, triangle incidence), keeps the clock and the cloth's local frame, and computes the
+// live values of every frame and substep with the CPU solvers' expressions. The layouts are the
+// Vulkan backend's (src/vulkan/shaders/shared.h), which the WGSL structs mirror field by field.
+// Nothing here is grid-specific: any model the core builds (a triangle mesh too) runs.
+#include "vulkan/shaders/shared.h"
+
+// out: [particles, constraints, colours, triangles, adjacency entries, jacobi document, max degree]
+WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	const wfClothModel* m = &c->model;
+	const int32_t v[7] = {m->particleCount, m->constraintCount, m->colorCount, m->triangleCount, m->adjStart[m->particleCount],
+		m->jacobiDocument ? 1 : 0, m->maxDegree};
+	memcpy(out, v, sizeof v);
+	return 0;
+}
+
+// The model arrays as the kernels read them: constraints (m x uvec4: a, b, rest bits, family),
+// colour starts (colours + 1), adjacency starts (n + 1), adjacency pairs (entries x (constraint,
+// other)), Jacobi weights (m), triangle incidence starts (n + 1) and lists (3 t, ascending triangle
+// index per particle: the order the CPU's normals scatter in), indices (3 t).
+WF_WASM_EXPORT(wfw_model) int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* colorStart, uint32_t* adjStart, uint32_t* adj,
+	float* jacobiWeight, uint32_t* triStart, uint32_t* triList, uint32_t* indices)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || !con || !colorStart || !adjStart || !adj || !jacobiWeight || !triStart || !triList || !indices)
+		return -1;
+	const wfClothModel* m = &c->model;
+	memcpy(con, m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	for (int k = 0; k <= m->colorCount; ++k)
+		colorStart[k] = (uint32_t)m->colorStart[k];
+	for (int i = 0; i <= m->particleCount; ++i)
+		adjStart[i] = (uint32_t)m->adjStart[i];
+	for (int e = 0; e < m->adjStart[m->particleCount]; ++e) {
+		adj[2 * e] = m->adjConstraint[e];
+		adj[2 * e + 1] = m->adjOther[e];
+	}
+	memcpy(jacobiWeight, m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
+	memcpy(indices, m->indices, (size_t)m->triangleCount * 3 * sizeof(uint32_t));
+	// Incident triangles per particle, compressed rows: a counting pass, then the triangles in
+	// ascending order into each row.
+	memset(triStart, 0, (size_t)(m->particleCount + 1) * sizeof(uint32_t));
+	for (int k = 0; k < 3 * m->triangleCount; ++k)
+		triStart[m->indices[k] + 1]++;
+	for (int i = 0; i < m->particleCount; ++i)
+		triStart[i + 1] += triStart[i];
+	uint32_t* fill = (uint32_t*)calloc((size_t)m->particleCount + 1, sizeof(uint32_t));
+	if (fill == NULL)
+		return -1;
+	for (int t = 0; t < m->triangleCount; ++t) {
+		for (int j = 0; j < 3; ++j) {
+			const uint32_t i = m->indices[3 * t + j];
+			triList[triStart[i] + fill[i]++] = (uint32_t)t;
+		}
+	}
+	free(fill);
+	return 0;
+}
+
+// The host state in the local frame: positions with the inverse mass in w, velocities (n x vec4
+// each), and the local frame's origin (double x 3). After a reset, a grab or a release the page
+// uploads what changed.
+WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float* vel, double* origin)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || pos == NULL || vel == NULL || origin == NULL)
+		return -1;
+	memcpy(pos, c->state.pos, (size_t)c->model.particleCount * sizeof(wfVec4));
+	memcpy(vel, c->state.vel, (size_t)c->model.particleCount * sizeof(wfVec4));
+	memcpy(origin, c->origin, sizeof c->origin);
+	return 0;
+}
+
+// The bytes of the frame buffer (wfVkClothParams, then one wfVkSubstep per substep) for the next
+// frame, after the core's frame start with the reference particle the GPU left (local xyz): the
+// same values vk_backend.c's WriteFrame and WriteSubsteps compute. Returns the byte count.
+WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(void) { return (int)(sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep)); }
+
+static wfVkVec4 V4(wfVec3 v, float w)
+{
+	return (wfVkVec4){v.x, v.y, v.z, w};
+}
+
+WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, float rz, void* out)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	wfWorld* world = w->world;
+	wfFrameParams p;
+	wfFrameParamsInit(world, &p);
+	c->reference = (wfVec3){rx, ry, rz};
+	wfClothBeginFrame(world, c);
+	const float h = p.h;
+	const wfMaterial* m = &c->material;
+	const wfVec3 d = p.wind.direction;
+	wfVkClothParams cp;
+	memset(&cp, 0, sizeof cp);
+	cp.gravity = V4(p.gravity, 0.0f);
+	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
+	cp.grabTarget = V4(c->local.grabTarget, 0.0f);
+	cp.shift = V4(c->local.shift, 0.0f);
+	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
+	cp.maxSpeed = world->def.maxSpeed;
+	const wfVec3 band = wfContactBand(c, &p);
+	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
+	cp.h = h;
+	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
+	cp.damping = m->damping;
+	cp.mass = m->mass;
+	cp.stiffness = m->stiffness;
+	cp.springDamping = m->springDamping;
+	cp.relaxation = m->relaxation;
+	cp.windStrength = p.wind.strength;
+	cp.windFrequency = p.wind.frequency;
+	cp.windPhasePerColumn = p.wind.phasePerColumn;
+	cp.sphereR = p.sphere.radius + p.contact.thickness;
+	cp.floorY = c->local.floorHeight + p.contact.thickness;
+	cp.friction = p.contact.friction;
+	cp.flags = (p.sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p.floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
+		(p.contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p.wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
+		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u);
+	cp.grabIndex = c->grabIndex;
+	cp.cols = (uint32_t)c->model.cols;
+	cp.particleCount = (uint32_t)c->model.particleCount;
+	memcpy(out, &cp, sizeof cp);
+	wfVkSubstep* sub = (wfVkSubstep*)((char*)out + sizeof cp);
+	const float invMass = 1.0f / m->mass;
+	for (int s = 0; s < p.substeps && s < WF_VK_MAX_SUBSTEPS; ++s) {
+		wfVkSubstep rec;
+		rec.sphereMotion = V4(wfSphereMotionAt(&p, s), 0.0f);
+		rec.sphereVel = V4(wfSphereVelocityAt(&p, s), 0.0f);
+		rec.accel = V4(wfExternalAccel(&p, s, 0, invMass), (float)(p.time + (double)s * p.h));
+		memcpy(&sub[s], &rec, sizeof rec);
+	}
+	if (world->def.step.solver == WF_SOLVER_SPRINGS)
+		wfCheckSpringsStep(world, c, p.h);
+	return (int)(sizeof cp + (size_t)p.substeps * sizeof(wfVkSubstep));
+}
+
+// After the GPU frame: the core's frame end (the origin moves by the shift) and the clock, as
+// wfWorld_Step does after a backend's step.
+WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	wfWorld* world = w->world;
+	wfFrameParams p;
+	wfFrameParamsInit(world, &p);
+	wfClothEndFrame(world, c);
+	world->time += (double)p.h * p.substeps;
+	if (world->def.sphere.moving)
+		world->sphereTime += (double)p.h * p.substeps;
 	return 0;
 }
