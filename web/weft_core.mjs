@@ -134,6 +134,13 @@ export async function loadWeft(bytes) {
           x.wfw_free(pp); x.wfw_free(vp); x.wfw_free(op);
           return out;
         },
+        origin() {
+          const op = x.wfw_alloc(24);
+          check(x.wfw_origin(w, op), "origin");
+          const o = Array.from(new Float64Array(memory.buffer.slice(op, op + 24)));
+          x.wfw_free(op);
+          return o;
+        },
         gpuFrameBytes() { return x.wfw_gpu_frame_bytes(); },
         // The frame buffer's bytes for the next frame, given the reference particle (local xyz).
         gpuBegin(ref) {

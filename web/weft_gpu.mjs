@@ -166,7 +166,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
       await out.mapAsync(GPUMapMode.READ);
       const raw = new Float32Array(out.getMappedRange().slice(0));
       out.destroy();
-      const o = cloth.localState().origin;
+      const o = cloth.origin();
       const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n);
       for (let i = 0; i < n; ++i)
         for (let j = 0; j < 3; ++j) {

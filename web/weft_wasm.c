@@ -360,3 +360,13 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w)
 		world->sphereTime += (double)p.h * p.substeps;
 	return 0;
 }
+
+// The local frame's origin (world, double x 3): the page adds it to the local positions it draws.
+WF_WASM_EXPORT(wfw_origin) int wfwOrigin(WfwWorld* w, double* out)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	memcpy(out, c->origin, sizeof c->origin);
+	return 0;
+}

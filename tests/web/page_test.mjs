@@ -1,7 +1,14 @@
 // The page in headless Chromium (Debian's, driven by puppeteer-core): it loads with no console
-// error, runs each preset 120 frames on the wasm CPU solver drawn by WebGL2, its positions equal the
-// native scalar solver's bit for bit, the picture changes as the cloth moves, a scripted drag moves
-// the dragged node to the cursor, Space pauses and R restores the first frame.
+// error, runs each preset 120 frames on the wasm CPU solver drawn by WebGL2 and on the WGSL solver
+// drawn by WebGPU (SwiftShader), its positions equal the native scalar solver's bit for bit on
+// both, the picture changes as the cloth moves, a scripted drag moves the dragged node to the
+// cursor, Space pauses and R restores the first frame (on both backends); without WebGPU the page
+// falls back to WebGL2, without either it says so.
+// Why bit for bit on WebGPU too: SwiftShader, like lavapipe natively (tests/test_vulkan.c), does
+// IEEE float arithmetic with correctly rounded sqrt and division, the WGSL kernels perform the CPU
+// solver's operations in its order (no contraction), and the order inside a colour cannot matter
+// (its constraints share no particle). On another adapter (a hardware GPU rounds sqrt and division
+// differently in the last bits) the bound would be the native tests' 1e-4 x cloth size.
 //   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY OUT_DIR
 import { createServer } from "node:http";
 import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -25,7 +32,8 @@ const server = createServer((req, res) => {
   res.end(readFileSync(path));
 });
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const url = `http://127.0.0.1:${server.address().port}/index.html?test`;
+const base = `http://127.0.0.1:${server.address().port}/index.html?test`;
+const url = `${base}&backend=webgl2`;
 
 let failures = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok" : "FAILED"} ${what}`); if (!ok) failures++; };
@@ -33,49 +41,67 @@ const check = (ok, what) => { console.log(`${ok ? "ok" : "FAILED"} ${what}`); if
 const browser = await puppeteer.launch({
   executablePath: process.env.WEFT_CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
-  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=960,600"],
+  // WebGPU on SwiftShader; the Vulkan flags let a WebGPU canvas present (without them the device
+  // is lost after about 2 s). WebGL2 on ANGLE's SwiftShader.
+  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=960,600",
+    "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan", "--use-vulkan=swiftshader",
+    "--disable-vulkan-surface"],
   defaultViewport: { width: 960, height: 600 },
 });
-try {
+// A picture of the page: a screenshot (WebGL2), or read inside the page (WebGPU: page screenshots
+// of a WebGPU canvas come out blank), as PNG bytes.
+async function picture(page, backend) {
+  if (backend === "webgl2") return await page.screenshot({ type: "png" });
+  return Buffer.from(await page.evaluate(async () => (await window.weft.capture()).png), "base64");
+}
+
+// Every check of the page on one backend.
+async function runBackend(backend) {
   const page = await browser.newPage();
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(url, { waitUntil: "load" });
+  await page.goto(`${base}&backend=${backend}`, { waitUntil: "load" });
   await page.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
-  const error = await page.evaluate(() => window.weft.error ?? null);
-  check(error === null, `page ready (${error ?? "WebGL2, wasm core"})`);
+  const [error, got, adapter] = await page.evaluate(() => [window.weft.error ?? null, window.weft.backend, window.weft.adapter]);
+  check(error === null && got === backend, `${backend}: page ready (${error ?? (backend === "webgpu" ? `WebGPU, WGSL solver, adapter ${adapter}` : "WebGL2, wasm core")})`);
+  if (error !== null) return;
+  const solverName = backend === "webgpu" ? "WGSL solver on SwiftShader" : "wasm solver";
 
   for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
     const n = await page.evaluate((p) => window.weft.load(p), preset);
-    const before = await page.screenshot({ type: "png" });
+    const before = await picture(page, backend);
     const t0 = Date.now();
     await page.evaluate((f) => window.weft.stepFrames(f), FRAMES);
     const ms = (Date.now() - t0) / FRAMES;
-    const after = await page.screenshot({ type: "png" });
-    if (preset === "xpbd") writeFileSync(join(outDir, "page.png"), after);
+    const after = await picture(page, backend);
+    if (preset === "xpbd") writeFileSync(join(outDir, `page_${backend}.png`), after);
     const got = new Float32Array(await page.evaluate(() => window.weft.positions()));
     const file = join(outDir, `${preset}.f32`);
     execFileSync(nativeBin, [preset, String(FRAMES), file]);
     const all = new Float32Array(readFileSync(file).buffer.slice(0));
     const want = all.subarray(3 * n * (FRAMES - 1));
-    let same = got.length === want.length;
-    for (let i = 0; same && i < want.length; ++i) same = Object.is(got[i], want[i]);
-    check(same, `${preset}: ${n} particles, ${FRAMES} frames in the page (${ms.toFixed(1)} ms/frame), positions bit-identical to the native scalar solver`);
-    check(!before.equals(after), `${preset}: the picture after ${FRAMES} frames differs from the first`);
+    let differ = got.length === want.length ? 0 : -1, worst = 0;
+    for (let i = 0; differ >= 0 && i < want.length; ++i) {
+      if (!Object.is(got[i], want[i])) differ++;
+      worst = Math.max(worst, Math.abs(got[i] - want[i]));
+    }
+    check(differ === 0, `${backend} ${preset}: ${n} particles, ${FRAMES} frames in the page (${ms.toFixed(1)} ms/frame incl. drawing), ` +
+      (differ === 0 ? `${solverName}: positions bit-identical to the native scalar solver` : `${differ} coordinates differ from the native scalar solver's, by up to ${worst} m`));
+    check(!before.equals(after), `${backend} ${preset}: the picture after ${FRAMES} frames differs from the first`);
   }
 
   // The third document's own view (nodes by speed, constraint lines by signed strain) and the cloth's
   // colour modes draw without error and each gives another picture.
-  await page.evaluate(() => { window.weft.load("spring-mesh"); window.weft.stepFrames(30); });
+  await page.evaluate(async () => { await window.weft.load("spring-mesh"); await window.weft.stepFrames(30); });
   const shots = [];
   for (const [view, colour] of [["cloth", "texture"], ["cloth", "speed"], ["cloth", "strain"], ["nodes", "texture"], ["both", "strain"]]) {
     await page.evaluate((v, c) => window.weft.setView(v, c), view, colour);
-    shots.push(await page.screenshot({ type: "png" }));
-    if (view === "both") writeFileSync(join(outDir, "page_nodes.png"), shots[shots.length - 1]);
+    shots.push(await picture(page, backend));
+    if (view === "both") writeFileSync(join(outDir, `page_nodes_${backend}.png`), shots[shots.length - 1]);
   }
   const distinct = new Set(shots.map((b) => b.toString("base64"))).size;
-  check(distinct === shots.length, `views and colour modes: ${distinct} distinct pictures of ${shots.length}`);
+  check(distinct === shots.length, `${backend} views and colour modes: ${distinct} distinct pictures of ${shots.length}`);
   await page.evaluate(() => window.weft.setView("cloth", "texture"));
 
   // A scripted drag: grab the xpbd cloth's middle node, pull the pointer 80 px up; the node follows.
@@ -85,38 +111,55 @@ try {
   const [x, y] = await page.evaluate((i) => window.weft.project(i), node);
   await page.mouse.move(x, y);
   await page.mouse.down();
+  await page.waitForFunction(() => window.weft.grabbed(), { timeout: 10000 }).catch(() => {});
   const grabbed = await page.evaluate(() => window.weft.grabbed());
   await page.mouse.move(x, y - 80, { steps: 8 });
   await page.evaluate(() => window.weft.stepFrames(20));
   const [nx, ny] = await page.evaluate((i) => window.weft.project(i), node);
   await page.mouse.up();
-  check(grabbed && Math.hypot(nx - x, ny - (y - 80)) < 6, `drag: node ${node} followed the pointer to (${nx.toFixed(0)}, ${ny.toFixed(0)}), cursor at (${x.toFixed(0)}, ${(y - 80).toFixed(0)})`);
+  check(grabbed && Math.hypot(nx - x, ny - (y - 80)) < 6, `${backend} drag: node ${node} followed the pointer to (${nx.toFixed(0)}, ${ny.toFixed(0)}), cursor at (${x.toFixed(0)}, ${(y - 80).toFixed(0)})`);
 
   // Space pauses (stepping changes nothing), again resumes; R restores the first frame.
+  await page.waitForFunction(() => !window.weft.grabbed(), { timeout: 10000 }).catch(() => {});
   await page.keyboard.press("Space");
   const p0 = await page.evaluate(() => window.weft.positions());
   await page.evaluate(() => window.weft.stepFrames(10));
   const p1 = await page.evaluate(() => window.weft.positions());
-  check(await page.evaluate(() => window.weft.paused()) && JSON.stringify(p0) === JSON.stringify(p1), "Space: paused, stepping does not move the cloth");
+  check(await page.evaluate(() => window.weft.paused()) && JSON.stringify(p0) === JSON.stringify(p1), `${backend} Space: paused, stepping does not move the cloth`);
   await page.keyboard.press("Space");
   await page.evaluate(() => window.weft.stepFrames(10));
   const p2 = await page.evaluate(() => window.weft.positions());
-  check(JSON.stringify(p2) !== JSON.stringify(p1), "Space again: the cloth moves");
+  check(JSON.stringify(p2) !== JSON.stringify(p1), `${backend} Space again: the cloth moves`);
   await page.keyboard.press("KeyR");
-  const [now, first] = await page.evaluate(() => [window.weft.positions(), window.weft.firstFrame()]);
-  check(JSON.stringify(now) === JSON.stringify(first), "R: the first frame restored");
-  check(errors.length === 0, `no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
+  const [now, first] = await page.evaluate(async () => [await window.weft.positions(), window.weft.firstFrame()]);
+  check(JSON.stringify(now) === JSON.stringify(first), `${backend} R: the first frame restored`);
+  check(errors.length === 0, `${backend}: no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
+  await page.close();
+}
+
+try {
+  await runBackend("webgl2");
+  await runBackend("webgpu");
+
+  // A browser without WebGPU falls back to WebGL2 by itself.
+  const plain = await browser.newPage();
+  await plain.evaluateOnNewDocument(() => { delete Navigator.prototype.gpu; });
+  await plain.goto(base, { waitUntil: "load" });
+  await plain.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+  const fallback = await plain.evaluate(() => window.weft.backend ?? window.weft.error);
+  check(fallback === "webgl2", `without WebGPU the page runs on ${fallback}`);
 
   // A browser without WebGL2 gets a message, not a blank page.
   const bare = await browser.newPage();
   await bare.evaluateOnNewDocument(() => {
+    delete Navigator.prototype.gpu;
     const get = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (kind, ...rest) { return kind === "webgl2" ? null : get.call(this, kind, ...rest); };
   });
-  await bare.goto(url, { waitUntil: "load" });
+  await bare.goto(base, { waitUntil: "load" });
   await bare.waitForFunction(() => window.weft && window.weft.error, { timeout: 30000 });
   const shown = await bare.evaluate(() => [getComputedStyle(document.getElementById("message")).display, document.getElementById("message").textContent]);
-  check(shown[0] !== "none" && shown[1].includes("WebGL2"), `without WebGL2: "${shown[1]}"`);
+  check(shown[0] !== "none" && shown[1].includes("WebGL2"), `without WebGPU and WebGL2: "${shown[1]}"`);
 } finally {
   await browser.close();
   server.close();
