@@ -61,11 +61,30 @@ export async function loadWeft(bytes) {
       setText(name);
       const w = x.wfw_create(cols, rows);
       if (w === 0) throw new Error(getText());
+      return wrap(w, 1);
+    },
+    // A world from a scene file's bytes (Uint8Array) named `name`, read as the weft command reads a
+    // file; an Error with the message the command prints (after "weft: ") when it is not a scene.
+    // The page runs its first cloth: `sceneCloths` says how many it has.
+    createScene(bytes, name) {
+      setText(name.slice(0, 255));
+      const text = x.wfw_alloc(bytes.length + 1), count = x.wfw_alloc(4);
+      new Uint8Array(memory.buffer, text, bytes.length).set(bytes);
+      new Uint8Array(memory.buffer)[text + bytes.length] = 0;
+      const w = x.wfw_create_scene(text, bytes.length, count);
+      const cloths = new Int32Array(memory.buffer, count, 1)[0];
+      x.wfw_free(text); x.wfw_free(count);
+      if (w === 0) throw new Error(getText());
+      return wrap(w, cloths);
+    },
+  };
+
+  function wrap(w, sceneCloths) {
       const n = x.wfw_particles(w);
       const buffer = x.wfw_alloc(12 * n);
       const info = floats(8, (p) => x.wfw_info(w, p));
       const triangles = info[3];
-      let frameBytes = 0;
+      let frameBytes = 0, frameCapacity = 0;
       return {
         particles: n,
         constraints: info[1], colors: info[2], triangles,
@@ -105,7 +124,12 @@ export async function loadWeft(bytes) {
         moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },
         release() { check(x.wfw_release(w), "release"); },
         reset() { check(x.wfw_reset(w), "reset"); },
+        params() {
+          const p = floats(4, (q) => x.wfw_get_params(w, q));
+          return { gravityY: p[0], substeps: p[1], damping: p[2], wind: p[3] };
+        },
         setParams({ gravityY, substeps, damping, wind }) { check(x.wfw_set_params(w, gravityY, substeps, damping, wind), "params"); },
+        sceneCloths,
         destroy() { x.wfw_free(buffer); x.wfw_destroy(w); if (frameBytes) x.wfw_free(frameBytes); },
         // For the WebGPU solver (weft_gpu.mjs): the model's arrays, the host state in the local
         // frame, and each frame's live values from the core (the Vulkan backend's layouts).
@@ -141,16 +165,20 @@ export async function loadWeft(bytes) {
           x.wfw_free(op);
           return o;
         },
-        gpuFrameBytes() { return x.wfw_gpu_frame_bytes(); },
+        gpuFrameBytes() { return x.wfw_gpu_frame_bytes(w); },
         // The frame buffer's bytes for the next frame, given the reference particle (local xyz).
         gpuBegin(ref) {
-          if (!frameBytes) frameBytes = x.wfw_alloc(x.wfw_gpu_frame_bytes());
+          const size = x.wfw_gpu_frame_bytes(w);
+          if (size > frameCapacity) {
+            if (frameBytes) x.wfw_free(frameBytes);
+            frameBytes = x.wfw_alloc(size);
+            frameCapacity = size;
+          }
           const bytes = x.wfw_gpu_begin(w, ref[0], ref[1], ref[2], frameBytes);
           if (bytes < 0) throw new Error("gpu frame");
           return new Uint8Array(memory.buffer.slice(frameBytes, frameBytes + bytes));
         },
         gpuEnd() { check(x.wfw_gpu_end(w), "gpu frame end"); },
       };
-    },
-  };
+  }
 }

@@ -53,11 +53,17 @@ export async function createGpuSolver(device, cloth, wgsl) {
   const pipes = {}, groups = {};
   await Promise.all(Object.keys(USES).map(async (entry) => {
     pipes[entry] = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: entry }, label: entry });
-    groups[entry] = [0, 1].map((variant) => device.createBindGroup({
-      layout: pipes[entry].getBindGroupLayout(0),
-      entries: USES[entry].map((b) => ({ binding: b, resource: { buffer: buf[variant ? swap[b] ?? b : b] } })),
-    }));
   }));
+  // Group 0 of every pipeline, both variants; again when the frame buffer grows (wave wind with
+  // more substeps).
+  function makeGroups() {
+    for (const entry of Object.keys(USES))
+      groups[entry] = [0, 1].map((variant) => device.createBindGroup({
+        layout: pipes[entry].getBindGroupLayout(0),
+        entries: USES[entry].map((b) => ({ binding: b, resource: { buffer: buf[variant ? swap[b] ?? b : b] } })),
+      }));
+  }
+  makeGroups();
   const readRef = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | D });
   const refOffset = 16 * Math.floor(n / 2);
 
@@ -129,8 +135,15 @@ export async function createGpuSolver(device, cloth, wgsl) {
     // One frame: the core's live values, the dispatches, the reference read back, the core's frame end.
     async step() {
       const key = `${cloth.solver} ${cloth.substeps} ${cloth.iterations}`;
+      const frameBytes = cloth.gpuBegin(ref);
+      if (frameBytes.byteLength > buf[0].size) {
+        buf[0].destroy();
+        buf[0] = make(2 * frameBytes.byteLength, S | D);
+        makeGroups();
+        opsKey = "";
+      }
       if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations); opsKey = key; }
-      device.queue.writeBuffer(buf[0], 0, cloth.gpuBegin(ref));
+      device.queue.writeBuffer(buf[0], 0, frameBytes);
       const encoder = device.createCommandEncoder();
       let pass = encoder.beginComputePass();
       dispatches = 0;

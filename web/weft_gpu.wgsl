@@ -15,7 +15,6 @@ const FLAG_JACOBI_DOCUMENT = 16u;
 const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
 const PUSH_SHIFT = 8u;
-const TWO_PI = 6.28318530717958647692;
 
 struct ClothParams {
   gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, shift: vec4f, sphereCenter: vec4f,
@@ -26,7 +25,9 @@ struct ClothParams {
   colorStart: array<u32, 32>,
 }
 struct Substep { sphereMotion: vec4f, sphereVel: vec4f, accel: vec4f }
-struct FrameBuf { P: ClothParams, S: array<Substep> }
+const MAX_SUBSTEPS = 4096u;
+// wave: wave wind's factor 0.5 + 0.5 sin(...) per substep and column, from the core's wfSinf.
+struct FrameBuf { P: ClothParams, S: array<Substep, MAX_SUBSTEPS>, wave: array<f32> }
 // The push constants of the Vulkan kernels: one small uniform per dispatch (its own bind group).
 struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
 
@@ -52,17 +53,15 @@ fn element(local: u32) -> u32 {
   return select(NONE, pc.lo + local, local < pc.count);
 }
 
-// wfExternalAccel: gravity plus wind at the start of the substep.
+// wfExternalAccel: gravity plus wind at the start of the substep (the wave's sine from the core).
 fn externalAccel(substep: u32, column: u32, invMass: f32) -> vec3f {
   if ((F.P.flags & FLAG_WAVE) == 0u) {
     return F.S[substep].accel.xyz;
   }
   var a = F.P.gravity.xyz;
-  let t = F.S[substep].accel.w;
   let len = F.P.windDir.w;
   if (len > 0.0) {
-    let f = F.P.windStrength * invMass / len *
-      (0.5 + 0.5 * sin(TWO_PI * F.P.windFrequency * t + F.P.windPhasePerColumn * f32(column)));
+    let f = F.P.windStrength * invMass / len * F.wave[substep * F.P.cols + column];
     a.x += F.P.windDir.x * f;
     a.y += F.P.windDir.y * f;
     a.z += F.P.windDir.z * f;

@@ -26,6 +26,32 @@ typedef struct WfwWorld {
 	int particles;
 } WfwWorld;
 
+// A world of one cloth on the CPU backend with the scalar kernels; NULL with the reason in s_text.
+static WfwWorld* CreateWorld(wfWorldDef wd, const wfClothDef* cd)
+{
+	wd.backend = WF_BACKEND_CPU;
+	wd.threads = 1;
+	wd.simd = false;
+	wd.deviceName = NULL;
+	WfwWorld* w = (WfwWorld*)calloc(1, sizeof *w);
+	if (w == NULL)
+		return NULL;
+	w->world = wfCreateWorld(&wd, s_text, (int)sizeof s_text);
+	if (w->world == NULL) {
+		free(w);
+		return NULL;
+	}
+	w->cloth = wfCreateCloth(w->world, cd);
+	if (wfClothId_IsNull(w->cloth)) {
+		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
+		wfDestroyWorld(w->world);
+		free(w);
+		return NULL;
+	}
+	w->particles = cd->cols * cd->rows;
+	return w;
+}
+
 WF_WASM_EXPORT(wfw_create) WfwWorld* wfwCreate(int cols, int rows)
 {
 	wfWorldDef wd;
@@ -36,29 +62,43 @@ WF_WASM_EXPORT(wfw_create) WfwWorld* wfwCreate(int cols, int rows)
 		snprintf(s_text, sizeof s_text, "preset: '%s' is not a preset", name);
 		return NULL;
 	}
-	wd.backend = WF_BACKEND_CPU;
-	wd.threads = 1;
-	wd.simd = false;
 	if (cols > 0 && rows > 0) {
 		cd.cols = cols;
 		cd.rows = rows;
 	}
-	WfwWorld* w = (WfwWorld*)calloc(1, sizeof *w);
-	if (w == NULL)
-		return NULL;
-	w->world = wfCreateWorld(&wd, s_text, (int)sizeof s_text);
-	if (w->world == NULL) {
-		free(w);
+	return CreateWorld(wd, &cd);
+}
+
+// A world from a scene file's bytes (size of them at text, the file's name in s_text), read as
+// wfScene_Load reads a file: a NUL byte is an error, then wfScene_Parse (scene.c, against the cJSON
+// shim in web/shim). The page runs the scene's first cloth (*cloths: how many the scene has). NULL
+// with the message the weft command prints (less its "weft: ") in s_text.
+WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int size, int* cloths)
+{
+	char name[256];
+	snprintf(name, sizeof name, "%s", s_text);
+	const char* nul = text != NULL ? memchr(text, 0, (size_t)size) : NULL;
+	if (text == NULL || size < 0 || text[size] != 0) {
+		snprintf(s_text, sizeof s_text, "%s: (file): no text", name);
 		return NULL;
 	}
-	w->cloth = wfCreateCloth(w->world, &cd);
-	if (wfClothId_IsNull(w->cloth)) {
-		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
-		wfDestroyWorld(w->world);
-		free(w);
+	if (nul != NULL) {
+		// scene.c's message for a NUL byte in a file (SyntaxError with nulByte): where it is.
+		int line = 1, column = 1;
+		for (const char* c = text; c < nul; ++c) {
+			line += *c == '\n';
+			column = *c == '\n' ? 1 : column + 1;
+		}
+		snprintf(s_text, sizeof s_text, "%s: line %d, column %d: a NUL byte; a scene file is UTF-8 text", name, line, column);
 		return NULL;
 	}
-	w->particles = cd.cols * cd.rows;
+	wfScene* scene = wfScene_Parse(text, name, s_text, (int)sizeof s_text);
+	if (scene == NULL)
+		return NULL;
+	*cloths = wfScene_GetClothCount(scene);
+	wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	WfwWorld* w = CreateWorld(wfScene_GetWorldDef(scene), &cd);
+	wfScene_Destroy(scene);
 	return w;
 }
 
@@ -276,10 +316,32 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 	return 0;
 }
 
-// The bytes of the frame buffer (wfVkClothParams, then one wfVkSubstep per substep) for the next
-// frame, after the core's frame start with the reference particle the GPU left (local xyz): the
-// same values vk_backend.c's WriteFrame and WriteSubsteps compute. Returns the byte count.
-WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(void) { return (int)(sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep)); }
+// The bytes of the frame buffer for the next frame, after the core's frame start with the
+// reference particle the GPU left (local xyz): wfVkClothParams, WF_VK_MAX_SUBSTEPS wfVkSubstep
+// records (the first `substeps` written), with the values vk_backend.c's WriteFrame and
+// WriteSubsteps compute; then, for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
+// column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
+// core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
+static bool WaveWind(const WfwWorld* w)
+{
+	return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE;
+}
+
+static size_t WaveOffset(void)
+{
+	return sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep);
+}
+
+// The frame buffer's size for the current step def.
+WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	// At least one element: the WGSL struct's runtime-sized wave array is bound even when unused.
+	const size_t wave = WaveWind(w) ? (size_t)wfWorld_GetDef(w->world).step.substeps * (size_t)c->model.cols * sizeof(float) : 16;
+	return (int)(WaveOffset() + wave);
+}
 
 static wfVkVec4 V4(wfVec3 v, float w)
 {
@@ -341,7 +403,18 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	}
 	if (world->def.step.solver == WF_SOLVER_SPRINGS)
 		wfCheckSpringsStep(world, c, p.h);
-	return (int)(sizeof cp + (size_t)p.substeps * sizeof(wfVkSubstep));
+	if (!WaveWind(w))
+		return (int)(sizeof cp + (size_t)p.substeps * sizeof(wfVkSubstep));
+	// wfExternalAccel's wave factor, the same expression.
+	const float kTwoPi = 6.28318530717958647692f;
+	float* wave = (float*)(void*)((char*)out + WaveOffset());
+	for (int s = 0; s < p.substeps; ++s) {
+		const float t = (float)(p.time + (double)s * p.h);
+		for (int col = 0; col < c->model.cols; ++col)
+			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] =
+				0.5f + 0.5f * wfSinf(kTwoPi * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
+	}
+	return wfwGpuFrameBytes(w);
 }
 
 // After the GPU frame: the core's frame end (the origin moves by the shift) and the clock, as
@@ -368,5 +441,21 @@ WF_WASM_EXPORT(wfw_origin) int wfwOrigin(WfwWorld* w, double* out)
 	if (c == NULL || out == NULL)
 		return -1;
 	memcpy(out, c->origin, sizeof c->origin);
+	return 0;
+}
+
+// The panel's live parameters as the world and cloth have them now (the page's "Reset params"
+// restores what a preset or scene started with): out = [gravity y, substeps, damping of the
+// solver (XPBD damping, Jacobi retention, springs damping), wind strength].
+WF_WASM_EXPORT(wfw_get_params) int wfwGetParams(WfwWorld* w, float* out)
+{
+	if (w == NULL || out == NULL)
+		return -1;
+	wfWorldDef d = wfWorld_GetDef(w->world);
+	wfMaterial m = wfCloth_GetMaterial(w->cloth);
+	out[0] = d.gravity.y;
+	out[1] = (float)d.step.substeps;
+	out[2] = d.step.solver == WF_SOLVER_XPBD ? m.damping : d.step.solver == WF_SOLVER_JACOBI ? m.retention : m.springDamping;
+	out[3] = d.wind.strength;
 	return 0;
 }

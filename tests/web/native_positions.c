@@ -1,10 +1,12 @@
 // The native side of the wasm comparison: steps a preset on the CPU backend with the scalar kernels
 // (as the wasm build runs) and writes the positions of every frame as raw little-endian float32.
-//   weft_native_positions PRESET FRAMES OUT.f32
+// PRESET may be a scene file (NAME.json): its first cloth, as the page runs it.
+//   weft_native_positions PRESET|SCENE.json FRAMES OUT.f32
 #include "weft/weft.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char** argv)
 {
@@ -14,7 +16,19 @@ int main(int argc, char** argv)
 	}
 	wfWorldDef wd;
 	wfClothDef cd;
-	if (!wfPresetGet(argv[1], &wd, &cd)) {
+	const size_t len = strlen(argv[1]);
+	wfScene* scene = NULL;
+	if (len > 5 && strcmp(argv[1] + len - 5, ".json") == 0) {
+		char error[512];
+		scene = wfScene_Load(argv[1], error, (int)sizeof error);
+		if (scene == NULL) {
+			fprintf(stderr, "weft_native_positions: %s\n", error);
+			return 2;
+		}
+		wd = wfScene_GetWorldDef(scene);
+		cd = wfScene_GetClothDef(scene, 0);
+		wd.deviceName = NULL;
+	} else if (!wfPresetGet(argv[1], &wd, &cd)) {
 		fprintf(stderr, "weft_native_positions: '%s' is not a preset\n", argv[1]);
 		return 2;
 	}
@@ -46,5 +60,6 @@ int main(int argc, char** argv)
 		code = 1;
 	free(p);
 	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
 	return code;
 }

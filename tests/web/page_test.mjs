@@ -9,9 +9,10 @@
 // solver's operations in its order (no contraction), and the order inside a colour cannot matter
 // (its constraints share no particle). On another adapter (a hardware GPU rounds sqrt and division
 // differently in the last bits) the bound would be the native tests' 1e-4 x cloth size.
-//   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY OUT_DIR
+// Every bad scene of the CLI tests dropped on the page shows the message the weft command prints.
+//   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY WEFT_CLI OUT_DIR
 import { createServer } from "node:http";
-import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, existsSync, mkdirSync, writeFileSync, readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join, extname, resolve, dirname } from "node:path";
 import { createRequire } from "node:module";
@@ -21,7 +22,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const web = join(dirname(fileURLToPath(import.meta.url)), "../../web");
 const { default: puppeteer } = await import(pathToFileURL(createRequire(join(web, "package.json")).resolve("puppeteer-core")));
 
-const [siteDir, nativeBin, outDir] = process.argv.slice(2).map((p) => resolve(p));
+const [siteDir, nativeBin, cliBin, outDir] = process.argv.slice(2).map((p) => resolve(p));
+const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
+// What the native side runs for a picker entry: a preset, or the scene file the page ships.
+const nativeSource = (preset) => (preset === "flag" ? join(repo, "scenes/flag.json") : preset);
 mkdirSync(outDir, { recursive: true });
 const FRAMES = 120;
 const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
@@ -68,7 +72,7 @@ async function runBackend(backend) {
   if (error !== null) return;
   const solverName = backend === "webgpu" ? "WGSL solver on SwiftShader" : "wasm solver";
 
-  for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
+  for (const preset of ["xpbd", "compute-cloth", "spring-mesh", "flag"]) {
     const n = await page.evaluate((p) => window.weft.load(p), preset);
     const before = await picture(page, backend);
     const t0 = Date.now();
@@ -78,7 +82,7 @@ async function runBackend(backend) {
     if (preset === "xpbd") writeFileSync(join(outDir, `page_${backend}.png`), after);
     const got = new Float32Array(await page.evaluate(() => window.weft.positions()));
     const file = join(outDir, `${preset}.f32`);
-    execFileSync(nativeBin, [preset, String(FRAMES), file]);
+    execFileSync(nativeBin, [nativeSource(preset), String(FRAMES), file]);
     const all = new Float32Array(readFileSync(file).buffer.slice(0));
     const want = all.subarray(3 * n * (FRAMES - 1));
     let differ = got.length === want.length ? 0 : -1, worst = 0;
@@ -133,13 +137,41 @@ async function runBackend(backend) {
   await page.keyboard.press("KeyR");
   const [now, first] = await page.evaluate(async () => [await window.weft.positions(), window.weft.firstFrame()]);
   check(JSON.stringify(now) === JSON.stringify(first), `${backend} R: the first frame restored`);
+
+  // Scene files dropped on the page: a good one runs (the flag, bit for bit as above), every bad
+  // scene of the CLI tests shows what `weft run --scene FILE` prints and keeps the running cloth.
+  const drop = (name, bytes) => page.evaluate(async (n, b64) => {
+    const bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
+    const dt = new DataTransfer(), before = window.weft.dropped();
+    dt.items.add(new File([bytes], n, { type: "application/json" }));
+    window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    for (let k = 0; k < 1000 && window.weft.dropped() === before; ++k) await new Promise((ok) => setTimeout(ok, 10));
+    return [window.weft.message(), window.weft.scene()];
+  }, name, bytes.toString("base64"));
+  const [flagMessage, flagScene] = await drop("flag.json", readFileSync(join(repo, "scenes/flag.json")));
+  check(flagMessage === "" && flagScene === "flag.json", `${backend} drop: flag.json runs on the page (${flagMessage || "no message"})`);
+  const badDir = join(repo, "tests/cli/bad");
+  let same = 0, cases = 0;
+  for (const name of readdirSync(badDir).filter((f) => f.endsWith(".json")).sort()) {
+    let cli = "";
+    try { execFileSync(cliBin, ["run", "--scene", name, "--frames", "1", "--backend", "cpu"], { cwd: badDir, stdio: "pipe" }); }
+    catch (e) { cli = e.stderr.toString().trim().split("\n").filter((l) => !l.includes("warning")).join("\n"); }
+    if (cli === "") continue; // the command accepts it (a scene that is only bad for another backend)
+    ++cases;
+    const [shown] = await drop(name, readFileSync(join(badDir, name)));
+    if (shown === cli) ++same;
+    else console.log(`  ${name}:\n    weft: ${cli}\n    page: ${shown}`);
+  }
+  check(cases > 30 && same === cases, `${backend} drop: ${same} of ${cases} bad scenes show the weft command's message`);
+  check(await page.evaluate(() => window.weft.scene()) === "flag.json", `${backend} drop: after the bad scenes the flag still runs`);
   check(errors.length === 0, `${backend}: no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
   await page.close();
 }
 
 try {
-  await runBackend("webgl2");
-  await runBackend("webgpu");
+  // WEFT_PAGE_BACKENDS=webgl2 (or webgpu) runs one of them, when working on the page.
+  for (const backend of (process.env.WEFT_PAGE_BACKENDS ?? "webgl2,webgpu").split(",")) await runBackend(backend);
 
   // A browser without WebGPU falls back to WebGL2 by itself.
   const plain = await browser.newPage();

@@ -96,14 +96,38 @@ let solver = null, drawer = null, busy = false;
 let defaults = null;
 const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
 
-async function load(preset) {
+// The preset picker's entries that are scene files shipped with the page (scenes/ of the repository).
+const sceneFiles = { flag: "./scenes/flag.json" };
+let sceneName = "", dropped = 0;
+
+// A note over the page (a dropped file that is not a scene); cleared by the next load.
+function note(text) {
+  const m = $("message");
+  m.textContent = text;
+  m.style.display = text ? "block" : "none";
+}
+
+// A cloth from a preset name, a shipped scene file, or a dropped scene file's bytes. A bad scene
+// shows the message the weft command prints for that file and keeps the running cloth.
+async function load(preset, file = null) {
+  let next;
+  try {
+    if (file) next = weft.createScene(file.bytes, file.name);
+    else if (sceneFiles[preset]) next = weft.createScene(new Uint8Array(await (await fetch(sceneFiles[preset])).arrayBuffer()), `${preset}.json`);
+    else next = weft.createPreset(preset);
+  } catch (e) {
+    note(`weft: ${e.message}`);
+    return false;
+  }
+  note("");
+  sceneName = file ? file.name : "";
   if (cloth) {
     solver?.destroy();
     drawer?.destroy();
     cloth.destroy();
     scene.remove(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   }
-  cloth = weft.createPreset(preset);
+  cloth = next;
   if (gpu) {
     solver = await createGpuSolver(device, cloth, wgsl);
     const pinList = [];
@@ -136,8 +160,7 @@ async function load(preset) {
   nodes.frustumCulled = ribbons.frustumCulled = false;
   scene.add(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   firstFrame = cloth.positions();
-  defaults = { gravityY: -9.8, substeps: cloth.substeps, damping: { xpbd: 0.01, jacobi: 0.99, springs: 0.25 }[cloth.solver], wind: 0 };
-  if (preset === "xpbd") defaults.damping = 0.002;
+  defaults = cloth.params();
   setPanel(defaults);
   $("dampingName").textContent = dampingField[cloth.solver];
   // Camera: the second document's view for every preset, scaled to the cloth.
@@ -145,6 +168,13 @@ async function load(preset) {
   camera.position.set(4.2, 2.8, 5.4);
   controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
   if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
+  if (file || sceneFiles[preset]) {
+    // A scene: the same direction, framing the cloth's first frame.
+    const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(firstFrame, 3));
+    const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
+    controls.target.copy(centre);
+    camera.position.copy(centre).addScaledVector(new THREE.Vector3(4.2, 2.8, 5.4).normalize(), 1.6 * size + 1);
+  }
   if (params.has("view")) $("viewMode").value = params.get("view");
   if (params.has("colour")) $("colour").value = params.get("colour");
   controls.update();
@@ -152,6 +182,7 @@ async function load(preset) {
   floorMesh.visible = col.floor;
   accumulator = 0;
   await sync();
+  return true;
 }
 
 function setPanel(p) {
@@ -305,6 +336,7 @@ function readout() {
     `frame ${frameMs.toFixed(2)} ms · sim ${simMs.toFixed(2)} ms\n` +
     (gpu ? `backend WebGPU (WGSL solver, ${solver.dispatchesPerFrame()} dispatches/frame)\nadapter ${adapterName}\n`
       : `backend wasm CPU solver · WebGL2\n`) +
+    (sceneName ? `scene ${sceneName}${cloth.sceneCloths > 1 ? ` (its first of ${cloth.sceneCloths} cloths)` : ""}\n` : "") +
     `${cloth.solver}: ${cloth.particles} particles, ${cloth.constraints} constraints, ${cloth.colors} colours\n` +
     `t = ${cloth.time().toFixed(2)} s${paused ? " (paused)" : ""}`;
 }
@@ -413,6 +445,14 @@ $("viewMode").addEventListener("change", () => sync());
 $("colour").addEventListener("change", () => sync());
 $("resetParams").addEventListener("click", () => { setPanel(defaults); applyPanel(); });
 $("resetCloth").addEventListener("click", () => { cloth.reset(); hostChanged(); sync(); });
+// A scene JSON file dropped on the page runs in place of the preset.
+window.addEventListener("dragover", (e) => e.preventDefault());
+window.addEventListener("drop", async (e) => {
+  e.preventDefault();
+  const f = e.dataTransfer?.files?.[0];
+  if (f) await load("", { bytes: new Uint8Array(await f.arrayBuffer()), name: f.name });
+  ++dropped;
+});
 $("backend").addEventListener("change", (e) => { params.set("backend", e.target.value); location.search = params.toString(); });
 
 await load(params.get("preset") ?? "xpbd");
@@ -430,6 +470,9 @@ window.weft = {
   async stepFrames(n) { if (!paused) await stepFrames(n); await draw(); return cloth.time(); },
   async positions() { return Array.from(await positions()); },
   firstFrame() { return Array.from(firstFrame); },
+  message: () => ($("message").style.display === "none" ? "" : $("message").textContent),
+  scene: () => sceneName,
+  dropped: () => dropped, // drops handled so far
   paused() { return paused; },
   draw,
   // The picture as RGBA bytes (WebGPU: read inside the page), as a base64 string.
