@@ -178,7 +178,15 @@ export async function loadWeft(bytes) {
           if (bytes < 0) throw new Error("gpu frame");
           return new Uint8Array(memory.buffer.slice(frameBytes, frameBytes + bytes));
         },
-        gpuEnd() { check(x.wfw_gpu_end(w), "gpu frame end"); },
+        // The frame check's verdict (0 good, 1 unstable, 2 non-finite; the first bad particle;
+        // whether a too-fast one touched a collider); true when the core reset the cloth.
+        gpuEnd(verdict = 0, particle = -1, contact = false) {
+          const r = x.wfw_gpu_end(w, verdict, particle, contact ? 1 : 0);
+          if (r < 0) throw new Error("gpu frame end");
+          return r === 1;
+        },
+        // [non-finite, unstable, unstable in contact] frames discarded so far.
+        warnings() { return Array.from(new Float64Array(floats(6, (p) => x.wfw_warnings(w, p)).buffer)); },
       };
   }
 }

@@ -4,7 +4,11 @@
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
 //   springs: per substep: springs (A->B or B->A, collisions fused); odd counts copy B -> A
-//   normals
+//   normals, the frame check
+// A frame starts with a copy of the state to a backup; the check's status (32 bytes: the first bad
+// particles, the reference particle) is read back after each frame: a bad frame is restored from
+// the backup and reported to the core (which counts, logs and recovers as wfWorld_Step does), a
+// good one gives the reference for the core's next frame start.
 // The dispatch list is built once per (solver, substeps, iterations) from pre-made bind groups
 // (one small uniform per dispatch stands in for Vulkan's push constants); each frame encodes it
 // again (WebGPU command buffers are single-use) after one writeBuffer of the frame's live values.
@@ -19,7 +23,9 @@ const PUSH_STRIDE = 256; // minUniformBufferOffsetAlignment
 const USES = {
   predict: [0, 1, 2, 5], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
   jacobiSweep: [0, 1, 3, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
+  check: [0, 1, 2, 16],
 };
+const NONE = 0xffffffff;
 
 export async function createGpuSolver(device, cloth, wgsl) {
   const model = cloth.model();
@@ -44,6 +50,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
     13: make(4 * (n + 1), S | D, model.triStart),
     14: make(4 * model.triList.length, S | D, model.triList),
     15: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
+    16: make(32, S | D | C),
+    backupPos: make(16 * n, D | C), backupVel: make(16 * n, D | C),
   };
   const swap = { 1: 3, 3: 1, 2: 4, 4: 2 };
   const module = device.createShaderModule({ code: wgsl, label: "weft_gpu.wgsl" });
@@ -64,8 +72,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
       }));
   }
   makeGroups();
-  const readRef = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | D });
-  const refOffset = 16 * Math.floor(n / 2);
+  const readStatus = device.createBuffer({ size: 32, usage: GPUBufferUsage.MAP_READ | D });
+  const statusReset = new Uint32Array([NONE, NONE, NONE, 0, 0, 0, 0, 0]);
 
   // The dispatch list of a frame for the current step def; rebuilt when it changes.
   let ops = null, opsKey = "", pushBuffer = null;
@@ -94,6 +102,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
     }
     if (solver === "springs" && (substeps & 1)) list.push({ copy: [[3, 1], [4, 2]] });
     dispatch("computeNormals", 0, n, 0, 0);
+    dispatch("check", 0, n, substeps - 1, 0); // contacts at the last substep's end
     pushBuffer?.destroy();
     pushBuffer = device.createBuffer({ size: PUSH_STRIDE * pushes.length, usage: GPUBufferUsage.UNIFORM | D });
     const words = new Uint32Array(PUSH_STRIDE / 4 * pushes.length);
@@ -144,7 +153,10 @@ export async function createGpuSolver(device, cloth, wgsl) {
       }
       if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations); opsKey = key; }
       device.queue.writeBuffer(buf[0], 0, frameBytes);
+      device.queue.writeBuffer(buf[16], 0, statusReset);
       const encoder = device.createCommandEncoder();
+      encoder.copyBufferToBuffer(buf[1], 0, buf.backupPos, 0, 16 * n);
+      encoder.copyBufferToBuffer(buf[2], 0, buf.backupVel, 0, 16 * n);
       let pass = encoder.beginComputePass();
       dispatches = 0;
       for (const op of ops) {
@@ -161,13 +173,34 @@ export async function createGpuSolver(device, cloth, wgsl) {
         ++dispatches;
       }
       pass.end();
-      encoder.copyBufferToBuffer(buf[1], refOffset, readRef, 0, 16);
+      encoder.copyBufferToBuffer(buf[16], 0, readStatus, 0, 32);
       device.queue.submit([encoder.finish()]);
-      await readRef.mapAsync(GPUMapMode.READ);
-      const r = new Float32Array(readRef.getMappedRange().slice(0));
-      readRef.unmap();
-      ref = [r[0], r[1], r[2]];
-      cloth.gpuEnd();
+      await readStatus.mapAsync(GPUMapMode.READ);
+      const raw = readStatus.getMappedRange().slice(0);
+      readStatus.unmap();
+      const st = new Uint32Array(raw), r = new Float32Array(raw);
+      // The CPU scans in index order and stops at the first bad particle of either kind.
+      let verdict = 0, particle = -1, contact = false;
+      if (st[0] !== NONE || st[1] !== NONE) {
+        const nonFinite = st[0] < st[1];
+        verdict = nonFinite ? 2 : 1;
+        particle = nonFinite ? st[0] : st[1];
+        contact = !nonFinite && st[2] !== NONE;
+        const undo = device.createCommandEncoder();
+        undo.copyBufferToBuffer(buf.backupPos, 0, buf[1], 0, 16 * n);
+        undo.copyBufferToBuffer(buf.backupVel, 0, buf[2], 0, 16 * n);
+        const again = undo.beginComputePass(), normals = ops.find((op) => op.entry === "computeNormals");
+        again.setPipeline(pipes.computeNormals);
+        again.setBindGroup(0, normals.bind[0]);
+        again.setBindGroup(1, normals.bind[1]);
+        again.dispatchWorkgroups(normals.groups);
+        again.end();
+        device.queue.submit([undo.finish()]);
+      } else {
+        ref = [r[4], r[5], r[6]];
+      }
+      // The core's frame end; a reset (badFrame "reset") changed the host state.
+      if (cloth.gpuEnd(verdict, particle, contact)) upload();
     },
     // Positions (world, xyz per particle, as wfCloth_ReadPositions rounds them) and velocities.
     async read() {
@@ -188,6 +221,6 @@ export async function createGpuSolver(device, cloth, wgsl) {
         }
       return { pos, vel, origin: o };
     },
-    destroy() { for (const b of Object.values(buf)) b.destroy(); pushBuffer?.destroy(); readRef.destroy(); },
+    destroy() { for (const b of Object.values(buf)) b.destroy(); pushBuffer?.destroy(); readStatus.destroy(); },
   };
 }

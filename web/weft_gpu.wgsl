@@ -46,6 +46,10 @@ struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
 @group(0) @binding(13) var<storage, read> triStart: array<u32>;
 @group(0) @binding(14) var<storage, read> triList: array<u32>;
 @group(0) @binding(15) var<storage, read> indices: array<u32>;
+// The frame check's results (wfVkStatus): first bad particles, the reference particle.
+struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUnstableInContact: atomic<u32>, pad1: u32,
+                reference: vec4f }
+@group(0) @binding(16) var<storage, read_write> status: Status;
 @group(1) @binding(0) var<uniform> pc: Push;
 
 // The element of this invocation, or NONE past the end of the dispatch's range.
@@ -357,4 +361,54 @@ fn computeNormals(@builtin(global_invocation_id) gid: vec3u) {
     nv = vec4f(sx / len, sy / len, sz / len, 0.0);
   }
   normals[i] = nv;
+}
+
+// The frame check's speed test, as wfCheckFrame: |v|^2 > maxSpeed^2.
+fn tooFast(v: vec3f) -> bool {
+  let s2 = v.x * v.x + v.y * v.y + v.z * v.z;
+  let l2 = F.P.maxSpeed * F.P.maxSpeed;
+  return s2 > l2;
+}
+
+// wfInContact: within the contact band of the sphere's or the floor's surface at the end of the substep.
+fn inContact(x: vec3f, substep: u32) -> bool {
+  if ((F.P.flags & FLAG_SPHERE) != 0u) {
+    let c = F.P.sphereCenter.xyz + F.S[substep].sphereMotion.xyz;
+    let dx = x.x - c.x;
+    let dy = x.y - c.y;
+    let dz = x.z - c.z;
+    let r = F.P.contactBand.x;
+    let d2 = dx * dx + dy * dy + dz * dz;
+    let r2 = r * r;
+    if (d2 <= r2) {
+      return true;
+    }
+  }
+  return (F.P.flags & FLAG_FLOOR) != 0u && x.y <= F.P.contactBand.y;
+}
+
+// Frame check (wfCheckFrame): the first particle with a non-finite value and the first moving
+// faster than maxSpeed; the page compares them as the CPU's ordered scan would. The reference
+// particle's position goes along for the next frame's re-centring.
+@compute @workgroup_size(GROUP_SIZE)
+fn check(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  let x = pos[i];
+  let v = vel[i];
+  let s = x.x + x.y + x.z + v.x + v.y + v.z;
+  // Exponent bits all ones: inf or NaN.
+  if ((bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u) {
+    atomicMin(&status.firstNonFinite, i);
+  } else if (tooFast(v.xyz)) {
+    atomicMin(&status.firstUnstable, i);
+    if (inContact(x.xyz, pc.substep)) {
+      atomicMin(&status.firstUnstableInContact, i);
+    }
+  }
+  if (i == F.P.particleCount / 2u) {
+    status.reference = vec4f(x.xyz, 0.0);
+  }
 }

@@ -417,20 +417,39 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	return wfwGpuFrameBytes(w);
 }
 
-// After the GPU frame: the core's frame end (the origin moves by the shift) and the clock, as
-// wfWorld_Step does after a backend's step.
-WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w)
+// After the GPU frame, with its frame check's verdict (wfFrameVerdict, the first bad particle,
+// whether a too-fast particle touched a collider; the page restored a bad frame's start): the
+// core's frame end (a good frame moves the origin by the shift, a bad one is counted, logged and
+// recovered as the def says) and the clock, as wfWorld_Step does after a backend's step. Returns 1
+// when the core reset the cloth (the page uploads the host state), else 0.
+WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle, int contact)
 {
 	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
-	if (c == NULL)
+	if (c == NULL || verdict < WF_FRAME_GOOD || verdict > WF_FRAME_NON_FINITE)
 		return -1;
 	wfWorld* world = w->world;
 	wfFrameParams p;
 	wfFrameParamsInit(world, &p);
+	c->verdict = (wfFrameVerdict)verdict;
+	c->verdictParticle = particle;
+	c->verdictContact = contact != 0;
+	const bool reset = verdict != WF_FRAME_GOOD && world->def.badFrame == WF_BAD_FRAME_RESET;
 	wfClothEndFrame(world, c);
 	world->time += (double)p.h * p.substeps;
 	if (world->def.sphere.moving)
 		world->sphereTime += (double)p.h * p.substeps;
+	return reset ? 1 : 0;
+}
+
+// out: [non-finite, unstable, unstable in contact] frames discarded (double x 3).
+WF_WASM_EXPORT(wfw_warnings) int wfwWarnings(WfwWorld* w, double* out)
+{
+	if (w == NULL || out == NULL)
+		return -1;
+	wfWarnings warn = wfWorld_GetWarnings(w->world);
+	out[0] = (double)warn.nonFinite;
+	out[1] = (double)warn.unstable;
+	out[2] = (double)warn.unstableInContact;
 	return 0;
 }
 

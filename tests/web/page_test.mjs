@@ -151,6 +151,17 @@ async function runBackend(backend) {
   }, name, bytes.toString("base64"));
   const [flagMessage, flagScene] = await drop("flag.json", readFileSync(join(repo, "scenes/flag.json")));
   check(flagMessage === "" && flagScene === "flag.json", `${backend} drop: flag.json runs on the page (${flagMessage || "no message"})`);
+  // The frame check: a cloth that blows up every frame is restored every frame (as natively: the
+  // same positions, the same counts of discarded frames).
+  await drop("explodes.json", readFileSync(join(repo, "tests/cli/good/explodes.json")));
+  await page.evaluate(() => window.weft.stepFrames(10));
+  const blown = new Float32Array(await page.evaluate(() => window.weft.positions()));
+  const counts = await page.evaluate(() => window.weft.warnings());
+  const nativeCounts = execFileSync(nativeBin, [join(repo, "tests/cli/good/explodes.json"), "10", join(outDir, "explodes.f32")], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim().split(" ").map(Number);
+  const blownWant = new Float32Array(readFileSync(join(outDir, "explodes.f32")).buffer.slice(0)).subarray(-blown.length);
+  const blownSame = blownWant.length === blown.length && blown.every((v, i) => Object.is(v, blownWant[i]));
+  check(blownSame && JSON.stringify(counts) === JSON.stringify(nativeCounts) && counts[0] + counts[1] === 10,
+    `${backend} frame check: explodes.json, 10 frames: [non-finite, unstable, in contact] discarded ${JSON.stringify(counts)} (native ${JSON.stringify(nativeCounts)}), positions ${blownSame ? "bit-identical" : "differ"}`);
   const badDir = join(repo, "tests/cli/bad");
   let same = 0, cases = 0;
   for (const name of readdirSync(badDir).filter((f) => f.endsWith(".json")).sort()) {
@@ -164,7 +175,7 @@ async function runBackend(backend) {
     else console.log(`  ${name}:\n    weft: ${cli}\n    page: ${shown}`);
   }
   check(cases > 30 && same === cases, `${backend} drop: ${same} of ${cases} bad scenes show the weft command's message`);
-  check(await page.evaluate(() => window.weft.scene()) === "flag.json", `${backend} drop: after the bad scenes the flag still runs`);
+  check(await page.evaluate(() => window.weft.scene()) === "explodes.json", `${backend} drop: after the bad scenes the cloth that ran before still runs`);
   check(errors.length === 0, `${backend}: no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
   await page.close();
 }

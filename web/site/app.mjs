@@ -486,6 +486,7 @@ window.weft = {
     return { width: image.width, height: image.height, png: c.toDataURL("image/png").split(",")[1] };
   },
   simMs: () => simMs,
+  warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded
   async project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
     const p = await positions();
     const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
