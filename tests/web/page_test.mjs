@@ -178,6 +178,20 @@ async function runBackend(backend) {
   check(await page.evaluate(() => window.weft.scene()) === "explodes.json", `${backend} drop: after the bad scenes the cloth that ran before still runs`);
   check(errors.length === 0, `${backend}: no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
   await page.close();
+
+  // Without ?test the page runs itself: the display loop's fixed-step accumulator advances the
+  // clock (at most 4 steps of 1/60 s per display frame), and the read-out says so.
+  const live = await browser.newPage();
+  const liveErrors = [];
+  live.on("console", (m) => { if (m.type() === "error") liveErrors.push(m.text()); });
+  live.on("pageerror", (e) => liveErrors.push(String(e)));
+  await live.goto(base.replace("?test", `?backend=${backend}`), { waitUntil: "load" });
+  await live.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+  const ran = await live.waitForFunction(() => window.weft.time() >= 0.25, { timeout: 30000 }).then(() => true, () => false);
+  const [t, readout] = await live.evaluate(() => [window.weft.time(), document.getElementById("readout").textContent]);
+  const says = readout.includes(backend === "webgpu" ? "backend WebGPU" : "backend wasm CPU solver") && readout.includes("2304 particles");
+  check(ran && says && liveErrors.length === 0, `${backend} live: the clock ran to ${t.toFixed(3)} s by itself; read-out "${readout.split("\n").slice(0, 3).join(" / ")}"${liveErrors.length ? "; errors: " + liveErrors.join(" | ") : ""}`);
+  await live.close();
 }
 
 try {

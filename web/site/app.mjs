@@ -486,6 +486,7 @@ window.weft = {
     return { width: image.width, height: image.height, png: c.toDataURL("image/png").split(",")[1] };
   },
   simMs: () => simMs,
+  time: () => cloth.time(),
   warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded
   async project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
     const p = await positions();
