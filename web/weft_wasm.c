@@ -77,11 +77,11 @@ WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int 
 {
 	char name[256];
 	snprintf(name, sizeof name, "%s", s_text);
-	const char* nul = text != NULL ? memchr(text, 0, (size_t)size) : NULL;
-	if (text == NULL || size < 0 || text[size] != 0) {
+	if (text == NULL || size < 0 || cloths == NULL || text[size] != 0) {
 		snprintf(s_text, sizeof s_text, "%s: (file): no text", name);
 		return NULL;
 	}
+	const char* nul = memchr(text, 0, (size_t)size);
 	if (nul != NULL) {
 		// scene.c's message for a NUL byte in a file (SyntaxError with nulByte): where it is.
 		int line = 1, column = 1;
