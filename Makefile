@@ -5,6 +5,8 @@
 #               then each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench  set up, build, and run the CPU benchmarks
 #   make bench-peers  set up, build, and run weft next to Bullet's soft body (bench/peers)
+#   make python       set up and build; the package is then in build/python (PYTHONPATH=build/python)
+#   make python-venv  that, then pip install ./python into build/venv, offline (Debian's numpy and cffi)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -14,10 +16,11 @@ JOBS       ?= $(shell nproc)
 PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc libvulkan-dev \
               mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev \
               libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev \
-              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium
+              lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium \
+              python3-cffi python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo web test test-plain test-asan test-fuzz bench bench-peers clean
+.PHONY: deps build demo web test test-plain test-asan test-fuzz bench bench-peers python python-venv clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -47,6 +50,17 @@ web: deps web/node_modules
 	cmake --build build-web -j $(JOBS) --target weft_site
 	@echo "site: build-web/site (python3 -m http.server -d build-web/site)"
 
+# The Python package (python/): built with the library into $(BUILD)/python.
+PYTHON ?= /usr/bin/python3
+python: build
+	@echo "weft for Python: PYTHONPATH=$(BUILD)/python $(PYTHON) -c 'import weft'"
+
+# pip install ./python into a venv that sees Debian's numpy, cffi and setuptools: no network.
+python-venv: python
+	$(PYTHON) -m venv --system-site-packages $(BUILD)/venv
+	WEFT_BUILD_DIR=$(abspath $(BUILD)) $(BUILD)/venv/bin/pip install --no-build-isolation --no-index ./python
+	@echo "weft installed: $(BUILD)/venv/bin/python -c 'import weft'"
+
 test-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
@@ -55,12 +69,12 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer (clang): the scene loader and the command-line parser, seeded from scenes/ and tests/cli,
+# libFuzzer (clang): the scene loader, the OBJ reader and the command-line parser, seeded from scenes/ and tests/cli,
 # FUZZ_SECONDS each; only the library and the two targets are built. Longer runs: docs/FUZZING.md.
 test-fuzz: deps
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
 		-DWEFT_FUZZ=ON -DWEFT_VULKAN=OFF -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_APPS=OFF -DWEFT_BUILD_BENCH=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz_scene weft_fuzz_args
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz_scene weft_fuzz_obj weft_fuzz_args
 	fuzz/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 test: test-plain test-asan test-fuzz

@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			volatile int sum = 0;
 			for (int k = 0; k < cloth.pinCount; ++k)
 				sum += cloth.pinIndices[k];
+			(void)sum;
 		}
 		(void)wfScene_GetFrames(scene);
 		wfScene_Destroy(scene);

@@ -56,4 +56,7 @@ wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize);
 // A world of the def on the physics tests' backend (wfTestBackend), the reason printed on failure.
 wfWorld* wfTestMakeWorld(wfWorldDef def);
 
+// An open cylinder as an OBJ mesh (test_mesh.c): `around` x `rings` vertices, triangles, top ring at y = 0.
+wfMesh* wfTestCylinder(int around, int rings, float radius, float length);
+
 #endif

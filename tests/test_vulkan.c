@@ -295,6 +295,277 @@ static int CompareJacobiOdd(wfFusedPath path)
 WF_TEST(vk_jacobi_odd_sweeps_fused) { return CompareJacobiOdd(WF_FUSED_ALWAYS); }
 WF_TEST(vk_jacobi_odd_sweeps_per_range) { return CompareJacobiOdd(WF_FUSED_NEVER); }
 
+// Steps a CPU and a GPU world side by side for `frames` frames and returns the largest distance
+// between their cloths' particles over all frames (cloths[k] of each, counts[k] particles).
+static double StepBoth(wfWorld* cpu, wfWorld* gpu, int frames, const wfClothId* a, const wfClothId* b, const int* counts, int cloths)
+{
+	double worst = 0.0;
+	for (int f = 0; f < frames; ++f) {
+		if (wfWorld_Step(cpu) != WF_OK || wfWorld_Step(gpu) != WF_OK)
+			return INFINITY;
+		for (int k = 0; k < cloths; ++k) {
+			double d = wfVkTestMaxDiff(a[k], b[k], counts[k]);
+			worst = d > worst || d < 0.0 ? d : worst;
+		}
+	}
+	return worst;
+}
+
+// The end of a side-by-side test: the GPU world's validation layer was silent; both worlds go.
+static int EndBoth(wfWorld* cpu, wfWorld* gpu)
+{
+	bool clean = ValidationClean(gpu);
+	wfDestroyWorld(cpu);
+	wfDestroyWorld(gpu);
+	ENSURE(clean);
+	return 0;
+}
+
+// A mesh cloth (a triangle-mesh skirt over a sphere, in gusty wind) on the GPU equals the CPU: the
+// fused path (384 particles) and the per-range one, every solver. Exact on lavapipe; 1e-4 x size
+// elsewhere as the grid tests.
+static int CompareMesh(wfSolverType solver, wfFusedPath path)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfMesh* mesh = wfTestCylinder(32, 12, 0.3f, 0.5f);
+	ENSURE(mesh != NULL);
+	wfMeshDef md = wfMesh_GetDef(mesh);
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 32 : 8;
+	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 3 : 1;
+	wd.sphere.enabled = true;
+	wd.sphere.center = (wfVec3){0.04f, 0.6f, 0.0f};
+	wd.sphere.radius = 0.27f;
+	wd.wind.mode = WF_WIND_GUST;
+	wd.wind.strength = 2.0f;
+	wd.fusedPath = path;
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.mesh = &md;
+	cd.origin = (wfVec3){0.0f, 1.0f, 0.0f};
+	cd.pinMode = WF_PIN_TOP_ROW;
+	cd.material.stiffness = 2000.0f;
+	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	const double worst = StepBoth(cpu, gpu, 20, &a, &b, &md.vertexCount, 1);
+	const bool fused = wfWorld_GetStepProfile(gpu).dispatches == 1;
+	fprintf(stderr, "  %s mesh, %s path: CPU-GPU %.3g m\n", wfSolverName(solver), fused ? "fused" : "per-range", worst);
+	wfMesh_Destroy(mesh);
+	ENSURE(fused == (path == WF_FUSED_ALWAYS));
+	ENSURE_LE(worst, Slack(1e-4 * 0.6));
+	return EndBoth(cpu, gpu);
+}
+
+WF_TEST(vk_mesh_xpbd_fused) { return CompareMesh(WF_SOLVER_XPBD, WF_FUSED_ALWAYS); }
+WF_TEST(vk_mesh_xpbd_per_range) { return CompareMesh(WF_SOLVER_XPBD, WF_FUSED_NEVER); }
+WF_TEST(vk_mesh_jacobi_fused) { return CompareMesh(WF_SOLVER_JACOBI, WF_FUSED_ALWAYS); }
+WF_TEST(vk_mesh_jacobi_per_range) { return CompareMesh(WF_SOLVER_JACOBI, WF_FUSED_NEVER); }
+WF_TEST(vk_mesh_springs_fused) { return CompareMesh(WF_SOLVER_SPRINGS, WF_FUSED_ALWAYS); }
+WF_TEST(vk_mesh_springs_per_range) { return CompareMesh(WF_SOLVER_SPRINGS, WF_FUSED_NEVER); }
+
+// Colliders on the GPU equal the CPU: a capsule swung through a hanging sheet by SetTransform every
+// frame (moving and turning), a rotated box, a tilted plane and a sphere with sine motion, fused
+// (12 x 12) and per-range, every solver. Exact on lavapipe; 1e-4 x size elsewhere.
+static int CompareColliders(wfSolverType solver, wfFusedPath path)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 40 : 8;
+	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 3 : 1;
+	wd.fusedPath = path;
+	wd.contact.friction = 0.3f;
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
+	wfColliderDef k[4];
+	for (int i = 0; i < 4; ++i)
+		k[i] = wfDefaultColliderDef();
+	k[0].type = WF_COLLIDER_CAPSULE;
+	k[0].radius = 0.08f;
+	k[0].radius1 = 0.05f;
+	k[0].halfLength = 0.2f;
+	k[0].position = (wfVec3){0.0f, 0.8f, -0.3f};
+	k[1].type = WF_COLLIDER_BOX;
+	k[1].position = (wfVec3){0.3f, 0.2f, 0.1f};
+	k[1].rotation = (wfQuat){0.0f, 0.2588190f, 0.0f, 0.9659258f};
+	k[1].halfExtents = (wfVec3){0.2f, 0.1f, 0.15f};
+	k[2].type = WF_COLLIDER_PLANE;
+	k[2].position = (wfVec3){0.0f, 0.1f, 0.0f};
+	k[2].rotation = (wfQuat){0.0871557f, 0.0f, 0.0f, 0.9961947f};
+	k[3].radius = 0.1f;
+	k[3].position = (wfVec3){-0.3f, 0.6f, 0.0f};
+	k[3].amplitude = (wfVec3){0.0f, 0.0f, 0.2f};
+	k[3].frequency = 2.0f;
+	wfColliderId a[4], b[4];
+	for (int i = 0; i < 4; ++i) {
+		a[i] = wfCreateCollider(cpu, &k[i]);
+		b[i] = wfCreateCollider(gpu, &k[i]);
+		ENSURE(!wfColliderId_IsNull(a[i]) && !wfColliderId_IsNull(b[i]));
+	}
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = path == WF_FUSED_ALWAYS ? 12 : 20;
+	cd.width = cd.height = 0.8f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.origin = (wfVec3){0.0f, 0.9f, 0.0f};
+	cd.pinMode = WF_PIN_TOP_ROW;
+	cd.material.stiffness = 3000.0f;
+	wfClothId ca = wfCreateCloth(cpu, &cd), cb = wfCreateCloth(gpu, &cd);
+	ENSURE(!wfClothId_IsNull(ca) && !wfClothId_IsNull(cb));
+	double worst = 0.0;
+	for (int f = 0; f < 24; ++f) {
+		// The capsule crosses the sheet at 3 m/s, turning about y.
+		float angle = 0.05f * (float)f;
+		wfVec3 pos = {0.0f, 0.8f, -0.3f + 0.05f * (float)(f + 1)};
+		wfQuat q = {0.0f, sinf(0.5f * angle), 0.0f, cosf(0.5f * angle)};
+		ENSURE(wfCollider_SetTransform(a[0], pos, q) == WF_OK && wfCollider_SetTransform(b[0], pos, q) == WF_OK);
+		ENSURE(wfWorld_Step(cpu) == WF_OK && wfWorld_Step(gpu) == WF_OK);
+		double d = wfVkTestMaxDiff(ca, cb, cd.cols * cd.rows);
+		worst = d > worst || d < 0.0 ? d : worst;
+	}
+	wfClothStats st;
+	ENSURE(wfCloth_GetStats(ca, &st) == WF_OK);
+	const bool fused = wfWorld_GetStepProfile(gpu).dispatches == 1;
+	fprintf(stderr, "  %s, %s path: CPU-GPU %.3g m over 24 frames (kinetic %.3g J)\n", wfSolverName(solver), fused ? "fused" : "per-range",
+	        worst, st.kineticEnergy);
+	ENSURE(fused == (path == WF_FUSED_ALWAYS));
+	ENSURE_LE(worst, Slack(1e-4 * cd.width));
+	return EndBoth(cpu, gpu);
+}
+
+WF_TEST(vk_colliders_xpbd_fused) { return CompareColliders(WF_SOLVER_XPBD, WF_FUSED_ALWAYS); }
+WF_TEST(vk_colliders_xpbd_per_range) { return CompareColliders(WF_SOLVER_XPBD, WF_FUSED_NEVER); }
+WF_TEST(vk_colliders_jacobi_fused) { return CompareColliders(WF_SOLVER_JACOBI, WF_FUSED_ALWAYS); }
+WF_TEST(vk_colliders_jacobi_per_range) { return CompareColliders(WF_SOLVER_JACOBI, WF_FUSED_NEVER); }
+WF_TEST(vk_colliders_springs_fused) { return CompareColliders(WF_SOLVER_SPRINGS, WF_FUSED_ALWAYS); }
+WF_TEST(vk_colliders_springs_per_range) { return CompareColliders(WF_SOLVER_SPRINGS, WF_FUSED_NEVER); }
+
+// Drag and lift on the GPU equal the CPU: a flag in a side wind (a grid) and the skirt mesh, every
+// solver, per-range (the fused kernel does not take aerodynamics: a world with it never batches).
+static int CompareAero(wfSolverType solver)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 40 : 8;
+	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 3 : 1;
+	wd.aero.drag = 1.2f;
+	wd.aero.lift = 0.6f;
+	wd.aero.airVelocity = (wfVec3){4.0f, 0.5f, 2.0f};
+	wd.fusedPath = WF_FUSED_ALWAYS; // asked for, and still per-range: aerodynamics
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
+	wfClothDef flag = wfDefaultClothDef();
+	flag.cols = 16;
+	flag.rows = 10;
+	flag.width = 0.8f;
+	flag.height = 0.5f;
+	flag.orientation = WF_ORIENT_VERTICAL;
+	flag.pinMode = WF_PIN_LIST;
+	const int pins[] = {0, 16, 32, 48, 64, 80, 96, 112, 128, 144};
+	flag.pinIndices = pins;
+	flag.pinCount = 10;
+	flag.material.mass = 0.005f;
+	flag.material.stiffness = 400.0f;
+	wfMesh* mesh = wfTestCylinder(24, 8, 0.2f, 0.3f);
+	ENSURE(mesh != NULL);
+	wfMeshDef md = wfMesh_GetDef(mesh);
+	wfClothDef skirt = wfDefaultClothDef();
+	skirt.mesh = &md;
+	skirt.origin = (wfVec3){2.0f, 0.0f, 0.0f};
+	skirt.pinMode = WF_PIN_TOP_ROW;
+	skirt.material = flag.material;
+	wfClothId a0 = wfCreateCloth(cpu, &flag), b0 = wfCreateCloth(gpu, &flag);
+	wfClothId a1 = wfCreateCloth(cpu, &skirt), b1 = wfCreateCloth(gpu, &skirt);
+	ENSURE(!wfClothId_IsNull(a0) && !wfClothId_IsNull(b0) && !wfClothId_IsNull(a1) && !wfClothId_IsNull(b1));
+	const wfClothId as[2] = {a0, a1}, bs[2] = {b0, b1};
+	const int counts[2] = {160, md.vertexCount};
+	const double worst = StepBoth(cpu, gpu, 20, as, bs, counts, 2);
+	wfVec3 p[160];
+	ENSURE(wfCloth_ReadPositions(a0, p, 160) == WF_OK);
+	fprintf(stderr, "  %s: CPU-GPU %.3g m over 20 frames; the flag's free corner blown to z = %.3f m; %lld dispatches\n",
+	        wfSolverName(solver), worst, (double)p[15].z, (long long)wfWorld_GetStepProfile(gpu).dispatches);
+	ENSURE(p[15].z > 0.05f); // the wind blows the flag out of its plane
+	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
+	ENSURE_LE(worst, Slack(1e-4 * 2.0));
+	wfMesh_Destroy(mesh);
+	return EndBoth(cpu, gpu);
+}
+
+WF_TEST(vk_aero_xpbd) { return CompareAero(WF_SOLVER_XPBD); }
+WF_TEST(vk_aero_jacobi) { return CompareAero(WF_SOLVER_JACOBI); }
+WF_TEST(vk_aero_springs) { return CompareAero(WF_SOLVER_SPRINGS); }
+
+// Tethers on the GPU equal the CPU: a stretchy sheet hanging from its corners with geodesic tethers,
+// every solver (per-range: a cloth with tethers never batches).
+static int CompareTethers(wfSolverType solver)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 40 : 8;
+	wd.step.iterations = 1;
+	wd.fusedPath = WF_FUSED_ALWAYS; // asked for, and still per-range: tethers
+	wfWorld* cpu = wfVkTestWorld(wd, WF_BACKEND_CPU);
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(cpu != NULL && gpu != NULL && wfWorld_GetBackend(gpu) == WF_BACKEND_VULKAN);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 16;
+	cd.width = cd.height = 0.8f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.pinMode = WF_PIN_TOP_CORNERS;
+	cd.tethers = WF_TETHER_GEODESIC;
+	cd.tetherScale = 1.02f;
+	cd.material.mass = 0.01f;
+	cd.material.stiffness = 200.0f;
+	cd.material.stretchCompliance = 1e-3f;
+	wfClothId a = wfCreateCloth(cpu, &cd), b = wfCreateCloth(gpu, &cd);
+	ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(b));
+	const int count = 256;
+	const double worst = StepBoth(cpu, gpu, 30, &a, &b, &count, 1);
+	fprintf(stderr, "  %s with tethers: CPU-GPU %.3g m over 30 frames, %lld dispatches\n", wfSolverName(solver), worst,
+	        (long long)wfWorld_GetStepProfile(gpu).dispatches);
+	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
+	ENSURE_LE(worst, Slack(1e-4 * cd.width));
+	return EndBoth(cpu, gpu);
+}
+
+WF_TEST(vk_tethers_xpbd) { return CompareTethers(WF_SOLVER_XPBD); }
+WF_TEST(vk_tethers_jacobi) { return CompareTethers(WF_SOLVER_JACOBI); }
+WF_TEST(vk_tethers_springs) { return CompareTethers(WF_SOLVER_SPRINGS); }
+
+// On Vulkan colliders x substeps are bounded by the frame's records: past it the collider or the
+// step change is refused, naming both counts.
+WF_TEST(vk_colliders_steps_bounded)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 512;
+	wfWorld* gpu = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+	ENSURE(gpu != NULL);
+	wfColliderDef k = wfDefaultColliderDef();
+	for (int i = 0; i < 4; ++i)
+		ENSURE(!wfColliderId_IsNull(wfCreateCollider(gpu, &k)));
+	ENSURE(wfColliderId_IsNull(wfCreateCollider(gpu, &k)));
+	fprintf(stderr, "  %s\n", wfWorld_GetLastError(gpu));
+	ENSURE(strstr(wfWorld_GetLastError(gpu), "colliders x substeps: 5 x 512") != NULL);
+	wfStepDef step = wd.step;
+	step.substeps = 513;
+	ENSURE(wfWorld_SetStep(gpu, &step) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(strstr(wfWorld_GetLastError(gpu), "4 x 513") != NULL);
+	wfDestroyWorld(gpu);
+	return 0;
+}
+
 // Settings are per world, not per process (the library reads no environment variable): two Vulkan
 // worlds side by side, one on the fused path with the validation layer, one per-range without it,
 // and a CPU world with its scalar kernels: the same bits on lavapipe, each world its own settings.

@@ -289,27 +289,35 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize)
 
 // ------------------------------------------------------------------ OBJ
 
-// The vt lines and the f lines of a cloth whose first vertex has OBJ index `base` (1-based,
-// counted across the file).
-static bool FormatFixed(CliObjCloth* c, const float* uvs, const uint32_t* indices, int triangles, long base)
+// The vt lines and the f lines of a cloth whose first vertex has OBJ index `base` and first texture
+// coordinate `uvBase` (1-based, counted across the file). A grid has one vt per particle; a mesh one
+// per triangle corner (`cornerUVs`), so that its UV seams survive the export.
+static bool FormatFixed(CliObjCloth* c, const float* uvs, const float* cornerUVs, const uint32_t* indices, int triangles, long base,
+                        long uvBase)
 {
 	FILE* uv = open_memstream(&c->uvText, &c->uvTextLength);
 	if (uv == NULL)
 		return false;
-	for (int i = 0; i < c->particleCount; ++i)
-		fprintf(uv, "vt %.6g %.6g\n", uvs[2 * i], uvs[2 * i + 1]);
+	for (int i = 0; i < c->uvCount; ++i) {
+		const float* t = cornerUVs != NULL ? &cornerUVs[2 * i] : &uvs[2 * i];
+		fprintf(uv, "vt %.6g %.6g\n", t[0], t[1]);
+	}
 	bool ok = fclose(uv) == 0;
 	FILE* faces = open_memstream(&c->faceText, &c->faceTextLength);
 	if (faces == NULL)
 		return false;
 	for (int t = 0; t < triangles; ++t) {
-		long a = base + (long)indices[3 * t], b = base + (long)indices[3 * t + 1], d = base + (long)indices[3 * t + 2];
-		fprintf(faces, "f %ld/%ld/%ld %ld/%ld/%ld %ld/%ld/%ld\n", a, a, a, b, b, b, d, d, d);
+		long v[3], u[3];
+		for (int k = 0; k < 3; ++k) {
+			v[k] = base + (long)indices[3 * t + k];
+			u[k] = cornerUVs != NULL ? uvBase + 3L * t + k : uvBase + (long)indices[3 * t + k];
+		}
+		fprintf(faces, "f %ld/%ld/%ld %ld/%ld/%ld %ld/%ld/%ld\n", v[0], u[0], v[0], v[1], u[1], v[1], v[2], u[2], v[2]);
 	}
 	return fclose(faces) == 0 && ok;
 }
 
-static bool PrepareCloth(CliObjCloth* c, long base, char* error, size_t errorSize)
+static bool PrepareCloth(CliObjCloth* c, long base, long uvBase, char* error, size_t errorSize)
 {
 	wfClothInfo info;
 	if (wfCloth_GetInfo(c->id, &info) != WF_OK) {
@@ -322,19 +330,23 @@ static bool PrepareCloth(CliObjCloth* c, long base, char* error, size_t errorSiz
 	c->normals = (wfVec3*)malloc(n * sizeof(wfVec3));
 	float* uvs = (float*)malloc(n * 2 * sizeof(float));
 	uint32_t* indices = (uint32_t*)malloc((size_t)info.triangleCount * 3 * sizeof(uint32_t));
-	bool ok = c->positions != NULL && c->normals != NULL && uvs != NULL && indices != NULL;
+	float* cornerUVs = info.mesh ? (float*)malloc((size_t)info.triangleCount * 6 * sizeof(float)) : NULL;
+	c->uvCount = info.mesh ? 3 * info.triangleCount : info.particleCount;
+	bool ok = c->positions != NULL && c->normals != NULL && uvs != NULL && indices != NULL && (!info.mesh || cornerUVs != NULL);
 	if (!ok)
 		snprintf(error, errorSize, "out of memory for the OBJ export");
 	if (ok && (wfCloth_ReadUVs(c->id, uvs, info.particleCount) != WF_OK ||
-		wfCloth_ReadIndices(c->id, indices, 3 * info.triangleCount) != WF_OK)) {
+		wfCloth_ReadIndices(c->id, indices, 3 * info.triangleCount) != WF_OK ||
+		(cornerUVs != NULL && wfCloth_ReadCornerUVs(c->id, cornerUVs, 6 * info.triangleCount) != WF_OK))) {
 		snprintf(error, errorSize, "cannot read the mesh: %s", wfWorld_GetLastError(c->id.world));
 		ok = false;
 	}
-	if (ok && !FormatFixed(c, uvs, indices, info.triangleCount, base)) {
+	if (ok && !FormatFixed(c, uvs, cornerUVs, indices, info.triangleCount, base, uvBase)) {
 		snprintf(error, errorSize, "out of memory for the OBJ export");
 		ok = false;
 	}
 	free(uvs);
+	free(cornerUVs);
 	free(indices);
 	return ok;
 }
@@ -348,12 +360,13 @@ bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* clot
 		snprintf(error, errorSize, "out of memory for the OBJ export");
 		return false;
 	}
-	long base = 1;
+	long base = 1, uvBase = 1;
 	for (int i = 0; i < count; ++i) {
 		w->cloths[i].id = cloths[i];
-		if (!PrepareCloth(&w->cloths[i], base, error, errorSize))
+		if (!PrepareCloth(&w->cloths[i], base, uvBase, error, errorSize))
 			return false;
 		base += w->cloths[i].particleCount;
+		uvBase += w->cloths[i].uvCount;
 	}
 	return true;
 }
@@ -370,7 +383,7 @@ void CliObjWriterFree(CliObjWriter* w)
 	w->cloths = NULL;
 }
 
-// One object: v, vt, vn, then f v/vt/vn (one index serves all three).
+// One object: v, vt, vn, then f v/vt/vn (v and vn share an index; vt has its own for a mesh).
 static void WriteObject(FILE* out, const CliObjCloth* c, int index)
 {
 	fprintf(out, "o cloth_%d\n", index);

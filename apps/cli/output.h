@@ -44,6 +44,7 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
 typedef struct CliObjCloth {
 	wfClothId id;
 	int particleCount;
+	int uvCount;        // vt lines: one per particle (grid) or per triangle corner (mesh)
 	wfVec3* positions;  // (particleCount)
 	wfVec3* normals;    // (particleCount)
 	// The vt and f lines never change (fixed UVs and triangles): formatted once, copied per frame.

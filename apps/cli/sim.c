@@ -183,6 +183,13 @@ static int CreateAll(CliSim* sim, const Defs* d)
 		fprintf(stderr, "weft: out of memory\n");
 		return CLI_EXIT_RUNTIME;
 	}
+	for (int i = 0; d->scene != NULL && i < wfScene_GetColliderCount(d->scene); ++i) {
+		wfColliderDef k = wfScene_GetColliderDef(d->scene, i);
+		if (wfColliderId_IsNull(wfCreateCollider(sim->world, &k))) {
+			fprintf(stderr, "weft: cannot create collider %d: %s\n", i, wfWorld_GetLastError(sim->world));
+			return CLI_EXIT_RUNTIME;
+		}
+	}
 	for (int i = 0; i < d->count; ++i) {
 		sim->cloths[i] = wfCreateCloth(sim->world, &d->cloths[i]);
 		if (wfClothId_IsNull(sim->cloths[i])) {

@@ -126,6 +126,13 @@ int ViewCreateWorld(View* v, const wfVulkanDevice* device)
 	}
 	// The panel shows the time of each stage (a few timestamps a frame on the GPU).
 	wfWorld_SetStageTiming(v->world, true);
+	for (int i = 0; v->scene != NULL && i < wfScene_GetColliderCount(v->scene); ++i) {
+		wfColliderDef k = wfScene_GetColliderDef(v->scene, i);
+		if (wfColliderId_IsNull(wfCreateCollider(v->world, &k))) {
+			fprintf(stderr, "weft-view: cannot create collider %d: %s\n", i, wfWorld_GetLastError(v->world));
+			return 4;
+		}
+	}
 	for (int i = 0; i < v->clothCount; ++i) {
 		v->cloths[i] = wfCreateCloth(v->world, &v->clothDefs[i]);
 		if (wfClothId_IsNull(v->cloths[i])) {

@@ -102,6 +102,18 @@ typedef enum wfPinMode {
 	WF_PIN_LIST,        // the explicit index list of the def
 } wfPinMode;
 
+// Tethers (long-range attachments, wfClothDef.tethers): each particle that is free when the cloth
+// is created is tied to the pinned particle nearest to it along the cloth (shortest path over its
+// stretch and shear constraints, in the rest shape) and kept within tetherScale times its rest
+// distance to it: unilateral, only the tethered particle moves, applied after each substep's solve
+// (springs: its outward velocity is removed too). The standard cure for stretchy hanging cloth at
+// few iterations. Pins changed later keep the anchors of the creation.
+typedef enum wfTetherMode {
+	WF_TETHER_NONE = 0,
+	WF_TETHER_EUCLIDEAN, // the rest distance: the straight line to the anchor
+	WF_TETHER_GEODESIC,  // the rest distance: the shortest path to the anchor along the cloth
+} wfTetherMode;
+
 // How a Jacobi sweep averages the corrections at a particle (wfClothDef.jacobiWeights).
 typedef enum wfJacobiWeights {
 	WF_JACOBI_SYMMETRIC = 0, // constraint (i, j) moves i and j by equal and opposite amounts, each
@@ -156,6 +168,31 @@ typedef struct wfContactDef {
 	float friction;       // Coulomb coefficient, [0, 10]
 } wfContactDef;
 
+// Aerodynamics: each triangle feels drag and lift from the air moving past it (NvCloth's model).
+// With r the air's velocity relative to the triangle (airVelocity less the mean of its corners'
+// velocities), n its unit normal, A its area and q = density A / 2:
+//   drag = q drag |r.n| (r.n) n,   lift = q lift (r.n) |r| (n - (r.n / |r|^2) r),
+// a third of the sum on each corner. Off while drag and lift are 0 (the default). Adds to wind.
+typedef struct wfAeroDef {
+	float density;        // air, kg/m^3, [0, 1e4] (default 1.2)
+	float drag;           // drag coefficient, [0, 100]
+	float lift;           // lift coefficient, [0, 100]
+	wfVec3 airVelocity;   // m/s, each within 1e4
+} wfAeroDef;
+
+// Self-collision: the particles of each cloth are kept at least 2 thickness apart, except pairs
+// closer than exclusion x 2 thickness in the rest shape (neighbours along the cloth), after each
+// substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
+// pushed away from those it touches by its share of the overlap (averaged over its contacts, the
+// share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
+// CPU backend (a Vulkan world refuses it for now); fixed at creation.
+typedef struct wfSelfCollisionDef {
+	bool enabled;
+	float thickness;      // m, (0, 1] (default 5 mm)
+	float friction;       // [0, 10] (default 0.2)
+	float exclusion;      // [1, 100] (default 1.5)
+} wfSelfCollisionDef;
+
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 typedef struct wfStepDef {
 	wfSolverType solver;
@@ -191,6 +228,8 @@ typedef struct wfWorldDef {
 	wfFloorDef floor;
 	wfWindDef wind;
 	wfContactDef contact;
+	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
+	wfSelfCollisionDef selfCollision; // off by default; fixed at creation
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort
@@ -237,7 +276,28 @@ typedef struct wfMaterial {
 	float springDamping;      // damper along each spring, N s/m, [0, 1e5]
 } wfMaterial;
 
+// A cloth from a polygon mesh instead of a grid (wfClothDef.mesh). The arrays are the caller's;
+// wfCreateCloth copies what it needs. Faces are triangles and quads, counter-clockwise seen from
+// the side the normals point to. Constraints: stretch on every edge; shear on both diagonals of
+// each quad; bending across every interior edge (an edge of exactly two faces) as a distance
+// constraint — between the two opposite vertices of two triangles, and between the outer
+// neighbours of the edge's ends for two quads (on a grid these are the grid's two-apart springs).
+// Edges of three or more faces (non-manifold) take stretch only. See wfMesh_LoadObj for files.
+typedef struct wfMeshDef {
+	const wfVec3* positions;  // (vertexCount) rest positions, relative to wfClothDef.origin
+	int vertexCount;          // [2, 1 << 24]
+	const uint32_t* indices;  // the faces' corners, face after face
+	const uint8_t* faceSizes; // (faceCount) 3 or 4 corners each; NULL: every face is a triangle
+	int faceCount;            // [1, 1 << 24]
+	const float* uvs;         // optional (vertexCount x 2) texture coordinates; NULL: all 0
+	const float* cornerUVs;   // optional (corners x 2) per-corner coordinates (seams), kept for export
+} wfMeshDef;
+
 typedef struct wfClothDef {
+	// A grid (mesh NULL) or a mesh. For a mesh, cols, rows, width, height, orientation and jitter
+	// are not used; pinMode top-row pins the vertices at the mesh's greatest height (within 1e-4
+	// of its size), top-corners the two of those furthest apart along x, corners is refused.
+	const wfMeshDef* mesh;
 	int cols, rows;           // particles per row / per column, [1, 8192] each, at least 2 particles
 	float width, height;      // extent along the columns / rows, > 0 (ignored along a side with 1 particle)
 	wfOrientation orientation;
@@ -254,6 +314,8 @@ typedef struct wfClothDef {
 	// sin(127.1 i + 311.7)) in double, so that a hanging sheet folds out of plane (the third
 	// document's start, jitter 0.6). Rest lengths are those of the flat grid. 0 = flat (default).
 	float jitter;
+	wfTetherMode tethers;     // default none
+	float tetherScale;        // the tethers' slack: the length limit is tetherScale x the rest distance, [1, 10]
 	int internalValue;
 } wfClothDef;
 
@@ -295,13 +357,80 @@ typedef struct wfClothStats {
 } wfClothStats;
 
 typedef struct wfClothInfo {
-	int cols, rows;
+	int cols, rows;          // 0 x 0 for a mesh cloth
+	bool mesh;               // made from wfClothDef.mesh
 	int particleCount;
 	int constraintCount;
 	int familyCount[3];      // stretch, shear, bend
 	int colorCount;
 	int triangleCount;
+	int edgeCount;           // stretch constraints (the wireframe's lines)
 } wfClothInfo;
+
+// ---------------------------------------------------------------- colliders
+// Any number of shapes besides the world's sphere and floor (which keep their own defs). Each has a
+// pose that moves: its position follows position + amplitude sin(2 pi frequency t) on the world
+// clock, and wfCollider_SetTransform moves the base pose, reached at the end of the next frame.
+// Within a frame the pose goes linearly from the frame's start pose to its end pose (rotation by
+// normalised lerp), and the cloth sees the shape's velocity there (friction, moving contact).
+// Particles are pushed out to the surface + wfContactDef.thickness after each substep's velocity
+// update, the sphere and floor first, then the colliders in creation order; on the CPU and on
+// Vulkan (both paths). At most 32 per world; on Vulkan colliders x substeps at most 2048.
+typedef enum wfColliderType {
+	WF_COLLIDER_SPHERE = 0,
+	WF_COLLIDER_CAPSULE, // two end spheres of radius and radius1 at -/+ halfLength along local x,
+	                     // joined by a tapered side (NvCloth's tapered capsule)
+	WF_COLLIDER_BOX,     // halfExtents along the local axes
+	WF_COLLIDER_PLANE,   // the plane through position with normal local +y; the half-space below is solid
+} wfColliderType;
+
+typedef struct wfQuat { float x, y, z, w; } wfQuat; // unit quaternion (normalised on use)
+
+typedef struct wfColliderDef {
+	wfColliderType type;
+	wfVec3 position;     // world; within 1e6 m
+	wfQuat rotation;     // default identity
+	float radius;        // sphere, capsule at -x: (0, 1e4]
+	float radius1;       // capsule at +x: (0, 1e4]
+	float halfLength;    // capsule: [0, 1e4]
+	wfVec3 halfExtents;  // box: each (0, 1e4]
+	wfVec3 amplitude;    // motion, m (0: still)
+	float frequency;     // Hz, [0, 100]
+	int internalValue;
+} wfColliderDef;
+
+WF_API wfColliderDef wfDefaultColliderDef(void);
+
+typedef struct wfColliderId {
+	wfWorld* world;
+	int32_t index;       // -1 for the null id
+	uint32_t generation;
+} wfColliderId;
+
+WF_API wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def);
+WF_API void wfDestroyCollider(wfColliderId id);
+WF_API bool wfColliderId_IsNull(wfColliderId id);
+WF_API int wfWorld_GetColliderCount(const wfWorld* world);
+// The base pose at the end of the next frame (a character's bone each frame); rotation normalised.
+WF_API wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotation);
+// The pose now (base + motion).
+WF_API wfResult wfCollider_GetTransform(wfColliderId id, wfVec3* position, wfQuat* rotation);
+WF_API wfColliderDef wfCollider_GetDef(wfColliderId id);
+WF_API const char* wfColliderTypeName(wfColliderType type);
+WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
+
+// ---------------------------------------------------------------- meshes from OBJ files
+// Reads the v, vt and f statements of a Wavefront OBJ file (every index form: v, v/vt, v//vn,
+// v/vt/vn; negative indices count back from the last vertex; other statements are skipped).
+// Faces of five or more corners are split into triangles as a fan; quads stay quads. Vertices are
+// welded for the physics: corners that name the same v, or v entries at exactly the same position
+// (a seam split by the exporter), become one particle; texture coordinates stay per corner
+// (wfMeshDef.cornerUVs). Unused v entries are dropped. Errors name the file, line and reason.
+typedef struct wfMesh wfMesh;
+WF_API wfMesh* wfMesh_LoadObj(const char* path, char* error, int errorSize);
+WF_API wfMesh* wfMesh_ParseObj(const char* text, const char* name, char* error, int errorSize);
+WF_API wfMeshDef wfMesh_GetDef(const wfMesh* mesh); // valid while the mesh lives
+WF_API void wfMesh_Destroy(wfMesh* mesh);
 
 // ---------------------------------------------------------------- world
 // Returns NULL on failure and writes the reason into error (if not NULL).
@@ -412,6 +541,11 @@ WF_API wfResult wfCloth_ReadVelocities(wfClothId id, wfVec3* out, int count);
 WF_API wfResult wfCloth_ReadNormals(wfClothId id, wfVec3* out, int count); // area-weighted, unit
 WF_API wfResult wfCloth_ReadUVs(wfClothId id, float* out /* (count x 2) */, int count);
 WF_API wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out /* (3 x triangles) */, int count);
+// The stretch constraints' particle pairs (2 x edgeCount): the edges a wireframe draws.
+WF_API wfResult wfCloth_ReadEdges(wfClothId id, uint32_t* out /* (2 x edges) */, int count);
+// Per-corner texture coordinates of the triangles of ReadIndices (3 x triangles x 2), with the seams
+// of a mesh given cornerUVs; otherwise each corner's particle's UV.
+WF_API wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out /* (6 x triangles) */, int count);
 // Overwrites positions (and zeroes velocities); for tests and tools. Every value must be finite:
 // a NaN or infinity anywhere refuses the whole write (WF_ERROR_INVALID_ARGUMENT, message names the index).
 WF_API wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count);
@@ -437,6 +571,8 @@ WF_API wfWorldDef wfScene_GetWorldDef(const wfScene* scene);
 WF_API int wfScene_GetClothCount(const wfScene* scene);
 WF_API wfClothDef wfScene_GetClothDef(const wfScene* scene, int index); // pin list owned by the scene
 WF_API int wfScene_GetFrames(const wfScene* scene); // "frames" of the scene, 0 if absent
+WF_API int wfScene_GetColliderCount(const wfScene* scene); // "colliders": [{"type", "position", "rotate" (degrees), ...}]
+WF_API wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index);
 
 // Names used in scene files and on the command line ("xpbd", "top-corners", ...).
 WF_API const char* wfSolverName(wfSolverType solver);
@@ -445,6 +581,7 @@ WF_API const char* wfBackendName(wfBackendType backend);
 WF_API bool wfBackendFromName(const char* name, wfBackendType* out);
 WF_API const char* wfPinModeName(wfPinMode mode);
 WF_API bool wfPinModeFromName(const char* name, wfPinMode* out);
+WF_API const char* wfTetherModeName(wfTetherMode mode);
 
 // ---------------------------------------------------------------- devices
 typedef struct wfDeviceInfo {

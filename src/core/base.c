@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "names.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,8 @@ WF_ENUM_TABLE(wfJacobiWeightTable, WF_JACOBI_WEIGHT_NAMES)
 WF_ENUM_TABLE(wfBadFrameTable, WF_BAD_FRAME_NAMES)
 WF_ENUM_TABLE(wfFusedPathTable, WF_FUSED_PATH_NAMES)
 WF_ENUM_TABLE(wfStageTable, WF_STAGE_NAMES)
+WF_ENUM_TABLE(wfColliderTable, WF_COLLIDER_NAMES)
+WF_ENUM_TABLE(wfTetherTable, WF_TETHER_NAMES)
 _Static_assert(sizeof wfStageTableNames / sizeof wfStageTableNames[0] == WF_STAGE_COUNT, "a name per stage");
 
 const char* wfEnumName(const wfEnumTable* t, int value)
@@ -121,6 +124,17 @@ const char* wfSolverName(wfSolverType s) { return wfEnumName(&wfSolverTable, (in
 const char* wfBackendName(wfBackendType b) { return wfEnumName(&wfBackendTable, (int)b); }
 const char* wfPinModeName(wfPinMode m) { return wfEnumName(&wfPinTable, (int)m); }
 const char* wfStageName(wfStage s) { return wfEnumName(&wfStageTable, (int)s); }
+const char* wfColliderTypeName(wfColliderType t) { return wfEnumName(&wfColliderTable, (int)t); }
+const char* wfTetherModeName(wfTetherMode m) { return wfEnumName(&wfTetherTable, (int)m); }
+
+bool wfColliderTypeFromName(const char* name, wfColliderType* out)
+{
+	int v;
+	if (out == NULL || !wfEnumFromName(&wfColliderTable, name, &v))
+		return false;
+	*out = (wfColliderType)v;
+	return true;
+}
 
 bool wfSolverFromName(const char* name, wfSolverType* out)
 {
@@ -147,4 +161,26 @@ bool wfPinModeFromName(const char* name, wfPinMode* out)
 		return false;
 	*out = (wfPinMode)v;
 	return true;
+}
+
+// Reads the rest of a file into a growing buffer (pipes included); returns NULL or what went wrong.
+const char* wfReadAll(FILE* f, char** text, size_t* used)
+{
+	size_t capacity = 0;
+	for (;;) {
+		if (*used + 1 >= capacity) {
+			if (capacity >= (size_t)WF_MAX_TEXT_BYTES)
+				return "larger than 64 MiB";
+			size_t grown = capacity == 0 ? 4096 : 2 * capacity;
+			char* bigger = (char*)realloc(*text, grown);
+			if (bigger == NULL)
+				return "out of memory";
+			*text = bigger;
+			capacity = grown;
+		}
+		size_t n = fread(*text + *used, 1, capacity - 1 - *used, f);
+		*used += n;
+		if (n == 0)
+			return ferror(f) ? strerror(errno) : NULL;
+	}
 }

@@ -31,10 +31,44 @@ void wfClothApplyInverseMass(wfCloth* c)
 		c->state.pos[c->grabIndex].w = 0.0f;
 }
 
+// A mesh's top row: the vertices within 1e-4 of its size of the greatest height; its top corners:
+// the two of those with the least and the greatest x.
+static void SetMeshTopPins(wfCloth* c, bool corners)
+{
+	const wfVec4* p = c->model.restPositions;
+	const int n = c->model.particleCount;
+	float top = p[0].y, low = p[0].y, left = p[0].x, right = p[0].x;
+	for (int i = 1; i < n; ++i) {
+		top = p[i].y > top ? p[i].y : top;
+		low = p[i].y < low ? p[i].y : low;
+		left = p[i].x < left ? p[i].x : left;
+		right = p[i].x > right ? p[i].x : right;
+	}
+	float size = fmaxf(top - low, right - left), band = 1e-4f * size;
+	int first = -1, last = -1;
+	for (int i = 0; i < n; ++i) {
+		if (p[i].y < top - band)
+			continue;
+		if (!corners)
+			c->pinned[i] = 1;
+		if (first < 0 || p[i].x < p[first].x)
+			first = i;
+		if (last < 0 || p[i].x > p[last].x)
+			last = i;
+	}
+	if (corners && first >= 0)
+		c->pinned[first] = c->pinned[last] = 1;
+}
+
 static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
 {
 	const int cols = c->model.cols, rows = c->model.rows;
 	memset(c->pinned, 0, (size_t)c->model.particleCount);
+	if (c->model.mesh && (mode == WF_PIN_TOP_ROW || mode == WF_PIN_TOP_CORNERS)) {
+		SetMeshTopPins(c, mode == WF_PIN_TOP_CORNERS);
+		c->def.pinMode = mode;
+		return;
+	}
 	switch (mode) {
 	case WF_PIN_NONE:
 	case WF_PIN_LIST:
@@ -116,8 +150,12 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->material = def->material;
 	c->index = slot;
 	c->grabIndex = -1;
-	if (wfBuildGridModel(def, &c->model) != WF_OK) {
-		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a %d x %d grid", def->cols, def->rows);
+	c->def.mesh = NULL; // the mesh is the caller's; the model keeps what the cloth needs
+	if (def->mesh != NULL ? wfBuildMeshModel(def, &c->model) != WF_OK : wfBuildGridModel(def, &c->model) != WF_OK) {
+		if (def->mesh != NULL)
+			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a mesh of %d vertices", def->mesh->vertexCount);
+		else
+			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a %d x %d grid", def->cols, def->rows);
 		return nullId;
 	}
 	size_t n = (size_t)c->model.particleCount, v4 = n * sizeof(wfVec4);
@@ -127,9 +165,22 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->state.pos2 = (wfVec4*)wfAlloc(v4);
 	c->state.vel2 = (wfVec4*)wfAlloc(v4);
 	c->state.normals = (wfVec4*)wfAlloc(v4);
+	c->state.aero = (wfVec4*)wfAlloc(v4);
+	if (world->def.selfCollision.enabled) {
+		int size = 1;
+		while (size < 2 * (int)n)
+			size *= 2;
+		c->state.hashSize = size;
+		c->state.hashStart = (int*)wfAlloc((size_t)(size + 1) * sizeof(int));
+		c->state.hashSorted = (int*)wfAlloc(n * sizeof(int));
+		c->state.hashKey = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
+		c->state.selfDelta = (wfVec4*)wfAlloc(v4);
+	}
+	const bool selfOk = !world->def.selfCollision.enabled ||
+		(c->state.hashStart && c->state.hashSorted && c->state.hashKey && c->state.selfDelta);
 	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
 	c->pinned = (uint8_t*)wfAlloc(n);
-	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals ||
+	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero || !selfOk ||
 		!c->state.lambda || !c->pinned) {
 		c->generation = world->nextGeneration++;
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
@@ -137,6 +188,12 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		return nullId;
 	}
 	SetPins(c, def->pinMode, def->pinIndices, def->pinCount);
+	if (wfBuildTethers(c) != WF_OK) {
+		c->generation = world->nextGeneration++;
+		wfDestroyCloth((wfClothId){world, slot, c->generation});
+		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for the tethers of %zu particles", n);
+		return nullId;
+	}
 	ResetState(c);
 	c->generation = world->nextGeneration++;
 	world->clothCount++;
@@ -167,6 +224,11 @@ void wfDestroyCloth(wfClothId id)
 	wfFree(c->state.pos2);
 	wfFree(c->state.vel2);
 	wfFree(c->state.normals);
+	wfFree(c->state.aero);
+	wfFree(c->state.hashStart);
+	wfFree(c->state.hashSorted);
+	wfFree(c->state.hashKey);
+	wfFree(c->state.selfDelta);
 	wfFree(c->state.lambda);
 	wfFree(c->pinned);
 	if (c->generation != 0)
@@ -214,8 +276,10 @@ wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 {
 	GET_CLOTH(c, id);
 	CHECK_POINTER(id, info, "GetInfo: info");
-	info->cols = c->model.cols;
-	info->rows = c->model.rows;
+	info->cols = c->model.mesh ? 0 : c->model.cols;
+	info->rows = c->model.mesh ? 0 : c->model.rows;
+	info->mesh = c->model.mesh;
+	info->edgeCount = c->model.familyCount[WF_FAMILY_STRETCH];
 	info->particleCount = c->model.particleCount;
 	info->constraintCount = c->model.constraintCount;
 	for (int f = 0; f < WF_FAMILY_COUNT; ++f)
@@ -419,6 +483,38 @@ wfResult wfCloth_ReadIndices(wfClothId id, uint32_t* out, int count)
 	CHECK_POINTER(id, out, "indices");
 	CHECK_COUNT(c, id, count, 3 * c->model.triangleCount, "indices");
 	memcpy(out, c->model.indices, (size_t)count * sizeof(uint32_t));
+	return WF_OK;
+}
+
+wfResult wfCloth_ReadEdges(wfClothId id, uint32_t* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "edges");
+	CHECK_COUNT(c, id, count, 2 * c->model.familyCount[WF_FAMILY_STRETCH], "edges");
+	int k = 0;
+	for (int i = 0; i < c->model.constraintCount && k < count; ++i) {
+		if (c->model.constraints[i].family != WF_FAMILY_STRETCH)
+			continue;
+		out[k++] = c->model.constraints[i].a;
+		out[k++] = c->model.constraints[i].b;
+	}
+	return WF_OK;
+}
+
+wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "corner uvs");
+	CHECK_COUNT(c, id, count, 6 * c->model.triangleCount, "corner uvs");
+	if (c->model.cornerUVs != NULL) {
+		memcpy(out, c->model.cornerUVs, (size_t)count * sizeof(float));
+		return WF_OK;
+	}
+	for (int k = 0; k < count / 2; ++k) {
+		uint32_t i = c->model.indices[k];
+		out[2 * k + 0] = c->model.uvs[2 * i + 0];
+		out[2 * k + 1] = c->model.uvs[2 * i + 1];
+	}
 	return WF_OK;
 }
 

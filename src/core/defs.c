@@ -33,6 +33,10 @@ wfWorldDef wfDefaultWorldDef(void)
 	d.contact.response = WF_CONTACT_FRICTION;
 	d.contact.thickness = 0.01f;
 	d.contact.friction = 0.3f;
+	d.aero.density = 1.2f;
+	d.selfCollision.thickness = 0.005f;
+	d.selfCollision.friction = 0.2f;
+	d.selfCollision.exclusion = 1.5f;
 	d.maxSpeed = 1e3f;
 	d.badFrame = WF_BAD_FRAME_KEEP;
 	d.simd = true;
@@ -69,6 +73,7 @@ wfClothDef wfDefaultClothDef(void)
 	d.material = wfDefaultMaterial();
 	d.pinMode = WF_PIN_NONE;
 	d.uvRepeat = 1.0f;
+	d.tetherScale = 1.0f;
 	d.internalValue = WF_SECRET_COOKIE;
 	return d;
 }
@@ -128,6 +133,17 @@ bool wfValidateWind(const wfWindDef* w, char* error, int errorSize)
 	CHECK_RANGE("wind.frequency", w->frequency, 0.0f, 100.0f);
 	CHECK_RANGE("wind.phasePerColumn", w->phasePerColumn, -100.0f, 100.0f);
 	CHECK_FINITE3("wind.direction", w->direction);
+	return true;
+}
+
+bool wfValidateAero(const wfAeroDef* a, char* error, int errorSize)
+{
+	CHECK_RANGE("aero.density", a->density, 0.0f, 1e4f);
+	CHECK_RANGE("aero.drag", a->drag, 0.0f, 100.0f);
+	CHECK_RANGE("aero.lift", a->lift, 0.0f, 100.0f);
+	CHECK_RANGE("aero.airVelocity.x", a->airVelocity.x, -1e4f, 1e4f);
+	CHECK_RANGE("aero.airVelocity.y", a->airVelocity.y, -1e4f, 1e4f);
+	CHECK_RANGE("aero.airVelocity.z", a->airVelocity.z, -1e4f, 1e4f);
 	return true;
 }
 
@@ -197,6 +213,15 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_RANGE("maxSpeed", d->maxSpeed, 1.0f, 1e6f);
 	CHECK_ENUM("badFrame", d->badFrame, wfBadFrameTable);
 	CHECK_ENUM("fusedPath", d->fusedPath, wfFusedPathTable);
+	if (!wfValidateAero(&d->aero, error, errorSize))
+		return false;
+	CHECK_RANGE("selfCollision.thickness", d->selfCollision.thickness, 1e-6f, 1.0f);
+	CHECK_RANGE("selfCollision.friction", d->selfCollision.friction, 0.0f, 10.0f);
+	CHECK_RANGE("selfCollision.exclusion", d->selfCollision.exclusion, 1.0f, 100.0f);
+	if (d->selfCollision.enabled && (d->backend == WF_BACKEND_VULKAN || d->vulkanDevice != NULL)) {
+		snprintf(error, (size_t)errorSize, "selfCollision.enabled: the CPU backend only for now (backend vulkan given; allowed: cpu or auto)");
+		return false;
+	}
 	return wfValidateStepDef(&d->step, error, errorSize) && wfValidateSphere(&d->sphere, error, errorSize) &&
 		wfValidateFloor(&d->floor, error, errorSize) && wfValidateWind(&d->wind, error, errorSize) &&
 		wfValidateContact(&d->contact, error, errorSize);
@@ -221,12 +246,57 @@ bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize)
 	return true;
 }
 
+static bool CheckPinList(const wfClothDef* d, int particles, char* error, int errorSize)
+{
+	if (d->pinCount < 0 || (d->pinCount > 0 && d->pinIndices == NULL)) {
+		snprintf(error, (size_t)errorSize, "pinIndices: %d indices given without a list", d->pinCount);
+		return false;
+	}
+	for (int i = 0; i < d->pinCount; ++i) {
+		if (d->pinIndices[i] < 0 || d->pinIndices[i] >= particles) {
+			snprintf(error, (size_t)errorSize, "pinIndices[%d]: %d is out of range [0, %d]", i, d->pinIndices[i], particles - 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+// The fields a mesh cloth uses (cols, rows, width, height, orientation and jitter are the grid's).
+static bool ValidateMeshCloth(const wfClothDef* d, char* error, int errorSize)
+{
+	if (!wfValidateMeshDef(d->mesh, error, errorSize))
+		return false;
+	CHECK_FINITE3("origin", d->origin);
+	if (!d->structural && !d->shear && !d->bending) {
+		snprintf(error, (size_t)errorSize, "structural, shear, bending: at least one constraint family must be on");
+		return false;
+	}
+	CHECK_ENUM("pinMode", d->pinMode, wfPinTable);
+	if (d->pinMode == WF_PIN_CORNERS) {
+		snprintf(error, (size_t)errorSize, "pinMode: \"corners\" needs a grid; a mesh takes none, top-corners, top-row or list");
+		return false;
+	}
+	if (d->jitter != 0.0f) {
+		snprintf(error, (size_t)errorSize, "jitter: %g, a mesh starts at its own positions (allowed 0)", (double)d->jitter);
+		return false;
+	}
+	if (d->pinMode == WF_PIN_LIST && !CheckPinList(d, d->mesh->vertexCount, error, errorSize))
+		return false;
+	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
+	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
+	CHECK_ENUM("tethers", d->tethers, wfTetherTable);
+	CHECK_RANGE("tetherScale", d->tetherScale, 1.0f, 10.0f);
+	return wfValidateMaterial(&d->material, error, errorSize);
+}
+
 bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 {
 	if (d->internalValue != WF_SECRET_COOKIE) {
 		snprintf(error, (size_t)errorSize, "cloth def: not initialised with wfDefaultClothDef()");
 		return false;
 	}
+	if (d->mesh != NULL)
+		return ValidateMeshCloth(d, error, errorSize);
 	CHECK_RANGE("cols", d->cols, 1, 8192);
 	CHECK_RANGE("rows", d->rows, 1, 8192);
 	if ((int64_t)d->cols * d->rows < 2 || (int64_t)d->cols * d->rows > (1 << 26)) {
@@ -246,20 +316,12 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 		return false;
 	}
 	CHECK_ENUM("pinMode", d->pinMode, wfPinTable);
-	if (d->pinMode == WF_PIN_LIST) {
-		if (d->pinCount < 0 || (d->pinCount > 0 && d->pinIndices == NULL)) {
-			snprintf(error, (size_t)errorSize, "pinIndices: %d indices given without a list", d->pinCount);
-			return false;
-		}
-		for (int i = 0; i < d->pinCount; ++i) {
-			if (d->pinIndices[i] < 0 || d->pinIndices[i] >= d->cols * d->rows) {
-				snprintf(error, (size_t)errorSize, "pinIndices[%d]: %d is out of range [0, %d]", i, d->pinIndices[i], d->cols * d->rows - 1);
-				return false;
-			}
-		}
-	}
+	if (d->pinMode == WF_PIN_LIST && !CheckPinList(d, d->cols * d->rows, error, errorSize))
+		return false;
 	CHECK_RANGE("uvRepeat", d->uvRepeat, 0.0f, 1e4f);
 	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
 	CHECK_RANGE("jitter", d->jitter, 0.0f, 1.0f);
+	CHECK_ENUM("tethers", d->tethers, wfTetherTable);
+	CHECK_RANGE("tetherScale", d->tetherScale, 1.0f, 10.0f);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }

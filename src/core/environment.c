@@ -88,3 +88,48 @@ wfVec3 wfExternalAccel(const wfFrameParams* p, int substep, int column, float in
 	}
 	return a;
 }
+
+// One triangle's drag and lift (wfAeroDef), mirrored operation by operation in the shaders.
+static wfVec3 TriangleAero(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, uint32_t t)
+{
+	const uint32_t* tri = &m->indices[3 * t];
+	const wfVec4 p0 = pos[tri[0]], p1 = pos[tri[1]], p2 = pos[tri[2]];
+	const wfVec4 v0 = vel[tri[0]], v1 = vel[tri[1]], v2 = vel[tri[2]];
+	const float ax = p1.x - p0.x, ay = p1.y - p0.y, az = p1.z - p0.z;
+	const float bx = p2.x - p0.x, by = p2.y - p0.y, bz = p2.z - p0.z;
+	const float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+	const float len = sqrtf(nx * nx + ny * ny + nz * nz);
+	wfVec3 f = {0.0f, 0.0f, 0.0f};
+	if (!(len > 1e-20f))
+		return f;
+	const float ux = nx / len, uy = ny / len, uz = nz / len;
+	const float q = 0.5f * p->aero.density * (0.5f * len);
+	const wfVec3 air = p->aero.airVelocity;
+	const float rx = air.x - (v0.x + v1.x + v2.x) / 3.0f;
+	const float ry = air.y - (v0.y + v1.y + v2.y) / 3.0f;
+	const float rz = air.z - (v0.z + v1.z + v2.z) / 3.0f;
+	const float rn = rx * ux + ry * uy + rz * uz;
+	const float drag = q * p->aero.drag * fabsf(rn) * rn;
+	f = (wfVec3){drag * ux, drag * uy, drag * uz};
+	const float s2 = rx * rx + ry * ry + rz * rz;
+	if (p->aero.lift != 0.0f && s2 > 1e-24f) {
+		const float lift = q * p->aero.lift * rn * sqrtf(s2), k = rn / s2;
+		f.x += lift * (ux - k * rx);
+		f.y += lift * (uy - k * ry);
+		f.z += lift * (uz - k * rz);
+	}
+	return f;
+}
+
+wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i)
+{
+	float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+	for (int e = m->triStart[i]; e < m->triStart[i + 1]; ++e) {
+		const wfVec3 f = TriangleAero(m, pos, vel, p, m->triList[e]);
+		sx += f.x;
+		sy += f.y;
+		sz += f.z;
+	}
+	const float w = pos[i].w;
+	return (wfVec3){sx * w / 3.0f, sy * w / 3.0f, sz * w / 3.0f};
+}

@@ -5,6 +5,7 @@
 #include "weft/weft.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 
 // Programmer errors: a broken invariant. Calls the world's handler (default: print and abort).
 // Kept in release builds: it guards memory safety, not speed.
@@ -15,6 +16,8 @@ typedef struct wfVec4 { float x, y, z, w; } wfVec4;
 
 // Constraint families, in the order of wfClothInfo.familyCount.
 enum { WF_FAMILY_STRETCH = 0, WF_FAMILY_SHEAR = 1, WF_FAMILY_BEND = 2, WF_FAMILY_COUNT = 3 };
+// A tether's record (wfClothModel.tethers), kept apart from the constraints.
+enum { WF_FAMILY_TETHER = 3 };
 
 // One distance constraint. 16 bytes; the same layout is read by the GPU shaders.
 typedef struct wfConstraint {
@@ -42,7 +45,14 @@ typedef struct wfClothModel {
 	int triangleCount;
 	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
 	float* uvs;                 // (particleCount x 2)
+	float* cornerUVs;           // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
+	int* triStart;              // (particleCount + 1) incident triangles per particle, compressed rows
+	uint32_t* triList;          // (3 x triangleCount) ascending triangle indices
+	bool mesh;                  // built from a wfMeshDef (cols = 1, rows = particleCount)
 	wfVec4* restPositions;      // (particleCount) initial positions relative to the def's origin, w unused
+	// Tethers (wfClothDef.tethers), or NULL: record i is particle i's, b its anchor (0xffffffff: none),
+	// rest its length limit, family WF_FAMILY_TETHER. Built from the pins at creation (tether.c).
+	wfConstraint* tethers;
 } wfClothModel;
 
 // State: what a step changes; snapshot/restore copies it.
@@ -55,6 +65,14 @@ typedef struct wfClothState {
 	wfVec4* vel2;      // (particleCount) ping-pong buffer for springs (scratch)
 	float* lambda;     // (constraintCount) accumulated multipliers of the current substep (scratch)
 	wfVec4* normals;   // (particleCount) derived from pos on demand
+	wfVec4* aero;      // (particleCount) the substep's aerodynamic acceleration (scratch)
+	// Self-collision scratch (wfSelfCollisionDef.enabled, allocated at creation): the hash grid's
+	// cell starts, the particles sorted by cell, each particle's cell key, and the corrections.
+	int* hashStart;    // (hashSize + 1)
+	int* hashSorted;   // (particleCount)
+	uint32_t* hashKey; // (particleCount)
+	wfVec4* selfDelta; // (particleCount)
+	int hashSize;      // a power of two >= 2 particleCount
 } wfClothState;
 
 // A cloth's local frame (precision anywhere in a large world). state.pos holds positions relative
@@ -111,6 +129,8 @@ typedef struct wfFrameParams {
 	wfFloorDef floor;
 	wfWindDef wind;
 	wfContactDef contact;
+	wfAeroDef aero;
+	bool aeroOn;         // drag or lift is not 0
 } wfFrameParams;
 
 typedef struct wfBackend wfBackend;
@@ -136,6 +156,43 @@ typedef struct wfBackendOps {
 	void (*vulkanBuffers)(wfWorld* world, wfCloth* cloth, wfVulkanClothBuffers* out);
 } wfBackendOps;
 
+// A collider of the world (wfCreateCollider). The base pose moves by wfCollider_SetTransform (reached
+// at the end of the next frame); the pose is the base plus the sine motion on the world clock.
+typedef struct wfColliderSlot {
+	uint32_t generation; // 0 = free slot
+	wfColliderDef def;
+	double base[3];      // base position now
+	wfQuat rotation;     // base rotation now (unit)
+	double target[3];    // base position at the end of the next frame
+	wfQuat targetRotation;
+} wfColliderSlot;
+
+// A collider's pose across one frame, in world coordinates (double): from start to end.
+typedef struct wfColliderFrame {
+	wfColliderType type;
+	double start[3], end[3];
+	wfQuat q0, q1;
+	float radius, radius1, halfLength;
+	wfVec3 halfExtents;
+	wfVec3 velocity;     // (end - start) / frame time
+	wfVec3 omega;        // rotation from q0 to q1 / frame time, rad/s
+} wfColliderFrame;
+
+// A collider at one substep, in a cloth's local frame (float): what a particle is pushed out of.
+typedef struct wfShape {
+	int type;            // wfColliderType
+	wfVec3 center;
+	float axes[9];       // the local x, y, z axes in world directions: axes[3 * k + i]
+	float radius, radius1, halfLength;
+	wfVec3 halfExtents;
+	wfVec3 velocity, omega;
+} wfShape;
+
+// Colliders a cloth sees in one substep (at most WF_MAX_COLLIDERS: a character's limbs).
+#define WF_MAX_COLLIDERS 32
+// Collider poses a Vulkan frame holds (colliders x substeps; shaders/shared.h WF_VK_MAX_SHAPE_STEPS).
+#define WF_GPU_MAX_COLLIDER_STEPS 2048
+
 struct wfWorld {
 	wfWorldDef def;
 	char lastError[512];
@@ -158,6 +215,11 @@ struct wfWorld {
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;
 	double stageMs[WF_STAGE_COUNT];
+	wfColliderSlot* colliders; // (colliderCapacity) slots
+	int colliderCapacity;
+	int colliderCount;
+	wfColliderFrame colliderFrame[WF_MAX_COLLIDERS]; // this frame's poses of the live colliders, in slot order
+	int colliderFrameCount;
 };
 
 // ------------------------------------------------------------------ core helpers (base.c)
@@ -186,9 +248,25 @@ bool wfValidateSphere(const wfSphereDef* sphere, char* error, int errorSize);
 bool wfValidateFloor(const wfFloorDef* floor, char* error, int errorSize);
 bool wfValidateWind(const wfWindDef* wind, char* error, int errorSize);
 bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
+bool wfValidateAero(const wfAeroDef* aero, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
+// After the constraints (in m->constraints, m->constraintCount) and color[] are set: sorts them into
+// colour ranges and builds the adjacency and Jacobi weights. Frees color. colorBound > every colour.
+wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound);
+// The incident triangles of each particle (triStart, triList) once the triangles are set.
+wfResult wfBuildTriangleRows(wfClothModel* m);
+// The aerodynamic acceleration of particle i (wfAeroDef): the corner's third of each incident
+// triangle's drag and lift, times its inverse mass. The GPU computes the same expressions.
+wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
+// tether.c: the tethers of a cloth from its model and pins (wfClothModel.tethers).
+wfResult wfBuildTethers(wfCloth* cloth);
+// mesh.c: the model of a mesh cloth (wfClothDef.mesh), and the mesh def's checks.
+wfResult wfBuildMeshModel(const wfClothDef* def, wfClothModel* model);
+bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize);
+// The greedy colouring in two orders (index order, and most-connected first): the one with fewer colours.
+int wfColorMesh(const wfConstraint* constraints, int count, int particleCount, int* color);
 void wfFreeModel(wfClothModel* model);
 // Number of constraints a grid has with the given families (the seed formula with all three).
 int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool bending);
@@ -203,6 +281,11 @@ int wfGridColor(int cols, uint32_t a, uint32_t b);
 // Sorts constraints by colour (stable) and fills colorStart (colorCount + 1 entries).
 // Empty colours are removed; returns the new colour count.
 int wfSortByColor(wfConstraint* constraints, int count, const int* color, int colorCount, int* colorStart);
+
+// base.c: reads the rest of a file into a growing buffer (at most WF_MAX_TEXT_BYTES); NULL or what
+// went wrong.
+#define WF_MAX_TEXT_BYTES (64 << 20)
+const char* wfReadAll(FILE* f, char** text, size_t* used);
 
 // cloth.c
 wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
@@ -219,6 +302,21 @@ double wfSpringsStepLimit(const wfCloth* cloth);
 // the number of free particles (not pinned, not grabbed).
 double wfOriginGravityEnergy(const wfCloth* cloth, const wfFrameParams* params, int dynamic);
 int wfDynamicCount(const wfCloth* cloth);
+
+// collider.c: the colliders' poses of the coming frame (before the step) and their advance (after).
+void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* params);
+void wfCollidersEndFrame(wfWorld* world);
+// Collider k of this frame at the end of substep `substep` in the local frame of `local`/cloth origin.
+void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameParams* params, int substep, wfShape* out);
+// Its two parts (a GPU adds them): the frame-start centre in the cloth's frame, and the substep's
+// displacement from it with the substep's axes.
+void wfShapeBase(const wfWorld* world, const wfCloth* cloth, int k, float base[3]);
+void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* params, int substep, float move[3], float axes[9]);
+// Whether a world's backend holds this many colliders x substeps (the Vulkan frame's records); sets
+// the error when not.
+bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps);
+void wfFreeColliders(wfWorld* world);
+bool wfValidateColliderDef(const wfColliderDef* def, char* error, int errorSize);
 
 // frame.c: the local frame and the frame policy.
 // Before a step: the shift and local environment of the frame from the reference particle.

@@ -17,6 +17,9 @@
 #define WF_JACOBI_WEIGHT_NAMES(X) X(WF_JACOBI_SYMMETRIC, "symmetric") X(WF_JACOBI_DOCUMENT, "document")
 #define WF_BAD_FRAME_NAMES(X) X(WF_BAD_FRAME_KEEP, "keep") X(WF_BAD_FRAME_RESET, "reset")
 #define WF_FUSED_PATH_NAMES(X) X(WF_FUSED_AUTO, "auto") X(WF_FUSED_NEVER, "never") X(WF_FUSED_ALWAYS, "always")
+#define WF_COLLIDER_NAMES(X) \
+	X(WF_COLLIDER_SPHERE, "sphere") X(WF_COLLIDER_CAPSULE, "capsule") X(WF_COLLIDER_BOX, "box") X(WF_COLLIDER_PLANE, "plane")
+#define WF_TETHER_NAMES(X) X(WF_TETHER_NONE, "none") X(WF_TETHER_EUCLIDEAN, "euclidean") X(WF_TETHER_GEODESIC, "geodesic")
 #define WF_STAGE_NAMES(X) \
 	X(WF_STAGE_PREPARE, "prepare") X(WF_STAGE_PREDICT, "predict") X(WF_STAGE_SOLVE, "solve") X(WF_STAGE_FINISH, "finish") \
 	X(WF_STAGE_NORMALS, "normals") X(WF_STAGE_FUSED, "fused")
@@ -29,7 +32,7 @@ typedef struct wfEnumTable {
 } wfEnumTable;
 
 extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable,
-	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable;
+	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable;
 
 const char* wfEnumName(const wfEnumTable* table, int value); // "?" out of range
 bool wfEnumFromName(const wfEnumTable* table, const char* name, int* out); // false for an unknown name

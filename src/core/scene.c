@@ -19,9 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A cloth's mesh ("mesh": "file.obj"): the file's mesh and its transformed copy the def points to.
+typedef struct SceneMesh {
+	wfMesh* mesh;
+	wfVec3* positions; // the file's positions through "transform"
+	wfMeshDef def;
+} SceneMesh;
+
 struct wfScene {
 	wfWorldDef world;   // deviceName (if set) is owned by the scene
-	wfClothDef* cloths; // (clothCount) pinIndices (if set) are owned by the scene
+	wfClothDef* cloths; // (clothCount) pinIndices and mesh (if set) are owned by the scene
+	SceneMesh* meshes;  // (clothCount)
+	wfColliderDef* colliders; // (colliderCount) "colliders"
+	int colliderCount;
 	int clothCount;
 	int frames;         // 0 when the file has no "frames"
 };
@@ -29,7 +39,6 @@ struct wfScene {
 enum {
 	WF_SCENE_MAX_CLOTHS = 1024,
 	WF_SCENE_MAX_FRAMES = 10000000,
-	WF_SCENE_MAX_BYTES = 64 << 20,
 	WF_SCENE_PATH = 192, // longest JSON path kept for messages
 	WF_SCENE_MAX_DEPTH = 64, // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
 };
@@ -43,6 +52,7 @@ _Static_assert(sizeof(wfWindMode) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfContactResponse) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfJacobiWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfBadFrame) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfTetherMode) == sizeof(int) && sizeof(wfColliderType) == sizeof(int), "enum size");
 
 // ------------------------------------------------------------------ field tables
 
@@ -116,6 +126,23 @@ static const Field kContactFields[] = {
 	PLAIN(wfContactDef, friction, FIELD_FLOAT),
 };
 
+static const Field kAeroFields[] = {
+	PLAIN(wfAeroDef, density, FIELD_FLOAT),
+	PLAIN(wfAeroDef, drag, FIELD_FLOAT),
+	PLAIN(wfAeroDef, lift, FIELD_FLOAT),
+	PLAIN(wfAeroDef, airVelocity, FIELD_VEC3),
+};
+
+static const Table kAeroTable = TABLE(kAeroFields);
+
+static const Field kSelfFields[] = {
+	PLAIN(wfSelfCollisionDef, enabled, FIELD_BOOL),
+	PLAIN(wfSelfCollisionDef, thickness, FIELD_FLOAT),
+	PLAIN(wfSelfCollisionDef, friction, FIELD_FLOAT),
+	PLAIN(wfSelfCollisionDef, exclusion, FIELD_FLOAT),
+};
+
+static const Table kSelfTable = TABLE(kSelfFields);
 static const Table kStepTable = TABLE(kStepFields);
 static const Table kSphereTable = TABLE(kSphereFields);
 static const Table kFloorTable = TABLE(kFloorFields);
@@ -132,6 +159,8 @@ static const Field kWorldFields[] = {
 	OBJECT(wfWorldDef, floor, kFloorTable),
 	OBJECT(wfWorldDef, wind, kWindTable),
 	OBJECT(wfWorldDef, contact, kContactTable),
+	OBJECT(wfWorldDef, aero, kAeroTable),
+	OBJECT(wfWorldDef, selfCollision, kSelfTable),
 	PLAIN(wfWorldDef, maxSpeed, FIELD_FLOAT),
 	ENUM(wfWorldDef, badFrame, wfBadFrameTable),
 };
@@ -167,9 +196,27 @@ static const Field kClothFields[] = {
 	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
 	ENUM(wfClothDef, jacobiWeights, wfJacobiWeightTable),
 	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
+	ENUM(wfClothDef, tethers, wfTetherTable),
+	PLAIN(wfClothDef, tetherScale, FIELD_FLOAT),
+	{"mesh", FIELD_SPECIAL, 0, 0, NULL, NULL},      // an OBJ file, relative to the scene file
+	{"transform", FIELD_SPECIAL, 0, 0, NULL, NULL}, // of the mesh: scale, rotate (degrees, x y z), translate
 };
 
 static const Table kClothTable = TABLE(kClothFields);
+
+static const Field kColliderFields[] = {
+	ENUM(wfColliderDef, type, wfColliderTable),
+	PLAIN(wfColliderDef, position, FIELD_VEC3),
+	{"rotate", FIELD_SPECIAL, 0, 0, NULL, NULL}, // degrees about x, then y, then z
+	PLAIN(wfColliderDef, radius, FIELD_FLOAT),
+	PLAIN(wfColliderDef, radius1, FIELD_FLOAT),
+	PLAIN(wfColliderDef, halfLength, FIELD_FLOAT),
+	PLAIN(wfColliderDef, halfExtents, FIELD_VEC3),
+	PLAIN(wfColliderDef, amplitude, FIELD_VEC3),
+	PLAIN(wfColliderDef, frequency, FIELD_FLOAT),
+};
+
+static const Table kColliderTable = TABLE(kColliderFields);
 
 // The top level: the walk checks the keys and reads "frames"; ParseRoot handles the others in order.
 static const Field kRootFields[] = {
@@ -179,6 +226,7 @@ static const Field kRootFields[] = {
 	{"world", FIELD_SPECIAL, 0, 0, NULL, NULL},
 	{"cloth", FIELD_SPECIAL, 0, 0, NULL, NULL},
 	{"cloths", FIELD_SPECIAL, 0, 0, NULL, NULL},
+	{"colliders", FIELD_SPECIAL, 0, 0, NULL, NULL},
 };
 
 static const Table kRootTable = TABLE(kRootFields);
@@ -479,10 +527,108 @@ static bool ResolvePins(const Parser* p, const cJSON* json, wfClothDef* cloth, c
 	return Fail(p, key, "only used with pinMode \"list\" (pinMode is \"%s\")", wfPinModeName(cloth->pinMode));
 }
 
-static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, const char* path)
+// "transform": {"scale": s or [sx, sy, sz], "rotate": [x, y, z] degrees (about x, then y, then z),
+// "translate": [x, y, z]}, applied in that order to the mesh's positions.
+static bool ReadTransform(const Parser* p, const cJSON* json, const char* path, double m[3][4])
+{
+	double scale[3] = {1.0, 1.0, 1.0}, angle[3] = {0.0, 0.0, 0.0};
+	wfVec3 translate = {0.0f, 0.0f, 0.0f};
+	char key[WF_SCENE_PATH];
+	if (!cJSON_IsObject(json))
+		return Fail(p, path, "expected an object with scale, rotate and translate, got %s", TypeName(json));
+	for (const cJSON* item = json->child; item != NULL; item = item->next) {
+		JoinKey(key, path, item->string);
+		wfVec3 v;
+		if (strcmp(item->string, "scale") == 0 && cJSON_IsNumber(item)) {
+			float f = 1.0f;
+			if (!ReadFloat(p, item, key, &f))
+				return false;
+			v = (wfVec3){f, f, f};
+		} else if (strcmp(item->string, "scale") == 0 || strcmp(item->string, "rotate") == 0 ||
+		           strcmp(item->string, "translate") == 0) {
+			if (!ReadVec3(p, item, key, &v))
+				return false;
+		} else {
+			return Fail(p, key, "unknown key (transform takes scale, rotate, translate)");
+		}
+		double d[3] = {v.x, v.y, v.z};
+		for (int k = 0; k < 3; ++k) {
+			bool isScale = item->string[0] == 's';
+			if (!isfinite(d[k]) || fabs(d[k]) > 1e6 || (isScale && !(d[k] > 0.0)))
+				return Fail(p, key, "%g is out of range %s", d[k], isScale ? "(0, 1e6]" : "[-1e6, 1e6]");
+			if (isScale)
+				scale[k] = d[k];
+			else if (item->string[0] == 'r')
+				angle[k] = d[k] * 3.14159265358979323846 / 180.0;
+		}
+		if (item->string[0] == 't')
+			translate = v;
+	}
+	// R = Rz Ry Rx, then M = [R diag(scale) | translate].
+	double cx = cos(angle[0]), sx = sin(angle[0]), cy = cos(angle[1]), sy = sin(angle[1]), cz = cos(angle[2]), sz = sin(angle[2]);
+	double r[3][3] = {
+		{cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx},
+		{sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx},
+		{-sy, cy * sx, cy * cx},
+	};
+	double t[3] = {translate.x, translate.y, translate.z};
+	for (int i = 0; i < 3; ++i) {
+		for (int k = 0; k < 3; ++k)
+			m[i][k] = r[i][k] * scale[k];
+		m[i][3] = t[i];
+	}
+	return true;
+}
+
+// "mesh": the OBJ file (relative to the scene file's folder) through "transform".
+static bool LoadMesh(const Parser* p, const cJSON* json, SceneMesh* out, wfClothDef* cloth, const char* path)
+{
+	const cJSON* file = cJSON_GetObjectItemCaseSensitive(json, "mesh");
+	const cJSON* transform = cJSON_GetObjectItemCaseSensitive(json, "transform");
+	char key[WF_SCENE_PATH];
+	if (file == NULL) {
+		JoinKey(key, path, "transform");
+		return transform == NULL || Fail(p, key, "only used with \"mesh\"");
+	}
+	JoinKey(key, path, "mesh");
+	if (!cJSON_IsString(file) || file->valuestring[0] == 0)
+		return Fail(p, key, "expected the path of an OBJ file, got %s", cJSON_IsString(file) ? "\"\"" : TypeName(file));
+	double m[3][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
+	char tkey[WF_SCENE_PATH];
+	JoinKey(tkey, path, "transform");
+	if (transform != NULL && !ReadTransform(p, transform, tkey, m))
+		return false;
+	// Relative to the folder of the scene file.
+	char full[1024];
+	const char* slash = strrchr(p->name, '/');
+	int folder = file->valuestring[0] != '/' && slash != NULL ? (int)(slash - p->name) + 1 : 0;
+	if (snprintf(full, sizeof full, "%.*s%s", folder, p->name, file->valuestring) >= (int)sizeof full)
+		return Fail(p, key, "path longer than %zu characters", sizeof full - 1);
+	char msg[320];
+	out->mesh = wfMesh_LoadObj(full, msg, (int)sizeof msg);
+	if (out->mesh == NULL)
+		return Fail(p, key, "%s", msg);
+	out->def = wfMesh_GetDef(out->mesh);
+	out->positions = (wfVec3*)malloc((size_t)out->def.vertexCount * sizeof(wfVec3));
+	if (out->positions == NULL)
+		return Fail(p, key, "out of memory");
+	for (int i = 0; i < out->def.vertexCount; ++i) {
+		wfVec3 q = out->def.positions[i];
+		double v[3] = {q.x, q.y, q.z}, w[3];
+		for (int r = 0; r < 3; ++r)
+			w[r] = m[r][0] * v[0] + m[r][1] * v[1] + m[r][2] * v[2] + m[r][3];
+		out->positions[i] = (wfVec3){(float)w[0], (float)w[1], (float)w[2]};
+	}
+	out->def.positions = out->positions;
+	cloth->mesh = &out->def;
+	return true;
+}
+
+static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, SceneMesh* mesh, const char* path)
 {
 	char msg[256];
-	if (!ApplyObject(p, json, &kClothTable, cloth, path) || !ResolvePins(p, json, cloth, path))
+	if (!ApplyObject(p, json, &kClothTable, cloth, path) || !ResolvePins(p, json, cloth, path) ||
+	    !LoadMesh(p, json, mesh, cloth, path))
 		return false;
 	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
 		return FailValidation(p, path, msg);
@@ -502,20 +648,64 @@ static bool ParseCloths(const Parser* p, const cJSON* root, wfScene* scene, cons
 	if (count < 1 || count > WF_SCENE_MAX_CLOTHS)
 		return Fail(p, "cloths", "%d cloths, allowed [1, %d]", count, WF_SCENE_MAX_CLOTHS);
 	scene->cloths = (wfClothDef*)calloc((size_t)count, sizeof(wfClothDef));
-	if (scene->cloths == NULL)
+	scene->meshes = (SceneMesh*)calloc((size_t)count, sizeof(SceneMesh));
+	if (scene->cloths == NULL || scene->meshes == NULL)
 		return Fail(p, "cloths", "out of memory");
 	scene->clothCount = count;
 	for (int i = 0; i < count; ++i)
 		scene->cloths[i] = *base;
 	if (many == NULL)
-		return one == NULL || ParseCloth(p, one, &scene->cloths[0], "cloth");
+		return one == NULL || ParseCloth(p, one, &scene->cloths[0], &scene->meshes[0], "cloth");
 	char path[WF_SCENE_PATH];
 	int i = 0;
 	for (const cJSON* item = many->child; item != NULL; item = item->next, ++i) {
 		JoinIndex(path, "cloths", i);
-		if (!ParseCloth(p, item, &scene->cloths[i], path))
+		if (!ParseCloth(p, item, &scene->cloths[i], &scene->meshes[i], path))
 			return false;
 	}
+	return true;
+}
+
+// "colliders": [{"type": "capsule", "position": [...], "rotate": [x, y, z] degrees, ...}, ...]
+static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
+{
+	const cJSON* list = cJSON_GetObjectItemCaseSensitive(root, "colliders");
+	if (list == NULL)
+		return true;
+	if (!cJSON_IsArray(list))
+		return Fail(p, "colliders", "expected an array of objects, got %s", TypeName(list));
+	int count = cJSON_GetArraySize(list);
+	if (count > WF_MAX_COLLIDERS)
+		return Fail(p, "colliders", "%d colliders, allowed [0, %d]", count, WF_MAX_COLLIDERS);
+	scene->colliders = (wfColliderDef*)calloc((size_t)(count > 0 ? count : 1), sizeof(wfColliderDef));
+	if (scene->colliders == NULL)
+		return Fail(p, "colliders", "out of memory");
+	char path[WF_SCENE_PATH], key[WF_SCENE_PATH], msg[256];
+	int i = 0;
+	for (const cJSON* item = list->child; item != NULL; item = item->next, ++i) {
+		JoinIndex(path, "colliders", i);
+		wfColliderDef* d = &scene->colliders[i];
+		*d = wfDefaultColliderDef();
+		if (!ApplyObject(p, item, &kColliderTable, d, path))
+			return false;
+		const cJSON* rotate = cJSON_GetObjectItemCaseSensitive(item, "rotate");
+		if (rotate != NULL) {
+			wfVec3 deg;
+			JoinKey(key, path, "rotate");
+			if (!ReadVec3(p, rotate, key, &deg))
+				return false;
+			if (!(fabsf(deg.x) <= 1e6f && fabsf(deg.y) <= 1e6f && fabsf(deg.z) <= 1e6f))
+				return Fail(p, key, "each angle within [-1e6, 1e6] degrees");
+			// q = qz qy qx (about x first).
+			const double k = 3.14159265358979323846 / 360.0;
+			double cx = cos(deg.x * k), sx = sin(deg.x * k), cy = cos(deg.y * k), sy = sin(deg.y * k), cz = cos(deg.z * k), sz = sin(deg.z * k);
+			d->rotation = (wfQuat){(float)(sx * cy * cz - cx * sy * sz), (float)(cx * sy * cz + sx * cy * sz),
+			                       (float)(cx * cy * sz - sx * sy * cz), (float)(cx * cy * cz + sx * sy * sz)};
+		}
+		if (!wfValidateColliderDef(d, msg, (int)sizeof msg))
+			return FailValidation(p, path, strncmp(msg, "collider.", 9) == 0 ? msg + 9 : msg);
+	}
+	scene->colliderCount = count;
 	return true;
 }
 
@@ -534,7 +724,7 @@ static bool ParseRoot(const Parser* p, const cJSON* root, wfScene* scene)
 		return false;
 	if (!wfValidateWorldDef(&scene->world, msg, (int)sizeof msg))
 		return FailValidation(p, "world", msg);
-	return ParseCloths(p, root, scene, &base);
+	return ParseColliders(p, root, scene) && ParseCloths(p, root, scene, &base);
 }
 
 // The text around a syntax error on its line, at most 16 characters either side, trimmed.
@@ -673,28 +863,6 @@ wfScene* wfScene_Parse(const char* text, const char* name, char* error, int erro
 	return scene;
 }
 
-// Reads the rest of a file into a growing buffer (pipes included); returns NULL or what went wrong.
-static const char* ReadAll(FILE* f, char** text, size_t* used)
-{
-	size_t capacity = 0;
-	for (;;) {
-		if (*used + 1 >= capacity) {
-			if (capacity >= (size_t)WF_SCENE_MAX_BYTES)
-				return "larger than 64 MiB";
-			size_t grown = capacity == 0 ? 4096 : 2 * capacity;
-			char* bigger = (char*)realloc(*text, grown);
-			if (bigger == NULL)
-				return "out of memory";
-			*text = bigger;
-			capacity = grown;
-		}
-		size_t n = fread(*text + *used, 1, capacity - 1 - *used, f);
-		*used += n;
-		if (n == 0)
-			return ferror(f) ? strerror(errno) : NULL;
-	}
-}
-
 // A whole file as a NUL-terminated string; *size excludes the terminator.
 static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
 {
@@ -705,7 +873,7 @@ static char* ReadWholeFile(const Parser* p, const char* path, size_t* size)
 	}
 	char* text = NULL;
 	*size = 0;
-	const char* problem = ReadAll(f, &text, size);
+	const char* problem = wfReadAll(f, &text, size);
 	if (problem != NULL) {
 		Fail(p, "cannot read", "%s", problem);
 		free(text);
@@ -749,9 +917,16 @@ void wfScene_Destroy(wfScene* scene)
 	if (scene == NULL)
 		return;
 	free((void*)scene->world.deviceName);
-	for (int i = 0; i < scene->clothCount; ++i)
+	for (int i = 0; i < scene->clothCount; ++i) {
 		free((void*)scene->cloths[i].pinIndices);
+		if (scene->meshes != NULL) {
+			wfMesh_Destroy(scene->meshes[i].mesh);
+			free(scene->meshes[i].positions);
+		}
+	}
 	free(scene->cloths);
+	free(scene->meshes);
+	free(scene->colliders);
 	free(scene);
 }
 
@@ -770,6 +945,18 @@ wfClothDef wfScene_GetClothDef(const wfScene* scene, int index)
 	if (scene == NULL || index < 0 || index >= scene->clothCount)
 		return wfDefaultClothDef();
 	return scene->cloths[index];
+}
+
+int wfScene_GetColliderCount(const wfScene* scene)
+{
+	return scene != NULL ? scene->colliderCount : 0;
+}
+
+wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->colliderCount)
+		return wfDefaultColliderDef();
+	return scene->colliders[index];
 }
 
 int wfScene_GetFrames(const wfScene* scene)

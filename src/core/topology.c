@@ -43,8 +43,79 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->jacobiWeight);
 	wfFree(m->indices);
 	wfFree(m->uvs);
+	wfFree(m->cornerUVs);
+	wfFree(m->triStart);
+	wfFree(m->triList);
+	wfFree(m->tethers);
 	wfFree(m->restPositions);
 	memset(m, 0, sizeof *m);
+}
+
+wfResult wfBuildTriangleRows(wfClothModel* m)
+{
+	const int n = m->particleCount, t3 = 3 * m->triangleCount;
+	m->triStart = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
+	m->triList = (uint32_t*)wfAlloc((size_t)(t3 + 1) * sizeof(uint32_t));
+	int* fill = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
+	if (m->triStart == NULL || m->triList == NULL || fill == NULL) {
+		wfFree(fill);
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	memset(m->triStart, 0, (size_t)(n + 1) * sizeof(int));
+	for (int k = 0; k < t3; ++k)
+		m->triStart[m->indices[k] + 1]++;
+	for (int i = 0; i < n; ++i)
+		m->triStart[i + 1] += m->triStart[i];
+	memcpy(fill, m->triStart, (size_t)(n + 1) * sizeof(int));
+	for (int k = 0; k < t3; ++k)
+		m->triList[fill[m->indices[k]]++] = (uint32_t)(k / 3);
+	wfFree(fill);
+	return WF_OK;
+}
+
+wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound)
+{
+	const int n = m->particleCount, count = m->constraintCount;
+	m->colorCount = wfSortByColor(m->constraints, count, color, colorBound, m->colorStart);
+	wfFree(color);
+	if (m->colorCount < 0) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+
+	// Adjacency (compressed rows), in ascending constraint order per particle.
+	for (int k = 0; k < count; ++k) {
+		m->adjStart[m->constraints[k].a + 1]++;
+		m->adjStart[m->constraints[k].b + 1]++;
+	}
+	for (int i = 0; i < n; ++i)
+		m->adjStart[i + 1] += m->adjStart[i];
+	int* fill = (int*)wfAlloc((size_t)n * sizeof(int));
+	if (fill == NULL) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	memcpy(fill, m->adjStart, (size_t)n * sizeof(int));
+	for (int k = 0; k < count; ++k) {
+		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
+		m->adjConstraint[fill[a]] = (uint32_t)k;
+		m->adjOther[fill[a]++] = b;
+		m->adjConstraint[fill[b]] = (uint32_t)k;
+		m->adjOther[fill[b]++] = a;
+	}
+	wfFree(fill);
+	m->jacobiDocument = def->jacobiWeights == WF_JACOBI_DOCUMENT;
+	for (int k = 0; k < count; ++k) {
+		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
+		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
+		m->jacobiWeight[k] = m->jacobiDocument ? 1.0f : 1.0f / (float)(da > db ? da : db);
+	}
+	for (int i = 0; i < n; ++i) {
+		int d = m->adjStart[i + 1] - m->adjStart[i];
+		m->maxDegree = d > m->maxDegree ? d : m->maxDegree;
+	}
+	return WF_OK;
 }
 
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
@@ -132,44 +203,8 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	// Colouring: the 12-colour grid scheme (see coloring.c), then contiguous colour ranges.
 	for (int k = 0; k < count; ++k)
 		color[k] = wfGridColor(cols, m->constraints[k].a, m->constraints[k].b);
-	m->colorCount = wfSortByColor(m->constraints, count, color, 12, m->colorStart);
-	wfFree(color);
-	if (m->colorCount < 0) {
-		wfFreeModel(m);
+	if (wfFinishModel(def, m, color, 12) != WF_OK)
 		return WF_ERROR_OUT_OF_MEMORY;
-	}
-
-	// Adjacency (compressed rows), in ascending constraint order per particle.
-	for (int k = 0; k < count; ++k) {
-		m->adjStart[m->constraints[k].a + 1]++;
-		m->adjStart[m->constraints[k].b + 1]++;
-	}
-	for (int i = 0; i < n; ++i)
-		m->adjStart[i + 1] += m->adjStart[i];
-	int* fill = (int*)wfAlloc((size_t)n * sizeof(int));
-	if (fill == NULL) {
-		wfFreeModel(m);
-		return WF_ERROR_OUT_OF_MEMORY;
-	}
-	memcpy(fill, m->adjStart, (size_t)n * sizeof(int));
-	for (int k = 0; k < count; ++k) {
-		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
-		m->adjConstraint[fill[a]] = (uint32_t)k;
-		m->adjOther[fill[a]++] = b;
-		m->adjConstraint[fill[b]] = (uint32_t)k;
-		m->adjOther[fill[b]++] = a;
-	}
-	wfFree(fill);
-	m->jacobiDocument = def->jacobiWeights == WF_JACOBI_DOCUMENT;
-	for (int k = 0; k < count; ++k) {
-		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
-		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
-		m->jacobiWeight[k] = m->jacobiDocument ? 1.0f : 1.0f / (float)(da > db ? da : db);
-	}
-	for (int i = 0; i < n; ++i) {
-		int d = m->adjStart[i + 1] - m->adjStart[i];
-		m->maxDegree = d > m->maxDegree ? d : m->maxDegree;
-	}
 
 	// Two triangles per cell, wound so the normal is +y (horizontal) or +z (vertical).
 	int t = 0;
@@ -181,7 +216,7 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 		}
 	}
 	m->triangleCount = t / 3;
-	return WF_OK;
+	return wfBuildTriangleRows(m);
 }
 
 // Area-weighted vertex normals: the unnormalised face normal (twice the area) summed per vertex.

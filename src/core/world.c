@@ -12,6 +12,9 @@
 static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 {
 	wfBackendType want = world->def.backend;
+	// Self-collision steps on the CPU only: auto takes the CPU for it (vulkan is refused by the def).
+	if (want == WF_BACKEND_AUTO && world->def.selfCollision.enabled && world->def.vulkanDevice == NULL)
+		want = WF_BACKEND_CPU;
 #ifdef WEFT_HAVE_VULKAN
 	if (want == WF_BACKEND_VULKAN || want == WF_BACKEND_AUTO) {
 		// A named device may be a software one (lavapipe); auto takes hardware devices only. The
@@ -92,6 +95,7 @@ void wfDestroyWorld(wfWorld* world)
 	if (world->backend != NULL && world->backend->destroy != NULL)
 		world->backend->destroy(world);
 	free(world->cloths);
+	wfFreeColliders(world);
 	free(world);
 }
 
@@ -109,6 +113,8 @@ void wfFrameParamsInit(const wfWorld* w, wfFrameParams* p)
 	p->floor = w->def.floor;
 	p->wind = w->def.wind;
 	p->contact = w->def.contact;
+	p->aero = w->def.aero;
+	p->aeroOn = w->def.aero.drag != 0.0f || w->def.aero.lift != 0.0f;
 }
 
 wfResult wfWorld_Step(wfWorld* world)
@@ -124,9 +130,11 @@ wfResult wfWorld_Step(wfWorld* world)
 		if (world->cloths[i].generation != 0)
 			wfClothBeginFrame(world, &world->cloths[i]);
 	}
+	wfCollidersBeginFrame(world, &params);
 	wfResult r = world->backend->step(world, &params);
 	if (r != WF_OK)
 		return r;
+	wfCollidersEndFrame(world);
 	// The frame policy: good frames move each cloth's origin, bad ones are counted and recovered.
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
@@ -180,6 +188,8 @@ wfVec3 wfWorld_GetSphereCenter(const wfWorld* world)
 
 wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step)
 {
+	if (world != NULL && step != NULL && !wfColliderStepsFit(world, world->colliderCount, step->substeps))
+		return WF_ERROR_INVALID_ARGUMENT;
 	APPLY_SETTER(wfValidateStepDef, world->def.step, step);
 }
 

@@ -29,6 +29,7 @@ typedef struct wfCpuContext {
 	bool avx2;     // use the AVX2 kernels (chosen once per world at run time)
 	bool parallel; // this cloth is large enough for a thread team
 	wfCpuStageTimer* timer; // NULL: stage timing off
+	const wfWorld* world;   // the colliders of the frame
 } wfCpuContext;
 
 // cpu_simd.c
@@ -54,7 +55,15 @@ double wfCpuClock(void); // seconds, monotonic where OpenMP is there
 // has passed a barrier (the end of an `omp for` or `omp single`); only the master thread reads
 // the clock. Touches no simulation data, so timing never changes a bit of the result.
 void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
+// The aerodynamic acceleration of every particle into state.aero (from the substep-start state).
+void wfCpuAero(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
+// Each tethered particle back within its limit of its anchor (wfClothModel.tethers); with
+// `velocities` (explicit springs) its outward velocity is removed too.
+void wfCpuTethers(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
+// Self-collision (cpu_self.c, wfSelfCollisionDef) on the substep's positions; friction from the
+// motion since `prev` (the substep-start positions; NULL: no friction).
+void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* prev);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
 // The end of an xpbd or jacobi substep: v = factor (x - p) for dynamic particles (1 / h, or the
 // retention / h), then the collisions, block by block.
@@ -68,6 +77,8 @@ typedef struct wfCpuColliders {
 	bool any, sphere, floor;
 	wfVec3 center, velocity;
 	float radius, floorY;
+	int shapeCount;                   // the world's colliders (wfCreateCollider) at this substep
+	wfShape shapes[WF_MAX_COLLIDERS];
 } wfCpuColliders;
 wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);
 
@@ -91,6 +102,10 @@ static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx
 	v->y = vs.y + ty * scale;
 	v->z = vs.z + tz * scale;
 }
+
+// Pushes a particle out of one collider (surface + thickness) and fixes its velocity against the
+// collider's surface velocity there (cpu_stages.c).
+void wfCpuCollideShape(const wfContactDef* contact, const wfShape* shape, wfVec4* x, wfVec4* v);
 
 // Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
 // after the particle's velocity update of the substep.
@@ -120,6 +135,8 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 		const wfVec3 still = {0.0f, 0.0f, 0.0f};
 		wfCpuRespond(k->contact, v, 0.0f, 1.0f, 0.0f, still);
 	}
+	for (int s = 0; s < k->shapeCount; ++s)
+		wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
 }
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);

@@ -50,7 +50,7 @@ static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfCpuStageTimer timer;
-	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL};
+	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world};
 	if (ctx.timer != NULL) {
 		memset(&timer, 0, sizeof timer);
 		timer.last = wfCpuClock();

@@ -108,6 +108,8 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 			for (int i = 0; i < n; ++i)
 				c->state.pos[i] = c->state.pos2[i];
 		}
+		wfCpuTethers(ctx, c, false);
+		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);

@@ -59,10 +59,17 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	const wfCpuColliders colliders = wfCpuCollidersAt(ctx, c);
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{
-		// External forces: gravity and wind.
+		// External forces: gravity, wind and the air's drag and lift.
+		if (p->aeroOn)
+			wfCpuAero(ctx, c);
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
 			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x0[i].w);
+			if (p->aeroOn) {
+				a.x += c->state.aero[i].x;
+				a.y += c->state.aero[i].y;
+				a.z += c->state.aero[i].z;
+			}
 			force[i] = (wfVec4){mass * a.x, mass * a.y, mass * a.z, 0.0f};
 		}
 		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
@@ -105,5 +112,7 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	t = c->state.vel;
 	c->state.vel = c->state.vel2;
 	c->state.vel2 = t;
+	wfCpuTethers(ctx, c, true);
+	wfCpuSelfCollide(ctx, c, NULL); // prev holds the forces here: no friction
 	wfCpuStageMark(ctx, WF_STAGE_FINISH);
 }

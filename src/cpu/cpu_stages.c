@@ -35,6 +35,47 @@ void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage)
 // The implicit damping factor 1 / (1 + h w d) lies in (0, 1] for every d >= 0, so no damping can
 // make a step unstable (the explicit v (1 - h w d) overshoots once h w d > 2).
 // Pinned and grabbed particles (w = 0) keep their place.
+void wfCpuAero(const wfCpuContext* ctx, wfCloth* c)
+{
+	const int n = c->model.particleCount;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		wfVec3 a = wfAeroAccel(&c->model, c->state.pos, c->state.vel, ctx->params, i);
+		c->state.aero[i] = (wfVec4){a.x, a.y, a.z, 0.0f};
+	}
+}
+
+void wfCpuTethers(const wfCpuContext* ctx, wfCloth* c, bool velocities)
+{
+	(void)ctx;
+	const wfConstraint* t = c->model.tethers;
+	if (t == NULL)
+		return;
+	const int n = c->model.particleCount;
+	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		const uint32_t b = t[i].b;
+		if (b == 0xffffffffu || pos[i].w == 0.0f)
+			continue;
+		const wfVec4 x = pos[i], q = pos[b];
+		const float dx = x.x - q.x, dy = x.y - q.y, dz = x.z - q.z, limit = t[i].rest;
+		const float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 <= limit * limit)
+			continue;
+		const float d = sqrtf(d2), s = limit / d;
+		pos[i] = (wfVec4){q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w};
+		if (velocities) {
+			const float nx = dx / d, ny = dy / d, nz = dz / d;
+			const wfVec4 v = vel[i];
+			const float vn = v.x * nx + v.y * ny + v.z * nz;
+			if (vn > 0.0f)
+				vel[i] = (wfVec4){v.x - vn * nx, v.y - vn * ny, v.z - vn * nz, 0.0f};
+		}
+	}
+}
+
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 {
 	const wfFrameParams* p = ctx->params;
@@ -45,12 +86,15 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 	wfVec4* restrict prev = c->state.prev;
 	const bool uniform = p->wind.mode != WF_WIND_WAVE; // acceleration independent of column and mass
 	const wfVec3 a0 = wfExternalAccel(p, ctx->substep, 0, 1.0f / c->material.mass);
+	const wfVec4* aero = p->aeroOn ? c->state.aero : NULL;
+	if (aero != NULL)
+		wfCpuAero(ctx, c);
 	const int blocks = (n + WF_CPU_PARTICLE_BLOCK - 1) / WF_CPU_PARTICLE_BLOCK;
 #pragma omp for schedule(static)
 	for (int b = 0; b < blocks; ++b) {
 		const int end = b * WF_CPU_PARTICLE_BLOCK + WF_CPU_PARTICLE_BLOCK < n ? b * WF_CPU_PARTICLE_BLOCK + WF_CPU_PARTICLE_BLOCK : n;
 		int i = b * WF_CPU_PARTICLE_BLOCK;
-		if (ctx->avx2 && uniform)
+		if (ctx->avx2 && uniform && aero == NULL)
 			i = wfCpuPredictAvx2(pos, vel, prev, i, end, h, damping, a0);
 		for (; i < end; ++i) {
 			wfVec4 x = pos[i];
@@ -58,6 +102,11 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 			if (x.w == 0.0f)
 				continue;
 			wfVec3 a = uniform ? a0 : wfExternalAccel(p, ctx->substep, i % cols, x.w);
+			if (aero != NULL) {
+				a.x += aero[i].x;
+				a.y += aero[i].y;
+				a.z += aero[i].z;
+			}
 			wfVec4 v = vel[i];
 			float k = 1.0f + h * x.w * damping;
 			v.x = (v.x + h * a.x) / k;
@@ -122,5 +171,86 @@ wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* c)
 	k.velocity = k.sphere ? wfSphereVelocityAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
 	k.radius = p->sphere.radius + p->contact.thickness;
 	k.floorY = c->local.floorHeight + p->contact.thickness;
+	k.shapeCount = ctx->world->colliderFrameCount;
+	for (int s = 0; s < k.shapeCount; ++s)
+		wfShapeAt(ctx->world, c, s, p, ctx->substep, &k.shapes[s]);
+	k.any = k.any || k.shapeCount > 0;
 	return k;
+}
+
+// The velocity of the collider's surface at local point (px, py, pz): v + omega x (p - centre).
+static wfVec3 SurfaceVelocity(const wfShape* s, float px, float py, float pz)
+{
+	float rx = px - s->center.x, ry = py - s->center.y, rz = pz - s->center.z;
+	const wfVec3 w = s->omega;
+	return (wfVec3){s->velocity.x + w.y * rz - w.z * ry, s->velocity.y + w.z * rx - w.x * rz, s->velocity.z + w.x * ry - w.y * rx};
+}
+
+// Pushes x out to q + n r (n unit) and responds.
+static void PushOut(const wfContactDef* contact, const wfShape* s, wfVec4* x, wfVec4* v, float qx, float qy, float qz, float nx,
+                    float ny, float nz, float r)
+{
+	x->x = qx + nx * r;
+	x->y = qy + ny * r;
+	x->z = qz + nz * r;
+	wfCpuRespond(contact, v, nx, ny, nz, SurfaceVelocity(s, x->x, x->y, x->z));
+}
+
+void wfCpuCollideShape(const wfContactDef* contact, const wfShape* s, wfVec4* x, wfVec4* v)
+{
+	const float t = contact->thickness;
+	const float* a = s->axes; // a[0..2] local x, a[3..5] local y, a[6..8] local z
+	const float dx = x->x - s->center.x, dy = x->y - s->center.y, dz = x->z - s->center.z;
+	switch ((wfColliderType)s->type) {
+	case WF_COLLIDER_SPHERE:
+	case WF_COLLIDER_CAPSULE: {
+		// The closest point of the axis segment [-L, L] along local x; the radius tapers linearly along
+		// it (exact for equal radii, the usual approximation of a tapered capsule otherwise).
+		const float L = s->halfLength;
+		float u = dx * a[0] + dy * a[1] + dz * a[2];
+		u = u < -L ? -L : u > L ? L : u;
+		const float f = L > 0.0f ? 0.5f * (u / L + 1.0f) : 0.0f;
+		const float r = s->radius + (s->radius1 - s->radius) * f + t;
+		const float qx = s->center.x + a[0] * u, qy = s->center.y + a[1] * u, qz = s->center.z + a[2] * u;
+		const float ex = x->x - qx, ey = x->y - qy, ez = x->z - qz;
+		const float d2 = ex * ex + ey * ey + ez * ez;
+		if (d2 >= r * r)
+			return;
+		const float d = sqrtf(d2);
+		if (d > 1e-12f)
+			PushOut(contact, s, x, v, qx, qy, qz, ex / d, ey / d, ez / d, r);
+		else
+			PushOut(contact, s, x, v, qx, qy, qz, a[3], a[4], a[5], r);
+		return;
+	}
+	case WF_COLLIDER_BOX: {
+		// Inside the box grown by the thickness: out through the nearest face.
+		const float l[3] = {dx * a[0] + dy * a[1] + dz * a[2], dx * a[3] + dy * a[4] + dz * a[5], dx * a[6] + dy * a[7] + dz * a[8]};
+		const float e[3] = {s->halfExtents.x + t, s->halfExtents.y + t, s->halfExtents.z + t};
+		int axis = -1;
+		float least = 0.0f;
+		for (int i = 0; i < 3; ++i) {
+			float depth = e[i] - fabsf(l[i]);
+			if (depth <= 0.0f)
+				return;
+			if (axis < 0 || depth < least) {
+				axis = i;
+				least = depth;
+			}
+		}
+		const float sign = l[axis] < 0.0f ? -1.0f : 1.0f;
+		const float nx = a[3 * axis] * sign, ny = a[3 * axis + 1] * sign, nz = a[3 * axis + 2] * sign;
+		// Move along the normal by the depth: onto the face plane.
+		PushOut(contact, s, x, v, x->x, x->y, x->z, nx, ny, nz, least);
+		return;
+	}
+	case WF_COLLIDER_PLANE: {
+		const float nx = a[3], ny = a[4], nz = a[5];
+		const float d = dx * nx + dy * ny + dz * nz;
+		if (d >= t)
+			return;
+		PushOut(contact, s, x, v, x->x, x->y, x->z, nx, ny, nz, t - d);
+		return;
+	}
+	}
 }

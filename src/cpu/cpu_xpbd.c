@@ -75,6 +75,8 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 			for (int color = 0; color < c->model.colorCount; ++color)
 				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
 		}
+		wfCpuTethers(ctx, c, false);
+		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);

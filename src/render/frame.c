@@ -61,7 +61,8 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 {
 	RdContext* ctx = &r->ctx;
 	int n = info->particleCount;
-	int lineIndices = 2 * ((info->cols - 1) * info->rows + info->cols * (info->rows - 1));
+	// The wireframe: a grid's structural edges row by row, a mesh's edges as the library lists them.
+	int lineIndices = info->mesh ? 2 * info->edgeCount : 2 * ((info->cols - 1) * info->rows + info->cols * (info->rows - 1));
 	VkDeviceSize size = 0;
 	c->streams = rdLayoutStreams(&size, 0, 3 * info->triangleCount, lineIndices, true);
 	c->streams.uv = size;
@@ -79,6 +80,10 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 		return rdFail(ctx, "reading cloth %d: %s", c->index, wfWorld_GetLastError(c->world));
 	}
 	uint32_t* lines = (uint32_t*)(base + c->streams.lineIndex);
+	if (info->mesh && wfCloth_ReadEdges(id, lines, lineIndices) != WF_OK) {
+		rdBufferDestroy(ctx, &staging);
+		return rdFail(ctx, "reading cloth %d: %s", c->index, wfWorld_GetLastError(c->world));
+	}
 	int k = 0;
 	for (int y = 0; y < info->rows; ++y) {
 		for (int x = 0; x < info->cols; ++x) {

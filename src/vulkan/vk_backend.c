@@ -39,12 +39,23 @@
 
 _Static_assert(sizeof(wfVkPush) == 16, "push constants");
 _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
-_Static_assert(offsetof(wfVkClothParams, h) == 112, "vec4 members first");
+_Static_assert(offsetof(wfVkClothParams, h) == 144, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
+_Static_assert(WF_VK_MAX_SHAPES >= WF_MAX_COLLIDERS && WF_VK_MAX_SHAPE_STEPS == WF_GPU_MAX_COLLIDER_STEPS, "collider limits");
+_Static_assert(offsetof(wfVkClothParams, shapes) % 16 == 0 && sizeof(wfVkShape) == 48, "std430 shapes");
+_Static_assert(WF_COLLIDER_SPHERE_ID == WF_COLLIDER_SPHERE && WF_COLLIDER_CAPSULE_ID == WF_COLLIDER_CAPSULE &&
+               WF_COLLIDER_BOX_ID == WF_COLLIDER_BOX && WF_COLLIDER_PLANE_ID == WF_COLLIDER_PLANE, "collider types");
 _Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
 _Static_assert(sizeof(wfVkStatus) == 32 && offsetof(wfVkStatus, reference) == 16, "status");
 _Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
+
+// Records of a cloth's frame buffer after its parameters: one substep (a batched cloth, whose arena
+// table holds the frame's records), or every substep and the colliders' shape steps after them.
+static VkDeviceSize FrameRecords(const wfVkCloth* vc)
+{
+	return vc->frameSubsteps < WF_VK_MAX_SUBSTEPS ? (VkDeviceSize)vc->frameSubsteps : WF_VK_FRAME_RECORDS;
+}
 
 static const VkMemoryPropertyFlags kDeviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
 static const VkMemoryPropertyFlags kHostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -241,7 +252,7 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 	const wfVkDeviceFuncs* f = &ctx->fd;
 	for (int v = 0; v < 2; ++v) {
 		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
-		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + (VkDeviceSize)vc->frameSubsteps * sizeof(wfVkSubstep)};
+		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + FrameRecords(vc) * sizeof(wfVkSubstep)};
 		infos[WF_VK_BIND_POS] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_A : WF_VK_REGION_POS_B);
 		infos[WF_VK_BIND_VEL] = RegionInfo(vc, v == 0 ? WF_VK_REGION_VEL_A : WF_VK_REGION_VEL_B);
 		infos[WF_VK_BIND_POS_ALT] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_B : WF_VK_REGION_POS_A);
@@ -350,6 +361,9 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	memset(base, 0, (size_t)temp.size);
 #define REGION(id) (base + (vc->regionOffset[id] - vc->deviceBase))
 	memcpy(REGION(WF_VK_REGION_CONSTRAINTS), m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	if (m->tethers != NULL) // after the constraints: con[P.tetherBase + i] (predict.comp, WF_VK_PUSH_TETHER)
+		memcpy(REGION(WF_VK_REGION_CONSTRAINTS) + (size_t)m->constraintCount * sizeof(wfConstraint), m->tethers,
+		       (size_t)m->particleCount * sizeof(wfConstraint));
 	// Half-size records for the fused kernel (particle indices below 4096 take 12 bits): a 60x60
 	// cloth's 168 KB stay in L1 next to the 48 KB of shared memory, its 336 KB of full ones do not.
 	if (m->particleCount <= WF_VK_FUSED_MAX_PARTICLES) {
@@ -434,13 +448,17 @@ static int CountArenaCloths(const wfWorld* world, const wfCloth* except)
 // A cloth the fused kernel can step (one workgroup holds it): its arrays go into an arena.
 static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 {
-	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS;
+	// Drag and lift read the neighbours' velocities, which the fused kernel keeps in registers.
+	const wfAeroDef* aero = &ctx->world->def.aero;
+	// Tethers read other particles' positions after the solve, outside the fused kernel's phases.
+	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
+	       aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
 static void WriteArenaSet(wfVkContext* ctx, const wfVkArena* a)
 {
-	const VkDeviceSize substeps = WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep);
+	const VkDeviceSize substeps = WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep);
 	VkDescriptorBufferInfo infos[WF_VK_BATCH_BIND_COUNT] = {
 		[WF_VK_BATCH_BIND_SUBSTEPS] = {a->table.buffer, 0, substeps},
 		[WF_VK_BATCH_BIND_SLOTS] = {a->table.buffer, substeps, (VkDeviceSize)a->slotCapacity * sizeof(wfVkBatchSlot)},
@@ -473,7 +491,7 @@ static wfResult ArenaReserveSlots(wfVkContext* ctx, wfVkArena* a, uint32_t slots
 	while (capacity < slots)
 		capacity *= 2;
 	DestroyBuffer(ctx, &a->table);
-	wfResult r = CreateBuffer(ctx, WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) + (VkDeviceSize)capacity * sizeof(wfVkBatchSlot),
+	wfResult r = CreateBuffer(ctx, WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) + (VkDeviceSize)capacity * sizeof(wfVkBatchSlot),
 		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal, "weft batch table", &a->table);
 	if (r != WF_OK) {
 		DestroyBuffer(ctx, &a->table); // a half-made buffer (no memory) must not reach a descriptor
@@ -647,7 +665,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	const VkDeviceSize partials = (VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfVkPartial);
 	VkDeviceSize sizes[WF_VK_REGION_COUNT] = {
 		[WF_VK_REGION_POS_A] = v4, [WF_VK_REGION_VEL_A] = v4, [WF_VK_REGION_POS_B] = v4, [WF_VK_REGION_VEL_B] = v4,
-		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = k * 16,
+		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = (k + (m->tethers != NULL ? n : 0)) * 16,
 		[WF_VK_REGION_ADJ_START] = (n + 1) * 4, [WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4, [WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
 		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
 		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
@@ -709,7 +727,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	// UsesFused).
 	vc->frameSubsteps = vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE && !ctx->fusedDisabled &&
 			(ctx->fusedForced || CountArenaCloths(world, c) > 0) ? 1 : WF_VK_MAX_SUBSTEPS;
-	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + (VkDeviceSize)vc->frameSubsteps * sizeof(wfVkSubstep), align);
+	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + FrameRecords(vc) * sizeof(wfVkSubstep), align);
 	r = CreateBuffer(ctx, vc->statsParamsOffset + sizeof(wfVkStatsParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
 		name, &vc->frame);
 	if (r != WF_OK)
@@ -953,6 +971,15 @@ static void CopyBackToA(Recorder* rec, uint32_t n, bool velocities)
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
+// The tether pass after a substep's solve (predict.comp, WF_VK_PUSH_TETHER), where the cloth has them.
+static void RecordTethers(Recorder* rec, const wfCloth* c, uint32_t n, uint32_t sub, uint32_t flags)
+{
+	if (c->model.tethers == NULL)
+		return;
+	Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_TETHER | flags);
+	ComputeBarrier(rec->ctx, rec->cmd);
+}
+
 static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 {
 	const wfVkContext* ctx = rec->ctx;
@@ -960,6 +987,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	const uint32_t n = (uint32_t)c->model.particleCount;
 	// A small cloth whose particles have at most WF_VK_GATHER_WIDE neighbours gathers them in one batch.
 	const bool wide = n <= WF_VK_GATHER_WIDE_MAX_PARTICLES && c->model.maxDegree <= WF_VK_GATHER_WIDE;
+	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
 	rec->set = -1;
 	rec->bound = VK_NULL_HANDLE;
 	UseSet(rec, 0);
@@ -970,6 +998,13 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	ComputeBarrier(ctx, rec->cmd);
 	for (int s = 0; s < step->substeps; ++s) {
 		const uint32_t sub = (uint32_t)s;
+		if (aero) {
+			// Drag and lift from the substep-start state into prev, read by predict or springs.
+			BeginStage(rec, WF_STAGE_PREDICT);
+			UseSet(rec, step->solver == WF_SOLVER_SPRINGS ? (s & 1) : 0);
+			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_AERO);
+			ComputeBarrier(ctx, rec->cmd);
+		}
 		switch (step->solver) {
 		case WF_SOLVER_XPBD:
 			// Gauss-Seidel across colours: each colour range sees the corrections of the previous one.
@@ -984,6 +1019,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 					ComputeBarrier(ctx, rec->cmd);
 				}
 			}
+			RecordTethers(rec, c, n, sub, 0);
 			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
@@ -1003,6 +1039,7 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			if (step->iterations & 1)
 				CopyBackToA(rec, n, false);
 			UseSet(rec, 0);
+			RecordTethers(rec, c, n, sub, 0);
 			BeginStage(rec, WF_STAGE_FINISH);
 			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
@@ -1014,6 +1051,10 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 			UseSet(rec, s & 1);
 			Dispatch(rec, wide ? WF_VK_PIPE_SPRINGS_WIDE : WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
 			ComputeBarrier(ctx, rec->cmd);
+			if (c->model.tethers != NULL) {
+				UseSet(rec, (s + 1) & 1); // the pair just written
+				RecordTethers(rec, c, n, sub, WF_VK_PUSH_TETHER_VEL);
+			}
 			break;
 		}
 	}
@@ -1135,8 +1176,10 @@ static wfVkVec4 V4(wfVec3 v, float w)
 }
 
 // The clock-dependent values of every substep of the frame (the same for every cloth: the wave
-// wind's mass dependence is evaluated on the device).
-static void WriteSubsteps(const wfFrameParams* p, float invMass, wfVkSubstep* sub)
+// wind's mass dependence is evaluated on the device), then the colliders' shape steps: per substep
+// and collider its displacement from the frame-start centre, its axes, velocity and spin, as two
+// records (shared.h).
+static void WriteSubsteps(const wfWorld* world, const wfFrameParams* p, float invMass, wfVkSubstep* sub)
 {
 	for (int s = 0; s < p->substeps; ++s) {
 		wfVkSubstep rec;
@@ -1144,6 +1187,19 @@ static void WriteSubsteps(const wfFrameParams* p, float invMass, wfVkSubstep* su
 		rec.sphereVel = V4(wfSphereVelocityAt(p, s), 0.0f);
 		rec.accel = V4(wfExternalAccel(p, s, 0, invMass), (float)(p->time + (double)s * p->h));
 		memcpy(&sub[s], &rec, sizeof rec);
+	}
+	const int shapes = world->colliderFrameCount;
+	for (int s = 0; s < p->substeps && shapes > 0; ++s) {
+		for (int k = 0; k < shapes; ++k) {
+			float move[3], a[9];
+			wfShapeStep(world, k, p, s, move, a);
+			const wfColliderFrame* f = &world->colliderFrame[k];
+			wfVkSubstep rec[2] = {
+				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
+				{{a[6], a[7], a[8], 0.0f}, V4(f->velocity, 0.0f), V4(f->omega, 0.0f)},
+			};
+			memcpy(&sub[WF_VK_MAX_SUBSTEPS + 2 * (s * shapes + k)], rec, sizeof rec);
+		}
 	}
 }
 
@@ -1157,7 +1213,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	const wfMaterial* m = &c->material;
 	const wfVec3 d = p->wind.direction;
 	wfVkClothParams cp;
-	memset(&cp, 0, sizeof cp);
+	memset(&cp, 0, offsetof(wfVkClothParams, shapes)); // the shapes past shapeCount are never read
 	cp.gravity = V4(p->gravity, 0.0f);
 	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
 	// The cloth's local frame (wfClothBeginFrame): its shift, colliders and grab target.
@@ -1167,6 +1223,8 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, p);
 	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
+	cp.aeroCoeff = (wfVkVec4){p->aero.drag, p->aero.lift, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
 	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
@@ -1183,7 +1241,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.friction = p->contact.friction;
 	cp.flags = (p->sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
-		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u);
+		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u) | (p->aeroOn ? WF_VK_FLAG_AERO : 0u);
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;
@@ -1192,16 +1250,29 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 		for (int k = 0; k <= c->model.colorCount; ++k)
 			cp.colorStart[k] = (uint32_t)c->model.colorStart[k];
 	}
-	memcpy(out, &cp, sizeof cp);
+	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
+	cp.tetherBase = (uint32_t)c->model.constraintCount;
+	cp.shapeCount = (uint32_t)world->colliderFrameCount;
+	for (int k = 0; k < world->colliderFrameCount; ++k) {
+		const wfColliderFrame* f = &world->colliderFrame[k];
+		float base[3];
+		wfShapeBase(world, c, k, base);
+		cp.shapes[k].base = (wfVkVec4){base[0], base[1], base[2], (float)f->type};
+		cp.shapes[k].size = (wfVkVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
+		cp.shapes[k].halfExtents = V4(f->halfExtents, 0.0f);
+	}
+	// Only the shapes in use: a batch of a thousand cloths writes its parameters every frame.
+	const size_t used = offsetof(wfVkClothParams, shapes) + (size_t)world->colliderFrameCount * sizeof(wfVkShape);
+	memcpy(out, &cp, used);
 	if (vc->slot < 0) {
-		WriteSubsteps(p, 1.0f / m->mass, sub);
+		WriteSubsteps(world, p, 1.0f / m->mass, sub);
 		return;
 	}
 	// A batched cloth: its slot in the arena's table, the arrays in elements of their views.
 	const wfVkArena* a = &ctx->arenas[vc->arena];
-	wfVkBatchSlot slot;
-	memset(&slot, 0, sizeof slot);
-	slot.params = cp;
+	wfVkBatchSlot slot; // its parameters come from cp
+	memset(slot.at, 0, sizeof slot.at);
+	memset(&slot.status, 0, sizeof slot.status);
 	const VkDeviceSize* o = vc->regionOffset;
 	slot.at[WF_VK_SLOT_POS] = (uint32_t)(o[WF_VK_REGION_POS_A] / 16);
 	slot.at[WF_VK_SLOT_VEL] = (uint32_t)(o[WF_VK_REGION_VEL_A] / 16);
@@ -1223,7 +1294,9 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	// Positions in shared memory when the dispatch's shared array holds them (fused.glsl).
 	slot.at[WF_VK_SLOT_FLAGS] = 3u * (uint32_t)c->model.particleCount <= FusedSharedFloats(ctx, a->sizeIndex) ? WF_VK_PUSH_SHARED : 0u;
 	char* table = (char*)a->table.map;
-	memcpy(table + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) + (size_t)vc->slot * sizeof slot, &slot, sizeof slot);
+	char* to = table + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) + (size_t)vc->slot * sizeof slot;
+	memcpy(to, &cp, used);
+	memcpy(to + offsetof(wfVkBatchSlot, at), (const char*)&slot + offsetof(wfVkBatchSlot, at), sizeof slot - offsetof(wfVkBatchSlot, at));
 }
 
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
@@ -1253,7 +1326,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 	// Each arena's substep table (uniform wind: the acceleration does not depend on the mass).
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
 		if (ctx->arenas[ai].slots > 0)
-			WriteSubsteps(params, 1.0f, (wfVkSubstep*)ctx->arenas[ai].table.map);
+			WriteSubsteps(world, params, 1.0f, (wfVkSubstep*)ctx->arenas[ai].table.map);
 	}
 	wfResult r = SubmitAndWait(ctx, ctx->frameCmd);
 	if (r != WF_OK)
@@ -1291,7 +1364,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
 		wfVkStatus st;
 		if (vc->slot >= 0)
-			memcpy(&st, (const char*)ctx->arenas[vc->arena].table.map + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep) +
+			memcpy(&st, (const char*)ctx->arenas[vc->arena].table.map + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) +
 				(size_t)vc->slot * sizeof(wfVkBatchSlot) + offsetof(wfVkBatchSlot, status), sizeof st);
 		else
 			memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);

@@ -21,6 +21,8 @@ layout(location = 3) out float vScalar;
 // Signed strain of particle i: the mean of (length / rest length - 1) over its grid (structural) edges.
 float Strain(int i, int cols, int rows)
 {
+	if (cols <= 0)
+		return 0.0; // a mesh cloth: no grid neighbours to read (its strain colour is not drawn yet)
 	int x = i % cols, y = i / cols;
 	int neighbours[4] = int[4](x > 0 ? i - 1 : -1, x + 1 < cols ? i + 1 : -1, y > 0 ? i - cols : -1, y + 1 < rows ? i + cols : -1);
 	float sum = 0.0;

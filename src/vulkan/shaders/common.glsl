@@ -115,6 +115,53 @@ vec3 WfExternalAccel(uint substep, uint column, float invMass)
 	return a;
 }
 
+#ifndef WF_BATCH
+// environment.c TriangleAero: one triangle's drag and lift from the state at the substep start.
+vec3 WfTriangleAero(uint t)
+{
+	const uint i0 = indices[3u * t], i1 = indices[3u * t + 1u], i2 = indices[3u * t + 2u];
+	const vec4 p0 = pos[i0], p1 = pos[i1], p2 = pos[i2], v0 = vel[i0], v1 = vel[i1], v2 = vel[i2];
+	precise float ax = p1.x - p0.x, ay = p1.y - p0.y, az = p1.z - p0.z;
+	precise float bx = p2.x - p0.x, by = p2.y - p0.y, bz = p2.z - p0.z;
+	precise float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+	precise float len = sqrt(nx * nx + ny * ny + nz * nz);
+	if (!(len > 1e-20))
+		return vec3(0.0);
+	precise float ux = nx / len, uy = ny / len, uz = nz / len;
+	precise float q = P.aero.w * (0.5 * len);
+	precise float rx = P.aero.x - (v0.x + v1.x + v2.x) / 3.0;
+	precise float ry = P.aero.y - (v0.y + v1.y + v2.y) / 3.0;
+	precise float rz = P.aero.z - (v0.z + v1.z + v2.z) / 3.0;
+	precise float rn = rx * ux + ry * uy + rz * uz;
+	precise float drag = q * P.aeroCoeff.x * abs(rn) * rn;
+	precise vec3 f = vec3(drag * ux, drag * uy, drag * uz);
+	precise float s2 = rx * rx + ry * ry + rz * rz;
+	if (P.aeroCoeff.y != 0.0 && s2 > 1e-24) {
+		precise float lift = q * P.aeroCoeff.y * rn * sqrt(s2);
+		precise float k = rn / s2;
+		f.x += lift * (ux - k * rx);
+		f.y += lift * (uy - k * ry);
+		f.z += lift * (uz - k * rz);
+	}
+	return f;
+}
+
+// wfAeroAccel: the corner's third of each incident triangle's force, times the inverse mass.
+vec3 WfAeroAccel(uint i)
+{
+	precise float sx = 0.0, sy = 0.0, sz = 0.0;
+	for (int e = triStart[i]; e < triStart[i + 1u]; ++e) {
+		precise vec3 f = WfTriangleAero(triList[e]);
+		sx += f.x;
+		sy += f.y;
+		sz += f.z;
+	}
+	const float w = pos[i].w;
+	precise vec3 a = vec3(sx * w / 3.0, sy * w / 3.0, sz * w / 3.0);
+	return a;
+}
+#endif
+
 // Respond (cpu_stages.c): STOP zeroes the velocity; FRICTION removes the approaching normal part
 // of the relative velocity and applies Coulomb friction to the tangential part.
 void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
@@ -134,6 +181,73 @@ void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 	v.x = ox;
 	v.y = oy;
 	v.z = oz;
+}
+
+// Pushes x to q + n r and responds against the collider's surface velocity there: v + w x (x - c)
+// (cpu_stages.c PushOut, SurfaceVelocity).
+void WfPushOut(inout vec4 x, inout vec4 v, vec3 c, vec3 vel, vec3 w, float qx, float qy, float qz, float nx, float ny, float nz, float r)
+{
+	precise float px = qx + nx * r, py = qy + ny * r, pz = qz + nz * r;
+	x.x = px;
+	x.y = py;
+	x.z = pz;
+	precise float rx = x.x - c.x, ry = x.y - c.y, rz = x.z - c.z;
+	precise vec3 vs = vec3(vel.x + w.y * rz - w.z * ry, vel.y + w.z * rx - w.x * rz, vel.z + w.x * ry - w.y * rx);
+	WfRespond(v, nx, ny, nz, vs);
+}
+
+// wfCpuCollideShape: collider k at the end of substep `substep` (shared.h: its frame-start centre in
+// P.shapes, the substep's displacement, axes, velocity and spin in two records after the substeps).
+void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
+{
+	const uint at = WF_VK_MAX_SUBSTEPS + 2u * (substep * P.shapeCount + k);
+	const vec4 base = P.shapes[k].base, size = P.shapes[k].size;
+	const vec3 move = S[at].sphereMotion.xyz, ax = S[at].sphereVel.xyz, ay = S[at].accel.xyz, az = S[at + 1u].sphereMotion.xyz;
+	const vec3 vel = S[at + 1u].sphereVel.xyz, w = S[at + 1u].accel.xyz;
+	precise vec3 c = vec3(base.x + move.x, base.y + move.y, base.z + move.z);
+	const float t = size.w; // the contact thickness
+	precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
+	const uint type = uint(base.w);
+	if (type == WF_COLLIDER_SPHERE_ID || type == WF_COLLIDER_CAPSULE_ID) {
+		const float L = size.z;
+		precise float u = dx * ax.x + dy * ax.y + dz * ax.z;
+		u = u < -L ? -L : u > L ? L : u;
+		precise float f = L > 0.0 ? 0.5 * (u / L + 1.0) : 0.0;
+		precise float r = size.x + (size.y - size.x) * f + t;
+		precise float qx = c.x + ax.x * u, qy = c.y + ax.y * u, qz = c.z + ax.z * u;
+		precise float ex = x.x - qx, ey = x.y - qy, ez = x.z - qz;
+		precise float d2 = ex * ex + ey * ey + ez * ez;
+		if (d2 >= r * r)
+			return;
+		precise float d = sqrt(d2);
+		if (d > 1e-12)
+			WfPushOut(x, v, c, vel, w, qx, qy, qz, ex / d, ey / d, ez / d, r);
+		else
+			WfPushOut(x, v, c, vel, w, qx, qy, qz, ay.x, ay.y, ay.z, r);
+	} else if (type == WF_COLLIDER_BOX_ID) {
+		precise vec3 l = vec3(dx * ax.x + dy * ax.y + dz * ax.z, dx * ay.x + dy * ay.y + dz * ay.z, dx * az.x + dy * az.y + dz * az.z);
+		precise vec3 e = vec3(P.shapes[k].halfExtents.x + t, P.shapes[k].halfExtents.y + t, P.shapes[k].halfExtents.z + t);
+		int axis = -1;
+		float least = 0.0;
+		for (int i = 0; i < 3; ++i) {
+			precise float depth = e[i] - abs(l[i]);
+			if (depth <= 0.0)
+				return;
+			if (axis < 0 || depth < least) {
+				axis = i;
+				least = depth;
+			}
+		}
+		const float sign = l[axis] < 0.0 ? -1.0 : 1.0;
+		const vec3 n = (axis == 0 ? ax : axis == 1 ? ay : az) * sign;
+		WfPushOut(x, v, c, vel, w, x.x, x.y, x.z, n.x, n.y, n.z, least);
+	} else {
+		precise float d = dx * ay.x + dy * ay.y + dz * ay.z;
+		if (d >= t)
+			return;
+		precise float r = t - d;
+		WfPushOut(x, v, c, vel, w, x.x, x.y, x.z, ay.x, ay.y, ay.z, r);
+	}
 }
 
 // wfCpuCollide for one particle: out of the sphere and above the floor, then fix the velocity.
@@ -167,4 +281,6 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 		x.y = P.floorY;
 		WfRespond(v, 0.0, 1.0, 0.0, vec3(0.0));
 	}
+	for (uint k = 0u; k < P.shapeCount; ++k)
+		WfCollideShape(x, v, substep, k);
 }

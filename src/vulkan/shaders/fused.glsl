@@ -184,7 +184,7 @@ void Finish(uint substep)
 {
 	uint t = gl_LocalInvocationID.x;
 	float f = P.velFactor;
-	bool collide = (P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u;
+	bool collide = (P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		if (i >= P.particleCount)

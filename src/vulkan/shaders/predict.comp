@@ -1,7 +1,8 @@
 #version 450
 // Predict (XPBD and Jacobi): v = (v + h a) / (1 + h w d) (XPBD damping, implicit) or v += h a; p = x; x += h v.
 // A grabbed particle (inverse mass 0) is placed at the grab target (wfCpuPlaceGrab).
-// With WF_VK_PUSH_SHIFT it only re-centres the cloth at the frame start: x -= shift.
+// With WF_VK_PUSH_SHIFT it only re-centres the cloth at the frame start: x -= shift; with
+// WF_VK_PUSH_AERO it only writes the particle's drag and lift acceleration into prev (wfAeroAccel).
 #include "common.glsl"
 
 void main()
@@ -16,13 +17,48 @@ void main()
 		pos[i] = vec4(y, x.w);
 		return;
 	}
+	if ((pc.flags & WF_VK_PUSH_TETHER) != 0u) {
+		// wfCpuTethers: back within the limit of the anchor (pinned at creation, so never moved here).
+		const uvec4 t = con[P.tetherBase + i];
+		if (t.y == 0xffffffffu || x.w == 0.0)
+			return;
+		const vec4 q = pos[t.y];
+		const float limit = uintBitsToFloat(t.z);
+		precise float dx = x.x - q.x, dy = x.y - q.y, dz = x.z - q.z;
+		precise float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 <= limit * limit)
+			return;
+		precise float d = sqrt(d2), s = limit / d;
+		precise vec4 y = vec4(q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w);
+		pos[i] = y;
+		if ((pc.flags & WF_VK_PUSH_TETHER_VEL) != 0u) {
+			precise float nx = dx / d, ny = dy / d, nz = dz / d;
+			const vec4 v = vel[i];
+			precise float vn = v.x * nx + v.y * ny + v.z * nz;
+			if (vn > 0.0) {
+				precise vec4 u = vec4(v.x - vn * nx, v.y - vn * ny, v.z - vn * nz, 0.0);
+				vel[i] = u;
+			}
+		}
+		return;
+	}
+	if ((pc.flags & WF_VK_PUSH_AERO) != 0u) {
+		prev[i] = vec4(WfAeroAccel(i), 0.0);
+		return;
+	}
+	vec3 air = (P.flags & WF_VK_FLAG_AERO) != 0u ? prev[i].xyz : vec3(0.0);
 	prev[i] = x;
 	if (x.w == 0.0) {
 		if (int(i) == P.grabIndex)
 			pos[i] = vec4(P.grabTarget.xyz, x.w);
 		return;
 	}
-	vec3 a = WfExternalAccel(pc.substep, i % P.cols, x.w);
+	precise vec3 a = WfExternalAccel(pc.substep, i % P.cols, x.w);
+	if ((P.flags & WF_VK_FLAG_AERO) != 0u) {
+		a.x += air.x;
+		a.y += air.y;
+		a.z += air.z;
+	}
 	float h = P.h;
 	precise vec4 v = vel[i];
 	if ((pc.flags & WF_VK_PUSH_DAMPED) != 0u) {

@@ -27,6 +27,17 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_GROUP_SIZE 128
 // Frame buffers hold one substep record per substep, up to the largest substep count allowed.
 #define WF_VK_MAX_SUBSTEPS 4096
+// Colliders: at most WF_VK_MAX_SHAPES per world, and substeps x colliders at most
+// WF_VK_MAX_SHAPE_STEPS records a frame, kept after the substep records as two wfVkSubstep-sized
+// records each (wfVkShapeStep): S[WF_VK_MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
+#define WF_VK_MAX_SHAPES 32
+#define WF_VK_MAX_SHAPE_STEPS 2048
+#define WF_VK_FRAME_RECORDS (WF_VK_MAX_SUBSTEPS + 2 * WF_VK_MAX_SHAPE_STEPS)
+// wfColliderType's values, for the shaders.
+#define WF_COLLIDER_SPHERE_ID 0
+#define WF_COLLIDER_CAPSULE_ID 1
+#define WF_COLLIDER_BOX_ID 2
+#define WF_COLLIDER_PLANE_ID 3
 
 // Descriptor bindings (set 0). Two descriptor sets per cloth differ only in POS/VEL vs POS_ALT/VEL_ALT:
 // variant 0 binds (A, B), variant 1 binds (B, A), which is how sweeps and springs ping-pong.
@@ -88,6 +99,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_FLAG_STOP 4u   // contact response: zero the velocity
 #define WF_VK_FLAG_WAVE 8u   // wave wind: acceleration per column and inverse mass
 #define WF_VK_FLAG_JACOBI_DOCUMENT 16u // Jacobi: the document's own-degree averaging, no pin factor
+#define WF_VK_FLAG_AERO 32u  // drag and lift: the substep's aerodynamic acceleration is in prev (predict.comp)
 
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
@@ -130,6 +142,9 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_PUSH_DAMPED 2u          // predict: XPBD velocity damping
 #define WF_VK_PUSH_SHARED 4u          // fused (wfVkBatchSlot.at[WF_VK_SLOT_FLAGS]): positions in shared memory
 #define WF_VK_PUSH_SHIFT 8u           // predict.comp: only the frame start's re-centring, x -= P.shift
+#define WF_VK_PUSH_AERO 16u           // predict.comp: only the aerodynamic acceleration, into prev
+#define WF_VK_PUSH_TETHER 32u         // predict.comp: only the tethers (wfCpuTethers)
+#define WF_VK_PUSH_TETHER_VEL 64u     // with WF_VK_PUSH_TETHER: the outward velocity removed too (springs)
 // Fused kernels read wfVkPush as: first = iterations, count = substeps, substep and flags unused.
 
 // Recorded once per dispatch: which elements and which substep.
@@ -142,11 +157,21 @@ WF_STRUCT_END(wfVkPush)
 
 // Live values of one cloth, written by the host before each submit. Derived values (alpha~,
 // 1/h, ...) are computed on the host with the exact expressions the CPU solver uses.
+// A collider as one cloth sees it all frame (wfShapeBase): its frame-start centre in the cloth's
+// local frame and its sizes. What changes per substep is in the shape steps (wfVkShapeStep).
+WF_STRUCT_BEGIN(wfVkShape)
+	WF_VEC4 base;            // xyz centre at the frame start, local; w the type (wfColliderType)
+	WF_VEC4 size;            // radius, radius1, halfLength, the contact thickness
+	WF_VEC4 halfExtents;     // xyz
+WF_STRUCT_END(wfVkShape)
+
 WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 gravity;         // xyz
 	WF_VEC4 windDir;         // xyz wave direction, w its length
 	WF_VEC4 grabTarget;      // xyz, in the cloth's local frame (wfClothLocal)
 	WF_VEC4 alphaTilde;      // compliance / h^2 per family (stretch, shear, bend)
+	WF_VEC4 aero;            // xyz the air's velocity, w density / 2 (wfAeroDef; WF_VK_FLAG_AERO)
+	WF_VEC4 aeroCoeff;       // x drag, y lift coefficient
 	WF_VEC4 shift;           // xyz subtracted from every position at the frame start (re-centring)
 	WF_VEC4 sphereCenter;    // xyz the sphere's centre at motion phase 0, local; + wfVkSubstep.sphereMotion
 	WF_VEC4 contactBand;     // the frame check's contact test (wfContactBand): x sphere radius + band,
@@ -170,8 +195,13 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_UINT particleCount;
 	WF_UINT colorCount;      // fused kernels: colours of the constraints
 	WF_FLOAT maxSpeed;       // the frame check's speed limit (wfWorldDef.maxSpeed)
-	WF_UINT pad2;
+	WF_UINT shapeCount;      // colliders (wfCreateCollider): shapes[0, shapeCount)
+	WF_UINT tetherBase;      // the tethers' records in the constraint array: con[tetherBase + i] is particle i's
+	WF_UINT pad3;
+	WF_UINT pad4;
+	WF_UINT pad5;
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
+	wfVkShape shapes[WF_VK_MAX_SHAPES];
 WF_STRUCT_END(wfVkClothParams)
 
 // Clock-dependent values of one substep, evaluated on the host by wfSphereMotionAt,

@@ -14,7 +14,12 @@ void main()
 		velAlt[i] = vec4(0.0);
 		return;
 	}
-	vec3 a = WfExternalAccel(pc.substep, i % P.cols, xi.w);
+	precise vec3 a = WfExternalAccel(pc.substep, i % P.cols, xi.w);
+	if ((P.flags & WF_VK_FLAG_AERO) != 0u) {
+		a.x += prev[i].x;
+		a.y += prev[i].y;
+		a.z += prev[i].z;
+	}
 	float mass = P.mass, k2 = P.stiffness, damping = P.springDamping, h = P.h;
 	precise float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
 	// The neighbours in batches of WF_GATHER: every load of a batch is issued before any of its

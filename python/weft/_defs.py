@@ -1,0 +1,361 @@
+"""Defs as Python objects over the C structs themselves.
+
+A Def owns (or, for a nested struct, views) one C struct allocated by cffi. Its attributes are the
+struct's fields, read from cffi's own description of the type, so a field added to weft.h appears
+here without a line of Python. Defaults come from the library's wfDefault*Def functions; values are
+checked by the library when a def is used (wfCreateWorld, wfCreateCloth, the setters), and its
+message, which names the field and its allowed range, becomes a DefError.
+
+How a field looks from Python, by its C type:
+  bool, integer, float        bool, int, float (a float field holds the float32 value)
+  enum                        its scene-file name ("xpbd", "top-corners"); set by name or number
+  wfVec3, wfQuat, T[N]        a tuple (a struct of floats named x, y, ..., or an array); set from any sequence
+                              of that length
+  nested struct               a Def viewing that part of the struct (world.step.substeps = 20)
+  const char*                 str or None (the def keeps the bytes alive)
+  const T* followed by an     a read-only numpy array of T, (rows, width) when the header's comment
+    int field named ...Count    gives a shape like "(vertexCount x 3)" (wfVec3: width 3), else 1-D;
+                                setting the array sets the count to its number of rows
+  const S* of a struct with   that class's object or None (wfClothDef.mesh: a weft.Mesh), kept alive
+    a class in POINTEES         by the def and copied deeply when the def comes from C
+  other pointers              not exposed (callbacks, devices: the World and Renderer own them)
+"""
+import os
+
+import numpy as np
+
+from ._ffi import ARRAY_WIDTHS, ffi
+from .errors import DefError
+
+_HIDDEN = {"internalValue"}
+
+_PRIMITIVE_DTYPES = {
+    "float": np.float32, "double": np.float64, "int": np.int32, "int32_t": np.int32, "uint32_t": np.uint32,
+    "int64_t": np.int64, "uint64_t": np.uint64, "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16,
+    "_Bool": np.bool_,
+}
+
+
+def _enum_names(ctype):
+    """{value: name} of an enum, named as in scene files: WF_PIN_TOP_CORNERS -> "top-corners"."""
+    elements = ctype.elements
+    idents = list(elements.values())
+    prefix = os.path.commonprefix(idents) if len(idents) > 1 else idents[0].rsplit("_", 1)[0] + "_"
+    prefix = prefix[:prefix.rfind("_") + 1]
+    return {value: elements[value][len(prefix):].lower().replace("_", "-") for value in sorted(elements)}
+
+
+class _Field:
+    """How one C field maps to Python (see the module's note)."""
+
+    def __init__(self, name, cfield, fields, index):
+        t = cfield.type
+        self.name = name
+        self.ctype = t
+        self.count = None  # the companion count field of an array
+        if t.kind == "primitive":
+            self.kind = "bool" if t.cname == "_Bool" else ("float" if t.cname in ("float", "double") else "int")
+        elif t.kind == "enum":
+            self.kind = "enum"
+            self.names = _enum_names(t)
+            self.values = {n: v for v, n in self.names.items()}
+        elif t.kind == "struct" and _is_tuple_struct(t):
+            self.kind = "tuple"
+            self.names = [n for n, _ in t.fields]
+        elif t.kind == "struct":
+            self.kind = "struct"
+        elif t.kind == "pointer" and t.item.kind == "struct" and t.item.cname.replace("struct ", "") in POINTEES:
+            self.kind = "object"
+            self.cls = POINTEES[t.item.cname.replace("struct ", "")]
+        elif t.kind == "array":
+            self.kind = "array"
+        elif t.kind == "pointer" and t.item.cname == "char":
+            self.kind = "string"
+        elif (t.kind == "pointer" and index + 1 < len(fields) and fields[index + 1][0].endswith("Count")
+              and fields[index + 1][1].type.kind == "primitive" and (
+                  t.item.cname in _PRIMITIVE_DTYPES or t.item.cname in ("wfVec3", "struct wfVec3"))):
+            self.kind = "buffer"
+            self.count = fields[index + 1][0]
+            vec3 = t.item.cname in ("wfVec3", "struct wfVec3")
+            self.dtype = np.float32 if vec3 else _PRIMITIVE_DTYPES[t.item.cname]
+            self.width = 3 if vec3 else ARRAY_WIDTHS.get(name, 1)  # C elements per row
+        else:
+            self.kind = "hidden"
+        if name in _HIDDEN:
+            self.kind = "hidden"
+
+
+# Python classes for structs that a def points to (wfClothDef.mesh -> weft.Mesh), filled by the
+# package: a class with `_c` (a pointer to its struct) and `_from_c(value)` (a deep copy).
+POINTEES = {}
+
+
+def _is_tuple_struct(t):
+    """wfVec3, wfQuat: a struct of floats named by single letters, shown as a tuple."""
+    return bool(t.fields) and all(f.type.kind == "primitive" and f.type.cname == "float" and len(n) == 1
+                                  for n, f in t.fields)
+
+
+_LAYOUTS = {}
+
+
+def _layout(ctype):
+    """The Python view of a struct type: {name: _Field}, built once per type."""
+    key = ctype.cname
+    if key not in _LAYOUTS:
+        fields = ctype.fields
+        layout = {}
+        counts = set()
+        for i, (name, cfield) in enumerate(fields):
+            f = _Field(name, cfield, fields, i)
+            layout[name] = f
+            if f.kind == "buffer":
+                counts.add(f.count)
+        for name in counts:  # a count follows its array: read-only from Python
+            layout[name].kind = "count"
+        _LAYOUTS[key] = layout
+    return _LAYOUTS[key]
+
+
+class Def:
+    """A C def as a Python object; see the module's note. Subclasses name the struct and its default."""
+
+    _ctype = None    # the C struct's name, e.g. "wfWorldDef"
+    _default = None  # () -> cdata of the library's defaults
+
+    def __init__(self, *, _view=None, _root=None, _path="", **fields):
+        object.__setattr__(self, "_root", _root if _root is not None else self)
+        object.__setattr__(self, "_path", _path)
+        if _view is not None:
+            object.__setattr__(self, "_c", _view)
+        else:
+            object.__setattr__(self, "_keep", {})
+            c = ffi.new(self._ctype + " *")
+            if self._default is not None:
+                c[0] = type(self)._default()
+            object.__setattr__(self, "_c", c)
+        self.update(**fields)
+
+    # ---- construction from C values
+    @classmethod
+    def _from_c(cls, value):
+        """A def that owns a copy of a struct the library returned; strings and arrays it points to
+        are copied too, other pointers cleared (they belong to whoever made the struct)."""
+        d = cls()
+        d._c[0] = value
+        d._own_pointers(d._c, "")
+        return d
+
+    def _own_pointers(self, c, prefix):
+        for name, f in _layout(ffi.typeof(c).item).items():
+            path = prefix + name
+            if f.kind == "struct":
+                self._own_pointers(ffi.addressof(c[0], name), path + ".")
+            elif f.kind == "string":
+                p = getattr(c, name)
+                self._set_string(c, path, name, None if p == ffi.NULL else ffi.string(p).decode())
+            elif f.kind == "buffer":
+                p, n = getattr(c, name), getattr(c, f.count)
+                if p == ffi.NULL or n <= 0:
+                    self._set_buffer(c, path, f, None)
+                else:
+                    raw = ffi.buffer(p, n * f.width * np.dtype(f.dtype).itemsize)  # rows x width elements
+                    a = np.frombuffer(raw, dtype=f.dtype).copy()
+                    self._set_buffer(c, path, f, a.reshape(n, f.width) if f.width > 1 else a)
+            elif f.kind == "object":
+                p = getattr(c, name)
+                obj = None if p == ffi.NULL else f.cls._from_c(p[0])
+                if obj is None:
+                    self._root._keep.pop(path, None)
+                else:
+                    self._root._keep[path] = obj
+                setattr(c, name, ffi.NULL if obj is None else obj._c)
+            elif f.kind == "hidden" and f.ctype.kind == "pointer":
+                setattr(c, name, ffi.NULL)
+
+    # ---- fields
+    @classmethod
+    def field_paths(cls, kinds=None):
+        """Every field a Python user sets, as dotted paths ("step.substeps"), with its kind:
+        [("backend", "enum"), ("step.substeps", "int"), ...]."""
+        out = []
+
+        def walk(ctype, prefix):
+            for name, f in _layout(ctype).items():
+                if f.kind == "struct":
+                    walk(f.ctype, prefix + name + ".")
+                elif f.kind not in ("hidden", "count"):
+                    out.append((prefix + name, f.kind))
+        walk(ffi.typeof(cls._ctype), "")
+        return [p for p in out if kinds is None or p[1] in kinds]
+
+    def _fields(self):
+        return _layout(ffi.typeof(self._c).item)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {n for n, f in self._fields().items() if f.kind != "hidden"})
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        f = self._fields().get(name)
+        if f is None or f.kind == "hidden":
+            raise AttributeError("%s has no field '%s'" % (self._ctype, name))
+        c = self._c
+        v = getattr(c, name)
+        if f.kind == "struct":
+            return _view_class(f.ctype.cname)(_view=ffi.addressof(c[0], name), _root=self._root,
+                                                _path=self._path + name + ".")
+        if f.kind == "tuple":
+            return tuple(getattr(v, n) for n in f.names)
+        if f.kind == "object":
+            return self._root._keep.get(self._path + name)
+        if f.kind == "array":
+            return tuple(v[i] for i in range(f.ctype.length))
+        if f.kind == "enum":
+            return f.names.get(v, v)
+        if f.kind == "string":
+            return None if v == ffi.NULL else ffi.string(v).decode()
+        if f.kind == "buffer":
+            return self._root._keep.get(self._path + name)
+        return v
+
+    def __setattr__(self, name, value):
+        f = self._fields().get(name)
+        path = self._path + name
+        if f is None or f.kind == "hidden":
+            raise AttributeError("%s has no field '%s'" % (self._ctype, name))
+        if f.kind == "count":
+            raise AttributeError("%s: set by its array (%s is the array's number of rows)" % (path, name))
+        c = self._c
+        try:
+            if f.kind == "struct":
+                view = getattr(self, name)
+                if isinstance(value, Def):
+                    value = value.to_dict()
+                view.update(**dict(value))
+            elif f.kind == "tuple":
+                vals = [float(a) for a in value]
+                if len(vals) != len(f.names):
+                    raise DefError("%s: %d values given (allowed: exactly %d)" % (path, len(vals), len(f.names)), path)
+                v = getattr(c, name)
+                for n, a in zip(f.names, vals):
+                    setattr(v, n, a)
+            elif f.kind == "object":
+                if value is not None and not isinstance(value, f.cls):
+                    raise DefError("%s: a %s or None, not %s" % (path, f.cls.__name__, type(value).__name__), path)
+                if value is None:
+                    self._root._keep.pop(path, None)
+                else:
+                    self._root._keep[path] = value
+                setattr(c, name, ffi.NULL if value is None else value._c)
+            elif f.kind == "array":
+                vals = list(value)
+                if len(vals) != f.ctype.length:
+                    raise DefError("%s: %d values given (allowed: exactly %d)" % (path, len(vals), f.ctype.length), path)
+                arr = getattr(c, name)
+                for i, a in enumerate(vals):
+                    arr[i] = a
+            elif f.kind == "enum":
+                if isinstance(value, str):
+                    key = value.lower().replace("_", "-")
+                    if key not in f.values:
+                        raise DefError("%s: '%s' is not one of %s" % (path, value, ", ".join(f.names.values())), path)
+                    value = f.values[key]
+                setattr(c, name, int(value))
+            elif f.kind == "string":
+                self._set_string(c, path, name, value)
+            elif f.kind == "buffer":
+                self._set_buffer(c, path, f, value)
+            elif f.kind == "bool":
+                setattr(c, name, bool(value))
+            elif f.kind == "int":
+                if isinstance(value, bool) or int(value) != value:
+                    raise DefError("%s: %r is not an integer" % (path, value), path)
+                setattr(c, name, int(value))
+            else:
+                setattr(c, name, float(value))
+        except OverflowError:
+            bits = ffi.sizeof(f.ctype) * 8
+            lo, hi = (0, 2 ** bits - 1) if f.ctype.cname.startswith("uint") else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            raise DefError("%s: %r does not fit a %s (allowed [%d, %d])" % (path, value, f.ctype.cname, lo, hi),
+                           path) from None
+        except (TypeError, ValueError) as e:
+            if isinstance(e, DefError):
+                raise
+            raise DefError("%s: %r: %s" % (path, value, e), path) from None
+
+    def _set_string(self, c, path, name, value):
+        if value is None:
+            self._root._keep.pop(path, None)
+            setattr(c, name, ffi.NULL)
+            return
+        s = ffi.new("char[]", str(value).encode())
+        self._root._keep[path] = s
+        setattr(c, name, s)
+
+    def _set_buffer(self, c, path, f, value):
+        if value is None:
+            self._root._keep.pop(path, None)
+            setattr(c, f.name, ffi.NULL)
+            setattr(c, f.count, 0)
+            return
+        a = np.array(value, dtype=f.dtype, order="C", copy=True)
+        if a.size % f.width:
+            raise DefError("%s: %d values is not rows of %d" % (path, a.size, f.width), path)
+        a = a.reshape(-1, f.width) if f.width > 1 else a.reshape(-1)
+        rows = a.shape[0]
+        a.setflags(write=False)
+        self._root._keep[path] = a
+        setattr(c, f.name, ffi.cast(f.ctype, ffi.from_buffer(a)) if a.size else ffi.NULL)
+        setattr(c, f.count, rows)
+
+    # ---- whole-def helpers
+    def update(self, **fields):
+        """Sets several fields; nested parts take dicts (world.update(step={"substeps": 20}))."""
+        for k, v in fields.items():
+            setattr(self, k, v)
+        return self
+
+    def to_dict(self):
+        out = {}
+        for name, f in self._fields().items():
+            if f.kind in ("hidden", "count"):
+                continue
+            v = getattr(self, name)
+            if f.kind == "struct":
+                v = v.to_dict()
+            elif f.kind == "buffer" and v is not None:
+                v = v.tolist()
+            out[name] = v
+        return out
+
+    def copy(self):
+        """An independent def with the same values (strings and arrays shared read-only)."""
+        d = type(self)()
+        d._c[0] = self._c[0]
+        for path, obj in self._root._keep.items():
+            if path.startswith(self._path):
+                d._keep[path[len(self._path):]] = obj
+        return d
+
+    def __eq__(self, other):
+        return isinstance(other, Def) and self._ctype == other._ctype and self.to_dict() == other.to_dict()
+
+    def __repr__(self):
+        parts = []
+        for k, v in self.to_dict().items():
+            parts.append("%s=%r" % (k, v))
+        return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+
+
+_VIEWS = {}
+
+
+def _view_class(cname):
+    """A Def class for a nested struct (wfStepDef -> StepDef), made once per struct."""
+    cname = cname.replace("struct ", "")
+    if cname not in _VIEWS:
+        pyname = cname[2:] if cname.startswith("wf") else cname
+        _VIEWS[cname] = type(pyname, (Def,), {"_ctype": cname, "_default": None})
+    return _VIEWS[cname]

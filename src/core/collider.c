@@ -1,0 +1,350 @@
+// Colliders: spheres, tapered capsules, boxes and planes with poses that move (sine motion on the
+// world clock, or the base pose set from the API every frame). The core works out each frame's
+// start and end poses in double; a backend asks for a collider at a substep in a cloth's local
+// frame (wfShapeAt) and pushes particles out of it.
+#include "internal.h"
+#include "names.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WF_COLLIDER_COOKIE 2046119
+
+static const double kTwoPi = 6.28318530717958647692;
+
+wfColliderDef wfDefaultColliderDef(void)
+{
+	wfColliderDef d;
+	memset(&d, 0, sizeof d);
+	d.type = WF_COLLIDER_SPHERE;
+	d.rotation = (wfQuat){0.0f, 0.0f, 0.0f, 1.0f};
+	d.radius = d.radius1 = 0.1f;
+	d.halfLength = 0.2f;
+	d.halfExtents = (wfVec3){0.5f, 0.5f, 0.5f};
+	d.internalValue = WF_COLLIDER_COOKIE;
+	return d;
+}
+
+static bool Finite3(wfVec3 v, float limit)
+{
+	return fabsf(v.x) <= limit && fabsf(v.y) <= limit && fabsf(v.z) <= limit;
+}
+
+static bool UnitQuat(wfQuat q, wfQuat* out)
+{
+	double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+	if (!(n > 1e-6 && n < 1e6))
+		return false;
+	*out = (wfQuat){(float)(q.x / n), (float)(q.y / n), (float)(q.z / n), (float)(q.w / n)};
+	return true;
+}
+
+#define RANGE(field, value, lo, hi, open) \
+	do { \
+		if (!((open) ? (value) > (lo) && (value) <= (hi) : (value) >= (lo) && (value) <= (hi))) { \
+			snprintf(error, (size_t)errorSize, "collider.%s: %g is out of range %s%g, %g]", field, (double)(value), (open) ? "(" : "[", \
+			         (double)(lo), (double)(hi)); \
+			return false; \
+		} \
+	} while (0)
+
+bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
+{
+	if (d->internalValue != WF_COLLIDER_COOKIE) {
+		snprintf(error, (size_t)errorSize, "collider def: not initialised with wfDefaultColliderDef()");
+		return false;
+	}
+	if ((int)d->type < 0 || (int)d->type >= wfColliderTable.count) {
+		snprintf(error, (size_t)errorSize, "collider.type: %d is not one of %s", (int)d->type, wfColliderTable.list);
+		return false;
+	}
+	if (!Finite3(d->position, 1e6f)) {
+		snprintf(error, (size_t)errorSize, "collider.position: must be finite and within 1e6 m");
+		return false;
+	}
+	wfQuat q;
+	if (!UnitQuat(d->rotation, &q)) {
+		snprintf(error, (size_t)errorSize, "collider.rotation: (%g, %g, %g, %g) is not a rotation (length in (1e-6, 1e6))",
+		         (double)d->rotation.x, (double)d->rotation.y, (double)d->rotation.z, (double)d->rotation.w);
+		return false;
+	}
+	if (d->type == WF_COLLIDER_SPHERE || d->type == WF_COLLIDER_CAPSULE)
+		RANGE("radius", d->radius, 0.0f, 1e4f, true);
+	if (d->type == WF_COLLIDER_CAPSULE) {
+		RANGE("radius1", d->radius1, 0.0f, 1e4f, true);
+		RANGE("halfLength", d->halfLength, 0.0f, 1e4f, false);
+	}
+	if (d->type == WF_COLLIDER_BOX) {
+		RANGE("halfExtents.x", d->halfExtents.x, 0.0f, 1e4f, true);
+		RANGE("halfExtents.y", d->halfExtents.y, 0.0f, 1e4f, true);
+		RANGE("halfExtents.z", d->halfExtents.z, 0.0f, 1e4f, true);
+	}
+	if (!Finite3(d->amplitude, 1e4f)) {
+		snprintf(error, (size_t)errorSize, "collider.amplitude: each within [-1e4, 1e4]");
+		return false;
+	}
+	RANGE("frequency", d->frequency, 0.0f, 100.0f, false);
+	return true;
+}
+
+bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps)
+{
+	if (world->backendType != WF_BACKEND_VULKAN || (int64_t)colliders * substeps <= WF_GPU_MAX_COLLIDER_STEPS)
+		return true;
+	wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+	           "colliders x substeps: %d x %d, a Vulkan world holds at most %d collider poses a frame (fewer colliders or substeps)",
+	           colliders, substeps, WF_GPU_MAX_COLLIDER_STEPS);
+	return false;
+}
+
+static wfColliderSlot* GetCollider(wfColliderId id)
+{
+	if (id.world == NULL || id.index < 0 || id.index >= id.world->colliderCapacity)
+		return NULL;
+	wfColliderSlot* s = &id.world->colliders[id.index];
+	return s->generation == id.generation && s->generation != 0 ? s : NULL;
+}
+
+bool wfColliderId_IsNull(wfColliderId id)
+{
+	return id.world == NULL || id.index < 0;
+}
+
+wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
+{
+	wfColliderId nullId = {world, -1, 0};
+	char msg[256];
+	if (world == NULL)
+		return nullId;
+	if (def == NULL) {
+		wfSetError(world, WF_ERROR_INVALID_DEF, "collider def: NULL");
+		return nullId;
+	}
+	if (!wfValidateColliderDef(def, msg, (int)sizeof msg)) {
+		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+		return nullId;
+	}
+	if (world->colliderCount >= WF_MAX_COLLIDERS) {
+		wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "collider: a world takes at most %d", WF_MAX_COLLIDERS);
+		return nullId;
+	}
+	if (!wfColliderStepsFit(world, world->colliderCount + 1, world->def.step.substeps))
+		return nullId;
+	int slot = -1;
+	for (int i = 0; i < world->colliderCapacity && slot < 0; ++i) {
+		if (world->colliders[i].generation == 0)
+			slot = i;
+	}
+	if (slot < 0) {
+		int capacity = world->colliderCapacity > 0 ? 2 * world->colliderCapacity : 4;
+		wfColliderSlot* grown = (wfColliderSlot*)realloc(world->colliders, (size_t)capacity * sizeof *grown);
+		if (grown == NULL) {
+			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "collider: out of memory");
+			return nullId;
+		}
+		memset(grown + world->colliderCapacity, 0, (size_t)(capacity - world->colliderCapacity) * sizeof *grown);
+		slot = world->colliderCapacity;
+		world->colliders = grown;
+		world->colliderCapacity = capacity;
+	}
+	wfColliderSlot* s = &world->colliders[slot];
+	memset(s, 0, sizeof *s);
+	s->def = *def;
+	UnitQuat(def->rotation, &s->rotation);
+	s->def.rotation = s->rotation;
+	s->base[0] = s->target[0] = def->position.x;
+	s->base[1] = s->target[1] = def->position.y;
+	s->base[2] = s->target[2] = def->position.z;
+	s->targetRotation = s->rotation;
+	s->generation = world->nextGeneration++;
+	world->colliderCount++;
+	return (wfColliderId){world, slot, s->generation};
+}
+
+void wfDestroyCollider(wfColliderId id)
+{
+	wfColliderSlot* s = GetCollider(id);
+	if (s == NULL)
+		return;
+	memset(s, 0, sizeof *s);
+	id.world->colliderCount--;
+}
+
+void wfFreeColliders(wfWorld* world)
+{
+	free(world->colliders);
+	world->colliders = NULL;
+	world->colliderCapacity = world->colliderCount = 0;
+}
+
+int wfWorld_GetColliderCount(const wfWorld* world)
+{
+	return world != NULL ? world->colliderCount : 0;
+}
+
+wfColliderDef wfCollider_GetDef(wfColliderId id)
+{
+	wfColliderSlot* s = GetCollider(id);
+	return s != NULL ? s->def : wfDefaultColliderDef();
+}
+
+wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotation)
+{
+	wfColliderSlot* s = GetCollider(id);
+	if (s == NULL)
+		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null collider id") : WF_ERROR_INVALID_ARGUMENT;
+	wfQuat q;
+	if (!Finite3(position, 1e6f))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider position: (%g, %g, %g) must be finite and within 1e6 m",
+		                  (double)position.x, (double)position.y, (double)position.z);
+	if (!UnitQuat(rotation, &q))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider rotation: not a rotation (length in (1e-6, 1e6))");
+	s->target[0] = position.x;
+	s->target[1] = position.y;
+	s->target[2] = position.z;
+	s->targetRotation = q;
+	return WF_OK;
+}
+
+// The sine motion at world time t.
+static void Motion(const wfColliderDef* d, double t, double out[3])
+{
+	double s = d->frequency > 0.0f ? (double)wfSinf((float)(kTwoPi * d->frequency * t)) : 0.0;
+	out[0] = d->amplitude.x * s;
+	out[1] = d->amplitude.y * s;
+	out[2] = d->amplitude.z * s;
+}
+
+wfResult wfCollider_GetTransform(wfColliderId id, wfVec3* position, wfQuat* rotation)
+{
+	wfColliderSlot* s = GetCollider(id);
+	if (s == NULL)
+		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null collider id") : WF_ERROR_INVALID_ARGUMENT;
+	double m[3];
+	Motion(&s->def, id.world->time, m);
+	if (position != NULL)
+		*position = (wfVec3){(float)(s->base[0] + m[0]), (float)(s->base[1] + m[1]), (float)(s->base[2] + m[2])};
+	if (rotation != NULL)
+		*rotation = s->rotation;
+	return WF_OK;
+}
+
+// Normalised lerp between unit quaternions, along the shorter arc.
+static wfQuat Nlerp(wfQuat a, wfQuat b, double s)
+{
+	double dot = (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w;
+	double sign = dot < 0.0 ? -1.0 : 1.0;
+	double q[4] = {a.x + s * (sign * b.x - a.x), a.y + s * (sign * b.y - a.y), a.z + s * (sign * b.z - a.z), a.w + s * (sign * b.w - a.w)};
+	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	return (wfQuat){(float)(q[0] / n), (float)(q[1] / n), (float)(q[2] / n), (float)(q[3] / n)};
+}
+
+// The angular velocity that turns a into b in time dt: 2 log(b conj(a)) / dt.
+static wfVec3 AngularVelocity(wfQuat a, wfQuat b, double dt)
+{
+	// d = b * conj(a)
+	double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
+	double dx = b.w * ax + b.x * aw + b.y * az - b.z * ay;
+	double dy = b.w * ay - b.x * az + b.y * aw + b.z * ax;
+	double dz = b.w * az + b.x * ay - b.y * ax + b.z * aw;
+	double dw = b.w * aw - b.x * ax - b.y * ay - b.z * az;
+	if (dw < 0.0) {
+		dx = -dx;
+		dy = -dy;
+		dz = -dz;
+		dw = -dw;
+	}
+	double s = sqrt(dx * dx + dy * dy + dz * dz);
+	if (s < 1e-12 || dt <= 0.0)
+		return (wfVec3){0.0f, 0.0f, 0.0f};
+	double angle = 2.0 * atan2(s, dw);
+	double k = angle / (s * dt);
+	return (wfVec3){(float)(dx * k), (float)(dy * k), (float)(dz * k)};
+}
+
+void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* p)
+{
+	const double dt = (double)p->h * p->substeps;
+	int n = 0;
+	for (int i = 0; i < world->colliderCapacity; ++i) {
+		const wfColliderSlot* s = &world->colliders[i];
+		if (s->generation == 0)
+			continue;
+		wfColliderFrame* f = &world->colliderFrame[n++];
+		double m0[3], m1[3];
+		Motion(&s->def, p->time, m0);
+		Motion(&s->def, p->time + dt, m1);
+		for (int k = 0; k < 3; ++k) {
+			f->start[k] = s->base[k] + m0[k];
+			f->end[k] = s->target[k] + m1[k];
+		}
+		f->type = s->def.type;
+		f->q0 = s->rotation;
+		f->q1 = s->targetRotation;
+		f->radius = s->def.radius;
+		f->radius1 = s->def.type == WF_COLLIDER_SPHERE ? s->def.radius : s->def.radius1;
+		f->halfLength = s->def.type == WF_COLLIDER_CAPSULE ? s->def.halfLength : 0.0f;
+		f->halfExtents = s->def.halfExtents;
+		f->velocity = (wfVec3){(float)((f->end[0] - f->start[0]) / dt), (float)((f->end[1] - f->start[1]) / dt),
+		                       (float)((f->end[2] - f->start[2]) / dt)};
+		f->omega = AngularVelocity(f->q0, f->q1, dt);
+	}
+	world->colliderFrameCount = n;
+}
+
+void wfCollidersEndFrame(wfWorld* world)
+{
+	for (int i = 0; i < world->colliderCapacity; ++i) {
+		wfColliderSlot* s = &world->colliders[i];
+		if (s->generation == 0)
+			continue;
+		memcpy(s->base, s->target, sizeof s->base);
+		s->rotation = s->targetRotation;
+	}
+}
+
+void wfShapeBase(const wfWorld* world, const wfCloth* c, int k, float base[3])
+{
+	const wfColliderFrame* f = &world->colliderFrame[k];
+	const double o[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
+	for (int i = 0; i < 3; ++i)
+		base[i] = (float)(f->start[i] - o[i]);
+}
+
+void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* p, int substep, float move[3], float axes[9])
+{
+	const wfColliderFrame* f = &world->colliderFrame[k];
+	const double s = (double)(substep + 1) / (double)p->substeps;
+	for (int i = 0; i < 3; ++i)
+		move[i] = (float)((f->end[i] - f->start[i]) * s);
+	wfQuat q = Nlerp(f->q0, f->q1, s);
+	double x = q.x, y = q.y, z = q.z, w = q.w;
+	// The rotation's columns: where the local x, y and z axes point.
+	const double m[9] = {
+		1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + z * w), 2.0 * (x * z - y * w),
+		2.0 * (x * y - z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + x * w),
+		2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y),
+	};
+	for (int i = 0; i < 9; ++i)
+		axes[i] = (float)m[i];
+}
+
+void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParams* p, int substep, wfShape* out)
+{
+	const wfColliderFrame* f = &world->colliderFrame[k];
+	// The frame-start centre in the cloth's frame plus the substep's displacement, each rounded to
+	// float: the two values the GPU is given.
+	float base[3], move[3];
+	wfShapeBase(world, c, k, base);
+	wfShapeStep(world, k, p, substep, move, out->axes);
+	out->type = (int)f->type;
+	out->center = (wfVec3){base[0] + move[0], base[1] + move[1], base[2] + move[2]};
+	out->radius = f->radius;
+	out->radius1 = f->radius1;
+	out->halfLength = f->halfLength;
+	out->halfExtents = f->halfExtents;
+	out->velocity = f->velocity;
+	out->omega = f->omega;
+}

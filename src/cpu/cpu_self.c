@@ -1,0 +1,135 @@
+// Self-collision (wfSelfCollisionDef): particles of a cloth kept 2 thickness apart, pairs near in the
+// rest shape excluded. A uniform hash grid of cell 2 thickness as sorted cell lists, then a Jacobi
+// pass: each particle gathers its share of every overlap it takes part in (and the pair's friction),
+// averaged over its contacts, and all particles move together, so the result does not depend on the
+// order or on the threads.
+#include "cpu.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t CellKey(int x, int y, int z, uint32_t mask)
+{
+	uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u;
+	return h & mask;
+}
+
+static int CellOf(float v, float inv)
+{
+	return (int)floorf(v * inv);
+}
+
+void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
+{
+	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
+	if (!sc->enabled || c->state.hashStart == NULL)
+		return;
+	const int n = c->model.particleCount;
+	const float d = 2.0f * sc->thickness, inv = 1.0f / d;
+	const float exclude = sc->exclusion * d;
+	const uint32_t mask = (uint32_t)c->state.hashSize - 1u;
+	wfVec4* restrict pos = c->state.pos;
+	const wfVec4* restrict rest = c->model.restPositions;
+	int* restrict start = c->state.hashStart;
+	int* restrict sorted = c->state.hashSorted;
+	uint32_t* restrict key = c->state.hashKey;
+	wfVec4* restrict delta = c->state.selfDelta;
+	// Counting sort of the particles by cell key (one thread: a small part of the pass): counts,
+	// exclusive sums, fill (which leaves each start at its bucket's end), shift back by one.
+#pragma omp single
+	{
+		memset(start, 0, (size_t)(mask + 2u) * sizeof(int));
+		for (int i = 0; i < n; ++i) {
+			key[i] = CellKey(CellOf(pos[i].x, inv), CellOf(pos[i].y, inv), CellOf(pos[i].z, inv), mask);
+			start[key[i]]++;
+		}
+		int sum = 0;
+		for (uint32_t k = 0; k <= mask; ++k) {
+			int count = start[k];
+			start[k] = sum;
+			sum += count;
+		}
+		start[mask + 1u] = sum;
+		for (int i = 0; i < n; ++i)
+			sorted[start[key[i]]++] = i;
+		for (uint32_t k = mask + 1u; k > 0; --k)
+			start[k] = start[k - 1];
+		start[0] = 0;
+	}
+	const float mu = sc->friction;
+	const bool friction = mu > 0.0f && prev != NULL;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		const wfVec4 xi = pos[i];
+		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+		if (xi.w == 0.0f)
+			continue;
+		const int cx = CellOf(xi.x, inv), cy = CellOf(xi.y, inv), cz = CellOf(xi.z, inv);
+		// The 27 neighbour cells' keys, each bucket scanned once (two cells may share a key).
+		uint32_t keys[27];
+		int count = 0;
+		for (int dz = -1; dz <= 1; ++dz)
+			for (int dy = -1; dy <= 1; ++dy)
+				for (int dx = -1; dx <= 1; ++dx) {
+					uint32_t k = CellKey(cx + dx, cy + dy, cz + dz, mask);
+					bool seen = false;
+					for (int q = 0; q < count && !seen; ++q)
+						seen = keys[q] == k;
+					if (!seen)
+						keys[count++] = k;
+				}
+		float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+		int contacts = 0;
+		for (int q = 0; q < count; ++q) {
+			for (int e = start[keys[q]]; e < start[keys[q] + 1]; ++e) {
+				const int j = sorted[e];
+				if (j == i)
+					continue;
+				const wfVec4 xj = pos[j];
+				const float ex = xi.x - xj.x, ey = xi.y - xj.y, ez = xi.z - xj.z;
+				const float dist2 = ex * ex + ey * ey + ez * ez;
+				if (dist2 >= d * d)
+					continue;
+				const float rx = rest[i].x - rest[j].x, ry = rest[i].y - rest[j].y, rz = rest[i].z - rest[j].z;
+				if (rx * rx + ry * ry + rz * rz < exclude * exclude)
+					continue;
+				const float dist = sqrtf(dist2);
+				if (!(dist > 1e-9f))
+					continue;
+				const float nx = ex / dist, ny = ey / dist, nz = ez / dist;
+				const float share = xi.w / (xi.w + xj.w); // the pair's weight on i
+				const float push = share * (d - dist);
+				float ox = nx * push, oy = ny * push, oz = nz * push;
+				if (friction) {
+					// The pair's relative motion in the substep, its tangential part cancelled up to
+					// mu times the push (Coulomb at position level).
+					const float mx = (xi.x - prev[i].x) - (xj.x - prev[j].x), my = (xi.y - prev[i].y) - (xj.y - prev[j].y),
+					            mz = (xi.z - prev[i].z) - (xj.z - prev[j].z);
+					const float mn = mx * nx + my * ny + mz * nz;
+					const float tx = mx - mn * nx, ty = my - mn * ny, tz = mz - mn * nz;
+					const float tl = sqrtf(tx * tx + ty * ty + tz * tz);
+					if (tl > 1e-12f) {
+						const float k = share * fminf(1.0f, mu * (d - dist) / tl);
+						ox -= tx * k;
+						oy -= ty * k;
+						oz -= tz * k;
+					}
+				}
+				sx += ox;
+				sy += oy;
+				sz += oz;
+				contacts++;
+			}
+		}
+		if (contacts > 0)
+			delta[i] = (wfVec4){sx / (float)contacts, sy / (float)contacts, sz / (float)contacts, 1.0f};
+	}
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		if (delta[i].w != 0.0f) {
+			pos[i].x += delta[i].x;
+			pos[i].y += delta[i].y;
+			pos[i].z += delta[i].z;
+		}
+	}
+}
