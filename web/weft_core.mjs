@@ -1,6 +1,6 @@
 // Loads weft.wasm (the C core compiled for wasm32-wasi) in a browser or in Node and wraps its
-// exports. The module's only imports are four WASI calls, provided here: writes to stdout/stderr
-// (the library's log) go to console.warn, the clock is performance.now().
+// exports. Its WASI imports are provided here: writes to stdout/stderr (the library's log) go to
+// console.warn, the clock is performance.now(), the file calls find no files.
 
 const WASI_EBADF = 8;
 
@@ -31,9 +31,14 @@ function wasiImports(getMemory) {
 
 export async function loadWeft(bytes) {
   let memory = null;
-  const { instance } = await WebAssembly.instantiate(bytes, {
-    wasi_snapshot_preview1: wasiImports(() => memory),
-  });
+  // The page has no files: every other WASI call the module imports (the scene loader's mesh files
+  // go through fopen) answers EBADF: no preopened directory, so opening a file fails with a message.
+  const module = await WebAssembly.compile(bytes);
+  const wasi = wasiImports(() => memory);
+  for (const i of WebAssembly.Module.imports(module))
+    if (i.module === "wasi_snapshot_preview1" && !(i.name in wasi))
+      wasi[i.name] = i.name === "proc_exit" ? (code) => { throw new Error(`weft.wasm exited (${code})`); } : () => WASI_EBADF;
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
   memory = instance.exports.memory;
   const x = instance.exports;
   const encoder = new TextEncoder(), decoder = new TextDecoder();
@@ -165,6 +170,8 @@ export async function loadWeft(bytes) {
           x.wfw_free(op);
           return o;
         },
+        // Why the WGSL solver cannot step this cloth, or "" when it can.
+        gpuUnsupported() { return x.wfw_gpu_unsupported(w) === 0 ? "" : getText(); },
         gpuFrameBytes() { return x.wfw_gpu_frame_bytes(w); },
         // The frame buffer's bytes for the next frame, given the reference particle (local xyz).
         gpuBegin(ref) {

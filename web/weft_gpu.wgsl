@@ -16,13 +16,18 @@ const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
 const PUSH_SHIFT = 8u;
 
+// wfVkClothParams, field by field (colliders, aerodynamics and tethers are in the layout but not
+// ported: the page does not run such cloths on WebGPU, wfw_gpu_unsupported).
+struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
 struct ClothParams {
-  gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, shift: vec4f, sphereCenter: vec4f,
-  contactBand: vec4f,
+  gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
+  shift: vec4f, sphereCenter: vec4f, contactBand: vec4f,
   h: f32, velFactor: f32, damping: f32, mass: f32, stiffness: f32, springDamping: f32, relaxation: f32,
   windStrength: f32, windFrequency: f32, windPhasePerColumn: f32, sphereR: f32, floorY: f32, friction: f32,
-  flags: u32, grabIndex: i32, cols: u32, particleCount: u32, colorCount: u32, maxSpeed: f32, pad2: u32,
+  flags: u32, grabIndex: i32, cols: u32, particleCount: u32, colorCount: u32, maxSpeed: f32,
+  shapeCount: u32, tetherBase: u32, pad3: u32, pad4: u32, pad5: u32,
   colorStart: array<u32, 32>,
+  shapes: array<Shape, 32>,
 }
 struct Substep { sphereMotion: vec4f, sphereVel: vec4f, accel: vec4f }
 const MAX_SUBSTEPS = 4096u;

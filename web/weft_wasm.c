@@ -48,7 +48,8 @@ static WfwWorld* CreateWorld(wfWorldDef wd, const wfClothDef* cd)
 		free(w);
 		return NULL;
 	}
-	w->particles = cd->cols * cd->rows;
+	wfClothInfo info;
+	w->particles = wfCloth_GetInfo(w->cloth, &info) == WF_OK ? info.particleCount : 0; // grids and meshes
 	return w;
 }
 
@@ -68,6 +69,8 @@ WF_WASM_EXPORT(wfw_create) WfwWorld* wfwCreate(int cols, int rows)
 	}
 	return CreateWorld(wd, &cd);
 }
+
+void wfwDestroy(WfwWorld* w);
 
 // A world from a scene file's bytes (size of them at text, the file's name in s_text), read as
 // wfScene_Load reads a file: a NUL byte is an error, then wfScene_Parse (scene.c, against the cJSON
@@ -98,6 +101,15 @@ WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int 
 	*cloths = wfScene_GetClothCount(scene);
 	wfClothDef cd = wfScene_GetClothDef(scene, 0);
 	WfwWorld* w = CreateWorld(wfScene_GetWorldDef(scene), &cd);
+	// The scene's colliders, as the weft command creates them.
+	for (int i = 0; w != NULL && i < wfScene_GetColliderCount(scene); ++i) {
+		const wfColliderDef def = wfScene_GetColliderDef(scene, i);
+		if (wfColliderId_IsNull(wfCreateCollider(w->world, &def))) {
+			snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
+			wfwDestroy(w);
+			w = NULL;
+		}
+	}
 	wfScene_Destroy(scene);
 	return w;
 }
@@ -415,6 +427,24 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 				0.5f + 0.5f * wfSinf(kTwoPi * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
 	}
 	return wfwGpuFrameBytes(w);
+}
+
+// What the WGSL solver does not have yet (the Vulkan backend's colliders, aerodynamics and tethers,
+// the CPU's self-collision): 0 when it can step this cloth, else -1 with the reason in s_text.
+WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	const wfWorldDef d = wfWorld_GetDef(w->world);
+	const char* what = w->world->colliderCount > 0 ? "colliders"
+		: d.aero.drag != 0.0f || d.aero.lift != 0.0f ? "aerodynamics (drag and lift)"
+		: c->model.tethers != NULL ? "tethers"
+		: d.selfCollision.enabled ? "self-collision" : NULL;
+	if (what == NULL)
+		return 0;
+	snprintf(s_text, sizeof s_text, "the WebGPU (WGSL) solver has no %s yet: this scene runs with ?backend=webgl2", what);
+	return -1;
 }
 
 // After the GPU frame, with its frame check's verdict (wfFrameVerdict, the first bad particle,

@@ -18,6 +18,8 @@ wfWorldDef wfShimScene_GetWorldDef(const wfScene* scene);
 int wfShimScene_GetClothCount(const wfScene* scene);
 wfClothDef wfShimScene_GetClothDef(const wfScene* scene, int index);
 int wfShimScene_GetFrames(const wfScene* scene);
+int wfShimScene_GetColliderCount(const wfScene* scene);
+wfColliderDef wfShimScene_GetColliderDef(const wfScene* scene, int index);
 
 static long s_texts, s_parsed, s_rejected, s_mismatches;
 
@@ -26,7 +28,31 @@ static bool SameString(const char* a, const char* b)
 	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
-// The defs of two scenes, field by field where they hold pointers (compared by what they point to).
+static bool SameBytes(const void* a, const void* b, size_t bytes)
+{
+	return (a == NULL) == (b == NULL) && (a == NULL || memcmp(a, b, bytes) == 0);
+}
+
+// Two mesh defs by what their arrays hold.
+static bool SameMesh(const wfMeshDef* a, const wfMeshDef* b)
+{
+	if ((a == NULL) != (b == NULL))
+		return false;
+	if (a == NULL)
+		return true;
+	if (a->vertexCount != b->vertexCount || a->faceCount != b->faceCount)
+		return false;
+	size_t corners = 0;
+	for (int f = 0; f < a->faceCount; ++f)
+		corners += a->faceSizes != NULL ? a->faceSizes[f] : 3u;
+	const size_t n = (size_t)a->vertexCount;
+	return SameBytes(a->positions, b->positions, n * sizeof(wfVec3)) && SameBytes(a->indices, b->indices, corners * sizeof(uint32_t)) &&
+		SameBytes(a->faceSizes, b->faceSizes, (size_t)a->faceCount) && SameBytes(a->uvs, b->uvs, 2 * n * sizeof(float)) &&
+		SameBytes(a->cornerUVs, b->cornerUVs, 2 * corners * sizeof(float));
+}
+
+// The defs of two scenes, field by field where they hold pointers (compared by what they point to:
+// pin lists, meshes), and their colliders.
 static bool SameScene(const wfScene* a, const wfScene* b)
 {
 	wfWorldDef wa = wfScene_GetWorldDef(a), wb = wfShimScene_GetWorldDef(b);
@@ -41,7 +67,17 @@ static bool SameScene(const wfScene* a, const wfScene* b)
 		if (ca.pinCount != cb.pinCount || (ca.pinIndices == NULL) != (cb.pinIndices == NULL) ||
 			(ca.pinIndices != NULL && memcmp(ca.pinIndices, cb.pinIndices, (size_t)ca.pinCount * sizeof(int)) != 0))
 			return false;
+		if (!SameMesh(ca.mesh, cb.mesh))
+			return false;
 		ca.pinIndices = cb.pinIndices = NULL;
+		ca.mesh = cb.mesh = NULL;
+		if (memcmp(&ca, &cb, sizeof ca) != 0)
+			return false;
+	}
+	if (wfScene_GetColliderCount(a) != wfShimScene_GetColliderCount(b))
+		return false;
+	for (int i = 0; i < wfScene_GetColliderCount(a); ++i) {
+		wfColliderDef ca = wfScene_GetColliderDef(a, i), cb = wfShimScene_GetColliderDef(b, i);
 		if (memcmp(&ca, &cb, sizeof ca) != 0)
 			return false;
 	}

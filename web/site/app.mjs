@@ -119,6 +119,12 @@ async function load(preset, file = null) {
     note(`weft: ${e.message}`);
     return false;
   }
+  const missing = gpu ? next.gpuUnsupported() : "";
+  if (missing) {
+    next.destroy();
+    note(`weft page: ${file ? file.name : preset}: ${missing}`);
+    return false;
+  }
   note("");
   sceneName = file ? file.name : "";
   if (cloth) {
