@@ -14,9 +14,12 @@ static uint32_t CellKey(int x, int y, int z, uint32_t mask)
 	return h & mask;
 }
 
+// The cell of a coordinate, clamped into int range (a far or non-finite particle shares an edge
+// cell; the frame check catches it anyway).
 static int CellOf(float v, float inv)
 {
-	return (int)floorf(v * inv);
+	const float c = floorf(v * inv);
+	return c > 1e9f ? 1000000000 : c < -1e9f ? -1000000000 : c == c ? (int)c : 0;
 }
 
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
