@@ -17,7 +17,8 @@ PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc li
               mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libpng-dev ffmpeg libbullet-dev \
               libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev \
               lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium \
-              python3-cffi python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
+              python3-cffi python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel \
+              libopenmpi-dev openmpi-bin
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo web test test-plain test-asan test-fuzz bench bench-peers python python-venv clean

@@ -342,3 +342,79 @@ WF_TEST(scene_colliders)
 	}
 	return 0;
 }
+
+// Keyframes: the base pose follows the keys on the world clock (linear, smoothstep, held after the
+// last, looped); SetTransform refuses a keyed collider; bad keys are named; scenes read them.
+WF_TEST(collider_keyframes)
+{
+	wfWorld* w = CpuWorld(wfDefaultWorldDef()); // 60 frames per second
+	ENSURE(w != NULL);
+	const wfColliderKey keys[3] = {
+		{0.0f, {0.0f, 0.0f, 0.0f}, {0, 0, 0, 1}},
+		{1.0f, {1.0f, 0.0f, 0.0f}, {0, 0.70710678f, 0, 0.70710678f}}, // a quarter turn about y
+		{2.0f, {1.0f, 2.0f, 0.0f}, {0, 0.70710678f, 0, 0.70710678f}},
+	};
+	wfColliderDef k = wfDefaultColliderDef();
+	k.keys = keys;
+	k.keyCount = 3;
+	wfColliderId lin = wfCreateCollider(w, &k);
+	k.interpolation = WF_INTERPOLATE_SMOOTHSTEP;
+	wfColliderId smooth = wfCreateCollider(w, &k);
+	k.interpolation = WF_INTERPOLATE_LINEAR;
+	k.loop = true;
+	wfColliderId loop = wfCreateCollider(w, &k);
+	ENSURE(!wfColliderId_IsNull(lin) && !wfColliderId_IsNull(smooth) && !wfColliderId_IsNull(loop));
+	wfVec3 p;
+	wfQuat q;
+	for (int f = 0; f < 15; ++f) // t = 0.25 s
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	ENSURE(wfCollider_GetTransform(lin, &p, &q) == WF_OK);
+	ENSURE_NEAR(p.x, 0.25, 1e-5);
+	ENSURE(wfCollider_GetTransform(smooth, &p, &q) == WF_OK);
+	ENSURE_NEAR(p.x, 0.25 * 0.25 * (3.0 - 0.5), 1e-5); // 3 s^2 - 2 s^3 at s = 1/4
+	for (int f = 0; f < 75; ++f) // t = 1.5 s
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	ENSURE(wfCollider_GetTransform(lin, &p, &q) == WF_OK);
+	ENSURE_NEAR(p.y, 1.0, 1e-5);
+	ENSURE_NEAR(q.y, 0.70710678, 1e-6);
+	for (int f = 0; f < 60; ++f) // t = 2.5 s: held at the last key; the loop is at 0.5 s
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	ENSURE(wfCollider_GetTransform(lin, &p, &q) == WF_OK);
+	ENSURE(p.x == 1.0f && p.y == 2.0f);
+	ENSURE(wfCollider_GetTransform(loop, &p, &q) == WF_OK);
+	ENSURE_NEAR(p.x, 0.5, 1e-4);
+	ENSURE(wfCollider_SetTransform(lin, p, q) == WF_ERROR_INVALID_ARGUMENT);
+	fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+	// Bad keys.
+	wfColliderKey bad[2] = {keys[0], keys[1]};
+	bad[1].time = 0.0f;
+	k = wfDefaultColliderDef();
+	k.keys = bad;
+	k.keyCount = 2;
+	ENSURE(wfColliderId_IsNull(wfCreateCollider(w, &k)));
+	fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+	ENSURE(strncmp(wfWorld_GetLastError(w), "collider.keys[1].time: 0, the times must be finite and increase", 60) == 0);
+	k.keys = NULL;
+	ENSURE(wfColliderId_IsNull(wfCreateCollider(w, &k)));
+	ENSURE(strstr(wfWorld_GetLastError(w), "collider.keyCount: 2 without keys") != NULL);
+	wfDestroyWorld(w);
+	// A scene's keys (owned by the scene), with the names of bad ones.
+	char err[512];
+	wfScene* scene = wfScene_Parse("{\"colliders\": [{\"type\": \"box\", \"interpolation\": \"smoothstep\", \"loop\": true, \"keys\": ["
+	                               "{\"time\": 0, \"position\": [0, 1, 0]}, {\"time\": 2, \"position\": [1, 1, 0], \"rotate\": [0, 90, 0]}]}]}",
+	                               "k.json", err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfColliderDef sk = wfScene_GetColliderDef(scene, 0);
+	ENSURE(sk.keyCount == 2 && sk.keys[1].time == 2.0f && sk.keys[1].position.x == 1.0f && sk.loop &&
+	       sk.interpolation == WF_INTERPOLATE_SMOOTHSTEP && fabsf(sk.keys[1].rotation.y - 0.70710678f) < 1e-6f);
+	wfScene_Destroy(scene);
+	ENSURE(wfScene_Parse("{\"colliders\": [{\"keys\": [{\"time\": 1}, {\"tme\": 2}]}]}", "k.json", err, sizeof err) == NULL);
+	fprintf(stderr, "  %s\n", err);
+	ENSURE(strncmp(err, "k.json: colliders[0].keys[1].tme: unknown key", 45) == 0);
+	ENSURE(wfScene_Parse("{\"colliders\": [{\"keys\": [{\"time\": 1}, {\"time\": 1}]}]}", "k.json", err, sizeof err) == NULL);
+	fprintf(stderr, "  %s\n", err);
+	ENSURE(strncmp(err, "k.json: colliders[0].keys[1].time: 1, the times must", 50) == 0);
+	return 0;
+}

@@ -80,9 +80,15 @@ void CliSimDestroy(CliSim* sim);
 // Wall clock for timings (CLOCK_MONOTONIC), in seconds.
 double CliNow(void);
 
+// SIGINT and SIGTERM set a flag that the commands read between frames (cmd_run.c); a second
+// signal acts as the default and stops at once.
+void CliCatchSignals(void);
+bool CliInterrupted(void);
+
 // Subcommands; argv[0] is the program, argv[1] the subcommand name.
 int CliRun(int argc, char** argv);
 int CliBench(int argc, char** argv);
+int CliSweep(int argc, char** argv);
 int CliPresets(int argc, char** argv);
 int CliInfo(int argc, char** argv);
 void CliPrintHelp(const char* command);

@@ -21,6 +21,11 @@ static void OnSignal(int signal)
 	s_interrupted = 1;
 }
 
+bool CliInterrupted(void)
+{
+	return s_interrupted != 0;
+}
+
 typedef struct Outputs {
 	CliRenderOut* render; // NULL unless --png or --video
 	bool obj;
@@ -273,7 +278,7 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 // A signal ignored at start (nohup, some background jobs) stays ignored. Interrupted system calls
 // restart (the loop looks at the flag between frames); a second signal acts as the default (stops
 // at once), for a frame that takes too long.
-static void CatchSignals(void)
+void CliCatchSignals(void)
 {
 	static const int kSignals[] = {SIGINT, SIGTERM};
 	for (int i = 0; i < 2; ++i) {
@@ -302,7 +307,7 @@ int CliRun(int argc, char** argv)
 	memset(&result, 0, sizeof result);
 	code = OpenOutputs(&o, &sim, &out);
 	if (code == CLI_EXIT_OK) {
-		CatchSignals();
+		CliCatchSignals();
 		code = Simulate(&sim, &out, !o.quiet && isatty(STDERR_FILENO), &result);
 	}
 	// A run in which no frame survived produced nothing: a failure, whatever was written.

@@ -50,6 +50,25 @@ static const Command kCommands[] = {
 		"  --warmup N        untimed frames first, [0, 1000000] (default 20)\n"
 		"  --stages          also the median ms of each stage of a frame (timestamps on the GPU)\n"
 		"  --solver, --grid, --substeps, --iterations, --backend, --threads as for weft run\n"},
+	{"sweep", CliSweep,
+		"weft sweep FILE.json --out DIR [options]\n"
+		"  A parameter study (docs/SWEEP.md): the sweep file's base scene with axes over scene-file paths\n"
+		"  (\"world.step.substeps\": [8, 16], \"cloth.material.bendCompliance\": {\"log\": [1e-6, 1e-1], \"n\": 20}),\n"
+		"  every combination one variant. Variants with the same world share one batched world. Writes\n"
+		"  DIR/summary.csv (one row per variant: its values, final energies, strain, sag, warnings) and\n"
+		"  DIR/variants/vNNNNNN.{scene.json,stats.csv,final.npy,frames.npy}. Run again, it runs only the\n"
+		"  variants without a result (after Ctrl-C, exit code 130). Under mpirun -np N (a build with MPI)\n"
+		"  the ranks share the variants and write the same files.\n"
+		"  --out DIR         the results' folder (created if missing; one sweep per folder)\n"
+		"  --batch N         cloths per batched world, [1, 1024] (default: 1024 on Vulkan, 1 on the CPU)\n"
+		"  --backend B       auto, cpu or vulkan (default: the scene's)\n"
+		"  --threads N       CPU worker threads per process, [0, 1024], 0 = all cores\n"
+		"  --devices LIST    comma-separated Vulkan devices (parts of names, or #N as in weft info), one per\n"
+		"                    process of a host (by local rank; default: the local rank's hardware device)\n"
+		"  --schedule S      static (contiguous blocks of batches per rank, default) or queue (the next\n"
+		"                    batch from a counter on rank 0, dearest first)\n"
+		"  --list            print the variants and their batches as CSV, run nothing\n"
+		"  --quiet           no progress line, no summary line\n"},
 	{"presets", CliPresets, "weft presets\n  Lists the built-in scenes.\n"},
 	{"info", CliInfo, "weft info\n  Prints the version, the backends built in and the Vulkan devices found.\n"},
 	{"help", Help, "weft help [COMMAND]\n  Prints this help, or one command's.\n"},
@@ -82,7 +101,7 @@ void CliPrintHelp(const char* command)
 static int Help(int argc, char** argv)
 {
 	if (argc > 2 && FindCommand(argv[2]) == NULL) {
-		fprintf(stderr, "weft help: unknown command '%s' (allowed: run, bench, presets, info, help)\n", argv[2]);
+		fprintf(stderr, "weft help: unknown command '%s' (allowed: run, bench, sweep, presets, info, help)\n", argv[2]);
 		return CLI_EXIT_USAGE;
 	}
 	CliPrintHelp(argc > 2 ? argv[2] : NULL);
@@ -92,7 +111,7 @@ static int Help(int argc, char** argv)
 int main(int argc, char** argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "weft: no command given (allowed: run, bench, presets, info, help, --version)\n");
+		fprintf(stderr, "weft: no command given (allowed: run, bench, sweep, presets, info, help, --version)\n");
 		return CLI_EXIT_USAGE;
 	}
 	const char* name = argv[1];
@@ -104,7 +123,7 @@ int main(int argc, char** argv)
 	}
 	const Command* c = FindCommand(name);
 	if (c == NULL) {
-		fprintf(stderr, "weft: unknown command '%s' (allowed: run, bench, presets, info, help, --version)\n", argv[1]);
+		fprintf(stderr, "weft: unknown command '%s' (allowed: run, bench, sweep, presets, info, help, --version)\n", argv[1]);
 		return CLI_EXIT_USAGE;
 	}
 	return c->run(argc, argv);

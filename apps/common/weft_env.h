@@ -2,7 +2,7 @@
 // variable, so each world and renderer carries its own settings). Header-only; used by weft,
 // weft-view, the benchmarks and the test harness.
 //
-//   WEFT_VK_DEVICE=NAME    a Vulkan device by a part of its name, any case (deviceName)
+//   WEFT_VK_DEVICE=NAME    a Vulkan device by a part of its name, any case, or #N by its number (deviceName)
 //   WEFT_VK_VALIDATION=1   the Khronos validation layer, every message counted (validation)
 //   WEFT_NO_SIMD=1         the scalar CPU kernels (simd = false)
 //   WEFT_VK_TIMING=1       the median GPU time per frame logged at the end (logGpuTiming)

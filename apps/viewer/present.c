@@ -222,7 +222,7 @@ static bool PickDevice(Presenter* p)
 	for (uint32_t i = 0; i < count; ++i) {
 		VkPhysicalDeviceProperties props;
 		vkGetPhysicalDeviceProperties(gpus[i], &props);
-		if (wanted != NULL && wanted[0] != 0 && !wfDeviceNameMatches(props.deviceName, wanted)) // the backend's rule
+		if (wanted != NULL && wanted[0] != 0 && !wfDevicePatternSelects(wanted, (int)i, props.deviceName)) // the backend's rule
 			continue;
 		if (!HasSwapchain(gpus[i]))
 			continue;

@@ -190,7 +190,10 @@ typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness;      // m, (0, 1] (default 5 mm)
 	float friction;       // [0, 10] (default 0.2)
-	float exclusion;      // [1, 100] (default 1.5)
+	float exclusion;      // [0, 100] (default 1.5; 0 excludes no pair)
+	// Cloth against cloth: particles of different cloths kept 2 thickness apart too (a hash grid
+	// over the world's cloths after each substep, the pushes also added to the velocities).
+	bool betweenCloths;
 } wfSelfCollisionDef;
 
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
@@ -219,8 +222,8 @@ typedef enum wfBadFrame {
 
 typedef struct wfWorldDef {
 	wfBackendType backend;
-	const char* deviceName; // Vulkan device: a part of its name, any case (wfDeviceNameMatches);
-	                        // NULL = the first hardware device
+	const char* deviceName; // Vulkan device: a part of its name, any case, or "#N" for the N-th of
+	                        // wfEnumerateDevices (wfDevicePatternSelects); NULL = the first hardware device
 	int threads;            // CPU worker threads, 0 = all cores
 	wfStepDef step;
 	wfVec3 gravity;
@@ -386,6 +389,18 @@ typedef enum wfColliderType {
 
 typedef struct wfQuat { float x, y, z, w; } wfQuat; // unit quaternion (normalised on use)
 
+// A pose of a collider's keyframed motion (wfColliderDef.keys).
+typedef struct wfColliderKey {
+	float time;          // s on the world clock, increasing from key to key
+	wfVec3 position;     // the base pose at that time (world)
+	wfQuat rotation;
+} wfColliderKey;
+
+typedef enum wfInterpolation {
+	WF_INTERPOLATE_LINEAR = 0, // position linear, rotation by normalised lerp
+	WF_INTERPOLATE_SMOOTHSTEP, // the same with the fraction s eased to 3 s^2 - 2 s^3 (still at each key)
+} wfInterpolation;
+
 typedef struct wfColliderDef {
 	wfColliderType type;
 	wfVec3 position;     // world; within 1e6 m
@@ -396,6 +411,13 @@ typedef struct wfColliderDef {
 	wfVec3 halfExtents;  // box: each (0, 1e4]
 	wfVec3 amplitude;    // motion, m (0: still)
 	float frequency;     // Hz, [0, 100]
+	// Keyframes (copied on create; at most 1024): the base pose follows them on the world clock,
+	// held at the first before it and at the last after it (or, with loop, repeating every last
+	// key's time), instead of position and rotation; the sine motion adds to them.
+	const wfColliderKey* keys;
+	int keyCount;
+	wfInterpolation interpolation;
+	bool loop;
 	int internalValue;
 } wfColliderDef;
 
@@ -597,6 +619,10 @@ WF_API int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int 
 // Whether deviceName contains pattern, ignoring case: the rule by which wfWorldDef.deviceName (and
 // WEFT_VK_DEVICE in the tools) picks a device, shared by the backend, the renderer and the viewer.
 WF_API bool wfDeviceNameMatches(const char* deviceName, const char* pattern);
+// Whether a deviceName pattern picks the device at `index` (the order of wfEnumerateDevices) named
+// deviceName: "#N" (decimal) picks the N-th device, which tells apart several GPUs of one model;
+// any other pattern is matched against the name (wfDeviceNameMatches).
+WF_API bool wfDevicePatternSelects(const char* pattern, int index, const char* deviceName);
 
 // ---------------------------------------------------------------- Vulkan interop
 // Two ways in: an engine gives weft its own device (wfWorldDef.vulkanDevice, filled as below), or

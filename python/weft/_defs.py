@@ -113,6 +113,11 @@ def _layout(ctype):
                 counts.add(f.count)
         for name in counts:  # a count follows its array: read-only from Python
             layout[name].kind = "count"
+        # An array of structs the binding does not map (wfColliderDef.keys): its count goes with it.
+        for i, (name, cfield) in enumerate(fields):
+            if (layout[name].kind == "hidden" and cfield.type.kind == "pointer" and i + 1 < len(fields)
+                    and fields[i + 1][0].endswith("Count")):
+                layout[fields[i + 1][0]].kind = "hidden"
         _LAYOUTS[key] = layout
     return _LAYOUTS[key]
 

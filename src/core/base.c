@@ -102,6 +102,7 @@ WF_ENUM_TABLE(wfFusedPathTable, WF_FUSED_PATH_NAMES)
 WF_ENUM_TABLE(wfStageTable, WF_STAGE_NAMES)
 WF_ENUM_TABLE(wfColliderTable, WF_COLLIDER_NAMES)
 WF_ENUM_TABLE(wfTetherTable, WF_TETHER_NAMES)
+WF_ENUM_TABLE(wfInterpolationTable, WF_INTERPOLATION_NAMES)
 _Static_assert(sizeof wfStageTableNames / sizeof wfStageTableNames[0] == WF_STAGE_COUNT, "a name per stage");
 
 const char* wfEnumName(const wfEnumTable* t, int value)

@@ -14,6 +14,8 @@
 
 static const double kTwoPi = 6.28318530717958647692;
 
+static void KeyPose(const wfColliderDef* d, double t, double position[3], wfQuat* rotation);
+
 wfColliderDef wfDefaultColliderDef(void)
 {
 	wfColliderDef d;
@@ -86,6 +88,35 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		return false;
 	}
 	RANGE("frequency", d->frequency, 0.0f, 100.0f, false);
+	if (d->keyCount < 0 || d->keyCount > 1024 || (d->keyCount > 0 && d->keys == NULL)) {
+		snprintf(error, (size_t)errorSize, "collider.keyCount: %d%s, allowed [0, 1024] with a key array", d->keyCount,
+		         d->keyCount > 0 && d->keys == NULL ? " without keys" : "");
+		return false;
+	}
+	if ((int)d->interpolation < 0 || (int)d->interpolation >= wfInterpolationTable.count) {
+		snprintf(error, (size_t)errorSize, "collider.interpolation: %d is not one of %s", (int)d->interpolation, wfInterpolationTable.list);
+		return false;
+	}
+	for (int k = 0; k < d->keyCount; ++k) {
+		const wfColliderKey* key = &d->keys[k];
+		if (!(fabsf(key->time) <= 1e7f) || (k > 0 && !(key->time > d->keys[k - 1].time))) {
+			snprintf(error, (size_t)errorSize, "collider.keys[%d].time: %g, the times must be finite and increase from key to key", k,
+			         (double)key->time);
+			return false;
+		}
+		if (!Finite3(key->position, 1e6f)) {
+			snprintf(error, (size_t)errorSize, "collider.keys[%d].position: must be finite and within 1e6 m", k);
+			return false;
+		}
+		if (!UnitQuat(key->rotation, &q)) {
+			snprintf(error, (size_t)errorSize, "collider.keys[%d].rotation: not a rotation (length in (1e-6, 1e6))", k);
+			return false;
+		}
+	}
+	if (d->loop && d->keyCount > 0 && !(d->keys[d->keyCount - 1].time > 0.0f && d->keys[0].time >= 0.0f)) {
+		snprintf(error, (size_t)errorSize, "collider.loop: the keys must start at time >= 0 and end after 0 (the loop's period)");
+		return false;
+	}
 	return true;
 }
 
@@ -158,6 +189,18 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 	s->base[1] = s->target[1] = def->position.y;
 	s->base[2] = s->target[2] = def->position.z;
 	s->targetRotation = s->rotation;
+	if (def->keyCount > 0) {
+		s->keys = (wfColliderKey*)malloc((size_t)def->keyCount * sizeof(wfColliderKey));
+		if (s->keys == NULL) {
+			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "collider: out of memory for %d keys", def->keyCount);
+			return nullId;
+		}
+		for (int k = 0; k < def->keyCount; ++k) {
+			s->keys[k] = def->keys[k];
+			UnitQuat(def->keys[k].rotation, &s->keys[k].rotation);
+		}
+		s->def.keys = s->keys;
+	}
 	s->generation = world->nextGeneration++;
 	world->colliderCount++;
 	return (wfColliderId){world, slot, s->generation};
@@ -168,12 +211,15 @@ void wfDestroyCollider(wfColliderId id)
 	wfColliderSlot* s = GetCollider(id);
 	if (s == NULL)
 		return;
+	free(s->keys);
 	memset(s, 0, sizeof *s);
 	id.world->colliderCount--;
 }
 
 void wfFreeColliders(wfWorld* world)
 {
+	for (int i = 0; i < world->colliderCapacity; ++i)
+		free(world->colliders[i].keys);
 	free(world->colliders);
 	world->colliders = NULL;
 	world->colliderCapacity = world->colliderCount = 0;
@@ -196,6 +242,8 @@ wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotati
 	if (s == NULL)
 		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null collider id") : WF_ERROR_INVALID_ARGUMENT;
 	wfQuat q;
+	if (s->def.keyCount > 0)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider: its keyframes move it (SetTransform moves colliders without keys)");
 	if (!Finite3(position, 1e6f))
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider position: (%g, %g, %g) must be finite and within 1e6 m",
 		                  (double)position.x, (double)position.y, (double)position.z);
@@ -222,12 +270,15 @@ wfResult wfCollider_GetTransform(wfColliderId id, wfVec3* position, wfQuat* rota
 	wfColliderSlot* s = GetCollider(id);
 	if (s == NULL)
 		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null collider id") : WF_ERROR_INVALID_ARGUMENT;
-	double m[3];
+	double m[3], base[3] = {s->base[0], s->base[1], s->base[2]};
+	wfQuat q = s->rotation;
 	Motion(&s->def, id.world->time, m);
+	if (s->def.keyCount > 0)
+		KeyPose(&s->def, id.world->time, base, &q);
 	if (position != NULL)
-		*position = (wfVec3){(float)(s->base[0] + m[0]), (float)(s->base[1] + m[1]), (float)(s->base[2] + m[2])};
+		*position = (wfVec3){(float)(base[0] + m[0]), (float)(base[1] + m[1]), (float)(base[2] + m[2])};
 	if (rotation != NULL)
-		*rotation = s->rotation;
+		*rotation = q;
 	return WF_OK;
 }
 
@@ -239,6 +290,29 @@ static wfQuat Nlerp(wfQuat a, wfQuat b, double s)
 	double q[4] = {a.x + s * (sign * b.x - a.x), a.y + s * (sign * b.y - a.y), a.z + s * (sign * b.z - a.z), a.w + s * (sign * b.w - a.w)};
 	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
 	return (wfQuat){(float)(q[0] / n), (float)(q[1] / n), (float)(q[2] / n), (float)(q[3] / n)};
+}
+
+// The keyframed base pose at world time t (wfColliderDef.keys): held before the first key and
+// after the last, or repeating every last key's time with loop.
+static void KeyPose(const wfColliderDef* d, double t, double position[3], wfQuat* rotation)
+{
+	const wfColliderKey* k = d->keys;
+	const int n = d->keyCount;
+	if (d->loop)
+		t = fmod(t, (double)k[n - 1].time);
+	int i = 0;
+	while (i + 1 < n && (double)k[i + 1].time <= t)
+		++i;
+	double s = 0.0;
+	if (i + 1 < n && t > (double)k[i].time)
+		s = (t - (double)k[i].time) / ((double)k[i + 1].time - (double)k[i].time);
+	if (d->interpolation == WF_INTERPOLATE_SMOOTHSTEP)
+		s = s * s * (3.0 - 2.0 * s);
+	const wfColliderKey* b = i + 1 < n ? &k[i + 1] : &k[i];
+	position[0] = k[i].position.x + s * ((double)b->position.x - k[i].position.x);
+	position[1] = k[i].position.y + s * ((double)b->position.y - k[i].position.y);
+	position[2] = k[i].position.z + s * ((double)b->position.z - k[i].position.z);
+	*rotation = s > 0.0 ? Nlerp(k[i].rotation, b->rotation, s) : k[i].rotation;
 }
 
 // The angular velocity that turns a into b in time dt: 2 log(b conj(a)) / dt.
@@ -276,13 +350,18 @@ void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* p)
 		double m0[3], m1[3];
 		Motion(&s->def, p->time, m0);
 		Motion(&s->def, p->time + dt, m1);
-		for (int k = 0; k < 3; ++k) {
-			f->start[k] = s->base[k] + m0[k];
-			f->end[k] = s->target[k] + m1[k];
-		}
-		f->type = s->def.type;
+		double b0[3] = {s->base[0], s->base[1], s->base[2]}, b1[3] = {s->target[0], s->target[1], s->target[2]};
 		f->q0 = s->rotation;
 		f->q1 = s->targetRotation;
+		if (s->def.keyCount > 0) {
+			KeyPose(&s->def, p->time, b0, &f->q0);
+			KeyPose(&s->def, p->time + dt, b1, &f->q1);
+		}
+		for (int k = 0; k < 3; ++k) {
+			f->start[k] = b0[k] + m0[k];
+			f->end[k] = b1[k] + m1[k];
+		}
+		f->type = s->def.type;
 		f->radius = s->def.radius;
 		f->radius1 = s->def.type == WF_COLLIDER_SPHERE ? s->def.radius : s->def.radius1;
 		f->halfLength = s->def.type == WF_COLLIDER_CAPSULE ? s->def.halfLength : 0.0f;

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,15 @@ bool wfDeviceNameMatches(const char* deviceName, const char* pattern)
 			return true;
 	}
 	return false;
+}
+
+bool wfDevicePatternSelects(const char* pattern, int index, const char* deviceName)
+{
+	if (pattern == NULL || pattern[0] != '#')
+		return wfDeviceNameMatches(deviceName, pattern);
+	char* end;
+	long n = strtol(pattern + 1, &end, 10);
+	return end != pattern + 1 && *end == 0 && pattern[1] != '-' && pattern[1] != '+' && n == (long)index;
 }
 
 int wfEnumerateDevices(wfDeviceInfo* out, int capacity, char* error, int errorSize)

@@ -165,6 +165,7 @@ typedef struct wfColliderSlot {
 	wfQuat rotation;     // base rotation now (unit)
 	double target[3];    // base position at the end of the next frame
 	wfQuat targetRotation;
+	wfColliderKey* keys; // (def.keyCount) the def's keyframes, copied (rotations normalised)
 } wfColliderSlot;
 
 // A collider's pose across one frame, in world coordinates (double): from start to end.

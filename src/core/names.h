@@ -20,6 +20,7 @@
 #define WF_COLLIDER_NAMES(X) \
 	X(WF_COLLIDER_SPHERE, "sphere") X(WF_COLLIDER_CAPSULE, "capsule") X(WF_COLLIDER_BOX, "box") X(WF_COLLIDER_PLANE, "plane")
 #define WF_TETHER_NAMES(X) X(WF_TETHER_NONE, "none") X(WF_TETHER_EUCLIDEAN, "euclidean") X(WF_TETHER_GEODESIC, "geodesic")
+#define WF_INTERPOLATION_NAMES(X) X(WF_INTERPOLATE_LINEAR, "linear") X(WF_INTERPOLATE_SMOOTHSTEP, "smoothstep")
 #define WF_STAGE_NAMES(X) \
 	X(WF_STAGE_PREPARE, "prepare") X(WF_STAGE_PREDICT, "predict") X(WF_STAGE_SOLVE, "solve") X(WF_STAGE_FINISH, "finish") \
 	X(WF_STAGE_NORMALS, "normals") X(WF_STAGE_FUSED, "fused")
@@ -32,7 +33,7 @@ typedef struct wfEnumTable {
 } wfEnumTable;
 
 extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable,
-	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable;
+	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;
 
 const char* wfEnumName(const wfEnumTable* table, int value); // "?" out of range
 bool wfEnumFromName(const wfEnumTable* table, const char* name, int* out); // false for an unknown name

@@ -32,6 +32,7 @@ struct wfScene {
 	SceneMesh* meshes;  // (clothCount)
 	wfColliderDef* colliders; // (colliderCount) "colliders"
 	int colliderCount;
+	wfColliderKey* colliderKeys[WF_MAX_COLLIDERS]; // each collider's "keys" (its def points here)
 	int clothCount;
 	int frames;         // 0 when the file has no "frames"
 };
@@ -53,6 +54,7 @@ _Static_assert(sizeof(wfContactResponse) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfJacobiWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfBadFrame) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfTetherMode) == sizeof(int) && sizeof(wfColliderType) == sizeof(int), "enum size");
+_Static_assert(sizeof(wfInterpolation) == sizeof(int), "enum size");
 
 // ------------------------------------------------------------------ field tables
 
@@ -140,6 +142,7 @@ static const Field kSelfFields[] = {
 	PLAIN(wfSelfCollisionDef, thickness, FIELD_FLOAT),
 	PLAIN(wfSelfCollisionDef, friction, FIELD_FLOAT),
 	PLAIN(wfSelfCollisionDef, exclusion, FIELD_FLOAT),
+	PLAIN(wfSelfCollisionDef, betweenCloths, FIELD_BOOL),
 };
 
 static const Table kSelfTable = TABLE(kSelfFields);
@@ -214,7 +217,18 @@ static const Field kColliderFields[] = {
 	PLAIN(wfColliderDef, halfExtents, FIELD_VEC3),
 	PLAIN(wfColliderDef, amplitude, FIELD_VEC3),
 	PLAIN(wfColliderDef, frequency, FIELD_FLOAT),
+	{"keys", FIELD_SPECIAL, 0, 0, NULL, NULL}, // [{"time", "position", "rotate"}, ...]
+	ENUM(wfColliderDef, interpolation, wfInterpolationTable),
+	PLAIN(wfColliderDef, loop, FIELD_BOOL),
 };
+
+static const Field kKeyFields[] = {
+	PLAIN(wfColliderKey, time, FIELD_FLOAT),
+	PLAIN(wfColliderKey, position, FIELD_VEC3),
+	{"rotate", FIELD_SPECIAL, 0, 0, NULL, NULL},
+};
+
+static const Table kKeyTable = TABLE(kKeyFields);
 
 static const Table kColliderTable = TABLE(kColliderFields);
 
@@ -666,6 +680,57 @@ static bool ParseCloths(const Parser* p, const cJSON* root, wfScene* scene, cons
 	return true;
 }
 
+// "rotate": [x, y, z] degrees (about x, then y, then z) as a quaternion, when the object has it.
+static bool ReadRotate(const Parser* p, const cJSON* item, const char* path, wfQuat* out)
+{
+	const cJSON* rotate = cJSON_GetObjectItemCaseSensitive(item, "rotate");
+	if (rotate == NULL)
+		return true;
+	char key[WF_SCENE_PATH];
+	wfVec3 deg;
+	JoinKey(key, path, "rotate");
+	if (!ReadVec3(p, rotate, key, &deg))
+		return false;
+	if (!(fabsf(deg.x) <= 1e6f && fabsf(deg.y) <= 1e6f && fabsf(deg.z) <= 1e6f))
+		return Fail(p, key, "each angle within [-1e6, 1e6] degrees");
+	// q = qz qy qx (about x first).
+	const double k = 3.14159265358979323846 / 360.0;
+	double cx = cos(deg.x * k), sx = sin(deg.x * k), cy = cos(deg.y * k), sy = sin(deg.y * k), cz = cos(deg.z * k), sz = sin(deg.z * k);
+	*out = (wfQuat){(float)(sx * cy * cz - cx * sy * sz), (float)(cx * sy * cz + sx * cy * sz), (float)(cx * cy * sz - sx * sy * cz),
+	                (float)(cx * cy * cz + sx * sy * sz)};
+	return true;
+}
+
+// A collider's "keys": [{"time": s, "position": [...], "rotate": [...]}, ...], owned by the scene.
+static bool ReadKeys(const Parser* p, const cJSON* item, const char* path, wfColliderDef* d, wfColliderKey** owned)
+{
+	const cJSON* keys = cJSON_GetObjectItemCaseSensitive(item, "keys");
+	if (keys == NULL)
+		return true;
+	char key[WF_SCENE_PATH], at[WF_SCENE_PATH];
+	JoinKey(key, path, "keys");
+	if (!cJSON_IsArray(keys))
+		return Fail(p, key, "expected an array of objects, got %s", TypeName(keys));
+	int count = cJSON_GetArraySize(keys);
+	if (count < 1 || count > 1024)
+		return Fail(p, key, "%d keys, allowed [1, 1024]", count);
+	*owned = (wfColliderKey*)calloc((size_t)count, sizeof(wfColliderKey));
+	if (*owned == NULL)
+		return Fail(p, key, "out of memory");
+	int i = 0;
+	for (const cJSON* k = keys->child; k != NULL; k = k->next, ++i) {
+		JoinIndex(at, key, i);
+		wfColliderKey* out = &(*owned)[i];
+		out->position = d->position;
+		out->rotation = (wfQuat){0.0f, 0.0f, 0.0f, 1.0f};
+		if (!ApplyObject(p, k, &kKeyTable, out, at) || !ReadRotate(p, k, at, &out->rotation))
+			return false;
+	}
+	d->keys = *owned;
+	d->keyCount = count;
+	return true;
+}
+
 // "colliders": [{"type": "capsule", "position": [...], "rotate": [x, y, z] degrees, ...}, ...]
 static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
 {
@@ -680,7 +745,7 @@ static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
 	scene->colliders = (wfColliderDef*)calloc((size_t)(count > 0 ? count : 1), sizeof(wfColliderDef));
 	if (scene->colliders == NULL)
 		return Fail(p, "colliders", "out of memory");
-	char path[WF_SCENE_PATH], key[WF_SCENE_PATH], msg[256];
+	char path[WF_SCENE_PATH], msg[256];
 	int i = 0;
 	for (const cJSON* item = list->child; item != NULL; item = item->next, ++i) {
 		JoinIndex(path, "colliders", i);
@@ -688,20 +753,8 @@ static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
 		*d = wfDefaultColliderDef();
 		if (!ApplyObject(p, item, &kColliderTable, d, path))
 			return false;
-		const cJSON* rotate = cJSON_GetObjectItemCaseSensitive(item, "rotate");
-		if (rotate != NULL) {
-			wfVec3 deg;
-			JoinKey(key, path, "rotate");
-			if (!ReadVec3(p, rotate, key, &deg))
-				return false;
-			if (!(fabsf(deg.x) <= 1e6f && fabsf(deg.y) <= 1e6f && fabsf(deg.z) <= 1e6f))
-				return Fail(p, key, "each angle within [-1e6, 1e6] degrees");
-			// q = qz qy qx (about x first).
-			const double k = 3.14159265358979323846 / 360.0;
-			double cx = cos(deg.x * k), sx = sin(deg.x * k), cy = cos(deg.y * k), sy = sin(deg.y * k), cz = cos(deg.z * k), sz = sin(deg.z * k);
-			d->rotation = (wfQuat){(float)(sx * cy * cz - cx * sy * sz), (float)(cx * sy * cz + sx * cy * sz),
-			                       (float)(cx * cy * sz - sx * sy * cz), (float)(cx * cy * cz + sx * sy * sz)};
-		}
+		if (!ReadRotate(p, item, path, &d->rotation) || !ReadKeys(p, item, path, d, &scene->colliderKeys[i]))
+			return false;
 		if (!wfValidateColliderDef(d, msg, (int)sizeof msg))
 			return FailValidation(p, path, strncmp(msg, "collider.", 9) == 0 ? msg + 9 : msg);
 	}
@@ -927,6 +980,8 @@ void wfScene_Destroy(wfScene* scene)
 	free(scene->cloths);
 	free(scene->meshes);
 	free(scene->colliders);
+	for (int i = 0; i < WF_MAX_COLLIDERS; ++i)
+		free(scene->colliderKeys[i]);
 	free(scene);
 }
 

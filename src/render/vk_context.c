@@ -220,7 +220,7 @@ static bool PickDevice(RdContext* ctx, const char* deviceName)
 			continue;
 		int score;
 		if (deviceName != NULL && deviceName[0] != '\0')
-			score = wfDeviceNameMatches(p.deviceName, deviceName) ? 1 : -1; // the backend's rule
+			score = wfDevicePatternSelects(deviceName, (int)i, p.deviceName) ? 1 : -1; // the backend's rule
 		else if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
 			score = 3;
 		else if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)

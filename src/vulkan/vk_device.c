@@ -313,12 +313,15 @@ static wfResult PickDevice(wfVkContext* ctx, const char* name, bool allowSoftwar
 		for (uint32_t i = 0; i < count && chosen < 0; ++i) {
 			VkPhysicalDeviceProperties p;
 			ctx->fi.vkGetPhysicalDeviceProperties(devices[i], &p);
-			if (wfDeviceNameMatches(p.deviceName, name))
+			if (wfDevicePatternSelects(name, (int)i, p.deviceName))
 				chosen = (int)i;
 		}
 		if (chosen < 0) {
 			free(devices);
-			snprintf(error, (size_t)errorSize, "no Vulkan device named \"%s\" (devices: %s)", name, seen);
+			if (name[0] == '#')
+				snprintf(error, (size_t)errorSize, "no Vulkan device \"%s\" (allowed: #0 to #%u, the devices in order: %s)", name, count - 1, seen);
+			else
+				snprintf(error, (size_t)errorSize, "no Vulkan device named \"%s\" (devices: %s)", name, seen);
 			return WF_ERROR_BACKEND_UNAVAILABLE;
 		}
 	} else {
