@@ -1,6 +1,6 @@
 // Loads weft.wasm (the C core compiled for wasm32-wasi) in a browser or in Node and wraps its
-// exports. The module's only imports are four WASI calls, provided here: writes to stdout/stderr
-// (the library's log) go to console.warn, the clock is performance.now().
+// exports. Its WASI imports are provided here: writes to stdout/stderr (the library's log) go to
+// console.warn, the clock is performance.now(), the file calls find no files.
 
 const WASI_EBADF = 8;
 
@@ -31,9 +31,14 @@ function wasiImports(getMemory) {
 
 export async function loadWeft(bytes) {
   let memory = null;
-  const { instance } = await WebAssembly.instantiate(bytes, {
-    wasi_snapshot_preview1: wasiImports(() => memory),
-  });
+  // The page has no files: every other WASI call the module imports (the scene loader's mesh files
+  // go through fopen) answers EBADF: no preopened directory, so opening a file fails with a message.
+  const module = await WebAssembly.compile(bytes);
+  const wasi = wasiImports(() => memory);
+  for (const i of WebAssembly.Module.imports(module))
+    if (i.module === "wasi_snapshot_preview1" && !(i.name in wasi))
+      wasi[i.name] = i.name === "proc_exit" ? (code) => { throw new Error(`weft.wasm exited (${code})`); } : () => WASI_EBADF;
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
   memory = instance.exports.memory;
   const x = instance.exports;
   const encoder = new TextEncoder(), decoder = new TextDecoder();
@@ -61,14 +66,37 @@ export async function loadWeft(bytes) {
       setText(name);
       const w = x.wfw_create(cols, rows);
       if (w === 0) throw new Error(getText());
+      return wrap(w, 1);
+    },
+    // A world from a scene file's bytes (Uint8Array) named `name`, read as the weft command reads a
+    // file; an Error with the message the command prints (after "weft: ") when it is not a scene.
+    // The page runs its first cloth: `sceneCloths` says how many it has.
+    createScene(bytes, name) {
+      setText(name.slice(0, 255));
+      const text = x.wfw_alloc(bytes.length + 1), count = x.wfw_alloc(4);
+      new Uint8Array(memory.buffer, text, bytes.length).set(bytes);
+      new Uint8Array(memory.buffer)[text + bytes.length] = 0;
+      const w = x.wfw_create_scene(text, bytes.length, count);
+      const cloths = new Int32Array(memory.buffer, count, 1)[0];
+      x.wfw_free(text); x.wfw_free(count);
+      if (w === 0) throw new Error(getText());
+      return wrap(w, cloths);
+    },
+  };
+
+  function wrap(w, sceneCloths) {
       const n = x.wfw_particles(w);
       const buffer = x.wfw_alloc(12 * n);
       const info = floats(8, (p) => x.wfw_info(w, p));
       const triangles = info[3];
+      let frameBytes = 0, frameCapacity = 0;
       return {
         particles: n,
         constraints: info[1], colors: info[2], triangles,
-        solver: ["xpbd", "jacobi", "springs"][info[4]], substeps: info[5], iterations: info[6], timeStep: info[7],
+        solver: ["xpbd", "jacobi", "springs"][info[4]], timeStep: info[7],
+        // The live step def (the panel changes the substeps).
+        get substeps() { return floats(8, (p) => x.wfw_info(w, p))[5]; },
+        get iterations() { return floats(8, (p) => x.wfw_info(w, p))[6]; },
         step() { check(x.wfw_step(w), "step"); },
         time() { return x.wfw_time(w); },
         positions() {
@@ -101,9 +129,71 @@ export async function loadWeft(bytes) {
         moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },
         release() { check(x.wfw_release(w), "release"); },
         reset() { check(x.wfw_reset(w), "reset"); },
+        params() {
+          const p = floats(4, (q) => x.wfw_get_params(w, q));
+          return { gravityY: p[0], substeps: p[1], damping: p[2], wind: p[3] };
+        },
         setParams({ gravityY, substeps, damping, wind }) { check(x.wfw_set_params(w, gravityY, substeps, damping, wind), "params"); },
-        destroy() { x.wfw_free(buffer); x.wfw_destroy(w); },
+        sceneCloths,
+        destroy() { x.wfw_free(buffer); x.wfw_destroy(w); if (frameBytes) x.wfw_free(frameBytes); },
+        // For the WebGPU solver (weft_gpu.mjs): the model's arrays, the host state in the local
+        // frame, and each frame's live values from the core (the Vulkan backend's layouts).
+        model() {
+          const s = new Int32Array(floats(7, (p) => x.wfw_model_sizes(w, p)).buffer);
+          const [np, m, colors, tri, entries] = s;
+          const sizes = [4 * m, colors + 1, np + 1, 2 * entries, m, np + 1, 3 * tri, 3 * tri];
+          const ptrs = sizes.map((k) => x.wfw_alloc(4 * Math.max(k, 1)));
+          check(x.wfw_model(w, ...ptrs), "model");
+          const arr = sizes.map((k, j) => new Uint32Array(memory.buffer.slice(ptrs[j], ptrs[j] + 4 * k)));
+          ptrs.forEach((p) => x.wfw_free(p));
+          return {
+            particles: np, constraints: m, colors, triangles: tri, jacobiDocument: s[5] !== 0, maxDegree: s[6],
+            con: arr[0], colorStart: arr[1], adjStart: arr[2], adj: arr[3], jacobiWeight: new Float32Array(arr[4].buffer),
+            triStart: arr[5], triList: arr[6], indices: arr[7],
+          };
+        },
+        localState() {
+          const pp = x.wfw_alloc(16 * n), vp = x.wfw_alloc(16 * n), op = x.wfw_alloc(24);
+          check(x.wfw_local_state(w, pp, vp, op), "state");
+          const out = {
+            pos: new Float32Array(memory.buffer.slice(pp, pp + 16 * n)),
+            vel: new Float32Array(memory.buffer.slice(vp, vp + 16 * n)),
+            origin: Array.from(new Float64Array(memory.buffer.slice(op, op + 24))),
+          };
+          x.wfw_free(pp); x.wfw_free(vp); x.wfw_free(op);
+          return out;
+        },
+        origin() {
+          const op = x.wfw_alloc(24);
+          check(x.wfw_origin(w, op), "origin");
+          const o = Array.from(new Float64Array(memory.buffer.slice(op, op + 24)));
+          x.wfw_free(op);
+          return o;
+        },
+        // Why the WGSL solver cannot step this cloth, or "" when it can.
+        gpuUnsupported() { return x.wfw_gpu_unsupported(w) === 0 ? "" : getText(); },
+        gpuFrameBytes() { return x.wfw_gpu_frame_bytes(w); },
+        // The frame buffer's bytes for the next frame, given the reference particle (local xyz).
+        gpuBegin(ref) {
+          const size = x.wfw_gpu_frame_bytes(w);
+          if (size > frameCapacity) {
+            if (frameBytes) x.wfw_free(frameBytes);
+            frameBytes = x.wfw_alloc(size);
+            frameCapacity = size;
+          }
+          const bytes = x.wfw_gpu_begin(w, ref[0], ref[1], ref[2], frameBytes);
+          if (bytes < 0) throw new Error("gpu frame");
+          return new Uint8Array(memory.buffer.slice(frameBytes, frameBytes + bytes));
+        },
+        // The frame check's verdict (0 good, 1 unstable, 2 non-finite; the first bad particle;
+        // whether a too-fast one touched a collider); true when the core reset the cloth.
+        gpuEnd(verdict = 0, particle = -1, contact = false) {
+          const r = x.wfw_gpu_end(w, verdict, particle, contact ? 1 : 0);
+          if (r < 0) throw new Error("gpu frame end");
+          return r === 1;
+        },
+        // [non-finite, unstable, unstable in contact] frames discarded so far.
+        warnings() { return Array.from(new Float64Array(floats(6, (p) => x.wfw_warnings(w, p)).buffer)); },
       };
-    },
-  };
+  }
 }

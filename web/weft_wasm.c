@@ -4,6 +4,7 @@
 #include "core/internal.h" // wfGetCloth and the model, for the constraint list
 #include "weft/weft.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,33 @@ typedef struct WfwWorld {
 	int particles;
 } WfwWorld;
 
+// A world of one cloth on the CPU backend with the scalar kernels; NULL with the reason in s_text.
+static WfwWorld* CreateWorld(wfWorldDef wd, const wfClothDef* cd)
+{
+	wd.backend = WF_BACKEND_CPU;
+	wd.threads = 1;
+	wd.simd = false;
+	wd.deviceName = NULL;
+	WfwWorld* w = (WfwWorld*)calloc(1, sizeof *w);
+	if (w == NULL)
+		return NULL;
+	w->world = wfCreateWorld(&wd, s_text, (int)sizeof s_text);
+	if (w->world == NULL) {
+		free(w);
+		return NULL;
+	}
+	w->cloth = wfCreateCloth(w->world, cd);
+	if (wfClothId_IsNull(w->cloth)) {
+		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
+		wfDestroyWorld(w->world);
+		free(w);
+		return NULL;
+	}
+	wfClothInfo info;
+	w->particles = wfCloth_GetInfo(w->cloth, &info) == WF_OK ? info.particleCount : 0; // grids and meshes
+	return w;
+}
+
 WF_WASM_EXPORT(wfw_create) WfwWorld* wfwCreate(int cols, int rows)
 {
 	wfWorldDef wd;
@@ -35,29 +63,54 @@ WF_WASM_EXPORT(wfw_create) WfwWorld* wfwCreate(int cols, int rows)
 		snprintf(s_text, sizeof s_text, "preset: '%s' is not a preset", name);
 		return NULL;
 	}
-	wd.backend = WF_BACKEND_CPU;
-	wd.threads = 1;
-	wd.simd = false;
 	if (cols > 0 && rows > 0) {
 		cd.cols = cols;
 		cd.rows = rows;
 	}
-	WfwWorld* w = (WfwWorld*)calloc(1, sizeof *w);
-	if (w == NULL)
-		return NULL;
-	w->world = wfCreateWorld(&wd, s_text, (int)sizeof s_text);
-	if (w->world == NULL) {
-		free(w);
+	return CreateWorld(wd, &cd);
+}
+
+void wfwDestroy(WfwWorld* w);
+
+// A world from a scene file's bytes (size of them at text, the file's name in s_text), read as
+// wfScene_Load reads a file: a NUL byte is an error, then wfScene_Parse (scene.c, against the cJSON
+// shim in web/shim). The page runs the scene's first cloth (*cloths: how many the scene has). NULL
+// with the message the weft command prints (less its "weft: ") in s_text.
+WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int size, int* cloths)
+{
+	char name[256];
+	snprintf(name, sizeof name, "%s", s_text);
+	if (text == NULL || size < 0 || cloths == NULL || text[size] != 0) {
+		snprintf(s_text, sizeof s_text, "%s: (file): no text", name);
 		return NULL;
 	}
-	w->cloth = wfCreateCloth(w->world, &cd);
-	if (wfClothId_IsNull(w->cloth)) {
-		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
-		wfDestroyWorld(w->world);
-		free(w);
+	const char* nul = memchr(text, 0, (size_t)size);
+	if (nul != NULL) {
+		// scene.c's message for a NUL byte in a file (SyntaxError with nulByte): where it is.
+		int line = 1, column = 1;
+		for (const char* c = text; c < nul; ++c) {
+			line += *c == '\n';
+			column = *c == '\n' ? 1 : column + 1;
+		}
+		snprintf(s_text, sizeof s_text, "%s: line %d, column %d: a NUL byte; a scene file is UTF-8 text", name, line, column);
 		return NULL;
 	}
-	w->particles = cd.cols * cd.rows;
+	wfScene* scene = wfScene_Parse(text, name, s_text, (int)sizeof s_text);
+	if (scene == NULL)
+		return NULL;
+	*cloths = wfScene_GetClothCount(scene);
+	wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	WfwWorld* w = CreateWorld(wfScene_GetWorldDef(scene), &cd);
+	// The scene's colliders, as the weft command creates them.
+	for (int i = 0; w != NULL && i < wfScene_GetColliderCount(scene); ++i) {
+		const wfColliderDef def = wfScene_GetColliderDef(scene, i);
+		if (wfColliderId_IsNull(wfCreateCollider(w->world, &def))) {
+			snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
+			wfwDestroy(w);
+			w = NULL;
+		}
+	}
+	wfScene_Destroy(scene);
 	return w;
 }
 
@@ -194,5 +247,264 @@ WF_WASM_EXPORT(wfw_constraints) int wfwConstraints(WfwWorld* w, uint32_t* pairs,
 		rest[k] = c->model.constraints[k].rest;
 		family[k] = c->model.constraints[k].family;
 	}
+	return 0;
+}
+
+// ------------------------------------------------------------------ for the WebGPU solver
+// The page's WGSL kernels (web/weft_gpu.mjs) step the cloth on the GPU; the core keeps doing what
+// it does for the Vulkan backend: it builds the model (constraints sorted by colour, colour ranges,
+// adjacency, triangle incidence), keeps the clock and the cloth's local frame, and computes the
+// live values of every frame and substep with the CPU solvers' expressions. The layouts are the
+// Vulkan backend's (src/vulkan/shaders/shared.h), which the WGSL structs mirror field by field.
+// Nothing here is grid-specific: any model the core builds (a triangle mesh too) runs.
+#include "vulkan/shaders/shared.h"
+
+// out: [particles, constraints, colours, triangles, adjacency entries, jacobi document, max degree]
+WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	const wfClothModel* m = &c->model;
+	const int32_t v[7] = {m->particleCount, m->constraintCount, m->colorCount, m->triangleCount, m->adjStart[m->particleCount],
+		m->jacobiDocument ? 1 : 0, m->maxDegree};
+	memcpy(out, v, sizeof v);
+	return 0;
+}
+
+// The model arrays as the kernels read them: constraints (m x uvec4: a, b, rest bits, family),
+// colour starts (colours + 1), adjacency starts (n + 1), adjacency pairs (entries x (constraint,
+// other)), Jacobi weights (m), triangle incidence starts (n + 1) and lists (3 t, ascending triangle
+// index per particle: the order the CPU's normals scatter in), indices (3 t).
+WF_WASM_EXPORT(wfw_model) int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* colorStart, uint32_t* adjStart, uint32_t* adj,
+	float* jacobiWeight, uint32_t* triStart, uint32_t* triList, uint32_t* indices)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || !con || !colorStart || !adjStart || !adj || !jacobiWeight || !triStart || !triList || !indices)
+		return -1;
+	const wfClothModel* m = &c->model;
+	memcpy(con, m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	for (int k = 0; k <= m->colorCount; ++k)
+		colorStart[k] = (uint32_t)m->colorStart[k];
+	for (int i = 0; i <= m->particleCount; ++i)
+		adjStart[i] = (uint32_t)m->adjStart[i];
+	for (int e = 0; e < m->adjStart[m->particleCount]; ++e) {
+		adj[2 * e] = m->adjConstraint[e];
+		adj[2 * e + 1] = m->adjOther[e];
+	}
+	memcpy(jacobiWeight, m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
+	memcpy(indices, m->indices, (size_t)m->triangleCount * 3 * sizeof(uint32_t));
+	// Incident triangles per particle, compressed rows: a counting pass, then the triangles in
+	// ascending order into each row.
+	memset(triStart, 0, (size_t)(m->particleCount + 1) * sizeof(uint32_t));
+	for (int k = 0; k < 3 * m->triangleCount; ++k)
+		triStart[m->indices[k] + 1]++;
+	for (int i = 0; i < m->particleCount; ++i)
+		triStart[i + 1] += triStart[i];
+	uint32_t* fill = (uint32_t*)calloc((size_t)m->particleCount + 1, sizeof(uint32_t));
+	if (fill == NULL)
+		return -1;
+	for (int t = 0; t < m->triangleCount; ++t) {
+		for (int j = 0; j < 3; ++j) {
+			const uint32_t i = m->indices[3 * t + j];
+			triList[triStart[i] + fill[i]++] = (uint32_t)t;
+		}
+	}
+	free(fill);
+	return 0;
+}
+
+// The host state in the local frame: positions with the inverse mass in w, velocities (n x vec4
+// each), and the local frame's origin (double x 3). After a reset, a grab or a release the page
+// uploads what changed.
+WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float* vel, double* origin)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || pos == NULL || vel == NULL || origin == NULL)
+		return -1;
+	memcpy(pos, c->state.pos, (size_t)c->model.particleCount * sizeof(wfVec4));
+	memcpy(vel, c->state.vel, (size_t)c->model.particleCount * sizeof(wfVec4));
+	memcpy(origin, c->origin, sizeof c->origin);
+	return 0;
+}
+
+// The bytes of the frame buffer for the next frame, after the core's frame start with the
+// reference particle the GPU left (local xyz): wfVkClothParams, WF_VK_MAX_SUBSTEPS wfVkSubstep
+// records (the first `substeps` written), with the values vk_backend.c's WriteFrame and
+// WriteSubsteps compute; then, for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
+// column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
+// core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
+static bool WaveWind(const WfwWorld* w)
+{
+	return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE;
+}
+
+static size_t WaveOffset(void)
+{
+	return sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep);
+}
+
+// The frame buffer's size for the current step def.
+WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	// At least one element: the WGSL struct's runtime-sized wave array is bound even when unused.
+	const size_t wave = WaveWind(w) ? (size_t)wfWorld_GetDef(w->world).step.substeps * (size_t)c->model.cols * sizeof(float) : 16;
+	return (int)(WaveOffset() + wave);
+}
+
+static wfVkVec4 V4(wfVec3 v, float w)
+{
+	return (wfVkVec4){v.x, v.y, v.z, w};
+}
+
+WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, float rz, void* out)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	wfWorld* world = w->world;
+	wfFrameParams p;
+	wfFrameParamsInit(world, &p);
+	c->reference = (wfVec3){rx, ry, rz};
+	wfClothBeginFrame(world, c);
+	const float h = p.h;
+	const wfMaterial* m = &c->material;
+	const wfVec3 d = p.wind.direction;
+	wfVkClothParams cp;
+	memset(&cp, 0, sizeof cp);
+	cp.gravity = V4(p.gravity, 0.0f);
+	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
+	cp.grabTarget = V4(c->local.grabTarget, 0.0f);
+	cp.shift = V4(c->local.shift, 0.0f);
+	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
+	cp.maxSpeed = world->def.maxSpeed;
+	const wfVec3 band = wfContactBand(c, &p);
+	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
+	cp.h = h;
+	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
+	cp.damping = m->damping;
+	cp.mass = m->mass;
+	cp.stiffness = m->stiffness;
+	cp.springDamping = m->springDamping;
+	cp.relaxation = m->relaxation;
+	cp.windStrength = p.wind.strength;
+	cp.windFrequency = p.wind.frequency;
+	cp.windPhasePerColumn = p.wind.phasePerColumn;
+	cp.sphereR = p.sphere.radius + p.contact.thickness;
+	cp.floorY = c->local.floorHeight + p.contact.thickness;
+	cp.friction = p.contact.friction;
+	cp.flags = (p.sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p.floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
+		(p.contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p.wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
+		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u);
+	cp.grabIndex = c->grabIndex;
+	cp.cols = (uint32_t)c->model.cols;
+	cp.particleCount = (uint32_t)c->model.particleCount;
+	memcpy(out, &cp, sizeof cp);
+	wfVkSubstep* sub = (wfVkSubstep*)((char*)out + sizeof cp);
+	const float invMass = 1.0f / m->mass;
+	for (int s = 0; s < p.substeps && s < WF_VK_MAX_SUBSTEPS; ++s) {
+		wfVkSubstep rec;
+		rec.sphereMotion = V4(wfSphereMotionAt(&p, s), 0.0f);
+		rec.sphereVel = V4(wfSphereVelocityAt(&p, s), 0.0f);
+		rec.accel = V4(wfExternalAccel(&p, s, 0, invMass), (float)(p.time + (double)s * p.h));
+		memcpy(&sub[s], &rec, sizeof rec);
+	}
+	if (world->def.step.solver == WF_SOLVER_SPRINGS)
+		wfCheckSpringsStep(world, c, p.h);
+	if (!WaveWind(w))
+		return (int)(sizeof cp + (size_t)p.substeps * sizeof(wfVkSubstep));
+	// wfExternalAccel's wave factor, the same expression.
+	const float kTwoPi = 6.28318530717958647692f;
+	float* wave = (float*)(void*)((char*)out + WaveOffset());
+	for (int s = 0; s < p.substeps; ++s) {
+		const float t = (float)(p.time + (double)s * p.h);
+		for (int col = 0; col < c->model.cols; ++col)
+			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] =
+				0.5f + 0.5f * wfSinf(kTwoPi * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
+	}
+	return wfwGpuFrameBytes(w);
+}
+
+// What the WGSL solver does not have yet (the Vulkan backend's colliders, aerodynamics and tethers,
+// the CPU's self-collision): 0 when it can step this cloth, else -1 with the reason in s_text.
+WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	const wfWorldDef d = wfWorld_GetDef(w->world);
+	const char* what = w->world->colliderCount > 0 ? "colliders"
+		: d.aero.drag != 0.0f || d.aero.lift != 0.0f ? "aerodynamics (drag and lift)"
+		: c->model.tethers != NULL ? "tethers"
+		: d.selfCollision.enabled ? "self-collision" : NULL;
+	if (what == NULL)
+		return 0;
+	snprintf(s_text, sizeof s_text, "the WebGPU (WGSL) solver has no %s yet: this scene runs with ?backend=webgl2", what);
+	return -1;
+}
+
+// After the GPU frame, with its frame check's verdict (wfFrameVerdict, the first bad particle,
+// whether a too-fast particle touched a collider; the page restored a bad frame's start): the
+// core's frame end (a good frame moves the origin by the shift, a bad one is counted, logged and
+// recovered as the def says) and the clock, as wfWorld_Step does after a backend's step. Returns 1
+// when the core reset the cloth (the page uploads the host state), else 0.
+WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle, int contact)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || verdict < WF_FRAME_GOOD || verdict > WF_FRAME_NON_FINITE)
+		return -1;
+	wfWorld* world = w->world;
+	wfFrameParams p;
+	wfFrameParamsInit(world, &p);
+	c->verdict = (wfFrameVerdict)verdict;
+	c->verdictParticle = particle;
+	c->verdictContact = contact != 0;
+	const bool reset = verdict != WF_FRAME_GOOD && world->def.badFrame == WF_BAD_FRAME_RESET;
+	wfClothEndFrame(world, c);
+	world->time += (double)p.h * p.substeps;
+	if (world->def.sphere.moving)
+		world->sphereTime += (double)p.h * p.substeps;
+	return reset ? 1 : 0;
+}
+
+// out: [non-finite, unstable, unstable in contact] frames discarded (double x 3).
+WF_WASM_EXPORT(wfw_warnings) int wfwWarnings(WfwWorld* w, double* out)
+{
+	if (w == NULL || out == NULL)
+		return -1;
+	wfWarnings warn = wfWorld_GetWarnings(w->world);
+	out[0] = (double)warn.nonFinite;
+	out[1] = (double)warn.unstable;
+	out[2] = (double)warn.unstableInContact;
+	return 0;
+}
+
+// The local frame's origin (world, double x 3): the page adds it to the local positions it draws.
+WF_WASM_EXPORT(wfw_origin) int wfwOrigin(WfwWorld* w, double* out)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	memcpy(out, c->origin, sizeof c->origin);
+	return 0;
+}
+
+// The panel's live parameters as the world and cloth have them now (the page's "Reset params"
+// restores what a preset or scene started with): out = [gravity y, substeps, damping of the
+// solver (XPBD damping, Jacobi retention, springs damping), wind strength].
+WF_WASM_EXPORT(wfw_get_params) int wfwGetParams(WfwWorld* w, float* out)
+{
+	if (w == NULL || out == NULL)
+		return -1;
+	wfWorldDef d = wfWorld_GetDef(w->world);
+	wfMaterial m = wfCloth_GetMaterial(w->cloth);
+	out[0] = d.gravity.y;
+	out[1] = (float)d.step.substeps;
+	out[2] = d.step.solver == WF_SOLVER_XPBD ? m.damping : d.step.solver == WF_SOLVER_JACOBI ? m.retention : m.springDamping;
+	out[3] = d.wind.strength;
 	return 0;
 }

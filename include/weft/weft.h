@@ -191,6 +191,9 @@ typedef struct wfSelfCollisionDef {
 	float thickness;      // m, (0, 1] (default 5 mm)
 	float friction;       // [0, 10] (default 0.2)
 	float exclusion;      // [0, 100] (default 1.5; 0 excludes no pair)
+	// Cloth against cloth: particles of different cloths kept 2 thickness apart too (a hash grid
+	// over the world's cloths after each substep, the pushes also added to the velocities).
+	bool betweenCloths;
 } wfSelfCollisionDef;
 
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.

@@ -142,6 +142,7 @@ static const Field kSelfFields[] = {
 	PLAIN(wfSelfCollisionDef, thickness, FIELD_FLOAT),
 	PLAIN(wfSelfCollisionDef, friction, FIELD_FLOAT),
 	PLAIN(wfSelfCollisionDef, exclusion, FIELD_FLOAT),
+	PLAIN(wfSelfCollisionDef, betweenCloths, FIELD_BOOL),
 };
 
 static const Table kSelfTable = TABLE(kSelfFields);

@@ -61,6 +61,25 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 // Each tethered particle back within its limit of its anchor (wfClothModel.tethers); with
 // `velocities` (explicit springs) its outward velocity is removed too.
 void wfCpuTethers(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
+// Cloth-against-cloth contacts (wfSelfCollisionDef.betweenCloths): the world's particles in one
+// frame of reference and a hash grid over all of them, sized as cloths are added.
+typedef struct wfCpuContacts {
+	int capacity;      // particles the arrays hold
+	int hashSize;      // a power of two >= 2 capacity
+	int* start;        // (hashSize + 1)
+	int* sorted;       // (capacity)
+	uint32_t* key;     // (capacity)
+	wfVec4* x;         // (capacity) positions in the frame of the first cloth's origin
+	wfVec4* delta;     // (capacity)
+	wfCloth** cloth;   // (capacity) the particle's cloth
+	int* particle;     // (capacity) its index in that cloth
+} wfCpuContacts;
+bool wfCpuContactsReserve(wfCpuContacts* contacts, int particles);
+void wfCpuContactsFree(wfCpuContacts* contacts);
+// After every cloth's substep: particles of different cloths pushed 2 thickness apart (their
+// positions, and their velocities as the solver derives them from positions).
+void wfCpuClothContacts(wfWorld* world, wfCpuContacts* contacts, const wfFrameParams* params);
+
 // Self-collision (cpu_self.c, wfSelfCollisionDef) on the substep's positions; friction from the
 // motion since `prev` (the substep-start positions; NULL: no friction).
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* prev);

@@ -15,8 +15,18 @@ typedef struct CpuCloth {
 	wfVec4* vel;
 } CpuCloth;
 
+// The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths).
+typedef struct CpuWorld {
+	wfCpuContacts contacts;
+	int particles; // of all cloths
+} CpuWorld;
+
 static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 {
+	CpuWorld* cw = (CpuWorld*)world->backendData;
+	if (world->def.selfCollision.betweenCloths && !wfCpuContactsReserve(&cw->contacts, cw->particles + cloth->model.particleCount))
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory for the contacts of %d particles",
+		                  cw->particles + cloth->model.particleCount);
 	CpuCloth* cc = (CpuCloth*)calloc(1, sizeof *cc);
 	size_t bytes = (size_t)cloth->model.particleCount * sizeof(wfVec4);
 	if (cc != NULL) {
@@ -32,17 +42,91 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 	}
 	cloth->backendData = cc;
+	cw->particles += cloth->model.particleCount;
 	return WF_OK;
 }
 
 static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 {
-	(void)world;
+	((CpuWorld*)world->backendData)->particles -= cloth->model.particleCount;
 	CpuCloth* cc = (CpuCloth*)cloth->backendData;
 	wfFree(cc->pos);
 	wfFree(cc->vel);
 	free(cc);
 	cloth->backendData = NULL;
+}
+
+// The frame start of one cloth: its backup, the re-centring shift, the springs' step check.
+static void BeginCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
+{
+	CpuCloth* cc = (CpuCloth*)c->backendData;
+	size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+	memcpy(cc->pos, c->state.pos, bytes);
+	memcpy(cc->vel, c->state.vel, bytes);
+	const wfVec3 shift = c->local.shift;
+	if (shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f) {
+		for (int i = 0; i < c->model.particleCount; ++i) {
+			c->state.pos[i].x -= shift.x;
+			c->state.pos[i].y -= shift.y;
+			c->state.pos[i].z -= shift.z;
+		}
+	}
+	if (world->def.step.solver == WF_SOLVER_SPRINGS)
+		wfCheckSpringsStep(world, c, params->h);
+}
+
+// The frame end of one cloth: the frame check, and the frame-start state back on a bad frame.
+static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
+{
+	CpuCloth* cc = (CpuCloth*)c->backendData;
+	size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+	c->normalsValid = false;
+	c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
+	if (c->verdict != WF_FRAME_GOOD) {
+		memcpy(c->state.pos, cc->pos, bytes);
+		memcpy(c->state.vel, cc->vel, bytes);
+	}
+	wfClothUpdateReference(c);
+}
+
+static void Substep(wfCpuContext* ctx, wfCloth* c, wfSolverType solver)
+{
+	switch (solver) {
+	case WF_SOLVER_XPBD: wfCpuXpbdSubstep(ctx, c); break;
+	case WF_SOLVER_JACOBI: wfCpuJacobiSubstep(ctx, c); break;
+	case WF_SOLVER_SPRINGS: wfCpuSpringsSubstep(ctx, c); break;
+	}
+}
+
+// With cloth-against-cloth contacts every cloth takes substep s before any takes s + 1, and the
+// contacts between cloths follow each substep.
+static wfResult StepTogether(wfWorld* world, const wfFrameParams* params, wfCpuContext* ctx)
+{
+	const wfSolverType solver = world->def.step.solver;
+	for (int ci = 0; ci < world->clothCapacity; ++ci) {
+		if (world->cloths[ci].generation != 0)
+			BeginCloth(world, &world->cloths[ci], params);
+	}
+	wfCpuStageMark(ctx, WF_STAGE_PREPARE);
+	for (int s = 0; s < params->substeps; ++s) {
+		ctx->substep = s;
+		for (int ci = 0; ci < world->clothCapacity; ++ci) {
+			wfCloth* c = &world->cloths[ci];
+			if (c->generation == 0)
+				continue;
+			ctx->parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
+			Substep(ctx, c, solver);
+		}
+		wfCpuClothContacts(world, &((CpuWorld*)world->backendData)->contacts, params);
+	}
+	for (int ci = 0; ci < world->clothCapacity; ++ci) {
+		if (world->cloths[ci].generation != 0)
+			EndCloth(world, &world->cloths[ci], params);
+	}
+	wfCpuStageMark(ctx, WF_STAGE_NORMALS);
+	for (int k = 0; ctx->timer != NULL && k < WF_STAGE_COUNT; ++k)
+		world->stageMs[k] = 1e3 * ctx->timer->seconds[k];
+	return WF_OK;
 }
 
 // Stage timing (wfWorld_SetStageTiming) marks the stage boundaries of every substep with the wall
@@ -56,6 +140,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		timer.last = wfCpuClock();
 	}
 	const wfSolverType solver = world->def.step.solver;
+	if (world->def.selfCollision.betweenCloths)
+		return StepTogether(world, params, &ctx);
 	for (int ci = 0; ci < world->clothCapacity; ++ci) {
 		wfCloth* c = &world->cloths[ci];
 		if (c->generation == 0)
@@ -109,7 +195,11 @@ static wfResult NoSync(wfWorld* world, wfCloth* cloth)
 
 static void Destroy(wfWorld* world)
 {
-	(void)world;
+	CpuWorld* cw = (CpuWorld*)world->backendData;
+	if (cw != NULL)
+		wfCpuContactsFree(&cw->contacts);
+	free(cw);
+	world->backendData = NULL;
 }
 
 const wfBackendOps wfCpuBackendOps = {
@@ -125,6 +215,9 @@ const wfBackendOps wfCpuBackendOps = {
 
 wfResult wfCpuBackendCreate(wfWorld* world)
 {
+	world->backendData = calloc(1, sizeof(CpuWorld));
+	if (world->backendData == NULL)
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 	world->backend = &wfCpuBackendOps;
 	int threads = world->def.threads;
 #ifdef _OPENMP

@@ -14,9 +14,12 @@ static uint32_t CellKey(int x, int y, int z, uint32_t mask)
 	return h & mask;
 }
 
+// The cell of a coordinate, clamped into int range (a far or non-finite particle shares an edge
+// cell; the frame check catches it anyway).
 static int CellOf(float v, float inv)
 {
-	return (int)floorf(v * inv);
+	const float c = floorf(v * inv);
+	return c > 1e9f ? 1000000000 : c < -1e9f ? -1000000000 : c == c ? (int)c : 0;
 }
 
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
@@ -131,5 +134,172 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 			pos[i].y += delta[i].y;
 			pos[i].z += delta[i].z;
 		}
+	}
+}
+
+// ------------------------------------------------------------------ cloth against cloth
+
+void wfCpuContactsFree(wfCpuContacts* k)
+{
+	wfFree(k->start);
+	wfFree(k->sorted);
+	wfFree(k->key);
+	wfFree(k->x);
+	wfFree(k->delta);
+	wfFree(k->cloth);
+	wfFree(k->particle);
+	memset(k, 0, sizeof *k);
+}
+
+bool wfCpuContactsReserve(wfCpuContacts* k, int particles)
+{
+	if (particles <= k->capacity)
+		return true;
+	wfCpuContacts grown;
+	memset(&grown, 0, sizeof grown);
+	grown.capacity = particles;
+	grown.hashSize = 1;
+	while (grown.hashSize < 2 * particles)
+		grown.hashSize *= 2;
+	const size_t n = (size_t)particles;
+	grown.start = (int*)wfAlloc((size_t)(grown.hashSize + 1) * sizeof(int));
+	grown.sorted = (int*)wfAlloc(n * sizeof(int));
+	grown.key = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
+	grown.x = (wfVec4*)wfAlloc(n * sizeof(wfVec4));
+	grown.delta = (wfVec4*)wfAlloc(n * sizeof(wfVec4));
+	grown.cloth = (wfCloth**)wfAlloc(n * sizeof(wfCloth*));
+	grown.particle = (int*)wfAlloc(n * sizeof(int));
+	if (!grown.start || !grown.sorted || !grown.key || !grown.x || !grown.delta || !grown.cloth || !grown.particle) {
+		wfCpuContactsFree(&grown);
+		return false;
+	}
+	wfCpuContactsFree(k);
+	*k = grown;
+	return true;
+}
+
+void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p)
+{
+	const wfSolverType solver = world->def.step.solver;
+	const bool friction = solver != WF_SOLVER_SPRINGS; // springs keep forces in prev
+	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	// The particles of every cloth in the frame of the first one's origin (offsets in double).
+	double ref[3] = {0.0, 0.0, 0.0};
+	int n = 0;
+	bool first = true;
+	for (int ci = 0; ci < world->clothCapacity; ++ci) {
+		wfCloth* c = &world->cloths[ci];
+		if (c->generation == 0)
+			continue;
+		const double o[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
+		if (first) {
+			memcpy(ref, o, sizeof ref);
+			first = false;
+		}
+		const float ox = (float)(o[0] - ref[0]), oy = (float)(o[1] - ref[1]), oz = (float)(o[2] - ref[2]);
+		for (int i = 0; i < c->model.particleCount && n < k->capacity; ++i, ++n) {
+			const wfVec4 x = c->state.pos[i];
+			k->x[n] = (wfVec4){x.x + ox, x.y + oy, x.z + oz, x.w};
+			k->cloth[n] = c;
+			k->particle[n] = i;
+		}
+	}
+	const float d = 2.0f * sc->thickness, inv = 1.0f / d, mu = sc->friction;
+	const uint32_t mask = (uint32_t)k->hashSize - 1u;
+	memset(k->start, 0, (size_t)(mask + 2u) * sizeof(int));
+	for (int g = 0; g < n; ++g) {
+		k->key[g] = CellKey(CellOf(k->x[g].x, inv), CellOf(k->x[g].y, inv), CellOf(k->x[g].z, inv), mask);
+		k->start[k->key[g]]++;
+	}
+	int sum = 0;
+	for (uint32_t b = 0; b <= mask; ++b) {
+		int count = k->start[b];
+		k->start[b] = sum;
+		sum += count;
+	}
+	k->start[mask + 1u] = sum;
+	for (int g = 0; g < n; ++g)
+		k->sorted[k->start[k->key[g]]++] = g;
+	for (uint32_t b = mask + 1u; b > 0; --b)
+		k->start[b] = k->start[b - 1];
+	k->start[0] = 0;
+#pragma omp parallel for schedule(static) num_threads(world->threads) if (n >= WF_CPU_PARALLEL_MIN && world->threads > 1)
+	for (int g = 0; g < n; ++g) {
+		const wfVec4 xi = k->x[g];
+		const wfCloth* ci = k->cloth[g];
+		k->delta[g] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+		if (xi.w == 0.0f)
+			continue;
+		const wfVec4 pi = ci->state.prev[k->particle[g]];
+		const int cx = CellOf(xi.x, inv), cy = CellOf(xi.y, inv), cz = CellOf(xi.z, inv);
+		uint32_t keys[27];
+		int count = 0;
+		for (int dz = -1; dz <= 1; ++dz)
+			for (int dy = -1; dy <= 1; ++dy)
+				for (int dx = -1; dx <= 1; ++dx) {
+					uint32_t b = CellKey(cx + dx, cy + dy, cz + dz, mask);
+					bool seen = false;
+					for (int q = 0; q < count && !seen; ++q)
+						seen = keys[q] == b;
+					if (!seen)
+						keys[count++] = b;
+				}
+		float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+		int contacts = 0;
+		for (int q = 0; q < count; ++q) {
+			for (int e = k->start[keys[q]]; e < k->start[keys[q] + 1]; ++e) {
+				const int h = k->sorted[e];
+				if (k->cloth[h] == ci)
+					continue; // the same cloth: self-collision's business
+				const wfVec4 xj = k->x[h];
+				const float ex = xi.x - xj.x, ey = xi.y - xj.y, ez = xi.z - xj.z;
+				const float dist2 = ex * ex + ey * ey + ez * ez;
+				if (dist2 >= d * d)
+					continue;
+				const float dist = sqrtf(dist2);
+				if (!(dist > 1e-9f))
+					continue;
+				const float nx = ex / dist, ny = ey / dist, nz = ez / dist;
+				const float share = xi.w / (xi.w + xj.w), push = share * (d - dist);
+				float ox = nx * push, oy = ny * push, oz = nz * push;
+				if (friction && mu > 0.0f) {
+					const wfVec4 pj = k->cloth[h]->state.prev[k->particle[h]];
+					// Substep motions in each cloth's own frame: the frames do not move within a frame.
+					const wfVec4 xiLocal = ci->state.pos[k->particle[g]], xjLocal = k->cloth[h]->state.pos[k->particle[h]];
+					const float rx = (xiLocal.x - pi.x) - (xjLocal.x - pj.x), ry = (xiLocal.y - pi.y) - (xjLocal.y - pj.y),
+					            rz = (xiLocal.z - pi.z) - (xjLocal.z - pj.z);
+					const float rn = rx * nx + ry * ny + rz * nz;
+					const float tx = rx - rn * nx, ty = ry - rn * ny, tz = rz - rn * nz;
+					const float tl = sqrtf(tx * tx + ty * ty + tz * tz);
+					if (tl > 1e-12f) {
+						const float f = share * fminf(1.0f, mu * (d - dist) / tl);
+						ox -= tx * f;
+						oy -= ty * f;
+						oz -= tz * f;
+					}
+				}
+				sx += ox;
+				sy += oy;
+				sz += oz;
+				contacts++;
+			}
+		}
+		if (contacts > 0)
+			k->delta[g] = (wfVec4){sx / (float)contacts, sy / (float)contacts, sz / (float)contacts, 1.0f};
+	}
+	for (int g = 0; g < n; ++g) {
+		const wfVec4 m = k->delta[g];
+		if (m.w == 0.0f)
+			continue;
+		wfCloth* c = k->cloth[g];
+		const int i = k->particle[g];
+		// The velocity as the solver derives it from positions (Jacobi keeps the retention's share).
+		const float velocityFactor = (solver == WF_SOLVER_JACOBI ? c->material.retention : 1.0f) / p->h;
+		c->state.pos[i].x += m.x;
+		c->state.pos[i].y += m.y;
+		c->state.pos[i].z += m.z;
+		c->state.vel[i].x += velocityFactor * m.x;
+		c->state.vel[i].y += velocityFactor * m.y;
+		c->state.vel[i].z += velocityFactor * m.z;
 	}
 }

@@ -1,10 +1,13 @@
 // The native side of the wasm comparison: steps a preset on the CPU backend with the scalar kernels
 // (as the wasm build runs) and writes the positions of every frame as raw little-endian float32.
-//   weft_native_positions PRESET FRAMES OUT.f32
+// PRESET may be a scene file (NAME.json): its first cloth, as the page runs it. Prints the frames
+// the frame check discarded: non-finite, unstable, unstable in contact.
+//   weft_native_positions PRESET|SCENE.json FRAMES OUT.f32
 #include "weft/weft.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char** argv)
 {
@@ -14,7 +17,19 @@ int main(int argc, char** argv)
 	}
 	wfWorldDef wd;
 	wfClothDef cd;
-	if (!wfPresetGet(argv[1], &wd, &cd)) {
+	const size_t len = strlen(argv[1]);
+	wfScene* scene = NULL;
+	if (len > 5 && strcmp(argv[1] + len - 5, ".json") == 0) {
+		char error[512];
+		scene = wfScene_Load(argv[1], error, (int)sizeof error);
+		if (scene == NULL) {
+			fprintf(stderr, "weft_native_positions: %s\n", error);
+			return 2;
+		}
+		wd = wfScene_GetWorldDef(scene);
+		cd = wfScene_GetClothDef(scene, 0);
+		wd.deviceName = NULL;
+	} else if (!wfPresetGet(argv[1], &wd, &cd)) {
 		fprintf(stderr, "weft_native_positions: '%s' is not a preset\n", argv[1]);
 		return 2;
 	}
@@ -44,7 +59,11 @@ int main(int argc, char** argv)
 	}
 	if (fclose(f) != 0)
 		code = 1;
+	// The frames the frame check discarded, for the page's comparison.
+	const wfWarnings warn = wfWorld_GetWarnings(w);
+	printf("%lld %lld %lld\n", (long long)warn.nonFinite, (long long)warn.unstable, (long long)warn.unstableInContact);
 	free(p);
 	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
 	return code;
 }

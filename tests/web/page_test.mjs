@@ -1,10 +1,18 @@
 // The page in headless Chromium (Debian's, driven by puppeteer-core): it loads with no console
-// error, runs each preset 120 frames on the wasm CPU solver drawn by WebGL2, its positions equal the
-// native scalar solver's bit for bit, the picture changes as the cloth moves, a scripted drag moves
-// the dragged node to the cursor, Space pauses and R restores the first frame.
-//   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY OUT_DIR
+// error, runs each preset 120 frames on the wasm CPU solver drawn by WebGL2 and on the WGSL solver
+// drawn by WebGPU (SwiftShader), its positions equal the native scalar solver's bit for bit on
+// both, the picture changes as the cloth moves, a scripted drag moves the dragged node to the
+// cursor, Space pauses and R restores the first frame (on both backends); without WebGPU the page
+// falls back to WebGL2, without either it says so.
+// Why bit for bit on WebGPU too: SwiftShader, like lavapipe natively (tests/test_vulkan.c), does
+// IEEE float arithmetic with correctly rounded sqrt and division, the WGSL kernels perform the CPU
+// solver's operations in its order (no contraction), and the order inside a colour cannot matter
+// (its constraints share no particle). On another adapter (a hardware GPU rounds sqrt and division
+// differently in the last bits) the bound would be the native tests' 1e-4 x cloth size.
+// Every bad scene of the CLI tests dropped on the page shows the message the weft command prints.
+//   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY WEFT_CLI OUT_DIR
 import { createServer } from "node:http";
-import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, existsSync, mkdirSync, writeFileSync, readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join, extname, resolve, dirname } from "node:path";
 import { createRequire } from "node:module";
@@ -14,7 +22,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const web = join(dirname(fileURLToPath(import.meta.url)), "../../web");
 const { default: puppeteer } = await import(pathToFileURL(createRequire(join(web, "package.json")).resolve("puppeteer-core")));
 
-const [siteDir, nativeBin, outDir] = process.argv.slice(2).map((p) => resolve(p));
+const [siteDir, nativeBin, cliBin, outDir] = process.argv.slice(2).map((p) => resolve(p));
+const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
+// What the native side runs for a picker entry: a preset, or the scene file the page ships.
+const nativeSource = (preset) => (preset === "flag" ? join(repo, "scenes/flag.json") : preset);
 mkdirSync(outDir, { recursive: true });
 const FRAMES = 120;
 const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
@@ -25,7 +36,8 @@ const server = createServer((req, res) => {
   res.end(readFileSync(path));
 });
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const url = `http://127.0.0.1:${server.address().port}/index.html?test`;
+const base = `http://127.0.0.1:${server.address().port}/index.html?test`;
+const url = `${base}&backend=webgl2`;
 
 let failures = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok" : "FAILED"} ${what}`); if (!ok) failures++; };
@@ -33,49 +45,67 @@ const check = (ok, what) => { console.log(`${ok ? "ok" : "FAILED"} ${what}`); if
 const browser = await puppeteer.launch({
   executablePath: process.env.WEFT_CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
-  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=960,600"],
+  // WebGPU on SwiftShader; the Vulkan flags let a WebGPU canvas present (without them the device
+  // is lost after about 2 s). WebGL2 on ANGLE's SwiftShader.
+  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=960,600",
+    "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan", "--use-vulkan=swiftshader",
+    "--disable-vulkan-surface"],
   defaultViewport: { width: 960, height: 600 },
 });
-try {
+// A picture of the page: a screenshot (WebGL2), or read inside the page (WebGPU: page screenshots
+// of a WebGPU canvas come out blank), as PNG bytes.
+async function picture(page, backend) {
+  if (backend === "webgl2") return await page.screenshot({ type: "png" });
+  return Buffer.from(await page.evaluate(async () => (await window.weft.capture()).png), "base64");
+}
+
+// Every check of the page on one backend.
+async function runBackend(backend) {
   const page = await browser.newPage();
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(url, { waitUntil: "load" });
+  await page.goto(`${base}&backend=${backend}`, { waitUntil: "load" });
   await page.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
-  const error = await page.evaluate(() => window.weft.error ?? null);
-  check(error === null, `page ready (${error ?? "WebGL2, wasm core"})`);
+  const [error, got, adapter] = await page.evaluate(() => [window.weft.error ?? null, window.weft.backend, window.weft.adapter]);
+  check(error === null && got === backend, `${backend}: page ready (${error ?? (backend === "webgpu" ? `WebGPU, WGSL solver, adapter ${adapter}` : "WebGL2, wasm core")})`);
+  if (error !== null) return;
+  const solverName = backend === "webgpu" ? "WGSL solver on SwiftShader" : "wasm solver";
 
-  for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
+  for (const preset of ["xpbd", "compute-cloth", "spring-mesh", "flag"]) {
     const n = await page.evaluate((p) => window.weft.load(p), preset);
-    const before = await page.screenshot({ type: "png" });
+    const before = await picture(page, backend);
     const t0 = Date.now();
     await page.evaluate((f) => window.weft.stepFrames(f), FRAMES);
     const ms = (Date.now() - t0) / FRAMES;
-    const after = await page.screenshot({ type: "png" });
-    if (preset === "xpbd") writeFileSync(join(outDir, "page.png"), after);
+    const after = await picture(page, backend);
+    if (preset === "xpbd") writeFileSync(join(outDir, `page_${backend}.png`), after);
     const got = new Float32Array(await page.evaluate(() => window.weft.positions()));
     const file = join(outDir, `${preset}.f32`);
-    execFileSync(nativeBin, [preset, String(FRAMES), file]);
+    execFileSync(nativeBin, [nativeSource(preset), String(FRAMES), file]);
     const all = new Float32Array(readFileSync(file).buffer.slice(0));
     const want = all.subarray(3 * n * (FRAMES - 1));
-    let same = got.length === want.length;
-    for (let i = 0; same && i < want.length; ++i) same = Object.is(got[i], want[i]);
-    check(same, `${preset}: ${n} particles, ${FRAMES} frames in the page (${ms.toFixed(1)} ms/frame), positions bit-identical to the native scalar solver`);
-    check(!before.equals(after), `${preset}: the picture after ${FRAMES} frames differs from the first`);
+    let differ = got.length === want.length ? 0 : -1, worst = 0;
+    for (let i = 0; differ >= 0 && i < want.length; ++i) {
+      if (!Object.is(got[i], want[i])) differ++;
+      worst = Math.max(worst, Math.abs(got[i] - want[i]));
+    }
+    check(differ === 0, `${backend} ${preset}: ${n} particles, ${FRAMES} frames in the page (${ms.toFixed(1)} ms/frame incl. drawing), ` +
+      (differ === 0 ? `${solverName}: positions bit-identical to the native scalar solver` : `${differ} coordinates differ from the native scalar solver's, by up to ${worst} m`));
+    check(!before.equals(after), `${backend} ${preset}: the picture after ${FRAMES} frames differs from the first`);
   }
 
   // The third document's own view (nodes by speed, constraint lines by signed strain) and the cloth's
   // colour modes draw without error and each gives another picture.
-  await page.evaluate(() => { window.weft.load("spring-mesh"); window.weft.stepFrames(30); });
+  await page.evaluate(async () => { await window.weft.load("spring-mesh"); await window.weft.stepFrames(30); });
   const shots = [];
   for (const [view, colour] of [["cloth", "texture"], ["cloth", "speed"], ["cloth", "strain"], ["nodes", "texture"], ["both", "strain"]]) {
     await page.evaluate((v, c) => window.weft.setView(v, c), view, colour);
-    shots.push(await page.screenshot({ type: "png" }));
-    if (view === "both") writeFileSync(join(outDir, "page_nodes.png"), shots[shots.length - 1]);
+    shots.push(await picture(page, backend));
+    if (view === "both") writeFileSync(join(outDir, `page_nodes_${backend}.png`), shots[shots.length - 1]);
   }
   const distinct = new Set(shots.map((b) => b.toString("base64"))).size;
-  check(distinct === shots.length, `views and colour modes: ${distinct} distinct pictures of ${shots.length}`);
+  check(distinct === shots.length, `${backend} views and colour modes: ${distinct} distinct pictures of ${shots.length}`);
   await page.evaluate(() => window.weft.setView("cloth", "texture"));
 
   // A scripted drag: grab the xpbd cloth's middle node, pull the pointer 80 px up; the node follows.
@@ -85,38 +115,116 @@ try {
   const [x, y] = await page.evaluate((i) => window.weft.project(i), node);
   await page.mouse.move(x, y);
   await page.mouse.down();
+  await page.waitForFunction(() => window.weft.grabbed(), { timeout: 10000 }).catch(() => {});
   const grabbed = await page.evaluate(() => window.weft.grabbed());
   await page.mouse.move(x, y - 80, { steps: 8 });
   await page.evaluate(() => window.weft.stepFrames(20));
   const [nx, ny] = await page.evaluate((i) => window.weft.project(i), node);
   await page.mouse.up();
-  check(grabbed && Math.hypot(nx - x, ny - (y - 80)) < 6, `drag: node ${node} followed the pointer to (${nx.toFixed(0)}, ${ny.toFixed(0)}), cursor at (${x.toFixed(0)}, ${(y - 80).toFixed(0)})`);
+  check(grabbed && Math.hypot(nx - x, ny - (y - 80)) < 6, `${backend} drag: node ${node} followed the pointer to (${nx.toFixed(0)}, ${ny.toFixed(0)}), cursor at (${x.toFixed(0)}, ${(y - 80).toFixed(0)})`);
 
   // Space pauses (stepping changes nothing), again resumes; R restores the first frame.
+  await page.waitForFunction(() => !window.weft.grabbed(), { timeout: 10000 }).catch(() => {});
   await page.keyboard.press("Space");
   const p0 = await page.evaluate(() => window.weft.positions());
   await page.evaluate(() => window.weft.stepFrames(10));
   const p1 = await page.evaluate(() => window.weft.positions());
-  check(await page.evaluate(() => window.weft.paused()) && JSON.stringify(p0) === JSON.stringify(p1), "Space: paused, stepping does not move the cloth");
+  check(await page.evaluate(() => window.weft.paused()) && JSON.stringify(p0) === JSON.stringify(p1), `${backend} Space: paused, stepping does not move the cloth`);
   await page.keyboard.press("Space");
   await page.evaluate(() => window.weft.stepFrames(10));
   const p2 = await page.evaluate(() => window.weft.positions());
-  check(JSON.stringify(p2) !== JSON.stringify(p1), "Space again: the cloth moves");
+  check(JSON.stringify(p2) !== JSON.stringify(p1), `${backend} Space again: the cloth moves`);
   await page.keyboard.press("KeyR");
-  const [now, first] = await page.evaluate(() => [window.weft.positions(), window.weft.firstFrame()]);
-  check(JSON.stringify(now) === JSON.stringify(first), "R: the first frame restored");
-  check(errors.length === 0, `no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
+  const [now, first] = await page.evaluate(async () => [await window.weft.positions(), window.weft.firstFrame()]);
+  check(JSON.stringify(now) === JSON.stringify(first), `${backend} R: the first frame restored`);
+
+  // Scene files dropped on the page: a good one runs (the flag, bit for bit as above), every bad
+  // scene of the CLI tests shows what `weft run --scene FILE` prints and keeps the running cloth.
+  const drop = (name, bytes) => page.evaluate(async (n, b64) => {
+    const bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
+    const dt = new DataTransfer(), before = window.weft.dropped();
+    dt.items.add(new File([bytes], n, { type: "application/json" }));
+    window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    for (let k = 0; k < 1000 && window.weft.dropped() === before; ++k) await new Promise((ok) => setTimeout(ok, 10));
+    return [window.weft.message(), window.weft.scene()];
+  }, name, bytes.toString("base64"));
+  const [flagMessage, flagScene] = await drop("flag.json", readFileSync(join(repo, "scenes/flag.json")));
+  check(flagMessage === "" && flagScene === "flag.json", `${backend} drop: flag.json runs on the page (${flagMessage || "no message"})`);
+  // The frame check: a cloth that blows up every frame is restored every frame (as natively: the
+  // same positions, the same counts of discarded frames).
+  await drop("explodes.json", readFileSync(join(repo, "tests/cli/good/explodes.json")));
+  await page.evaluate(() => window.weft.stepFrames(10));
+  const blown = new Float32Array(await page.evaluate(() => window.weft.positions()));
+  const counts = await page.evaluate(() => window.weft.warnings());
+  const nativeCounts = execFileSync(nativeBin, [join(repo, "tests/cli/good/explodes.json"), "10", join(outDir, "explodes.f32")], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim().split(" ").map(Number);
+  const blownWant = new Float32Array(readFileSync(join(outDir, "explodes.f32")).buffer.slice(0)).subarray(-blown.length);
+  const blownSame = blownWant.length === blown.length && blown.every((v, i) => Object.is(v, blownWant[i]));
+  check(blownSame && JSON.stringify(counts) === JSON.stringify(nativeCounts) && counts[0] + counts[1] === 10,
+    `${backend} frame check: explodes.json, 10 frames: [non-finite, unstable, in contact] discarded ${JSON.stringify(counts)} (native ${JSON.stringify(nativeCounts)}), positions ${blownSame ? "bit-identical" : "differ"}`);
+  // What the WGSL solver does not have (tethers, colliders, aerodynamics, self-collision) is said
+  // on WebGPU, and the running cloth stays; the wasm solver (WebGL2) runs those scenes.
+  for (const name of ["flag-tethers.json", "tablecloth.json", "heap.json"]) {
+    const [said, running] = await drop(name, readFileSync(join(repo, "scenes", name)));
+    const ok = backend === "webgpu" ? said.includes("WGSL") && said.includes("has no") && running === "explodes.json" : said === "" && running === name;
+    check(ok, `${backend} drop ${name}: ${said || "runs"}`);
+    if (backend === "webgl2") await drop("explodes.json", readFileSync(join(repo, "tests/cli/good/explodes.json")));
+  }
+  const badDir = join(repo, "tests/cli/bad");
+  let same = 0, cases = 0;
+  for (const name of readdirSync(badDir).filter((f) => f.endsWith(".json")).sort()) {
+    let cli = "";
+    try { execFileSync(cliBin, ["run", "--scene", name, "--frames", "1", "--backend", "cpu"], { cwd: badDir, stdio: "pipe" }); }
+    catch (e) { cli = e.stderr.toString().trim().split("\n").filter((l) => !l.includes("warning")).join("\n"); }
+    if (cli === "") continue; // the command accepts it (a scene that is only bad for another backend)
+    ++cases;
+    const [shown] = await drop(name, readFileSync(join(badDir, name)));
+    if (shown === cli) ++same;
+    else console.log(`  ${name}:\n    weft: ${cli}\n    page: ${shown}`);
+  }
+  check(cases > 30 && same === cases, `${backend} drop: ${same} of ${cases} bad scenes show the weft command's message`);
+  check(await page.evaluate(() => window.weft.scene()) === "explodes.json", `${backend} drop: after the bad scenes the cloth that ran before still runs`);
+  check(errors.length === 0, `${backend}: no console error${errors.length ? ": " + errors.join(" | ") : ""}`);
+  await page.close();
+
+  // Without ?test the page runs itself: the display loop's fixed-step accumulator advances the
+  // clock (at most 4 steps of 1/60 s per display frame), and the read-out says so.
+  const live = await browser.newPage();
+  const liveErrors = [];
+  live.on("console", (m) => { if (m.type() === "error") liveErrors.push(m.text()); });
+  live.on("pageerror", (e) => liveErrors.push(String(e)));
+  await live.goto(base.replace("?test", `?backend=${backend}`), { waitUntil: "load" });
+  await live.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+  const ran = await live.waitForFunction(() => window.weft.time() >= 0.25, { timeout: 30000 }).then(() => true, () => false);
+  const [t, readout] = await live.evaluate(() => [window.weft.time(), document.getElementById("readout").textContent]);
+  const says = readout.includes(backend === "webgpu" ? "backend WebGPU" : "backend wasm CPU solver") && readout.includes("2304 particles");
+  check(ran && says && liveErrors.length === 0, `${backend} live: the clock ran to ${t.toFixed(3)} s by itself; read-out "${readout.split("\n").slice(0, 3).join(" / ")}"${liveErrors.length ? "; errors: " + liveErrors.join(" | ") : ""}`);
+  await live.close();
+}
+
+try {
+  // WEFT_PAGE_BACKENDS=webgl2 (or webgpu) runs one of them, when working on the page.
+  for (const backend of (process.env.WEFT_PAGE_BACKENDS ?? "webgl2,webgpu").split(",")) await runBackend(backend);
+
+  // A browser without WebGPU falls back to WebGL2 by itself.
+  const plain = await browser.newPage();
+  await plain.evaluateOnNewDocument(() => { delete Navigator.prototype.gpu; });
+  await plain.goto(base, { waitUntil: "load" });
+  await plain.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+  const fallback = await plain.evaluate(() => window.weft.backend ?? window.weft.error);
+  check(fallback === "webgl2", `without WebGPU the page runs on ${fallback}`);
 
   // A browser without WebGL2 gets a message, not a blank page.
   const bare = await browser.newPage();
   await bare.evaluateOnNewDocument(() => {
+    delete Navigator.prototype.gpu;
     const get = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (kind, ...rest) { return kind === "webgl2" ? null : get.call(this, kind, ...rest); };
   });
-  await bare.goto(url, { waitUntil: "load" });
+  await bare.goto(base, { waitUntil: "load" });
   await bare.waitForFunction(() => window.weft && window.weft.error, { timeout: 30000 });
   const shown = await bare.evaluate(() => [getComputedStyle(document.getElementById("message")).display, document.getElementById("message").textContent]);
-  check(shown[0] !== "none" && shown[1].includes("WebGL2"), `without WebGL2: "${shown[1]}"`);
+  check(shown[0] !== "none" && shown[1].includes("WebGL2"), `without WebGPU and WebGL2: "${shown[1]}"`);
 } finally {
   await browser.close();
   server.close();

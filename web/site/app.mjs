@@ -1,10 +1,15 @@
-// The page: a preset stepped by the wasm core (the CPU solver, the native scalar bits) and drawn by
-// three.js on WebGL2 from the positions it hands out. Fixed-step accumulator as in weft-view:
-// simulated time advances one def time step per frame of the preset, at most 4 steps per display
-// frame. `?test` leaves stepping to window.weft (the browser tests drive it).
+// The page: a preset stepped on WebGPU by the WGSL kernels (weft_gpu.mjs) and drawn from the same
+// GPU buffers (gpu_draw.mjs), or, where the browser has no WebGPU, by the wasm core (the CPU
+// solver, the native scalar bits) and drawn by three.js on WebGL2 from the positions it hands out.
+// `?backend=webgpu` or `?backend=webgl2` forces either (the panel's switch reloads with it).
+// Fixed-step accumulator as in weft-view: simulated time advances one def time step per frame of
+// the preset, at most 4 steps per display frame. `?test` leaves stepping to window.weft (the
+// browser tests drive it).
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { loadWeft } from "./weft_core.mjs";
+import { createGpuSolver } from "./weft_gpu.mjs";
+import { createGpuDraw } from "./gpu_draw.mjs";
 
 const params = new URLSearchParams(location.search);
 const testMode = params.has("test");
@@ -17,17 +22,38 @@ function fail(text) {
   window.weft = { ready: false, error: text };
 }
 
-// WebGL2 is required here (the WebGPU path is not built yet).
+// The backend: WebGPU when the browser offers an adapter (unless ?backend=webgl2), else WebGL2.
 const canvas = $("view");
-const gl = canvas.getContext("webgl2", { antialias: true, preserveDrawingBuffer: true });
-if (gl === null) {
-  fail("This page needs WebGL2, which this browser does not offer.");
+const asked = params.get("backend");
+let device = null, adapterName = "";
+if (asked !== "webgl2" && navigator.gpu) {
+  const adapter = await navigator.gpu.requestAdapter();
+  if (adapter) {
+    const limits = {};
+    for (const k of ["maxStorageBuffersPerShaderStage"]) limits[k] = adapter.limits[k];
+    device = await adapter.requestDevice({ requiredLimits: limits });
+    const i = adapter.info ?? {};
+    adapterName = [i.vendor, i.architecture, i.description].filter((t) => t).join(" ") || "unknown adapter";
+    device.lost.then((e) => { if (e.reason !== "destroyed") fail(`The WebGPU device was lost: ${e.message}`); });
+    device.addEventListener("uncapturederror", (e) => console.error(`WebGPU: ${e.error.message}`));
+  }
+}
+if (asked === "webgpu" && device === null) {
+  fail("WebGPU was asked for (?backend=webgpu), but this browser does not offer it.");
+  throw new Error("no WebGPU");
+}
+const gpu = device !== null;
+const gl = gpu ? null : canvas.getContext("webgl2", { antialias: true, preserveDrawingBuffer: true });
+if (!gpu && gl === null) {
+  fail("This page needs WebGPU or WebGL2, and this browser offers neither.");
   throw new Error("no WebGL2");
 }
+$("backend").value = gpu ? "webgpu" : "webgl2";
 
 const weft = await loadWeft(await (await fetch("./weft.wasm")).arrayBuffer());
-const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: true });
-renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+const wgsl = gpu ? await (await fetch("./weft_gpu.wgsl")).text() : "";
+const renderer = gpu ? null : new THREE.WebGLRenderer({ canvas, context: gl, antialias: true });
+renderer?.setPixelRatio(Math.min(window.devicePixelRatio, 2));
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x20242c);
 const camera = new THREE.PerspectiveCamera(45, 1, 0.01, 200);
@@ -65,15 +91,55 @@ scene.add(sphereMesh, floorMesh);
 let cloth = null, clothMesh = null, wireMesh = null, pinMarkers = null, firstFrame = null;
 let nodes = null, ribbons = null, constraints = null, pins = [];
 let paused = false, accumulator = 0, last = performance.now(), simMs = 0, frameMs = 0;
+// WebGPU: the solver, the drawing, the last positions read back (for picking) and the busy flag.
+let solver = null, drawer = null, busy = false;
 let defaults = null;
 const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
 
-function load(preset) {
+// The preset picker's entries that are scene files shipped with the page (scenes/ of the repository).
+const sceneFiles = { flag: "./scenes/flag.json" };
+let sceneName = "", dropped = 0;
+
+// A note over the page (a dropped file that is not a scene); cleared by the next load.
+function note(text) {
+  const m = $("message");
+  m.textContent = text;
+  m.style.display = text ? "block" : "none";
+}
+
+// A cloth from a preset name, a shipped scene file, or a dropped scene file's bytes. A bad scene
+// shows the message the weft command prints for that file and keeps the running cloth.
+async function load(preset, file = null) {
+  let next;
+  try {
+    if (file) next = weft.createScene(file.bytes, file.name);
+    else if (sceneFiles[preset]) next = weft.createScene(new Uint8Array(await (await fetch(sceneFiles[preset])).arrayBuffer()), `${preset}.json`);
+    else next = weft.createPreset(preset);
+  } catch (e) {
+    note(`weft: ${e.message}`);
+    return false;
+  }
+  const missing = gpu ? next.gpuUnsupported() : "";
+  if (missing) {
+    next.destroy();
+    note(`weft page: ${file ? file.name : preset}: ${missing}`);
+    return false;
+  }
+  note("");
+  sceneName = file ? file.name : "";
   if (cloth) {
+    solver?.destroy();
+    drawer?.destroy();
     cloth.destroy();
     scene.remove(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   }
-  cloth = weft.createPreset(preset);
+  cloth = next;
+  if (gpu) {
+    solver = await createGpuSolver(device, cloth, wgsl);
+    const pinList = [];
+    for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pinList.push(i);
+    drawer = await createGpuDraw(device, canvas, solver, { uvs: cloth.uvs(), pins: pinList });
+  }
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute("position", new THREE.BufferAttribute(cloth.positions(), 3));
   geometry.setAttribute("uv", new THREE.BufferAttribute(cloth.uvs(), 2));
@@ -100,8 +166,7 @@ function load(preset) {
   nodes.frustumCulled = ribbons.frustumCulled = false;
   scene.add(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   firstFrame = cloth.positions();
-  defaults = { gravityY: -9.8, substeps: cloth.substeps, damping: { xpbd: 0.01, jacobi: 0.99, springs: 0.25 }[cloth.solver], wind: 0 };
-  if (preset === "xpbd") defaults.damping = 0.002;
+  defaults = cloth.params();
   setPanel(defaults);
   $("dampingName").textContent = dampingField[cloth.solver];
   // Camera: the second document's view for every preset, scaled to the cloth.
@@ -109,13 +174,21 @@ function load(preset) {
   camera.position.set(4.2, 2.8, 5.4);
   controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
   if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
+  if (file || sceneFiles[preset]) {
+    // A scene: the same direction, framing the cloth's first frame.
+    const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(firstFrame, 3));
+    const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
+    controls.target.copy(centre);
+    camera.position.copy(centre).addScaledVector(new THREE.Vector3(4.2, 2.8, 5.4).normalize(), 1.6 * size + 1);
+  }
   if (params.has("view")) $("viewMode").value = params.get("view");
   if (params.has("colour")) $("colour").value = params.get("colour");
   controls.update();
   sphereMesh.visible = col.sphere;
   floorMesh.visible = col.floor;
   accumulator = 0;
-  sync();
+  await sync();
+  return true;
 }
 
 function setPanel(p) {
@@ -190,8 +263,10 @@ function syncViews(p) {
   }
 }
 
-// The drawn state from the solver: positions, normals, colliders, pin markers, the views.
-function sync() {
+// The drawn state from the solver: positions, normals, colliders, pin markers, the views. On
+// WebGPU the drawing reads the solver's buffers itself: only the colliders are the host's.
+async function sync() {
+  if (gpu) return;
   const p = cloth.positions();
   const attr = clothMesh.geometry.getAttribute("position");
   attr.array.set(p);
@@ -206,49 +281,98 @@ function sync() {
   syncViews(p);
 }
 
-function stepFrames(count) {
+// One frame of the simulation on the page's backend.
+async function stepOne() {
+  if (gpu) await solver.step();
+  else cloth.step();
+}
+
+async function stepFrames(count) {
   const t0 = performance.now();
-  for (let i = 0; i < count; ++i) cloth.step();
+  for (let i = 0; i < count; ++i) await stepOne();
   simMs = (performance.now() - t0) / Math.max(count, 1);
-  sync();
+  await sync();
+}
+
+// Positions (world, xyz per particle) from the page's backend.
+async function positions() {
+  return gpu ? (await solver.read()).pos : cloth.positions();
+}
+
+// After the host changed the state (reset, grab, release): onto the GPU.
+function hostChanged(particle = -1) {
+  if (!gpu) return;
+  if (particle >= 0) solver.uploadParticle(particle);
+  else solver.upload();
 }
 
 function resize() {
   const w = canvas.clientWidth, h = canvas.clientHeight;
-  if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
-    renderer.setSize(w, h, false);
+  const ratio = gpu ? 1 : renderer.getPixelRatio();
+  if (canvas.width !== Math.floor(w * ratio) || canvas.height !== Math.floor(h * ratio)) {
+    if (gpu) { canvas.width = w; canvas.height = h; }
+    else renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(h, 1);
     camera.updateProjectionMatrix();
   }
 }
 
-function draw() {
+// One picture; `capture` (WebGPU) also returns its pixels (page screenshots of a WebGPU canvas
+// come out blank in headless Chromium).
+async function draw(capture = false) {
   resize();
-  renderer.render(scene, camera);
+  let image = null;
+  if (gpu) {
+    camera.updateMatrixWorld();
+    const col = cloth.colliders();
+    image = await drawer.draw(camera, {
+      origin: cloth.origin(), colour: $("colour").value, view: $("viewMode").value, wireframe: $("wireframe").checked,
+      sphere: { enabled: col.sphere, center: col.center, radius: col.radius }, floor: { enabled: col.floor, height: col.floorHeight },
+      nodeRadius: 0.25 * constraints.rest[0],
+    }, capture);
+  } else {
+    renderer.render(scene, camera);
+  }
+  readout();
+  return image;
+}
+
+function readout() {
   $("readout").textContent =
     `frame ${frameMs.toFixed(2)} ms · sim ${simMs.toFixed(2)} ms\n` +
-    `backend wasm CPU solver · WebGL2\n` +
+    (gpu ? `backend WebGPU (WGSL solver, ${solver.dispatchesPerFrame()} dispatches/frame)\nadapter ${adapterName}\n`
+      : `backend wasm CPU solver · WebGL2\n`) +
+    (sceneName ? `scene ${sceneName}${cloth.sceneCloths > 1 ? ` (its first of ${cloth.sceneCloths} cloths)` : ""}\n` : "") +
     `${cloth.solver}: ${cloth.particles} particles, ${cloth.constraints} constraints, ${cloth.colors} colours\n` +
     `t = ${cloth.time().toFixed(2)} s${paused ? " (paused)" : ""}`;
 }
 
-function loop(now) {
+async function frame(now) {
   const dt = Math.min((now - last) / 1000, 0.25);
   last = now;
   frameMs = 0.9 * frameMs + 0.1 * dt * 1000;
-  if (!paused && !testMode) {
+  if (!paused) {
     accumulator += dt;
     let steps = 0;
     const t0 = performance.now();
     while (accumulator >= cloth.timeStep && steps < 4) {
-      cloth.step();
+      await stepOne();
       accumulator -= cloth.timeStep;
       ++steps;
     }
     if (steps === 4) accumulator = 0; // behind: drop the backlog rather than spiral
-    if (steps > 0) { simMs = (performance.now() - t0) / steps; sync(); }
+    if (steps > 0) { simMs = (performance.now() - t0) / steps; await sync(); }
   }
-  draw();
+  await draw();
+}
+
+// The display loop; a WebGPU frame (steps and picture) finishes before the next one starts. The
+// tests (?test) step and draw through window.weft instead.
+function loop(now) {
+  if (!testMode && !busy) {
+    busy = true;
+    frame(now).finally(() => { busy = false; });
+  }
   requestAnimationFrame(loop);
 }
 
@@ -262,38 +386,63 @@ function pointerRay(event) {
   raycaster.setFromCamera(ndc, camera);
   return raycaster;
 }
-function grabAt(event) {
-  const hit = pointerRay(event).intersectObject(clothMesh)[0];
-  if (!hit) return false;
-  const p = cloth.positions();
-  let best = -1, bestD = Infinity;
-  for (const i of [hit.face.a, hit.face.b, hit.face.c]) {
-    const d = hit.point.distanceToSquared(new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
+let grabbedParticle = -1, grabbing = null;
+// WebGL2: the ray's hit on the cloth's mesh. WebGPU (no mesh on the host): the particle nearest
+// the ray, among those within two spacings of it, from positions read back.
+async function pick(ray) {
+  if (!gpu) {
+    const hit = ray.intersectObject(clothMesh)[0];
+    if (!hit) return -1;
+    const p = cloth.positions();
+    let best = -1, bestD = Infinity;
+    for (const i of [hit.face.a, hit.face.b, hit.face.c]) {
+      const d = hit.point.distanceToSquared(new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
+      if (d < bestD) { bestD = d; best = i; }
+    }
+    return best;
+  }
+  const p = await positions();
+  const limit = 2 * constraints.rest[0];
+  let best = -1, bestD = limit * limit, v = new THREE.Vector3();
+  for (let i = 0; i < cloth.particles; ++i) {
+    const d = ray.ray.distanceSqToPoint(v.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
     if (d < bestD) { bestD = d; best = i; }
   }
+  return best;
+}
+async function grabAt(event) {
+  const ray = pointerRay(event);
+  const best = await pick(ray);
+  if (best < 0) return false;
+  const p = await positions();
   const at = new THREE.Vector3(p[3 * best], p[3 * best + 1], p[3 * best + 2]);
   dragPlane = new THREE.Plane().setFromNormalAndCoplanarPoint(camera.getWorldDirection(new THREE.Vector3()), at);
   cloth.grab(best, at.toArray());
+  grabbedParticle = best;
+  hostChanged(best);
   controls.enabled = false;
   return true;
 }
-canvas.addEventListener("pointerdown", (e) => { if (e.button === 0) grabAt(e); });
+canvas.addEventListener("pointerdown", (e) => { if (e.button === 0) grabbing = grabAt(e).finally(() => { grabbing = null; }); });
 canvas.addEventListener("pointermove", (e) => {
   if (!dragPlane) return;
   const target = pointerRay(e).ray.intersectPlane(dragPlane, new THREE.Vector3());
   if (target) cloth.moveGrab(target.toArray());
 });
-window.addEventListener("pointerup", () => {
+window.addEventListener("pointerup", async () => {
+  if (grabbing) await grabbing;
   if (!dragPlane) return;
   dragPlane = null;
   cloth.release();
+  hostChanged(grabbedParticle);
+  grabbedParticle = -1;
   controls.enabled = true;
 });
 
 window.addEventListener("keydown", (e) => {
   if (e.code === "Space") { paused = !paused; e.preventDefault(); }
   else if (e.code === "KeyS") cloth.setSphereMoving(!cloth.colliders().moving);
-  else if (e.code === "KeyR") { cloth.reset(); sync(); }
+  else if (e.code === "KeyR") { cloth.reset(); hostChanged(); sync(); }
 });
 $("preset").addEventListener("change", (e) => load(e.target.value));
 for (const id of ["gravity", "substeps", "damping", "wind"]) $(id).addEventListener("input", applyPanel);
@@ -301,24 +450,52 @@ $("wireframe").addEventListener("change", () => sync());
 $("viewMode").addEventListener("change", () => sync());
 $("colour").addEventListener("change", () => sync());
 $("resetParams").addEventListener("click", () => { setPanel(defaults); applyPanel(); });
-$("resetCloth").addEventListener("click", () => { cloth.reset(); sync(); });
+$("resetCloth").addEventListener("click", () => { cloth.reset(); hostChanged(); sync(); });
+// A scene JSON file dropped on the page runs in place of the preset.
+window.addEventListener("dragover", (e) => e.preventDefault());
+window.addEventListener("drop", async (e) => {
+  e.preventDefault();
+  const f = e.dataTransfer?.files?.[0];
+  if (f) await load("", { bytes: new Uint8Array(await f.arrayBuffer()), name: f.name });
+  ++dropped;
+});
+$("backend").addEventListener("change", (e) => { params.set("backend", e.target.value); location.search = params.toString(); });
 
-load(params.get("preset") ?? "xpbd");
-draw();
+await load(params.get("preset") ?? "xpbd");
+await draw();
 requestAnimationFrame(loop);
 
-// The browser tests' handle: load a preset, step frames, read positions, draw, press keys.
+// The browser tests' handle: load a preset, step frames, read positions, draw (and on WebGPU
+// capture the picture), press keys. On WebGPU these return promises (page.evaluate awaits them).
 window.weft = {
   ready: true,
-  load(preset) { $("preset").value = preset; load(preset); draw(); return cloth.particles; },
-  setView(view, colour) { $("viewMode").value = view; $("colour").value = colour; sync(); draw(); },
-  stepFrames(n) { if (!paused) stepFrames(n); draw(); return cloth.time(); },
-  positions() { return Array.from(cloth.positions()); },
+  backend: gpu ? "webgpu" : "webgl2",
+  adapter: adapterName,
+  async load(preset) { $("preset").value = preset; await load(preset); await draw(); return cloth.particles; },
+  async setView(view, colour) { $("viewMode").value = view; $("colour").value = colour; await sync(); await draw(); },
+  async stepFrames(n) { if (!paused) await stepFrames(n); await draw(); return cloth.time(); },
+  async positions() { return Array.from(await positions()); },
   firstFrame() { return Array.from(firstFrame); },
+  message: () => ($("message").style.display === "none" ? "" : $("message").textContent),
+  scene: () => sceneName,
+  dropped: () => dropped, // drops handled so far
   paused() { return paused; },
   draw,
-  project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
-    const p = cloth.positions();
+  // The picture as RGBA bytes (WebGPU: read inside the page), as a base64 string.
+  // The picture read back inside the page, as PNG (base64).
+  async capture() {
+    const image = await draw(true);
+    const c = document.createElement("canvas");
+    c.width = image.width;
+    c.height = image.height;
+    c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(image.rgba.buffer), image.width, image.height), 0, 0);
+    return { width: image.width, height: image.height, png: c.toDataURL("image/png").split(",")[1] };
+  },
+  simMs: () => simMs,
+  time: () => cloth.time(),
+  warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded
+  async project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
+    const p = await positions();
     const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
     const r = canvas.getBoundingClientRect();
     return [r.left + (v.x + 1) / 2 * r.width, r.top + (1 - v.y) / 2 * r.height];

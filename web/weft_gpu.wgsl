@@ -1,0 +1,419 @@
+// The three solvers' kernels in WGSL: a port of src/vulkan/shaders/ (per-range path) with the same
+// float operations in the same order, so that an IEEE device (SwiftShader, like lavapipe natively)
+// gives the CPU solver's bits. WGSL has no `precise`; none of these expressions is contracted by
+// Tint or SwiftShader (tests/web/page_test.mjs checks the bits).
+// Bindings and structs mirror src/vulkan/shaders/shared.h (binding numbers too); each entry point's
+// layout ("auto") holds only the buffers it uses.
+
+const GROUP_SIZE = 128u;
+const NONE = 0xffffffffu;
+const FLAG_SPHERE = 1u;
+const FLAG_FLOOR = 2u;
+const FLAG_STOP = 4u;
+const FLAG_WAVE = 8u;
+const FLAG_JACOBI_DOCUMENT = 16u;
+const PUSH_FIRST_ITERATION = 1u;
+const PUSH_DAMPED = 2u;
+const PUSH_SHIFT = 8u;
+
+// wfVkClothParams, field by field (colliders, aerodynamics and tethers are in the layout but not
+// ported: the page does not run such cloths on WebGPU, wfw_gpu_unsupported).
+struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
+struct ClothParams {
+  gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
+  shift: vec4f, sphereCenter: vec4f, contactBand: vec4f,
+  h: f32, velFactor: f32, damping: f32, mass: f32, stiffness: f32, springDamping: f32, relaxation: f32,
+  windStrength: f32, windFrequency: f32, windPhasePerColumn: f32, sphereR: f32, floorY: f32, friction: f32,
+  flags: u32, grabIndex: i32, cols: u32, particleCount: u32, colorCount: u32, maxSpeed: f32,
+  shapeCount: u32, tetherBase: u32, pad3: u32, pad4: u32, pad5: u32,
+  colorStart: array<u32, 32>,
+  shapes: array<Shape, 32>,
+}
+struct Substep { sphereMotion: vec4f, sphereVel: vec4f, accel: vec4f }
+const MAX_SUBSTEPS = 4096u;
+// wave: wave wind's factor 0.5 + 0.5 sin(...) per substep and column, from the core's wfSinf.
+struct FrameBuf { P: ClothParams, S: array<Substep, MAX_SUBSTEPS>, wave: array<f32> }
+// The push constants of the Vulkan kernels: one small uniform per dispatch (its own bind group).
+struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
+
+@group(0) @binding(0) var<storage, read> F: FrameBuf;
+@group(0) @binding(1) var<storage, read_write> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> vel: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> posAlt: array<vec4f>;
+@group(0) @binding(4) var<storage, read_write> velAlt: array<vec4f>;
+@group(0) @binding(5) var<storage, read_write> prev: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> lambdas: array<f32>;
+@group(0) @binding(7) var<storage, read> con: array<vec4u>;
+@group(0) @binding(8) var<storage, read> adjStart: array<u32>;
+@group(0) @binding(9) var<storage, read> adj: array<vec2u>; // (constraint, other particle)
+@group(0) @binding(11) var<storage, read> jacobiWeight: array<f32>;
+@group(0) @binding(12) var<storage, read_write> normals: array<vec4f>;
+@group(0) @binding(13) var<storage, read> triStart: array<u32>;
+@group(0) @binding(14) var<storage, read> triList: array<u32>;
+@group(0) @binding(15) var<storage, read> indices: array<u32>;
+// The frame check's results (wfVkStatus): first bad particles, the reference particle.
+struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUnstableInContact: atomic<u32>, pad1: u32,
+                reference: vec4f }
+@group(0) @binding(16) var<storage, read_write> status: Status;
+@group(1) @binding(0) var<uniform> pc: Push;
+
+// The element of this invocation, or NONE past the end of the dispatch's range.
+fn element(local: u32) -> u32 {
+  return select(NONE, pc.lo + local, local < pc.count);
+}
+
+// wfExternalAccel: gravity plus wind at the start of the substep (the wave's sine from the core).
+fn externalAccel(substep: u32, column: u32, invMass: f32) -> vec3f {
+  if ((F.P.flags & FLAG_WAVE) == 0u) {
+    return F.S[substep].accel.xyz;
+  }
+  var a = F.P.gravity.xyz;
+  let len = F.P.windDir.w;
+  if (len > 0.0) {
+    let f = F.P.windStrength * invMass / len * F.wave[substep * F.P.cols + column];
+    a.x += F.P.windDir.x * f;
+    a.y += F.P.windDir.y * f;
+    a.z += F.P.windDir.z * f;
+  }
+  return a;
+}
+
+// Respond (cpu_stages.c): STOP zeroes the velocity; FRICTION removes the approaching normal part
+// of the relative velocity and applies Coulomb friction to the tangential part.
+fn respond(v: ptr<function, vec4f>, nx: f32, ny: f32, nz: f32, vs: vec3f) {
+  if ((F.P.flags & FLAG_STOP) != 0u) {
+    (*v) = vec4f(0.0, 0.0, 0.0, (*v).w);
+    return;
+  }
+  let rx = (*v).x - vs.x;
+  let ry = (*v).y - vs.y;
+  let rz = (*v).z - vs.z;
+  let vn = rx * nx + ry * ny + rz * nz;
+  if (vn >= 0.0) {
+    return;
+  }
+  let tx = rx - vn * nx;
+  let ty = ry - vn * ny;
+  let tz = rz - vn * nz;
+  let vt = sqrt(tx * tx + ty * ty + tz * tz);
+  var scale = 0.0;
+  if (vt > F.P.friction * -vn) {
+    scale = 1.0 - F.P.friction * -vn / vt;
+  }
+  (*v).x = vs.x + tx * scale;
+  (*v).y = vs.y + ty * scale;
+  (*v).z = vs.z + tz * scale;
+}
+
+// wfCpuCollide for one particle: out of the sphere and above the floor, then fix the velocity.
+fn collide(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32) {
+  if ((*x).w == 0.0) {
+    return;
+  }
+  if ((F.P.flags & FLAG_SPHERE) != 0u) {
+    let c = F.P.sphereCenter.xyz + F.S[substep].sphereMotion.xyz;
+    let R = F.P.sphereR;
+    let dx = (*x).x - c.x;
+    let dy = (*x).y - c.y;
+    let dz = (*x).z - c.z;
+    let d2 = dx * dx + dy * dy + dz * dz;
+    let RR = R * R;
+    if (d2 < RR) {
+      let d = sqrt(d2);
+      var nx = 0.0;
+      var ny = 1.0;
+      var nz = 0.0;
+      if (d > 1e-12) {
+        nx = dx / d;
+        ny = dy / d;
+        nz = dz / d;
+      }
+      (*x).x = c.x + nx * R;
+      (*x).y = c.y + ny * R;
+      (*x).z = c.z + nz * R;
+      respond(v, nx, ny, nz, F.S[substep].sphereVel.xyz);
+    }
+  }
+  if ((F.P.flags & FLAG_FLOOR) != 0u && (*x).y < F.P.floorY) {
+    (*x).y = F.P.floorY;
+    respond(v, 0.0, 1.0, 0.0, vec3f(0.0));
+  }
+}
+
+// Predict (XPBD and Jacobi): v = (v + h a) / (1 + h w d) (XPBD damping) or v += h a; p = x; x += h v.
+// A grabbed particle (inverse mass 0) is placed at the grab target. PUSH_SHIFT: only the frame
+// start's re-centring, x -= shift.
+@compute @workgroup_size(GROUP_SIZE)
+fn predict(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  let x = pos[i];
+  if ((pc.flags & PUSH_SHIFT) != 0u) {
+    pos[i] = vec4f(x.x - F.P.shift.x, x.y - F.P.shift.y, x.z - F.P.shift.z, x.w);
+    return;
+  }
+  prev[i] = x;
+  if (x.w == 0.0) {
+    if (i32(i) == F.P.grabIndex) {
+      pos[i] = vec4f(F.P.grabTarget.xyz, x.w);
+    }
+    return;
+  }
+  let a = externalAccel(pc.substep, i % F.P.cols, x.w);
+  let h = F.P.h;
+  var v = vel[i];
+  if ((pc.flags & PUSH_DAMPED) != 0u) {
+    let k = 1.0 + h * x.w * F.P.damping;
+    v.x = (v.x + h * a.x) / k;
+    v.y = (v.y + h * a.y) / k;
+    v.z = (v.z + h * a.z) / k;
+  } else {
+    v.x += h * a.x;
+    v.y += h * a.y;
+    v.z += h * a.z;
+  }
+  vel[i] = v;
+  pos[i] = vec4f(x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w);
+}
+
+// XPBD: one pass over one colour range [lo, lo + count). No two constraints of a colour share a
+// particle, so the threads of a dispatch never touch the same particle.
+@compute @workgroup_size(GROUP_SIZE)
+fn xpbdSolve(@builtin(global_invocation_id) gid: vec3u) {
+  let k = element(gid.x);
+  if (k == NONE) {
+    return;
+  }
+  let q = con[k];
+  let firstPass = (pc.flags & PUSH_FIRST_ITERATION) != 0u;
+  let a = pos[q.x];
+  let b = pos[q.y];
+  let wsum = a.w + b.w;
+  let dx = a.x - b.x;
+  let dy = a.y - b.y;
+  let dz = a.z - b.z;
+  let len = sqrt(dx * dx + dy * dy + dz * dz);
+  if (wsum == 0.0 || len < 1e-12) {
+    if (firstPass) {
+      lambdas[k] = 0.0;
+    }
+    return;
+  }
+  // dLambda = -(C + alpha~ lambda) / (w_a + w_b + alpha~), gradient n = (a - b) / |a - b|.
+  let at = F.P.alphaTilde[q.w];
+  let lam = select(lambdas[k], 0.0, firstPass);
+  let dl = -(len - bitcast<f32>(q.z) + at * lam) / (wsum + at);
+  lambdas[k] = lam + dl;
+  let s = dl / len;
+  let sa = s * a.w;
+  let sb = s * b.w;
+  pos[q.x] = vec4f(a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w);
+  pos[q.y] = vec4f(b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w);
+}
+
+// One averaged Jacobi sweep (cpu_jacobi.c): every particle gathers the corrections of its
+// constraints from pos into posAlt; the two bind groups swap the buffers.
+@compute @workgroup_size(GROUP_SIZE)
+fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  let xi = pos[i];
+  if (xi.w == 0.0) {
+    posAlt[i] = xi;
+    return;
+  }
+  var cx = 0.0;
+  var cy = 0.0;
+  var cz = 0.0;
+  let document = (F.P.flags & FLAG_JACOBI_DOCUMENT) != 0u;
+  let lo = adjStart[i];
+  let hi = adjStart[i + 1u];
+  for (var e = lo; e < hi; e++) {
+    let kj = adj[e];
+    let xj = pos[kj.y];
+    let dx = xj.x - xi.x;
+    let dy = xj.y - xi.y;
+    let dz = xj.z - xi.z;
+    let len = sqrt(dx * dx + dy * dy + dz * dz);
+    if (len < 1e-12) {
+      continue;
+    }
+    var f = 1.0;
+    if (!document) {
+      f = 2.0 * xi.w / (xi.w + xj.w);
+    }
+    let gain = jacobiWeight[kj.x] * f * (len - bitcast<f32>(con[kj.x].z)) / len;
+    cx += gain * dx;
+    cy += gain * dy;
+    cz += gain * dz;
+  }
+  // wfCpuJacobiSubstep's per-particle factor: s / deg(i) (document) or s.
+  var s = F.P.relaxation;
+  if (document) {
+    s = select(0.0, F.P.relaxation / f32(hi - lo), hi > lo);
+  }
+  posAlt[i] = vec4f(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
+}
+
+// One explicit mass-spring substep (cpu_springs.c): reads (pos, vel), writes (posAlt, velAlt),
+// semi-implicit Euler, then the collision of the written particle.
+@compute @workgroup_size(GROUP_SIZE)
+fn springs(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  let xi = pos[i];
+  let vi = vel[i];
+  if (xi.w == 0.0) {
+    posAlt[i] = select(xi, vec4f(F.P.grabTarget.xyz, 0.0), i32(i) == F.P.grabIndex);
+    velAlt[i] = vec4f(0.0);
+    return;
+  }
+  let a = externalAccel(pc.substep, i % F.P.cols, xi.w);
+  let mass = F.P.mass;
+  let k2 = F.P.stiffness;
+  let damping = F.P.springDamping;
+  let h = F.P.h;
+  var fx = mass * a.x;
+  var fy = mass * a.y;
+  var fz = mass * a.z;
+  let lo = adjStart[i];
+  let hi = adjStart[i + 1u];
+  for (var e = lo; e < hi; e++) {
+    let kj = adj[e];
+    let xj = pos[kj.y];
+    let vj = vel[kj.y];
+    var dx = xj.x - xi.x;
+    var dy = xj.y - xi.y;
+    var dz = xj.z - xi.z;
+    let len = sqrt(dx * dx + dy * dy + dz * dz);
+    if (len < 1e-12) {
+      continue;
+    }
+    dx /= len;
+    dy /= len;
+    dz /= len;
+    let spring = k2 * (len - bitcast<f32>(con[kj.x].z));
+    let damper = damping * ((vj.x - vi.x) * dx + (vj.y - vi.y) * dy + (vj.z - vi.z) * dz);
+    fx += (spring + damper) * dx;
+    fy += (spring + damper) * dy;
+    fz += (spring + damper) * dz;
+  }
+  var v = vec4f(vi.x + h * fx * xi.w, vi.y + h * fy * xi.w, vi.z + h * fz * xi.w, 0.0);
+  var x = vec4f(xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w);
+  collide(&x, &v, pc.substep);
+  posAlt[i] = x;
+  velAlt[i] = v;
+}
+
+// End of an XPBD or Jacobi substep: v = factor (x - p) (factor 1/h or retention/h), then collide.
+@compute @workgroup_size(GROUP_SIZE)
+fn finish(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  var x = pos[i];
+  if (x.w == 0.0) {
+    vel[i] = vec4f(0.0);
+    return;
+  }
+  let p = prev[i];
+  let f = F.P.velFactor;
+  var v = vec4f((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+  if ((F.P.flags & (FLAG_SPHERE | FLAG_FLOOR)) != 0u) {
+    collide(&x, &v, pc.substep);
+    pos[i] = x;
+  }
+  vel[i] = v;
+}
+
+// Area-weighted vertex normals (wfComputeNormals) as a gather: each particle sums the unnormalised
+// normals of its triangles in ascending triangle order, the order in which the CPU scatters them.
+@compute @workgroup_size(GROUP_SIZE)
+fn computeNormals(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  var sx = 0.0;
+  var sy = 0.0;
+  var sz = 0.0;
+  let hi = triStart[i + 1u];
+  for (var e = triStart[i]; e < hi; e++) {
+    let t = triList[e];
+    let p0 = pos[indices[3u * t]];
+    let p1 = pos[indices[3u * t + 1u]];
+    let p2 = pos[indices[3u * t + 2u]];
+    let ax = p1.x - p0.x;
+    let ay = p1.y - p0.y;
+    let az = p1.z - p0.z;
+    let bx = p2.x - p0.x;
+    let by = p2.y - p0.y;
+    let bz = p2.z - p0.z;
+    sx += ay * bz - az * by;
+    sy += az * bx - ax * bz;
+    sz += ax * by - ay * bx;
+  }
+  let len = sqrt(sx * sx + sy * sy + sz * sz);
+  var nv = vec4f(0.0, 1.0, 0.0, 0.0);
+  if (len > 1e-20) {
+    nv = vec4f(sx / len, sy / len, sz / len, 0.0);
+  }
+  normals[i] = nv;
+}
+
+// The frame check's speed test, as wfCheckFrame: |v|^2 > maxSpeed^2.
+fn tooFast(v: vec3f) -> bool {
+  let s2 = v.x * v.x + v.y * v.y + v.z * v.z;
+  let l2 = F.P.maxSpeed * F.P.maxSpeed;
+  return s2 > l2;
+}
+
+// wfInContact: within the contact band of the sphere's or the floor's surface at the end of the substep.
+fn inContact(x: vec3f, substep: u32) -> bool {
+  if ((F.P.flags & FLAG_SPHERE) != 0u) {
+    let c = F.P.sphereCenter.xyz + F.S[substep].sphereMotion.xyz;
+    let dx = x.x - c.x;
+    let dy = x.y - c.y;
+    let dz = x.z - c.z;
+    let r = F.P.contactBand.x;
+    let d2 = dx * dx + dy * dy + dz * dz;
+    let r2 = r * r;
+    if (d2 <= r2) {
+      return true;
+    }
+  }
+  return (F.P.flags & FLAG_FLOOR) != 0u && x.y <= F.P.contactBand.y;
+}
+
+// Frame check (wfCheckFrame): the first particle with a non-finite value and the first moving
+// faster than maxSpeed; the page compares them as the CPU's ordered scan would. The reference
+// particle's position goes along for the next frame's re-centring.
+@compute @workgroup_size(GROUP_SIZE)
+fn check(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  let x = pos[i];
+  let v = vel[i];
+  let s = x.x + x.y + x.z + v.x + v.y + v.z;
+  // Exponent bits all ones: inf or NaN.
+  if ((bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u) {
+    atomicMin(&status.firstNonFinite, i);
+  } else if (tooFast(v.xyz)) {
+    atomicMin(&status.firstUnstable, i);
+    if (inContact(x.xyz, pc.substep)) {
+      atomicMin(&status.firstUnstableInContact, i);
+    }
+  }
+  if (i == F.P.particleCount / 2u) {
+    status.reference = vec4f(x.xyz, 0.0);
+  }
+}
