@@ -91,7 +91,7 @@ wfResult wfVkGpuCreateInstance(wfVkGpu* gpu, const wfVkGpuDef* def, char* error,
 		extensions[extensionCount++] = def->instanceExtensions[i];
 	// Asked-for checking that silently does not happen would pass every "no message" test: an error.
 	if (def->validation && !HasLayer(&gpu->loader, layer)) {
-		snprintf(error, (size_t)errorSize, "vulkan: validation was asked for (WEFT_VK_VALIDATION=1) but %s is not installed", layer);
+		snprintf(error, (size_t)errorSize, "vulkan: validation was asked for (wfWorldDef.validation; the tools: WEFT_VK_VALIDATION=1) but %s is not installed (Debian: vulkan-validationlayers)", layer);
 		return WF_ERROR_BACKEND_UNAVAILABLE;
 	}
 	// Debug utils wherever they are offered: objects get names; the messenger only with validation.
