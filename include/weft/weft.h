@@ -433,6 +433,8 @@ WF_API wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def);
 WF_API void wfDestroyCollider(wfColliderId id);
 WF_API bool wfColliderId_IsNull(wfColliderId id);
 WF_API int wfWorld_GetColliderCount(const wfWorld* world);
+// The ids of the world's colliders in creation-slot order; returns their number (writes at most capacity).
+WF_API int wfWorld_GetColliders(const wfWorld* world, wfColliderId* out, int capacity);
 // The base pose at the end of the next frame (a character's bone each frame); rotation normalised.
 WF_API wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotation);
 // The pose now (base + motion).

@@ -230,6 +230,21 @@ int wfWorld_GetColliderCount(const wfWorld* world)
 	return world != NULL ? world->colliderCount : 0;
 }
 
+int wfWorld_GetColliders(const wfWorld* world, wfColliderId* out, int capacity)
+{
+	if (world == NULL)
+		return 0;
+	int n = 0;
+	for (int i = 0; i < world->colliderCapacity; ++i) {
+		if (world->colliders[i].generation == 0)
+			continue;
+		if (out != NULL && n < capacity)
+			out[n] = (wfColliderId){(wfWorld*)world, i, world->colliders[i].generation};
+		n++;
+	}
+	return n;
+}
+
 wfColliderDef wfCollider_GetDef(wfColliderId id)
 {
 	wfColliderSlot* s = GetCollider(id);

@@ -493,9 +493,61 @@ static void RecordShadowPass(wfRenderer* r, const RdClothDraw* draws, int count,
 	ctx->gpu.fd.vkCmdEndRenderPass(cmd);
 }
 
+static void RecordColliders(wfRenderer* r, const wfWorld* world)
+{
+	RdContext* ctx = &r->ctx;
+	VkCommandBuffer cmd = ctx->cmd;
+	wfColliderId ids[64];
+	const int count = wfWorld_GetColliders(world, ids, 64);
+	if (count <= 0)
+		return;
+	ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
+	RdDraw draw;
+	for (int i = 0; i < count && i < 64; ++i) {
+		const wfColliderDef d = wfCollider_GetDef(ids[i]);
+		wfVec3 c;
+		wfQuat q;
+		if (wfCollider_GetTransform(ids[i], &c, &q) != WF_OK)
+			continue;
+		const float x = q.x, y = q.y, z = q.z, w = q.w;
+		const float ax[3] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)};
+		const float ay[3] = {2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)};
+		const float az[3] = {2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+		memset(&draw, 0, sizeof draw);
+		SetVec4(draw.color, 0.13f, 0.16f, 0.22f, 1.0f);
+		SetVec4(draw.material, 0.45f, 48.0f, 0.0f, 0.0f);
+		draw.mode[0] = RD_MODE_SOLID;
+		if (d.type == WF_COLLIDER_SPHERE || d.type == WF_COLLIDER_CAPSULE) {
+			BindStreams(r, r->staticGeometry.buffer, &r->sphere, false);
+			const float L = d.type == WF_COLLIDER_CAPSULE ? d.halfLength : 0.0f;
+			const float r1 = d.type == WF_COLLIDER_CAPSULE ? d.radius1 : d.radius;
+			const float small = fminf(d.radius, r1);
+			const int steps = L > 0.0f ? (int)fminf(64.0f, ceilf(2.0f * L / (0.15f * small))) : 0;
+			for (int k = 0; k <= steps; ++k) {
+				const float t = steps > 0 ? (float)k / (float)steps : 0.0f, u = -L + 2.0f * L * t;
+				SetVec4(draw.transform, c.x + ax[0] * u, c.y + ax[1] * u, c.z + ax[2] * u, d.radius + (r1 - d.radius) * t);
+				Push(r, &draw);
+				ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
+			}
+			continue;
+		}
+		const wfVec3 e = d.type == WF_COLLIDER_BOX ? d.halfExtents : (wfVec3){2.0f, 0.002f, 2.0f};
+		// A plane's slab lies just below the plane, on the solid side.
+		const float drop = d.type == WF_COLLIDER_PLANE ? e.y : 0.0f;
+		SetVec4(draw.transform, c.x - ay[0] * drop, c.y - ay[1] * drop, c.z - ay[2] * drop, 1.0f);
+		SetVec4(draw.axisX, ax[0] * e.x, ax[1] * e.x, ax[2] * e.x, 0.0f);
+		SetVec4(draw.axisY, ay[0] * e.y, ay[1] * e.y, ay[2] * e.y, 0.0f);
+		SetVec4(draw.axisZ, az[0] * e.z, az[1] * e.z, az[2] * e.z, 0.0f);
+		draw.mode[3] = RD_SHAPE_AXES;
+		BindStreams(r, r->staticGeometry.buffer, &r->box, false);
+		Push(r, &draw);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->box.indexCount, 1, 0, 0, 0);
+	}
+}
+
 // The image: floor, sphere, cloths, wireframe, pin markers.
-static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, const wfWorldDef* wd, wfVec3 sphereCenter,
-                           const wfCamera* camera)
+static void RecordMainPass(wfRenderer* r, const wfWorld* world, const RdClothDraw* draws, int count, const wfWorldDef* wd,
+                           wfVec3 sphereCenter, const wfCamera* camera)
 {
 	RdContext* ctx = &r->ctx;
 	VkCommandBuffer cmd = ctx->cmd;
@@ -544,6 +596,12 @@ static void RecordMainPass(wfRenderer* r, const RdClothDraw* draws, int count, c
 		Push(r, &draw);
 		ctx->gpu.fd.vkCmdDrawIndexed(cmd, r->sphere.indexCount, 1, 0, 0, 0);
 	}
+
+	// Colliders (wfCreateCollider) where they are now, in the sphere's colour: spheres and capsules
+	// as spheres (a capsule as a row of them along its axis, radius tapering), boxes and planes as
+	// the cube placed by their axes (a plane as a 4 m square slab along it).
+	if (r->def.showSphere)
+		RecordColliders(r, world);
 
 	// Cloths, double-sided; the colour-mode scalar comes from the cloth's set.
 	const bool surfaces = r->def.view != WF_VIEW_NODES, nodes = r->def.view != WF_VIEW_CLOTH;
@@ -690,7 +748,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		RecordLightFit(r, draws, count, &wd, sphereCenter);
 		RecordShadowPass(r, draws, count, &wd, sphereCenter);
 	}
-	RecordMainPass(r, draws, count, &wd, sphereCenter, camera);
+	RecordMainPass(r, world, draws, count, &wd, sphereCenter, camera);
 
 	// Resolved image -> read-back buffer, then visible to the host (unless the frame stays on the
 	// device: the render pass leaves it in TRANSFER_SRC_OPTIMAL for the caller's copy).

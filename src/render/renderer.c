@@ -913,6 +913,7 @@ static bool CreateStaticGeometry(wfRenderer* r)
 	r->marker = rdLayoutStreams(&size, marker.vertexCount, marker.indexCount, 0, true);
 	r->node = rdLayoutStreams(&size, node.vertexCount, node.indexCount, 0, true);
 	r->floor = rdLayoutStreams(&size, 4, 6, 0, false);
+	r->box = rdLayoutStreams(&size, 24, 36, 0, false);
 	wfVkBuffer staging;
 	bool ok = rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
 	if (ok) {
@@ -927,6 +928,30 @@ static bool CreateStaticGeometry(wfRenderer* r)
 		CopyVec4(base + r->floor.position, quad, 4);
 		CopyVec4(base + r->floor.normal, up, 4);
 		memcpy(base + r->floor.index, quadIndices, sizeof quadIndices);
+		// The cube [-1, 1]^3: four vertices per face with the face's normal, wound outward.
+		float boxPos[72], boxNormal[72];
+		uint32_t boxIndices[36];
+		for (int f = 0; f < 6; ++f) {
+			const int axis = f / 2;
+			const float sign = (f & 1) ? -1.0f : 1.0f;
+			const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+			const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+			for (int k = 0; k < 4; ++k) {
+				float* p = &boxPos[3 * (4 * f + k)];
+				float* n = &boxNormal[3 * (4 * f + k)];
+				p[axis] = sign;
+				p[u] = corner[k][0] * sign; // mirrored on the negative face so that it still winds outward
+				p[v] = corner[k][1];
+				n[0] = n[1] = n[2] = 0.0f;
+				n[axis] = sign;
+			}
+			const uint32_t b = (uint32_t)(4 * f), order[6] = {0, 1, 2, 0, 2, 3};
+			for (int k = 0; k < 6; ++k)
+				boxIndices[6 * f + k] = b + order[k];
+		}
+		CopyVec4(base + r->box.position, boxPos, 24);
+		CopyVec4(base + r->box.normal, boxNormal, 24);
+		memcpy(base + r->box.index, boxIndices, sizeof boxIndices);
 		ok = rdBufferCreate(ctx, &r->staticGeometry, size,
 		                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 		                    false);

@@ -15,7 +15,7 @@ typedef struct RdDraw {
 } RdDraw;
 
 _Static_assert(sizeof(RdScene) == 2 * 64 + 8 * 16, "RdScene must match the std140 block");
-_Static_assert(sizeof(RdDraw) == 64, "RdDraw must fit the guaranteed push-constant space");
+_Static_assert(sizeof(RdDraw) == 112 && sizeof(RdDraw) <= 128, "RdDraw must fit the guaranteed push-constant space (128 bytes)");
 
 // Byte offsets of one mesh's streams inside a buffer (positions and normals: RD_VERTEX_STRIDE bytes each).
 typedef struct RdStreams {
@@ -85,7 +85,7 @@ struct wfRenderer {
 
 	// Sphere, pin marker and floor, uploaded once.
 	wfVkBuffer staticGeometry;
-	RdStreams sphere, marker, node, floor; // node: the nodes view's spheres
+	RdStreams sphere, marker, node, floor, box; // node: the nodes view's spheres; box: colliders' boxes and planes
 
 	// Cloths that cannot be drawn from the solver's buffers: their positions, normals and velocities
 	// (vec4) are written into `staging` and copied to `geometry` by the GPU.

@@ -978,3 +978,79 @@ WF_TEST(render_special_output_paths)
 	ENSURE(strstr(error, "folder") != NULL);
 	return 0;
 }
+
+// Colliders are drawn where they are: a collider sphere gives the world sphere's pixels exactly,
+// a capsule along x spans its length plus its radii, a box seen face-on its width.
+static int RowExtent(const uint8_t* rgba, const uint8_t* bg, int y)
+{
+	int left = W, right = -1;
+	for (int x = 0; x < W; ++x) {
+		if (IsForeground(rgba + (y * W + x) * 4, bg, 24)) {
+			left = x < left ? x : left;
+			right = x > right ? x : right;
+		}
+	}
+	return right >= left ? right - left + 1 : 0;
+}
+
+WF_TEST(render_colliders_where_they_are)
+{
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	static uint8_t a[W * H * 4], b[W * H * 4];
+	const wfVec3 centre = {0.1f, 0.2f, -0.1f};
+	wfCamera cam = wfCameraLookAt((wfVec3){centre.x, centre.y, centre.z + 5.0f}, centre, 40.0f);
+	const double pxPerM = (H / 2.0) / tan(cam.fov * PI / 360.0); // at unit distance
+	// 1. The world's sphere against a collider sphere of the same size and place.
+	for (int k = 0; k < 2; ++k) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.backend = WF_BACKEND_CPU;
+		wd.floor.enabled = false;
+		wd.sphere.enabled = k == 0;
+		wd.sphere.center = centre;
+		wd.sphere.radius = 0.5f;
+		wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
+		ENSURE(world != NULL);
+		if (k == 1) {
+			wfColliderDef c = wfDefaultColliderDef();
+			c.position = centre;
+			c.radius = 0.5f;
+			ENSURE(!wfColliderId_IsNull(wfCreateCollider(world, &c)));
+		}
+		ENSURE(wfRenderer_DrawWorld(r, world, NULL, 0, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(r, k == 0 ? a : b, sizeof a) == WF_OK);
+		wfDestroyWorld(world);
+	}
+	ENSURE(memcmp(a, b, sizeof a) == 0);
+	// 2. A capsule along x (half length 0.6, radius 0.2) and 3. a box (half extents 0.7 x 0.3 x 0.2).
+	for (int k = 0; k < 2; ++k) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.backend = WF_BACKEND_CPU;
+		wd.floor.enabled = false;
+		wd.sphere.enabled = false;
+		wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
+		ENSURE(world != NULL);
+		wfColliderDef c = wfDefaultColliderDef();
+		c.position = centre;
+		c.type = k == 0 ? WF_COLLIDER_CAPSULE : WF_COLLIDER_BOX;
+		c.radius = c.radius1 = 0.2f;
+		c.halfLength = 0.6f;
+		c.halfExtents = (wfVec3){0.7f, 0.3f, 0.2f};
+		ENSURE(!wfColliderId_IsNull(wfCreateCollider(world, &c)));
+		ENSURE(wfRenderer_DrawWorld(r, world, NULL, 0, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(r, a, sizeof a) == WF_OK);
+		SaveOutput(k == 0 ? "collider_capsule" : "collider_box", a, W, H);
+		const int width = RowExtent(a, bg, H / 2);
+		// The capsule's ends are spheres: its outline is nearest at the ends' tips, about 5 m away; the
+		// box's front face is 5 - 0.2 m away.
+		const double expected = k == 0 ? 2.0 * (0.6 + 0.2) * pxPerM / 5.0 : 2.0 * 0.7 * pxPerM / (5.0 - 0.2);
+		fprintf(stderr, "  %s: %d pixels across the middle row, %.1f expected\n", k == 0 ? "capsule" : "box", width, expected);
+		ENSURE_NEAR(width, expected, 0.04 * expected + 2.0);
+		wfDestroyWorld(world);
+	}
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	return 0;
+}

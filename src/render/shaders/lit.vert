@@ -59,6 +59,12 @@ void main()
 	}
 	vWorld = transform.xyz + transform.w * inPosition;
 	vNormal = inNormal;
+	if (draw.mode.w == RD_SHAPE_AXES) {
+		// A box or a plane: rotation times scale; normals by its inverse transpose (axis / |axis|^2).
+		vec3 ax = draw.axisX.xyz, ay = draw.axisY.xyz, az = draw.axisZ.xyz;
+		vWorld = transform.xyz + ax * inPosition.x + ay * inPosition.y + az * inPosition.z;
+		vNormal = normalize(ax * (inNormal.x / dot(ax, ax)) + ay * (inNormal.y / dot(ay, ay)) + az * (inNormal.z / dot(az, az)));
+	}
 	vUV = inUV;
 	vScalar = 0.0;
 	if (draw.mode.x == RD_MODE_SPEED)

@@ -30,6 +30,7 @@
 // grey to red, saturated at RD_NODES_STRAIN_FULL so that a 1 % stretch shows at half.
 #define RD_NODES_STRAIN_FULL 0.02
 #define RD_NODES_PARTICLES -1 // RdDraw.mode.w: one instance per particle (the nodes' spheres)
+#define RD_SHAPE_AXES -2      // RdDraw.mode.w: a collider's mesh placed by transform.xyz and the axes
 
 // RdDraw.mode.x: how the fragment shader colours a surface.
 #define RD_MODE_TEXTURE 0 // cloth: checker-weave texture
@@ -61,9 +62,12 @@
 	RD_VEC4(shadow)      /* x 1 when the shadow map holds this frame's casters, y one texel in uv */ \
 	RD_VEC4(params)      /* x speed scale, y strain scale, z floor height, w grid spacing */
 
-// Per draw (push constants, 64 bytes).
+// Per draw (push constants, 112 bytes).
 #define RD_DRAW_FIELDS \
-	RD_VEC4(transform) /* world = xyz + w * vertex */ \
+	RD_VEC4(transform) /* world = xyz + w * vertex (with mode.w RD_SHAPE_AXES: xyz + axes * vertex) */ \
+	RD_VEC4(axisX)     /* RD_SHAPE_AXES: where the mesh's x, y and z go (rotation times scale) */ \
+	RD_VEC4(axisY) \
+	RD_VEC4(axisZ) \
 	RD_VEC4(color)     /* rgb base colour */ \
 	RD_VEC4(material)  /* x specular strength, y shininess, z depth pull towards the camera (cloth, lines) */ \
 	RD_IVEC4(mode)     /* x RD_MODE_*; y, z a cloth's columns and rows (0 for other meshes); */ \
