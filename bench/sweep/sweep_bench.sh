@@ -27,7 +27,7 @@ median() {
 		"${args[@]}" >/dev/null
 		t1=$(date +%s.%N)
 		rm -rf "$out"
-		[ $i -gt 0 ] && times+=("$(echo "$t1 - $t0" | bc -l)")
+		[ $i -gt 0 ] && times+=("$(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.6f", a - b }')")
 	done
 	printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p"
 }
@@ -48,9 +48,9 @@ JSON
 	done
 	batched=$(median "$weft" sweep "$tmp/sweep$variants.json" --out OUT --backend "$backend" --batch 1024 ${THREADS:+--threads $THREADS} --quiet)
 	alone=$(median "$weft" sweep "$tmp/sweep$few.json" --out OUT --backend "$backend" --batch 1 ${THREADS:+--threads $THREADS} --quiet)
-	rate=$(echo "$variants / $batched" | bc -l)
-	rateAlone=$(echo "$few / $alone" | bc -l)
-	echo "60x60 xpbd, $frames frames, backend $backend: $variants variants batched in $batched s ($(printf '%.1f' "$rate") variants/s), $few one at a time in $alone s ($(printf '%.1f' "$rateAlone") variants/s), ratio $(echo "$rate / $rateAlone" | bc -l | xargs printf '%.2f')"
+	rate=$(awk -v a="$variants" -v b="$batched" 'BEGIN { printf "%.6f", a / b }')
+	rateAlone=$(awk -v a="$few" -v b="$alone" 'BEGIN { printf "%.6f", a / b }')
+	echo "60x60 xpbd, $frames frames, backend $backend: $variants variants batched in $batched s ($(printf '%.1f' "$rate") variants/s), $few one at a time in $alone s ($(printf '%.1f' "$rateAlone") variants/s), ratio $(awk -v a="$rate" -v b="$rateAlone" 'BEGIN { printf "%.2f", a / b }')"
 	;;
 schedule)
 	np=${3:-2}
