@@ -117,7 +117,12 @@ WF_TEST(aero_def_errors)
 		ENSURE(strncmp(err, cases[i].message, strlen(cases[i].message)) == 0);
 	}
 	char err[256];
-	ENSURE(wfScene_Parse("{\"world\": {\"aero\": {\"drag\": 1.5, \"airVelocity\": [1, 2, 3]}}}", "a.json", err, sizeof err) != NULL ||
-	       (fprintf(stderr, "  %s\n", err), 0));
+	wfScene* scene = wfScene_Parse("{\"world\": {\"aero\": {\"drag\": 1.5, \"airVelocity\": [1, 2, 3]}}}", "a.json", err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfWorldDef fromScene = wfScene_GetWorldDef(scene);
+	ENSURE(fromScene.aero.drag == 1.5f && fromScene.aero.airVelocity.z == 3.0f && fromScene.aero.density == 1.2f);
+	wfScene_Destroy(scene);
 	return 0;
 }
