@@ -146,39 +146,14 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		wfCloth* c = &world->cloths[ci];
 		if (c->generation == 0)
 			continue;
-		CpuCloth* cc = (CpuCloth*)c->backendData;
-		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
-		memcpy(cc->pos, c->state.pos, bytes);
-		memcpy(cc->vel, c->state.vel, bytes);
-		// Re-centring (wfClothLocal): the frame starts in the moved local frame.
-		const wfVec3 shift = c->local.shift;
-		if (shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f) {
-			for (int i = 0; i < c->model.particleCount; ++i) {
-				c->state.pos[i].x -= shift.x;
-				c->state.pos[i].y -= shift.y;
-				c->state.pos[i].z -= shift.z;
-			}
-		}
-		if (solver == WF_SOLVER_SPRINGS)
-			wfCheckSpringsStep(world, c, params->h);
+		BeginCloth(world, c, params);
 		wfCpuStageMark(&ctx, WF_STAGE_PREPARE);
 		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
 		for (int s = 0; s < params->substeps; ++s) {
 			ctx.substep = s;
-			switch (solver) {
-			case WF_SOLVER_XPBD: wfCpuXpbdSubstep(&ctx, c); break;
-			case WF_SOLVER_JACOBI: wfCpuJacobiSubstep(&ctx, c); break;
-			case WF_SOLVER_SPRINGS: wfCpuSpringsSubstep(&ctx, c); break;
-			}
+			Substep(&ctx, c, solver);
 		}
-		c->normalsValid = false;
-		// Never hand out a garbage frame: the frame-start state comes back and the core is told why.
-		c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
-		if (c->verdict != WF_FRAME_GOOD) {
-			memcpy(c->state.pos, cc->pos, bytes);
-			memcpy(c->state.vel, cc->vel, bytes);
-		}
-		wfClothUpdateReference(c);
+		EndCloth(world, c, params);
 		wfCpuStageMark(&ctx, WF_STAGE_NORMALS);
 	}
 	for (int k = 0; ctx.timer != NULL && k < WF_STAGE_COUNT; ++k)

@@ -22,6 +22,48 @@ static int CellOf(float v, float inv)
 	return c > 1e9f ? 1000000000 : c < -1e9f ? -1000000000 : c == c ? (int)c : 0;
 }
 
+// Counting sort of n positions by cell key: counts, exclusive sums, fill (which leaves each start
+// at its bucket's end), shift back by one. start has mask + 2 entries; sorted and key n.
+static void SortByCell(const wfVec4* x, int n, float inv, uint32_t mask, int* start, int* sorted, uint32_t* key)
+{
+	memset(start, 0, (size_t)(mask + 2u) * sizeof(int));
+	for (int i = 0; i < n; ++i) {
+		key[i] = CellKey(CellOf(x[i].x, inv), CellOf(x[i].y, inv), CellOf(x[i].z, inv), mask);
+		start[key[i]]++;
+	}
+	int sum = 0;
+	for (uint32_t k = 0; k <= mask; ++k) {
+		int count = start[k];
+		start[k] = sum;
+		sum += count;
+	}
+	start[mask + 1u] = sum;
+	for (int i = 0; i < n; ++i)
+		sorted[start[key[i]]++] = i;
+	for (uint32_t k = mask + 1u; k > 0; --k)
+		start[k] = start[k - 1];
+	start[0] = 0;
+}
+
+// The keys of the 27 cells around position x, each once (two cells may share a key); returns
+// how many.
+static int NeighbourKeys(wfVec4 x, float inv, uint32_t mask, uint32_t keys[27])
+{
+	const int cx = CellOf(x.x, inv), cy = CellOf(x.y, inv), cz = CellOf(x.z, inv);
+	int count = 0;
+	for (int dz = -1; dz <= 1; ++dz)
+		for (int dy = -1; dy <= 1; ++dy)
+			for (int dx = -1; dx <= 1; ++dx) {
+				uint32_t k = CellKey(cx + dx, cy + dy, cz + dz, mask);
+				bool seen = false;
+				for (int q = 0; q < count && !seen; ++q)
+					seen = keys[q] == k;
+				if (!seen)
+					keys[count++] = k;
+			}
+	return count;
+}
+
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 {
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
@@ -37,28 +79,9 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 	int* restrict sorted = c->state.hashSorted;
 	uint32_t* restrict key = c->state.hashKey;
 	wfVec4* restrict delta = c->state.selfDelta;
-	// Counting sort of the particles by cell key (one thread: a small part of the pass): counts,
-	// exclusive sums, fill (which leaves each start at its bucket's end), shift back by one.
+	// The hash grid, on one thread (a small part of the pass).
 #pragma omp single
-	{
-		memset(start, 0, (size_t)(mask + 2u) * sizeof(int));
-		for (int i = 0; i < n; ++i) {
-			key[i] = CellKey(CellOf(pos[i].x, inv), CellOf(pos[i].y, inv), CellOf(pos[i].z, inv), mask);
-			start[key[i]]++;
-		}
-		int sum = 0;
-		for (uint32_t k = 0; k <= mask; ++k) {
-			int count = start[k];
-			start[k] = sum;
-			sum += count;
-		}
-		start[mask + 1u] = sum;
-		for (int i = 0; i < n; ++i)
-			sorted[start[key[i]]++] = i;
-		for (uint32_t k = mask + 1u; k > 0; --k)
-			start[k] = start[k - 1];
-		start[0] = 0;
-	}
+	SortByCell(pos, n, inv, mask, start, sorted, key);
 	const float mu = sc->friction;
 	const bool friction = mu > 0.0f && prev != NULL;
 #pragma omp for schedule(static)
@@ -67,20 +90,8 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 		if (xi.w == 0.0f)
 			continue;
-		const int cx = CellOf(xi.x, inv), cy = CellOf(xi.y, inv), cz = CellOf(xi.z, inv);
-		// The 27 neighbour cells' keys, each bucket scanned once (two cells may share a key).
 		uint32_t keys[27];
-		int count = 0;
-		for (int dz = -1; dz <= 1; ++dz)
-			for (int dy = -1; dy <= 1; ++dy)
-				for (int dx = -1; dx <= 1; ++dx) {
-					uint32_t k = CellKey(cx + dx, cy + dy, cz + dz, mask);
-					bool seen = false;
-					for (int q = 0; q < count && !seen; ++q)
-						seen = keys[q] == k;
-					if (!seen)
-						keys[count++] = k;
-				}
+		const int count = NeighbourKeys(xi, inv, mask, keys);
 		float sx = 0.0f, sy = 0.0f, sz = 0.0f;
 		int contacts = 0;
 		for (int q = 0; q < count; ++q) {
@@ -206,23 +217,7 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 	}
 	const float d = 2.0f * sc->thickness, inv = 1.0f / d, mu = sc->friction;
 	const uint32_t mask = (uint32_t)k->hashSize - 1u;
-	memset(k->start, 0, (size_t)(mask + 2u) * sizeof(int));
-	for (int g = 0; g < n; ++g) {
-		k->key[g] = CellKey(CellOf(k->x[g].x, inv), CellOf(k->x[g].y, inv), CellOf(k->x[g].z, inv), mask);
-		k->start[k->key[g]]++;
-	}
-	int sum = 0;
-	for (uint32_t b = 0; b <= mask; ++b) {
-		int count = k->start[b];
-		k->start[b] = sum;
-		sum += count;
-	}
-	k->start[mask + 1u] = sum;
-	for (int g = 0; g < n; ++g)
-		k->sorted[k->start[k->key[g]]++] = g;
-	for (uint32_t b = mask + 1u; b > 0; --b)
-		k->start[b] = k->start[b - 1];
-	k->start[0] = 0;
+	SortByCell(k->x, n, inv, mask, k->start, k->sorted, k->key);
 #pragma omp parallel for schedule(static) num_threads(world->threads) if (n >= WF_CPU_PARALLEL_MIN && world->threads > 1)
 	for (int g = 0; g < n; ++g) {
 		const wfVec4 xi = k->x[g];
@@ -231,19 +226,8 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 		if (xi.w == 0.0f)
 			continue;
 		const wfVec4 pi = ci->state.prev[k->particle[g]];
-		const int cx = CellOf(xi.x, inv), cy = CellOf(xi.y, inv), cz = CellOf(xi.z, inv);
 		uint32_t keys[27];
-		int count = 0;
-		for (int dz = -1; dz <= 1; ++dz)
-			for (int dy = -1; dy <= 1; ++dy)
-				for (int dx = -1; dx <= 1; ++dx) {
-					uint32_t b = CellKey(cx + dx, cy + dy, cz + dz, mask);
-					bool seen = false;
-					for (int q = 0; q < count && !seen; ++q)
-						seen = keys[q] == b;
-					if (!seen)
-						keys[count++] = b;
-				}
+		const int count = NeighbourKeys(xi, inv, mask, keys);
 		float sx = 0.0f, sy = 0.0f, sz = 0.0f;
 		int contacts = 0;
 		for (int q = 0; q < count; ++q) {
