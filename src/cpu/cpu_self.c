@@ -64,6 +64,30 @@ static int NeighbourKeys(wfVec4 x, float inv, uint32_t mask, uint32_t keys[27])
 	return count;
 }
 
+// Adds the push on particle i of an overlapping pair at separation e (from j to i, |e| = dist < d):
+// its share (by inverse mass) of the overlap along e, less Coulomb friction on the pair's relative
+// motion m of the substep (NULL: none), its tangential part cancelled up to mu times the push.
+static void AddPairPush(float ex, float ey, float ez, float dist, float d, float share, float mu, const float* m, float acc[3])
+{
+	const float nx = ex / dist, ny = ey / dist, nz = ez / dist;
+	const float push = share * (d - dist);
+	float ox = nx * push, oy = ny * push, oz = nz * push;
+	if (m != NULL) {
+		const float mn = m[0] * nx + m[1] * ny + m[2] * nz;
+		const float tx = m[0] - mn * nx, ty = m[1] - mn * ny, tz = m[2] - mn * nz;
+		const float tl = sqrtf(tx * tx + ty * ty + tz * tz);
+		if (tl > 1e-12f) {
+			const float k = share * fminf(1.0f, mu * (d - dist) / tl);
+			ox -= tx * k;
+			oy -= ty * k;
+			oz -= tz * k;
+		}
+	}
+	acc[0] += ox;
+	acc[1] += oy;
+	acc[2] += oz;
+}
+
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 {
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
@@ -92,7 +116,7 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 			continue;
 		uint32_t keys[27];
 		const int count = NeighbourKeys(xi, inv, mask, keys);
-		float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+		float sum[3] = {0.0f, 0.0f, 0.0f};
 		int contacts = 0;
 		for (int q = 0; q < count; ++q) {
 			for (int e = start[keys[q]]; e < start[keys[q] + 1]; ++e) {
@@ -110,33 +134,18 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 				const float dist = sqrtf(dist2);
 				if (!(dist > 1e-9f))
 					continue;
-				const float nx = ex / dist, ny = ey / dist, nz = ez / dist;
-				const float share = xi.w / (xi.w + xj.w); // the pair's weight on i
-				const float push = share * (d - dist);
-				float ox = nx * push, oy = ny * push, oz = nz * push;
+				float m[3];
 				if (friction) {
-					// The pair's relative motion in the substep, its tangential part cancelled up to
-					// mu times the push (Coulomb at position level).
-					const float mx = (xi.x - prev[i].x) - (xj.x - prev[j].x), my = (xi.y - prev[i].y) - (xj.y - prev[j].y),
-					            mz = (xi.z - prev[i].z) - (xj.z - prev[j].z);
-					const float mn = mx * nx + my * ny + mz * nz;
-					const float tx = mx - mn * nx, ty = my - mn * ny, tz = mz - mn * nz;
-					const float tl = sqrtf(tx * tx + ty * ty + tz * tz);
-					if (tl > 1e-12f) {
-						const float k = share * fminf(1.0f, mu * (d - dist) / tl);
-						ox -= tx * k;
-						oy -= ty * k;
-						oz -= tz * k;
-					}
+					m[0] = (xi.x - prev[i].x) - (xj.x - prev[j].x);
+					m[1] = (xi.y - prev[i].y) - (xj.y - prev[j].y);
+					m[2] = (xi.z - prev[i].z) - (xj.z - prev[j].z);
 				}
-				sx += ox;
-				sy += oy;
-				sz += oz;
+				AddPairPush(ex, ey, ez, dist, d, xi.w / (xi.w + xj.w), mu, friction ? m : NULL, sum);
 				contacts++;
 			}
 		}
 		if (contacts > 0)
-			delta[i] = (wfVec4){sx / (float)contacts, sy / (float)contacts, sz / (float)contacts, 1.0f};
+			delta[i] = (wfVec4){sum[0] / (float)contacts, sum[1] / (float)contacts, sum[2] / (float)contacts, 1.0f};
 	}
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
@@ -228,7 +237,7 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 		const wfVec4 pi = ci->state.prev[k->particle[g]];
 		uint32_t keys[27];
 		const int count = NeighbourKeys(xi, inv, mask, keys);
-		float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+		float sum[3] = {0.0f, 0.0f, 0.0f};
 		int contacts = 0;
 		for (int q = 0; q < count; ++q) {
 			for (int e = k->start[keys[q]]; e < k->start[keys[q] + 1]; ++e) {
@@ -243,33 +252,21 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 				const float dist = sqrtf(dist2);
 				if (!(dist > 1e-9f))
 					continue;
-				const float nx = ex / dist, ny = ey / dist, nz = ez / dist;
-				const float share = xi.w / (xi.w + xj.w), push = share * (d - dist);
-				float ox = nx * push, oy = ny * push, oz = nz * push;
+				float m[3];
 				if (friction && mu > 0.0f) {
-					const wfVec4 pj = k->cloth[h]->state.prev[k->particle[h]];
 					// Substep motions in each cloth's own frame: the frames do not move within a frame.
+					const wfVec4 pj = k->cloth[h]->state.prev[k->particle[h]];
 					const wfVec4 xiLocal = ci->state.pos[k->particle[g]], xjLocal = k->cloth[h]->state.pos[k->particle[h]];
-					const float rx = (xiLocal.x - pi.x) - (xjLocal.x - pj.x), ry = (xiLocal.y - pi.y) - (xjLocal.y - pj.y),
-					            rz = (xiLocal.z - pi.z) - (xjLocal.z - pj.z);
-					const float rn = rx * nx + ry * ny + rz * nz;
-					const float tx = rx - rn * nx, ty = ry - rn * ny, tz = rz - rn * nz;
-					const float tl = sqrtf(tx * tx + ty * ty + tz * tz);
-					if (tl > 1e-12f) {
-						const float f = share * fminf(1.0f, mu * (d - dist) / tl);
-						ox -= tx * f;
-						oy -= ty * f;
-						oz -= tz * f;
-					}
+					m[0] = (xiLocal.x - pi.x) - (xjLocal.x - pj.x);
+					m[1] = (xiLocal.y - pi.y) - (xjLocal.y - pj.y);
+					m[2] = (xiLocal.z - pi.z) - (xjLocal.z - pj.z);
 				}
-				sx += ox;
-				sy += oy;
-				sz += oz;
+				AddPairPush(ex, ey, ez, dist, d, xi.w / (xi.w + xj.w), mu, friction && mu > 0.0f ? m : NULL, sum);
 				contacts++;
 			}
 		}
 		if (contacts > 0)
-			k->delta[g] = (wfVec4){sx / (float)contacts, sy / (float)contacts, sz / (float)contacts, 1.0f};
+			k->delta[g] = (wfVec4){sum[0] / (float)contacts, sum[1] / (float)contacts, sum[2] / (float)contacts, 1.0f};
 	}
 	for (int g = 0; g < n; ++g) {
 		const wfVec4 m = k->delta[g];
