@@ -8,30 +8,8 @@ set -u
 weft=$1
 kind=$2
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-	echo "FAILED: $*" >&2
-	for f in "$tmp/stdout" "$tmp/stderr"; do
-		[ -s "$f" ] && { echo "--- ${f##*/}:" >&2; head -c 2000 "$f" >&2; }
-	done
-	exit 1
-}
-
-# Runs weft with the given arguments; the exit code goes to $code, the output to files.
-run() {
-	"$weft" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
-}
-
-expect_code() {
-	[ "$code" -eq "$1" ] || fail "weft ${*:2}: exit code $code, expected $1"
-}
-
-expect_stderr() {
-	grep -qF -- "$1" "$tmp/stderr" || fail "stderr does not contain: $1"
-}
+# shellcheck source=tests/cli/harness.sh
+. "$here/harness.sh"
 
 # Files left under a temporary name anywhere in the scratch folder.
 expect_no_temporaries() {

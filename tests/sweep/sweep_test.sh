@@ -8,29 +8,8 @@ weft=$1
 mpiexec=$2
 check=$3
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-sweep-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-	echo "FAILED: $*" >&2
-	for f in "$tmp/stdout" "$tmp/stderr"; do
-		[ -s "$f" ] && { echo "--- ${f##*/}:" >&2; head -c 3000 "$f" >&2; }
-	done
-	exit 1
-}
-
-run() {
-	"$weft" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
-}
-
-expect_code() {
-	[ "$code" -eq "$1" ] || fail "weft ${*:2}: exit code $code, expected $1"
-}
-
-expect_stderr() {
-	grep -qF -- "$1" "$tmp/stderr" || fail "stderr does not contain: $1"
-}
+# shellcheck source=tests/cli/harness.sh
+. "$here/../cli/harness.sh"
 
 rows() { # the data rows of a CSV
 	echo $(($(wc -l <"$1") - 1))
