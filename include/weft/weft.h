@@ -598,6 +598,73 @@ WF_API int wfScene_GetFrames(const wfScene* scene); // "frames" of the scene, 0 
 WF_API int wfScene_GetColliderCount(const wfScene* scene); // "colliders": [{"type", "position", "rotate" (degrees), ...}]
 WF_API wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index);
 
+// ---------------------------------------------------------------- def fields
+// Every field of the defs that has a value of its own, from the one table per def that gives the
+// library its defaults (wfDefault*Def), its range checks and messages (creation, setters, scene
+// files) and the scene-file keys. Tools read ranges and defaults here instead of keeping copies.
+typedef enum wfDefType {
+	WF_DEF_WORLD = 0,
+	WF_DEF_STEP,
+	WF_DEF_SPHERE,
+	WF_DEF_FLOOR,
+	WF_DEF_WIND,
+	WF_DEF_CONTACT,
+	WF_DEF_AERO,
+	WF_DEF_SELF_COLLISION,
+	WF_DEF_MATERIAL,
+	WF_DEF_CLOTH,
+	WF_DEF_COLLIDER,
+	WF_DEF_COLLIDER_KEY,
+	WF_DEF_COUNT
+} wfDefType;
+
+typedef enum wfFieldType {
+	WF_FIELD_BOOL = 0,
+	WF_FIELD_INT,
+	WF_FIELD_FLOAT,
+	WF_FIELD_VEC3,       // wfVec3: min and max bound each component
+	WF_FIELD_QUAT,       // wfQuat (scene files: "rotate", degrees about x, y, z)
+	WF_FIELD_ENUM,       // stored as int; enumNames[value]
+	WF_FIELD_STRING,     // const char*
+	WF_FIELD_STRUCT,     // a nested def: its fields are wfDefFields(nested)
+	WF_FIELD_INDEX_LIST, // const int* with an int count at countOffset
+	WF_FIELD_POINTER,    // an array or object the caller owns (mesh, collider keys): no value here
+	WF_FIELD_TYPE_COUNT
+} wfFieldType;
+
+// wfFieldInfo.flags
+#define WF_FIELD_OPEN_MIN 1u  // min itself is not allowed: (min, max]
+#define WF_FIELD_OPEN_MAX 2u  // max itself is not allowed: [min, max)
+#define WF_FIELD_LOG 4u       // a slider over the ui range is best logarithmic
+#define WF_FIELD_EACH 8u      // a vector's components are checked and reported one by one (".x")
+#define WF_FIELD_CUSTOM 16u   // the range is checked by the def's own rules (their message), not the table
+#define WF_FIELD_GRID 32u     // cloths: checked for a grid only (a mesh cloth does not use it)
+
+typedef struct wfFieldInfo {
+	const char* name;        // the C member ("substeps")
+	const char* sceneKey;    // its key in scene files ("substeps"), NULL when scene files do not set it
+	wfFieldType type;
+	wfDefType nested;        // WF_FIELD_STRUCT: the nested def's type
+	size_t offset;           // bytes into the def
+	size_t countOffset;      // WF_FIELD_INDEX_LIST: the count's offset
+	double min, max;         // the range creation accepts (numbers and each vector component; see flags)
+	double defaultValue[4];  // wfDefault*Def's value: [0] for numbers, bools and enums, xyz(w) for vectors
+	double uiMin, uiMax;     // a range for a slider inside [min, max]; both 0 when there is none
+	unsigned flags;          // WF_FIELD_*
+	unsigned onlyFor;        // colliders: checked only for the types in this mask (1 << type); 0: every type
+	const char* note;        // said after the range in the message, or NULL
+	const char* const* enumNames; // WF_FIELD_ENUM: enumCount names, by value
+	int enumCount;
+} wfFieldInfo;
+
+// The fields of a def in scene-file order (NULL and 0 for an unknown def type).
+WF_API const wfFieldInfo* wfDefFields(wfDefType def, int* count);
+// A field by its path from that def, members joined by '.' ("step.substeps" from WF_DEF_WORLD,
+// "mass" from WF_DEF_MATERIAL); NULL when there is none.
+WF_API const wfFieldInfo* wfFindDefField(wfDefType def, const char* path);
+// The longest "frames" a scene file (and `weft run --frames`) may ask for.
+#define WF_MAX_SCENE_FRAMES 10000000
+
 // Names used in scene files and on the command line ("xpbd", "top-corners", ...).
 WF_API const char* wfSolverName(wfSolverType solver);
 WF_API bool wfSolverFromName(const char* name, wfSolverType* out);

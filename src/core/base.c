@@ -84,11 +84,10 @@ const char* wfResultName(wfResult r)
 
 #define WF_NAME_ENTRY(value, name) [value] = name,
 #define WF_LIST_ENTRY(value, name) ", " name
-#define WF_COUNT_ENTRY(value, name) +1
 // The table of an enum from its X-macro list; the list string drops its leading ", ".
 #define WF_ENUM_TABLE(table, LIST) \
-	static const char* const table##Names[] = {LIST(WF_NAME_ENTRY)}; \
-	const wfEnumTable table = {table##Names, 0 LIST(WF_COUNT_ENTRY), (LIST(WF_LIST_ENTRY)) + 2};
+	const char* const table##Names[] = {LIST(WF_NAME_ENTRY)}; \
+	const wfEnumTable table = {table##Names, WF_ENUM_COUNT(LIST), (LIST(WF_LIST_ENTRY)) + 2};
 
 WF_ENUM_TABLE(wfSolverTable, WF_SOLVER_NAMES)
 WF_ENUM_TABLE(wfBackendTable, WF_BACKEND_NAMES)

@@ -10,24 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WF_COLLIDER_COOKIE 2046119
-
 static const double kTwoPi = 6.28318530717958647692;
 
 static void KeyPose(const wfColliderDef* d, double t, double position[3], wfQuat* rotation);
-
-wfColliderDef wfDefaultColliderDef(void)
-{
-	wfColliderDef d;
-	memset(&d, 0, sizeof d);
-	d.type = WF_COLLIDER_SPHERE;
-	d.rotation = (wfQuat){0.0f, 0.0f, 0.0f, 1.0f};
-	d.radius = d.radius1 = 0.1f;
-	d.halfLength = 0.2f;
-	d.halfExtents = (wfVec3){0.5f, 0.5f, 0.5f};
-	d.internalValue = WF_COLLIDER_COOKIE;
-	return d;
-}
 
 static bool Finite3(wfVec3 v, float limit)
 {
@@ -43,27 +28,27 @@ static bool UnitQuat(wfQuat q, wfQuat* out)
 	return true;
 }
 
-#define RANGE(field, value, lo, hi, open) \
-	do { \
-		if (!((open) ? (value) > (lo) && (value) <= (hi) : (value) >= (lo) && (value) <= (hi))) { \
-			snprintf(error, (size_t)errorSize, "collider.%s: %g is out of range %s%g, %g]", field, (double)(value), (open) ? "(" : "[", \
-			         (double)(lo), (double)(hi)); \
-			return false; \
-		} \
-	} while (0)
-
 bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 {
 	if (d->internalValue != WF_COLLIDER_COOKIE) {
 		snprintf(error, (size_t)errorSize, "collider def: not initialised with wfDefaultColliderDef()");
 		return false;
 	}
-	if ((int)d->type < 0 || (int)d->type >= wfColliderTable.count) {
-		snprintf(error, (size_t)errorSize, "collider.type: %d is not one of %s", (int)d->type, wfColliderTable.list);
-		return false;
+	// The table's ranges (the radii and extents of the collider's type), then the rules.
+	int count = 0;
+	const wfFieldInfo* fields = wfDefFields(WF_DEF_COLLIDER, &count);
+	char path[64], lo[24], hi[24];
+	for (int i = 0; i < count; ++i) {
+		const wfFieldInfo* f = &fields[i];
+		snprintf(path, sizeof path, "collider.%s", f->name);
+		if ((f->onlyFor == 0 || (f->onlyFor & (1u << (unsigned)d->type)) != 0) &&
+		    !wfCheckField(f, (const char*)d + f->offset, path, error, errorSize))
+			return false;
 	}
-	if (!Finite3(d->position, 1e6f)) {
-		snprintf(error, (size_t)errorSize, "collider.position: must be finite and within 1e6 m");
+	const wfFieldInfo* position = wfFindDefField(WF_DEF_COLLIDER, "position");
+	const wfFieldInfo* amplitude = wfFindDefField(WF_DEF_COLLIDER, "amplitude");
+	if (!Finite3(d->position, (float)position->max)) {
+		snprintf(error, (size_t)errorSize, "collider.position: must be finite and within %s m", wfFormatBound(position->max, hi));
 		return false;
 	}
 	wfQuat q;
@@ -72,40 +57,28 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		         (double)d->rotation.x, (double)d->rotation.y, (double)d->rotation.z, (double)d->rotation.w);
 		return false;
 	}
-	if (d->type == WF_COLLIDER_SPHERE || d->type == WF_COLLIDER_CAPSULE)
-		RANGE("radius", d->radius, 0.0f, 1e4f, true);
-	if (d->type == WF_COLLIDER_CAPSULE) {
-		RANGE("radius1", d->radius1, 0.0f, 1e4f, true);
-		RANGE("halfLength", d->halfLength, 0.0f, 1e4f, false);
-	}
-	if (d->type == WF_COLLIDER_BOX) {
-		RANGE("halfExtents.x", d->halfExtents.x, 0.0f, 1e4f, true);
-		RANGE("halfExtents.y", d->halfExtents.y, 0.0f, 1e4f, true);
-		RANGE("halfExtents.z", d->halfExtents.z, 0.0f, 1e4f, true);
-	}
-	if (!Finite3(d->amplitude, 1e4f)) {
-		snprintf(error, (size_t)errorSize, "collider.amplitude: each within [-1e4, 1e4]");
+	if (!Finite3(d->amplitude, (float)amplitude->max)) {
+		snprintf(error, (size_t)errorSize, "collider.amplitude: each within [%s, %s]", wfFormatBound(amplitude->min, lo),
+		         wfFormatBound(amplitude->max, hi));
 		return false;
 	}
-	RANGE("frequency", d->frequency, 0.0f, 100.0f, false);
-	if (d->keyCount < 0 || d->keyCount > 1024 || (d->keyCount > 0 && d->keys == NULL)) {
-		snprintf(error, (size_t)errorSize, "collider.keyCount: %d%s, allowed [0, 1024] with a key array", d->keyCount,
-		         d->keyCount > 0 && d->keys == NULL ? " without keys" : "");
+	if (d->keyCount < 0 || d->keyCount > WF_MAX_COLLIDER_KEYS || (d->keyCount > 0 && d->keys == NULL)) {
+		snprintf(error, (size_t)errorSize, "collider.keyCount: %d%s, allowed [0, %d] with a key array", d->keyCount,
+		         d->keyCount > 0 && d->keys == NULL ? " without keys" : "", WF_MAX_COLLIDER_KEYS);
 		return false;
 	}
-	if ((int)d->interpolation < 0 || (int)d->interpolation >= wfInterpolationTable.count) {
-		snprintf(error, (size_t)errorSize, "collider.interpolation: %d is not one of %s", (int)d->interpolation, wfInterpolationTable.list);
-		return false;
-	}
+	const wfFieldInfo* keyTime = wfFindDefField(WF_DEF_COLLIDER_KEY, "time");
+	const wfFieldInfo* keyPosition = wfFindDefField(WF_DEF_COLLIDER_KEY, "position");
 	for (int k = 0; k < d->keyCount; ++k) {
 		const wfColliderKey* key = &d->keys[k];
-		if (!(fabsf(key->time) <= 1e7f) || (k > 0 && !(key->time > d->keys[k - 1].time))) {
+		if (!(fabsf(key->time) <= (float)keyTime->max) || (k > 0 && !(key->time > d->keys[k - 1].time))) {
 			snprintf(error, (size_t)errorSize, "collider.keys[%d].time: %g, the times must be finite and increase from key to key", k,
 			         (double)key->time);
 			return false;
 		}
-		if (!Finite3(key->position, 1e6f)) {
-			snprintf(error, (size_t)errorSize, "collider.keys[%d].position: must be finite and within 1e6 m", k);
+		if (!Finite3(key->position, (float)keyPosition->max)) {
+			snprintf(error, (size_t)errorSize, "collider.keys[%d].position: must be finite and within %s m", k,
+			         wfFormatBound(keyPosition->max, hi));
 			return false;
 		}
 		if (!UnitQuat(key->rotation, &q)) {

@@ -250,6 +250,13 @@ bool wfValidateFloor(const wfFloorDef* floor, char* error, int errorSize);
 bool wfValidateWind(const wfWindDef* wind, char* error, int errorSize);
 bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
 bool wfValidateAero(const wfAeroDef* aero, char* error, int errorSize);
+// One field of a def's table (wfDefFields) against its range or names, the message naming `path`;
+// WF_FIELD_CUSTOM fields are left to their def's rules.
+bool wfCheckField(const wfFieldInfo* field, const void* value, const char* path, char* error, int errorSize);
+// A range bound as the messages write it in words: "1e6" for powers of ten from 1e4 up, else %g.
+const char* wfFormatBound(double value, char out[24]);
+// "a, b, c" from an enum field's names.
+void wfJoinNames(const char* const* names, int count, char* out, size_t size);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
@@ -318,6 +325,8 @@ void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* params, int s
 bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps);
 void wfFreeColliders(wfWorld* world);
 bool wfValidateColliderDef(const wfColliderDef* def, char* error, int errorSize);
+#define WF_COLLIDER_COOKIE 2046119 // wfColliderDef.internalValue: the def came from wfDefaultColliderDef
+#define WF_MAX_COLLIDER_KEYS 1024  // keyframes of a collider
 
 // frame.c: the local frame and the frame policy.
 // Before a step: the shift and local environment of the frame from the reference particle.

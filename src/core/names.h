@@ -32,8 +32,18 @@ typedef struct wfEnumTable {
 	const char* list;
 } wfEnumTable;
 
+// The number of values of a list, as a constant expression.
+#define WF_COUNT_ENTRY(value, name) +1
+#define WF_ENUM_COUNT(LIST) (0 LIST(WF_COUNT_ENTRY))
+
 extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable,
 	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;
+
+// table.names as arrays, for constant initialisers (the def field tables of defs.c).
+extern const char* const wfSolverTableNames[], *const wfBackendTableNames[], *const wfPinTableNames[],
+	*const wfOrientationTableNames[], *const wfWindTableNames[], *const wfResponseTableNames[], *const wfJacobiWeightTableNames[],
+	*const wfBadFrameTableNames[], *const wfFusedPathTableNames[], *const wfStageTableNames[], *const wfColliderTableNames[],
+	*const wfTetherTableNames[], *const wfInterpolationTableNames[];
 
 const char* wfEnumName(const wfEnumTable* table, int value); // "?" out of range
 bool wfEnumFromName(const wfEnumTable* table, const char* name, int* out); // false for an unknown name

@@ -35,11 +35,11 @@ struct wfScene {
 	wfColliderKey* colliderKeys[WF_MAX_COLLIDERS]; // each collider's "keys" (its def points here)
 	int clothCount;
 	int frames;         // 0 when the file has no "frames"
+	const char* description; // "description", for people (read, checked as a string, not used)
 };
 
 enum {
 	WF_SCENE_MAX_CLOTHS = 1024,
-	WF_SCENE_MAX_FRAMES = 10000000,
 	WF_SCENE_PATH = 192, // longest JSON path kept for messages
 	WF_SCENE_MAX_DEPTH = 64, // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
 };
@@ -56,194 +56,37 @@ _Static_assert(sizeof(wfBadFrame) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfTetherMode) == sizeof(int) && sizeof(wfColliderType) == sizeof(int), "enum size");
 _Static_assert(sizeof(wfInterpolation) == sizeof(int), "enum size");
 
-// ------------------------------------------------------------------ field tables
+// ------------------------------------------------------------------ keys
 
-typedef enum FieldType {
-	FIELD_BOOL,
-	FIELD_INT,
-	FIELD_FLOAT,
-	FIELD_VEC3,
-	FIELD_ENUM,
-	FIELD_STRING,     // const char*, copied (only wfWorldDef.deviceName uses it)
-	FIELD_INDEX_LIST, // const int* at offset, int count at countOffset (wfClothDef.pinIndices)
-	FIELD_OBJECT,     // a nested def described by its own table
-	FIELD_STRING_IGNORED, // a string for people ("description")
-	FIELD_SPECIAL,    // known key handled outside the table walk
-} FieldType;
-
-typedef struct Table Table;
-
-typedef struct Field {
-	const char* key;
-	FieldType type;
-	size_t offset;
-	size_t countOffset;       // FIELD_INDEX_LIST
-	const wfEnumTable* names; // FIELD_ENUM (names.h)
-	const Table* table;       // FIELD_OBJECT
-} Field;
-
-struct Table {
-	const Field* fields;
+// A def's keys are its table's (wfDefFields: the fields with a sceneKey, in the table's order);
+// some are read outside the walk (rotate, keys, mesh, the root's own), and a cloth takes one key
+// that is no field ("transform", of its mesh).
+typedef struct Table {
+	const wfFieldInfo* fields;
 	int count;
+	const char* extra; // a key after the fields, read outside the walk, or NULL
+} Table;
+
+static Table DefTable(wfDefType def)
+{
+	Table t = {NULL, 0, def == WF_DEF_CLOTH ? "transform" : NULL};
+	t.fields = wfDefFields(def, &t.count);
+	return t;
+}
+
+// The top level: the walk checks the keys and reads "description" and "frames"; ParseRoot reads the others.
+#define ROOT_KEY(key, fieldType, at) {.name = key, .sceneKey = key, .type = fieldType, .offset = (at)}
+static const wfFieldInfo kRootFields[] = {
+	ROOT_KEY("description", WF_FIELD_STRING, offsetof(wfScene, description)),
+	ROOT_KEY("preset", WF_FIELD_POINTER, 0),
+	ROOT_KEY("frames", WF_FIELD_INT, offsetof(wfScene, frames)),
+	ROOT_KEY("world", WF_FIELD_POINTER, 0),
+	ROOT_KEY("cloth", WF_FIELD_POINTER, 0),
+	ROOT_KEY("cloths", WF_FIELD_POINTER, 0),
+	ROOT_KEY("colliders", WF_FIELD_POINTER, 0),
 };
 
-#define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define TABLE(fields) {fields, COUNT_OF(fields)}
-#define PLAIN(T, member, type) {#member, type, offsetof(T, member), 0, NULL, NULL}
-#define ENUM(T, member, names) {#member, FIELD_ENUM, offsetof(T, member), 0, &names, NULL}
-#define OBJECT(T, member, table) {#member, FIELD_OBJECT, offsetof(T, member), 0, NULL, &table}
-
-static const Field kStepFields[] = {
-	ENUM(wfStepDef, solver, wfSolverTable),
-	PLAIN(wfStepDef, timeStep, FIELD_FLOAT),
-	PLAIN(wfStepDef, substeps, FIELD_INT),
-	PLAIN(wfStepDef, iterations, FIELD_INT),
-};
-
-static const Field kSphereFields[] = {
-	PLAIN(wfSphereDef, enabled, FIELD_BOOL),
-	PLAIN(wfSphereDef, center, FIELD_VEC3),
-	PLAIN(wfSphereDef, radius, FIELD_FLOAT),
-	PLAIN(wfSphereDef, moving, FIELD_BOOL),
-	PLAIN(wfSphereDef, amplitude, FIELD_VEC3),
-	PLAIN(wfSphereDef, frequency, FIELD_FLOAT),
-};
-
-static const Field kFloorFields[] = {
-	PLAIN(wfFloorDef, enabled, FIELD_BOOL),
-	PLAIN(wfFloorDef, height, FIELD_FLOAT),
-};
-
-static const Field kWindFields[] = {
-	ENUM(wfWindDef, mode, wfWindTable),
-	PLAIN(wfWindDef, strength, FIELD_FLOAT),
-	PLAIN(wfWindDef, frequency, FIELD_FLOAT),
-	PLAIN(wfWindDef, phasePerColumn, FIELD_FLOAT),
-	PLAIN(wfWindDef, direction, FIELD_VEC3),
-};
-
-static const Field kContactFields[] = {
-	ENUM(wfContactDef, response, wfResponseTable),
-	PLAIN(wfContactDef, thickness, FIELD_FLOAT),
-	PLAIN(wfContactDef, friction, FIELD_FLOAT),
-};
-
-static const Field kAeroFields[] = {
-	PLAIN(wfAeroDef, density, FIELD_FLOAT),
-	PLAIN(wfAeroDef, drag, FIELD_FLOAT),
-	PLAIN(wfAeroDef, lift, FIELD_FLOAT),
-	PLAIN(wfAeroDef, airVelocity, FIELD_VEC3),
-};
-
-static const Table kAeroTable = TABLE(kAeroFields);
-
-static const Field kSelfFields[] = {
-	PLAIN(wfSelfCollisionDef, enabled, FIELD_BOOL),
-	PLAIN(wfSelfCollisionDef, thickness, FIELD_FLOAT),
-	PLAIN(wfSelfCollisionDef, friction, FIELD_FLOAT),
-	PLAIN(wfSelfCollisionDef, exclusion, FIELD_FLOAT),
-	PLAIN(wfSelfCollisionDef, betweenCloths, FIELD_BOOL),
-};
-
-static const Table kSelfTable = TABLE(kSelfFields);
-static const Table kStepTable = TABLE(kStepFields);
-static const Table kSphereTable = TABLE(kSphereFields);
-static const Table kFloorTable = TABLE(kFloorFields);
-static const Table kWindTable = TABLE(kWindFields);
-static const Table kContactTable = TABLE(kContactFields);
-
-static const Field kWorldFields[] = {
-	ENUM(wfWorldDef, backend, wfBackendTable),
-	PLAIN(wfWorldDef, deviceName, FIELD_STRING),
-	PLAIN(wfWorldDef, threads, FIELD_INT),
-	OBJECT(wfWorldDef, step, kStepTable),
-	PLAIN(wfWorldDef, gravity, FIELD_VEC3),
-	OBJECT(wfWorldDef, sphere, kSphereTable),
-	OBJECT(wfWorldDef, floor, kFloorTable),
-	OBJECT(wfWorldDef, wind, kWindTable),
-	OBJECT(wfWorldDef, contact, kContactTable),
-	OBJECT(wfWorldDef, aero, kAeroTable),
-	OBJECT(wfWorldDef, selfCollision, kSelfTable),
-	PLAIN(wfWorldDef, maxSpeed, FIELD_FLOAT),
-	ENUM(wfWorldDef, badFrame, wfBadFrameTable),
-};
-
-static const Field kMaterialFields[] = {
-	PLAIN(wfMaterial, mass, FIELD_FLOAT),
-	PLAIN(wfMaterial, stretchCompliance, FIELD_FLOAT),
-	PLAIN(wfMaterial, shearCompliance, FIELD_FLOAT),
-	PLAIN(wfMaterial, bendCompliance, FIELD_FLOAT),
-	PLAIN(wfMaterial, damping, FIELD_FLOAT),
-	PLAIN(wfMaterial, relaxation, FIELD_FLOAT),
-	PLAIN(wfMaterial, retention, FIELD_FLOAT),
-	PLAIN(wfMaterial, stiffness, FIELD_FLOAT),
-	PLAIN(wfMaterial, springDamping, FIELD_FLOAT),
-};
-
-static const Table kWorldTable = TABLE(kWorldFields);
-static const Table kMaterialTable = TABLE(kMaterialFields);
-
-static const Field kClothFields[] = {
-	PLAIN(wfClothDef, cols, FIELD_INT),
-	PLAIN(wfClothDef, rows, FIELD_INT),
-	PLAIN(wfClothDef, width, FIELD_FLOAT),
-	PLAIN(wfClothDef, height, FIELD_FLOAT),
-	ENUM(wfClothDef, orientation, wfOrientationTable),
-	PLAIN(wfClothDef, origin, FIELD_VEC3),
-	PLAIN(wfClothDef, structural, FIELD_BOOL),
-	PLAIN(wfClothDef, shear, FIELD_BOOL),
-	PLAIN(wfClothDef, bending, FIELD_BOOL),
-	OBJECT(wfClothDef, material, kMaterialTable),
-	ENUM(wfClothDef, pinMode, wfPinTable),
-	{"pinIndices", FIELD_INDEX_LIST, offsetof(wfClothDef, pinIndices), offsetof(wfClothDef, pinCount), NULL, NULL},
-	PLAIN(wfClothDef, uvRepeat, FIELD_FLOAT),
-	ENUM(wfClothDef, jacobiWeights, wfJacobiWeightTable),
-	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
-	ENUM(wfClothDef, tethers, wfTetherTable),
-	PLAIN(wfClothDef, tetherScale, FIELD_FLOAT),
-	{"mesh", FIELD_SPECIAL, 0, 0, NULL, NULL},      // an OBJ file, relative to the scene file
-	{"transform", FIELD_SPECIAL, 0, 0, NULL, NULL}, // of the mesh: scale, rotate (degrees, x y z), translate
-};
-
-static const Table kClothTable = TABLE(kClothFields);
-
-static const Field kColliderFields[] = {
-	ENUM(wfColliderDef, type, wfColliderTable),
-	PLAIN(wfColliderDef, position, FIELD_VEC3),
-	{"rotate", FIELD_SPECIAL, 0, 0, NULL, NULL}, // degrees about x, then y, then z
-	PLAIN(wfColliderDef, radius, FIELD_FLOAT),
-	PLAIN(wfColliderDef, radius1, FIELD_FLOAT),
-	PLAIN(wfColliderDef, halfLength, FIELD_FLOAT),
-	PLAIN(wfColliderDef, halfExtents, FIELD_VEC3),
-	PLAIN(wfColliderDef, amplitude, FIELD_VEC3),
-	PLAIN(wfColliderDef, frequency, FIELD_FLOAT),
-	{"keys", FIELD_SPECIAL, 0, 0, NULL, NULL}, // [{"time", "position", "rotate"}, ...]
-	ENUM(wfColliderDef, interpolation, wfInterpolationTable),
-	PLAIN(wfColliderDef, loop, FIELD_BOOL),
-};
-
-static const Field kKeyFields[] = {
-	PLAIN(wfColliderKey, time, FIELD_FLOAT),
-	PLAIN(wfColliderKey, position, FIELD_VEC3),
-	{"rotate", FIELD_SPECIAL, 0, 0, NULL, NULL},
-};
-
-static const Table kKeyTable = TABLE(kKeyFields);
-
-static const Table kColliderTable = TABLE(kColliderFields);
-
-// The top level: the walk checks the keys and reads "frames"; ParseRoot handles the others in order.
-static const Field kRootFields[] = {
-	{"description", FIELD_STRING_IGNORED, 0, 0, NULL, NULL},
-	{"preset", FIELD_SPECIAL, 0, 0, NULL, NULL},
-	PLAIN(wfScene, frames, FIELD_INT),
-	{"world", FIELD_SPECIAL, 0, 0, NULL, NULL},
-	{"cloth", FIELD_SPECIAL, 0, 0, NULL, NULL},
-	{"cloths", FIELD_SPECIAL, 0, 0, NULL, NULL},
-	{"colliders", FIELD_SPECIAL, 0, 0, NULL, NULL},
-};
-
-static const Table kRootTable = TABLE(kRootFields);
+static const Table kRootTable = {kRootFields, (int)(sizeof kRootFields / sizeof kRootFields[0]), NULL};
 
 // ------------------------------------------------------------------ messages
 
@@ -330,13 +173,17 @@ static const char* TypeName(const cJSON* j)
 	return "invalid value";
 }
 
-// "a, b, c" from a table's keys or an enum's names.
+// "a, b, c" from a table's keys.
 static void ListKeys(const Table* t, char* out, size_t size)
 {
 	size_t used = 0;
 	out[0] = 0;
-	for (int i = 0; i < t->count && used < size; ++i)
-		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", t->fields[i].key);
+	for (int i = 0; i < t->count && used < size; ++i) {
+		if (t->fields[i].sceneKey != NULL)
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used > 0 ? ", " : "", t->fields[i].sceneKey);
+	}
+	if (t->extra != NULL && used < size)
+		snprintf(out + used, size - used, ", %s", t->extra);
 }
 
 // ------------------------------------------------------------------ values
@@ -390,14 +237,20 @@ static bool ReadVec3(const Parser* p, const cJSON* j, const char* path, wfVec3* 
 	return true;
 }
 
-static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const wfEnumTable* e, int* out)
+static bool ReadEnum(const Parser* p, const cJSON* j, const char* path, const wfFieldInfo* f, int* out)
 {
+	char names[160];
+	wfJoinNames(f->enumNames, f->enumCount, names, sizeof names);
 	if (!cJSON_IsString(j))
-		return Fail(p, path, "expected a string (one of %s), got %s", e->list, TypeName(j));
-	if (wfEnumFromName(e, j->valuestring, out))
-		return true;
+		return Fail(p, path, "expected a string (one of %s), got %s", names, TypeName(j));
+	for (int i = 0; i < f->enumCount; ++i) {
+		if (strcmp(f->enumNames[i], j->valuestring) == 0) {
+			*out = i;
+			return true;
+		}
+	}
 	char value[400];
-	return Fail(p, path, "\"%s\" is not one of %s", Printable(j->valuestring, value, sizeof value), e->list);
+	return Fail(p, path, "\"%s\" is not one of %s", Printable(j->valuestring, value, sizeof value), names);
 }
 
 static bool ReadString(const Parser* p, const cJSON* j, const char* path, const char** out)
@@ -436,10 +289,10 @@ static bool ReadIndexList(const Parser* p, const cJSON* j, const char* path, con
 
 // ------------------------------------------------------------------ objects
 
-static const Field* FindField(const Table* t, const char* key)
+static const wfFieldInfo* FindField(const Table* t, const char* key)
 {
 	for (int i = 0; i < t->count; ++i) {
-		if (strcmp(t->fields[i].key, key) == 0)
+		if (t->fields[i].sceneKey != NULL && strcmp(t->fields[i].sceneKey, key) == 0)
 			return &t->fields[i];
 	}
 	return NULL;
@@ -448,7 +301,7 @@ static const Field* FindField(const Table* t, const char* key)
 // Unknown and repeated keys. Earlier siblings are all known and distinct, so the repeat scan is short.
 static bool CheckKey(const Parser* p, const cJSON* object, const cJSON* item, const Table* t, const char* path)
 {
-	if (FindField(t, item->string) == NULL) {
+	if (FindField(t, item->string) == NULL && (t->extra == NULL || strcmp(t->extra, item->string) != 0)) {
 		char known[384];
 		ListKeys(t, known, sizeof known);
 		return Fail(p, path, "unknown key (known: %s)", known);
@@ -462,27 +315,28 @@ static bool CheckKey(const Parser* p, const cJSON* object, const cJSON* item, co
 
 static bool ApplyObject(const Parser* p, const cJSON* json, const Table* t, void* base, const char* path);
 
-static bool ApplyField(const Parser* p, const cJSON* j, const Field* f, void* base, const char* path)
+static bool ApplyField(const Parser* p, const cJSON* j, const wfFieldInfo* f, void* base, const char* path)
 {
 	char* at = (char*)base + f->offset;
 	int value = 0;
+	Table nested;
 	switch (f->type) {
-	case FIELD_BOOL: return ReadBool(p, j, path, (bool*)at);
-	case FIELD_INT: return ReadInt(p, j, path, (int*)at);
-	case FIELD_FLOAT: return ReadFloat(p, j, path, (float*)at);
-	case FIELD_VEC3: return ReadVec3(p, j, path, (wfVec3*)at);
-	case FIELD_STRING: return ReadString(p, j, path, (const char**)at);
-	case FIELD_INDEX_LIST: return ReadIndexList(p, j, path, (const int**)at, (int*)((char*)base + f->countOffset));
-	case FIELD_OBJECT: return ApplyObject(p, j, f->table, at, path);
-	case FIELD_STRING_IGNORED: return cJSON_IsString(j) || Fail(p, path, "expected a string, got %s", TypeName(j));
-	case FIELD_SPECIAL: return true;
-	case FIELD_ENUM:
-		if (!ReadEnum(p, j, path, f->names, &value))
+	case WF_FIELD_BOOL: return ReadBool(p, j, path, (bool*)at);
+	case WF_FIELD_INT: return ReadInt(p, j, path, (int*)at);
+	case WF_FIELD_FLOAT: return ReadFloat(p, j, path, (float*)at);
+	case WF_FIELD_VEC3: return ReadVec3(p, j, path, (wfVec3*)at);
+	case WF_FIELD_STRING: return ReadString(p, j, path, (const char**)at);
+	case WF_FIELD_INDEX_LIST: return ReadIndexList(p, j, path, (const int**)at, (int*)((char*)base + f->countOffset));
+	case WF_FIELD_STRUCT:
+		nested = DefTable(f->nested);
+		return ApplyObject(p, j, &nested, at, path);
+	case WF_FIELD_ENUM:
+		if (!ReadEnum(p, j, path, f, &value))
 			return false;
 		memcpy(at, &value, sizeof value);
 		return true;
+	default: return true; // read outside the walk (rotate, keys, mesh, the root's sections)
 	}
-	return Fail(p, path, "internal error: unhandled field type");
 }
 
 // Applies the keys of a JSON object to a def; absent keys keep their values.
@@ -493,7 +347,10 @@ static bool ApplyObject(const Parser* p, const cJSON* json, const Table* t, void
 	char child[WF_SCENE_PATH];
 	for (const cJSON* item = json->child; item != NULL; item = item->next) {
 		JoinKey(child, path, item->string);
-		if (!CheckKey(p, json, item, t, child) || !ApplyField(p, item, FindField(t, item->string), base, child))
+		if (!CheckKey(p, json, item, t, child))
+			return false;
+		const wfFieldInfo* f = FindField(t, item->string);
+		if (f != NULL && !ApplyField(p, item, f, base, child))
 			return false;
 	}
 	return true;
@@ -522,8 +379,8 @@ static bool CheckFrames(const Parser* p, const cJSON* root, const wfScene* scene
 {
 	if (cJSON_GetObjectItemCaseSensitive(root, "frames") == NULL)
 		return true;
-	if (scene->frames < 1 || scene->frames > WF_SCENE_MAX_FRAMES)
-		return Fail(p, "frames", "%d is out of range [1, %d]", scene->frames, WF_SCENE_MAX_FRAMES);
+	if (scene->frames < 1 || scene->frames > WF_MAX_SCENE_FRAMES)
+		return Fail(p, "frames", "%d is out of range [1, %d]", scene->frames, WF_MAX_SCENE_FRAMES);
 	return true;
 }
 
@@ -641,7 +498,8 @@ static bool LoadMesh(const Parser* p, const cJSON* json, SceneMesh* out, wfCloth
 static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, SceneMesh* mesh, const char* path)
 {
 	char msg[256];
-	if (!ApplyObject(p, json, &kClothTable, cloth, path) || !ResolvePins(p, json, cloth, path) ||
+	Table table = DefTable(WF_DEF_CLOTH);
+	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) ||
 	    !LoadMesh(p, json, mesh, cloth, path))
 		return false;
 	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
@@ -712,18 +570,19 @@ static bool ReadKeys(const Parser* p, const cJSON* item, const char* path, wfCol
 	if (!cJSON_IsArray(keys))
 		return Fail(p, key, "expected an array of objects, got %s", TypeName(keys));
 	int count = cJSON_GetArraySize(keys);
-	if (count < 1 || count > 1024)
-		return Fail(p, key, "%d keys, allowed [1, 1024]", count);
+	if (count < 1 || count > WF_MAX_COLLIDER_KEYS)
+		return Fail(p, key, "%d keys, allowed [1, %d]", count, WF_MAX_COLLIDER_KEYS);
 	*owned = (wfColliderKey*)calloc((size_t)count, sizeof(wfColliderKey));
 	if (*owned == NULL)
 		return Fail(p, key, "out of memory");
+	Table table = DefTable(WF_DEF_COLLIDER_KEY);
 	int i = 0;
 	for (const cJSON* k = keys->child; k != NULL; k = k->next, ++i) {
 		JoinIndex(at, key, i);
 		wfColliderKey* out = &(*owned)[i];
 		out->position = d->position;
 		out->rotation = (wfQuat){0.0f, 0.0f, 0.0f, 1.0f};
-		if (!ApplyObject(p, k, &kKeyTable, out, at) || !ReadRotate(p, k, at, &out->rotation))
+		if (!ApplyObject(p, k, &table, out, at) || !ReadRotate(p, k, at, &out->rotation))
 			return false;
 	}
 	d->keys = *owned;
@@ -746,12 +605,13 @@ static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
 	if (scene->colliders == NULL)
 		return Fail(p, "colliders", "out of memory");
 	char path[WF_SCENE_PATH], msg[256];
+	Table table = DefTable(WF_DEF_COLLIDER);
 	int i = 0;
 	for (const cJSON* item = list->child; item != NULL; item = item->next, ++i) {
 		JoinIndex(path, "colliders", i);
 		wfColliderDef* d = &scene->colliders[i];
 		*d = wfDefaultColliderDef();
-		if (!ApplyObject(p, item, &kColliderTable, d, path))
+		if (!ApplyObject(p, item, &table, d, path))
 			return false;
 		if (!ReadRotate(p, item, path, &d->rotation) || !ReadKeys(p, item, path, d, &scene->colliderKeys[i]))
 			return false;
@@ -771,7 +631,8 @@ static bool ParseRoot(const Parser* p, const cJSON* root, wfScene* scene)
 	if (!ApplyObject(p, root, &kRootTable, scene, "") || !ApplyPreset(p, root, scene, &base))
 		return false;
 	const cJSON* world = cJSON_GetObjectItemCaseSensitive(root, "world");
-	if (world != NULL && !ApplyObject(p, world, &kWorldTable, &scene->world, "world"))
+	Table table = DefTable(WF_DEF_WORLD);
+	if (world != NULL && !ApplyObject(p, world, &table, &scene->world, "world"))
 		return false;
 	if (!CheckFrames(p, root, scene))
 		return false;
@@ -970,6 +831,7 @@ void wfScene_Destroy(wfScene* scene)
 	if (scene == NULL)
 		return;
 	free((void*)scene->world.deviceName);
+	free((void*)scene->description);
 	for (int i = 0; i < scene->clothCount; ++i) {
 		free((void*)scene->cloths[i].pinIndices);
 		if (scene->meshes != NULL) {
