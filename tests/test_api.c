@@ -363,3 +363,225 @@ WF_TEST(device_name_match_ignores_case)
 	ENSURE(!wfDeviceNameMatches(NULL, "x") && !wfDeviceNameMatches("x", NULL));
 	return 0;
 }
+
+// ------------------------------------------------------------------ the def field tables
+
+static bool IsNumber(const wfFieldInfo* f)
+{
+	return f->type == WF_FIELD_INT || f->type == WF_FIELD_FLOAT || f->type == WF_FIELD_VEC3;
+}
+
+static bool InFieldRange(const wfFieldInfo* f, double v)
+{
+	bool above = (f->flags & WF_FIELD_OPEN_MIN) != 0 ? v > f->min : v >= f->min;
+	bool below = (f->flags & WF_FIELD_OPEN_MAX) != 0 ? v < f->max : v <= f->max;
+	return above && below;
+}
+
+// Each def's default value read back through the table equals its entry.
+static int DefaultsMatch(wfDefType def, const void* base)
+{
+	int count = 0;
+	const wfFieldInfo* fields = wfDefFields(def, &count);
+	ENSURE(fields != NULL && count > 0);
+	for (int i = 0; i < count; ++i) {
+		const wfFieldInfo* f = &fields[i];
+		const char* at = (const char*)base + f->offset;
+		float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+		int n = 0;
+		bool b = false;
+		switch (f->type) {
+		case WF_FIELD_BOOL:
+			memcpy(&b, at, sizeof b);
+			ENSURE(b == (f->defaultValue[0] != 0.0));
+			break;
+		case WF_FIELD_INT:
+		case WF_FIELD_ENUM:
+			memcpy(&n, at, sizeof n);
+			ENSURE(n == (int)f->defaultValue[0]);
+			break;
+		case WF_FIELD_FLOAT:
+		case WF_FIELD_VEC3:
+		case WF_FIELD_QUAT:
+			memcpy(v, at, (f->type == WF_FIELD_FLOAT ? 1 : f->type == WF_FIELD_VEC3 ? 3 : 4) * sizeof(float));
+			for (int k = 0; k < (f->type == WF_FIELD_FLOAT ? 1 : f->type == WF_FIELD_VEC3 ? 3 : 4); ++k)
+				ENSURE(v[k] == (float)f->defaultValue[k]);
+			break;
+		case WF_FIELD_STRUCT:
+			if (DefaultsMatch(f->nested, at) != 0)
+				return 1;
+			break;
+		default: break;
+		}
+	}
+	return 0;
+}
+
+WF_TEST(def_fields_tables_consistent)
+{
+	int total = 0;
+	for (int d = 0; d < WF_DEF_COUNT; ++d) {
+		int count = 0;
+		const wfFieldInfo* fields = wfDefFields((wfDefType)d, &count);
+		ENSURE(fields != NULL && count > 0);
+		total += count;
+		for (int i = 0; i < count; ++i) {
+			const wfFieldInfo* f = &fields[i];
+			ENSURE(f->name != NULL && f->name[0] != 0);
+			ENSURE(wfFindDefField((wfDefType)d, f->name) == f);
+			ENSURE((unsigned)f->type < (unsigned)WF_FIELD_TYPE_COUNT);
+			if (IsNumber(f)) {
+				ENSURE(f->min <= f->max);
+				// A slider's range lies inside what creation accepts.
+				if (f->uiMin != 0.0 || f->uiMax != 0.0)
+					ENSURE(f->uiMin < f->uiMax && InFieldRange(f, f->uiMin) && InFieldRange(f, f->uiMax));
+				for (int k = 0; k < (f->type == WF_FIELD_VEC3 ? 3 : 1); ++k)
+					ENSURE(InFieldRange(f, f->defaultValue[k]) || (f->flags & WF_FIELD_CUSTOM) != 0);
+			}
+			if (f->type == WF_FIELD_ENUM) {
+				ENSURE(f->enumCount > 1 && f->defaultValue[0] >= 0.0 && f->defaultValue[0] < f->enumCount);
+				for (int k = 0; k < f->enumCount; ++k)
+					ENSURE(f->enumNames[k] != NULL);
+			}
+			if (f->type == WF_FIELD_STRUCT)
+				ENSURE((unsigned)f->nested < (unsigned)WF_DEF_COUNT);
+		}
+	}
+	fprintf(stderr, "  %d defs, %d fields\n", (int)WF_DEF_COUNT, total);
+	int none = 5;
+	ENSURE(wfDefFields(WF_DEF_COUNT, &none) == NULL && none == 0);
+	ENSURE(wfFindDefField(WF_DEF_WORLD, "step.substeps") == wfFindDefField(WF_DEF_STEP, "substeps"));
+	ENSURE(wfFindDefField(WF_DEF_CLOTH, "material.mass") == wfFindDefField(WF_DEF_MATERIAL, "mass"));
+	ENSURE(wfFindDefField(WF_DEF_WORLD, "step.nothing") == NULL && wfFindDefField(WF_DEF_WORLD, "gravity.x") == NULL);
+	ENSURE(wfFindDefField(WF_DEF_WORLD, "step") != NULL && wfFindDefField(WF_DEF_WORLD, NULL) == NULL);
+	ENSURE(wfFindDefField(WF_DEF_STEP, "substeps")->min == 1 && wfFindDefField(WF_DEF_STEP, "substeps")->max == 4096);
+	// The defaults are the tables'.
+	wfWorldDef wd = wfDefaultWorldDef();
+	wfClothDef cd = wfDefaultClothDef();
+	wfMaterial m = wfDefaultMaterial();
+	wfColliderDef k = wfDefaultColliderDef();
+	ENSURE(DefaultsMatch(WF_DEF_WORLD, &wd) == 0 && DefaultsMatch(WF_DEF_CLOTH, &cd) == 0);
+	ENSURE(DefaultsMatch(WF_DEF_MATERIAL, &m) == 0 && DefaultsMatch(WF_DEF_COLLIDER, &k) == 0);
+	return 0;
+}
+
+// A value just past a field's bound (the bound itself where it is open), on either side.
+static double Outside(const wfFieldInfo* f, bool above)
+{
+	if (f->type == WF_FIELD_INT)
+		return above ? f->max + 1.0 : f->min - 1.0;
+	float bound = (float)(above ? f->max : f->min);
+	bool open = (f->flags & (above ? WF_FIELD_OPEN_MAX : WF_FIELD_OPEN_MIN)) != 0;
+	return open ? bound : nextafterf(bound, above ? INFINITY : -INFINITY);
+}
+
+static void Store(const wfFieldInfo* f, void* base, double v, int component)
+{
+	char* at = (char*)base + f->offset;
+	int n = (int)v;
+	float x = (float)v;
+	if (f->type == WF_FIELD_INT)
+		memcpy(at, &n, sizeof n);
+	else
+		memcpy(at + component * sizeof(float), &x, sizeof x);
+}
+
+typedef bool Rejects(const void* def, char* error, int errorSize);
+
+static bool WorldRejects(const void* def, char* error, int errorSize)
+{
+	wfWorld* w = wfCreateWorld((const wfWorldDef*)def, error, errorSize);
+	wfDestroyWorld(w);
+	return w == NULL;
+}
+
+static wfWorld* g_fieldWorld;
+
+static bool ClothRejects(const void* def, char* error, int errorSize)
+{
+	wfClothId id = wfCreateCloth(g_fieldWorld, (const wfClothDef*)def);
+	snprintf(error, (size_t)errorSize, "%s", wfWorld_GetLastError(g_fieldWorld));
+	wfDestroyCloth(id);
+	return wfClothId_IsNull(id);
+}
+
+static bool ColliderRejects(const void* def, char* error, int errorSize)
+{
+	wfColliderId id = wfCreateCollider(g_fieldWorld, (const wfColliderDef*)def);
+	snprintf(error, (size_t)errorSize, "%s", wfWorld_GetLastError(g_fieldWorld));
+	wfDestroyCollider(id);
+	return wfColliderId_IsNull(id);
+}
+
+// Every numeric field the table checks, set past each bound in an otherwise default def: creation
+// refuses it and the message starts with the field's path. Returns the number checked, -1 on failure.
+static int RangesRefused(wfDefType def, const void* defaults, size_t size, size_t at, const char* prefix, Rejects* rejects)
+{
+	int count = 0, checked = 0;
+	const wfFieldInfo* fields = wfDefFields(def, &count);
+	for (int i = 0; i < count; ++i) {
+		const wfFieldInfo* f = &fields[i];
+		char path[128];
+		snprintf(path, sizeof path, "%s%s", prefix, f->name);
+		if (f->type == WF_FIELD_STRUCT) {
+			char nested[140];
+			snprintf(nested, sizeof nested, "%s.", path);
+			int n = RangesRefused(f->nested, defaults, size, at + f->offset, nested, rejects);
+			if (n < 0)
+				return -1;
+			checked += n;
+			continue;
+		}
+		if (!IsNumber(f) || (f->flags & WF_FIELD_CUSTOM) != 0)
+			continue;
+		for (int side = 0; side < 2; ++side) {
+			unsigned char buf[1024];
+			char error[512], expected[160];
+			if (size > sizeof buf)
+				return -1;
+			memcpy(buf, defaults, size);
+			// A collider's field is checked for the types of onlyFor (a cloth's: the grid, the default).
+			if (f->onlyFor != 0 && def == WF_DEF_COLLIDER) {
+				int type = 0;
+				while ((f->onlyFor & (1u << type)) == 0)
+					++type;
+				memcpy(buf + offsetof(wfColliderDef, type), &type, sizeof type);
+			}
+			int component = f->type == WF_FIELD_VEC3 ? 1 : 0;
+			Store(f, buf + at, Outside(f, side == 1), component);
+			if ((f->flags & WF_FIELD_EACH) != 0)
+				snprintf(expected, sizeof expected, "%s.y: ", path);
+			else
+				snprintf(expected, sizeof expected, "%s: ", path);
+			error[0] = 0;
+			bool refused = rejects(buf, error, (int)sizeof error);
+			if (!refused || strncmp(error, expected, strlen(expected)) != 0) {
+				fprintf(stderr, "  FAILED %s past its %s bound: %s \"%s\"\n", path, side ? "upper" : "lower",
+				        refused ? "refused with" : "accepted", error);
+				return -1;
+			}
+			++checked;
+		}
+	}
+	return checked;
+}
+
+WF_TEST(def_fields_ranges_drive_validation)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	int world = RangesRefused(WF_DEF_WORLD, &wd, sizeof wd, 0, "", WorldRejects);
+	ENSURE(world > 0);
+	char err[256];
+	g_fieldWorld = wfCreateWorld(&wd, err, sizeof err);
+	ENSURE(g_fieldWorld != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 4;
+	int cloth = RangesRefused(WF_DEF_CLOTH, &cd, sizeof cd, 0, "", ClothRejects);
+	wfColliderDef kd = wfDefaultColliderDef();
+	int collider = RangesRefused(WF_DEF_COLLIDER, &kd, sizeof kd, 0, "collider.", ColliderRejects);
+	wfDestroyWorld(g_fieldWorld);
+	fprintf(stderr, "  bounds refused by name: world %d, cloth %d, collider %d\n", world, cloth, collider);
+	ENSURE(cloth > 0 && collider > 0);
+	return 0;
+}

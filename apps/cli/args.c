@@ -23,7 +23,7 @@ typedef struct OptionSpec {
 	OptionKind kind;
 	unsigned commands;
 	size_t offset;    // into CliOptions
-	int min, max;     // OPT_INT, OPT_GRID
+	int min, max;     // OPT_INT, OPT_PAIR, unless kDefRanges gives the option a def field's range
 	const char* hint; // OPT_TEXT: what the value is; OPT_NAME: the allowed names, ", "-separated
 	const char* noun; // OPT_NAME: what a name is ("a colour mode")
 } OptionSpec;
@@ -31,18 +31,18 @@ typedef struct OptionSpec {
 #define BOTH (CLI_CMD_RUN | CLI_CMD_BENCH)
 #define AT(member) offsetof(CliOptions, member)
 
-// The ranges are those the public header documents for the defs the options set.
+// The options that set a def field take its range from the library's table of that def.
 static const OptionSpec kOptions[] = {
 	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file", NULL},
 	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)", NULL},
-	{"frames", OPT_INT, BOTH, AT(frames), 1, 10000000, NULL, NULL},
+	{"frames", OPT_INT, BOTH, AT(frames), 1, WF_MAX_SCENE_FRAMES, NULL, NULL},
 	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL, NULL},
 	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL, NULL},
-	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 1, 8192, "COLSxROWS", NULL},
-	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL, NULL},
-	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL, NULL},
+	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 0, 0, "COLSxROWS", NULL},
+	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 0, 0, NULL, NULL},
+	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 0, 0, NULL, NULL},
 	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL, NULL},
-	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL, NULL},
+	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 0, NULL, NULL},
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL},
 	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL},
@@ -61,9 +61,33 @@ static const OptionSpec kOptions[] = {
 
 #define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
 
+// The options that set a def field, and the field whose range (the library's table) they take.
+static const struct {
+	const char* option;
+	wfDefType def;
+	const char* field;
+} kDefRanges[] = {
+	{"grid", WF_DEF_CLOTH, "cols"}, // and rows, which has the same range
+	{"substeps", WF_DEF_STEP, "substeps"},
+	{"iterations", WF_DEF_STEP, "iterations"},
+	{"threads", WF_DEF_WORLD, "threads"},
+};
+
 static const char* CommandName(unsigned command)
 {
 	return command == CLI_CMD_RUN ? "run" : "bench";
+}
+
+// An option's integer range: its def field's, or its own.
+static void Range(const OptionSpec* o, long* min, long* max)
+{
+	const wfFieldInfo* f = NULL;
+	for (size_t i = 0; i < sizeof kDefRanges / sizeof kDefRanges[0]; ++i) {
+		if (strcmp(kDefRanges[i].option, o->name) == 0)
+			f = wfFindDefField(kDefRanges[i].def, kDefRanges[i].field);
+	}
+	*min = f != NULL ? (long)f->min : o->min;
+	*max = f != NULL ? (long)f->max : o->max;
 }
 
 static const char* SolverAt(int v) { return wfSolverName((wfSolverType)v); }
@@ -80,10 +104,12 @@ static void ListNames(const char* lead, const char* (*name)(int), char* out, siz
 // What an option allows, for messages.
 static void Allowed(const OptionSpec* o, char* out, size_t size)
 {
+	long min, max;
+	Range(o, &min, &max);
 	switch (o->kind) {
-	case OPT_INT: snprintf(out, size, "an integer in [%d, %d]", o->min, o->max); break;
+	case OPT_INT: snprintf(out, size, "an integer in [%ld, %ld]", min, max); break;
 	case OPT_PAIR:
-		snprintf(out, size, "%s, each in [%d, %d]%s", o->hint, o->min, o->max,
+		snprintf(out, size, "%s, each in [%ld, %ld]%s", o->hint, min, max,
 			o->offset == AT(overrides.cols) ? ", at least 2 particles" : "");
 		break;
 	case OPT_SOLVER: ListNames("one of", SolverAt, out, size); break;
@@ -116,10 +142,11 @@ static bool ParseInt(const char* text, long* out)
 
 static int StoreInt(unsigned command, const OptionSpec* o, const char* value, int* out)
 {
-	long v;
+	long v, min, max;
+	Range(o, &min, &max);
 	if (!ParseInt(value, &v))
 		return Bad(command, o, value, "is not an integer");
-	if (v < o->min || v > o->max)
+	if (v < min || v > max)
 		return Bad(command, o, value, "is out of range");
 	*out = (int)v;
 	return CLI_EXIT_OK;
@@ -130,7 +157,8 @@ static int StorePair(unsigned command, const OptionSpec* o, const char* value, i
 	char text[64];
 	snprintf(text, sizeof text, "%s", value);
 	char* x = strchr(text, 'x');
-	long cols, rows;
+	long cols, rows, min, max;
+	Range(o, &min, &max);
 	char problem[64];
 	snprintf(problem, sizeof problem, "is not %s", o->hint);
 	if (x == NULL || strlen(value) >= sizeof text)
@@ -138,7 +166,7 @@ static int StorePair(unsigned command, const OptionSpec* o, const char* value, i
 	*x = 0;
 	if (!ParseInt(text, &cols) || !ParseInt(x + 1, &rows))
 		return Bad(command, o, value, problem);
-	if (cols < o->min || cols > o->max || rows < o->min || rows > o->max || cols * rows < 2)
+	if (cols < min || cols > max || rows < min || rows > max || cols * rows < 2)
 		return Bad(command, o, value, "is out of range");
 	out[0] = (int)cols;
 	out[1] = (int)rows;

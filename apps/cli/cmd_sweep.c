@@ -27,7 +27,7 @@ typedef struct SweepOptions {
 	const char* out;
 	int batch;            // cloths per world; 0: by backend (BatchLimit)
 	int backend;          // CLI_KEEP or a wfBackendType
-	int threads;          // CLI_KEEP or [0, 1024]
+	int threads;          // CLI_KEEP or wfWorldDef.threads' range
 	const char* devices;  // comma-separated device names, one per local rank
 	bool queue;           // --schedule queue (default static)
 	bool list;            // --list: print the variants, run nothing
@@ -105,8 +105,9 @@ static int ParseArgs(int argc, char** argv, SweepOptions* o)
 			}
 			o->backend = (int)b;
 		} else if (strcmp(a, "--threads") == 0) {
-			if (!ReadInt(value, 0, 1024, &o->threads)) {
-				fprintf(stderr, "weft sweep: --threads: '%s' is not an integer in [0, 1024]\n", value);
+			const wfFieldInfo* threads = wfFindDefField(WF_DEF_WORLD, "threads"); // the def's range
+			if (!ReadInt(value, (int)threads->min, (int)threads->max, &o->threads)) {
+				fprintf(stderr, "weft sweep: --threads: '%s' is not an integer in [%g, %g]\n", value, threads->min, threads->max);
 				return CLI_EXIT_USAGE;
 			}
 		} else if (strcmp(a, "--devices") == 0) {

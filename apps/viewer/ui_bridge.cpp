@@ -31,22 +31,48 @@ void CheckVk(VkResult r)
 	}
 }
 
-const char* const kSolvers[] = {"xpbd", "jacobi", "springs"};
-const char* const kWind[] = {"none", "gust", "wave"};
+// Display labels where they differ from the library's names ("top-corners").
 const char* const kPins[] = {"none", "top corners", "top row", "corners", "list"};
-const char* const kColors[] = {"texture", "speed", "strain"};
-// The views by the library's own names.
-const char* const kViews[] = {wfViewModeName(WF_VIEW_CLOTH), wfViewModeName(WF_VIEW_NODES), wfViewModeName(WF_VIEW_BOTH)};
+// The colour modes and views by the library's own names.
+const char* const kColors[WF_COLOR_MODE_COUNT] = {wfColorModeName(WF_COLOR_TEXTURE), wfColorModeName(WF_COLOR_SPEED),
+                                                  wfColorModeName(WF_COLOR_STRAIN)};
+const char* const kViews[WF_VIEW_MODE_COUNT] = {wfViewModeName(WF_VIEW_CLOTH), wfViewModeName(WF_VIEW_NODES), wfViewModeName(WF_VIEW_BOTH)};
 
-// A slider over [lo, hi] on a logarithmic scale, with 0 allowed (rigid) from the checkbox-free end.
-bool SliderLog(const char* label, float* v, float lo, float hi, const char* fmt)
+// The library's table entry of a def field: the sliders' ranges, scales and the enums' names come
+// from there (wfFindDefField), not from copies here.
+const wfFieldInfo* Field(wfDefType def, const char* path)
 {
-	return ImGui::SliderFloat(label, v, lo, hi, fmt, ImGuiSliderFlags_Logarithmic);
+	return wfFindDefField(def, path);
+}
+
+ImGuiSliderFlags Scale(const wfFieldInfo* f)
+{
+	return (f->flags & WF_FIELD_LOG) != 0 ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
+}
+
+// A float field over its ui range, logarithmic where the table says so.
+bool SliderField(const char* label, float* v, wfDefType def, const char* path, const char* fmt = "%.3f")
+{
+	const wfFieldInfo* f = Field(def, path);
+	return ImGui::SliderFloat(label, v, (float)f->uiMin, (float)f->uiMax, fmt, Scale(f));
+}
+
+bool SliderIntField(const char* label, int* v, wfDefType def, const char* path)
+{
+	const wfFieldInfo* f = Field(def, path);
+	return ImGui::SliderInt(label, v, (int)f->uiMin, (int)f->uiMax);
 }
 
 bool ComboEnum(const char* label, int* value, const char* const* names, int count)
 {
 	return ImGui::Combo(label, value, names, count);
+}
+
+// An enum field with its names from the library's table.
+bool ComboField(const char* label, int* value, wfDefType def, const char* path)
+{
+	const wfFieldInfo* f = Field(def, path);
+	return ComboEnum(label, value, f->enumNames, f->enumCount);
 }
 
 void Readouts(const UiReadouts* r)
@@ -84,44 +110,46 @@ void Devices(const UiReadouts* r)
 void Simulation(ViewParams* p)
 {
 	int solver = (int)p->step.solver;
-	if (ComboEnum("solver", &solver, kSolvers, 3))
+	if (ComboField("solver", &solver, WF_DEF_STEP, "solver"))
 		p->step.solver = (wfSolverType)solver;
-	ImGui::SliderInt("substeps", &p->step.substeps, 1, 128);
-	ImGui::SliderInt("iterations", &p->step.iterations, 1, 32);
+	SliderIntField("substeps", &p->step.substeps, WF_DEF_STEP, "substeps");
+	SliderIntField("iterations", &p->step.iterations, WF_DEF_STEP, "iterations");
+	// The time step in ms: the field's range in seconds, shown times 1000.
+	const wfFieldInfo* dt = Field(WF_DEF_STEP, "timeStep");
 	float ms = p->step.timeStep * 1000.0f;
-	if (ImGui::SliderFloat("time step ms", &ms, 0.5f, 50.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
+	if (ImGui::SliderFloat("time step ms", &ms, (float)(dt->uiMin * 1000.0), (float)(dt->uiMax * 1000.0), "%.2f", Scale(dt)))
 		p->step.timeStep = ms / 1000.0f;
 }
 
 void Material(wfMaterial* m, wfSolverType solver)
 {
-	ImGui::SliderFloat("mass", &m->mass, 0.001f, 10.0f, "%.3f kg", ImGuiSliderFlags_Logarithmic);
+	SliderField("mass", &m->mass, WF_DEF_MATERIAL, "mass", "%.3f kg");
 	switch (solver) {
 	case WF_SOLVER_XPBD:
-		SliderLog("stretch compl.", &m->stretchCompliance, 0.0f, 1.0f, "%.2e");
-		SliderLog("shear compl.", &m->shearCompliance, 0.0f, 1.0f, "%.2e");
-		SliderLog("bend compl.", &m->bendCompliance, 0.0f, 10.0f, "%.2e");
-		ImGui::SliderFloat("damping", &m->damping, 0.0f, 10.0f, "%.3f kg/s");
+		SliderField("stretch compl.", &m->stretchCompliance, WF_DEF_MATERIAL, "stretchCompliance", "%.2e");
+		SliderField("shear compl.", &m->shearCompliance, WF_DEF_MATERIAL, "shearCompliance", "%.2e");
+		SliderField("bend compl.", &m->bendCompliance, WF_DEF_MATERIAL, "bendCompliance", "%.2e");
+		SliderField("damping", &m->damping, WF_DEF_MATERIAL, "damping", "%.3f kg/s");
 		break;
 	case WF_SOLVER_JACOBI:
-		ImGui::SliderFloat("relaxation", &m->relaxation, 0.0f, 0.99f); // [0, 1): weft.h
-		ImGui::SliderFloat("retention", &m->retention, 0.9f, 1.0f, "%.4f");
+		SliderField("relaxation", &m->relaxation, WF_DEF_MATERIAL, "relaxation"); // ui range inside [0, 1)
+		SliderField("retention", &m->retention, WF_DEF_MATERIAL, "retention", "%.4f");
 		break;
 	case WF_SOLVER_SPRINGS:
-		ImGui::SliderFloat("stiffness", &m->stiffness, 1.0f, 1e5f, "%.0f N/m", ImGuiSliderFlags_Logarithmic);
-		ImGui::SliderFloat("spring damping", &m->springDamping, 0.0f, 10.0f, "%.3f");
+		SliderField("stiffness", &m->stiffness, WF_DEF_MATERIAL, "stiffness", "%.0f N/m");
+		SliderField("spring damping", &m->springDamping, WF_DEF_MATERIAL, "springDamping", "%.3f");
 		break;
 	}
 }
 
 void Forces(ViewParams* p)
 {
-	ImGui::SliderFloat("gravity y", &p->gravity.y, -50.0f, 10.0f, "%.2f m/s2");
+	SliderField("gravity y", &p->gravity.y, WF_DEF_WORLD, "gravity", "%.2f m/s2");
 	int wind = (int)p->wind.mode;
-	if (ComboEnum("wind", &wind, kWind, 3))
+	if (ComboField("wind", &wind, WF_DEF_WIND, "mode"))
 		p->wind.mode = (wfWindMode)wind;
-	ImGui::SliderFloat("wind strength", &p->wind.strength, 0.0f, 20.0f);
-	ImGui::SliderFloat("wind frequency", &p->wind.frequency, 0.0f, 5.0f, "%.2f Hz");
+	SliderField("wind strength", &p->wind.strength, WF_DEF_WIND, "strength");
+	SliderField("wind frequency", &p->wind.frequency, WF_DEF_WIND, "frequency", "%.2f Hz");
 }
 
 void Colliders(ViewParams* p)
@@ -129,9 +157,9 @@ void Colliders(ViewParams* p)
 	ImGui::Checkbox("sphere", &p->sphere.enabled);
 	ImGui::SameLine();
 	ImGui::Checkbox("moving (S)", &p->sphere.moving);
-	ImGui::SliderFloat("sphere radius", &p->sphere.radius, 0.05f, 3.0f);
+	SliderField("sphere radius", &p->sphere.radius, WF_DEF_SPHERE, "radius");
 	ImGui::Checkbox("floor", &p->floor.enabled);
-	ImGui::SliderFloat("floor height", &p->floor.height, -5.0f, 2.0f);
+	SliderField("floor height", &p->floor.height, WF_DEF_FLOOR, "height");
 }
 
 // Grid density rebuilds the cloth, so it is applied when the slider is released, not while dragging.
@@ -145,14 +173,15 @@ void Cloth(ViewClothParams* c, int* clothIndex, int clothCount, wfSolverType sol
 		grid[0] = c->cols;
 		grid[1] = c->rows;
 	}
-	ImGui::SliderInt2("grid", grid, 2, 128);
+	const wfFieldInfo* cols = Field(WF_DEF_CLOTH, "cols"); // rows has the same range
+	ImGui::SliderInt2("grid", grid, (int)cols->uiMin, (int)cols->uiMax);
 	editing = ImGui::IsItemActive();
 	if (ImGui::IsItemDeactivatedAfterEdit()) {
 		c->cols = grid[0];
 		c->rows = grid[1];
 	}
 	int pin = (int)c->pinMode;
-	if (ComboEnum("pins", &pin, kPins, 5))
+	if (ComboEnum("pins", &pin, kPins, IM_ARRAYSIZE(kPins)))
 		c->pinMode = (wfPinMode)pin;
 	Material(&c->material, solver);
 }
@@ -284,10 +313,10 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 			Colliders(p);
 		if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) {
 			int color = (int)p->colorMode;
-			if (ComboEnum("colour (M)", &color, kColors, 3))
+			if (ComboEnum("colour (M)", &color, kColors, WF_COLOR_MODE_COUNT))
 				p->colorMode = (wfColorMode)color;
 			int view = (int)p->view;
-			if (ComboEnum("view (V)", &view, kViews, 3))
+			if (ComboEnum("view (V)", &view, kViews, WF_VIEW_MODE_COUNT))
 				p->view = (wfViewMode)view;
 			ImGui::Checkbox("wireframe (W)", &p->wireframe);
 			ImGui::TextDisabled("drag: orbit / grab a node");

@@ -34,6 +34,7 @@ typedef enum wfColorMode {
 	WF_COLOR_TEXTURE = 0, // checker-weave texture repeated over the cloth's UVs
 	WF_COLOR_SPEED,       // particle speed, 0 .. speedScale m/s on a blue-cyan-yellow-red ramp
 	WF_COLOR_STRAIN,      // signed stretch per particle, -strainScale (blue) .. 0 (white) .. +strainScale (red)
+	WF_COLOR_MODE_COUNT
 } wfColorMode;
 
 // Names used on the command line ("texture", "speed", "strain").
@@ -48,6 +49,7 @@ typedef enum wfViewMode {
 	WF_VIEW_CLOTH = 0,
 	WF_VIEW_NODES,
 	WF_VIEW_BOTH,
+	WF_VIEW_MODE_COUNT
 } wfViewMode;
 
 // Names used on the command line ("cloth", "nodes", "both").

@@ -39,8 +39,8 @@ float rdSrgbToLinear(float c)
 static VkDeviceSize Align(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 // The renderer's enum names: one list per enum, one lookup for both.
-static const char* const kColorModeNames[] = {"texture", "speed", "strain"};
-static const char* const kViewNames[] = {"cloth", "nodes", "both"};
+static const char* const kColorModeNames[WF_COLOR_MODE_COUNT] = {"texture", "speed", "strain"};
+static const char* const kViewNames[WF_VIEW_MODE_COUNT] = {"cloth", "nodes", "both"};
 
 static const char* NameAt(const char* const* names, int count, int value)
 {
@@ -57,12 +57,12 @@ static int IndexOf(const char* const* names, int count, const char* name)
 	return -1;
 }
 
-const char* wfColorModeName(wfColorMode mode) { return NameAt(kColorModeNames, WF_COLOR_STRAIN + 1, (int)mode); }
-const char* wfViewModeName(wfViewMode view) { return NameAt(kViewNames, WF_VIEW_BOTH + 1, (int)view); }
+const char* wfColorModeName(wfColorMode mode) { return NameAt(kColorModeNames, WF_COLOR_MODE_COUNT, (int)mode); }
+const char* wfViewModeName(wfViewMode view) { return NameAt(kViewNames, WF_VIEW_MODE_COUNT, (int)view); }
 
 bool wfColorModeFromName(const char* name, wfColorMode* out)
 {
-	int i = IndexOf(kColorModeNames, WF_COLOR_STRAIN + 1, name);
+	int i = IndexOf(kColorModeNames, WF_COLOR_MODE_COUNT, name);
 	if (i < 0 || out == NULL)
 		return false;
 	*out = (wfColorMode)i;
@@ -71,7 +71,7 @@ bool wfColorModeFromName(const char* name, wfColorMode* out)
 
 bool wfViewModeFromName(const char* name, wfViewMode* out)
 {
-	int i = IndexOf(kViewNames, WF_VIEW_BOTH + 1, name);
+	int i = IndexOf(kViewNames, WF_VIEW_MODE_COUNT, name);
 	if (i < 0 || out == NULL)
 		return false;
 	*out = (wfViewMode)i;
