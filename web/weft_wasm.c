@@ -418,13 +418,12 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	if (!WaveWind(w))
 		return (int)(sizeof cp + (size_t)p.substeps * sizeof(wfVkSubstep));
 	// wfExternalAccel's wave factor, the same expression.
-	const float kTwoPi = 6.28318530717958647692f;
 	float* wave = (float*)(void*)((char*)out + WaveOffset());
 	for (int s = 0; s < p.substeps; ++s) {
 		const float t = (float)(p.time + (double)s * p.h);
 		for (int col = 0; col < c->model.cols; ++col)
 			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] =
-				0.5f + 0.5f * wfSinf(kTwoPi * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
+				0.5f + 0.5f * wfSinf(WF_TWO_PI * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
 	}
 	return wfwGpuFrameBytes(w);
 }

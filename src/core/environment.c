@@ -4,7 +4,6 @@
 
 #include <math.h>
 
-static const float kTwoPi = 6.28318530717958647692f;
 
 // sin and cos of a float, the same bits on every machine: the C library's sinf differs in the last
 // bit between glibc and others (the wasm build's musl-based libc), which a moving sphere turns into
@@ -46,7 +45,7 @@ float wfCosf(float x) { return PortableSinCos(x, 1); }
 wfVec3 wfSphereMotionAt(const wfFrameParams* p, int substep)
 {
 	float t = (float)(p->sphereTime + (p->sphere.moving ? (double)(substep + 1) * p->h : 0.0));
-	float s = wfSinf(kTwoPi * p->sphere.frequency * t);
+	float s = wfSinf(WF_TWO_PI * p->sphere.frequency * t);
 	return (wfVec3){p->sphere.amplitude.x * s, p->sphere.amplitude.y * s, p->sphere.amplitude.z * s};
 }
 
@@ -61,7 +60,7 @@ wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep)
 	if (!p->sphere.moving)
 		return (wfVec3){0.0f, 0.0f, 0.0f};
 	float t = (float)(p->sphereTime + (double)(substep + 1) * p->h);
-	float w = kTwoPi * p->sphere.frequency;
+	float w = WF_TWO_PI * p->sphere.frequency;
 	float c = w * wfCosf(w * t);
 	return (wfVec3){p->sphere.amplitude.x * c, p->sphere.amplitude.y * c, p->sphere.amplitude.z * c};
 }
@@ -80,7 +79,7 @@ wfVec3 wfExternalAccel(const wfFrameParams* p, int substep, int column, float in
 		float len = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
 		if (len > 0.0f) {
 			float f = p->wind.strength * invMass / len *
-				(0.5f + 0.5f * wfSinf(kTwoPi * p->wind.frequency * t + p->wind.phasePerColumn * (float)column));
+				(0.5f + 0.5f * wfSinf(WF_TWO_PI * p->wind.frequency * t + p->wind.phasePerColumn * (float)column));
 			a.x += d.x * f;
 			a.y += d.y * f;
 			a.z += d.z * f;
@@ -100,7 +99,7 @@ static wfVec3 TriangleAero(const wfClothModel* m, const wfVec4* pos, const wfVec
 	const float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
 	const float len = sqrtf(nx * nx + ny * ny + nz * nz);
 	wfVec3 f = {0.0f, 0.0f, 0.0f};
-	if (!(len > 1e-20f))
+	if (!(len > WF_MIN_NORMAL_LENGTH))
 		return f;
 	const float ux = nx / len, uy = ny / len, uz = nz / len;
 	const float q = 0.5f * p->aero.density * (0.5f * len);
@@ -112,7 +111,7 @@ static wfVec3 TriangleAero(const wfClothModel* m, const wfVec4* pos, const wfVec
 	const float drag = q * p->aero.drag * fabsf(rn) * rn;
 	f = (wfVec3){drag * ux, drag * uy, drag * uz};
 	const float s2 = rx * rx + ry * ry + rz * rz;
-	if (p->aero.lift != 0.0f && s2 > 1e-24f) {
+	if (p->aero.lift != 0.0f && s2 > WF_MIN_AIR_SPEED2) {
 		const float lift = q * p->aero.lift * rn * sqrtf(s2), k = rn / s2;
 		f.x += lift * (ux - k * rx);
 		f.y += lift * (uy - k * ry);

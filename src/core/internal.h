@@ -3,6 +3,7 @@
 #define WEFT_INTERNAL_H
 
 #include "weft/weft.h"
+#include "vulkan/shaders/shared.h" // the numbers the CPU and the kernels share (plain C, no Vulkan header)
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -190,9 +191,9 @@ typedef struct wfShape {
 } wfShape;
 
 // Colliders a cloth sees in one substep (at most WF_MAX_COLLIDERS: a character's limbs).
-#define WF_MAX_COLLIDERS 32
-// Collider poses a Vulkan frame holds (colliders x substeps; shaders/shared.h WF_VK_MAX_SHAPE_STEPS).
-#define WF_GPU_MAX_COLLIDER_STEPS 2048
+#define WF_MAX_COLLIDERS WF_VK_MAX_SHAPES
+// Collider poses a Vulkan frame holds (colliders x substeps).
+#define WF_GPU_MAX_COLLIDER_STEPS WF_VK_MAX_SHAPE_STEPS
 
 struct wfWorld {
 	wfWorldDef def;

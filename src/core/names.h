@@ -35,6 +35,7 @@ typedef struct wfEnumTable {
 // The number of values of a list, as a constant expression.
 #define WF_COUNT_ENTRY(value, name) +1
 #define WF_ENUM_COUNT(LIST) (0 LIST(WF_COUNT_ENTRY))
+#define WF_SOLVER_COUNT WF_ENUM_COUNT(WF_SOLVER_NAMES)
 
 extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable,
 	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;

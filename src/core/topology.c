@@ -238,7 +238,7 @@ void wfComputeNormals(const wfClothModel* m, const wfVec4* pos, wfVec4* normals)
 	for (int i = 0; i < m->particleCount; ++i) {
 		wfVec4* q = &normals[i];
 		float len = sqrtf(q->x * q->x + q->y * q->y + q->z * q->z);
-		if (len > 1e-20f) {
+		if (len > WF_MIN_NORMAL_LENGTH) {
 			q->x /= len;
 			q->y /= len;
 			q->z /= len;

@@ -138,7 +138,7 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 		if (d2 < R * R) {
 			float d = sqrtf(d2);
 			float nx = 0.0f, ny = 1.0f, nz = 0.0f;
-			if (d > 1e-12f) {
+			if (d > WF_MIN_LENGTH) {
 				nx = dx / d;
 				ny = dy / d;
 				nz = dz / d;

@@ -25,7 +25,7 @@ void wfCpuJacobiRangeScalar(const wfConstraint* restrict con, const float* restr
 		wfVec4 a = src[q.a], b = src[q.b];
 		float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
 		float len = sqrtf(dx * dx + dy * dy + dz * dz);
-		if (len < 1e-12f)
+		if (len < WF_MIN_LENGTH)
 			continue;
 		float fa = pinFactor ? 2.0f * a.w / (a.w + b.w) : 1.0f;
 		float fb = pinFactor ? 2.0f * b.w / (b.w + a.w) : 1.0f;

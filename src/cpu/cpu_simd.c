@@ -88,7 +88,7 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 	const float* alphaTilde)
 {
 	const __m256 at3 = _mm256_setr_ps(alphaTilde[0], alphaTilde[1], alphaTilde[2], 0, 0, 0, 0, 0);
-	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
+	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
 	int k = begin;
 	for (int blk = 0; blk < blocks; ++blk, k += 8) {
 		float *pa[8], *pb[8];
@@ -129,7 +129,7 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc,
 	int begin, int blocks, bool pinFactor)
 {
-	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), two = _mm256_set1_ps(2.0f);
+	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), two = _mm256_set1_ps(2.0f);
 	const __m256 one = _mm256_set1_ps(1.0f);
 	const __m256 sign = _mm256_set1_ps(-0.0f);
 	int k = begin;
@@ -168,7 +168,7 @@ WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* we
 WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force,
 	int begin, int blocks, float stiffness, float damping)
 {
-	const __m256 tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
+	const __m256 tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
 	const __m256 kk = _mm256_set1_ps(stiffness), cc = _mm256_set1_ps(damping);
 	int k = begin;
 	for (int blk = 0; blk < blocks; ++blk, k += 8) {

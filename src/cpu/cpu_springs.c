@@ -15,7 +15,7 @@ void wfCpuSpringsRangeScalar(const wfConstraint* restrict con, const wfVec4* res
 		wfVec4 xa = x[q.a], xb = x[q.b], va = v[q.a], vb = v[q.b];
 		float dx = xb.x - xa.x, dy = xb.y - xa.y, dz = xb.z - xa.z;
 		float len = sqrtf(dx * dx + dy * dy + dz * dz);
-		if (len < 1e-12f)
+		if (len < WF_MIN_LENGTH)
 			continue;
 		dx /= len;
 		dy /= len;

@@ -217,7 +217,7 @@ void wfCpuCollideShape(const wfContactDef* contact, const wfShape* s, wfVec4* x,
 		if (d2 >= r * r)
 			return;
 		const float d = sqrtf(d2);
-		if (d > 1e-12f)
+		if (d > WF_MIN_LENGTH)
 			PushOut(contact, s, x, v, qx, qy, qz, ex / d, ey / d, ez / d, r);
 		else
 			PushOut(contact, s, x, v, qx, qy, qz, a[3], a[4], a[5], r);

@@ -14,7 +14,7 @@ static void SolveScalar(const wfConstraint* restrict con, wfVec4* restrict pos, 
 		float wsum = a.w + b.w;
 		float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
 		float len = sqrtf(dx * dx + dy * dy + dz * dz);
-		if (wsum == 0.0f || len < 1e-12f)
+		if (wsum == 0.0f || len < WF_MIN_LENGTH)
 			continue;
 		// dLambda = -(C + alpha~ lambda) / (w_a + w_b + alpha~), with gradient n = (a - b) / |a - b|.
 		float at = alphaTilde[q.family];

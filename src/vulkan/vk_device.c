@@ -65,7 +65,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft springs, wide gather", kSpringsSpv),
 };
 // Indexed by wfSolverType.
-static const ShaderCode kFusedShaders[3] = {
+static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {
 	[WF_SOLVER_XPBD] = SHADER("weft fused xpbd", kFusedXpbdSpv),
 	[WF_SOLVER_JACOBI] = SHADER("weft fused jacobi", kFusedJacobiSpv),
 	[WF_SOLVER_SPRINGS] = SHADER("weft fused springs", kFusedSpringsSpv),
@@ -283,7 +283,7 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 			if (ctx->pipelines[p] != VK_NULL_HANDLE)
 				f->vkDestroyPipeline(device, ctx->pipelines[p], NULL);
 		}
-		for (int solver = 0; solver < 3; ++solver) {
+		for (int solver = 0; solver < WF_SOLVER_COUNT; ++solver) {
 			for (int k = 0; k < WF_VK_FUSED_GROUP_SIZES; ++k) {
 				if (ctx->fusedPipelines[solver][k] != VK_NULL_HANDLE)
 					f->vkDestroyPipeline(device, ctx->fusedPipelines[solver][k], NULL);

@@ -4,6 +4,7 @@
 #define WEFT_VK_INTERNAL_H
 
 #include "../core/internal.h"
+#include "../core/names.h"
 #include "shaders/shared.h"
 #include "../vk/vk_gpu.h"
 
@@ -128,7 +129,7 @@ typedef struct wfVkContext {
 	bool fusedForced;         // fusedPath always: every small cloth takes the fused path, even alone
 	uint32_t fusedSharedFloats;
 	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
-	VkPipeline fusedPipelines[3][WF_VK_FUSED_GROUP_SIZES];
+	VkPipeline fusedPipelines[WF_SOLVER_COUNT][WF_VK_FUSED_GROUP_SIZES];
 	double lastFrameGpuMs;    // from the timestamps of the last step, < 0 if unknown
 	// WEFT_VK_TIMING=1: GPU times of the frames, summarised in the log when the world is destroyed.
 	double* frameTimes;       // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them

@@ -51,7 +51,6 @@ layout(push_constant) uniform PushBlock { wfVkPush pc; };
 // set per pipeline (shared.h, WF_VK_SPEC_GATHER).
 layout(constant_id = WF_VK_SPEC_GATHER) const int WF_GATHER = WF_VK_GATHER;
 
-const float kTwoPi = 6.28318530717958647692;
 
 #ifndef WF_BATCH
 // The element of this thread, or 0xffffffff past the end of the dispatch's range. Grids wider than
@@ -107,7 +106,7 @@ vec3 WfExternalAccel(uint substep, uint column, float invMass)
 	float len = P.windDir.w;
 	if (len > 0.0) {
 		precise float f = P.windStrength * invMass / len *
-			(0.5 + 0.5 * sin(kTwoPi * P.windFrequency * t + P.windPhasePerColumn * float(column)));
+			(0.5 + 0.5 * sin(WF_TWO_PI * P.windFrequency * t + P.windPhasePerColumn * float(column)));
 		a.x += P.windDir.x * f;
 		a.y += P.windDir.y * f;
 		a.z += P.windDir.z * f;
@@ -125,7 +124,7 @@ vec3 WfTriangleAero(uint t)
 	precise float bx = p2.x - p0.x, by = p2.y - p0.y, bz = p2.z - p0.z;
 	precise float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
 	precise float len = sqrt(nx * nx + ny * ny + nz * nz);
-	if (!(len > 1e-20))
+	if (!(len > WF_MIN_NORMAL_LENGTH))
 		return vec3(0.0);
 	precise float ux = nx / len, uy = ny / len, uz = nz / len;
 	precise float q = P.aero.w * (0.5 * len);
@@ -136,7 +135,7 @@ vec3 WfTriangleAero(uint t)
 	precise float drag = q * P.aeroCoeff.x * abs(rn) * rn;
 	precise vec3 f = vec3(drag * ux, drag * uy, drag * uz);
 	precise float s2 = rx * rx + ry * ry + rz * rz;
-	if (P.aeroCoeff.y != 0.0 && s2 > 1e-24) {
+	if (P.aeroCoeff.y != 0.0 && s2 > WF_MIN_AIR_SPEED2) {
 		precise float lift = q * P.aeroCoeff.y * rn * sqrt(s2);
 		precise float k = rn / s2;
 		f.x += lift * (ux - k * rx);
@@ -220,7 +219,7 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 		if (d2 >= r * r)
 			return;
 		precise float d = sqrt(d2);
-		if (d > 1e-12)
+		if (d > WF_MIN_LENGTH)
 			WfPushOut(x, v, c, vel, w, qx, qy, qz, ex / d, ey / d, ez / d, r);
 		else
 			WfPushOut(x, v, c, vel, w, qx, qy, qz, ay.x, ay.y, ay.z, r);
@@ -265,7 +264,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 		if (d2 < RR) {
 			precise float d = sqrt(d2);
 			precise float nx = 0.0, ny = 1.0, nz = 0.0;
-			if (d > 1e-12) {
+			if (d > WF_MIN_LENGTH) {
 				nx = dx / d;
 				ny = dy / d;
 				nz = dz / d;

@@ -233,7 +233,7 @@ void Project(uint k, Fetched f, bool first, bool keepLambda)
 	precise float wsum = aw + bw;
 	precise float dx = ax.x - bx.x, dy = ax.y - bx.y, dz = ax.z - bx.z;
 	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-	if (wsum == 0.0 || len < 1e-12) {
+	if (wsum == 0.0 || len < WF_MIN_LENGTH) {
 		if (first && keepLambda)
 			LAMBDA(k) = 0u;
 		return;
@@ -302,7 +302,7 @@ vec3 SweepParticle(uint i, vec3 xi, float wi)
 		float wj = Weight(o);
 		precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
 		precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-		if (len < 1e-12)
+		if (len < WF_MIN_LENGTH)
 			continue;
 		precise float f = document ? 1.0 : 2.0 * wi / (wi + wj);
 		precise float g = JACOBI_WEIGHT(k) * f * (len - REST(k)) / len;
@@ -369,7 +369,7 @@ void Substep(uint substep, uint iterations)
 			vec3 xj = LoadX(o), vj = VEL(o).xyz;
 			precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
 			precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-			if (len < 1e-12)
+			if (len < WF_MIN_LENGTH)
 				continue;
 			dx /= len;
 			dy /= len;
@@ -481,7 +481,7 @@ void main()
 		}
 		precise float len = sqrt(sx * sx + sy * sy + sz * sz);
 		precise vec4 nrm = vec4(0.0, 1.0, 0.0, 0.0);
-		if (len > 1e-20)
+		if (len > WF_MIN_NORMAL_LENGTH)
 			nrm = vec4(sx / len, sy / len, sz / len, 0.0);
 		NORMAL(i) = nrm;
 

@@ -22,7 +22,7 @@ void main()
 	}
 	precise float len = sqrt(sx * sx + sy * sy + sz * sz);
 	precise vec4 n = vec4(0.0, 1.0, 0.0, 0.0);
-	if (len > 1e-20)
+	if (len > WF_MIN_NORMAL_LENGTH)
 		n = vec4(sx / len, sy / len, sz / len, 0.0);
 	normals[i] = n;
 }

@@ -23,11 +23,26 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_STRUCT_END(name) } name;
 #endif
 
+// Float literals in both languages: 1e-12 in GLSL, 1e-12f in C.
+#ifdef GL_core_profile
+#define WF_F(x) x
+#else
+#define WF_F(x) x##f
+#endif
+
+// Numbers the CPU solvers (src/cpu/, src/core/environment.c, topology.c) and the kernels must share
+// bit for bit; written only here.
+#define WF_TWO_PI WF_F(6.28318530717958647692)  // the sphere's motion and the wave wind's phase
+#define WF_MIN_LENGTH WF_F(1e-12)               // a constraint or contact direction shorter than this is skipped
+#define WF_MIN_NORMAL_LENGTH WF_F(1e-20)        // a (triangle) normal shorter than this is not normalised
+#define WF_MIN_AIR_SPEED2 WF_F(1e-24)           // lift needs a squared relative air speed above this
+
 // Threads per workgroup of every kernel (1D; large counts spill into gl_WorkGroupID.y).
 #define WF_VK_GROUP_SIZE 128
-// Frame buffers hold one substep record per substep, up to the largest substep count allowed.
+// Frame buffers hold one substep record per substep, up to the largest substep count allowed:
+// this is wfStepDef.substeps' upper bound (its field table in defs.c reads it from here).
 #define WF_VK_MAX_SUBSTEPS 4096
-// Colliders: at most WF_VK_MAX_SHAPES per world, and substeps x colliders at most
+// Colliders: at most WF_VK_MAX_SHAPES per world (WF_MAX_COLLIDERS on every backend), and substeps x colliders at most
 // WF_VK_MAX_SHAPE_STEPS records a frame, kept after the substep records as two wfVkSubstep-sized
 // records each (wfVkShapeStep): S[WF_VK_MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
 #define WF_VK_MAX_SHAPES 32

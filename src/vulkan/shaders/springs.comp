@@ -45,7 +45,7 @@ void main()
 				break;
 			precise float dx = xj[b].x - xi.x, dy = xj[b].y - xi.y, dz = xj[b].z - xi.z;
 			precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-			if (len < 1e-12)
+			if (len < WF_MIN_LENGTH)
 				continue;
 			dx /= len;
 			dy /= len;

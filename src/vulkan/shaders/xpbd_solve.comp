@@ -14,7 +14,7 @@ void main()
 	precise float wsum = a.w + b.w;
 	precise float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
 	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-	if (wsum == 0.0 || len < 1e-12) {
+	if (wsum == 0.0 || len < WF_MIN_LENGTH) {
 		// lambda restarts every substep: clear what the previous substep left.
 		if (first)
 			lambda[k] = 0.0;
