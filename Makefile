@@ -1,8 +1,9 @@
 # Entry points for a fresh Debian 12 machine. Each target installs what it needs first.
 #   make demo   set up, build, and run the default scene (compute-cloth) into out/
 #   make web    set up and build the static site (the page, the wasm core, three.js) into build-web/site/
-#   make test   set up, build (warnings as errors), run the whole suite, then again under ASan+UBSan,
-#               then each libFuzzer target for FUZZ_SECONDS (60) seconds
+#   make test   set up, check the format (.clang-format), build (warnings as errors), run the whole
+#               suite, then again under ASan+UBSan, then each libFuzzer target for FUZZ_SECONDS (60) seconds
+#   make format apply .clang-format to every tracked C and C++ file (scripts/format.sh)
 #   make bench  set up, build, and run the CPU benchmarks
 #   make bench-peers  set up, build, and run weft next to Bullet's soft body (bench/peers)
 #   make python       set up and build; the package is then in build/python (PYTHONPATH=build/python)
@@ -18,10 +19,10 @@ PACKAGES   := build-essential cmake ninja-build pkg-config libcjson-dev glslc li
               libglfw3-dev libimgui-dev xvfb xauth clang libclang-rt-14-dev \
               lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs chromium \
               python3-cffi python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel \
-              libopenmpi-dev openmpi-bin
+              libopenmpi-dev openmpi-bin clang-format
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo web test test-plain test-asan test-fuzz bench bench-peers python python-venv clean
+.PHONY: deps build demo web test test-format test-plain test-asan test-fuzz format bench bench-peers python python-venv clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -78,7 +79,14 @@ test-fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz_scene weft_fuzz_obj weft_fuzz_args
 	fuzz/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-test: test-plain test-asan test-fuzz
+test: test-format test-plain test-asan test-fuzz
+
+# First, before anything is built: every tracked C and C++ file follows .clang-format (clang-format 14).
+test-format: deps
+	scripts/check-format.sh
+
+format: deps
+	scripts/format.sh
 
 bench: build
 	$(BUILD)/apps/cli/weft bench --preset xpbd --grid 60x60 --substeps 10 --iterations 1 --threads 1

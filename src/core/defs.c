@@ -15,9 +15,12 @@
 // the CLI's options). Ranges are written as the messages print them; a float field is compared
 // with its bounds rounded to float, as the float literals of before. Rules that are no plain range
 // (cross-field rules, pin lists, a caller's Vulkan device) are code below.
+// clang-format off: tables, one field a line
 
 #define FIELD_KEY(T, member, key, fieldType, ...) \
-	{.name = #member, .sceneKey = (key), .type = fieldType, .offset = offsetof(T, member), __VA_ARGS__}
+	{ \
+		.name = #member, .sceneKey = (key), .type = fieldType, .offset = offsetof(T, member), __VA_ARGS__ \
+	}
 #define FIELD(T, member, fieldType, ...) FIELD_KEY(T, member, #member, fieldType, __VA_ARGS__)
 #define RANGE(lo, hi) .min = (lo), .max = (hi)
 #define DEFAULT(...) .defaultValue = {__VA_ARGS__}
@@ -103,7 +106,7 @@ static const wfFieldInfo kMaterialFields[] = {
 	FIELD(wfMaterial, bendCompliance, WF_FIELD_FLOAT, RANGE(0.0, 1e3), DEFAULT(1e-3), UI(0.0, 10.0), .flags = WF_FIELD_LOG),
 	FIELD(wfMaterial, damping, WF_FIELD_FLOAT, RANGE(0.0, 1e3), DEFAULT(0.01), UI(0.0, 10.0)),
 	FIELD(wfMaterial, relaxation, WF_FIELD_FLOAT, RANGE(0.0, 1.0), DEFAULT(0.9), UI(0.0, 0.99), .flags = WF_FIELD_OPEN_MAX,
-	      .note = "at 1 a sweep flips a lone constraint's error, C -> -C"),
+		.note = "at 1 a sweep flips a lone constraint's error, C -> -C"),
 	FIELD(wfMaterial, retention, WF_FIELD_FLOAT, RANGE(0.0, 1.0), DEFAULT(0.99), UI(0.9, 1.0)),
 	FIELD(wfMaterial, stiffness, WF_FIELD_FLOAT, RANGE(0.0, 1e7), DEFAULT(2000.0), UI(1.0, 1e5), .flags = WF_FIELD_LOG),
 	FIELD(wfMaterial, springDamping, WF_FIELD_FLOAT, RANGE(0.0, 1e5), DEFAULT(0.25), UI(0.0, 10.0)),
@@ -118,11 +121,9 @@ static const wfFieldInfo kClothFields[] = {
 	FIELD(wfClothDef, width, WF_FIELD_FLOAT, RANGE(1e-6, 1e5), DEFAULT(1.0), .onlyFor = FOR_GRID),
 	FIELD(wfClothDef, height, WF_FIELD_FLOAT, RANGE(1e-6, 1e5), DEFAULT(1.0), .onlyFor = FOR_GRID),
 	FIELD(wfClothDef, orientation, WF_FIELD_ENUM, NAMES(wfOrientationTable, WF_ORIENTATION_NAMES), DEFAULT(WF_ORIENT_HORIZONTAL),
-	      .onlyFor = FOR_GRID),
-	FIELD(wfClothDef, origin, WF_FIELD_VEC3, RANGE(-1e6, 1e6)),
-	FIELD(wfClothDef, structural, WF_FIELD_BOOL, DEFAULT(1)),
-	FIELD(wfClothDef, shear, WF_FIELD_BOOL, DEFAULT(1)),
-	FIELD(wfClothDef, bending, WF_FIELD_BOOL, DEFAULT(1)),
+		.onlyFor = FOR_GRID),
+	FIELD(wfClothDef, origin, WF_FIELD_VEC3, RANGE(-1e6, 1e6)), FIELD(wfClothDef, structural, WF_FIELD_BOOL, DEFAULT(1)),
+	FIELD(wfClothDef, shear, WF_FIELD_BOOL, DEFAULT(1)), FIELD(wfClothDef, bending, WF_FIELD_BOOL, DEFAULT(1)),
 	FIELD(wfClothDef, material, WF_FIELD_STRUCT, NESTED(WF_DEF_MATERIAL)),
 	FIELD(wfClothDef, pinMode, WF_FIELD_ENUM, NAMES(wfPinTable, WF_PIN_NAMES), DEFAULT(WF_PIN_NONE)),
 	FIELD(wfClothDef, pinIndices, WF_FIELD_INDEX_LIST, .countOffset = offsetof(wfClothDef, pinCount)),
@@ -141,17 +142,16 @@ static const wfFieldInfo kColliderFields[] = {
 	FIELD(wfColliderDef, position, WF_FIELD_VEC3, RANGE(-1e6, 1e6), .flags = WF_FIELD_CUSTOM),
 	FIELD_KEY(wfColliderDef, rotation, "rotate", WF_FIELD_QUAT, DEFAULT(0.0, 0.0, 0.0, 1.0)),
 	FIELD(wfColliderDef, radius, WF_FIELD_FLOAT, RANGE(0.0, 1e4), DEFAULT(0.1), .flags = WF_FIELD_OPEN_MIN,
-	      .onlyFor = FOR_TYPE(WF_COLLIDER_SPHERE) | FOR_TYPE(WF_COLLIDER_CAPSULE)),
+		.onlyFor = FOR_TYPE(WF_COLLIDER_SPHERE) | FOR_TYPE(WF_COLLIDER_CAPSULE)),
 	FIELD(wfColliderDef, radius1, WF_FIELD_FLOAT, RANGE(0.0, 1e4), DEFAULT(0.1), .flags = WF_FIELD_OPEN_MIN,
-	      .onlyFor = FOR_TYPE(WF_COLLIDER_CAPSULE)),
+		.onlyFor = FOR_TYPE(WF_COLLIDER_CAPSULE)),
 	FIELD(wfColliderDef, halfLength, WF_FIELD_FLOAT, RANGE(0.0, 1e4), DEFAULT(0.2), .onlyFor = FOR_TYPE(WF_COLLIDER_CAPSULE)),
 	FIELD(wfColliderDef, halfExtents, WF_FIELD_VEC3, RANGE(0.0, 1e4), DEFAULT(0.5, 0.5, 0.5), .flags = WF_FIELD_OPEN_MIN | WF_FIELD_EACH,
-	      .onlyFor = FOR_TYPE(WF_COLLIDER_BOX)),
+		.onlyFor = FOR_TYPE(WF_COLLIDER_BOX)),
 	FIELD(wfColliderDef, amplitude, WF_FIELD_VEC3, RANGE(-1e4, 1e4), .flags = WF_FIELD_CUSTOM),
 	FIELD(wfColliderDef, frequency, WF_FIELD_FLOAT, RANGE(0.0, 100.0)),
 	FIELD(wfColliderDef, keys, WF_FIELD_POINTER, .countOffset = offsetof(wfColliderDef, keyCount)), // at most WF_MAX_COLLIDER_KEYS
-	FIELD(wfColliderDef, interpolation, WF_FIELD_ENUM, NAMES(wfInterpolationTable, WF_INTERPOLATION_NAMES),
-	      DEFAULT(WF_INTERPOLATE_LINEAR)),
+	FIELD(wfColliderDef, interpolation, WF_FIELD_ENUM, NAMES(wfInterpolationTable, WF_INTERPOLATION_NAMES), DEFAULT(WF_INTERPOLATE_LINEAR)),
 	FIELD(wfColliderDef, loop, WF_FIELD_BOOL),
 };
 
@@ -160,6 +160,8 @@ static const wfFieldInfo kColliderKeyFields[] = {
 	FIELD(wfColliderKey, position, WF_FIELD_VEC3, RANGE(-1e6, 1e6), .flags = WF_FIELD_CUSTOM),
 	FIELD_KEY(wfColliderKey, rotation, "rotate", WF_FIELD_QUAT, DEFAULT(0.0, 0.0, 0.0, 1.0)),
 };
+
+// clang-format on
 
 #define DEF_TABLE(type, fields) [type] = {fields, (int)(sizeof fields / sizeof fields[0])}
 
@@ -305,8 +307,8 @@ static bool CheckNumber(const wfFieldInfo* f, double x, const char* path, const 
 	if (InRange(f, x, lo, hi))
 		return true;
 	snprintf(error, (size_t)errorSize, "%s%s: %g is out of range %s%g, %g%s%s%s%s", path, suffix, x,
-	         (f->flags & WF_FIELD_OPEN_MIN) != 0 ? "(" : "[", lo, hi, (f->flags & WF_FIELD_OPEN_MAX) != 0 ? ")" : "]",
-	         f->note != NULL ? " (" : "", f->note != NULL ? f->note : "", f->note != NULL ? ")" : "");
+		(f->flags & WF_FIELD_OPEN_MIN) != 0 ? "(" : "[", lo, hi, (f->flags & WF_FIELD_OPEN_MAX) != 0 ? ")" : "]",
+		f->note != NULL ? " (" : "", f->note != NULL ? f->note : "", f->note != NULL ? ")" : "");
 	return false;
 }
 
@@ -318,12 +320,8 @@ bool wfCheckField(const wfFieldInfo* f, const void* value, const char* path, cha
 	int n;
 	char lo[24], hi[24];
 	switch (f->type) {
-	case WF_FIELD_INT:
-		memcpy(&n, value, sizeof n);
-		return CheckNumber(f, (double)n, path, "", error, errorSize);
-	case WF_FIELD_FLOAT:
-		memcpy(x, value, sizeof(float));
-		return CheckNumber(f, (double)x[0], path, "", error, errorSize);
+	case WF_FIELD_INT: memcpy(&n, value, sizeof n); return CheckNumber(f, (double)n, path, "", error, errorSize);
+	case WF_FIELD_FLOAT: memcpy(x, value, sizeof(float)); return CheckNumber(f, (double)x[0], path, "", error, errorSize);
 	case WF_FIELD_ENUM:
 		memcpy(&n, value, sizeof n);
 		if ((unsigned)n < (unsigned)f->enumCount)
@@ -335,13 +333,13 @@ bool wfCheckField(const wfFieldInfo* f, const void* value, const char* path, cha
 	case WF_FIELD_VEC3:
 		memcpy(x, value, sizeof x);
 		if ((f->flags & WF_FIELD_EACH) != 0) {
-			return CheckNumber(f, (double)x[0], path, ".x", error, errorSize) && CheckNumber(f, (double)x[1], path, ".y", error, errorSize) &&
-			       CheckNumber(f, (double)x[2], path, ".z", error, errorSize);
+			return CheckNumber(f, (double)x[0], path, ".x", error, errorSize) &&
+				CheckNumber(f, (double)x[1], path, ".y", error, errorSize) && CheckNumber(f, (double)x[2], path, ".z", error, errorSize);
 		}
 		if (InRange(f, x[0], f->min, f->max) && InRange(f, x[1], f->min, f->max) && InRange(f, x[2], f->min, f->max))
 			return true;
-		snprintf(error, (size_t)errorSize, "%s: (%g, %g, %g) must be finite, each component in [%s, %s]", path, (double)x[0],
-		         (double)x[1], (double)x[2], wfFormatBound(f->min, lo), wfFormatBound(f->max, hi));
+		snprintf(error, (size_t)errorSize, "%s: (%g, %g, %g) must be finite, each component in [%s, %s]", path, (double)x[0], (double)x[1],
+			(double)x[2], wfFormatBound(f->min, lo), wfFormatBound(f->max, hi));
 		return false;
 	default: return true;
 	}
@@ -371,7 +369,10 @@ static bool CheckDef(wfDefType def, const void* base, const char* prefix, unsign
 }
 
 bool wfValidateStepDef(const wfStepDef* s, char* error, int errorSize) { return CheckDef(WF_DEF_STEP, s, "step.", ~0u, error, errorSize); }
-bool wfValidateSphere(const wfSphereDef* s, char* error, int errorSize) { return CheckDef(WF_DEF_SPHERE, s, "sphere.", ~0u, error, errorSize); }
+bool wfValidateSphere(const wfSphereDef* s, char* error, int errorSize)
+{
+	return CheckDef(WF_DEF_SPHERE, s, "sphere.", ~0u, error, errorSize);
+}
 bool wfValidateFloor(const wfFloorDef* f, char* error, int errorSize) { return CheckDef(WF_DEF_FLOOR, f, "floor.", ~0u, error, errorSize); }
 bool wfValidateWind(const wfWindDef* w, char* error, int errorSize) { return CheckDef(WF_DEF_WIND, w, "wind.", ~0u, error, errorSize); }
 bool wfValidateAero(const wfAeroDef* a, char* error, int errorSize) { return CheckDef(WF_DEF_AERO, a, "aero.", ~0u, error, errorSize); }
@@ -407,7 +408,7 @@ static bool ValidateVulkanDevice(const wfWorldDef* d, char* error, int errorSize
 		const char* name;
 		const void* value;
 	} handles[] = {{"instance", v->instance}, {"physicalDevice", v->physicalDevice}, {"device", v->device}, {"queue", v->queue},
-	               {"getInstanceProcAddr", v->getInstanceProcAddr}};
+		{"getInstanceProcAddr", v->getInstanceProcAddr}};
 	for (size_t i = 0; i < sizeof handles / sizeof handles[0]; ++i) {
 		if (handles[i].value == NULL) {
 			snprintf(error, (size_t)errorSize, "vulkanDevice.%s: NULL (allowed: a live handle)", handles[i].name);
@@ -434,13 +435,14 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 		return false;
 	// The CPU backend has no devices: a device name there is a mistake, not something to ignore.
 	if (d->backend == WF_BACKEND_CPU && d->deviceName != NULL && d->deviceName[0] != 0) {
-		snprintf(error, (size_t)errorSize, "deviceName: given with backend cpu, which uses no device (allowed: backend auto or "
+		snprintf(error, (size_t)errorSize,
+			"deviceName: given with backend cpu, which uses no device (allowed: backend auto or "
 			"vulkan, or no deviceName)");
 		return false;
 	}
 	if ((d->selfCollision.enabled || d->selfCollision.betweenCloths) && (d->backend == WF_BACKEND_VULKAN || d->vulkanDevice != NULL)) {
 		snprintf(error, (size_t)errorSize, "selfCollision.%s: the CPU backend only for now (backend vulkan given; allowed: cpu or auto)",
-		         d->selfCollision.enabled ? "enabled" : "betweenCloths");
+			d->selfCollision.enabled ? "enabled" : "betweenCloths");
 		return false;
 	}
 	return true;

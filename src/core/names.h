@@ -6,6 +6,7 @@
 #include "weft/weft.h"
 
 // X(value, "name") in value order.
+// clang-format off
 #define WF_SOLVER_NAMES(X) X(WF_SOLVER_XPBD, "xpbd") X(WF_SOLVER_JACOBI, "jacobi") X(WF_SOLVER_SPRINGS, "springs")
 #define WF_BACKEND_NAMES(X) X(WF_BACKEND_AUTO, "auto") X(WF_BACKEND_CPU, "cpu") X(WF_BACKEND_VULKAN, "vulkan")
 #define WF_PIN_NAMES(X) \
@@ -24,6 +25,7 @@
 #define WF_STAGE_NAMES(X) \
 	X(WF_STAGE_PREPARE, "prepare") X(WF_STAGE_PREDICT, "predict") X(WF_STAGE_SOLVE, "solve") X(WF_STAGE_FINISH, "finish") \
 	X(WF_STAGE_NORMALS, "normals") X(WF_STAGE_FUSED, "fused")
+// clang-format on
 
 // One enum's names: names[value], count values, and "a, b, c" for messages.
 typedef struct wfEnumTable {
@@ -37,16 +39,25 @@ typedef struct wfEnumTable {
 #define WF_ENUM_COUNT(LIST) (0 LIST(WF_COUNT_ENTRY))
 #define WF_SOLVER_COUNT WF_ENUM_COUNT(WF_SOLVER_NAMES)
 
-extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable,
-	wfJacobiWeightTable, wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;
+extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable, wfJacobiWeightTable,
+	wfBadFrameTable, wfFusedPathTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;
 
 // table.names as arrays, for constant initialisers (the def field tables of defs.c).
-extern const char* const wfSolverTableNames[], *const wfBackendTableNames[], *const wfPinTableNames[],
-	*const wfOrientationTableNames[], *const wfWindTableNames[], *const wfResponseTableNames[], *const wfJacobiWeightTableNames[],
-	*const wfBadFrameTableNames[], *const wfFusedPathTableNames[], *const wfStageTableNames[], *const wfColliderTableNames[],
-	*const wfTetherTableNames[], *const wfInterpolationTableNames[];
+extern const char* const wfSolverTableNames[];
+extern const char* const wfBackendTableNames[];
+extern const char* const wfPinTableNames[];
+extern const char* const wfOrientationTableNames[];
+extern const char* const wfWindTableNames[];
+extern const char* const wfResponseTableNames[];
+extern const char* const wfJacobiWeightTableNames[];
+extern const char* const wfBadFrameTableNames[];
+extern const char* const wfFusedPathTableNames[];
+extern const char* const wfStageTableNames[];
+extern const char* const wfColliderTableNames[];
+extern const char* const wfTetherTableNames[];
+extern const char* const wfInterpolationTableNames[];
 
-const char* wfEnumName(const wfEnumTable* table, int value); // "?" out of range
+const char* wfEnumName(const wfEnumTable* table, int value);               // "?" out of range
 bool wfEnumFromName(const wfEnumTable* table, const char* name, int* out); // false for an unknown name
 
 #endif
