@@ -313,10 +313,12 @@ int CliRun(int argc, char** argv)
 	// A run in which no frame survived produced nothing: a failure, whatever was written.
 	if (code == CLI_EXIT_OK && result.frames > 0 && result.discarded == result.frames) {
 		wfWarnings w = wfWorld_GetWarnings(sim.world);
+		char speeds[64]; // the world's own limit (wfWorldDef.maxSpeed), not a copy of its default
+		snprintf(speeds, sizeof speeds, "speeds over maxSpeed (%g m/s)", (double)wfWorld_GetDef(sim.world).maxSpeed);
 		fprintf(stderr, "weft run: every frame (%d of %d) was discarded: the step gave %s%s%s each time, so the cloth never "
 			"left its start (lower the time step or the stiffness, or raise --substeps); the statistics and the video were "
 			"not written\n", result.discarded, result.frames, w.nonFinite > 0 ? "non-finite values" : "",
-			w.nonFinite > 0 && w.unstable > 0 ? " or " : "", w.unstable > 0 ? "speeds over 1e4 m/s" : "");
+			w.nonFinite > 0 && w.unstable > 0 ? " or " : "", w.unstable > 0 ? speeds : "");
 		code = CLI_EXIT_RUNTIME;
 	}
 	char kept[3 * CLI_PATH_MAX];
