@@ -470,7 +470,7 @@ static double Outside(const wfFieldInfo* f, bool above)
 {
 	if (f->type == WF_FIELD_INT)
 		return above ? f->max + 1.0 : f->min - 1.0;
-	float bound = (float)(above ? f->max : f->min);
+	float bound = above ? f->max : f->min;
 	bool open = (f->flags & (above ? WF_FIELD_OPEN_MAX : WF_FIELD_OPEN_MIN)) != 0;
 	return open ? bound : nextafterf(bound, above ? INFINITY : -INFINITY);
 }

@@ -54,7 +54,7 @@ ImGuiSliderFlags Scale(const wfFieldInfo* f)
 bool SliderField(const char* label, float* v, wfDefType def, const char* path, const char* fmt = "%.3f")
 {
 	const wfFieldInfo* f = Field(def, path);
-	return ImGui::SliderFloat(label, v, (float)f->uiMin, (float)f->uiMax, fmt, Scale(f));
+	return ImGui::SliderFloat(label, v, f->uiMin, f->uiMax, fmt, Scale(f));
 }
 
 bool SliderIntField(const char* label, int* v, wfDefType def, const char* path)
@@ -117,7 +117,7 @@ void Simulation(ViewParams* p)
 	// The time step in ms: the field's range in seconds, shown times 1000.
 	const wfFieldInfo* dt = Field(WF_DEF_STEP, "timeStep");
 	float ms = p->step.timeStep * 1000.0f;
-	if (ImGui::SliderFloat("time step ms", &ms, (float)(dt->uiMin * 1000.0), (float)(dt->uiMax * 1000.0), "%.2f", Scale(dt)))
+	if (ImGui::SliderFloat("time step ms", &ms, dt->uiMin * 1000.0f, dt->uiMax * 1000.0f, "%.2f", Scale(dt)))
 		p->step.timeStep = ms / 1000.0f;
 }
 

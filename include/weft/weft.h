@@ -643,17 +643,18 @@ typedef enum wfFieldType {
 typedef struct wfFieldInfo {
 	const char* name;        // the C member ("substeps")
 	const char* sceneKey;    // its key in scene files ("substeps"), NULL when scene files do not set it
-	wfFieldType type;
-	wfDefType nested;        // WF_FIELD_STRUCT: the nested def's type
-	size_t offset;           // bytes into the def
-	size_t countOffset;      // WF_FIELD_INDEX_LIST: the count's offset
-	double min, max;         // the range creation accepts (numbers and each vector component; see flags)
-	double defaultValue[4];  // wfDefault*Def's value: [0] for numbers, bools and enums, xyz(w) for vectors
-	double uiMin, uiMax;     // a range for a slider inside [min, max]; both 0 when there is none
-	unsigned flags;          // WF_FIELD_*
-	unsigned onlyFor;        // colliders: checked only for the types in this mask (1 << type); 0: every type
 	const char* note;        // said after the range in the message, or NULL
 	const char* const* enumNames; // WF_FIELD_ENUM: enumCount names, by value
+	uint32_t offset;         // bytes into the def
+	uint32_t countOffset;    // WF_FIELD_INDEX_LIST: the count's offset
+	wfFieldType type;
+	wfDefType nested;        // WF_FIELD_STRUCT: the nested def's type
+	// Floats hold every bound and default exactly (the integer fields' are below 2^24).
+	float min, max;          // the range creation accepts (numbers and each vector component; see flags)
+	float defaultValue[4];   // wfDefault*Def's value: [0] for numbers, bools and enums, xyz(w) for vectors
+	float uiMin, uiMax;      // a range for a slider inside [min, max]; both 0 when there is none
+	uint32_t flags;          // WF_FIELD_*
+	uint32_t onlyFor;        // colliders: checked only for the types in this mask (1 << type); 0: every type
 	int enumCount;
 } wfFieldInfo;
 

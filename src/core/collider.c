@@ -47,7 +47,7 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 	}
 	const wfFieldInfo* position = wfFindDefField(WF_DEF_COLLIDER, "position");
 	const wfFieldInfo* amplitude = wfFindDefField(WF_DEF_COLLIDER, "amplitude");
-	if (!Finite3(d->position, (float)position->max)) {
+	if (!Finite3(d->position, position->max)) {
 		snprintf(error, (size_t)errorSize, "collider.position: must be finite and within %s m", wfFormatBound(position->max, hi));
 		return false;
 	}
@@ -57,7 +57,7 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		         (double)d->rotation.x, (double)d->rotation.y, (double)d->rotation.z, (double)d->rotation.w);
 		return false;
 	}
-	if (!Finite3(d->amplitude, (float)amplitude->max)) {
+	if (!Finite3(d->amplitude, amplitude->max)) {
 		snprintf(error, (size_t)errorSize, "collider.amplitude: each within [%s, %s]", wfFormatBound(amplitude->min, lo),
 		         wfFormatBound(amplitude->max, hi));
 		return false;
@@ -71,12 +71,12 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 	const wfFieldInfo* keyPosition = wfFindDefField(WF_DEF_COLLIDER_KEY, "position");
 	for (int k = 0; k < d->keyCount; ++k) {
 		const wfColliderKey* key = &d->keys[k];
-		if (!(fabsf(key->time) <= (float)keyTime->max) || (k > 0 && !(key->time > d->keys[k - 1].time))) {
+		if (!(fabsf(key->time) <= keyTime->max) || (k > 0 && !(key->time > d->keys[k - 1].time))) {
 			snprintf(error, (size_t)errorSize, "collider.keys[%d].time: %g, the times must be finite and increase from key to key", k,
 			         (double)key->time);
 			return false;
 		}
-		if (!Finite3(key->position, (float)keyPosition->max)) {
+		if (!Finite3(key->position, keyPosition->max)) {
 			snprintf(error, (size_t)errorSize, "collider.keys[%d].position: must be finite and within %s m", k,
 			         wfFormatBound(keyPosition->max, hi));
 			return false;

@@ -12,8 +12,8 @@
 // ------------------------------------------------------------------ the field tables
 // One table per def, in scene-file order: the defaults, the ranges the validators check (and their
 // messages), the scene-file keys (scene.c) and what the tools read (wfDefFields: the viewer's panel,
-// the CLI's options). Ranges are written as the messages print them; a float field is compared
-// with its bounds rounded to float, as the float literals of before. Rules that are no plain range
+// the CLI's options). Bounds and defaults are floats (the float literals the checks and defaults
+// used before; the integer fields' bounds are exact in float). Rules that are no plain range
 // (cross-field rules, pin lists, a caller's Vulkan device) are code below.
 // clang-format off: tables, one field a line
 
@@ -216,10 +216,9 @@ static void ApplyDefaults(wfDefType def, void* base)
 	for (int i = 0; i < kDefs[def].count; ++i) {
 		const wfFieldInfo* f = &kDefs[def].fields[i];
 		char* at = (char*)base + f->offset;
-		const double* v = f->defaultValue;
-		float q[4] = {(float)v[0], (float)v[1], (float)v[2], (float)v[3]};
-		int n = (int)v[0];
-		bool b = v[0] != 0.0;
+		const float* q = f->defaultValue;
+		int n = (int)q[0];
+		bool b = q[0] != 0.0f;
 		switch (f->type) {
 		case WF_FIELD_BOOL: memcpy(at, &b, sizeof b); break;
 		case WF_FIELD_INT:
@@ -302,8 +301,7 @@ static bool InRange(const wfFieldInfo* f, double x, double lo, double hi)
 // A number against its field's range: "step.substeps: 0 is out of range [1, 4096]".
 static bool CheckNumber(const wfFieldInfo* f, double x, const char* path, const char* suffix, char* error, int errorSize)
 {
-	bool isFloat = f->type != WF_FIELD_INT;
-	double lo = isFloat ? (double)(float)f->min : f->min, hi = isFloat ? (double)(float)f->max : f->max;
+	double lo = f->min, hi = f->max;
 	if (InRange(f, x, lo, hi))
 		return true;
 	snprintf(error, (size_t)errorSize, "%s%s: %g is out of range %s%g, %g%s%s%s%s", path, suffix, x,
