@@ -47,16 +47,6 @@ layout(std430, binding = WF_VK_BATCH_BIND_SLOTS_RO) readonly restrict buffer Slo
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };
 
-// The substep's record (accel, sphere motion and velocity). The fused kernels keep a copy, loaded
-// one substep ahead (fused.glsl), so that its load latency hides behind the previous substep's
-// work instead of being waited for at every substep's first use.
-#ifdef WF_FUSED
-wfVkSubstep gSub;
-#define WF_SUBSTEP(s) gSub
-#else
-#define WF_SUBSTEP(s) S[s]
-#endif
-
 // Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap);
 // set per pipeline (shared.h, WF_VK_SPEC_GATHER).
 layout(constant_id = WF_VK_SPEC_GATHER) const int WF_GATHER = WF_VK_GATHER;
@@ -90,7 +80,7 @@ bool WfTooFast(vec3 v)
 bool WfInContact(vec3 x, uint substep)
 {
 	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
-		precise vec3 c = P.sphereCenter.xyz + WF_SUBSTEP(substep).sphereMotion.xyz;
+		precise vec3 c = P.sphereCenter.xyz + S[substep].sphereMotion.xyz;
 		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 		precise float r = P.contactBand.x;
 		precise float d2 = dx * dx + dy * dy + dz * dz;
@@ -111,9 +101,9 @@ float WfRest(uint k) { return uintBitsToFloat(con[k].z); }
 vec3 WfExternalAccel(uint substep, uint column, float invMass)
 {
 	if ((P.flags & WF_VK_FLAG_WAVE) == 0u)
-		return WF_SUBSTEP(substep).accel.xyz;
+		return S[substep].accel.xyz;
 	precise vec3 a = P.gravity.xyz;
-	float t = WF_SUBSTEP(substep).accel.w;
+	float t = S[substep].accel.w;
 	float len = P.windDir.w;
 	if (len > 0.0) {
 		precise float f = P.windStrength * invMass / len *
@@ -267,7 +257,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 		return;
 	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
 		// The centre in the cloth's local frame: phase-0 centre plus the substep's motion (as the CPU).
-		precise vec3 c = P.sphereCenter.xyz + WF_SUBSTEP(substep).sphereMotion.xyz;
+		precise vec3 c = P.sphereCenter.xyz + S[substep].sphereMotion.xyz;
 		float R = P.sphereR;
 		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 		precise float d2 = dx * dx + dy * dy + dz * dz;
@@ -284,7 +274,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 			x.x = px;
 			x.y = py;
 			x.z = pz;
-			WfRespond(v, nx, ny, nz, WF_SUBSTEP(substep).sphereVel.xyz);
+			WfRespond(v, nx, ny, nz, S[substep].sphereVel.xyz);
 		}
 	}
 	if ((P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y < P.floorY) {

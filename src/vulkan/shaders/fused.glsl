@@ -224,19 +224,19 @@ Fetched Fetch(uint k, uint end)
 
 vec4 gAlphaTilde; // P.alphaTilde, fixed during the frame: read once, not once per projection
 
-// xpbd_solve.comp for constraint k with its ends at ax, bx: the new ends in na, nb, or false when
-// it moves nothing. lambda is kept only when a later iteration reads it.
-bool Solve(uint k, uvec4 q, vec3 ax, vec3 bx, float aw, float bw, bool first, bool keepLambda, out vec3 na, out vec3 nb)
+// xpbd_solve.comp for constraint k. lambda is kept only when a later iteration reads it.
+void Project(uint k, Fetched f, bool first, bool keepLambda)
 {
-	na = ax;
-	nb = bx;
+	uvec4 q = f.q;
+	vec3 ax = LoadX(q.x), bx = LoadX(q.y);
+	float aw = Weight(q.x), bw = Weight(q.y);
 	precise float wsum = aw + bw;
 	precise float dx = ax.x - bx.x, dy = ax.y - bx.y, dz = ax.z - bx.z;
 	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 	if (wsum == 0.0 || len < 1e-12) {
 		if (first && keepLambda)
 			LAMBDA(k) = 0u;
-		return false;
+		return;
 	}
 	float at = gAlphaTilde[q.w];
 	float lam = first ? 0.0 : uintBitsToFloat(LAMBDA(k));
@@ -246,59 +246,15 @@ bool Solve(uint k, uvec4 q, vec3 ax, vec3 bx, float aw, float bw, bool first, bo
 		LAMBDA(k) = floatBitsToUint(nl);
 	precise float s = dl / len;
 	precise float sa = s * aw, sb = s * bw;
-	precise vec3 ra = vec3(ax.x + sa * dx, ax.y + sa * dy, ax.z + sa * dz);
-	precise vec3 rb = vec3(bx.x - sb * dx, bx.y - sb * dy, bx.z - sb * dz);
-	na = ra;
-	nb = rb;
-	return true;
-}
-
-void Project(uint k, Fetched f, bool first, bool keepLambda)
-{
-	uvec4 q = f.q;
-	vec3 na, nb;
-	if (Solve(k, q, LoadX(q.x), LoadX(q.y), Weight(q.x), Weight(q.y), first, keepLambda, na, nb)) {
-		StoreX(q.x, na);
-		StoreX(q.y, nb);
-	}
+	precise vec3 na = vec3(ax.x + sa * dx, ax.y + sa * dy, ax.z + sa * dz);
+	precise vec3 nb = vec3(bx.x - sb * dx, bx.y - sb * dy, bx.z - sb * dz);
+	StoreX(q.x, na);
+	StoreX(q.y, nb);
 }
 
 #ifndef WF_FUSED_PROBE
 #define WF_FUSED_PROBE 0 // the real kernel; 1..3 strip it for measurement (cmake/VulkanBackend.cmake)
 #endif
-
-// Two constraints of one colour (they share no particle): both ends of both are loaded before
-// either is solved and stored, so the two dependent chains overlap instead of running one after
-// the other (the compiler may not move the second's loads above the first's shared-memory stores).
-// Each is solved exactly as Project solves it.
-void ProjectTwo(uint k0, Fetched f0, uint k1, Fetched f1, bool first, bool keepLambda)
-{
-	uvec4 q0 = f0.q, q1 = f1.q;
-	vec3 ax0, bx0, ax1, bx1;
-	if (gShared) {
-		ax0 = vec3(sPos[3u * q0.x], sPos[3u * q0.x + 1u], sPos[3u * q0.x + 2u]);
-		bx0 = vec3(sPos[3u * q0.y], sPos[3u * q0.y + 1u], sPos[3u * q0.y + 2u]);
-		ax1 = vec3(sPos[3u * q1.x], sPos[3u * q1.x + 1u], sPos[3u * q1.x + 2u]);
-		bx1 = vec3(sPos[3u * q1.y], sPos[3u * q1.y + 1u], sPos[3u * q1.y + 2u]);
-	} else {
-		ax0 = POS(q0.x).xyz;
-		bx0 = POS(q0.y).xyz;
-		ax1 = POS(q1.x).xyz;
-		bx1 = POS(q1.y).xyz;
-	}
-	float aw0 = Weight(q0.x), bw0 = Weight(q0.y), aw1 = Weight(q1.x), bw1 = Weight(q1.y);
-	vec3 na0, nb0, na1, nb1;
-	bool s0 = Solve(k0, q0, ax0, bx0, aw0, bw0, first, keepLambda, na0, nb0);
-	bool s1 = Solve(k1, q1, ax1, bx1, aw1, bw1, first, keepLambda, na1, nb1);
-	if (s0) {
-		StoreX(q0.x, na0);
-		StoreX(q0.y, nb0);
-	}
-	if (s1) {
-		StoreX(q1.x, na1);
-		StoreX(q1.y, nb1);
-	}
-}
 
 void Substep(uint substep, uint iterations)
 {
@@ -324,10 +280,10 @@ void Substep(uint substep, uint iterations)
 		for (uint c = 0u; c < colors; ++c) {
 			uint start = sColorStart[c], end = sColorStart[c + 1u];
 #if WF_FUSED_PROBE == 0
-			if (start + t + kGroup < end)
-				ProjectTwo(start + t, f0, start + t + kGroup, f1, first, keepLambda);
-			else if (start + t < end)
+			if (start + t < end)
 				Project(start + t, f0, first, keepLambda);
+			if (start + t + kGroup < end)
+				Project(start + t + kGroup, f1, first, keepLambda);
 			for (uint k = start + t + 2u * kGroup; k < end; k += kGroup)
 				Project(k, Fetch(k, end), first, keepLambda);
 #endif
@@ -513,15 +469,8 @@ void main()
 	barrier();
 	gBinary = sBinary != 0u;
 
-	// Each substep's record is loaded while the previous substep runs (common.glsl, gSub); after
-	// the loop gSub is the last substep's, which the frame check's contact test reads.
-	wfVkSubstep next = S[0];
-	for (uint s = 0u; s < substeps; ++s) {
-		gSub = next;
-		if (s + 1u < substeps)
-			next = S[s + 1u];
+	for (uint s = 0u; s < substeps; ++s)
 		Substep(s, iterations);
-	}
 
 	// Frame end: the state back to the buffers (springs wrote the velocities already).
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
