@@ -356,3 +356,36 @@ def test_collider_def_round_trips_through_the_library():
                 assert same(getattr_path(back, path), getattr_path(d, path)), path
             n += 1
     assert n == len(weft.ColliderDef.field_paths()) >= 9
+
+
+# The def structs whose fields the library's tables describe (wfDefFields), and the members that
+# are no value of their own: pointers the caller owns, their counts, callbacks, the cookie.
+TABLED = {
+    "wfWorldDef": lib.WF_DEF_WORLD, "wfStepDef": lib.WF_DEF_STEP, "wfSphereDef": lib.WF_DEF_SPHERE,
+    "wfFloorDef": lib.WF_DEF_FLOOR, "wfWindDef": lib.WF_DEF_WIND, "wfContactDef": lib.WF_DEF_CONTACT,
+    "wfAeroDef": lib.WF_DEF_AERO, "wfSelfCollisionDef": lib.WF_DEF_SELF_COLLISION,
+    "wfMaterial": lib.WF_DEF_MATERIAL, "wfClothDef": lib.WF_DEF_CLOTH, "wfColliderDef": lib.WF_DEF_COLLIDER,
+    "wfColliderKey": lib.WF_DEF_COLLIDER_KEY,
+}
+NOT_TABLED = {"logFn", "logContext", "assertFn", "vulkanDevice", "internalValue", "pinCount", "keyCount"}
+
+
+def test_every_def_field_is_in_its_table():
+    """A field added to a def in weft.h must be added to its table in defs.c (its default, range and
+    scene key), or it would be a field without a default, a check or a key: each member of each
+    tabled struct is in the table with its offset, and each table entry is a member."""
+    assert lib.WF_DEF_COUNT == len(TABLED)
+    checked = 0
+    for name, kind in TABLED.items():
+        count = ffi.new("int*")
+        fields = lib.wfDefFields(kind, count)
+        table = {ffi.string(fields[i].name).decode(): fields[i].offset for i in range(count[0])}
+        members = {f: ffi.offsetof(name, f) for f, _ in ffi.typeof(name).fields}
+        for member, offset in members.items():
+            if member in NOT_TABLED:
+                continue
+            assert member in table, f"{name}.{member} is not in its field table (src/core/defs.c)"
+            assert table[member] == offset, f"{name}.{member}: the table's offset {table[member]} is not {offset}"
+            checked += 1
+        assert set(table) <= set(members), f"{name}: table entries that are no member: {set(table) - set(members)}"
+    print(f"{checked} fields of {len(TABLED)} defs in their tables")
