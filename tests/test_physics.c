@@ -504,7 +504,8 @@ WF_TEST(simd_matches_scalar_bitwise)
 	if (wfTestBackend() != WF_BACKEND_CPU)
 		return 0;
 	const int n = 40 * 40;
-	for (int solver = 0; solver < 3; ++solver) {
+	const int solvers = wfFindDefField(WF_DEF_STEP, "solver")->enumCount; // every solver
+	for (int solver = 0; solver < solvers; ++solver) {
 		// Two worlds in one process, one with the AVX2 kernels and one without (wfWorldDef.simd),
 		// stepped side by side.
 		wfWorld* w[2];
