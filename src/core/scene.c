@@ -660,26 +660,6 @@ static void Excerpt(const char* text, const char* at, char* out, int size)
 	out[n] = 0;
 }
 
-// cJSON reports where the syntax broke through return_parse_end (the same pointer as
-// cJSON_GetErrorPtr, without its process-wide state); the message gives line and column.
-static void SyntaxError(const Parser* p, const char* text, const char* at, bool nulByte)
-{
-	int line = 1, column = 1;
-	for (const char* c = text; c < at && *c != 0; ++c) {
-		line += *c == '\n';
-		column = *c == '\n' ? 1 : column + 1;
-	}
-	char where[64], near[40];
-	snprintf(where, sizeof where, "line %d, column %d", line, column);
-	Excerpt(text, at, near, (int)sizeof near);
-	if (nulByte)
-		Fail(p, where, "a NUL byte; a scene file is UTF-8 text");
-	else if (near[0] != 0)
-		Fail(p, where, "JSON syntax error near '%s'%s", near, *at == 0 ? " at the end of the file" : "");
-	else
-		Fail(p, where, "JSON syntax error%s", *at == 0 ? ": unexpected end of file" : "");
-}
-
 // Line and column (1-based) of `at` in text.
 static void Where(const char* text, const char* at, char* out, size_t size)
 {
@@ -689,6 +669,21 @@ static void Where(const char* text, const char* at, char* out, size_t size)
 		column = *c == '\n' ? 1 : column + 1;
 	}
 	snprintf(out, size, "line %d, column %d", line, column);
+}
+
+// cJSON reports where the syntax broke through return_parse_end (the same pointer as
+// cJSON_GetErrorPtr, without its process-wide state); the message gives line and column.
+static void SyntaxError(const Parser* p, const char* text, const char* at, bool nulByte)
+{
+	char where[64], near[40];
+	Where(text, at, where, sizeof where);
+	Excerpt(text, at, near, (int)sizeof near);
+	if (nulByte)
+		Fail(p, where, "a NUL byte; a scene file is UTF-8 text");
+	else if (near[0] != 0)
+		Fail(p, where, "JSON syntax error near '%s'%s", near, *at == 0 ? " at the end of the file" : "");
+	else
+		Fail(p, where, "JSON syntax error%s", *at == 0 ? ": unexpected end of file" : "");
 }
 
 // The length of the well-formed UTF-8 sequence at s (1 to 4), or 0: no overlong forms, no
