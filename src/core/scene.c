@@ -1,9 +1,10 @@
 // Scene files (JSON): a world def, one or more cloth defs and a frame count, read with cJSON.
 //
 // The JSON mirrors the C defs key for key. Parsing starts from the defaults (or a preset's defs)
-// and applies only the keys present. Every key is looked up in a table of the def's fields, so a
-// misspelt key is an error instead of a silently kept default. Ranges are checked afterwards by
-// the validators creation uses, with the JSON path put in front of their messages:
+// and applies only the keys present. Every key is looked up in the def's field table (defs.c,
+// wfDefFields: the same rows give the defaults and the ranges), so a misspelt key is an error
+// instead of a silently kept default. Ranges are checked afterwards by the validators creation
+// uses, with the JSON path put in front of their messages:
 //   "FILE: world.step.substeps: 0 is out of range [1, 4096]".
 #include "internal.h"
 #include "names.h"
