@@ -654,7 +654,8 @@ typedef struct wfFieldInfo {
 	float defaultValue[4];   // wfDefault*Def's value: [0] for numbers, bools and enums, xyz(w) for vectors
 	float uiMin, uiMax;      // a range for a slider inside [min, max]; both 0 when there is none
 	uint32_t flags;          // WF_FIELD_*
-	uint32_t onlyFor;        // colliders: checked only for the types in this mask (1 << type); 0: every type
+	uint32_t onlyFor;        // checked only for these variants: a collider's types (1 << type), a cloth as a
+	                         // grid (1) or a mesh (2); 0: always
 	int enumCount;
 } wfFieldInfo;
 
