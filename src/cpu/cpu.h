@@ -158,6 +158,18 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 		wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
 }
 
+// XPBD on a grid in structure-of-arrays order, a whole frame at a time (cpu_soa.c, AVX2): the
+// same bits as wfCpuXpbdSubstep frame after frame. Built per cloth at creation.
+typedef struct wfCpuSoa wfCpuSoa;
+bool wfCpuSoaSupported(const wfClothModel* model); // a grid of at least 8 columns, AVX2 present
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* model, int threads); // NULL: out of memory
+void wfCpuSoaFree(wfCpuSoa* soa);
+int wfCpuSoaThreads(const wfCpuSoa* soa, const wfCpuContext* ctx); // the team a frame runs on
+// Every substep of a frame: first the frame-start state into backupPos/backupVel (before the
+// re-centring shift, which it applies), last the new state into the cloth's state. Returns whether
+// a particle fails the frame check's tests (non-finite, too fast): then run wfCheckFrame.
+bool wfCpuSoaFrame(wfCpuSoa* soa, const wfCpuContext* ctx, wfCloth* cloth, wfVec4* backupPos, wfVec4* backupVel);
+
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* cloth);

@@ -1,0 +1,566 @@
+// XPBD on a grid cloth with the particles as separate x, y, z, w arrays (structure of arrays), a
+// whole frame at a time, AVX2.
+//
+// Why: the record-order kernel (cpu_simd.c) gathers eight 16-byte particles per constraint end and
+// transposes them in and out, 24 instructions per projection. Here eight constraints of a colour
+// whose ends are eight consecutive particles at both ends are one block: their x, y, z and w are
+// plain 32-byte loads and stores, about 8 instructions per projection.
+//
+// The layout. Within a row, particles are stored by column mod 4 (columns 0, 4, 8, ... then 1, 5,
+// 9, ... then 2, ... then 3, ...), rows one after another. Every grid constraint then joins a
+// particle of one such class to a particle of a class at the same or the next position: horizontal
+// neighbours (x, x + 1) are class c and c + 1, bending springs (x, x + 2) c and c + 2, diagonals the
+// same between two rows, vertical ones the same slot one or two rows down. So the constraints of a
+// colour, sorted by their first end, fall into runs where both ends advance by one slot.
+//
+// Blocks. A run of L >= 8 constraints is solved in blocks of eight; when 8 does not divide L the
+// last block starts 8 lanes before the run's end and its first lanes (`skip`) are constraints the
+// block before has solved: they are masked, so they load and store their particles unchanged.
+// Runs shorter than 8 are solved one constraint at a time. Nothing in the model changes: the
+// blocks are a second view of the same constraints, and inside a colour no two constraints share
+// a particle, so the order in which a colour is solved does not change a bit. Each lane performs
+// the scalar solver's operations in its order (cpu_xpbd.c), so the result is bit for bit the
+// scalar one (simd_matches_scalar_bitwise, soa_matches_scalar_bitwise).
+//
+// Threads. One parallel region per frame. Thread t owns a band of rows: their particles in the
+// particle stages and the constraints whose first end lies in them. A constraint spans at most two
+// rows, so with bands of at least two rows a thread shares particles only with the threads of the
+// bands next to it. Instead of a team barrier after each phase (predict, one per colour, finish)
+// a thread publishes the phase it finished and, before starting phase P, waits for its two
+// neighbours to have finished phase P - 1: every pair of phases that touch the same particle is
+// then ordered as with barriers, and a slow thread holds up only its neighbours.
+#include "cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#include <sched.h>
+#include <stdatomic.h>
+
+#define WF_TARGET_AVX2 __attribute__((target("avx2")))
+
+// Eight constraints of one colour and family: lane l joins slots a + l and b + l.
+typedef struct SoaBlock {
+	int32_t a, b;
+	int32_t family;
+	int32_t skip; // lanes [0, skip) were solved by the block before (the run's last block overlaps it)
+} SoaBlock;
+
+// A constraint of a run shorter than a block.
+typedef struct SoaSingle {
+	int32_t a, b;
+	int32_t family;
+	float rest;
+} SoaSingle;
+
+// A thread's published phase, one cache line each.
+typedef struct SoaFlag {
+	_Alignas(64) atomic_int phase;
+	char pad[64 - sizeof(atomic_int)];
+} SoaFlag;
+
+struct wfCpuSoa {
+	int n, cols, rows, colorCount;
+	int* slot;             // (n) slot of particle i
+	float* buf;            // the ten particle arrays below, one allocation
+	float *x, *y, *z, *w;  // (n) positions, inverse mass
+	float *px, *py, *pz;   // (n) positions at the substep start
+	float *vx, *vy, *vz;   // (n) velocities
+	int blockCount, singleCount;
+	SoaBlock* block;       // (blockCount) colour by colour, first ends ascending
+	float* rest;           // (8 x blockCount) rest length per lane
+	float* lambda;         // (8 x blockCount) multiplier per lane
+	SoaSingle* single;     // (singleCount) colour by colour, first ends ascending
+	float* lambdaSingle;   // (singleCount)
+	int* rowBlock;         // (colorCount x (rows + 1)) first block of colour c whose first end is in row >= r
+	int* rowTail;          // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
+	int* rowSingle;        // (colorCount x (rows + 1)) the same for the singles
+	int flagCount;
+	SoaFlag* flag;         // (flagCount) per thread
+};
+
+bool wfCpuSoaSupported(const wfClothModel* m)
+{
+	return !m->mesh && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2();
+}
+
+void wfCpuSoaFree(wfCpuSoa* s)
+{
+	if (s == NULL)
+		return;
+	wfFree(s->slot);
+	wfFree(s->buf);
+	wfFree(s->block);
+	wfFree(s->rest);
+	wfFree(s->lambda);
+	wfFree(s->single);
+	wfFree(s->lambdaSingle);
+	wfFree(s->rowBlock);
+	wfFree(s->rowTail);
+	wfFree(s->rowSingle);
+	wfFree(s->flag);
+	free(s);
+}
+
+// A constraint in slot terms, for sorting a colour by its first end.
+typedef struct SoaEntry {
+	int32_t a, b, family;
+	float rest;
+} SoaEntry;
+
+static int CompareEntry(const void* l, const void* r)
+{
+	const SoaEntry *p = (const SoaEntry*)l, *q = (const SoaEntry*)r;
+	return (p->a > q->a) - (p->a < q->a);
+}
+
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
+{
+	wfCpuSoa* s = (wfCpuSoa*)calloc(1, sizeof *s);
+	if (s == NULL)
+		return NULL;
+	const int n = m->particleCount, cols = m->cols, rows = m->rows, colors = m->colorCount;
+	s->n = n;
+	s->cols = cols;
+	s->rows = rows;
+	s->colorCount = colors;
+	s->flagCount = threads > 1 ? threads : 1;
+	const size_t stride = ((size_t)n + 15) & ~(size_t)15;
+	s->slot = (int*)wfAlloc((size_t)n * sizeof(int));
+	s->buf = (float*)wfAlloc(10 * stride * sizeof(float));
+	s->rowBlock = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
+	s->rowTail = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
+	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
+	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
+	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
+	// At most one block per 8 constraints plus one per run, at most one run per constraint.
+	const int cap = m->constraintCount + colors + 1;
+	s->block = (SoaBlock*)wfAlloc((size_t)cap * sizeof(SoaBlock));
+	s->rest = (float*)wfAlloc((size_t)cap * 8 * sizeof(float));
+	s->lambda = (float*)wfAlloc((size_t)cap * 8 * sizeof(float));
+	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
+	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !s->block || !s->rest || !s->lambda || !s->single ||
+		!s->lambdaSingle) {
+		free(e);
+		wfCpuSoaFree(s);
+		return NULL;
+	}
+	float** arrays[10] = {&s->x, &s->y, &s->z, &s->w, &s->px, &s->py, &s->pz, &s->vx, &s->vy, &s->vz};
+	for (int k = 0; k < 10; ++k)
+		*arrays[k] = s->buf + (size_t)k * stride;
+	// Slots: row by row, and within a row by column mod 4.
+	int offset[4] = {0, 0, 0, 0};
+	for (int c = 1; c < 4; ++c)
+		offset[c] = offset[c - 1] + (cols - (c - 1) + 3) / 4;
+	for (int i = 0; i < n; ++i) {
+		const int x = i % cols, y = i / cols;
+		s->slot[i] = y * cols + offset[x % 4] + x / 4;
+	}
+	for (int c = 0; c < colors; ++c) {
+		const int begin = m->colorStart[c], count = m->colorStart[c + 1] - begin;
+		for (int k = 0; k < count; ++k) {
+			const wfConstraint q = m->constraints[begin + k];
+			e[k] = (SoaEntry){s->slot[q.a], s->slot[q.b], (int32_t)q.family, q.rest};
+		}
+		qsort(e, (size_t)count, sizeof *e, CompareEntry);
+		// Runs: both ends one slot further, the same family, the first ends in one row. Each of
+		// three passes emits one kind of work in row order: the whole blocks, the runs' last
+		// blocks that overlap the block before (apart from it, so that its loads do not wait for
+		// that block's stores), and the singles.
+		for (int pass = 0; pass < 3; ++pass) {
+			int* rows0 = (pass == 0 ? s->rowBlock : pass == 1 ? s->rowTail : s->rowSingle) + (size_t)c * (size_t)(rows + 1);
+			int row = 0;
+			for (int j0 = 0; j0 < count;) {
+				int j1 = j0 + 1;
+				while (j1 < count && e[j1].a == e[j1 - 1].a + 1 && e[j1].b == e[j1 - 1].b + 1 && e[j1].family == e[j0].family &&
+					   e[j1].a / cols == e[j0].a / cols)
+					++j1;
+				for (const int r = e[j0].a / cols; row <= r; ++row)
+					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
+				const int len = j1 - j0;
+				if (pass == 2 && len < 8) {
+					for (int j = j0; j < j1; ++j)
+						s->single[s->singleCount++] = (SoaSingle){e[j].a, e[j].b, e[j].family, e[j].rest};
+				}
+				for (int j = j0; len >= 8 && pass < 2 && j < j1; j += 8) {
+					const bool tail = j + 8 > j1;
+					if (tail != (pass == 1))
+						continue;
+					const int first = tail ? j1 - 8 : j;
+					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, j - first};
+					for (int l = 0; l < 8; ++l)
+						s->rest[8 * s->blockCount + l] = e[first + l].rest;
+					s->blockCount++;
+				}
+				j0 = j1;
+			}
+			for (; row <= rows; ++row)
+				rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
+		}
+	}
+	free(e);
+	return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels. Each lane does what the scalar loops do, in their order (no FMA: -ffp-contract=off).
+
+// One block. On the first iteration of a substep lambda is 0 (the scalar solver clears it), so
+// it is neither loaded nor cleared: at * 0 = +0, and (len - rest) + 0 is len - rest, which is never
+// -0; the new lambda is 0 + dl as the scalar `lambda += dl` makes it. A block whose lanes are all
+// valid (no pinned pair, no zero length, no solved lane: the common case) stores without blends.
+WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(float* restrict x, float* restrict y,
+	float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
+	const float* alphaTilde, const bool first)
+{
+	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
+	const __m256 ax = _mm256_loadu_ps(x + q.a), ay = _mm256_loadu_ps(y + q.a), az = _mm256_loadu_ps(z + q.a);
+	const __m256 bx = _mm256_loadu_ps(x + q.b), by = _mm256_loadu_ps(y + q.b), bz = _mm256_loadu_ps(z + q.b);
+	const __m256 aw = _mm256_loadu_ps(w + q.a), bw = _mm256_loadu_ps(w + q.b);
+	const __m256 at = _mm256_broadcast_ss(&alphaTilde[q.family]);
+	const __m256 wsum = _mm256_add_ps(aw, bw);
+	const __m256 dx = _mm256_sub_ps(ax, bx), dy = _mm256_sub_ps(ay, by), dz = _mm256_sub_ps(az, bz);
+	const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+	const __m256 len = _mm256_sqrt_ps(len2);
+	__m256 valid = _mm256_and_ps(_mm256_cmp_ps(wsum, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ));
+	if (q.skip != 0) {
+		const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+		valid = _mm256_and_ps(valid, _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(q.skip - 1))));
+	}
+	// dl = -(len - rest + at * lambda) / (wsum + at)
+	__m256 lam = zero, num = _mm256_sub_ps(len, _mm256_load_ps(restLane));
+	if (!first) {
+		lam = _mm256_load_ps(lambdaLane);
+		num = _mm256_add_ps(num, _mm256_mul_ps(at, lam));
+	}
+	const __m256 dl0 = _mm256_div_ps(_mm256_xor_ps(num, sign), _mm256_add_ps(wsum, at));
+	if (_mm256_movemask_ps(valid) == 0xFF) {
+		_mm256_store_ps(lambdaLane, _mm256_add_ps(lam, dl0));
+		const __m256 sc = _mm256_div_ps(dl0, len);
+		const __m256 sa = _mm256_mul_ps(sc, aw), sb = _mm256_mul_ps(sc, bw);
+		_mm256_storeu_ps(x + q.a, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)));
+		_mm256_storeu_ps(y + q.a, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)));
+		_mm256_storeu_ps(z + q.a, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)));
+		_mm256_storeu_ps(x + q.b, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)));
+		_mm256_storeu_ps(y + q.b, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)));
+		_mm256_storeu_ps(z + q.b, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)));
+		return;
+	}
+	// Invalid lanes get dl = 0 and keep their particles and lambda.
+	const __m256 dl = _mm256_and_ps(dl0, valid);
+	_mm256_store_ps(lambdaLane, first ? _mm256_add_ps(lam, dl) : _mm256_blendv_ps(lam, _mm256_add_ps(lam, dl), valid));
+	const __m256 sc = _mm256_and_ps(_mm256_div_ps(dl, len), valid);
+	const __m256 sa = _mm256_mul_ps(sc, aw), sb = _mm256_mul_ps(sc, bw);
+	_mm256_storeu_ps(x + q.a, _mm256_blendv_ps(ax, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)), valid));
+	_mm256_storeu_ps(y + q.a, _mm256_blendv_ps(ay, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)), valid));
+	_mm256_storeu_ps(z + q.a, _mm256_blendv_ps(az, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)), valid));
+	_mm256_storeu_ps(x + q.b, _mm256_blendv_ps(bx, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)), valid));
+	_mm256_storeu_ps(y + q.b, _mm256_blendv_ps(by, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)), valid));
+	_mm256_storeu_ps(z + q.b, _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid));
+}
+
+// Constraint blocks [b0, b1), one loop per iteration kind so that neither tests `first` per block.
+WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first)
+{
+	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	const float* restrict w = s->w;
+	const SoaBlock* restrict block = s->block;
+	const float* restrict rest = s->rest;
+	float* restrict lambda = s->lambda;
+	if (first) {
+		for (int k = b0; k < b1; ++k)
+			SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, true);
+	} else {
+		for (int k = b0; k < b1; ++k)
+			SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, false);
+	}
+}
+
+// Singles [s0, s1): the scalar solver's loop on the arrays.
+static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, bool first)
+{
+	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	const float* restrict w = s->w;
+	for (int k = s0; k < s1; ++k) {
+		const SoaSingle q = s->single[k];
+		if (first)
+			s->lambdaSingle[k] = 0.0f;
+		const float wa = w[q.a], wb = w[q.b];
+		const float wsum = wa + wb;
+		const float dx = x[q.a] - x[q.b], dy = y[q.a] - y[q.b], dz = z[q.a] - z[q.b];
+		const float len = sqrtf(dx * dx + dy * dy + dz * dz);
+		if (wsum == 0.0f || len < 1e-12f)
+			continue;
+		const float at = alphaTilde[q.family];
+		const float dl = -(len - q.rest + at * s->lambdaSingle[k]) / (wsum + at);
+		s->lambdaSingle[k] += dl;
+		const float sc = dl / len;
+		const float sa = sc * wa, sb = sc * wb;
+		x[q.a] += sa * dx;
+		y[q.a] += sa * dy;
+		z[q.a] += sa * dz;
+		x[q.b] -= sb * dx;
+		y[q.b] -= sb * dy;
+		z[q.b] -= sb * dz;
+	}
+}
+
+// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop).
+WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
+{
+	const float hax = h * a.x, hay = h * a.y, haz = h * a.z;
+	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping), one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+	const __m256 hx = _mm256_set1_ps(hax), hy = _mm256_set1_ps(hay), hz = _mm256_set1_ps(haz);
+	int i = i0;
+	for (; i + 8 <= i1; i += 8) {
+		const __m256 x = _mm256_loadu_ps(s->x + i), y = _mm256_loadu_ps(s->y + i), z = _mm256_loadu_ps(s->z + i);
+		const __m256 w = _mm256_loadu_ps(s->w + i);
+		_mm256_storeu_ps(s->px + i, x);
+		_mm256_storeu_ps(s->py + i, y);
+		_mm256_storeu_ps(s->pz + i, z);
+		const __m256 dynamic = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ);
+		const __m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, w), dv)); // 1 + h w d
+		const __m256 vx = _mm256_loadu_ps(s->vx + i), vy = _mm256_loadu_ps(s->vy + i), vz = _mm256_loadu_ps(s->vz + i);
+		const __m256 nvx = _mm256_div_ps(_mm256_add_ps(vx, hx), k);
+		const __m256 nvy = _mm256_div_ps(_mm256_add_ps(vy, hy), k);
+		const __m256 nvz = _mm256_div_ps(_mm256_add_ps(vz, hz), k);
+		_mm256_storeu_ps(s->vx + i, _mm256_blendv_ps(vx, nvx, dynamic));
+		_mm256_storeu_ps(s->vy + i, _mm256_blendv_ps(vy, nvy, dynamic));
+		_mm256_storeu_ps(s->vz + i, _mm256_blendv_ps(vz, nvz, dynamic));
+		_mm256_storeu_ps(s->x + i, _mm256_blendv_ps(x, _mm256_add_ps(x, _mm256_mul_ps(hv, nvx)), dynamic));
+		_mm256_storeu_ps(s->y + i, _mm256_blendv_ps(y, _mm256_add_ps(y, _mm256_mul_ps(hv, nvy)), dynamic));
+		_mm256_storeu_ps(s->z + i, _mm256_blendv_ps(z, _mm256_add_ps(z, _mm256_mul_ps(hv, nvz)), dynamic));
+	}
+	for (; i < i1; ++i) {
+		s->px[i] = s->x[i];
+		s->py[i] = s->y[i];
+		s->pz[i] = s->z[i];
+		if (s->w[i] == 0.0f)
+			continue;
+		const float k = 1.0f + h * s->w[i] * damping;
+		s->vx[i] = (s->vx[i] + hax) / k;
+		s->vy[i] = (s->vy[i] + hay) / k;
+		s->vz[i] = (s->vz[i] + haz) / k;
+		s->x[i] = s->x[i] + h * s->vx[i];
+		s->y[i] = s->y[i] + h * s->vy[i];
+		s->z[i] = s->z[i] + h * s->vz[i];
+	}
+}
+
+// One particle's collisions through the scalar routine.
+static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
+{
+	wfVec4 x = {s->x[i], s->y[i], s->z[i], s->w[i]}, v = {s->vx[i], s->vy[i], s->vz[i], 0.0f};
+	wfCpuCollideParticle(k, &x, &v);
+	s->x[i] = x.x;
+	s->y[i] = x.y;
+	s->z[i] = x.z;
+	s->vx[i] = v.x;
+	s->vy[i] = v.y;
+	s->vz[i] = v.z;
+}
+
+// v = factor (x - p) over slots [i0, i1), then the collisions (wfCpuFinish's loop). The sphere and
+// floor tests are done eight at a time with the scalar expressions; a particle that may touch
+// anything goes through the scalar routine, which repeats them.
+WF_TARGET_AVX2 static void Finish(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
+{
+	const __m256 f = _mm256_set1_ps(factor), zero = _mm256_setzero_ps();
+	const __m256 cx = _mm256_set1_ps(k->center.x), cy = _mm256_set1_ps(k->center.y), cz = _mm256_set1_ps(k->center.z);
+	const __m256 r2 = _mm256_set1_ps(k->radius * k->radius), floorY = _mm256_set1_ps(k->floorY);
+	const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+	int i = i0;
+	for (; i + 8 <= i1; i += 8) {
+		const __m256 x = _mm256_loadu_ps(s->x + i), y = _mm256_loadu_ps(s->y + i), z = _mm256_loadu_ps(s->z + i);
+		const __m256 dynamic = _mm256_cmp_ps(_mm256_loadu_ps(s->w + i), zero, _CMP_NEQ_UQ);
+		_mm256_storeu_ps(s->vx + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(x, _mm256_loadu_ps(s->px + i)), f), dynamic));
+		_mm256_storeu_ps(s->vy + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(y, _mm256_loadu_ps(s->py + i)), f), dynamic));
+		_mm256_storeu_ps(s->vz + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(z, _mm256_loadu_ps(s->pz + i)), f), dynamic));
+		if (!k->any)
+			continue;
+		__m256 hit = k->shapeCount > 0 ? all : zero;
+		if (k->sphere) {
+			const __m256 dx = _mm256_sub_ps(x, cx), dy = _mm256_sub_ps(y, cy), dz = _mm256_sub_ps(z, cz);
+			const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+			hit = _mm256_or_ps(hit, _mm256_cmp_ps(d2, r2, _CMP_LT_OQ));
+		}
+		if (k->floor)
+			hit = _mm256_or_ps(hit, _mm256_cmp_ps(y, floorY, _CMP_LT_OQ));
+		for (int bits = _mm256_movemask_ps(_mm256_and_ps(hit, dynamic)); bits != 0; bits &= bits - 1)
+			CollideSlot(s, k, i + __builtin_ctz((unsigned)bits));
+	}
+	for (; i < i1; ++i) {
+		if (s->w[i] == 0.0f) {
+			s->vx[i] = s->vy[i] = s->vz[i] = 0.0f;
+			continue;
+		}
+		s->vx[i] = factor * (s->x[i] - s->px[i]);
+		s->vy[i] = factor * (s->y[i] - s->py[i]);
+		s->vz[i] = factor * (s->z[i] - s->pz[i]);
+		if (k->any)
+			CollideSlot(s, k, i);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The frame.
+
+// Before phase `phase`, the neighbours' phase - 1 is done. Spins a little, then yields the core
+// (a machine with more threads than cores would otherwise spin away the neighbour's time slice).
+static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
+{
+	for (int d = -1; d <= 1; d += 2) {
+		const int u = t + d;
+		if (u < 0 || u >= threads)
+			continue;
+		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin) {
+			if (spin < 4000)
+				_mm_pause();
+			else
+				sched_yield();
+		}
+	}
+}
+
+static void Publish(wfCpuSoa* s, int t, int phase)
+{
+	atomic_store_explicit(&s->flag[t].phase, phase, memory_order_release);
+}
+
+int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
+{
+	if (!ctx->parallel)
+		return 1;
+	int t = ctx->threads < s->flagCount ? ctx->threads : s->flagCount;
+	return t < s->rows / 2 ? t : s->rows / 2 > 0 ? s->rows / 2 : 1;
+}
+
+bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
+{
+	const wfFrameParams* p = ctx0->params;
+	const float h = p->h, damping = c->material.damping, factor = 1.0f / h;
+	const float alphaTilde[WF_FAMILY_COUNT] = {
+		c->material.stretchCompliance / (h * h),
+		c->material.shearCompliance / (h * h),
+		c->material.bendCompliance / (h * h),
+	};
+	const int threads = wfCpuSoaThreads(s, ctx0);
+	const float limit = ctx0->world->def.maxSpeed;
+	for (int t = 0; t < s->flagCount; ++t)
+		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
+	int bad = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : bad)
+	{
+#ifdef _OPENMP
+		const int t = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+		const int t = 0, team = 1;
+#endif
+		wfCpuContext ctx = *ctx0;
+		const int r0 = (int)((long long)s->rows * t / team), r1 = (int)((long long)s->rows * (t + 1) / team);
+		const int i0 = r0 * s->cols, i1 = r1 * s->cols; // particles and slots of the band (rows are permuted within)
+		// The frame start: the backup (the state before the re-centring shift), the shift, and
+		// the state into the arrays.
+		memcpy(backupPos + i0, c->state.pos + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
+		memcpy(backupVel + i0, c->state.vel + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
+		const wfVec3 shift = c->local.shift;
+		const bool shifted = shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f;
+		for (int i = i0; i < i1; ++i) {
+			wfVec4 q = c->state.pos[i];
+			if (shifted) {
+				q.x -= shift.x;
+				q.y -= shift.y;
+				q.z -= shift.z;
+			}
+			const int k = s->slot[i];
+			s->x[k] = q.x;
+			s->y[k] = q.y;
+			s->z[k] = q.z;
+			s->w[k] = q.w;
+			s->vx[k] = c->state.vel[i].x;
+			s->vy[k] = c->state.vel[i].y;
+			s->vz[k] = c->state.vel[i].z;
+		}
+		const int grab = c->grabIndex >= i0 && c->grabIndex < i1 ? s->slot[c->grabIndex] : -1;
+		int phase = 1;
+		for (int sub = 0; sub < p->substeps; ++sub) {
+			ctx.substep = sub;
+			// Predict (continuing the phase of the substep before: it touches only the band's own
+			// particles, as the finish before it did).
+			Predict(s, i0, i1, h, damping, wfExternalAccel(p, sub, 0, 1.0f / c->material.mass));
+			if (grab >= 0) {
+				s->x[grab] = c->local.grabTarget.x;
+				s->y[grab] = c->local.grabTarget.y;
+				s->z[grab] = c->local.grabTarget.z;
+			}
+			Publish(s, t, phase);
+			wfCpuStageMark(&ctx, WF_STAGE_PREDICT);
+			for (int it = 0; it < p->iterations; ++it) {
+				for (int color = 0; color < s->colorCount; ++color) {
+					WaitNeighbours(s, t, team, ++phase);
+					const int* rb = s->rowBlock + (size_t)color * (size_t)(s->rows + 1);
+					const int* rt = s->rowTail + (size_t)color * (size_t)(s->rows + 1);
+					const int* rs = s->rowSingle + (size_t)color * (size_t)(s->rows + 1);
+					SolveBlocks(s, rb[r0], rb[r1], alphaTilde, it == 0);
+					SolveBlocks(s, rt[r0], rt[r1], alphaTilde, it == 0);
+					SolveSingles(s, rs[r0], rs[r1], alphaTilde, it == 0);
+					Publish(s, t, phase);
+				}
+			}
+			wfCpuStageMark(&ctx, WF_STAGE_SOLVE);
+			WaitNeighbours(s, t, team, ++phase);
+			const wfCpuColliders k = wfCpuCollidersAt(&ctx, c);
+			Finish(s, &k, i0, i1, factor);
+			wfCpuStageMark(&ctx, WF_STAGE_FINISH);
+		}
+		// The frame end: the arrays back into the state, and the frame check's two tests
+		// (wfCheckFrame's expressions), so that a good frame needs no second pass.
+		for (int i = i0; i < i1; ++i) {
+			const int k = s->slot[i];
+			const wfVec4 x = {s->x[k], s->y[k], s->z[k], s->w[k]}, v = {s->vx[k], s->vy[k], s->vz[k], 0.0f};
+			c->state.pos[i] = x;
+			c->state.vel[i] = v;
+			const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
+			bad |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
+		}
+	}
+	return bad != 0;
+}
+
+#else
+
+bool wfCpuSoaSupported(const wfClothModel* m)
+{
+	(void)m;
+	return false;
+}
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
+{
+	(void)m;
+	(void)threads;
+	return NULL;
+}
+void wfCpuSoaFree(wfCpuSoa* s) { (void)s; }
+int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
+{
+	(void)s;
+	(void)ctx;
+	return 1;
+}
+bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
+{
+	(void)s;
+	(void)ctx;
+	(void)c;
+	(void)backupPos;
+	(void)backupVel;
+	return false;
+}
+
+#endif
