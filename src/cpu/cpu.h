@@ -169,6 +169,20 @@ int wfCpuSoaThreads(const wfCpuSoa* soa, const wfCpuContext* ctx); // the team a
 // re-centring shift, which it applies), last the new state into the cloth's state. Returns whether
 // a particle fails the frame check's tests (non-finite, too fast): then run wfCheckFrame.
 bool wfCpuSoaFrame(wfCpuSoa* soa, const wfCpuContext* ctx, wfCloth* cloth, wfVec4* backupPos, wfVec4* backupVel);
+// The design's floor, for bench/cpu: one pass of every colour as the solver makes it (SOLVE), or
+// only its square roots and divisions (DIVIDE), or only its loads and stores (MEMORY); returns a
+// value to keep the work alive, and the block, lane and single counts.
+// SUBSTEP and WAVE: a whole substep of the Bullet comparison's scene, stage after stage or as the
+// one-thread wave over the rows.
+typedef enum wfCpuSoaProbeKind {
+	WF_SOA_PROBE_SOLVE,
+	WF_SOA_PROBE_DIVIDE,
+	WF_SOA_PROBE_MEMORY,
+	WF_SOA_PROBE_SUBSTEP,
+	WF_SOA_PROBE_WAVE
+} wfCpuSoaProbeKind;
+double wfCpuSoaProbe(wfCpuSoa* soa, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles);
+void wfCpuSoaLoad(wfCpuSoa* soa, const wfCloth* cloth); // positions and inverse masses into the arrays
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);

@@ -217,7 +217,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
 // valid (no pinned pair, no zero length, no solved lane: the common case) stores without blends.
 WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(float* restrict x, float* restrict y,
 	float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
-	const float* alphaTilde, const bool first)
+	const float* alphaTilde, const bool first, const bool tail)
 {
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
 	const __m256 ax = _mm256_loadu_ps(x + q.a), ay = _mm256_loadu_ps(y + q.a), az = _mm256_loadu_ps(z + q.a);
@@ -229,7 +229,7 @@ WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(floa
 	const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
 	const __m256 len = _mm256_sqrt_ps(len2);
 	__m256 valid = _mm256_and_ps(_mm256_cmp_ps(wsum, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ));
-	if (q.skip != 0) {
+	if (tail) {
 		const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
 		valid = _mm256_and_ps(valid, _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(q.skip - 1))));
 	}
@@ -265,22 +265,28 @@ WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(floa
 	_mm256_storeu_ps(z + q.b, _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid));
 }
 
-// Constraint blocks [b0, b1), one loop per iteration kind so that neither tests `first` per block.
-WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first)
+// Constraint blocks [b0, b1), one loop per kind (first iteration or not, whole or overlapping
+// blocks) so that no block tests what is the same for all of them.
+#define WF_SOA_LOOP(FIRST, TAIL) \
+	for (int k = b0; k < b1; ++k) \
+	SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, FIRST, TAIL)
+WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
 {
 	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
 	const float* restrict w = s->w;
 	const SoaBlock* restrict block = s->block;
 	const float* restrict rest = s->rest;
 	float* restrict lambda = s->lambda;
-	if (first) {
-		for (int k = b0; k < b1; ++k)
-			SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, true);
-	} else {
-		for (int k = b0; k < b1; ++k)
-			SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, false);
-	}
+	if (first && !tail)
+		WF_SOA_LOOP(true, false);
+	else if (first)
+		WF_SOA_LOOP(true, true);
+	else if (!tail)
+		WF_SOA_LOOP(false, false);
+	else
+		WF_SOA_LOOP(false, true);
 }
+#undef WF_SOA_LOOP
 
 // Singles [s0, s1): the scalar solver's loop on the arrays.
 static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, bool first)
@@ -311,9 +317,12 @@ static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, b
 	}
 }
 
-// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop).
+// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop). Without
+// damping the divisor 1 + h w 0 is exactly 1 (h w is finite: masses are at least 1e-9 kg), and a
+// division by 1 returns its dividend, so the vector loop leaves the three divisions out.
 WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
 {
+	const bool damped = damping != 0.0f;
 	const float hax = h * a.x, hay = h * a.y, haz = h * a.z;
 	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping), one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
 	const __m256 hx = _mm256_set1_ps(hax), hy = _mm256_set1_ps(hay), hz = _mm256_set1_ps(haz);
@@ -325,11 +334,14 @@ WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float d
 		_mm256_storeu_ps(s->py + i, y);
 		_mm256_storeu_ps(s->pz + i, z);
 		const __m256 dynamic = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ);
-		const __m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, w), dv)); // 1 + h w d
 		const __m256 vx = _mm256_loadu_ps(s->vx + i), vy = _mm256_loadu_ps(s->vy + i), vz = _mm256_loadu_ps(s->vz + i);
-		const __m256 nvx = _mm256_div_ps(_mm256_add_ps(vx, hx), k);
-		const __m256 nvy = _mm256_div_ps(_mm256_add_ps(vy, hy), k);
-		const __m256 nvz = _mm256_div_ps(_mm256_add_ps(vz, hz), k);
+		__m256 nvx = _mm256_add_ps(vx, hx), nvy = _mm256_add_ps(vy, hy), nvz = _mm256_add_ps(vz, hz);
+		if (damped) {
+			const __m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, w), dv)); // 1 + h w d
+			nvx = _mm256_div_ps(nvx, k);
+			nvy = _mm256_div_ps(nvy, k);
+			nvz = _mm256_div_ps(nvz, k);
+		}
 		_mm256_storeu_ps(s->vx + i, _mm256_blendv_ps(vx, nvx, dynamic));
 		_mm256_storeu_ps(s->vy + i, _mm256_blendv_ps(vy, nvy, dynamic));
 		_mm256_storeu_ps(s->vz + i, _mm256_blendv_ps(vz, nvz, dynamic));
@@ -441,6 +453,63 @@ int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 	return t < s->rows / 2 ? t : s->rows / 2 > 0 ? s->rows / 2 : 1;
 }
 
+// The constraints of one colour whose first end lies in rows [r0, r1).
+static void SolveRows(wfCpuSoa* s, int color, int r0, int r1, const float* alphaTilde, bool first)
+{
+	const size_t row = (size_t)color * (size_t)(s->rows + 1);
+	SolveBlocks(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
+	SolveBlocks(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
+	SolveSingles(s, s->rowSingle[row + r0], s->rowSingle[row + r1], alphaTilde, first);
+}
+
+// One substep on one thread as a wave over the rows, so that the rows being worked on stay in the
+// first-level cache from colour to colour instead of every colour streaming the whole cloth again.
+// The stages in order are predict, every iteration's colours, finish; each is done up to a row
+// (done[]) and advances a few rows at a time behind the one before it. A constraint spans at most
+// two rows, so a colour may solve the constraints whose first end is in row y once the stage
+// before it is done up to row y + 2: every constraint of an earlier stage that touches the same
+// particles (first ends in rows y - 2 .. y + 2) is then done, and those it has not reached touch
+// only rows beyond y + 2. Finish of row y needs the last colour done up to row y. Every particle
+// thus sees the stages in the order of the plain loop, and each constraint the same inputs:
+// the same bits.
+enum { WF_SOA_WAVE_ROWS = 4, WF_SOA_MAX_STAGES = 2 + 16 * 64 };
+static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, int grab, float h, float damping, wfVec3 accel,
+	float factor, const float* alphaTilde, int iterations)
+{
+	const int rows = s->rows, cols = s->cols, colours = iterations * s->colorCount;
+	int done[WF_SOA_MAX_STAGES]; // predict, colours..., finish
+	const int stages = colours + 2;
+	for (int q = 0; q < stages; ++q)
+		done[q] = 0;
+	while (done[stages - 1] < rows) {
+		// Predict a few rows further.
+		int to = done[0] + WF_SOA_WAVE_ROWS < rows ? done[0] + WF_SOA_WAVE_ROWS : rows;
+		if (to > done[0]) {
+			Predict(s, done[0] * cols, to * cols, h, damping, accel);
+			if (grab >= 0 && grab >= done[0] * cols && grab < to * cols) {
+				s->x[grab] = c->local.grabTarget.x;
+				s->y[grab] = c->local.grabTarget.y;
+				s->z[grab] = c->local.grabTarget.z;
+			}
+			done[0] = to;
+		}
+		// Each colour up to two rows behind the stage before it (all rows once that one is done).
+		for (int q = 1; q <= colours; ++q) {
+			to = done[q - 1] == rows ? rows : done[q - 1] - 2;
+			if (to > done[q]) {
+				SolveRows(s, (q - 1) % s->colorCount, done[q], to, alphaTilde, q <= s->colorCount);
+				done[q] = to;
+			}
+		}
+		// Finish up to where the last colour is.
+		to = done[colours];
+		if (to > done[stages - 1]) {
+			Finish(s, k, done[stages - 1] * cols, to * cols, factor);
+			done[stages - 1] = to;
+		}
+	}
+}
+
 bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
 {
 	const wfFrameParams* p = ctx0->params;
@@ -491,9 +560,17 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		int phase = 1;
 		for (int sub = 0; sub < p->substeps; ++sub) {
 			ctx.substep = sub;
+			const wfVec3 accel = wfExternalAccel(p, sub, 0, 1.0f / c->material.mass);
+			const wfCpuColliders k = wfCpuCollidersAt(&ctx, c);
+			// One thread: the wave. With stage timing the stages run one after another instead (the
+			// wave interleaves them, so it has no stage boundaries to time); the bits are the same.
+			if (team == 1 && ctx.timer == NULL && p->iterations * s->colorCount + 2 <= WF_SOA_MAX_STAGES) {
+				WaveSubstep(s, c, &k, grab, h, damping, accel, factor, alphaTilde, p->iterations);
+				continue;
+			}
 			// Predict (continuing the phase of the substep before: it touches only the band's own
 			// particles, as the finish before it did).
-			Predict(s, i0, i1, h, damping, wfExternalAccel(p, sub, 0, 1.0f / c->material.mass));
+			Predict(s, i0, i1, h, damping, accel);
 			if (grab >= 0) {
 				s->x[grab] = c->local.grabTarget.x;
 				s->y[grab] = c->local.grabTarget.y;
@@ -504,18 +581,12 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 			for (int it = 0; it < p->iterations; ++it) {
 				for (int color = 0; color < s->colorCount; ++color) {
 					WaitNeighbours(s, t, team, ++phase);
-					const int* rb = s->rowBlock + (size_t)color * (size_t)(s->rows + 1);
-					const int* rt = s->rowTail + (size_t)color * (size_t)(s->rows + 1);
-					const int* rs = s->rowSingle + (size_t)color * (size_t)(s->rows + 1);
-					SolveBlocks(s, rb[r0], rb[r1], alphaTilde, it == 0);
-					SolveBlocks(s, rt[r0], rt[r1], alphaTilde, it == 0);
-					SolveSingles(s, rs[r0], rs[r1], alphaTilde, it == 0);
+					SolveRows(s, color, r0, r1, alphaTilde, it == 0);
 					Publish(s, t, phase);
 				}
 			}
 			wfCpuStageMark(&ctx, WF_STAGE_SOLVE);
 			WaitNeighbours(s, t, team, ++phase);
-			const wfCpuColliders k = wfCpuCollidersAt(&ctx, c);
 			Finish(s, &k, i0, i1, factor);
 			wfCpuStageMark(&ctx, WF_STAGE_FINISH);
 		}
@@ -533,6 +604,95 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	return bad != 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The floor of the design (bench/cpu/, docs/PERFORMANCE.md): one pass over every colour's blocks
+// as the solver does it, and two loops over the same blocks that keep one part of its work each:
+// the square root and the two divisions of a block (WF_SOA_PROBE_DIVIDE), or its ten loads and six
+// stores (WF_SOA_PROBE_MEMORY). The probes do not touch the solver's arrays.
+WF_TARGET_AVX2 static double ProbeDivide(const wfCpuSoa* s)
+{
+	__m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+	const __m256 one = _mm256_set1_ps(1.0f);
+	for (int k = 0; k < s->blockCount; ++k) {
+		const __m256 r = _mm256_add_ps(_mm256_load_ps(s->rest + 8 * (size_t)k), one);
+		const __m256 len = _mm256_sqrt_ps(r);
+		const __m256 dl = _mm256_div_ps(r, _mm256_add_ps(len, one));
+		acc0 = _mm256_add_ps(acc0, _mm256_div_ps(dl, len));
+		acc1 = _mm256_add_ps(acc1, dl);
+	}
+	float out[8];
+	_mm256_storeu_ps(out, _mm256_add_ps(acc0, acc1));
+	return (double)out[0];
+}
+
+WF_TARGET_AVX2 static double ProbeMemory(wfCpuSoa* s)
+{
+	float* t = s->px; // scratch of the same size as x: px, py, pz, vx (the probe's copies)
+	const size_t stride = (size_t)(s->y - s->x);
+	for (int k = 0; k < s->blockCount; ++k) {
+		const SoaBlock q = s->block[k];
+		const float *pa = s->x + q.a, *pb = s->x + q.b;
+		float *ta = t + q.a, *tb = t + q.b;
+		const __m256 r = _mm256_load_ps(s->rest + 8 * (size_t)k);
+		const __m256 aw = _mm256_loadu_ps(pa + 3 * stride), bw = _mm256_loadu_ps(pb + 3 * stride);
+		const __m256 m = _mm256_add_ps(r, _mm256_add_ps(aw, bw));
+		_mm256_storeu_ps(ta, _mm256_add_ps(_mm256_loadu_ps(pa), m));
+		_mm256_storeu_ps(ta + stride, _mm256_add_ps(_mm256_loadu_ps(pa + stride), m));
+		_mm256_storeu_ps(ta + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pa + 2 * stride), m));
+		_mm256_storeu_ps(tb, _mm256_add_ps(_mm256_loadu_ps(pb), m));
+		_mm256_storeu_ps(tb + stride, _mm256_add_ps(_mm256_loadu_ps(pb + stride), m));
+		_mm256_storeu_ps(tb + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pb + 2 * stride), m));
+	}
+	return (double)t[0];
+}
+
+double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
+{
+	*blocks = s->blockCount;
+	*lanes = 0;
+	for (int k = 0; k < s->blockCount; ++k)
+		*lanes += 8 - s->block[k].skip;
+	*singles = s->singleCount;
+	switch (kind) {
+	case WF_SOA_PROBE_SOLVE:
+		for (int c = 0; c < s->colorCount; ++c)
+			SolveRows(s, c, 0, s->rows, alphaTilde, true);
+		return (double)s->x[0];
+	case WF_SOA_PROBE_SUBSTEP:
+	case WF_SOA_PROBE_WAVE: {
+		// A substep of the Bullet comparison's scene (gravity, no damping, nothing to collide with),
+		// stage after stage or as the wave.
+		const wfCpuColliders none = {0};
+		const wfVec3 g = {0.0f, -9.8f, 0.0f};
+		const float h = 1.0f / 600.0f;
+		if (kind == WF_SOA_PROBE_WAVE) {
+			WaveSubstep(s, NULL, &none, -1, h, 0.0f, g, 1.0f / h, alphaTilde, 1);
+		} else {
+			Predict(s, 0, s->n, h, 0.0f, g);
+			for (int c = 0; c < s->colorCount; ++c)
+				SolveRows(s, c, 0, s->rows, alphaTilde, true);
+			Finish(s, &none, 0, s->n, 1.0f / h);
+		}
+		return (double)s->x[0];
+	}
+	case WF_SOA_PROBE_DIVIDE: return ProbeDivide(s);
+	case WF_SOA_PROBE_MEMORY: return ProbeMemory(s);
+	}
+	return 0.0;
+}
+
+// The arrays from a cloth's state (for the probes; the frame does this itself).
+void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
+{
+	for (int i = 0; i < s->n; ++i) {
+		const int k = s->slot[i];
+		s->x[k] = c->state.pos[i].x;
+		s->y[k] = c->state.pos[i].y;
+		s->z[k] = c->state.pos[i].z;
+		s->w[k] = c->state.pos[i].w;
+	}
+}
+
 #else
 
 bool wfCpuSoaSupported(const wfClothModel* m)
@@ -547,6 +707,19 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
 	return NULL;
 }
 void wfCpuSoaFree(wfCpuSoa* s) { (void)s; }
+double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
+{
+	(void)s;
+	(void)kind;
+	(void)alphaTilde;
+	*blocks = *lanes = *singles = 0;
+	return 0.0;
+}
+void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
+{
+	(void)s;
+	(void)c;
+}
 int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 {
 	(void)s;
