@@ -33,7 +33,7 @@ static int CompareDouble(const void* l, const void* r)
 
 int main(int argc, char** argv)
 {
-	int cols = 60, rows = 60, rounds = 15, passes = 400;
+	int cols = 60, rows = 60, rounds = 15, passes = 400, lanes = wfCpuSoaWidest();
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--grid") == 0 && sscanf(argv[i + 1], "%dx%d", &cols, &rows) == 2)
 			continue;
@@ -41,7 +41,9 @@ int main(int argc, char** argv)
 			continue;
 		if (strcmp(argv[i], "--passes") == 0 && (passes = atoi(argv[i + 1])) > 0)
 			continue;
-		fprintf(stderr, "usage: weft-xpbd-floor [--grid CxR] [--rounds N] [--passes N]\n");
+		if (strcmp(argv[i], "--lanes") == 0 && ((lanes = atoi(argv[i + 1])) == 8 || (lanes == 16 && wfCpuSoaWidest() == 16)))
+			continue;
+		fprintf(stderr, "usage: weft-xpbd-floor [--grid CxR] [--rounds N] [--passes N] [--lanes 8|16]\n");
 		return 2;
 	}
 	wfWorldDef wd = wfDefaultWorldDef();
@@ -75,13 +77,13 @@ int main(int argc, char** argv)
 	const float h = 1.0f / 600.0f;
 	const float alphaTilde[WF_FAMILY_COUNT] = {cd.material.stretchCompliance / (h * h), cd.material.shearCompliance / (h * h),
 		cd.material.bendCompliance / (h * h)};
-	wfCpuSoa* soa = wfCpuSoaCreate(&c->model, 1);
+	wfCpuSoa* soa = wfCpuSoaCreate(&c->model, 1, lanes);
 	wfCpuSoaLoad(soa, c);
 	const int n = c->model.particleCount, m = c->model.constraintCount;
 	wfVec4* pos = (wfVec4*)wfAlloc((size_t)n * sizeof(wfVec4));
 	float* lambda = (float*)wfAlloc((size_t)m * sizeof(float));
 	memcpy(pos, c->state.pos, (size_t)n * sizeof(wfVec4));
-	int blocks = 0, lanes = 0, singles = 0, recordProjections = 0;
+	int blocks = 0, used = 0, singles = 0, recordProjections = 0;
 	for (int k = 0; k < c->model.colorCount; ++k)
 		recordProjections += (c->model.colorStart[k + 1] - c->model.colorStart[k]) / 8 * 8;
 	enum { VARIANTS = 6 };
@@ -96,7 +98,7 @@ int main(int argc, char** argv)
 			for (int p = 0; p < passes; ++p) {
 				if (v != 3) {
 					const wfCpuSoaProbeKind kind = v < 3 ? (wfCpuSoaProbeKind)v : v == 4 ? WF_SOA_PROBE_SUBSTEP : WF_SOA_PROBE_WAVE;
-					sink += wfCpuSoaProbe(soa, kind, alphaTilde, &blocks, &lanes, &singles);
+					sink += wfCpuSoaProbe(soa, kind, alphaTilde, &blocks, &used, &singles);
 				} else {
 					for (int k = 0; k < c->model.colorCount; ++k) {
 						const int b = c->model.colorStart[k], e = c->model.colorStart[k + 1];
@@ -108,20 +110,20 @@ int main(int argc, char** argv)
 				t[v][r - 1] = (Now() - t0) / passes;
 		}
 	}
-	printf("weft-xpbd-floor: %dx%d grid, %d constraints in %d colours; %d blocks of 8 (%d lanes solve constraints, %.1f %%), %d singles\n",
-		cols, rows, m, c->model.colorCount, blocks, lanes, 100.0 * lanes / (8.0 * blocks), singles);
+	printf("weft-xpbd-floor: %dx%d grid, %d constraints in %d colours; %d blocks of %d (%d lanes solve constraints, %.1f %%), %d singles\n",
+		cols, rows, m, c->model.colorCount, blocks, lanes, used, 100.0 * used / ((double)lanes * blocks), singles);
 	printf("%d rounds x %d passes, medians (ns)\n\n", rounds, passes);
-	printf("| variant | per pass | per block | per projection |\n| --- | --- | --- | --- |\n");
+	printf("| variant | per pass | per 8 lanes | per projection |\n| --- | --- | --- | --- |\n");
 	double med[VARIANTS];
 	for (int v = 0; v < VARIANTS; ++v) {
 		qsort(t[v], (size_t)rounds, sizeof(double), CompareDouble);
 		med[v] = t[v][rounds / 2];
-		const double proj = v == 3 ? recordProjections : (double)(lanes + singles);
-		const double per = v == 3 ? recordProjections / 8.0 : blocks;
+		const double proj = v == 3 ? recordProjections : (double)(used + singles);
+		const double per = v == 3 ? recordProjections / 8.0 : blocks * (lanes / 8.0);
 		printf("| %s | %.0f | %.2f | %.3f |\n", names[v], 1e9 * med[v], 1e9 * med[v] / per, 1e9 * med[v] / proj);
 	}
 	printf("\nsolve / divide %.2f, solve / memory %.2f, records / solve (per projection) %.2f, substep / wave %.2f  (%d)\n",
-		med[0] / med[1], med[0] / med[2], (med[3] / recordProjections) / (med[0] / (lanes + singles)), med[4] / med[5], sink != 0.0);
+		med[0] / med[1], med[0] / med[2], (med[3] / recordProjections) / (med[0] / (used + singles)), med[4] / med[5], sink != 0.0);
 	wfCpuSoaFree(soa);
 	wfFree(pos);
 	wfFree(lambda);

@@ -162,7 +162,9 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 // same bits as wfCpuXpbdSubstep frame after frame. Built per cloth at creation.
 typedef struct wfCpuSoa wfCpuSoa;
 bool wfCpuSoaSupported(const wfClothModel* model); // a grid of at least 8 columns, AVX2 present
-wfCpuSoa* wfCpuSoaCreate(const wfClothModel* model, int threads); // NULL: out of memory
+// Constraints per block: 16 where the processor has AVX-512 (wfCpuSoaWidest), else 8 (AVX2).
+int wfCpuSoaWidest(void);
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* model, int threads, int lanes); // NULL: out of memory
 void wfCpuSoaFree(wfCpuSoa* soa);
 int wfCpuSoaThreads(const wfCpuSoa* soa, const wfCpuContext* ctx); // the team a frame runs on
 // Every substep of a frame: first the frame-start state into backupPos/backupVel (before the

@@ -43,7 +43,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 	}
 	if (world->simd && wfCpuSoaSupported(&cloth->model)) {
-		cc->soa = wfCpuSoaCreate(&cloth->model, world->threads);
+		cc->soa = wfCpuSoaCreate(&cloth->model, world->threads, world->soaLanes);
 		if (cc->soa == NULL) {
 			wfFree(cc->pos);
 			wfFree(cc->vel);
@@ -248,6 +248,7 @@ wfResult wfCpuBackendCreate(wfWorld* world)
 #endif
 	world->threads = threads > 0 ? threads : 1;
 	world->simd = wfCpuHasAvx2() && world->def.simd;
+	world->soaLanes = wfCpuSoaWidest();
 	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads,
 		world->threads == 1 ? "" : "s", world->simd ? ", avx2" : "");
 	return WF_OK;

@@ -48,7 +48,8 @@
 typedef struct SoaBlock {
 	int32_t a, b;
 	int32_t family;
-	int32_t skip; // lanes [0, skip) were solved by the block before (the run's last block overlaps it)
+	int32_t skip; // 8 lanes: [0, skip) were solved by the block before (the run's last block overlaps it);
+	              // 16 lanes: [16 - skip, 16) are past the run's end (masked)
 } SoaBlock;
 
 // A constraint of a run shorter than a block.
@@ -66,6 +67,7 @@ typedef struct SoaFlag {
 
 struct wfCpuSoa {
 	int n, cols, rows, colorCount;
+	int lanes;             // 8 (AVX2) or 16 (AVX-512) constraints per block
 	int* slot;             // (n) slot of particle i
 	float* buf;            // the ten particle arrays below, one allocation
 	float *x, *y, *z, *w;  // (n) positions, inverse mass
@@ -73,8 +75,8 @@ struct wfCpuSoa {
 	float *vx, *vy, *vz;   // (n) velocities
 	int blockCount, singleCount;
 	SoaBlock* block;       // (blockCount) colour by colour, first ends ascending
-	float* rest;           // (8 x blockCount) rest length per lane
-	float* lambda;         // (8 x blockCount) multiplier per lane
+	float* rest;           // (lanes x blockCount) rest length per lane
+	float* lambda;         // (lanes x blockCount) multiplier per lane
 	SoaSingle* single;     // (singleCount) colour by colour, first ends ascending
 	float* lambdaSingle;   // (singleCount)
 	int* rowBlock;         // (colorCount x (rows + 1)) first block of colour c whose first end is in row >= r
@@ -119,11 +121,19 @@ static int CompareEntry(const void* l, const void* r)
 	return (p->a > q->a) - (p->a < q->a);
 }
 
-wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
+int wfCpuSoaWidest(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") ? 16 : 8;
+}
+
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 {
 	wfCpuSoa* s = (wfCpuSoa*)calloc(1, sizeof *s);
 	if (s == NULL)
 		return NULL;
+	const int L = lanes == 16 ? 16 : 8;
+	s->lanes = L;
 	const int n = m->particleCount, cols = m->cols, rows = m->rows, colors = m->colorCount;
 	s->n = n;
 	s->cols = cols;
@@ -141,8 +151,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
 	// At most one block per 8 constraints plus one per run, at most one run per constraint.
 	const int cap = m->constraintCount + colors + 1;
 	s->block = (SoaBlock*)wfAlloc((size_t)cap * sizeof(SoaBlock));
-	s->rest = (float*)wfAlloc((size_t)cap * 8 * sizeof(float));
-	s->lambda = (float*)wfAlloc((size_t)cap * 8 * sizeof(float));
+	s->rest = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
+	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
 	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
 	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !s->block || !s->rest || !s->lambda || !s->single ||
@@ -184,18 +194,23 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
 				for (const int r = e[j0].a / cols; row <= r; ++row)
 					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
 				const int len = j1 - j0;
-				if (pass == 2 && len < 8) {
+				// Eight lanes: runs of at least 8 in whole blocks, the last one overlapping the block
+				// before it; sixteen lanes (masked loads and stores): runs of at least 4, the last
+				// block masked past the run's end.
+				const int least = L == 8 ? 8 : 4;
+				if (pass == 2 && len < least) {
 					for (int j = j0; j < j1; ++j)
 						s->single[s->singleCount++] = (SoaSingle){e[j].a, e[j].b, e[j].family, e[j].rest};
 				}
-				for (int j = j0; len >= 8 && pass < 2 && j < j1; j += 8) {
-					const bool tail = j + 8 > j1;
+				for (int j = j0; len >= least && pass < 2 && j < j1; j += L) {
+					const bool tail = j + L > j1;
 					if (tail != (pass == 1))
 						continue;
-					const int first = tail ? j1 - 8 : j;
-					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, j - first};
-					for (int l = 0; l < 8; ++l)
-						s->rest[8 * s->blockCount + l] = e[first + l].rest;
+					const int first = tail && L == 8 ? j1 - 8 : j;
+					const int skip = L == 8 ? j - first : tail ? j + L - j1 : 0;
+					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, skip};
+					for (int l = 0; l < L; ++l)
+						s->rest[(size_t)L * (size_t)s->blockCount + (size_t)l] = first + l < j1 ? e[first + l].rest : 0.0f;
 					s->blockCount++;
 				}
 				j0 = j1;
@@ -287,6 +302,96 @@ WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float*
 		WF_SOA_LOOP(false, true);
 }
 #undef WF_SOA_LOOP
+
+// The same with sixteen lanes (AVX-512): masks instead of blends, and the lanes the scalar loop
+// skips are neither loaded nor stored (masked), as the scalar loop leaves them. A block is split
+// in two halves, software-pipelined: the loop runs the first half of block k + 1 (loads, square
+// root, divisions) before the second half of block k (the position updates), so the long
+// dependent chain of one block overlaps the next block's. Blocks of one call touch no common
+// particle, so loading k + 1 before storing k is safe.
+#define WF_TARGET_AVX512 __attribute__((target("avx512f")))
+typedef struct SoaFront16 {
+	__m512 dx, dy, dz, sa, sb;
+	__mmask16 valid;
+	int32_t a, b;
+} SoaFront16;
+
+WF_TARGET_AVX512 static inline __attribute__((always_inline)) SoaFront16 Front16(const float* restrict x, const float* restrict y,
+	const float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
+	const float* alphaTilde, const bool first, const bool tail)
+{
+	const __m512 zero = _mm512_setzero_ps(), tiny = _mm512_set1_ps(1e-12f);
+	const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
+	const __mmask16 active = tail ? (__mmask16)((1u << (16 - q.skip)) - 1u) : (__mmask16)0xFFFF;
+	const __m512 aw = _mm512_maskz_loadu_ps(active, w + q.a), bw = _mm512_maskz_loadu_ps(active, w + q.b);
+	const __m512 at = _mm512_set1_ps(alphaTilde[q.family]);
+	const __m512 wsum = _mm512_add_ps(aw, bw);
+	SoaFront16 f;
+	f.a = q.a;
+	f.b = q.b;
+	f.dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, x + q.a), _mm512_maskz_loadu_ps(active, x + q.b));
+	f.dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, y + q.a), _mm512_maskz_loadu_ps(active, y + q.b));
+	f.dz = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, z + q.a), _mm512_maskz_loadu_ps(active, z + q.b));
+	const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(f.dx, f.dx), _mm512_mul_ps(f.dy, f.dy)), _mm512_mul_ps(f.dz, f.dz));
+	const __m512 len = _mm512_sqrt_ps(len2);
+	f.valid = _mm512_mask_cmp_ps_mask(active, wsum, zero, _CMP_NEQ_UQ) & _mm512_mask_cmp_ps_mask(active, len, tiny, _CMP_NLT_UQ);
+	// dl = -(len - rest + at * lambda) / (wsum + at); 0 where not valid
+	__m512 lam = zero, num = _mm512_sub_ps(len, _mm512_load_ps(restLane));
+	if (!first) {
+		lam = _mm512_load_ps(lambdaLane);
+		num = _mm512_add_ps(num, _mm512_mul_ps(at, lam));
+	}
+	const __m512 neg = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(num), sign));
+	const __m512 dl = _mm512_maskz_div_ps(f.valid, neg, _mm512_add_ps(wsum, at));
+	_mm512_store_ps(lambdaLane, first ? _mm512_add_ps(lam, dl) : _mm512_mask_add_ps(lam, f.valid, lam, dl));
+	const __m512 sc = _mm512_maskz_div_ps(f.valid, dl, len);
+	f.sa = _mm512_mul_ps(sc, aw);
+	f.sb = _mm512_mul_ps(sc, bw);
+	return f;
+}
+
+// x_a += sa d, x_b -= sb d in the valid lanes (the positions loaded again: nothing wrote them since).
+WF_TARGET_AVX512 static inline __attribute__((always_inline)) void Back16(float* restrict x, float* restrict y, float* restrict z,
+	const SoaFront16* f)
+{
+	_mm512_mask_storeu_ps(x + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, x + f->a), _mm512_mul_ps(f->sa, f->dx)));
+	_mm512_mask_storeu_ps(y + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, y + f->a), _mm512_mul_ps(f->sa, f->dy)));
+	_mm512_mask_storeu_ps(z + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, z + f->a), _mm512_mul_ps(f->sa, f->dz)));
+	_mm512_mask_storeu_ps(x + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, x + f->b), _mm512_mul_ps(f->sb, f->dx)));
+	_mm512_mask_storeu_ps(y + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, y + f->b), _mm512_mul_ps(f->sb, f->dy)));
+	_mm512_mask_storeu_ps(z + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, z + f->b), _mm512_mul_ps(f->sb, f->dz)));
+}
+
+#define WF_SOA_LOOP16(FIRST, TAIL) \
+	do { \
+		SoaFront16 f = Front16(x, y, z, w, rest + 16 * (size_t)b0, lambda + 16 * (size_t)b0, block[b0], alphaTilde, FIRST, TAIL); \
+		for (int k = b0; k + 1 < b1; ++k) { \
+			const SoaFront16 g = \
+				Front16(x, y, z, w, rest + 16 * (size_t)(k + 1), lambda + 16 * (size_t)(k + 1), block[k + 1], alphaTilde, FIRST, TAIL); \
+			Back16(x, y, z, &f); \
+			f = g; \
+		} \
+		Back16(x, y, z, &f); \
+	} while (0)
+WF_TARGET_AVX512 static void SolveBlocks16(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
+{
+	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	const float* restrict w = s->w;
+	const SoaBlock* restrict block = s->block;
+	const float* restrict rest = s->rest;
+	float* restrict lambda = s->lambda;
+	if (b0 >= b1)
+		return;
+	if (first && !tail)
+		WF_SOA_LOOP16(true, false);
+	else if (first)
+		WF_SOA_LOOP16(true, true);
+	else if (!tail)
+		WF_SOA_LOOP16(false, false);
+	else
+		WF_SOA_LOOP16(false, true);
+}
+#undef WF_SOA_LOOP16
 
 // Singles [s0, s1): the scalar solver's loop on the arrays.
 static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, bool first)
@@ -457,8 +562,13 @@ int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 static void SolveRows(wfCpuSoa* s, int color, int r0, int r1, const float* alphaTilde, bool first)
 {
 	const size_t row = (size_t)color * (size_t)(s->rows + 1);
-	SolveBlocks(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
-	SolveBlocks(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
+	if (s->lanes == 16) {
+		SolveBlocks16(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
+		SolveBlocks16(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
+	} else {
+		SolveBlocks(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
+		SolveBlocks(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
+	}
 	SolveSingles(s, s->rowSingle[row + r0], s->rowSingle[row + r1], alphaTilde, first);
 }
 
@@ -614,36 +724,40 @@ WF_TARGET_AVX2 static double ProbeDivide(const wfCpuSoa* s)
 	__m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
 	const __m256 one = _mm256_set1_ps(1.0f);
 	for (int k = 0; k < s->blockCount; ++k) {
-		const __m256 r = _mm256_add_ps(_mm256_load_ps(s->rest + 8 * (size_t)k), one);
-		const __m256 len = _mm256_sqrt_ps(r);
-		const __m256 dl = _mm256_div_ps(r, _mm256_add_ps(len, one));
-		acc0 = _mm256_add_ps(acc0, _mm256_div_ps(dl, len));
-		acc1 = _mm256_add_ps(acc1, dl);
+		for (int half = 0; half < s->lanes; half += 8) {
+			const __m256 r = _mm256_add_ps(_mm256_load_ps(s->rest + (size_t)s->lanes * (size_t)k + (size_t)half), one);
+			const __m256 len = _mm256_sqrt_ps(r);
+			const __m256 dl = _mm256_div_ps(r, _mm256_add_ps(len, one));
+			acc0 = _mm256_add_ps(acc0, _mm256_div_ps(dl, len));
+			acc1 = _mm256_add_ps(acc1, dl);
+		}
 	}
 	float out[8];
 	_mm256_storeu_ps(out, _mm256_add_ps(acc0, acc1));
 	return (double)out[0];
 }
 
+// Loads and stores back what the solver loads and stores (x + 0: the values stay, but for -0).
 WF_TARGET_AVX2 static double ProbeMemory(wfCpuSoa* s)
 {
-	float* t = s->px; // scratch of the same size as x: px, py, pz, vx (the probe's copies)
 	const size_t stride = (size_t)(s->y - s->x);
+	const __m256 zero = _mm256_setzero_ps();
 	for (int k = 0; k < s->blockCount; ++k) {
 		const SoaBlock q = s->block[k];
-		const float *pa = s->x + q.a, *pb = s->x + q.b;
-		float *ta = t + q.a, *tb = t + q.b;
-		const __m256 r = _mm256_load_ps(s->rest + 8 * (size_t)k);
-		const __m256 aw = _mm256_loadu_ps(pa + 3 * stride), bw = _mm256_loadu_ps(pb + 3 * stride);
-		const __m256 m = _mm256_add_ps(r, _mm256_add_ps(aw, bw));
-		_mm256_storeu_ps(ta, _mm256_add_ps(_mm256_loadu_ps(pa), m));
-		_mm256_storeu_ps(ta + stride, _mm256_add_ps(_mm256_loadu_ps(pa + stride), m));
-		_mm256_storeu_ps(ta + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pa + 2 * stride), m));
-		_mm256_storeu_ps(tb, _mm256_add_ps(_mm256_loadu_ps(pb), m));
-		_mm256_storeu_ps(tb + stride, _mm256_add_ps(_mm256_loadu_ps(pb + stride), m));
-		_mm256_storeu_ps(tb + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pb + 2 * stride), m));
+		for (int half = 0; half < s->lanes; half += 8) {
+			float *pa = s->x + q.a + half, *pb = s->x + q.b + half;
+			const __m256 r = _mm256_load_ps(s->rest + (size_t)s->lanes * (size_t)k + (size_t)half);
+			const __m256 aw = _mm256_loadu_ps(pa + 3 * stride), bw = _mm256_loadu_ps(pb + 3 * stride);
+			const __m256 m = _mm256_and_ps(_mm256_add_ps(r, _mm256_add_ps(aw, bw)), zero);
+			_mm256_storeu_ps(pa, _mm256_add_ps(_mm256_loadu_ps(pa), m));
+			_mm256_storeu_ps(pa + stride, _mm256_add_ps(_mm256_loadu_ps(pa + stride), m));
+			_mm256_storeu_ps(pa + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pa + 2 * stride), m));
+			_mm256_storeu_ps(pb, _mm256_add_ps(_mm256_loadu_ps(pb), m));
+			_mm256_storeu_ps(pb + stride, _mm256_add_ps(_mm256_loadu_ps(pb + stride), m));
+			_mm256_storeu_ps(pb + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pb + 2 * stride), m));
+		}
 	}
-	return (double)t[0];
+	return (double)s->x[0];
 }
 
 double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
@@ -651,7 +765,7 @@ double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTild
 	*blocks = s->blockCount;
 	*lanes = 0;
 	for (int k = 0; k < s->blockCount; ++k)
-		*lanes += 8 - s->block[k].skip;
+		*lanes += s->lanes - s->block[k].skip;
 	*singles = s->singleCount;
 	switch (kind) {
 	case WF_SOA_PROBE_SOLVE:
@@ -700,10 +814,12 @@ bool wfCpuSoaSupported(const wfClothModel* m)
 	(void)m;
 	return false;
 }
-wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads)
+int wfCpuSoaWidest(void) { return 8; }
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 {
 	(void)m;
 	(void)threads;
+	(void)lanes;
 	return NULL;
 }
 void wfCpuSoaFree(wfCpuSoa* s) { (void)s; }
