@@ -8,8 +8,9 @@
 
 // Cloths with at least this many particles are stepped by a team of OpenMP threads: each substep
 // is one parallel region whose stages are worksharing loops (orphaned `omp for`, which run
-// serially outside a region). Work inside a colour range or a particle loop is independent, so
-// the result is the same for every thread count.
+// serially outside a region); the structure-of-arrays XPBD path (cpu_soa.c) runs a whole frame in
+// one region instead. Work inside a colour range or a particle loop is independent, so the result
+// is the same for every thread count.
 #define WF_CPU_PARALLEL_MIN 8192
 // Particle loops work in blocks of this many particles (SIMD, then the scalar tail and collisions
 // while the block is in L1); the blocks are split statically, so every thread keeps its particles.
