@@ -38,11 +38,10 @@
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "cpu_avx2.h"
+
 #include <sched.h>
 #include <stdatomic.h>
-
-#define WF_TARGET_AVX2 __attribute__((target("avx2")))
 
 // Eight constraints of one colour and family: lane l joins slots a + l and b + l.
 typedef struct SoaBlock {
@@ -620,6 +619,107 @@ static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, 
 	}
 }
 
+// The state of rows [r0, r1) into the arrays, less the frame's re-centring shift. Within a row,
+// column class c holds particles c, c + 4, c + 8, ...: eight of them (64 bytes apart) are one
+// transpose of eight 16-byte records into x, y, z, w.
+WF_TARGET_AVX2 static void LoadRows(wfCpuSoa* s, const wfCloth* c, int r0, int r1)
+{
+	const wfVec3 shift = c->local.shift;
+	const bool shifted = shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f;
+	const __m256 sx = _mm256_set1_ps(shift.x), sy = _mm256_set1_ps(shift.y), sz = _mm256_set1_ps(shift.z);
+	const int cols = s->cols;
+	for (int r = r0; r < r1; ++r) {
+		for (int cl = 0; cl < 4 && cl < cols; ++cl) {
+			const int count = (cols - cl + 3) / 4, first = r * cols + cl, slot0 = s->slot[first];
+			int k = 0;
+			for (; k + 8 <= count; k += 8) {
+				const float* p[8];
+				const float* q[8];
+				for (int l = 0; l < 8; ++l) {
+					p[l] = &c->state.pos[first + 4 * (k + l)].x;
+					q[l] = &c->state.vel[first + 4 * (k + l)].x;
+				}
+				__m256 x, y, z, w, vx, vy, vz, vw;
+				Load8(p, &x, &y, &z, &w);
+				Load8(q, &vx, &vy, &vz, &vw);
+				if (shifted) {
+					x = _mm256_sub_ps(x, sx);
+					y = _mm256_sub_ps(y, sy);
+					z = _mm256_sub_ps(z, sz);
+				}
+				const int o = slot0 + k;
+				_mm256_storeu_ps(s->x + o, x);
+				_mm256_storeu_ps(s->y + o, y);
+				_mm256_storeu_ps(s->z + o, z);
+				_mm256_storeu_ps(s->w + o, w);
+				_mm256_storeu_ps(s->vx + o, vx);
+				_mm256_storeu_ps(s->vy + o, vy);
+				_mm256_storeu_ps(s->vz + o, vz);
+			}
+			for (; k < count; ++k) {
+				const int i = first + 4 * k, o = slot0 + k;
+				wfVec4 q = c->state.pos[i];
+				if (shifted) {
+					q.x -= shift.x;
+					q.y -= shift.y;
+					q.z -= shift.z;
+				}
+				s->x[o] = q.x;
+				s->y[o] = q.y;
+				s->z[o] = q.z;
+				s->w[o] = q.w;
+				s->vx[o] = c->state.vel[i].x;
+				s->vy[o] = c->state.vel[i].y;
+				s->vz[o] = c->state.vel[i].z;
+			}
+		}
+	}
+}
+
+// The arrays of rows [r0, r1) back into the state, with the frame check's two tests in
+// wfCheckFrame's expressions: x + y + z + vx + vy + vz finite, |v|^2 no more than the limit's
+// square. Returns whether a particle failed one.
+WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, float limit)
+{
+	const int cols = s->cols;
+	const __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(INFINITY), l2 = _mm256_set1_ps(limit * limit);
+	const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	__m256 bad = zero;
+	bool badScalar = false;
+	for (int r = r0; r < r1; ++r) {
+		for (int cl = 0; cl < 4 && cl < cols; ++cl) {
+			const int count = (cols - cl + 3) / 4, first = r * cols + cl, slot0 = s->slot[first];
+			int k = 0;
+			for (; k + 8 <= count; k += 8) {
+				const int o = slot0 + k;
+				const __m256 x = _mm256_loadu_ps(s->x + o), y = _mm256_loadu_ps(s->y + o), z = _mm256_loadu_ps(s->z + o);
+				const __m256 vx = _mm256_loadu_ps(s->vx + o), vy = _mm256_loadu_ps(s->vy + o), vz = _mm256_loadu_ps(s->vz + o);
+				float* p[8];
+				float* q[8];
+				for (int l = 0; l < 8; ++l) {
+					p[l] = &c->state.pos[first + 4 * (k + l)].x;
+					q[l] = &c->state.vel[first + 4 * (k + l)].x;
+				}
+				Store8(p, x, y, z, _mm256_loadu_ps(s->w + o));
+				Store8(q, vx, vy, vz, zero);
+				const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(x, y), z), vx), vy), vz);
+				const __m256 speed2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(vx, vx), _mm256_mul_ps(vy, vy)), _mm256_mul_ps(vz, vz));
+				bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ)); // not finite
+				bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
+			}
+			for (; k < count; ++k) {
+				const int i = first + 4 * k, o = slot0 + k;
+				const wfVec4 x = {s->x[o], s->y[o], s->z[o], s->w[o]}, v = {s->vx[o], s->vy[o], s->vz[o], 0.0f};
+				c->state.pos[i] = x;
+				c->state.vel[i] = v;
+				const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
+				badScalar |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
+			}
+		}
+	}
+	return badScalar || _mm256_movemask_ps(bad) != 0;
+}
+
 bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
 {
 	const wfFrameParams* p = ctx0->params;
@@ -648,24 +748,7 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		// the state into the arrays.
 		memcpy(backupPos + i0, c->state.pos + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
 		memcpy(backupVel + i0, c->state.vel + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
-		const wfVec3 shift = c->local.shift;
-		const bool shifted = shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f;
-		for (int i = i0; i < i1; ++i) {
-			wfVec4 q = c->state.pos[i];
-			if (shifted) {
-				q.x -= shift.x;
-				q.y -= shift.y;
-				q.z -= shift.z;
-			}
-			const int k = s->slot[i];
-			s->x[k] = q.x;
-			s->y[k] = q.y;
-			s->z[k] = q.z;
-			s->w[k] = q.w;
-			s->vx[k] = c->state.vel[i].x;
-			s->vy[k] = c->state.vel[i].y;
-			s->vz[k] = c->state.vel[i].z;
-		}
+		LoadRows(s, c, r0, r1);
 		const int grab = c->grabIndex >= i0 && c->grabIndex < i1 ? s->slot[c->grabIndex] : -1;
 		int phase = 1;
 		for (int sub = 0; sub < p->substeps; ++sub) {
@@ -702,14 +785,7 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		}
 		// The frame end: the arrays back into the state, and the frame check's two tests
 		// (wfCheckFrame's expressions), so that a good frame needs no second pass.
-		for (int i = i0; i < i1; ++i) {
-			const int k = s->slot[i];
-			const wfVec4 x = {s->x[k], s->y[k], s->z[k], s->w[k]}, v = {s->vx[k], s->vy[k], s->vz[k], 0.0f};
-			c->state.pos[i] = x;
-			c->state.vel[i] = v;
-			const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
-			bad |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
-		}
+		bad |= StoreRows(s, c, r0, r1, limit);
 	}
 	return bad != 0;
 }
