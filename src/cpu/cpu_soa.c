@@ -527,7 +527,8 @@ WF_TARGET_AVX2 static void Finish(wfCpuSoa* s, const wfCpuColliders* k, int i0, 
 // ---------------------------------------------------------------------------------------------
 // The frame.
 
-// Before phase `phase`, the neighbours' phase - 1 is done. Spins a little, then yields the core
+// Before phase `phase`, the neighbours' phase - 1 is done. Spins a little (256 pauses, some
+// microseconds), then yields the core
 // (a machine with more threads than cores would otherwise spin away the neighbour's time slice).
 static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 {
@@ -536,7 +537,7 @@ static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 		if (u < 0 || u >= threads)
 			continue;
 		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin) {
-			if (spin < 4000)
+			if (spin < 256)
 				_mm_pause();
 			else
 				sched_yield();
