@@ -147,6 +147,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
 	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
+	SoaEntry* unsorted = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
+	int* where = (int*)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
 	// At most one block per 8 constraints plus one per run, at most one run per constraint.
 	const int cap = m->constraintCount + colors + 1;
 	s->block = (SoaBlock*)wfAlloc((size_t)cap * sizeof(SoaBlock));
@@ -154,9 +156,11 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
 	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
-	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !s->block || !s->rest || !s->lambda || !s->single ||
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single ||
 		!s->lambdaSingle) {
 		free(e);
+		free(unsorted);
+		free(where);
 		wfCpuSoaFree(s);
 		return NULL;
 	}
@@ -173,11 +177,27 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	}
 	for (int c = 0; c < colors; ++c) {
 		const int begin = m->colorStart[c], count = m->colorStart[c + 1] - begin;
+		// Sorted by first end: a colour touches a particle once, so its first ends are distinct and
+		// one pass over the slots sorts them (qsort if a colouring ever repeats one).
+		for (int i = 0; i < n; ++i)
+			where[i] = -1;
+		bool distinct = true;
 		for (int k = 0; k < count; ++k) {
 			const wfConstraint q = m->constraints[begin + k];
-			e[k] = (SoaEntry){s->slot[q.a], s->slot[q.b], (int32_t)q.family, q.rest};
+			unsorted[k] = (SoaEntry){s->slot[q.a], s->slot[q.b], (int32_t)q.family, q.rest};
+			distinct = distinct && where[unsorted[k].a] < 0;
+			where[unsorted[k].a] = k;
 		}
-		qsort(e, (size_t)count, sizeof *e, CompareEntry);
+		if (distinct) {
+			int out = 0;
+			for (int i = 0; i < n; ++i) {
+				if (where[i] >= 0)
+					e[out++] = unsorted[where[i]];
+			}
+		} else {
+			memcpy(e, unsorted, (size_t)count * sizeof *e);
+			qsort(e, (size_t)count, sizeof *e, CompareEntry);
+		}
 		// Runs: both ends one slot further, the same family, the first ends in one row. Each of
 		// three passes emits one kind of work in row order: the whole blocks, the runs' last
 		// blocks that overlap the block before (apart from it, so that its loads do not wait for
@@ -219,6 +239,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 		}
 	}
 	free(e);
+	free(unsorted);
+	free(where);
 	return s;
 }
 
