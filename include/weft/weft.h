@@ -277,6 +277,10 @@ typedef struct wfMaterial {
 	// Springs (explicit)
 	float stiffness;          // N/m, [0, 1e7]
 	float springDamping;      // damper along each spring, N s/m, [0, 1e5]
+	// Tearing: a stretch constraint whose strain (length - rest) / rest passes tearStrain at the end
+	// of a frame breaks, and the mesh splits there (see wfCloth_GetTearCount). [0, 100]; 0 = never
+	// (the default). Live like the rest: the check runs between frames.
+	float tearStrain;
 } wfMaterial;
 
 // A cloth from a polygon mesh instead of a grid (wfClothDef.mesh). The arrays are the caller's;
@@ -319,6 +323,11 @@ typedef struct wfClothDef {
 	float jitter;
 	wfTetherMode tethers;     // default none
 	float tetherScale;        // the tethers' slack: the length limit is tetherScale x the rest distance, [1, 10]
+	// Cloth against cloth (wfSelfCollisionDef.betweenCloths), per pair: cloths a and b touch when
+	// (a.collisionGroup & b.collisionMask) and (b.collisionGroup & a.collisionMask) are not 0. Bit
+	// sets, each [0, 0x7fffffff]; default group 1, mask 0x7fffffff (every cloth touches every other).
+	int collisionGroup;
+	int collisionMask;
 	int internalValue;
 } wfClothDef;
 
@@ -368,6 +377,11 @@ typedef struct wfClothInfo {
 	int colorCount;
 	int triangleCount;
 	int edgeCount;           // stretch constraints (the wireframe's lines)
+	// Tearing (wfMaterial.tearStrain) changes the counts above between frames: particles are added
+	// (the copies of split vertices, at the end: the ids of the others stay), constraints change and
+	// are coloured again. topology counts those changes (0 until the first tear): a reader that
+	// keeps arrays of a cloth's size compares it, or the counts, before each read.
+	int topology;
 } wfClothInfo;
 
 // ---------------------------------------------------------------- colliders
@@ -536,7 +550,8 @@ WF_API wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats);
 WF_API wfMaterial wfCloth_GetMaterial(wfClothId id);
 WF_API wfResult wfCloth_SetMaterial(wfClothId id, const wfMaterial* material);
 
-// Puts the particles back at their initial positions at rest (pins and material unchanged).
+// Puts the particles back at their initial positions at rest (pins and material unchanged). A torn
+// cloth gets its untorn mesh back (its particle count too; wfClothInfo.topology counts on).
 WF_API wfResult wfCloth_Reset(wfClothId id);
 
 // Pins: a pinned particle has inverse mass 0 and stays where it is. Unpinning lets it fall.
@@ -570,6 +585,9 @@ WF_API wfResult wfCloth_ReadEdges(wfClothId id, uint32_t* out /* (2 x edges) */,
 // Per-corner texture coordinates of the triangles of ReadIndices (3 x triangles x 2), with the seams
 // of a mesh given cornerUVs; otherwise each corner's particle's UV.
 WF_API wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out /* (6 x triangles) */, int count);
+// Per particle, the particle of the untorn cloth it descends from (itself until a tear copies it;
+// see wfMaterial.tearStrain): a tear appends copies of split particles and keeps the other indices.
+WF_API wfResult wfCloth_ReadSourceParticles(wfClothId id, int* out /* (particles) */, int count);
 // Overwrites positions (and zeroes velocities); for tests and tools. Every value must be finite:
 // a NaN or infinity anywhere refuses the whole write (WF_ERROR_INVALID_ARGUMENT, message names the index).
 WF_API wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count);

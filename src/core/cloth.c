@@ -231,6 +231,8 @@ void wfDestroyCloth(wfClothId id)
 	wfFree(c->state.selfDelta);
 	wfFree(c->state.lambda);
 	wfFree(c->pinned);
+	wfFree(c->source);
+	wfFreeModel(&c->original);
 	if (c->generation != 0)
 		world->clothCount--;
 	memset(c, 0, sizeof *c);
@@ -286,6 +288,7 @@ wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 		info->familyCount[f] = c->model.familyCount[f];
 	info->colorCount = c->model.colorCount;
 	info->triangleCount = c->model.triangleCount;
+	info->topology = c->topology;
 	return WF_OK;
 }
 
@@ -316,6 +319,23 @@ wfResult wfCloth_Reset(wfClothId id)
 {
 	GET_CLOTH(c, id);
 	c->grabIndex = -1;
+	// A torn cloth gets its untorn model back (the original particles keep their pins).
+	if (c->topology > 0 && c->original.particleCount > 0) {
+		wfClothModel nm;
+		int* from = (int*)malloc((size_t)c->original.particleCount * sizeof(int));
+		if (from == NULL || wfCopyModel(&c->original, &nm) != WF_OK) {
+			free(from);
+			return wfSetError(id.world, WF_ERROR_OUT_OF_MEMORY, "reset: out of memory for the untorn cloth");
+		}
+		for (int i = 0; i < c->original.particleCount; ++i)
+			from[i] = i;
+		wfResult r = wfClothReplaceModel(id.world, c, &nm, from, NULL, NULL);
+		free(from);
+		if (r != WF_OK)
+			return r;
+		wfFree(c->source);
+		c->source = NULL;
+	}
 	ResetState(c);
 	return HostChanged(id.world, c);
 }
@@ -515,6 +535,16 @@ wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out, int count)
 		out[2 * k + 0] = c->model.uvs[2 * i + 0];
 		out[2 * k + 1] = c->model.uvs[2 * i + 1];
 	}
+	return WF_OK;
+}
+
+wfResult wfCloth_ReadSourceParticles(wfClothId id, int* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "source particles");
+	CHECK_COUNT(c, id, count, c->model.particleCount, "source particles");
+	for (int i = 0; i < count; ++i)
+		out[i] = c->source != NULL ? c->source[i] : i;
 	return WF_OK;
 }
 

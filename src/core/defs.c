@@ -74,6 +74,8 @@ wfClothDef wfDefaultClothDef(void)
 	d.pinMode = WF_PIN_NONE;
 	d.uvRepeat = 1.0f;
 	d.tetherScale = 1.0f;
+	d.collisionGroup = 1;
+	d.collisionMask = 0x7fffffff;
 	d.internalValue = WF_SECRET_COOKIE;
 	return d;
 }
@@ -244,6 +246,7 @@ bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize)
 	CHECK_RANGE("material.retention", m->retention, 0.0f, 1.0f);
 	CHECK_RANGE("material.stiffness", m->stiffness, 0.0f, 1e7f);
 	CHECK_RANGE("material.springDamping", m->springDamping, 0.0f, 1e5f);
+	CHECK_RANGE("material.tearStrain", m->tearStrain, 0.0f, 100.0f);
 	return true;
 }
 
@@ -287,6 +290,8 @@ static bool ValidateMeshCloth(const wfClothDef* d, char* error, int errorSize)
 	CHECK_ENUM("jacobiWeights", d->jacobiWeights, wfJacobiWeightTable);
 	CHECK_ENUM("tethers", d->tethers, wfTetherTable);
 	CHECK_RANGE("tetherScale", d->tetherScale, 1.0f, 10.0f);
+	CHECK_RANGE("collisionGroup", d->collisionGroup, 0, 0x7fffffff);
+	CHECK_RANGE("collisionMask", d->collisionMask, 0, 0x7fffffff);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }
 
@@ -324,5 +329,7 @@ bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)
 	CHECK_RANGE("jitter", d->jitter, 0.0f, 1.0f);
 	CHECK_ENUM("tethers", d->tethers, wfTetherTable);
 	CHECK_RANGE("tetherScale", d->tetherScale, 1.0f, 10.0f);
+	CHECK_RANGE("collisionGroup", d->collisionGroup, 0, 0x7fffffff);
+	CHECK_RANGE("collisionMask", d->collisionMask, 0, 0x7fffffff);
 	return wfValidateMaterial(&d->material, error, errorSize);
 }

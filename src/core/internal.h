@@ -113,6 +113,11 @@ typedef struct wfCloth {
 	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
 	int verdictParticle; // the first bad particle (index order), -1 when good
 	bool verdictContact; // unstable, and a too-fast particle touched a collider (wfInContact)
+	// Tearing (tear.c): how many times the model changed, each particle's particle of the untorn
+	// cloth (NULL until the first tear: itself), and the untorn model kept for wfCloth_Reset.
+	int topology;
+	int* source;         // (particleCount) or NULL
+	wfClothModel original; // particleCount 0 until the first tear
 	void* backendData;
 } wfCloth;
 
@@ -261,6 +266,15 @@ wfResult wfBuildTriangleRows(wfClothModel* m);
 // The aerodynamic acceleration of particle i (wfAeroDef): the corner's third of each incident
 // triangle's drag and lift, times its inverse mass. The GPU computes the same expressions.
 wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
+// tear.c: between frames, the stretch constraints past wfMaterial.tearStrain break and the mesh
+// splits there (a no-op without tearStrain or without a constraint past it).
+wfResult wfClothTear(wfWorld* world, wfCloth* cloth);
+// Gives a cloth a new model of nm->particleCount particles (taken over): particle k takes pin and
+// source of particle from[k] of the old model, the state pos/vel (NULL: the old arrays, grown);
+// the backend removes and adds the cloth. Counts a topology change.
+wfResult wfClothReplaceModel(wfWorld* world, wfCloth* cloth, wfClothModel* nm, const int* from, const wfVec4* pos, const wfVec4* vel);
+// A deep copy of a model (NULL arrays stay NULL).
+wfResult wfCopyModel(const wfClothModel* from, wfClothModel* to);
 // tether.c: the tethers of a cloth from its model and pins (wfClothModel.tethers).
 wfResult wfBuildTethers(wfCloth* cloth);
 // mesh.c: the model of a mesh cloth (wfClothDef.mesh), and the mesh def's checks.

@@ -178,6 +178,7 @@ static const Field kMaterialFields[] = {
 	PLAIN(wfMaterial, retention, FIELD_FLOAT),
 	PLAIN(wfMaterial, stiffness, FIELD_FLOAT),
 	PLAIN(wfMaterial, springDamping, FIELD_FLOAT),
+	PLAIN(wfMaterial, tearStrain, FIELD_FLOAT),
 };
 
 static const Table kWorldTable = TABLE(kWorldFields);
@@ -201,6 +202,8 @@ static const Field kClothFields[] = {
 	PLAIN(wfClothDef, jitter, FIELD_FLOAT),
 	ENUM(wfClothDef, tethers, wfTetherTable),
 	PLAIN(wfClothDef, tetherScale, FIELD_FLOAT),
+	PLAIN(wfClothDef, collisionGroup, FIELD_INT),
+	PLAIN(wfClothDef, collisionMask, FIELD_INT),
 	{"mesh", FIELD_SPECIAL, 0, 0, NULL, NULL},      // an OBJ file, relative to the scene file
 	{"transform", FIELD_SPECIAL, 0, 0, NULL, NULL}, // of the mesh: scale, rotate (degrees, x y z), translate
 };

@@ -144,6 +144,16 @@ wfResult wfWorld_Step(wfWorld* world)
 	world->time += (double)params.h * params.substeps;
 	if (world->def.sphere.moving)
 		world->sphereTime += (double)params.h * params.substeps;
+	// Tearing, between frames: from the host positions (a GPU cloth is read back first), the new
+	// model goes to the backend whole.
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation == 0 || !(c->material.tearStrain > 0.0f) || c->verdict != WF_FRAME_GOOD)
+			continue;
+		r = wfClothTear(world, c);
+		if (r != WF_OK)
+			return r;
+	}
 	return WF_OK;
 }
 
@@ -293,8 +303,10 @@ wfResult wfWorld_SetStageTiming(wfWorld* world, bool enabled)
 bool wfWorld_GetStageTiming(const wfWorld* world) { return world != NULL && world->stageTiming; }
 
 // ------------------------------------------------------------------ snapshots
-// Layout: header, then per live cloth (in slot order) its local frame's origin (3 doubles), local
-// positions (xyzw) and velocities (xyzw).
+// Layout: header, then per live cloth (in slot order) its local frame's origin (3 doubles), its
+// particle count and topology (wfClothInfo.topology; two int32), local positions (xyzw) and
+// velocities (xyzw). A snapshot holds no model: restoring it into a cloth that has torn since (or
+// was reset after a tear) is refused by name, the world left as it was.
 
 typedef struct SnapshotHeader {
 	uint32_t magic;
@@ -313,7 +325,7 @@ size_t wfWorld_GetSnapshotSize(const wfWorld* world)
 	size_t size = sizeof(SnapshotHeader);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
-			size += 3 * sizeof(double) + (size_t)world->cloths[i].model.particleCount * 2 * sizeof(wfVec4);
+			size += 3 * sizeof(double) + 2 * sizeof(int32_t) + (size_t)world->cloths[i].model.particleCount * 2 * sizeof(wfVec4);
 	}
 	return size;
 }
@@ -338,6 +350,9 @@ wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size)
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(out, c->origin, sizeof c->origin);
 		out += sizeof c->origin;
+		const int32_t shape[2] = {c->model.particleCount, c->topology};
+		memcpy(out, shape, sizeof shape);
+		out += sizeof shape;
 		memcpy(out, c->state.pos, bytes);
 		memcpy(out + bytes, c->state.vel, bytes);
 		out += 2 * bytes;
@@ -354,6 +369,26 @@ wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size
 	if (buffer == NULL || size < sizeof h)
 		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "snapshot: buffer too small");
 	memcpy(&h, buffer, sizeof h);
+	// A cloth's topology must be the one the snapshot was taken with (before anything changes).
+	if (h.magic == WF_SNAPSHOT_MAGIC && h.clothCount == (uint32_t)world->clothCount) {
+		const char* at = (const char*)buffer + sizeof h;
+		const char* end = (const char*)buffer + (size < h.payload ? size : h.payload);
+		for (int i = 0; i < world->clothCapacity; ++i) {
+			const wfCloth* c = &world->cloths[i];
+			if (c->generation == 0)
+				continue;
+			int32_t shape[2];
+			if (at + sizeof c->origin + sizeof shape > end)
+				break;
+			memcpy(shape, at + sizeof c->origin, sizeof shape);
+			if (shape[0] != c->model.particleCount || shape[1] != c->topology)
+				return wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+					"snapshot: cloth %d was saved with topology %d (%d particles) and has topology %d (%d particles) now: it "
+					"tore (or was reset after a tear) since; a snapshot restores only the mesh it was taken with",
+					c->index, (int)shape[1], (int)shape[0], c->topology, c->model.particleCount);
+			at += sizeof c->origin + sizeof shape + (size_t)shape[0] * 2 * sizeof(wfVec4);
+		}
+	}
 	if (h.magic != WF_SNAPSHOT_MAGIC || h.payload != need || size < need || h.clothCount != (uint32_t)world->clothCount)
 		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "snapshot: does not match this world's cloths");
 	const char* in = (const char*)buffer + sizeof h;
@@ -363,7 +398,7 @@ wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size
 			continue;
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(c->origin, in, sizeof c->origin);
-		in += sizeof c->origin;
+		in += sizeof c->origin + 2 * sizeof(int32_t);
 		memcpy(c->state.pos, in, bytes);
 		memcpy(c->state.vel, in + bytes, bytes);
 		in += 2 * bytes;

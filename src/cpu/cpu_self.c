@@ -242,8 +242,12 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 		for (int q = 0; q < count; ++q) {
 			for (int e = k->start[keys[q]]; e < k->start[keys[q] + 1]; ++e) {
 				const int h = k->sorted[e];
-				if (k->cloth[h] == ci)
+				const wfCloth* cj = k->cloth[h];
+				if (cj == ci)
 					continue; // the same cloth: self-collision's business
+				// The pair's switch (wfClothDef.collisionGroup, collisionMask), symmetric.
+				if ((ci->def.collisionGroup & cj->def.collisionMask) == 0 || (cj->def.collisionGroup & ci->def.collisionMask) == 0)
+					continue;
 				const wfVec4 xj = k->x[h];
 				const float ex = xi.x - xj.x, ey = xi.y - xj.y, ez = xi.z - xj.z;
 				const float dist2 = ex * ex + ey * ey + ez * ez;
