@@ -501,7 +501,13 @@ class Cloth:
         self._id = ffi.new("wfClothId *", cid)
         info = ffi.new("wfClothInfo *")
         world._check(lib.wfCloth_GetInfo(cid, info))
-        self._n = info.particleCount
+
+    @property
+    def _n(self):
+        # Asked each time: tearing (material tearStrain) adds particles between frames.
+        info = ffi.new("wfClothInfo *")
+        self._call(lib.wfCloth_GetInfo, info)
+        return info.particleCount
 
     def _cid(self):
         self._world._live()
