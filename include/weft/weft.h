@@ -185,7 +185,7 @@ typedef struct wfAeroDef {
 // substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
 // pushed away from those it touches by its share of the overlap (averaged over its contacts, the
 // share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
-// CPU backend (a Vulkan world refuses it for now); fixed at creation.
+// CPU backend (a Vulkan world refuses it for now); live through wfWorld_SetSelfCollision.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness;      // m, (0, 1] (default 5 mm)
@@ -232,7 +232,7 @@ typedef struct wfWorldDef {
 	wfWindDef wind;
 	wfContactDef contact;
 	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
-	wfSelfCollisionDef selfCollision; // off by default; fixed at creation
+	wfSelfCollisionDef selfCollision; // off by default; live (wfWorld_SetSelfCollision)
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort
@@ -533,6 +533,10 @@ WF_API wfResult wfWorld_SetSphereMoving(wfWorld* world, bool moving);
 WF_API wfResult wfWorld_SetFloor(wfWorld* world, const wfFloorDef* floor);
 WF_API wfResult wfWorld_SetWind(wfWorld* world, const wfWindDef* wind);
 WF_API wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact);
+// Self-collision and cloth against cloth on or off, thickness, friction, exclusion: from the next
+// frame (exclusion is applied to the rest shape, so it too may change). Validated like creation; a
+// Vulkan world refuses enabling either (WF_ERROR_INVALID_DEF, by field).
+WF_API wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc);
 
 // Snapshot of the dynamic state of every cloth (positions, velocities, time, sphere phase).
 // Restoring it continues bit-identically. The world's cloth set must be unchanged.

@@ -91,6 +91,32 @@ static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
 	c->def.pinMode = mode;
 }
 
+bool wfClothReserveSelf(wfCloth* c)
+{
+	wfClothState* s = &c->state;
+	if (s->hashStart != NULL)
+		return true;
+	const size_t n = (size_t)c->model.particleCount;
+	int size = 1;
+	while (size < 2 * (int)n)
+		size *= 2;
+	s->hashSize = size;
+	s->hashStart = (int*)wfAlloc((size_t)(size + 1) * sizeof(int));
+	s->hashSorted = (int*)wfAlloc(n * sizeof(int));
+	s->hashKey = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
+	s->selfDelta = (wfVec4*)wfAlloc(n * sizeof(wfVec4));
+	if (s->hashStart && s->hashSorted && s->hashKey && s->selfDelta)
+		return true;
+	wfFree(s->hashStart);
+	wfFree(s->hashSorted);
+	wfFree(s->hashKey);
+	wfFree(s->selfDelta);
+	s->hashStart = s->hashSorted = NULL;
+	s->hashKey = NULL;
+	s->selfDelta = NULL;
+	return false;
+}
+
 static void ResetState(wfCloth* c)
 {
 	// The local frame starts at the def's origin, where the rest positions are relative to.
@@ -166,18 +192,7 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->state.vel2 = (wfVec4*)wfAlloc(v4);
 	c->state.normals = (wfVec4*)wfAlloc(v4);
 	c->state.aero = (wfVec4*)wfAlloc(v4);
-	if (world->def.selfCollision.enabled) {
-		int size = 1;
-		while (size < 2 * (int)n)
-			size *= 2;
-		c->state.hashSize = size;
-		c->state.hashStart = (int*)wfAlloc((size_t)(size + 1) * sizeof(int));
-		c->state.hashSorted = (int*)wfAlloc(n * sizeof(int));
-		c->state.hashKey = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
-		c->state.selfDelta = (wfVec4*)wfAlloc(v4);
-	}
-	const bool selfOk = !world->def.selfCollision.enabled ||
-		(c->state.hashStart && c->state.hashSorted && c->state.hashKey && c->state.selfDelta);
+	const bool selfOk = !world->def.selfCollision.enabled || wfClothReserveSelf(c);
 	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
 	c->pinned = (uint8_t*)wfAlloc(n);
 	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero || !selfOk ||

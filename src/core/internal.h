@@ -159,6 +159,9 @@ typedef struct wfBackendOps {
 	// Optional (Vulkan): the device and a cloth's buffers for interop (weft.h, "Vulkan interop").
 	void (*vulkanDevice)(wfWorld* world, wfVulkanDevice* out);
 	void (*vulkanBuffers)(wfWorld* world, wfCloth* cloth, wfVulkanClothBuffers* out);
+	// Optional: the world's self-collision settings are about to change (wfWorld_SetSelfCollision);
+	// the backend makes room for what they need.
+	wfResult (*setSelfCollision)(wfWorld* world, const wfSelfCollisionDef* sc);
 } wfBackendOps;
 
 // A collider of the world (wfCreateCollider). The base pose moves by wfCollider_SetTransform (reached
@@ -255,6 +258,8 @@ bool wfValidateFloor(const wfFloorDef* floor, char* error, int errorSize);
 bool wfValidateWind(const wfWindDef* wind, char* error, int errorSize);
 bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
 bool wfValidateAero(const wfAeroDef* aero, char* error, int errorSize);
+// vulkan: the world runs (or will run) on the Vulkan backend, which has no self-collision yet.
+bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, bool vulkan, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
@@ -304,6 +309,8 @@ const char* wfReadAll(FILE* f, char** text, size_t* used);
 
 // cloth.c
 wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
+// The self-collision hash grid's arrays of a cloth (wfClothState.hash*), when not there yet.
+bool wfClothReserveSelf(wfCloth* cloth);
 void wfClothApplyInverseMass(wfCloth* cloth); // writes pos.w from pins, grab and mass
 wfResult wfSyncHost(wfWorld* world, wfCloth* cloth); // make the host mirror current
 void wfComputeNormals(const wfClothModel* model, const wfVec4* pos, wfVec4* normals);

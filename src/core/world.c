@@ -237,6 +237,30 @@ wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact)
 	APPLY_SETTER(wfValidateContact, world->def.contact, contact);
 }
 
+wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
+{
+	char msg[256];
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
+	if (sc == NULL)
+		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "%s: sc: NULL", __func__);
+	if (!wfValidateSelfCollision(sc, world->backendType == WF_BACKEND_VULKAN, msg, (int)sizeof msg))
+		return wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+	// Room first (the hash grid of each cloth, the backend's contacts), so that a failure changes nothing.
+	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation != 0 && !wfClothReserveSelf(c))
+			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "selfCollision: out of memory for cloth %d's hash grid", i);
+	}
+	if (world->backend->setSelfCollision != NULL) {
+		wfResult r = world->backend->setSelfCollision(world, sc);
+		if (r != WF_OK)
+			return r;
+	}
+	world->def.selfCollision = *sc;
+	return WF_OK;
+}
+
 // ------------------------------------------------------------------ profile
 
 // Bytes a frame must move if every kernel reads and writes its data exactly once (no cache reuse
