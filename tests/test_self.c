@@ -63,8 +63,9 @@ static bool SegmentCrossesTriangle(wfVec3 p, wfVec3 q, wfVec3 a, wfVec3 b, wfVec
 	return t >= 0.0 && t <= 1.0;
 }
 
-// Edges (structural) of the cloth that cross one of its triangles not sharing a particle with them:
-// the cloth passing through itself. Bounding boxes first.
+// Edges (structural) of the cloth that cross one of its triangles not sharing a particle with them
+// (nor a particle of the untorn cloth: a torn cloth's copies start where their particles are): the
+// cloth passing through itself. Bounding boxes first.
 static int CountCrossings(wfClothId id, const wfVec3* p)
 {
 	wfClothInfo info;
@@ -72,10 +73,13 @@ static int CountCrossings(wfClothId id, const wfVec3* p)
 		return -1;
 	uint32_t* tri = (uint32_t*)malloc((size_t)info.triangleCount * 3 * sizeof(uint32_t));
 	uint32_t* edge = (uint32_t*)malloc((size_t)info.edgeCount * 2 * sizeof(uint32_t));
+	int* src = (int*)malloc((size_t)info.particleCount * sizeof(int));
 	int crossings = 0;
-	if (wfCloth_ReadIndices(id, tri, 3 * info.triangleCount) == WF_OK && wfCloth_ReadEdges(id, edge, 2 * info.edgeCount) == WF_OK) {
+	if (wfCloth_ReadIndices(id, tri, 3 * info.triangleCount) == WF_OK && wfCloth_ReadEdges(id, edge, 2 * info.edgeCount) == WF_OK &&
+	    wfCloth_ReadSourceParticles(id, src, info.particleCount) == WF_OK) {
 		for (int t = 0; t < info.triangleCount; ++t) {
 			const uint32_t* v = &tri[3 * t];
+			const int s0 = src[v[0]], s1 = src[v[1]], s2 = src[v[2]];
 			float lo[3], hi[3];
 			for (int k = 0; k < 3; ++k) {
 				const float* pa = &p[v[0]].x;
@@ -88,20 +92,36 @@ static int CountCrossings(wfClothId id, const wfVec3* p)
 			}
 			for (int e = 0; e < info.edgeCount; ++e) {
 				const uint32_t a = edge[2 * e], b = edge[2 * e + 1];
-				if (a == v[0] || a == v[1] || a == v[2] || b == v[0] || b == v[1] || b == v[2])
-					continue;
 				const float* pa = &p[a].x;
 				const float* pb = &p[b].x;
 				bool apart = false;
 				for (int k = 0; k < 3 && !apart; ++k)
 					apart = fmaxf(pa[k], pb[k]) < lo[k] || fminf(pa[k], pb[k]) > hi[k];
-				if (!apart && SegmentCrossesTriangle(p[a], p[b], p[v[0]], p[v[1]], p[v[2]]))
+				if (apart)
+					continue;
+				const int sa = src[a], sb = src[b];
+				if (sa == s0 || sa == s1 || sa == s2 || sb == s0 || sb == s1 || sb == s2)
+					continue;
+				if (SegmentCrossesTriangle(p[a], p[b], p[v[0]], p[v[1]], p[v[2]])) {
 					crossings++;
+					if (getenv("WEFT_TEST_TRACE") != NULL) {
+						const wfVec4* r = wfGetCloth(id)->model.restPositions;
+						float dmin = 1e9f;
+						uint32_t ends[2] = {a, b};
+						for (int x = 0; x < 2; ++x)
+							for (int y = 0; y < 3; ++y) {
+								wfVec4 q = r[ends[x]], u = r[v[y]];
+								dmin = fminf(dmin, sqrtf((q.x - u.x) * (q.x - u.x) + (q.y - u.y) * (q.y - u.y) + (q.z - u.z) * (q.z - u.z)));
+							}
+						fprintf(stderr, "    crossing: edge %u-%u (sources %d %d) triangle %d %d %d, closest rest distance %.4f\n", a, b, sa, sb, s0, s1, s2, (double)dmin);
+					}
+				}
 			}
 		}
 	}
 	free(tri);
 	free(edge);
+	free(src);
 	return crossings;
 }
 
@@ -382,8 +402,8 @@ static int CountCrossingsBetween(wfClothId a, const wfVec3* pa, wfClothId b, con
 }
 
 // Two 20 x 20 sheets dropped on a sphere, the top one shifted 0.25 m along x so that it overhangs
-// and its weight pulls it off that side: the crossings of one through the other (every 5th frame of
-// 60), and the sliding: each particle of the top sheet within 1.5 contact distances of the bottom
+// and its weight pulls it off that side: the crossings of one through the other or through itself
+// (every frame of 60), and the sliding: each particle of the top sheet within 1.5 contact distances of the bottom
 // one at frame 10 is paired with its nearest bottom particle, and the mean of how far it moved
 // relative to that particle by frame 40.
 static int Stacked(float friction, bool pair, int* crossings, float* slide, int* pairs)
@@ -428,11 +448,8 @@ static int Stacked(float friction, bool pair, int* crossings, float* slide, int*
 	*slide = 0.0f;
 	for (int frame = 0; frame < 60; ++frame) {
 		ENSURE(wfWorld_Step(w) == WF_OK);
-		if (frame % 5 != 4 && frame != 10 && frame != 40)
-			continue;
 		ENSURE(wfCloth_ReadPositions(low, pa, 400) == WF_OK && wfCloth_ReadPositions(high, pb, 400) == WF_OK);
-		if (frame % 5 == 4)
-			*crossings += CountCrossingsBetween(low, pa, high, pb);
+		*crossings += CountCrossingsBetween(low, pa, high, pb) + CountCrossings(low, pa) + CountCrossings(high, pb);
 		for (int i = 0; i < 400 && (frame == 10 || frame == 40); ++i) {
 			if (frame == 10) {
 				float best = 1e9f;
@@ -469,7 +486,7 @@ WF_TEST(cloth_against_cloth_stacked_on_sphere)
 	ENSURE(Stacked(0.0f, true, &cross0, &slide0, &pairs0) == 0);
 	ENSURE(Stacked(2.0f, true, &crossHigh, &slideHigh, &pairsHigh) == 0);
 	ENSURE(Stacked(0.0f, false, &crossOff, &slideOff, &pairsOff) == 0);
-	fprintf(stderr, "  two sheets on a sphere, the top one 0.25 m off centre: edges through the other sheet's triangles (every 5th "
+	fprintf(stderr, "  two sheets on a sphere, the top one 0.25 m off centre: edges through a triangle (every "
 	        "frame of 60) %d at friction 0, %d at friction 2, %d with the pair switched off; mean slide of the top sheet over the "
 	        "bottom from frame 10 to 40: %.4f m at friction 0 (%d particles in contact), %.4f m at friction 2 (%d)\n", cross0, crossHigh,
 	        crossOff, (double)slide0, pairs0, (double)slideHigh, pairsHigh);
@@ -527,5 +544,99 @@ WF_TEST(self_collision_setter)
 	}
 	ENSURE(memcmp(p[0], p[1], sizeof p[0]) == 0);
 	fprintf(stderr, "  switched on live before the first frame: the same bits as created with it\n");
+	return 0;
+}
+
+// Particle contacts alone, and with the continuous point-triangle pass (wfSelfCollisionDef.pointTriangle).
+// Each frame of the heap (300 frames), of the tear with self-collision on (150) and of the stacked
+// sheets (60), every structural edge is tested exactly against every triangle of its own and the
+// other cloths (a torn cloth's copies count as their particles). Where the contact distance 2
+// thickness covers the hole of a grid cell (at least 0.71 dx) and no fold moves more than the
+// contact distance in a substep, particles suffice: the heap and the stacked sheets never cross.
+// The torn flaps of the tear snap back faster than that (particles alone let them through); the
+// point-triangle pass takes most of those crossings, and what remains are edges through triangles
+// with neither end inside one (edge-edge cases, not handled).
+static int SceneCrossings(const char* file, bool selfOn, bool pointTriangle, int* frames, int* total, int* worst, float* spacing, float* contact)
+{
+	char path[600], err[600];
+	snprintf(path, sizeof path, "%s/%s", WEFT_TEST_SCENES, file);
+	wfScene* scene = wfScene_Load(path, err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfWorldDef wd = wfScene_GetWorldDef(scene);
+	wd.backend = WF_BACKEND_CPU;
+	wd.deviceName = NULL;
+	const wfClothDef first = wfScene_GetClothDef(scene, 0);
+	*spacing = first.width / (float)(first.cols - 1);
+	if (selfOn) {
+		wd.selfCollision.enabled = true;
+		wd.selfCollision.thickness = 0.4f * *spacing;
+	}
+	wd.selfCollision.pointTriangle = pointTriangle;
+	*contact = 2.0f * wd.selfCollision.thickness;
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(w != NULL);
+	for (int k = 0; k < wfScene_GetColliderCount(scene); ++k) {
+		wfColliderDef cd = wfScene_GetColliderDef(scene, k);
+		ENSURE(!wfColliderId_IsNull(wfCreateCollider(w, &cd)));
+	}
+	const int clothCount = wfScene_GetClothCount(scene);
+	wfClothId ids[4];
+	ENSURE(clothCount <= 4);
+	for (int c = 0; c < clothCount; ++c) {
+		wfClothDef cd = wfScene_GetClothDef(scene, c);
+		ids[c] = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(ids[c]));
+	}
+	*frames = wfScene_GetFrames(scene);
+	*total = 0;
+	*worst = 0;
+	for (int f = 0; f < *frames; ++f) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		wfVec3* p[4] = {NULL};
+		int count = 0;
+		for (int c = 0; c < clothCount; ++c) {
+			wfClothInfo info;
+			ENSURE(wfCloth_GetInfo(ids[c], &info) == WF_OK);
+			p[c] = (wfVec3*)malloc(sizeof(wfVec3) * (size_t)info.particleCount);
+			ENSURE(wfCloth_ReadPositions(ids[c], p[c], info.particleCount) == WF_OK);
+			count += CountCrossings(ids[c], p[c]);
+			for (int d = 0; d < c; ++d)
+				count += CountCrossingsBetween(ids[d], p[d], ids[c], p[c]);
+		}
+		for (int c = 0; c < clothCount; ++c)
+			free(p[c]);
+		*total += count;
+		*worst = count > *worst ? count : *worst;
+	}
+	wfWarnings warn = wfWorld_GetWarnings(w);
+	ENSURE(warn.unstable == 0 && warn.nonFinite == 0);
+	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
+	return 0;
+}
+
+WF_TEST(point_triangle_crossings_per_frame)
+{
+	int frames = 0, total = 0, worst = 0, off = 0, offWorst = 0;
+	float dx = 0.0f, d = 0.0f;
+	ENSURE(SceneCrossings("heap.json", false, false, &frames, &total, &worst, &dx, &d) == 0);
+	fprintf(stderr, "  heap.json, particles only: %d frames, edge-triangle crossings %d in all; spacing %.4f m, contact %.4f m (%.2f dx)\n",
+	        frames, total, (double)dx, (double)d, (double)(d / dx));
+	ENSURE(total == 0);
+	ENSURE(SceneCrossings("tear.json", true, false, &frames, &off, &offWorst, &dx, &d) == 0);
+	ENSURE(SceneCrossings("tear.json", true, true, &frames, &total, &worst, &dx, &d) == 0);
+	fprintf(stderr, "  tear.json with self-collision on (contact %.2f dx): %d frames, crossings %d in all (at most %d in a frame) with "
+	        "particles only, %d (at most %d) with the point-triangle pass\n", (double)(d / dx), frames, off, offWorst, total, worst);
+	ENSURE(off > 0); // the test can fail: particles alone let the snapping flaps through
+	ENSURE(2 * total < off);
+	int cross = 0, pairs = 0;
+	float slide = 0.0f;
+	ENSURE(Stacked(0.0f, true, &cross, &slide, &pairs) == 0);
+	fprintf(stderr, "  stacked sheets at friction 0: 60 frames, crossings %d in all\n", cross);
+	ENSURE(cross == 0);
 	return 0;
 }

@@ -37,6 +37,7 @@ wfWorldDef wfDefaultWorldDef(void)
 	d.selfCollision.thickness = 0.005f;
 	d.selfCollision.friction = 0.2f;
 	d.selfCollision.exclusion = 1.5f;
+	d.selfCollision.pointTriangle = true;
 	d.maxSpeed = 1e3f;
 	d.badFrame = WF_BAD_FRAME_KEEP;
 	d.simd = true;

@@ -143,6 +143,7 @@ static const Field kSelfFields[] = {
 	PLAIN(wfSelfCollisionDef, friction, FIELD_FLOAT),
 	PLAIN(wfSelfCollisionDef, exclusion, FIELD_FLOAT),
 	PLAIN(wfSelfCollisionDef, betweenCloths, FIELD_BOOL),
+	PLAIN(wfSelfCollisionDef, pointTriangle, FIELD_BOOL),
 };
 
 static const Table kSelfTable = TABLE(kSelfFields);
