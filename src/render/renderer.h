@@ -24,9 +24,10 @@ typedef struct RdStreams {
 } RdStreams;
 
 // What the renderer keeps of a cloth between frames: its uvs, triangle and edge indices (they change
-// only when the cloth tears: wfClothInfo.topology, which makes a new entry) and the rest shape for strain colours, all in `statics`. The rest shape is the positions of
-// the first frame this renderer drew of the cloth (a cloth is created at rest); it is taken again when
-// the world's time goes back (a reset, a restored snapshot, or a new world at a reused address).
+// only when the cloth tears: wfClothInfo.topology, which makes a new entry) and the rest shape for
+// strain colours, all in `statics`. The rest shape is the positions of the first frame this renderer
+// drew of the cloth (a cloth is created at rest); it is taken again when the world's time goes back
+// (a reset, a restored snapshot, or a new world at a reused address).
 typedef struct RdClothCache {
 	wfWorld* world;
 	int32_t index;
