@@ -382,7 +382,8 @@ typedef struct wfClothInfo {
 	int colorCount;
 	int triangleCount;
 	int edgeCount;           // stretch constraints (the wireframe's lines)
-	// Tearing (wfMaterial.tearStrain) changes the counts above between frames: particles are added
+	// Tearing (wfMaterial.tearStrain) changes the counts above between frames (a torn grid reports
+	// itself as a mesh: cols x rows 0 x 0, mesh true, until wfCloth_Reset): particles are added
 	// (the copies of split vertices, at the end: the ids of the others stay), constraints change and
 	// are coloured again. topology counts those changes (0 until the first tear): a reader that
 	// keeps arrays of a cloth's size compares it, or the counts, before each read.

@@ -219,9 +219,11 @@ static wfResult BuildModel(const wfCloth* c, const TearEdit* e, wfClothModel* nm
 	int count = 0;
 	for (int i = 0; i < e->conCount; ++i)
 		count += !e->dead[i];
+	// A torn grid is no longer a grid (readers that lay out rows and columns, the CPU's grid-order
+	// XPBD path): it is a mesh from now on, keeping cols for wave wind's column of each particle.
 	nm->cols = m->cols;
 	nm->rows = m->rows;
-	nm->mesh = m->mesh;
+	nm->mesh = true;
 	nm->particleCount = n;
 	nm->constraintCount = count;
 	nm->triangleCount = m->triangleCount;
