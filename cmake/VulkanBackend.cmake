@@ -26,7 +26,7 @@ set(_shader_dir ${CMAKE_CURRENT_SOURCE_DIR}/src/vulkan/shaders)
 set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
 file(MAKE_DIRECTORY ${_spv_dir})
 set(_kernels predict xpbd_solve finish jacobi_sweep springs normals check stats_particles stats_constraints
-  fused_xpbd fused_jacobi fused_springs)
+  fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather)
 set(_outputs "")
 foreach(kernel ${_kernels})
   set(_src ${_shader_dir}/${kernel}.comp)
@@ -34,7 +34,7 @@ foreach(kernel ${_kernels})
   add_custom_command(
     OUTPUT ${_out}
     COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num -MD -MF ${_out}.d -o ${_out} ${_src}
-    DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl
+    DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
     DEPFILE ${_out}.d
     COMMENT "glslc ${kernel}.comp"
     VERBATIM)

@@ -218,11 +218,6 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_RANGE("selfCollision.thickness", d->selfCollision.thickness, 1e-6f, 1.0f);
 	CHECK_RANGE("selfCollision.friction", d->selfCollision.friction, 0.0f, 10.0f);
 	CHECK_RANGE("selfCollision.exclusion", d->selfCollision.exclusion, 0.0f, 100.0f);
-	if ((d->selfCollision.enabled || d->selfCollision.betweenCloths) && (d->backend == WF_BACKEND_VULKAN || d->vulkanDevice != NULL)) {
-		snprintf(error, (size_t)errorSize, "selfCollision.%s: the CPU backend only for now (backend vulkan given; allowed: cpu or auto)",
-		         d->selfCollision.enabled ? "enabled" : "betweenCloths");
-		return false;
-	}
 	return wfValidateStepDef(&d->step, error, errorSize) && wfValidateSphere(&d->sphere, error, errorSize) &&
 		wfValidateFloor(&d->floor, error, errorSize) && wfValidateWind(&d->wind, error, errorSize) &&
 		wfValidateContact(&d->contact, error, errorSize);

@@ -12,10 +12,6 @@
 static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 {
 	wfBackendType want = world->def.backend;
-	// Self-collision steps on the CPU only: auto takes the CPU for it (vulkan is refused by the def).
-	if (want == WF_BACKEND_AUTO && (world->def.selfCollision.enabled || world->def.selfCollision.betweenCloths) &&
-	    world->def.vulkanDevice == NULL)
-		want = WF_BACKEND_CPU;
 #ifdef WEFT_HAVE_VULKAN
 	if (want == WF_BACKEND_VULKAN || want == WF_BACKEND_AUTO) {
 		// A named device may be a software one (lavapipe); auto takes hardware devices only. The

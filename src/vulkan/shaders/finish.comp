@@ -1,5 +1,7 @@
 #version 450
 // End of an XPBD or Jacobi substep: v = factor (x - p) (factor 1/h or retention/h), then collide.
+// With WF_VK_PUSH_SELF the self-collision pass's push (contact_gather.comp) is added to x first,
+// as the CPU's wfCpuSelfCollide moves the particles before wfCpuFinish.
 #include "common.glsl"
 
 void main()
@@ -12,12 +14,23 @@ void main()
 		vel[i] = vec4(0.0);
 		return;
 	}
+	bool moved = false;
+	if ((pc.flags & WF_VK_PUSH_SELF) != 0u) {
+		const vec4 m = delta[i];
+		if (m.w != 0.0) {
+			precise vec4 y = vec4(x.x + m.x, x.y + m.y, x.z + m.z, x.w);
+			x = y;
+			moved = true;
+		}
+	}
 	vec4 p = prev[i];
 	float f = P.velFactor;
 	precise vec4 v = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
 	if ((P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u) {
 		WfCollide(x, v, pc.substep);
-		pos[i] = x;
+		moved = true;
 	}
+	if (moved)
+		pos[i] = x;
 	vel[i] = v;
 }
