@@ -228,6 +228,19 @@ wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact)
 // Bytes a frame must move if every kernel reads and writes its data exactly once (no cache reuse
 // across kernels): the algorithm's traffic, the same for every backend. 16-byte particle records,
 // 16-byte constraint records, 4-byte multipliers, 8-byte adjacency entries.
+// The contact pass of n particles over a hash of `cells` cells (wfSelfCollisionDef), each array
+// read and written once: the counts cleared (4 a cell), the scan (the counts read and written on
+// the way up and again on the way down: 16), the cells' sort and the gather's cell starts (4 + 4);
+// per particle `perParticle` bytes. Self-collision: keys and ranks (read pos, write key and rank,
+// the count's atomic: 32), scatter (16), the sort's lists (8), the gather (read pos, rest, prev and
+// the sorted list, write delta: 68), the move in finish (16): 140. Cloth against cloth adds the
+// copy into the world's arrays (read pos and prev, write X, motion, owner: 68) and reads X,
+// motion and owner in the gather, then moves positions and velocities (80): 260.
+static double ContactBytes(double n, double cells, double perParticle)
+{
+	return cells * 28.0 + n * perParticle;
+}
+
 static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 {
 	const double n = c->model.particleCount, m = c->model.constraintCount;
@@ -250,6 +263,8 @@ static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 		substep = n * 64.0 + m * 32.0;
 		break;
 	}
+	if (world->def.selfCollision.enabled)
+		substep += ContactBytes(n, c->state.hashSize, 140.0);
 	// Normals after the last substep: read positions and triangles, write normals.
 	return s->substeps * substep + n * 32.0 + c->model.triangleCount * 12.0;
 }
@@ -268,6 +283,16 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 			continue;
 		p.bytesPerFrame += ModelBytesPerFrame(world, c);
 		p.projectionsPerFrame += (double)c->model.constraintCount * s->substeps * (s->solver == WF_SOLVER_SPRINGS ? 1 : s->iterations);
+	}
+	if (world->def.selfCollision.betweenCloths) {
+		// One hash over every particle of the world a substep (its size as the capacity's rule gives
+		// when no cloth was removed: the smallest power of two >= 2 particles).
+		double particles = 0.0, cells = 1.0;
+		for (int i = 0; i < world->clothCapacity; ++i)
+			particles += world->cloths[i].generation != 0 ? world->cloths[i].model.particleCount : 0;
+		while (cells < 2.0 * particles)
+			cells *= 2.0;
+		p.bytesPerFrame += s->substeps * ContactBytes(particles, cells, 260.0);
 	}
 	if (world->backend->profile != NULL)
 		world->backend->profile(world, &p);

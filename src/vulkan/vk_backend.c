@@ -17,7 +17,13 @@
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
 //   springs: per substep: springs (A->B or B->A, collide fused); odd substep counts copy B -> A
+//   self-collision (wfSelfCollisionDef.enabled): after a substep's solve, the contact pass of
+//            contact_*.comp (clear, keys, scan, scatter, sort, gather) on the cloth's particles,
+//            the move in finish (springs: a pass of its own)
 //   normals, check; copy the status to the host
+// With cloth against cloth (betweenCloths) the cloths go in lockstep: every cloth's substep s,
+// then the contact pass over all of them (each copied into the world's arrays, one hash, the
+// gather, each moved), then substep s + 1. Contacts keep a world off the fused path.
 // with a compute->compute barrier after every dispatch that a later one depends on.
 // Dispatches per cloth and frame (S substeps, I iterations, C colours, 12 for a full grid):
 //   XPBD S (2 + I C) + 2, Jacobi S (2 + I) + 2, springs S + 2; plus 3 or 4 buffer copies.
