@@ -27,13 +27,26 @@ set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
 file(MAKE_DIRECTORY ${_spv_dir})
 set(_kernels predict xpbd_solve finish jacobi_sweep springs normals check stats_particles stats_constraints
   fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather)
+# A measuring tool (docs/PERFORMANCE.md), never for use: WEFT_FUSED_PROBE 1..3 strips the fused XPBD
+# kernel's phases down (1: no projections; 2: no record fetches either; 3: only the colour loop's
+# barriers), so that the cost of each part can be read off side by side on a GPU.
+set(WEFT_FUSED_PROBE 0 CACHE STRING "fused XPBD kernel stripped for measurement (0: the real kernel)")
+set(_probe "")
+if(NOT WEFT_FUSED_PROBE EQUAL 0)
+  set(_probe -DWF_FUSED_PROBE=${WEFT_FUSED_PROBE})
+  message(WARNING "weft: WEFT_FUSED_PROBE=${WEFT_FUSED_PROBE}: the fused XPBD kernel does not simulate (a measuring build)")
+endif()
 set(_outputs "")
 foreach(kernel ${_kernels})
   set(_src ${_shader_dir}/${kernel}.comp)
   set(_out ${_spv_dir}/${kernel}.comp.inc)
+  set(_defs "")
+  if(kernel STREQUAL "fused_xpbd")
+    set(_defs ${_probe})
+  endif()
   add_custom_command(
     OUTPUT ${_out}
-    COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num -MD -MF ${_out}.d -o ${_out} ${_src}
+    COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
     DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
     DEPFILE ${_out}.d
     COMMENT "glslc ${kernel}.comp"

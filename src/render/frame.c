@@ -55,6 +55,80 @@ static void PruneCaches(wfRenderer* r)
 	r->cacheCount = kept;
 }
 
+// A cloth's vertices for drawing when its mesh has UV seams: the particles first, then one more for
+// every other UV a particle has at some corner, and the triangles over them. Returns the vertex
+// count, or -1 (out of memory, or the cloth could not be read). With seams, *particle (vertices),
+// *uv (2 x vertices) and *index (3 x triangles) are malloc'ed; without, they are NULL and the count
+// is the particle count.
+static int SeamVertices(wfClothId id, const wfClothInfo* info, uint32_t** particle, float** uv, uint32_t** index)
+{
+	*particle = NULL;
+	*uv = NULL;
+	*index = NULL;
+	const int n = info->particleCount, corners = 3 * info->triangleCount;
+	const size_t slots = (size_t)(corners > 0 ? corners : 1);
+	float* cornerUV = (float*)malloc(sizeof(float) * 2 * slots);
+	float* own = (float*)malloc(sizeof(float) * 2 * (size_t)n);
+	uint32_t* tri = (uint32_t*)malloc(sizeof(uint32_t) * slots);
+	int* head = (int*)malloc(sizeof(int) * (size_t)n);  // a particle's first extra vertex, -1: none
+	int* next = (int*)malloc(sizeof(int) * slots);      // per extra vertex: the particle's next one
+	int* firstCorner = (int*)malloc(sizeof(int) * slots); // per extra vertex: the corner that made it
+	int count = -1, extras = 0;
+	if (cornerUV && own && tri && head && next && firstCorner && wfCloth_ReadCornerUVs(id, cornerUV, 2 * corners) == WF_OK &&
+	    wfCloth_ReadUVs(id, own, n) == WF_OK && wfCloth_ReadIndices(id, tri, corners) == WF_OK) {
+		for (int i = 0; i < n; ++i)
+			head[i] = -1;
+		for (int k = 0; k < corners; ++k) {
+			const uint32_t p = tri[k];
+			const float* c = &cornerUV[2 * k];
+			if (memcmp(c, &own[2 * p], 2 * sizeof(float)) == 0)
+				continue; // the particle's own UV: the particle is the vertex
+			int e = head[p];
+			while (e >= 0 && memcmp(c, &cornerUV[2 * firstCorner[e]], 2 * sizeof(float)) != 0)
+				e = next[e];
+			if (e < 0) {
+				e = extras++;
+				firstCorner[e] = k;
+				next[e] = head[p];
+				head[p] = e;
+			}
+			tri[k] = (uint32_t)(n + e);
+		}
+		count = n + extras;
+	}
+	if (count > n) {
+		*particle = (uint32_t*)malloc(sizeof(uint32_t) * (size_t)count);
+		*uv = (float*)malloc(sizeof(float) * 2 * (size_t)count);
+		if (*particle != NULL && *uv != NULL) {
+			for (int i = 0; i < n; ++i) {
+				(*particle)[i] = (uint32_t)i;
+				memcpy(&(*uv)[2 * i], &own[2 * i], 2 * sizeof(float));
+			}
+			for (int i = 0; i < n; ++i) {
+				for (int e = head[i]; e >= 0; e = next[e]) {
+					(*particle)[n + e] = (uint32_t)i;
+					memcpy(&(*uv)[2 * (n + e)], &cornerUV[2 * firstCorner[e]], 2 * sizeof(float));
+				}
+			}
+			*index = tri;
+			tri = NULL;
+		} else {
+			free(*particle);
+			free(*uv);
+			*particle = NULL;
+			*uv = NULL;
+			count = -1;
+		}
+	}
+	free(cornerUV);
+	free(own);
+	free(tri);
+	free(head);
+	free(next);
+	free(firstCorner);
+	return count;
+}
+
 // Uploads a cloth's uvs, triangle indices and edges into a new device buffer, with room for the rest
 // shape after them. The edges: a grid's structural ones row by row (the wireframe), then its shear
 // diagonals (with them, what the nodes view draws); a mesh's stretch constraints as the library
@@ -72,12 +146,37 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 	c->nodeEdges = (uint32_t)(structural + shear);
 	c->streams.uv = size;
 	size = AlignUp(size + (VkDeviceSize)n * 8, RD_STATE_ALIGN);
+	uint32_t* seamParticle = NULL;
+	float* seamUV = NULL;
+	uint32_t* seamIndex = NULL;
+	const int vertices = SeamVertices(id, info, &seamParticle, &seamUV, &seamIndex);
+	if (vertices < 0)
+		return rdFail(ctx, "reading cloth %d's UV seams: out of memory or %s", c->index, wfWorld_GetLastError(c->world));
+	c->seamVertices = seamIndex != NULL ? (uint32_t)vertices : 0;
+	if (c->seamVertices > 0) {
+		c->seamParticle = size;
+		c->seamUV = AlignUp(size + (VkDeviceSize)vertices * 4, 16);
+		c->seamIndex = AlignUp(c->seamUV + (VkDeviceSize)vertices * 8, 16);
+		size = AlignUp(c->seamIndex + (VkDeviceSize)c->streams.indexCount * 4, RD_STATE_ALIGN);
+	}
 	c->rest = size;
 	size += (VkDeviceSize)n * 16;
 	wfVkBuffer staging;
-	if (!rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true))
+	if (!rdBufferCreate(ctx, &staging, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true)) {
+		free(seamParticle);
+		free(seamUV);
+		free(seamIndex);
 		return false;
+	}
 	uint8_t* base = staging.map;
+	if (c->seamVertices > 0) {
+		memcpy(base + c->seamParticle, seamParticle, (size_t)vertices * 4);
+		memcpy(base + c->seamUV, seamUV, (size_t)vertices * 8);
+		memcpy(base + c->seamIndex, seamIndex, (size_t)c->streams.indexCount * 4);
+	}
+	free(seamParticle);
+	free(seamUV);
+	free(seamIndex);
 	bool ok = wfCloth_ReadUVs(id, (float*)(base + c->streams.uv), n) == WF_OK &&
 	          wfCloth_ReadIndices(id, (uint32_t*)(base + c->streams.index), (int)c->streams.indexCount) == WF_OK;
 	if (!ok) {
@@ -397,7 +496,7 @@ static wfResult PrepareFrame(wfRenderer* r, RdClothDraw* draws, int count, VkDev
 		if (vr != VK_SUCCESS)
 			return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "vkAllocateDescriptorSets: %s", wfVkResultName(vr));
 		VkDeviceSize bytes = (VkDeviceSize)draws[i].info.particleCount * RD_VERTEX_STRIDE;
-		rdWriteClothSet(r, draws[i].set, draws[i].state, draws[i].position, draws[i].velocity, draws[i].cache->statics.buffer,
+		rdWriteClothSet(r, draws[i].set, draws[i].state, draws[i].position, draws[i].velocity, draws[i].normal, draws[i].cache->statics.buffer,
 		                draws[i].cache->rest, bytes);
 	}
 	return WF_OK;
@@ -603,11 +702,15 @@ static void RecordMainPass(wfRenderer* r, const wfWorld* world, const RdClothDra
 	if (r->def.showSphere)
 		RecordColliders(r, world);
 
-	// Cloths, double-sided; the colour-mode scalar comes from the cloth's set.
+	// Cloths, double-sided; the colour-mode scalar comes from the cloth's set. A cloth with UV seams
+	// draws through its own vertices (the seam pipeline).
 	const bool surfaces = r->def.view != WF_VIEW_NODES, nodes = r->def.view != WF_VIEW_CLOTH;
-	if (count > 0 && surfaces)
-		ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->litPipeline);
+	VkPipeline bound = VK_NULL_HANDLE;
 	for (int i = 0; i < count && surfaces; ++i) {
+		const RdClothCache* cache = draws[i].cache;
+		const VkPipeline want = cache->seamVertices > 0 ? r->seamPipeline : r->litPipeline;
+		if (want != bound)
+			ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bound = want);
 		memset(&draw, 0, sizeof draw);
 		SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
@@ -618,9 +721,16 @@ static void RecordMainPass(wfRenderer* r, const wfWorld* world, const RdClothDra
 		draw.mode[1] = draws[i].info.cols;
 		draw.mode[2] = draws[i].info.rows;
 		BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
-		BindCloth(r, &draws[i], false, false);
+		if (cache->seamVertices > 0) {
+			VkBuffer buffers[2] = {cache->statics.buffer, cache->statics.buffer};
+			VkDeviceSize offsets[2] = {cache->seamParticle, cache->seamUV};
+			ctx->gpu.fd.vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
+			ctx->gpu.fd.vkCmdBindIndexBuffer(cmd, cache->statics.buffer, cache->seamIndex, VK_INDEX_TYPE_UINT32);
+		} else {
+			BindCloth(r, &draws[i], false, false);
+		}
 		Push(r, &draw);
-		ctx->gpu.fd.vkCmdDrawIndexed(cmd, draws[i].cache->streams.indexCount, 1, 0, 0, 0);
+		ctx->gpu.fd.vkCmdDrawIndexed(cmd, cache->streams.indexCount, 1, 0, 0, 0);
 	}
 
 	// Wireframe overlay: the structural edges.

@@ -40,7 +40,7 @@ int rdOpenOutputInPlace(const char* path, char* why, size_t whySize);
 // ".NAME.PID.tmp" beside path (the same folder, so the rename is atomic); false when it does not fit.
 bool rdTempName(const char* path, char* out, size_t size);
 
-extern const RdShaderCode rdLitVert, rdLitFrag, rdLineVert, rdLineFrag, rdNodesLineVert, rdNodesLineFrag, rdShadowVert, rdBoundsComp,
+extern const RdShaderCode rdLitVert, rdLitPullVert, rdLitFrag, rdLineVert, rdLineFrag, rdNodesLineVert, rdNodesLineFrag, rdShadowVert, rdBoundsComp,
     rdLightComp;
 
 #endif

@@ -590,15 +590,16 @@ static VkWriteDescriptorSet BufferWrite(VkDescriptorSet set, uint32_t binding, V
 
 // Points a cloth set at its positions, velocities and rest shape (see RD_CLOTH_*).
 void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities,
-                     VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes)
+                     VkDeviceSize normals, VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes)
 {
-	VkDescriptorBufferInfo infos[3] = {{state, positions, bytes}, {state, velocities, bytes}, {rest, restOffset, bytes}};
-	VkWriteDescriptorSet writes[3] = {
+	VkDescriptorBufferInfo infos[4] = {{state, positions, bytes}, {state, velocities, bytes}, {rest, restOffset, bytes}, {state, normals, bytes}};
+	VkWriteDescriptorSet writes[4] = {
 		BufferWrite(set, RD_CLOTH_POSITIONS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[0]),
 		BufferWrite(set, RD_CLOTH_VELOCITIES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[1]),
 		BufferWrite(set, RD_CLOTH_REST, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[2]),
+		BufferWrite(set, RD_CLOTH_NORMALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[3]),
 	};
-	r->ctx.gpu.fd.vkUpdateDescriptorSets(r->ctx.gpu.device, 3, writes, 0, NULL);
+	r->ctx.gpu.fd.vkUpdateDescriptorSets(r->ctx.gpu.device, 4, writes, 0, NULL);
 }
 
 // A pool of `sets` cloth sets, reset at the start of every frame.
@@ -616,7 +617,7 @@ bool rdEnsureClothPool(wfRenderer* r, uint32_t sets)
 		ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, r->clothPool, NULL);
 	r->clothPool = VK_NULL_HANDLE;
 	r->clothPoolSets = 0;
-	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * capacity};
+	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 * capacity};
 	VkDescriptorPoolCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
 		.maxSets = capacity,
@@ -651,21 +652,22 @@ static bool CreateDescriptors(wfRenderer* r)
 	};
 	RD_CHECK(ctx, ctx->gpu.fd.vkCreateDescriptorSetLayout(ctx->gpu.device, &layoutInfo, NULL, &r->setLayout));
 	const VkShaderStageFlags clothStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
-	VkDescriptorSetLayoutBinding clothBindings[3] = {
+	VkDescriptorSetLayoutBinding clothBindings[4] = {
 		{RD_CLOTH_POSITIONS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
 		{RD_CLOTH_VELOCITIES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
 		{RD_CLOTH_REST, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, clothStages, NULL},
+		{RD_CLOTH_NORMALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL},
 	};
 	VkDescriptorSetLayoutCreateInfo clothLayoutInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = 3,
+		.bindingCount = 4,
 		.pBindings = clothBindings,
 	};
 	RD_CHECK(ctx, ctx->gpu.fd.vkCreateDescriptorSetLayout(ctx->gpu.device, &clothLayoutInfo, NULL, &r->clothSetLayout));
 	VkDescriptorPoolSize sizes[3] = {
 		{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
 		{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
-		{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5},
+		{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
 	};
 	VkDescriptorPoolCreateInfo poolInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -711,7 +713,7 @@ static bool CreateDescriptors(wfRenderer* r)
 		BufferWrite(r->set, RD_BINDING_BOUNDS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &boundsInfo),
 	};
 	ctx->gpu.fd.vkUpdateDescriptorSets(ctx->gpu.device, 5, writes, 0, NULL);
-	rdWriteClothSet(r, r->dummySet, r->dummy.buffer, 0, 0, r->dummy.buffer, 0, VK_WHOLE_SIZE);
+	rdWriteClothSet(r, r->dummySet, r->dummy.buffer, 0, 0, 0, r->dummy.buffer, 0, VK_WHOLE_SIZE);
 	VkPushConstantRange push = {drawStages | VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(RdDraw)};
 	VkPipelineLayoutCreateInfo pipelineLayout = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -732,16 +734,17 @@ static bool CreateComputePipeline(wfRenderer* r, const RdShaderCode* code, VkPip
 }
 
 // RD_PIPE_NODE_LINE: the nodes view's constraints, an edge (uvec2) per instance (nodes_line.vert).
-typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE, RD_PIPE_SHADOW, RD_PIPE_NODE_LINE } RdPipelineKind;
+// RD_PIPE_SEAM: RD_PIPE_LIT for a cloth with UV seams, its vertices a particle index and a UV each.
+typedef enum RdPipelineKind { RD_PIPE_LIT, RD_PIPE_SOLID, RD_PIPE_LINE, RD_PIPE_SHADOW, RD_PIPE_NODE_LINE, RD_PIPE_SEAM } RdPipelineKind;
 
 static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 {
 	RdContext* ctx = &r->ctx;
-	bool nodeLine = kind == RD_PIPE_NODE_LINE;
+	bool nodeLine = kind == RD_PIPE_NODE_LINE, seam = kind == RD_PIPE_SEAM;
 	bool line = kind == RD_PIPE_LINE || nodeLine;
 	bool shadow = kind == RD_PIPE_SHADOW; // depth only: no fragment stage, the shadow pass
 	bool positionsOnly = line || shadow;
-	const RdShaderCode* codes[2] = {nodeLine ? &rdNodesLineVert : line ? &rdLineVert : shadow ? &rdShadowVert : &rdLitVert,
+	const RdShaderCode* codes[2] = {nodeLine ? &rdNodesLineVert : line ? &rdLineVert : shadow ? &rdShadowVert : seam ? &rdLitPullVert : &rdLitVert,
 	                                nodeLine ? &rdNodesLineFrag : line ? &rdLineFrag : &rdLitFrag};
 	int stageCount = shadow ? 1 : 2;
 	VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
@@ -777,12 +780,18 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 	// The nodes view's lines: one instance per edge, its two particle indices as a uvec2.
 	VkVertexInputBindingDescription edgeBinding = {0, 8, VK_VERTEX_INPUT_RATE_INSTANCE};
 	VkVertexInputAttributeDescription edgeAttribute = {0, 0, VK_FORMAT_R32G32_UINT, 0};
+	// A seam cloth's vertices: their particle (positions and normals come from set 1) and their UV.
+	VkVertexInputBindingDescription seamBindings[2] = {{0, 4, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 8, VK_VERTEX_INPUT_RATE_VERTEX}};
+	VkVertexInputAttributeDescription seamAttributes[2] = {
+		{RD_LOCATION_PARTICLE, 0, VK_FORMAT_R32_UINT, 0},
+		{RD_LOCATION_UV, 1, VK_FORMAT_R32G32_SFLOAT, 0},
+	};
 	VkPipelineVertexInputStateCreateInfo vertexInput = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-		.vertexBindingDescriptionCount = positionsOnly ? 1 : 3,
-		.pVertexBindingDescriptions = nodeLine ? &edgeBinding : bindings,
-		.vertexAttributeDescriptionCount = positionsOnly ? 1 : 3,
-		.pVertexAttributeDescriptions = nodeLine ? &edgeAttribute : attributes,
+		.vertexBindingDescriptionCount = positionsOnly ? 1 : seam ? 2 : 3,
+		.pVertexBindingDescriptions = nodeLine ? &edgeBinding : seam ? seamBindings : bindings,
+		.vertexAttributeDescriptionCount = positionsOnly ? 1 : seam ? 2 : 3,
+		.pVertexAttributeDescriptions = nodeLine ? &edgeAttribute : seam ? seamAttributes : attributes,
 	};
 	VkPipelineInputAssemblyStateCreateInfo assembly = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
@@ -1018,7 +1027,7 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	          CreateTargetImages(r) && CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
 	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
 	          CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
-	          CreatePipeline(r, RD_PIPE_NODE_LINE, &r->nodeLinePipeline) &&
+	          CreatePipeline(r, RD_PIPE_NODE_LINE, &r->nodeLinePipeline) && CreatePipeline(r, RD_PIPE_SEAM, &r->seamPipeline) &&
 	          CreateComputePipeline(r, &rdBoundsComp, &r->boundsPipeline) &&
 	          CreateComputePipeline(r, &rdLightComp, &r->lightPipeline) && CreateStaticGeometry(r);
 	if (!ok) {
@@ -1038,9 +1047,9 @@ void wfDestroyRenderer(wfRenderer* r)
 	if (ctx->gpu.device != VK_NULL_HANDLE) {
 		rdWaitIdle(ctx);
 		rdFreeCaches(r);
-		VkPipeline pipelines[7] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
-		                           r->lightPipeline, r->nodeLinePipeline};
-		for (int i = 0; i < 7; ++i) {
+		VkPipeline pipelines[8] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
+		                           r->lightPipeline, r->nodeLinePipeline, r->seamPipeline};
+		for (int i = 0; i < 8; ++i) {
 			if (pipelines[i] != VK_NULL_HANDLE)
 				ctx->gpu.fd.vkDestroyPipeline(ctx->gpu.device, pipelines[i], NULL);
 		}

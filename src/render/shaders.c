@@ -4,6 +4,9 @@
 static const uint32_t kLitVert[] = {
 #include "lit.vert.inc"
 };
+static const uint32_t kLitPullVert[] = {
+#include "lit_pull.vert.inc"
+};
 static const uint32_t kLitFrag[] = {
 #include "lit.frag.inc"
 };
@@ -32,6 +35,7 @@ static const uint32_t kLightComp[] = {
 };
 
 const RdShaderCode rdLitVert = {kLitVert, sizeof kLitVert};
+const RdShaderCode rdLitPullVert = {kLitPullVert, sizeof kLitPullVert};
 const RdShaderCode rdLitFrag = {kLitFrag, sizeof kLitFrag};
 const RdShaderCode rdLineVert = {kLineVert, sizeof kLineVert};
 const RdShaderCode rdLineFrag = {kLineFrag, sizeof kLineFrag};

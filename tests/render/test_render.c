@@ -1054,3 +1054,92 @@ WF_TEST(render_colliders_where_they_are)
 	wfDestroyRenderer(r);
 	return 0;
 }
+
+// A 9 x 9 sheet whose left and right halves each carry the whole texture (u 0..1 twice), so column 4
+// has u = 1 on its left faces and u = 0 on its right ones. uvMode 0: welded, the seam as corner UVs
+// (what the OBJ reader makes of a seam); 1: column 4 split into two vertices (90), each with its UV;
+// 2: welded without corner UVs (one UV per particle: column 4 keeps u = 1 on both sides).
+static wfClothId SeamSheet(wfWorld* world, int uvMode)
+{
+	wfVec3 positions[90];
+	float uvs[180], cornerUVs[8 * 8 * 6 * 2];
+	uint32_t indices[8 * 8 * 6];
+	for (int y = 0; y < 9; ++y) {
+		for (int x = 0; x < 9; ++x) {
+			const int i = y * 9 + x;
+			positions[i] = (wfVec3){-0.5f + 0.125f * (float)x, 0.5f - 0.125f * (float)y, 0.0f};
+			uvs[2 * i + 0] = x <= 4 ? 0.25f * (float)x : 0.25f * (float)(x - 4);
+			uvs[2 * i + 1] = 0.125f * (float)y;
+		}
+	}
+	for (int y = 0; y < 9; ++y) { // the split column's second vertices: 81 + y, u = 0
+		positions[81 + y] = positions[y * 9 + 4];
+		uvs[2 * (81 + y) + 0] = 0.0f;
+		uvs[2 * (81 + y) + 1] = 0.125f * (float)y;
+	}
+	int k = 0;
+	for (int y = 0; y < 8; ++y) {
+		for (int x = 0; x < 8; ++x) {
+			const uint32_t i = (uint32_t)(y * 9 + x);
+			const uint32_t tri[6] = {i, i + 9, i + 1, i + 1, i + 9, i + 10}; // counter-clockwise seen from +z
+			for (int c = 0; c < 6; ++c) {
+				uint32_t v = tri[c];
+				const bool right = x >= 4, onSeam = (int)(v % 9) == 4;
+				cornerUVs[2 * k + 0] = right && onSeam ? 0.0f : uvs[2 * v];
+				cornerUVs[2 * k + 1] = uvs[2 * v + 1];
+				if (uvMode == 1 && right && onSeam)
+					v = 81 + v / 9;
+				indices[k++] = v;
+			}
+		}
+	}
+	wfMeshDef mesh = {.positions = positions, .vertexCount = uvMode == 1 ? 90 : 81, .indices = indices, .faceCount = 8 * 8 * 2, .uvs = uvs};
+	if (uvMode == 0)
+		mesh.cornerUVs = cornerUVs;
+	wfClothDef cd = wfDefaultClothDef();
+	cd.mesh = &mesh;
+	cd.origin = (wfVec3){0.0f, 1.0f, 0.0f};
+	return wfCreateCloth(world, &cd);
+}
+
+// A mesh with UV seams is drawn with the UVs of each corner: the welded sheet with corner UVs gives
+// the picture of the same sheet split along the seam, and one UV per particle does not.
+WF_TEST(render_mesh_uv_seams)
+{
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfCameraLookAt((wfVec3){0.0f, 1.0f, 1.6f}, (wfVec3){0.0f, 1.0f, 0.0f}, 45.0f);
+	uint8_t* img[3];
+	wfWorld* worlds[3]; // all alive: the renderer keys its cloth caches by world address and cloth id
+	for (int mode = 0; mode < 3; ++mode) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.backend = WF_BACKEND_CPU;
+		wd.sphere.enabled = false;
+		wd.floor.enabled = false;
+		wfWorld* world = worlds[mode] = wfTestCreateWorld(&wd, NULL, 0);
+		ENSURE(world != NULL);
+		wfClothId cloth = SeamSheet(world, mode);
+		ENSURE(!wfClothId_IsNull(cloth));
+		img[mode] = malloc(W * H * 4);
+		ENSURE(img[mode] != NULL);
+		ENSURE(wfRenderer_DrawWorld(r, world, &cloth, 1, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(r, img[mode], W * H * 4) == WF_OK);
+	}
+	SaveOutput("mesh_uv_seams", img[0], W, H);
+	long differ[2] = {0, 0};
+	for (int i = 0; i < W * H * 4; ++i) {
+		differ[0] += img[0][i] != img[1][i];
+		differ[1] += img[2][i] != img[1][i];
+	}
+	fprintf(stderr, "  channels that differ from the split sheet: corner UVs %ld, one UV per particle %ld (of %d)\n", differ[0],
+	        differ[1], W * H * 4);
+	ENSURE(differ[0] == 0);
+	ENSURE(differ[1] >= 1000);
+	ENSURE_NO_VALIDATION(r);
+	for (int mode = 0; mode < 3; ++mode) {
+		free(img[mode]);
+		wfDestroyWorld(worlds[mode]);
+	}
+	wfDestroyRenderer(r);
+	return 0;
+}

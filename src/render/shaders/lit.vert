@@ -3,14 +3,22 @@
 // colour-mode scalar (speed, strain) and a pin marker's place come from the cloth's state in set 1.
 #include "render_shared.h"
 
+#ifdef RD_PULL
+// The seam pipeline (a mesh cloth with UV seams): each vertex names its particle.
+layout(location = RD_LOCATION_PARTICLE) in uint inParticle;
+#else
 layout(location = RD_LOCATION_POSITION) in vec3 inPosition;
 layout(location = RD_LOCATION_NORMAL) in vec3 inNormal;
+#endif
 layout(location = RD_LOCATION_UV) in vec2 inUV;
 
 layout(set = 0, binding = RD_BINDING_SCENE) uniform RdScene { RD_SCENE_FIELDS } scene;
 layout(set = 1, binding = RD_CLOTH_POSITIONS) readonly buffer ClothPositions { vec4 clothPos[]; };
 layout(set = 1, binding = RD_CLOTH_VELOCITIES) readonly buffer ClothVelocities { vec4 clothVel[]; };
 layout(set = 1, binding = RD_CLOTH_REST) readonly buffer ClothRest { vec4 clothRest[]; };
+#ifdef RD_PULL
+layout(set = 1, binding = RD_CLOTH_NORMALS) readonly buffer ClothNormals { vec4 clothNormal[]; };
+#endif
 layout(push_constant) uniform RdDraw { RD_DRAW_FIELDS } draw;
 
 layout(location = 0) out vec3 vWorld;
@@ -42,7 +50,12 @@ void main()
 {
 	vec4 transform = draw.transform;
 	int cols = draw.mode.y, rows = draw.mode.z;
+#ifdef RD_PULL
+	int particle = int(inParticle);
+	vec3 inPosition = clothPos[particle].xyz, inNormal = clothNormal[particle].xyz;
+#else
 	int particle = gl_VertexIndex; // the cloth's vertex; a marker's or node's particle below
+#endif
 	if (draw.mode.w == RD_NODES_PARTICLES) {
 		// The nodes view: one small sphere per particle (instance), a third of the first edge across.
 		particle = gl_InstanceIndex;
@@ -70,7 +83,7 @@ void main()
 	if (draw.mode.x == RD_MODE_SPEED)
 		vScalar = length(clothVel[particle].xyz);
 	else if (draw.mode.x == RD_MODE_STRAIN)
-		vScalar = Strain(gl_VertexIndex, cols, rows);
+		vScalar = Strain(particle, cols, rows);
 	gl_Position = scene.viewProj * vec4(vWorld, 1.0);
 	// The cloth is pulled a hair towards the camera (about 0.1 % of the distance), so where it rests on
 	// the sphere at exactly the collision radius its flat triangles do not sink into the sphere's mesh.

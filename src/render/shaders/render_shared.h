@@ -15,6 +15,11 @@
 #define RD_CLOTH_POSITIONS 0
 #define RD_CLOTH_VELOCITIES 1
 #define RD_CLOTH_REST 2
+#define RD_CLOTH_NORMALS 3 // read by the seam pipeline, which pulls positions and normals per particle
+
+// A mesh with UV seams is drawn through its own vertices (one per distinct particle and UV), each
+// naming its particle: lit.vert compiled with RD_PULL reads that particle's position and normal.
+#define RD_LOCATION_PARTICLE 3
 
 // Vertex streams, one binding each: positions and normals with a 16-byte stride (vec4 in the solver's
 // buffers), uvs with 8.
