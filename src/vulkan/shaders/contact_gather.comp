@@ -63,25 +63,25 @@ void main()
 	const float d = CP.distance;
 	precise float d2 = d * d;
 	precise float exclude2 = CP.exclude * CP.exclude;
-	// The 27 cells' keys, each once (two cells may share a key).
+	// The 27 cells' keys in the CPU's order (q = 9 (dz + 1) + 3 (dy + 1) + dx + 1); a key equal to
+	// an earlier one is not visited again (two cells may share a key), as in the CPU's
+	// deduplicated list. Unrolled, so the keys and the mask stay in registers.
 	const int cx0 = WfCellOf(xi.x), cy0 = WfCellOf(xi.y), cz0 = WfCellOf(xi.z);
 	uint keys[27];
-	int count = 0;
-	for (int dz = -1; dz <= 1; ++dz) {
-		for (int dy = -1; dy <= 1; ++dy) {
-			for (int dx = -1; dx <= 1; ++dx) {
-				const uint k = WfCellKey(cx0 + dx, cy0 + dy, cz0 + dz, mask);
-				bool seen = false;
-				for (int q = 0; q < count && !seen; ++q)
-					seen = keys[q] == k;
-				if (!seen)
-					keys[count++] = k;
-			}
-		}
+	[[unroll]] for (int q = 0; q < 27; ++q)
+		keys[q] = WfCellKey(cx0 + q % 3 - 1, cy0 + (q / 3) % 3 - 1, cz0 + q / 9 - 1, mask);
+	uint visit = 0u;
+	[[unroll]] for (int q = 0; q < 27; ++q) {
+		bool seen = false;
+		[[unroll]] for (int r = 0; r < q; ++r)
+			seen = seen || keys[r] == keys[q];
+		visit |= seen ? 0u : 1u << q;
 	}
 	vec3 sum = vec3(0.0);
 	int contacts = 0;
-	for (int q = 0; q < count; ++q) {
+	[[unroll]] for (int q = 0; q < 27; ++q) {
+		if ((visit & (1u << q)) == 0u)
+			continue;
 		const uint end = cells[keys[q] + 1u];
 		for (uint at = cells[keys[q]]; at < end; ++at) {
 			const uint j = sorted[at];
