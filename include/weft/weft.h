@@ -185,7 +185,8 @@ typedef struct wfAeroDef {
 // substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
 // pushed away from those it touches by its share of the overlap (averaged over its contacts, the
 // share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
-// CPU backend (a Vulkan world refuses it for now); fixed at creation.
+// Both backends (on Vulkan to the CPU's bits where the device rounds as the CPU does, lavapipe);
+// a world with it steps every cloth on the per-range path, never the fused one. Fixed at creation.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness;      // m, (0, 1] (default 5 mm)

@@ -19,7 +19,7 @@
 //   springs: per substep: springs (A->B or B->A, collide fused); odd substep counts copy B -> A
 //   self-collision (wfSelfCollisionDef.enabled): after a substep's solve, the contact pass of
 //            contact_*.comp (clear, keys, scan, scatter, sort, gather) on the cloth's particles,
-//            the move in finish (springs: a pass of its own)
+//            the move in finish_self.comp (springs: a pass of its own)
 //   normals, check; copy the status to the host
 // With cloth against cloth (betweenCloths) the cloths go in lockstep: every cloth's substep s,
 // then the contact pass over all of them (each copied into the world's arrays, one hash, the
@@ -1084,6 +1084,8 @@ static void RecordTethers(Recorder* rec, const wfCloth* c, uint32_t n, uint32_t 
 // The recorder steps cloth c from here on: its descriptor sets are bound at their first use.
 static void UseCloth(Recorder* rec, const wfCloth* c)
 {
+	if (rec->cloth == (const wfVkCloth*)c->backendData)
+		return;
 	rec->cloth = (const wfVkCloth*)c->backendData;
 	rec->set = -1;
 }
@@ -1124,7 +1126,7 @@ static void RecordGrid(Recorder* rec, uint32_t count, uint32_t cells, uint32_t w
 
 // Self-collision of the bound cloth after its solve (wfCpuSelfCollide): its hash (the CPU's size,
 // wfClothState.hashSize), the gather into delta, and for springs the move (XPBD and Jacobi move
-// the particles in finish.comp, WF_VK_PUSH_SELF). Friction from the substep's motion, except for
+// the particles in finish_self.comp). Friction from the substep's motion, except for
 // springs, whose prev holds forces.
 static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfCloth* c, bool apply)
 {
@@ -1170,7 +1172,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 	// A small cloth whose particles have at most WF_VK_GATHER_WIDE neighbours gathers them in one batch.
 	const bool wide = n <= WF_VK_GATHER_WIDE_MAX_PARTICLES && c->model.maxDegree <= WF_VK_GATHER_WIDE;
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
-	const uint32_t self = world->def.selfCollision.enabled ? WF_VK_PUSH_SELF : 0u;
+	const int finish = world->def.selfCollision.enabled ? WF_VK_PIPE_FINISH_SELF : WF_VK_PIPE_FINISH;
 	const uint32_t sub = (uint32_t)s;
 	UseCloth(rec, c);
 	UseSet(rec, step->solver == WF_SOLVER_SPRINGS ? (s & 1) : 0);
@@ -1197,7 +1199,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		RecordTethers(rec, c, n, sub, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
-		Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, self);
+		Dispatch(rec, finish, 0, n, sub, 0);
 		ComputeBarrier(ctx, rec->cmd);
 		break;
 	case WF_SOLVER_JACOBI:
@@ -1218,7 +1220,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		RecordTethers(rec, c, n, sub, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
-		Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, self);
+		Dispatch(rec, finish, 0, n, sub, 0);
 		ComputeBarrier(ctx, rec->cmd);
 		break;
 	case WF_SOLVER_SPRINGS:

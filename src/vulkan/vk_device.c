@@ -16,6 +16,9 @@ static const uint32_t kXpbdSolveSpv[] = {
 static const uint32_t kFinishSpv[] = {
 #include "finish.comp.inc"
 };
+static const uint32_t kFinishSelfSpv[] = {
+#include "finish_self.comp.inc"
+};
 static const uint32_t kJacobiSweepSpv[] = {
 #include "jacobi_sweep.comp.inc"
 };
@@ -75,6 +78,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft contact grid", kContactGridSpv),
 	SHADER("weft contact scan", kContactScanSpv),
 	SHADER("weft contact gather", kContactGatherSpv),
+	SHADER("weft finish, self-collision", kFinishSelfSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[3] = {

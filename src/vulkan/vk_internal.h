@@ -25,6 +25,7 @@ enum {
 	WF_VK_PIPE_CONTACT_GRID,      // the contact pass (self-collision, cloth against cloth): contact_*.comp
 	WF_VK_PIPE_CONTACT_SCAN,
 	WF_VK_PIPE_CONTACT_GATHER,
+	WF_VK_PIPE_FINISH_SELF,       // finish with the self-collision pass's move (reads set 1)
 	WF_VK_PIPE_COUNT
 };
 

@@ -184,7 +184,6 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_CONTACT_STAGE_MASK 15u
 #define WF_VK_CONTACT_WORLD 16u       // keys and gather over X (cloth against cloth), not the cloth's pos
 #define WF_VK_CONTACT_FRICTION 32u    // gather: Coulomb friction on the substep's motion
-#define WF_VK_PUSH_SELF 128u          // finish.comp: x += delta (the self-collision pass) before the velocity
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfVkPush)
