@@ -29,7 +29,8 @@ set(_kernels predict xpbd_solve finish finish_self jacobi_sweep springs normals 
   fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather)
 # A measuring tool (docs/PERFORMANCE.md), never for use: WEFT_FUSED_PROBE 1..3 strips the fused XPBD
 # kernel's phases down (1: no projections; 2: no record fetches either; 3: only the colour loop's
-# barriers), so that the cost of each part can be read off side by side on a GPU.
+# barriers; 4: no collision response; 5: nor the substep's acceleration record), so that the cost
+# of each part can be read off side by side on a GPU.
 set(WEFT_FUSED_PROBE 0 CACHE STRING "fused XPBD kernel stripped for measurement (0: the real kernel)")
 set(_probe "")
 if(NOT WEFT_FUSED_PROBE EQUAL 0)
