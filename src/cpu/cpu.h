@@ -8,8 +8,9 @@
 
 // Cloths with at least this many particles are stepped by a team of OpenMP threads: each substep
 // is one parallel region whose stages are worksharing loops (orphaned `omp for`, which run
-// serially outside a region). Work inside a colour range or a particle loop is independent, so
-// the result is the same for every thread count.
+// serially outside a region); the structure-of-arrays XPBD path (cpu_soa.c) runs a whole frame in
+// one region instead. Work inside a colour range or a particle loop is independent, so the result
+// is the same for every thread count.
 #define WF_CPU_PARALLEL_MIN 8192
 // Particle loops work in blocks of this many particles (SIMD, then the scalar tail and collisions
 // while the block is in L1); the blocks are split statically, so every thread keeps its particles.
@@ -157,6 +158,34 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 	for (int s = 0; s < k->shapeCount; ++s)
 		wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
 }
+
+// XPBD on a grid in structure-of-arrays order, a whole frame at a time (cpu_soa.c, AVX2): the
+// same bits as wfCpuXpbdSubstep frame after frame. Built per cloth at creation.
+typedef struct wfCpuSoa wfCpuSoa;
+bool wfCpuSoaSupported(const wfClothModel* model); // a grid of at least 8 columns, AVX2 present
+// Constraints per block: 16 where the processor has AVX-512 (wfCpuSoaWidest), else 8 (AVX2).
+int wfCpuSoaWidest(void);
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* model, int threads, int lanes); // NULL: out of memory
+void wfCpuSoaFree(wfCpuSoa* soa);
+int wfCpuSoaThreads(const wfCpuSoa* soa, const wfCpuContext* ctx); // the team a frame runs on
+// Every substep of a frame: first the frame-start state into backupPos/backupVel (before the
+// re-centring shift, which it applies), last the new state into the cloth's state. Returns whether
+// a particle fails the frame check's tests (non-finite, too fast): then run wfCheckFrame.
+bool wfCpuSoaFrame(wfCpuSoa* soa, const wfCpuContext* ctx, wfCloth* cloth, wfVec4* backupPos, wfVec4* backupVel);
+// The design's floor, for bench/cpu: one pass of every colour as the solver makes it (SOLVE), or
+// only its square roots and divisions (DIVIDE), or only its loads and stores (MEMORY); returns a
+// value to keep the work alive, and the block, lane and single counts.
+// SUBSTEP and WAVE: a whole substep of the Bullet comparison's scene, stage after stage or as the
+// one-thread wave over the rows.
+typedef enum wfCpuSoaProbeKind {
+	WF_SOA_PROBE_SOLVE,
+	WF_SOA_PROBE_DIVIDE,
+	WF_SOA_PROBE_MEMORY,
+	WF_SOA_PROBE_SUBSTEP,
+	WF_SOA_PROBE_WAVE
+} wfCpuSoaProbeKind;
+double wfCpuSoaProbe(wfCpuSoa* soa, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles);
+void wfCpuSoaLoad(wfCpuSoa* soa, const wfCloth* cloth); // positions and inverse masses into the arrays
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);

@@ -13,6 +13,7 @@
 typedef struct CpuCloth {
 	wfVec4* pos;
 	wfVec4* vel;
+	wfCpuSoa* soa; // the structure-of-arrays XPBD path (grids, AVX2), or NULL
 } CpuCloth;
 
 // The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths).
@@ -41,6 +42,15 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 		free(cc);
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 	}
+	if (world->simd && wfCpuSoaSupported(&cloth->model)) {
+		cc->soa = wfCpuSoaCreate(&cloth->model, world->threads, world->soaLanes);
+		if (cc->soa == NULL) {
+			wfFree(cc->pos);
+			wfFree(cc->vel);
+			free(cc);
+			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+	}
 	cloth->backendData = cc;
 	cw->particles += cloth->model.particleCount;
 	return WF_OK;
@@ -52,6 +62,7 @@ static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 	CpuCloth* cc = (CpuCloth*)cloth->backendData;
 	wfFree(cc->pos);
 	wfFree(cc->vel);
+	wfCpuSoaFree(cc->soa);
 	free(cc);
 	cloth->backendData = NULL;
 }
@@ -83,6 +94,35 @@ static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 	c->normalsValid = false;
 	c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
 	if (c->verdict != WF_FRAME_GOOD) {
+		memcpy(c->state.pos, cc->pos, bytes);
+		memcpy(c->state.vel, cc->vel, bytes);
+	}
+	wfClothUpdateReference(c);
+}
+
+// Whether a frame of this cloth can take the structure-of-arrays XPBD path: what that path does
+// not do (aerodynamics, wave wind, tethers, self-collision) sends the frame the substep way.
+static bool UsesSoa(const wfWorld* world, const wfCloth* c, const wfFrameParams* params, const wfCpuContext* ctx)
+{
+	const CpuCloth* cc = (const CpuCloth*)c->backendData;
+	return cc->soa != NULL && ctx->avx2 && world->def.step.solver == WF_SOLVER_XPBD && !params->aeroOn &&
+	       params->wind.mode != WF_WIND_WAVE && c->model.tethers == NULL && !world->def.selfCollision.enabled;
+}
+
+// A frame of one cloth on the structure-of-arrays path: the backup, the substeps and the frame
+// check's tests in one parallel pass; wfCheckFrame runs only when a particle failed them.
+static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wfCpuContext* ctx)
+{
+	CpuCloth* cc = (CpuCloth*)c->backendData;
+	const bool suspect = wfCpuSoaFrame(cc->soa, ctx, c, cc->pos, cc->vel);
+	c->normalsValid = false;
+	c->verdict = WF_FRAME_GOOD;
+	c->verdictParticle = -1;
+	c->verdictContact = false;
+	if (suspect)
+		c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
+	if (c->verdict != WF_FRAME_GOOD) {
+		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(c->state.pos, cc->pos, bytes);
 		memcpy(c->state.vel, cc->vel, bytes);
 	}
@@ -146,9 +186,14 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		wfCloth* c = &world->cloths[ci];
 		if (c->generation == 0)
 			continue;
+		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
+		if (UsesSoa(world, c, params, &ctx)) {
+			SoaFrame(world, c, params, &ctx);
+			wfCpuStageMark(&ctx, WF_STAGE_NORMALS);
+			continue;
+		}
 		BeginCloth(world, c, params);
 		wfCpuStageMark(&ctx, WF_STAGE_PREPARE);
-		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
 		for (int s = 0; s < params->substeps; ++s) {
 			ctx.substep = s;
 			Substep(&ctx, c, solver);
@@ -203,6 +248,7 @@ wfResult wfCpuBackendCreate(wfWorld* world)
 #endif
 	world->threads = threads > 0 ? threads : 1;
 	world->simd = wfCpuHasAvx2() && world->def.simd;
+	world->soaLanes = wfCpuSoaWidest();
 	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads,
 		world->threads == 1 ? "" : "s", world->simd ? ", avx2" : "");
 	return WF_OK;

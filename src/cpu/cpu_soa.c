@@ -1,0 +1,1032 @@
+// XPBD on a grid cloth with the particles as separate x, y, z, w arrays (structure of arrays), a
+// whole frame at a time, AVX2.
+//
+// Why: the record-order kernel (cpu_simd.c) gathers eight 16-byte particles per constraint end and
+// transposes them in and out, 24 instructions per projection. Here eight constraints of a colour
+// whose ends are eight consecutive particles at both ends are one block: their x, y, z and w are
+// plain 32-byte loads and stores, about 8 instructions per projection.
+//
+// The layout. Within a row, particles are stored by column mod 4 (columns 0, 4, 8, ... then 1, 5,
+// 9, ... then 2, ... then 3, ...), rows one after another. Every grid constraint then joins a
+// particle of one such class to a particle of a class at the same or the next position: horizontal
+// neighbours (x, x + 1) are class c and c + 1, bending springs (x, x + 2) c and c + 2, diagonals the
+// same between two rows, vertical ones the same slot one or two rows down. So the constraints of a
+// colour, sorted by their first end, fall into runs where both ends advance by one slot.
+//
+// Blocks. A run of L >= 8 constraints is solved in blocks of eight; when 8 does not divide L the
+// last block starts 8 lanes before the run's end and its first lanes (`skip`) are constraints the
+// block before has solved: they are masked, so they load and store their particles unchanged.
+// Runs shorter than 8 are solved one constraint at a time. Nothing in the model changes: the
+// blocks are a second view of the same constraints, and inside a colour no two constraints share
+// a particle, so the order in which a colour is solved does not change a bit. Each lane performs
+// the scalar solver's operations in its order (cpu_xpbd.c), so the result is bit for bit the
+// scalar one (simd_matches_scalar_bitwise, soa_matches_scalar_bitwise).
+//
+// Threads. One parallel region per frame. Thread t owns a band of rows: their particles in the
+// particle stages and the constraints whose first end lies in them. A constraint spans at most two
+// rows, so with bands of at least two rows a thread shares particles only with the threads of the
+// bands next to it. Instead of a team barrier after each phase (predict, one per colour, finish)
+// a thread publishes the phase it finished and, before starting phase P, waits for its two
+// neighbours to have finished phase P - 1: every pair of phases that touch the same particle is
+// then ordered as with barriers, and a slow thread holds up only its neighbours.
+#include "cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "cpu_avx2.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+
+// Eight constraints of one colour and family: lane l joins slots a + l and b + l.
+typedef struct SoaBlock {
+	int32_t a, b;
+	int32_t family;
+	int32_t skip; // 8 lanes: [0, skip) were solved by the block before (the run's last block overlaps it);
+	              // 16 lanes: [16 - skip, 16) are past the run's end (masked)
+} SoaBlock;
+
+// A constraint of a run shorter than a block.
+typedef struct SoaSingle {
+	int32_t a, b;
+	int32_t family;
+	float rest;
+} SoaSingle;
+
+// A thread's published phase, one cache line each.
+typedef struct SoaFlag {
+	_Alignas(64) atomic_int phase;
+	char pad[64 - sizeof(atomic_int)];
+} SoaFlag;
+
+struct wfCpuSoa {
+	int n, cols, rows, colorCount;
+	int lanes;             // 8 (AVX2) or 16 (AVX-512) constraints per block
+	int* slot;             // (n) slot of particle i
+	float* buf;            // the ten particle arrays below, one allocation
+	float *x, *y, *z, *w;  // (n) positions, inverse mass
+	float *px, *py, *pz;   // (n) positions at the substep start
+	float *vx, *vy, *vz;   // (n) velocities
+	int blockCount, singleCount;
+	SoaBlock* block;       // (blockCount) colour by colour, first ends ascending
+	float* rest;           // (lanes x blockCount) rest length per lane
+	float* lambda;         // (lanes x blockCount) multiplier per lane
+	SoaSingle* single;     // (singleCount) colour by colour, first ends ascending
+	float* lambdaSingle;   // (singleCount)
+	int* rowBlock;         // (colorCount x (rows + 1)) first block of colour c whose first end is in row >= r
+	int* rowTail;          // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
+	int* rowSingle;        // (colorCount x (rows + 1)) the same for the singles
+	int flagCount;
+	SoaFlag* flag;         // (flagCount) per thread
+};
+
+bool wfCpuSoaSupported(const wfClothModel* m)
+{
+	return !m->mesh && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2();
+}
+
+void wfCpuSoaFree(wfCpuSoa* s)
+{
+	if (s == NULL)
+		return;
+	wfFree(s->slot);
+	wfFree(s->buf);
+	wfFree(s->block);
+	wfFree(s->rest);
+	wfFree(s->lambda);
+	wfFree(s->single);
+	wfFree(s->lambdaSingle);
+	wfFree(s->rowBlock);
+	wfFree(s->rowTail);
+	wfFree(s->rowSingle);
+	wfFree(s->flag);
+	free(s);
+}
+
+// A constraint in slot terms, for sorting a colour by its first end.
+typedef struct SoaEntry {
+	int32_t a, b, family;
+	float rest;
+} SoaEntry;
+
+static int CompareEntry(const void* l, const void* r)
+{
+	const SoaEntry *p = (const SoaEntry*)l, *q = (const SoaEntry*)r;
+	return (p->a > q->a) - (p->a < q->a);
+}
+
+int wfCpuSoaWidest(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") ? 16 : 8;
+}
+
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
+{
+	wfCpuSoa* s = (wfCpuSoa*)calloc(1, sizeof *s);
+	if (s == NULL)
+		return NULL;
+	const int L = lanes == 16 ? 16 : 8;
+	s->lanes = L;
+	const int n = m->particleCount, cols = m->cols, rows = m->rows, colors = m->colorCount;
+	s->n = n;
+	s->cols = cols;
+	s->rows = rows;
+	s->colorCount = colors;
+	s->flagCount = threads > 1 ? threads : 1;
+	const size_t stride = ((size_t)n + 15) & ~(size_t)15;
+	s->slot = (int*)wfAlloc((size_t)n * sizeof(int));
+	s->buf = (float*)wfAlloc(10 * stride * sizeof(float));
+	s->rowBlock = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
+	s->rowTail = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
+	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
+	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
+	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
+	SoaEntry* unsorted = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
+	int* where = (int*)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+	// At most one block per 8 constraints plus one per run, at most one run per constraint.
+	const int cap = m->constraintCount + colors + 1;
+	s->block = (SoaBlock*)wfAlloc((size_t)cap * sizeof(SoaBlock));
+	s->rest = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
+	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
+	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
+	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single ||
+		!s->lambdaSingle) {
+		free(e);
+		free(unsorted);
+		free(where);
+		wfCpuSoaFree(s);
+		return NULL;
+	}
+	float** arrays[10] = {&s->x, &s->y, &s->z, &s->w, &s->px, &s->py, &s->pz, &s->vx, &s->vy, &s->vz};
+	for (int k = 0; k < 10; ++k)
+		*arrays[k] = s->buf + (size_t)k * stride;
+	// Slots: row by row, and within a row by column mod 4.
+	int offset[4] = {0, 0, 0, 0};
+	for (int c = 1; c < 4; ++c)
+		offset[c] = offset[c - 1] + (cols - (c - 1) + 3) / 4;
+	for (int i = 0; i < n; ++i) {
+		const int x = i % cols, y = i / cols;
+		s->slot[i] = y * cols + offset[x % 4] + x / 4;
+	}
+	for (int c = 0; c < colors; ++c) {
+		const int begin = m->colorStart[c], count = m->colorStart[c + 1] - begin;
+		// Sorted by first end: a colour touches a particle once, so its first ends are distinct and
+		// one pass over the slots sorts them (qsort if a colouring ever repeats one).
+		for (int i = 0; i < n; ++i)
+			where[i] = -1;
+		bool distinct = true;
+		for (int k = 0; k < count; ++k) {
+			const wfConstraint q = m->constraints[begin + k];
+			unsorted[k] = (SoaEntry){s->slot[q.a], s->slot[q.b], (int32_t)q.family, q.rest};
+			distinct = distinct && where[unsorted[k].a] < 0;
+			where[unsorted[k].a] = k;
+		}
+		if (distinct) {
+			int out = 0;
+			for (int i = 0; i < n; ++i) {
+				if (where[i] >= 0)
+					e[out++] = unsorted[where[i]];
+			}
+		} else {
+			memcpy(e, unsorted, (size_t)count * sizeof *e);
+			qsort(e, (size_t)count, sizeof *e, CompareEntry);
+		}
+		// Runs: both ends one slot further, the same family, the first ends in one row. Each of
+		// three passes emits one kind of work in row order: the whole blocks, the runs' last
+		// blocks that overlap the block before (apart from it, so that its loads do not wait for
+		// that block's stores), and the singles.
+		for (int pass = 0; pass < 3; ++pass) {
+			int* rows0 = (pass == 0 ? s->rowBlock : pass == 1 ? s->rowTail : s->rowSingle) + (size_t)c * (size_t)(rows + 1);
+			int row = 0;
+			for (int j0 = 0; j0 < count;) {
+				int j1 = j0 + 1;
+				while (j1 < count && e[j1].a == e[j1 - 1].a + 1 && e[j1].b == e[j1 - 1].b + 1 && e[j1].family == e[j0].family &&
+					   e[j1].a / cols == e[j0].a / cols)
+					++j1;
+				for (const int r = e[j0].a / cols; row <= r; ++row)
+					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
+				const int len = j1 - j0;
+				// Eight lanes: runs of at least 8 in whole blocks, the last one overlapping the block
+				// before it; sixteen lanes (masked loads and stores): runs of at least 4, the last
+				// block masked past the run's end.
+				const int least = L == 8 ? 8 : 4;
+				if (pass == 2 && len < least) {
+					for (int j = j0; j < j1; ++j)
+						s->single[s->singleCount++] = (SoaSingle){e[j].a, e[j].b, e[j].family, e[j].rest};
+				}
+				for (int j = j0; len >= least && pass < 2 && j < j1; j += L) {
+					const bool tail = j + L > j1;
+					if (tail != (pass == 1))
+						continue;
+					const int first = tail && L == 8 ? j1 - 8 : j;
+					const int skip = L == 8 ? j - first : tail ? j + L - j1 : 0;
+					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, skip};
+					for (int l = 0; l < L; ++l)
+						s->rest[(size_t)L * (size_t)s->blockCount + (size_t)l] = first + l < j1 ? e[first + l].rest : 0.0f;
+					s->blockCount++;
+				}
+				j0 = j1;
+			}
+			for (; row <= rows; ++row)
+				rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
+		}
+	}
+	free(e);
+	free(unsorted);
+	free(where);
+	return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels. Each lane does what the scalar loops do, in their order (no FMA: -ffp-contract=off).
+
+// One block. On the first iteration of a substep lambda is 0 (the scalar solver clears it), so
+// it is neither loaded nor cleared: at * 0 = +0, and (len - rest) + 0 is len - rest, which is never
+// -0; the new lambda is 0 + dl as the scalar `lambda += dl` makes it. A block whose lanes are all
+// valid (no pinned pair, no zero length, no solved lane: the common case) stores without blends.
+WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(float* restrict x, float* restrict y,
+	float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
+	const float* alphaTilde, const bool first, const bool tail)
+{
+	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f), sign = _mm256_set1_ps(-0.0f);
+	const __m256 ax = _mm256_loadu_ps(x + q.a), ay = _mm256_loadu_ps(y + q.a), az = _mm256_loadu_ps(z + q.a);
+	const __m256 bx = _mm256_loadu_ps(x + q.b), by = _mm256_loadu_ps(y + q.b), bz = _mm256_loadu_ps(z + q.b);
+	const __m256 aw = _mm256_loadu_ps(w + q.a), bw = _mm256_loadu_ps(w + q.b);
+	const __m256 at = _mm256_broadcast_ss(&alphaTilde[q.family]);
+	const __m256 wsum = _mm256_add_ps(aw, bw);
+	const __m256 dx = _mm256_sub_ps(ax, bx), dy = _mm256_sub_ps(ay, by), dz = _mm256_sub_ps(az, bz);
+	const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+	const __m256 len = _mm256_sqrt_ps(len2);
+	__m256 valid = _mm256_and_ps(_mm256_cmp_ps(wsum, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ));
+	if (tail) {
+		const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+		valid = _mm256_and_ps(valid, _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(q.skip - 1))));
+	}
+	// dl = -(len - rest + at * lambda) / (wsum + at)
+	__m256 lam = zero, num = _mm256_sub_ps(len, _mm256_load_ps(restLane));
+	if (!first) {
+		lam = _mm256_load_ps(lambdaLane);
+		num = _mm256_add_ps(num, _mm256_mul_ps(at, lam));
+	}
+	const __m256 dl0 = _mm256_div_ps(_mm256_xor_ps(num, sign), _mm256_add_ps(wsum, at));
+	if (_mm256_movemask_ps(valid) == 0xFF) {
+		_mm256_store_ps(lambdaLane, _mm256_add_ps(lam, dl0));
+		const __m256 sc = _mm256_div_ps(dl0, len);
+		const __m256 sa = _mm256_mul_ps(sc, aw), sb = _mm256_mul_ps(sc, bw);
+		_mm256_storeu_ps(x + q.a, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)));
+		_mm256_storeu_ps(y + q.a, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)));
+		_mm256_storeu_ps(z + q.a, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)));
+		_mm256_storeu_ps(x + q.b, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)));
+		_mm256_storeu_ps(y + q.b, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)));
+		_mm256_storeu_ps(z + q.b, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)));
+		return;
+	}
+	// Invalid lanes get dl = 0 and keep their particles and lambda.
+	const __m256 dl = _mm256_and_ps(dl0, valid);
+	_mm256_store_ps(lambdaLane, first ? _mm256_add_ps(lam, dl) : _mm256_blendv_ps(lam, _mm256_add_ps(lam, dl), valid));
+	const __m256 sc = _mm256_and_ps(_mm256_div_ps(dl, len), valid);
+	const __m256 sa = _mm256_mul_ps(sc, aw), sb = _mm256_mul_ps(sc, bw);
+	_mm256_storeu_ps(x + q.a, _mm256_blendv_ps(ax, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)), valid));
+	_mm256_storeu_ps(y + q.a, _mm256_blendv_ps(ay, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)), valid));
+	_mm256_storeu_ps(z + q.a, _mm256_blendv_ps(az, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)), valid));
+	_mm256_storeu_ps(x + q.b, _mm256_blendv_ps(bx, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)), valid));
+	_mm256_storeu_ps(y + q.b, _mm256_blendv_ps(by, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)), valid));
+	_mm256_storeu_ps(z + q.b, _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid));
+}
+
+// Constraint blocks [b0, b1), one loop per kind (first iteration or not, whole or overlapping
+// blocks) so that no block tests what is the same for all of them.
+#define WF_SOA_LOOP(FIRST, TAIL) \
+	for (int k = b0; k < b1; ++k) \
+	SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, FIRST, TAIL)
+WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
+{
+	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	const float* restrict w = s->w;
+	const SoaBlock* restrict block = s->block;
+	const float* restrict rest = s->rest;
+	float* restrict lambda = s->lambda;
+	if (first && !tail)
+		WF_SOA_LOOP(true, false);
+	else if (first)
+		WF_SOA_LOOP(true, true);
+	else if (!tail)
+		WF_SOA_LOOP(false, false);
+	else
+		WF_SOA_LOOP(false, true);
+}
+#undef WF_SOA_LOOP
+
+// The same with sixteen lanes (AVX-512): masks instead of blends, and the lanes the scalar loop
+// skips are neither loaded nor stored (masked), as the scalar loop leaves them. A block is split
+// in two halves, software-pipelined: the loop runs the first half of block k + 1 (loads, square
+// root, divisions) before the second half of block k (the position updates), so the long
+// dependent chain of one block overlaps the next block's. Blocks of one call touch no common
+// particle, so loading k + 1 before storing k is safe.
+#define WF_TARGET_AVX512 __attribute__((target("avx512f")))
+typedef struct SoaFront16 {
+	__m512 dx, dy, dz, sa, sb;
+	__mmask16 valid;
+	int32_t a, b;
+} SoaFront16;
+
+WF_TARGET_AVX512 static inline __attribute__((always_inline)) SoaFront16 Front16(const float* restrict x, const float* restrict y,
+	const float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
+	const float* alphaTilde, const bool first, const bool tail)
+{
+	const __m512 zero = _mm512_setzero_ps(), tiny = _mm512_set1_ps(1e-12f);
+	const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
+	const __mmask16 active = tail ? (__mmask16)((1u << (16 - q.skip)) - 1u) : (__mmask16)0xFFFF;
+	const __m512 aw = _mm512_maskz_loadu_ps(active, w + q.a), bw = _mm512_maskz_loadu_ps(active, w + q.b);
+	const __m512 at = _mm512_set1_ps(alphaTilde[q.family]);
+	const __m512 wsum = _mm512_add_ps(aw, bw);
+	SoaFront16 f;
+	f.a = q.a;
+	f.b = q.b;
+	f.dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, x + q.a), _mm512_maskz_loadu_ps(active, x + q.b));
+	f.dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, y + q.a), _mm512_maskz_loadu_ps(active, y + q.b));
+	f.dz = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, z + q.a), _mm512_maskz_loadu_ps(active, z + q.b));
+	const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(f.dx, f.dx), _mm512_mul_ps(f.dy, f.dy)), _mm512_mul_ps(f.dz, f.dz));
+	const __m512 len = _mm512_sqrt_ps(len2);
+	f.valid = _mm512_mask_cmp_ps_mask(active, wsum, zero, _CMP_NEQ_UQ) & _mm512_mask_cmp_ps_mask(active, len, tiny, _CMP_NLT_UQ);
+	// dl = -(len - rest + at * lambda) / (wsum + at); 0 where not valid
+	__m512 lam = zero, num = _mm512_sub_ps(len, _mm512_load_ps(restLane));
+	if (!first) {
+		lam = _mm512_load_ps(lambdaLane);
+		num = _mm512_add_ps(num, _mm512_mul_ps(at, lam));
+	}
+	const __m512 neg = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(num), sign));
+	const __m512 dl = _mm512_maskz_div_ps(f.valid, neg, _mm512_add_ps(wsum, at));
+	_mm512_store_ps(lambdaLane, first ? _mm512_add_ps(lam, dl) : _mm512_mask_add_ps(lam, f.valid, lam, dl));
+	const __m512 sc = _mm512_maskz_div_ps(f.valid, dl, len);
+	f.sa = _mm512_mul_ps(sc, aw);
+	f.sb = _mm512_mul_ps(sc, bw);
+	return f;
+}
+
+// x_a += sa d, x_b -= sb d in the valid lanes (the positions loaded again: nothing wrote them since).
+WF_TARGET_AVX512 static inline __attribute__((always_inline)) void Back16(float* restrict x, float* restrict y, float* restrict z,
+	const SoaFront16* f)
+{
+	_mm512_mask_storeu_ps(x + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, x + f->a), _mm512_mul_ps(f->sa, f->dx)));
+	_mm512_mask_storeu_ps(y + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, y + f->a), _mm512_mul_ps(f->sa, f->dy)));
+	_mm512_mask_storeu_ps(z + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, z + f->a), _mm512_mul_ps(f->sa, f->dz)));
+	_mm512_mask_storeu_ps(x + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, x + f->b), _mm512_mul_ps(f->sb, f->dx)));
+	_mm512_mask_storeu_ps(y + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, y + f->b), _mm512_mul_ps(f->sb, f->dy)));
+	_mm512_mask_storeu_ps(z + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, z + f->b), _mm512_mul_ps(f->sb, f->dz)));
+}
+
+#define WF_SOA_LOOP16(FIRST, TAIL) \
+	do { \
+		SoaFront16 f = Front16(x, y, z, w, rest + 16 * (size_t)b0, lambda + 16 * (size_t)b0, block[b0], alphaTilde, FIRST, TAIL); \
+		for (int k = b0; k + 1 < b1; ++k) { \
+			const SoaFront16 g = \
+				Front16(x, y, z, w, rest + 16 * (size_t)(k + 1), lambda + 16 * (size_t)(k + 1), block[k + 1], alphaTilde, FIRST, TAIL); \
+			Back16(x, y, z, &f); \
+			f = g; \
+		} \
+		Back16(x, y, z, &f); \
+	} while (0)
+WF_TARGET_AVX512 static void SolveBlocks16(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
+{
+	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	const float* restrict w = s->w;
+	const SoaBlock* restrict block = s->block;
+	const float* restrict rest = s->rest;
+	float* restrict lambda = s->lambda;
+	if (b0 >= b1)
+		return;
+	if (first && !tail)
+		WF_SOA_LOOP16(true, false);
+	else if (first)
+		WF_SOA_LOOP16(true, true);
+	else if (!tail)
+		WF_SOA_LOOP16(false, false);
+	else
+		WF_SOA_LOOP16(false, true);
+}
+#undef WF_SOA_LOOP16
+
+// Singles [s0, s1): the scalar solver's loop on the arrays.
+static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, bool first)
+{
+	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	const float* restrict w = s->w;
+	for (int k = s0; k < s1; ++k) {
+		const SoaSingle q = s->single[k];
+		if (first)
+			s->lambdaSingle[k] = 0.0f;
+		const float wa = w[q.a], wb = w[q.b];
+		const float wsum = wa + wb;
+		const float dx = x[q.a] - x[q.b], dy = y[q.a] - y[q.b], dz = z[q.a] - z[q.b];
+		const float len = sqrtf(dx * dx + dy * dy + dz * dz);
+		if (wsum == 0.0f || len < 1e-12f)
+			continue;
+		const float at = alphaTilde[q.family];
+		const float dl = -(len - q.rest + at * s->lambdaSingle[k]) / (wsum + at);
+		s->lambdaSingle[k] += dl;
+		const float sc = dl / len;
+		const float sa = sc * wa, sb = sc * wb;
+		x[q.a] += sa * dx;
+		y[q.a] += sa * dy;
+		z[q.a] += sa * dz;
+		x[q.b] -= sb * dx;
+		y[q.b] -= sb * dy;
+		z[q.b] -= sb * dz;
+	}
+}
+
+// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop). Without
+// damping the divisor 1 + h w 0 is exactly 1 (h w is finite: masses are at least 1e-9 kg), and a
+// division by 1 returns its dividend, so the vector loop leaves the three divisions out.
+WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
+{
+	const bool damped = damping != 0.0f;
+	const float hax = h * a.x, hay = h * a.y, haz = h * a.z;
+	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping), one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+	const __m256 hx = _mm256_set1_ps(hax), hy = _mm256_set1_ps(hay), hz = _mm256_set1_ps(haz);
+	int i = i0;
+	for (; i + 8 <= i1; i += 8) {
+		const __m256 x = _mm256_loadu_ps(s->x + i), y = _mm256_loadu_ps(s->y + i), z = _mm256_loadu_ps(s->z + i);
+		const __m256 w = _mm256_loadu_ps(s->w + i);
+		_mm256_storeu_ps(s->px + i, x);
+		_mm256_storeu_ps(s->py + i, y);
+		_mm256_storeu_ps(s->pz + i, z);
+		const __m256 dynamic = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ);
+		const __m256 vx = _mm256_loadu_ps(s->vx + i), vy = _mm256_loadu_ps(s->vy + i), vz = _mm256_loadu_ps(s->vz + i);
+		__m256 nvx = _mm256_add_ps(vx, hx), nvy = _mm256_add_ps(vy, hy), nvz = _mm256_add_ps(vz, hz);
+		if (damped) {
+			const __m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, w), dv)); // 1 + h w d
+			nvx = _mm256_div_ps(nvx, k);
+			nvy = _mm256_div_ps(nvy, k);
+			nvz = _mm256_div_ps(nvz, k);
+		}
+		_mm256_storeu_ps(s->vx + i, _mm256_blendv_ps(vx, nvx, dynamic));
+		_mm256_storeu_ps(s->vy + i, _mm256_blendv_ps(vy, nvy, dynamic));
+		_mm256_storeu_ps(s->vz + i, _mm256_blendv_ps(vz, nvz, dynamic));
+		_mm256_storeu_ps(s->x + i, _mm256_blendv_ps(x, _mm256_add_ps(x, _mm256_mul_ps(hv, nvx)), dynamic));
+		_mm256_storeu_ps(s->y + i, _mm256_blendv_ps(y, _mm256_add_ps(y, _mm256_mul_ps(hv, nvy)), dynamic));
+		_mm256_storeu_ps(s->z + i, _mm256_blendv_ps(z, _mm256_add_ps(z, _mm256_mul_ps(hv, nvz)), dynamic));
+	}
+	for (; i < i1; ++i) {
+		s->px[i] = s->x[i];
+		s->py[i] = s->y[i];
+		s->pz[i] = s->z[i];
+		if (s->w[i] == 0.0f)
+			continue;
+		const float k = 1.0f + h * s->w[i] * damping;
+		s->vx[i] = (s->vx[i] + hax) / k;
+		s->vy[i] = (s->vy[i] + hay) / k;
+		s->vz[i] = (s->vz[i] + haz) / k;
+		s->x[i] = s->x[i] + h * s->vx[i];
+		s->y[i] = s->y[i] + h * s->vy[i];
+		s->z[i] = s->z[i] + h * s->vz[i];
+	}
+}
+
+// Predict sixteen particles at a time (AVX-512; the same operations, masked stores for the
+// particles with w = 0), the rest through Predict.
+WF_TARGET_AVX512 static void Predict16(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
+{
+	const bool damped = damping != 0.0f;
+	const __m512 hv = _mm512_set1_ps(h), dv = _mm512_set1_ps(damping), one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+	const __m512 hx = _mm512_set1_ps(h * a.x), hy = _mm512_set1_ps(h * a.y), hz = _mm512_set1_ps(h * a.z);
+	int i = i0;
+	for (; i + 16 <= i1; i += 16) {
+		const __m512 x = _mm512_loadu_ps(s->x + i), y = _mm512_loadu_ps(s->y + i), z = _mm512_loadu_ps(s->z + i);
+		const __m512 w = _mm512_loadu_ps(s->w + i);
+		_mm512_storeu_ps(s->px + i, x);
+		_mm512_storeu_ps(s->py + i, y);
+		_mm512_storeu_ps(s->pz + i, z);
+		const __mmask16 dynamic = _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
+		__m512 nvx = _mm512_add_ps(_mm512_loadu_ps(s->vx + i), hx), nvy = _mm512_add_ps(_mm512_loadu_ps(s->vy + i), hy);
+		__m512 nvz = _mm512_add_ps(_mm512_loadu_ps(s->vz + i), hz);
+		if (damped) {
+			const __m512 k = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(hv, w), dv)); // 1 + h w d
+			nvx = _mm512_div_ps(nvx, k);
+			nvy = _mm512_div_ps(nvy, k);
+			nvz = _mm512_div_ps(nvz, k);
+		}
+		_mm512_mask_storeu_ps(s->vx + i, dynamic, nvx);
+		_mm512_mask_storeu_ps(s->vy + i, dynamic, nvy);
+		_mm512_mask_storeu_ps(s->vz + i, dynamic, nvz);
+		_mm512_mask_storeu_ps(s->x + i, dynamic, _mm512_add_ps(x, _mm512_mul_ps(hv, nvx)));
+		_mm512_mask_storeu_ps(s->y + i, dynamic, _mm512_add_ps(y, _mm512_mul_ps(hv, nvy)));
+		_mm512_mask_storeu_ps(s->z + i, dynamic, _mm512_add_ps(z, _mm512_mul_ps(hv, nvz)));
+	}
+	Predict(s, i, i1, h, damping, a);
+}
+
+static void PredictRows(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
+{
+	if (s->lanes == 16)
+		Predict16(s, i0, i1, h, damping, a);
+	else
+		Predict(s, i0, i1, h, damping, a);
+}
+
+// One particle's collisions through the scalar routine.
+static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
+{
+	wfVec4 x = {s->x[i], s->y[i], s->z[i], s->w[i]}, v = {s->vx[i], s->vy[i], s->vz[i], 0.0f};
+	wfCpuCollideParticle(k, &x, &v);
+	s->x[i] = x.x;
+	s->y[i] = x.y;
+	s->z[i] = x.z;
+	s->vx[i] = v.x;
+	s->vy[i] = v.y;
+	s->vz[i] = v.z;
+}
+
+// v = factor (x - p) over slots [i0, i1), then the collisions (wfCpuFinish's loop). The sphere and
+// floor tests are done eight at a time with the scalar expressions; a particle that may touch
+// anything goes through the scalar routine, which repeats them.
+WF_TARGET_AVX2 static void Finish(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
+{
+	const __m256 f = _mm256_set1_ps(factor), zero = _mm256_setzero_ps();
+	const __m256 cx = _mm256_set1_ps(k->center.x), cy = _mm256_set1_ps(k->center.y), cz = _mm256_set1_ps(k->center.z);
+	const __m256 r2 = _mm256_set1_ps(k->radius * k->radius), floorY = _mm256_set1_ps(k->floorY);
+	const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+	int i = i0;
+	for (; i + 8 <= i1; i += 8) {
+		const __m256 x = _mm256_loadu_ps(s->x + i), y = _mm256_loadu_ps(s->y + i), z = _mm256_loadu_ps(s->z + i);
+		const __m256 dynamic = _mm256_cmp_ps(_mm256_loadu_ps(s->w + i), zero, _CMP_NEQ_UQ);
+		_mm256_storeu_ps(s->vx + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(x, _mm256_loadu_ps(s->px + i)), f), dynamic));
+		_mm256_storeu_ps(s->vy + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(y, _mm256_loadu_ps(s->py + i)), f), dynamic));
+		_mm256_storeu_ps(s->vz + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(z, _mm256_loadu_ps(s->pz + i)), f), dynamic));
+		if (!k->any)
+			continue;
+		__m256 hit = k->shapeCount > 0 ? all : zero;
+		if (k->sphere) {
+			const __m256 dx = _mm256_sub_ps(x, cx), dy = _mm256_sub_ps(y, cy), dz = _mm256_sub_ps(z, cz);
+			const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+			hit = _mm256_or_ps(hit, _mm256_cmp_ps(d2, r2, _CMP_LT_OQ));
+		}
+		if (k->floor)
+			hit = _mm256_or_ps(hit, _mm256_cmp_ps(y, floorY, _CMP_LT_OQ));
+		for (int bits = _mm256_movemask_ps(_mm256_and_ps(hit, dynamic)); bits != 0; bits &= bits - 1)
+			CollideSlot(s, k, i + __builtin_ctz((unsigned)bits));
+	}
+	for (; i < i1; ++i) {
+		if (s->w[i] == 0.0f) {
+			s->vx[i] = s->vy[i] = s->vz[i] = 0.0f;
+			continue;
+		}
+		s->vx[i] = factor * (s->x[i] - s->px[i]);
+		s->vy[i] = factor * (s->y[i] - s->py[i]);
+		s->vz[i] = factor * (s->z[i] - s->pz[i]);
+		if (k->any)
+			CollideSlot(s, k, i);
+	}
+}
+
+// The same sixteen particles at a time (AVX-512), the rest through Finish.
+WF_TARGET_AVX512 static void Finish16(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
+{
+	const __m512 f = _mm512_set1_ps(factor), zero = _mm512_setzero_ps();
+	const __m512 cx = _mm512_set1_ps(k->center.x), cy = _mm512_set1_ps(k->center.y), cz = _mm512_set1_ps(k->center.z);
+	const __m512 r2 = _mm512_set1_ps(k->radius * k->radius), floorY = _mm512_set1_ps(k->floorY);
+	int i = i0;
+	for (; i + 16 <= i1; i += 16) {
+		const __m512 x = _mm512_loadu_ps(s->x + i), y = _mm512_loadu_ps(s->y + i), z = _mm512_loadu_ps(s->z + i);
+		const __mmask16 dynamic = _mm512_cmp_ps_mask(_mm512_loadu_ps(s->w + i), zero, _CMP_NEQ_UQ);
+		_mm512_storeu_ps(s->vx + i, _mm512_maskz_mul_ps(dynamic, _mm512_sub_ps(x, _mm512_loadu_ps(s->px + i)), f));
+		_mm512_storeu_ps(s->vy + i, _mm512_maskz_mul_ps(dynamic, _mm512_sub_ps(y, _mm512_loadu_ps(s->py + i)), f));
+		_mm512_storeu_ps(s->vz + i, _mm512_maskz_mul_ps(dynamic, _mm512_sub_ps(z, _mm512_loadu_ps(s->pz + i)), f));
+		if (!k->any)
+			continue;
+		__mmask16 hit = k->shapeCount > 0 ? (__mmask16)0xFFFF : (__mmask16)0;
+		if (k->sphere) {
+			const __m512 dx = _mm512_sub_ps(x, cx), dy = _mm512_sub_ps(y, cy), dz = _mm512_sub_ps(z, cz);
+			const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+			hit |= _mm512_cmp_ps_mask(d2, r2, _CMP_LT_OQ);
+		}
+		if (k->floor)
+			hit |= _mm512_cmp_ps_mask(y, floorY, _CMP_LT_OQ);
+		for (unsigned bits = (unsigned)(hit & dynamic); bits != 0; bits &= bits - 1)
+			CollideSlot(s, k, i + __builtin_ctz(bits));
+	}
+	Finish(s, k, i, i1, factor);
+}
+
+static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
+{
+	if (s->lanes == 16)
+		Finish16(s, k, i0, i1, factor);
+	else
+		Finish(s, k, i0, i1, factor);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The frame.
+
+// Before phase `phase`, the neighbours' phase - 1 is done. Spins a little (256 pauses, some
+// microseconds), then yields the core
+// (a machine with more threads than cores would otherwise spin away the neighbour's time slice).
+static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
+{
+	for (int d = -1; d <= 1; d += 2) {
+		const int u = t + d;
+		if (u < 0 || u >= threads)
+			continue;
+		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin) {
+			if (spin < 256)
+				_mm_pause();
+			else
+				sched_yield();
+		}
+	}
+}
+
+static void Publish(wfCpuSoa* s, int t, int phase)
+{
+	atomic_store_explicit(&s->flag[t].phase, phase, memory_order_release);
+}
+
+int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
+{
+	if (!ctx->parallel)
+		return 1;
+	int t = ctx->threads < s->flagCount ? ctx->threads : s->flagCount;
+	return t < s->rows / 2 ? t : s->rows / 2 > 0 ? s->rows / 2 : 1;
+}
+
+// The constraints of one colour whose first end lies in rows [r0, r1).
+static void SolveRows(wfCpuSoa* s, int color, int r0, int r1, const float* alphaTilde, bool first)
+{
+	const size_t row = (size_t)color * (size_t)(s->rows + 1);
+	if (s->lanes == 16) {
+		SolveBlocks16(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
+		SolveBlocks16(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
+	} else {
+		SolveBlocks(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
+		SolveBlocks(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
+	}
+	SolveSingles(s, s->rowSingle[row + r0], s->rowSingle[row + r1], alphaTilde, first);
+}
+
+// One substep on one thread as a wave over the rows, so that the rows being worked on stay in the
+// first-level cache from colour to colour instead of every colour streaming the whole cloth again.
+// The stages in order are predict, every iteration's colours, finish; each is done up to a row
+// (done[]) and advances a few rows at a time behind the one before it. A constraint spans at most
+// two rows, so a colour may solve the constraints whose first end is in row y once the stage
+// before it is done up to row y + 2: every constraint of an earlier stage that touches the same
+// particles (first ends in rows y - 2 .. y + 2) is then done, and those it has not reached touch
+// only rows beyond y + 2. Finish of row y needs the last colour done up to row y. Every particle
+// thus sees the stages in the order of the plain loop, and each constraint the same inputs:
+// the same bits.
+enum { WF_SOA_WAVE_ROWS = 4, WF_SOA_MAX_STAGES = 2 + 16 * 64 };
+static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, int grab, float h, float damping, wfVec3 accel,
+	float factor, const float* alphaTilde, int iterations)
+{
+	const int rows = s->rows, cols = s->cols, colours = iterations * s->colorCount;
+	int done[WF_SOA_MAX_STAGES]; // predict, colours..., finish
+	const int stages = colours + 2;
+	for (int q = 0; q < stages; ++q)
+		done[q] = 0;
+	while (done[stages - 1] < rows) {
+		// Predict a few rows further.
+		int to = done[0] + WF_SOA_WAVE_ROWS < rows ? done[0] + WF_SOA_WAVE_ROWS : rows;
+		if (to > done[0]) {
+			PredictRows(s, done[0] * cols, to * cols, h, damping, accel);
+			if (grab >= 0 && grab >= done[0] * cols && grab < to * cols) {
+				s->x[grab] = c->local.grabTarget.x;
+				s->y[grab] = c->local.grabTarget.y;
+				s->z[grab] = c->local.grabTarget.z;
+			}
+			done[0] = to;
+		}
+		// Each colour up to two rows behind the stage before it (all rows once that one is done).
+		for (int q = 1; q <= colours; ++q) {
+			to = done[q - 1] == rows ? rows : done[q - 1] - 2;
+			if (to > done[q]) {
+				SolveRows(s, (q - 1) % s->colorCount, done[q], to, alphaTilde, q <= s->colorCount);
+				done[q] = to;
+			}
+		}
+		// Finish up to where the last colour is.
+		to = done[colours];
+		if (to > done[stages - 1]) {
+			FinishRows(s, k, done[stages - 1] * cols, to * cols, factor);
+			done[stages - 1] = to;
+		}
+	}
+}
+
+// The state of rows [r0, r1) into the arrays, less the frame's re-centring shift. Within a row,
+// column class c holds particles c, c + 4, c + 8, ...: eight of them (64 bytes apart) are one
+// transpose of eight 16-byte records into x, y, z, w.
+WF_TARGET_AVX2 static void LoadRows(wfCpuSoa* s, const wfCloth* c, int r0, int r1)
+{
+	const wfVec3 shift = c->local.shift;
+	const bool shifted = shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f;
+	const __m256 sx = _mm256_set1_ps(shift.x), sy = _mm256_set1_ps(shift.y), sz = _mm256_set1_ps(shift.z);
+	const int cols = s->cols;
+	for (int r = r0; r < r1; ++r) {
+		for (int cl = 0; cl < 4 && cl < cols; ++cl) {
+			const int count = (cols - cl + 3) / 4, first = r * cols + cl, slot0 = s->slot[first];
+			int k = 0;
+			for (; k + 8 <= count; k += 8) {
+				const float* p[8];
+				const float* q[8];
+				for (int l = 0; l < 8; ++l) {
+					p[l] = &c->state.pos[first + 4 * (k + l)].x;
+					q[l] = &c->state.vel[first + 4 * (k + l)].x;
+				}
+				__m256 x, y, z, w, vx, vy, vz, vw;
+				Load8(p, &x, &y, &z, &w);
+				Load8(q, &vx, &vy, &vz, &vw);
+				if (shifted) {
+					x = _mm256_sub_ps(x, sx);
+					y = _mm256_sub_ps(y, sy);
+					z = _mm256_sub_ps(z, sz);
+				}
+				const int o = slot0 + k;
+				_mm256_storeu_ps(s->x + o, x);
+				_mm256_storeu_ps(s->y + o, y);
+				_mm256_storeu_ps(s->z + o, z);
+				_mm256_storeu_ps(s->w + o, w);
+				_mm256_storeu_ps(s->vx + o, vx);
+				_mm256_storeu_ps(s->vy + o, vy);
+				_mm256_storeu_ps(s->vz + o, vz);
+			}
+			for (; k < count; ++k) {
+				const int i = first + 4 * k, o = slot0 + k;
+				wfVec4 q = c->state.pos[i];
+				if (shifted) {
+					q.x -= shift.x;
+					q.y -= shift.y;
+					q.z -= shift.z;
+				}
+				s->x[o] = q.x;
+				s->y[o] = q.y;
+				s->z[o] = q.z;
+				s->w[o] = q.w;
+				s->vx[o] = c->state.vel[i].x;
+				s->vy[o] = c->state.vel[i].y;
+				s->vz[o] = c->state.vel[i].z;
+			}
+		}
+	}
+}
+
+// The arrays of rows [r0, r1) back into the state, with the frame check's two tests in
+// wfCheckFrame's expressions: x + y + z + vx + vy + vz finite, |v|^2 no more than the limit's
+// square. Returns whether a particle failed one.
+WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, float limit)
+{
+	const int cols = s->cols;
+	const __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(INFINITY), l2 = _mm256_set1_ps(limit * limit);
+	const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	__m256 bad = zero;
+	bool badScalar = false;
+	for (int r = r0; r < r1; ++r) {
+		for (int cl = 0; cl < 4 && cl < cols; ++cl) {
+			const int count = (cols - cl + 3) / 4, first = r * cols + cl, slot0 = s->slot[first];
+			int k = 0;
+			for (; k + 8 <= count; k += 8) {
+				const int o = slot0 + k;
+				const __m256 x = _mm256_loadu_ps(s->x + o), y = _mm256_loadu_ps(s->y + o), z = _mm256_loadu_ps(s->z + o);
+				const __m256 vx = _mm256_loadu_ps(s->vx + o), vy = _mm256_loadu_ps(s->vy + o), vz = _mm256_loadu_ps(s->vz + o);
+				float* p[8];
+				float* q[8];
+				for (int l = 0; l < 8; ++l) {
+					p[l] = &c->state.pos[first + 4 * (k + l)].x;
+					q[l] = &c->state.vel[first + 4 * (k + l)].x;
+				}
+				Store8(p, x, y, z, _mm256_loadu_ps(s->w + o));
+				Store8(q, vx, vy, vz, zero);
+				const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(x, y), z), vx), vy), vz);
+				const __m256 speed2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(vx, vx), _mm256_mul_ps(vy, vy)), _mm256_mul_ps(vz, vz));
+				bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ)); // not finite
+				bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
+			}
+			for (; k < count; ++k) {
+				const int i = first + 4 * k, o = slot0 + k;
+				const wfVec4 x = {s->x[o], s->y[o], s->z[o], s->w[o]}, v = {s->vx[o], s->vy[o], s->vz[o], 0.0f};
+				c->state.pos[i] = x;
+				c->state.vel[i] = v;
+				const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
+				badScalar |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
+			}
+		}
+	}
+	return badScalar || _mm256_movemask_ps(bad) != 0;
+}
+
+bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
+{
+	const wfFrameParams* p = ctx0->params;
+	const float h = p->h, damping = c->material.damping, factor = 1.0f / h;
+	const float alphaTilde[WF_FAMILY_COUNT] = {
+		c->material.stretchCompliance / (h * h),
+		c->material.shearCompliance / (h * h),
+		c->material.bendCompliance / (h * h),
+	};
+	const int threads = wfCpuSoaThreads(s, ctx0);
+	const float limit = ctx0->world->def.maxSpeed;
+	for (int t = 0; t < s->flagCount; ++t)
+		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
+	int bad = 0;
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : bad)
+	{
+#ifdef _OPENMP
+		const int t = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+		const int t = 0, team = 1;
+#endif
+		wfCpuContext ctx = *ctx0;
+		const int r0 = (int)((long long)s->rows * t / team), r1 = (int)((long long)s->rows * (t + 1) / team);
+		const int i0 = r0 * s->cols, i1 = r1 * s->cols; // particles and slots of the band (rows are permuted within)
+		// The frame start: the backup (the state before the re-centring shift), the shift, and
+		// the state into the arrays.
+		memcpy(backupPos + i0, c->state.pos + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
+		memcpy(backupVel + i0, c->state.vel + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
+		LoadRows(s, c, r0, r1);
+		const int grab = c->grabIndex >= i0 && c->grabIndex < i1 ? s->slot[c->grabIndex] : -1;
+		int phase = 1;
+		for (int sub = 0; sub < p->substeps; ++sub) {
+			ctx.substep = sub;
+			const wfVec3 accel = wfExternalAccel(p, sub, 0, 1.0f / c->material.mass);
+			const wfCpuColliders k = wfCpuCollidersAt(&ctx, c);
+			// One thread: the wave. With stage timing the stages run one after another instead (the
+			// wave interleaves them, so it has no stage boundaries to time); the bits are the same.
+			if (team == 1 && ctx.timer == NULL && p->iterations * s->colorCount + 2 <= WF_SOA_MAX_STAGES) {
+				WaveSubstep(s, c, &k, grab, h, damping, accel, factor, alphaTilde, p->iterations);
+				continue;
+			}
+			// Predict (continuing the phase of the substep before: it touches only the band's own
+			// particles, as the finish before it did).
+			PredictRows(s, i0, i1, h, damping, accel);
+			if (grab >= 0) {
+				s->x[grab] = c->local.grabTarget.x;
+				s->y[grab] = c->local.grabTarget.y;
+				s->z[grab] = c->local.grabTarget.z;
+			}
+			Publish(s, t, phase);
+			wfCpuStageMark(&ctx, WF_STAGE_PREDICT);
+			for (int it = 0; it < p->iterations; ++it) {
+				for (int color = 0; color < s->colorCount; ++color) {
+					WaitNeighbours(s, t, team, ++phase);
+					SolveRows(s, color, r0, r1, alphaTilde, it == 0);
+					Publish(s, t, phase);
+				}
+			}
+			wfCpuStageMark(&ctx, WF_STAGE_SOLVE);
+			WaitNeighbours(s, t, team, ++phase);
+			FinishRows(s, &k, i0, i1, factor);
+			wfCpuStageMark(&ctx, WF_STAGE_FINISH);
+		}
+		// The frame end: the arrays back into the state, and the frame check's two tests
+		// (wfCheckFrame's expressions), so that a good frame needs no second pass.
+		bad |= StoreRows(s, c, r0, r1, limit);
+	}
+	return bad != 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The floor of the design (bench/cpu/, docs/PERFORMANCE.md): one pass over every colour's blocks
+// as the solver does it, and two loops over the same blocks that keep one part of its work each:
+// the square root and the two divisions of a block (WF_SOA_PROBE_DIVIDE), or its ten loads and six
+// stores (WF_SOA_PROBE_MEMORY). The probes do not touch the solver's arrays.
+WF_TARGET_AVX2 static double ProbeDivide(const wfCpuSoa* s)
+{
+	__m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+	const __m256 one = _mm256_set1_ps(1.0f);
+	for (int k = 0; k < s->blockCount; ++k) {
+		for (int half = 0; half < s->lanes; half += 8) {
+			const __m256 r = _mm256_add_ps(_mm256_load_ps(s->rest + (size_t)s->lanes * (size_t)k + (size_t)half), one);
+			const __m256 len = _mm256_sqrt_ps(r);
+			const __m256 dl = _mm256_div_ps(r, _mm256_add_ps(len, one));
+			acc0 = _mm256_add_ps(acc0, _mm256_div_ps(dl, len));
+			acc1 = _mm256_add_ps(acc1, dl);
+		}
+	}
+	float out[8];
+	_mm256_storeu_ps(out, _mm256_add_ps(acc0, acc1));
+	return (double)out[0];
+}
+
+// Loads and stores back what the solver loads and stores (x + 0: the values stay, but for -0).
+WF_TARGET_AVX2 static double ProbeMemory(wfCpuSoa* s)
+{
+	const size_t stride = (size_t)(s->y - s->x);
+	const __m256 zero = _mm256_setzero_ps();
+	for (int k = 0; k < s->blockCount; ++k) {
+		const SoaBlock q = s->block[k];
+		for (int half = 0; half < s->lanes; half += 8) {
+			float *pa = s->x + q.a + half, *pb = s->x + q.b + half;
+			const __m256 r = _mm256_load_ps(s->rest + (size_t)s->lanes * (size_t)k + (size_t)half);
+			const __m256 aw = _mm256_loadu_ps(pa + 3 * stride), bw = _mm256_loadu_ps(pb + 3 * stride);
+			const __m256 m = _mm256_and_ps(_mm256_add_ps(r, _mm256_add_ps(aw, bw)), zero);
+			_mm256_storeu_ps(pa, _mm256_add_ps(_mm256_loadu_ps(pa), m));
+			_mm256_storeu_ps(pa + stride, _mm256_add_ps(_mm256_loadu_ps(pa + stride), m));
+			_mm256_storeu_ps(pa + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pa + 2 * stride), m));
+			_mm256_storeu_ps(pb, _mm256_add_ps(_mm256_loadu_ps(pb), m));
+			_mm256_storeu_ps(pb + stride, _mm256_add_ps(_mm256_loadu_ps(pb + stride), m));
+			_mm256_storeu_ps(pb + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pb + 2 * stride), m));
+		}
+	}
+	return (double)s->x[0];
+}
+
+double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
+{
+	*blocks = s->blockCount;
+	*lanes = 0;
+	for (int k = 0; k < s->blockCount; ++k)
+		*lanes += s->lanes - s->block[k].skip;
+	*singles = s->singleCount;
+	switch (kind) {
+	case WF_SOA_PROBE_SOLVE:
+		for (int c = 0; c < s->colorCount; ++c)
+			SolveRows(s, c, 0, s->rows, alphaTilde, true);
+		return (double)s->x[0];
+	case WF_SOA_PROBE_SUBSTEP:
+	case WF_SOA_PROBE_WAVE: {
+		// A substep of the Bullet comparison's scene (gravity, no damping, nothing to collide with),
+		// stage after stage or as the wave.
+		const wfCpuColliders none = {0};
+		const wfVec3 g = {0.0f, -9.8f, 0.0f};
+		const float h = 1.0f / 600.0f;
+		if (kind == WF_SOA_PROBE_WAVE) {
+			WaveSubstep(s, NULL, &none, -1, h, 0.0f, g, 1.0f / h, alphaTilde, 1);
+		} else {
+			PredictRows(s, 0, s->n, h, 0.0f, g);
+			for (int c = 0; c < s->colorCount; ++c)
+				SolveRows(s, c, 0, s->rows, alphaTilde, true);
+			FinishRows(s, &none, 0, s->n, 1.0f / h);
+		}
+		return (double)s->x[0];
+	}
+	case WF_SOA_PROBE_DIVIDE: return ProbeDivide(s);
+	case WF_SOA_PROBE_MEMORY: return ProbeMemory(s);
+	}
+	return 0.0;
+}
+
+// The arrays from a cloth's state (for the probes; the frame does this itself).
+void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
+{
+	for (int i = 0; i < s->n; ++i) {
+		const int k = s->slot[i];
+		s->x[k] = c->state.pos[i].x;
+		s->y[k] = c->state.pos[i].y;
+		s->z[k] = c->state.pos[i].z;
+		s->w[k] = c->state.pos[i].w;
+	}
+}
+
+#else
+
+bool wfCpuSoaSupported(const wfClothModel* m)
+{
+	(void)m;
+	return false;
+}
+int wfCpuSoaWidest(void) { return 8; }
+wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
+{
+	(void)m;
+	(void)threads;
+	(void)lanes;
+	return NULL;
+}
+void wfCpuSoaFree(wfCpuSoa* s) { (void)s; }
+double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
+{
+	(void)s;
+	(void)kind;
+	(void)alphaTilde;
+	*blocks = *lanes = *singles = 0;
+	return 0.0;
+}
+void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
+{
+	(void)s;
+	(void)c;
+}
+int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
+{
+	(void)s;
+	(void)ctx;
+	return 1;
+}
+bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
+{
+	(void)s;
+	(void)ctx;
+	(void)c;
+	(void)backupPos;
+	(void)backupVel;
+	return false;
+}
+
+#endif
