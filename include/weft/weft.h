@@ -185,7 +185,13 @@ typedef struct wfAeroDef {
 // substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
 // pushed away from those it touches by its share of the overlap (averaged over its contacts, the
 // share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
-// CPU backend (a Vulkan world refuses it for now); live through wfWorld_SetSelfCollision.
+// Both backends (on Vulkan to the CPU's bits where the device rounds as the CPU does, lavapipe);
+// a Vulkan world with it steps every cloth on the per-range path, never the fused one. Live through
+// wfWorld_SetSelfCollision: on the CPU every field; on Vulkan thickness, friction and exclusion
+// (enabled and betweenCloths are fixed at creation there: they choose the buffers and the path).
+// pointTriangle and the per-pair switches (wfClothDef.collisionGroup / collisionMask) are the CPU
+// backend's; a Vulkan world refuses a cloth whose switches are not the defaults, and runs the
+// particle contacts without the point-triangle pass.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness;      // m, (0, 1] (default 5 mm)

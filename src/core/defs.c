@@ -218,23 +218,18 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	CHECK_ENUM("fusedPath", d->fusedPath, wfFusedPathTable);
 	if (!wfValidateAero(&d->aero, error, errorSize))
 		return false;
-	if (!wfValidateSelfCollision(&d->selfCollision, d->backend == WF_BACKEND_VULKAN || d->vulkanDevice != NULL, error, errorSize))
+	if (!wfValidateSelfCollision(&d->selfCollision, error, errorSize))
 		return false;
 	return wfValidateStepDef(&d->step, error, errorSize) && wfValidateSphere(&d->sphere, error, errorSize) &&
 		wfValidateFloor(&d->floor, error, errorSize) && wfValidateWind(&d->wind, error, errorSize) &&
 		wfValidateContact(&d->contact, error, errorSize);
 }
 
-bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, bool vulkan, char* error, int errorSize)
+bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, char* error, int errorSize)
 {
 	CHECK_RANGE("selfCollision.thickness", sc->thickness, 1e-6f, 1.0f);
 	CHECK_RANGE("selfCollision.friction", sc->friction, 0.0f, 10.0f);
 	CHECK_RANGE("selfCollision.exclusion", sc->exclusion, 0.0f, 100.0f);
-	if ((sc->enabled || sc->betweenCloths) && vulkan) {
-		snprintf(error, (size_t)errorSize, "selfCollision.%s: the CPU backend only for now (backend vulkan given; allowed: cpu or auto)",
-		         sc->enabled ? "enabled" : "betweenCloths");
-		return false;
-	}
 	return true;
 }
 

@@ -261,7 +261,7 @@ bool wfValidateWind(const wfWindDef* wind, char* error, int errorSize);
 bool wfValidateContact(const wfContactDef* contact, char* error, int errorSize);
 bool wfValidateAero(const wfAeroDef* aero, char* error, int errorSize);
 // vulkan: the world runs (or will run) on the Vulkan backend, which has no self-collision yet.
-bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, bool vulkan, char* error, int errorSize);
+bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);

@@ -12,10 +12,6 @@
 static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 {
 	wfBackendType want = world->def.backend;
-	// Self-collision steps on the CPU only: auto takes the CPU for it (vulkan is refused by the def).
-	if (want == WF_BACKEND_AUTO && (world->def.selfCollision.enabled || world->def.selfCollision.betweenCloths) &&
-	    world->def.vulkanDevice == NULL)
-		want = WF_BACKEND_CPU;
 #ifdef WEFT_HAVE_VULKAN
 	if (want == WF_BACKEND_VULKAN || want == WF_BACKEND_AUTO) {
 		// A named device may be a software one (lavapipe); auto takes hardware devices only. The
@@ -244,8 +240,15 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 		return WF_ERROR_INVALID_ARGUMENT;
 	if (sc == NULL)
 		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "%s: sc: NULL", __func__);
-	if (!wfValidateSelfCollision(sc, world->backendType == WF_BACKEND_VULKAN, msg, (int)sizeof msg))
+	if (!wfValidateSelfCollision(sc, msg, (int)sizeof msg))
 		return wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+	const wfSelfCollisionDef* now = &world->def.selfCollision;
+	if (world->backendType == WF_BACKEND_VULKAN && (sc->enabled != now->enabled || sc->betweenCloths != now->betweenCloths))
+		return wfSetError(world, WF_ERROR_INVALID_DEF,
+		                  "selfCollision.%s: fixed at creation on a Vulkan world (it chooses the contact buffers and the "
+		                  "per-range path; allowed: %s, as created)",
+		                  sc->enabled != now->enabled ? "enabled" : "betweenCloths",
+		                  (sc->enabled != now->enabled ? now->enabled : now->betweenCloths) ? "true" : "false");
 	// Room first (the hash grid of each cloth, the backend's contacts), so that a failure changes nothing.
 	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
 		wfCloth* c = &world->cloths[i];
@@ -266,6 +269,19 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 // Bytes a frame must move if every kernel reads and writes its data exactly once (no cache reuse
 // across kernels): the algorithm's traffic, the same for every backend. 16-byte particle records,
 // 16-byte constraint records, 4-byte multipliers, 8-byte adjacency entries.
+// The contact pass of n particles over a hash of `cells` cells (wfSelfCollisionDef), each array
+// read and written once: the counts cleared (4 a cell), the scan (the counts read and written on
+// the way up and again on the way down: 16), the cells' sort and the gather's cell starts (4 + 4);
+// per particle `perParticle` bytes. Self-collision: keys and ranks (read pos, write key and rank,
+// the count's atomic: 32), scatter (16), the sort's lists (8), the gather (read pos, rest, prev and
+// the sorted list, write delta: 68), the move in finish (16): 140. Cloth against cloth adds the
+// copy into the world's arrays (read pos and prev, write X, motion, owner: 68) and reads X,
+// motion and owner in the gather, then moves positions and velocities (80): 260.
+static double ContactBytes(double n, double cells, double perParticle)
+{
+	return cells * 28.0 + n * perParticle;
+}
+
 static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 {
 	const double n = c->model.particleCount, m = c->model.constraintCount;
@@ -288,6 +304,8 @@ static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 		substep = n * 64.0 + m * 32.0;
 		break;
 	}
+	if (world->def.selfCollision.enabled)
+		substep += ContactBytes(n, c->state.hashSize, 140.0);
 	// Normals after the last substep: read positions and triangles, write normals.
 	return s->substeps * substep + n * 32.0 + c->model.triangleCount * 12.0;
 }
@@ -306,6 +324,16 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 			continue;
 		p.bytesPerFrame += ModelBytesPerFrame(world, c);
 		p.projectionsPerFrame += (double)c->model.constraintCount * s->substeps * (s->solver == WF_SOLVER_SPRINGS ? 1 : s->iterations);
+	}
+	if (world->def.selfCollision.betweenCloths) {
+		// One hash over every particle of the world a substep (its size as the capacity's rule gives
+		// when no cloth was removed: the smallest power of two >= 2 particles).
+		double particles = 0.0, cells = 1.0;
+		for (int i = 0; i < world->clothCapacity; ++i)
+			particles += world->cloths[i].generation != 0 ? world->cloths[i].model.particleCount : 0;
+		while (cells < 2.0 * particles)
+			cells *= 2.0;
+		p.bytesPerFrame += s->substeps * ContactBytes(particles, cells, 260.0);
 	}
 	if (world->backend->profile != NULL)
 		world->backend->profile(world, &p);
