@@ -405,3 +405,70 @@ WF_TEST(vk_self_large_cloth_scan)
 		free(p[k]);
 	return 0;
 }
+
+// wfWorld_SetSelfCollision on a Vulkan world: thickness, friction and exclusion change live (the
+// frame is recorded again with the new constants) and step as the CPU world given the same change;
+// enabled and betweenCloths stay as created and the per-pair switches are refused, by name.
+WF_TEST(vk_self_set_live)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	float thickness;
+	HeapDefs(&wd, &cd, &thickness);
+	wfWorld* w[3] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
+	ENSURE(w[0] != NULL && w[1] != NULL && w[2] != NULL);
+	wfClothId id[3];
+	wfVec3* p = (wfVec3*)malloc(N * N * sizeof(wfVec3));
+	int* layer = (int*)malloc(N * N * sizeof(int));
+	ENSURE(p != NULL && layer != NULL);
+	wfTestZFold(p, layer, cd.width / (N - 1), 1.5f * 2.0f * thickness, 0.15f);
+	for (int k = 0; k < 3; ++k) {
+		id[k] = wfCreateCloth(w[k], &cd);
+		ENSURE(!wfClothId_IsNull(id[k]));
+		ENSURE(wfCloth_WritePositions(id[k], p, N * N) == WF_OK);
+	}
+	wfSelfCollisionDef changed = wd.selfCollision;
+	changed.thickness = 1.25f * thickness;
+	changed.friction = 0.05f;
+	changed.exclusion = 1.2f;
+	for (int frame = 0; frame < 60; ++frame) {
+		if (frame == 20) { // worlds 0 (CPU) and 1 change; world 2 keeps the creation's settings
+			ENSURE(wfWorld_SetSelfCollision(w[0], &changed) == WF_OK);
+			ENSURE(wfWorld_SetSelfCollision(w[1], &changed) == WF_OK);
+		}
+		for (int k = 0; k < 3; ++k)
+			ENSURE(wfWorld_Step(w[k]) == WF_OK);
+	}
+	const double cpuGpu = wfVkTestMaxDiff(id[0], id[1], N * N), effect = wfVkTestMaxDiff(id[1], id[2], N * N);
+	ENSURE(wfCloth_ReadPositions(id[1], p, N * N) == WF_OK);
+	const float closest = Closest(p, wfGetCloth(id[1])->model.restPositions, N * N, changed.exclusion * 2.0f * changed.thickness);
+	fprintf(stderr, "  changed at frame 20: CPU-GPU difference %.3g m, against the unchanged GPU world %.3g m; closest pair %.5f m "
+	        "(new contact distance %.5f m)\n", cpuGpu, effect, (double)closest, 2.0 * changed.thickness);
+	if (Exact())
+		ENSURE_NEAR(cpuGpu, 0.0, 0.0);
+	ENSURE_LE(1e-4, effect);
+	ENSURE_LE(0.9 * 2.0 * changed.thickness, closest);
+	// What a Vulkan world keeps from its creation, refused by name and changing nothing.
+	wfSelfCollisionDef off = changed;
+	off.enabled = false;
+	ENSURE(wfWorld_SetSelfCollision(w[1], &off) == WF_ERROR_INVALID_DEF);
+	ENSURE(strstr(wfWorld_GetLastError(w[1]), "selfCollision.enabled: fixed at creation on a Vulkan world") != NULL);
+	off = changed;
+	off.betweenCloths = true;
+	ENSURE(wfWorld_SetSelfCollision(w[1], &off) == WF_ERROR_INVALID_DEF);
+	ENSURE(strstr(wfWorld_GetLastError(w[1]), "selfCollision.betweenCloths") != NULL);
+	ENSURE(wfWorld_GetDef(w[1]).selfCollision.enabled && wfWorld_GetDef(w[1]).selfCollision.thickness == changed.thickness);
+	wfClothDef grouped = cd;
+	grouped.collisionGroup = 2;
+	ENSURE(wfClothId_IsNull(wfCreateCloth(w[1], &grouped)));
+	ENSURE(strstr(wfWorld_GetLastError(w[1]), "collisionGroup: 2: per-pair switches need the CPU backend") != NULL);
+	ENSURE(!wfClothId_IsNull(wfCreateCloth(w[0], &grouped))); // the CPU takes it
+	ENSURE_NEAR(ValidationMessages(w[1]) + ValidationMessages(w[2]), 0, 0);
+	free(p);
+	free(layer);
+	for (int k = 0; k < 3; ++k)
+		wfDestroyWorld(w[k]);
+	return 0;
+}
