@@ -25,8 +25,8 @@ endif()
 set(_shader_dir ${CMAKE_CURRENT_SOURCE_DIR}/src/vulkan/shaders)
 set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
 file(MAKE_DIRECTORY ${_spv_dir})
-set(_kernels predict xpbd_solve finish jacobi_sweep springs normals check stats_particles stats_constraints
-  fused_xpbd fused_jacobi fused_springs)
+set(_kernels predict xpbd_solve finish finish_self jacobi_sweep springs normals check stats_particles stats_constraints
+  fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather)
 # A measuring tool (docs/PERFORMANCE.md), never for use: WEFT_FUSED_PROBE 1..3 strips the fused XPBD
 # kernel's phases down (1: no projections; 2: no record fetches either; 3: only the colour loop's
 # barriers; 4: no collision response; 5: nor the substep's acceleration record), so that the cost
@@ -48,7 +48,8 @@ foreach(kernel ${_kernels})
   add_custom_command(
     OUTPUT ${_out}
     COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
-    DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl
+    DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
+      ${_shader_dir}/finish.glsl
     DEPFILE ${_out}.d
     COMMENT "glslc ${kernel}.comp"
     VERBATIM)

@@ -59,4 +59,11 @@ wfWorld* wfTestMakeWorld(wfWorldDef def);
 // An open cylinder as an OBJ mesh (test_mesh.c): `around` x `rings` vertices, triangles, top ring at y = 0.
 wfMesh* wfTestCylinder(int around, int rings, float radius, float length);
 
+// The self-collision tests' folded sheet (test_self.c): a 40 x 40 grid of spacing dx Z-folded into
+// three layers `gap` apart, the lowest `height` above the floor; each particle's layer in `layer`.
+void wfTestZFold(wfVec3* p, int* layer, float dx, float gap, float height);
+// Structural edges of the cloth crossing one of its triangles that shares no particle with them,
+// at positions p (an exact segment-triangle test in double): the cloth passing through itself.
+int wfTestCountCrossings(wfClothId id, const wfVec3* p);
+
 #endif

@@ -398,7 +398,7 @@ static int DefaultsMatch(wfDefType def, const void* base)
 		case WF_FIELD_INT:
 		case WF_FIELD_ENUM:
 			memcpy(&n, at, sizeof n);
-			ENSURE(n == (int)f->defaultValue[0]);
+			ENSURE(n == (f->defaultValue[0] >= 2147483647.0f ? 2147483647 : (int)f->defaultValue[0]));
 			break;
 		case WF_FIELD_FLOAT:
 		case WF_FIELD_VEC3:
@@ -535,6 +535,8 @@ static int RangesRefused(wfDefType def, const void* defaults, size_t size, size_
 		if (!IsNumber(f) || (f->flags & WF_FIELD_CUSTOM) != 0)
 			continue;
 		for (int side = 0; side < 2; ++side) {
+			if (side == 1 && f->type == WF_FIELD_INT && f->max >= 2147483647.0f)
+				continue; // no int lies past a 31-bit set's bound
 			unsigned char buf[1024];
 			char error[512], expected[160];
 			if (size > sizeof buf)

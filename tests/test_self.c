@@ -1,6 +1,7 @@
-// Self-collision (wfSelfCollisionDef, CPU): a 40 x 40 sheet folded twice by its start pose and dropped
-// onto the floor stays three layers: no two non-excluded particles closer than the contact distance
-// (less the tolerance), the layers keep their order, and without self-collision they do not.
+// Self-collision (wfSelfCollisionDef; on the CPU here, on Vulkan in test_vulkan_self.c): a 40 x 40
+// sheet folded twice by its start pose and dropped onto the floor stays three layers: no two
+// non-excluded particles closer than the contact distance (less the tolerance), the layers keep
+// their order, and without self-collision they do not.
 #include "test.h"
 #include "core/internal.h"
 
@@ -11,7 +12,7 @@ enum { N = 40 };
 
 // Column c of the strip lies at u = c dx; the strip folds back at u1 and at u2 (a Z), layers `gap`
 // apart, starting `height` above the floor. Layer of each column in `layer`.
-static void ZFold(wfVec3* p, int* layer, float dx, float gap, float height)
+void wfTestZFold(wfVec3* p, int* layer, float dx, float gap, float height)
 {
 	const int c1 = 13, c2 = 26;
 	for (int r = 0; r < N; ++r) {
@@ -63,19 +64,23 @@ static bool SegmentCrossesTriangle(wfVec3 p, wfVec3 q, wfVec3 a, wfVec3 b, wfVec
 	return t >= 0.0 && t <= 1.0;
 }
 
-// Edges (structural) of the cloth that cross one of its triangles not sharing a particle with them:
-// the cloth passing through itself. Bounding boxes first.
-static int CountCrossings(wfClothId id, const wfVec3* p)
+// Edges (structural) of the cloth that cross one of its triangles not sharing a particle with them
+// (nor a particle of the untorn cloth: a torn cloth's copies start where their particles are): the
+// cloth passing through itself. Bounding boxes first.
+int wfTestCountCrossings(wfClothId id, const wfVec3* p)
 {
 	wfClothInfo info;
 	if (wfCloth_GetInfo(id, &info) != WF_OK)
 		return -1;
 	uint32_t* tri = (uint32_t*)malloc((size_t)info.triangleCount * 3 * sizeof(uint32_t));
 	uint32_t* edge = (uint32_t*)malloc((size_t)info.edgeCount * 2 * sizeof(uint32_t));
+	int* src = (int*)malloc((size_t)info.particleCount * sizeof(int));
 	int crossings = 0;
-	if (wfCloth_ReadIndices(id, tri, 3 * info.triangleCount) == WF_OK && wfCloth_ReadEdges(id, edge, 2 * info.edgeCount) == WF_OK) {
+	if (wfCloth_ReadIndices(id, tri, 3 * info.triangleCount) == WF_OK && wfCloth_ReadEdges(id, edge, 2 * info.edgeCount) == WF_OK &&
+	    wfCloth_ReadSourceParticles(id, src, info.particleCount) == WF_OK) {
 		for (int t = 0; t < info.triangleCount; ++t) {
 			const uint32_t* v = &tri[3 * t];
+			const int s0 = src[v[0]], s1 = src[v[1]], s2 = src[v[2]];
 			float lo[3], hi[3];
 			for (int k = 0; k < 3; ++k) {
 				const float* pa = &p[v[0]].x;
@@ -88,20 +93,36 @@ static int CountCrossings(wfClothId id, const wfVec3* p)
 			}
 			for (int e = 0; e < info.edgeCount; ++e) {
 				const uint32_t a = edge[2 * e], b = edge[2 * e + 1];
-				if (a == v[0] || a == v[1] || a == v[2] || b == v[0] || b == v[1] || b == v[2])
-					continue;
 				const float* pa = &p[a].x;
 				const float* pb = &p[b].x;
 				bool apart = false;
 				for (int k = 0; k < 3 && !apart; ++k)
 					apart = fmaxf(pa[k], pb[k]) < lo[k] || fminf(pa[k], pb[k]) > hi[k];
-				if (!apart && SegmentCrossesTriangle(p[a], p[b], p[v[0]], p[v[1]], p[v[2]]))
+				if (apart)
+					continue;
+				const int sa = src[a], sb = src[b];
+				if (sa == s0 || sa == s1 || sa == s2 || sb == s0 || sb == s1 || sb == s2)
+					continue;
+				if (SegmentCrossesTriangle(p[a], p[b], p[v[0]], p[v[1]], p[v[2]])) {
 					crossings++;
+					if (getenv("WEFT_TEST_TRACE") != NULL) {
+						const wfVec4* r = wfGetCloth(id)->model.restPositions;
+						float dmin = 1e9f;
+						uint32_t ends[2] = {a, b};
+						for (int x = 0; x < 2; ++x)
+							for (int y = 0; y < 3; ++y) {
+								wfVec4 q = r[ends[x]], u = r[v[y]];
+								dmin = fminf(dmin, sqrtf((q.x - u.x) * (q.x - u.x) + (q.y - u.y) * (q.y - u.y) + (q.z - u.z) * (q.z - u.z)));
+							}
+						fprintf(stderr, "    crossing: edge %u-%u (sources %d %d) triangle %d %d %d, closest rest distance %.4f\n", a, b, sa, sb, s0, s1, s2, (double)dmin);
+					}
+				}
 			}
 		}
 	}
 	free(tri);
 	free(edge);
+	free(src);
 	return crossings;
 }
 
@@ -134,7 +155,7 @@ static int Drop(bool self, float* closest, int* disorder, float* contact, int* c
 	ENSURE(!wfClothId_IsNull(id));
 	wfVec3* p = (wfVec3*)malloc(N * N * sizeof(wfVec3));
 	int* layer = (int*)malloc(N * N * sizeof(int));
-	ZFold(p, layer, dx, 1.5f * 2.0f * thickness, 0.15f);
+	wfTestZFold(p, layer, dx, 1.5f * 2.0f * thickness, 0.15f);
 	ENSURE(wfCloth_WritePositions(id, p, N * N) == WF_OK);
 	const wfVec4* rest = wfGetCloth(id)->model.restPositions;
 	const float d = 2.0f * thickness, exclude = wd.selfCollision.exclusion * d;
@@ -147,7 +168,7 @@ static int Drop(bool self, float* closest, int* disorder, float* contact, int* c
 			continue;
 		ENSURE(wfCloth_ReadPositions(id, p, N * N) == WF_OK);
 		if (frame % 60 == 59)
-			*crossings += CountCrossings(id, p);
+			*crossings += wfTestCountCrossings(id, p);
 		for (int i = 0; i < N * N; ++i) {
 			for (int j = i + 1; j < N * N; ++j) {
 				float rx = rest[i].x - rest[j].x, ry = rest[i].y - rest[j].y, rz = rest[i].z - rest[j].z;
@@ -196,17 +217,21 @@ WF_TEST(self_collision_folded_sheet_keeps_layers)
 
 WF_TEST(self_collision_def_errors)
 {
+	// Both backends step it: auto picks the backend it picks without self-collision (a hardware
+	// Vulkan device where there is one, else the CPU).
 	wfWorldDef wd = wfDefaultWorldDef();
-	wd.selfCollision.enabled = true;
-	wd.backend = WF_BACKEND_VULKAN;
 	char err[256] = "";
-	ENSURE(wfTestCreateWorld(&wd, err, sizeof err) == NULL);
-	fprintf(stderr, "  %s\n", err);
-	ENSURE(strncmp(err, "selfCollision.enabled: the CPU backend only", 43) == 0);
-	wd.backend = WF_BACKEND_AUTO;
+	wfWorld* plain = wfTestCreateWorld(&wd, err, sizeof err);
+	ENSURE(plain != NULL);
+	wd.selfCollision.enabled = true;
+	wd.selfCollision.betweenCloths = true;
 	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
-	ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_CPU); // auto takes the CPU for it
+	ENSURE(w != NULL);
+	fprintf(stderr, "  auto with self-collision: %s (%s without)\n", wfBackendName(wfWorld_GetBackend(w)),
+	        wfBackendName(wfWorld_GetBackend(plain)));
+	ENSURE(wfWorld_GetBackend(w) == wfWorld_GetBackend(plain));
 	wfDestroyWorld(w);
+	wfDestroyWorld(plain);
 	wd.selfCollision.thickness = 0.0f;
 	ENSURE(wfTestCreateWorld(&wd, err, sizeof err) == NULL);
 	fprintf(stderr, "  %s\n", err);
@@ -352,5 +377,271 @@ WF_TEST(self_collision_deterministic_and_snapshot)
 	ENSURE(memcmp(p[0], p[1], sizeof p[0]) == 0);
 	ENSURE(memcmp(p[0], p[2], sizeof p[0]) == 0);
 	fprintf(stderr, "  two runs and a restored run: the same bits (corner at y %.6f)\n", (double)p[0][0].y);
+	return 0;
+}
+
+// Edges (structural) of cloth a that cross a triangle of cloth b, and of b through a.
+static int CountCrossingsBetween(wfClothId a, const wfVec3* pa, wfClothId b, const wfVec3* pb)
+{
+	int total = 0;
+	for (int pass = 0; pass < 2; ++pass) {
+		wfClothId e = pass == 0 ? a : b, t = pass == 0 ? b : a;
+		const wfVec3* pe = pass == 0 ? pa : pb;
+		const wfVec3* pt = pass == 0 ? pb : pa;
+		wfClothInfo ie, it;
+		if (wfCloth_GetInfo(e, &ie) != WF_OK || wfCloth_GetInfo(t, &it) != WF_OK)
+			return -1;
+		uint32_t* edge = (uint32_t*)malloc((size_t)ie.edgeCount * 2 * sizeof(uint32_t));
+		uint32_t* tri = (uint32_t*)malloc((size_t)it.triangleCount * 3 * sizeof(uint32_t));
+		if (wfCloth_ReadEdges(e, edge, 2 * ie.edgeCount) == WF_OK && wfCloth_ReadIndices(t, tri, 3 * it.triangleCount) == WF_OK) {
+			for (int k = 0; k < it.triangleCount; ++k) {
+				const uint32_t* v = &tri[3 * k];
+				for (int j = 0; j < ie.edgeCount; ++j)
+					total += SegmentCrossesTriangle(pe[edge[2 * j]], pe[edge[2 * j + 1]], pt[v[0]], pt[v[1]], pt[v[2]]);
+			}
+		}
+		free(edge);
+		free(tri);
+	}
+	return total;
+}
+
+// Two 20 x 20 sheets dropped on a sphere, the top one shifted 0.25 m along x so that it overhangs
+// and its weight pulls it off that side: the crossings of one through the other or through itself
+// (every frame of 60), and the sliding: each particle of the top sheet within 1.5 contact distances of the bottom
+// one at frame 10 is paired with its nearest bottom particle, and the mean of how far it moved
+// relative to that particle by frame 40.
+static int Stacked(float friction, bool pair, int* crossings, float* slide, int* pairs)
+{
+	const float dx = 0.8f / 19.0f;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wd.step.substeps = 10;
+	wd.step.iterations = 4;
+	wd.sphere.enabled = true;
+	wd.sphere.center = (wfVec3){0.0f, 0.0f, 0.0f};
+	wd.sphere.radius = 0.3f;
+	wd.sphere.moving = false;
+	wd.contact.friction = 1.0f; // the bottom sheet holds on the sphere
+	wd.selfCollision.betweenCloths = true;
+	wd.selfCollision.thickness = 0.4f * dx;
+	wd.selfCollision.friction = friction;
+	char err[256];
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(w != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 20;
+	cd.width = cd.height = 0.8f;
+	cd.origin = (wfVec3){0.0f, 0.33f, 0.0f};
+	cd.material.mass = 0.005f;
+	wfClothId low = wfCreateCloth(w, &cd);
+	cd.origin = (wfVec3){0.25f, 0.33f + 2.5f * wd.selfCollision.thickness, 0.0f};
+	if (!pair) {
+		cd.collisionGroup = 2; // a group of its own that only touches itself: the pair's switch off
+		cd.collisionMask = 2;
+	}
+	wfClothId high = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(low) && !wfClothId_IsNull(high));
+	const float d = 2.0f * wd.selfCollision.thickness;
+	wfVec3 pa[400], pb[400];
+	int partner[400];
+	wfVec3 offset[400];
+	*crossings = 0;
+	*pairs = 0;
+	*slide = 0.0f;
+	for (int frame = 0; frame < 60; ++frame) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		ENSURE(wfCloth_ReadPositions(low, pa, 400) == WF_OK && wfCloth_ReadPositions(high, pb, 400) == WF_OK);
+		*crossings += CountCrossingsBetween(low, pa, high, pb) + wfTestCountCrossings(low, pa) + wfTestCountCrossings(high, pb);
+		for (int i = 0; i < 400 && (frame == 10 || frame == 40); ++i) {
+			if (frame == 10) {
+				float best = 1e9f;
+				partner[i] = -1;
+				for (int j = 0; j < 400; ++j) {
+					float ex = pb[i].x - pa[j].x, ey = pb[i].y - pa[j].y, ez = pb[i].z - pa[j].z, e = sqrtf(ex * ex + ey * ey + ez * ez);
+					if (e < best && e < 1.5f * d) {
+						best = e;
+						partner[i] = j;
+					}
+				}
+				if (partner[i] >= 0)
+					offset[i] = (wfVec3){pb[i].x - pa[partner[i]].x, pb[i].y - pa[partner[i]].y, pb[i].z - pa[partner[i]].z};
+			} else if (partner[i] >= 0) {
+				const int j = partner[i];
+				float ex = pb[i].x - pa[j].x - offset[i].x, ey = pb[i].y - pa[j].y - offset[i].y, ez = pb[i].z - pa[j].z - offset[i].z;
+				*slide += sqrtf(ex * ex + ey * ey + ez * ez);
+				(*pairs)++;
+			}
+		}
+	}
+	if (*pairs > 0)
+		*slide /= (float)*pairs;
+	wfWarnings warn = wfWorld_GetWarnings(w);
+	ENSURE(warn.unstable == 0 && warn.nonFinite == 0);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+WF_TEST(cloth_against_cloth_stacked_on_sphere)
+{
+	int cross0 = 0, crossHigh = 0, crossOff = 0, pairs0 = 0, pairsHigh = 0, pairsOff = 0;
+	float slide0 = 0.0f, slideHigh = 0.0f, slideOff = 0.0f;
+	ENSURE(Stacked(0.0f, true, &cross0, &slide0, &pairs0) == 0);
+	ENSURE(Stacked(2.0f, true, &crossHigh, &slideHigh, &pairsHigh) == 0);
+	ENSURE(Stacked(0.0f, false, &crossOff, &slideOff, &pairsOff) == 0);
+	fprintf(stderr, "  two sheets on a sphere, the top one 0.25 m off centre: edges through a triangle (every "
+	        "frame of 60) %d at friction 0, %d at friction 2, %d with the pair switched off; mean slide of the top sheet over the "
+	        "bottom from frame 10 to 40: %.4f m at friction 0 (%d particles in contact), %.4f m at friction 2 (%d)\n", cross0, crossHigh,
+	        crossOff, (double)slide0, pairs0, (double)slideHigh, pairsHigh);
+	ENSURE(cross0 == 0);
+	ENSURE(crossHigh == 0);
+	ENSURE(crossOff > 0); // the test can fail: with the pair off the sheets pass through each other
+	ENSURE(pairs0 > 50 && pairsHigh > 50);
+	ENSURE(slide0 > 0.05f);
+	ENSURE(slideHigh < 0.25f * slide0);
+	return 0;
+}
+
+// wfWorld_SetSelfCollision: validated like creation, by field; switched on before the first frame,
+// a world steps to the same bits as one created with it (self-collision and cloth against cloth).
+WF_TEST(self_collision_setter)
+{
+	wfVec3 p[2][400];
+	for (int live = 0; live < 2; ++live) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.backend = WF_BACKEND_CPU;
+		wd.floor.enabled = true;
+		wfSelfCollisionDef sc = wd.selfCollision;
+		sc.enabled = true;
+		sc.betweenCloths = true;
+		sc.thickness = 0.02f;
+		if (!live)
+			wd.selfCollision = sc;
+		wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cd.rows = 20;
+		cd.width = cd.height = 0.8f;
+		cd.origin = (wfVec3){0.0f, 0.3f, 0.0f};
+		wfClothId a = wfCreateCloth(w, &cd);
+		cd.origin = (wfVec3){0.1f, 0.45f, 0.05f};
+		ENSURE(!wfClothId_IsNull(a) && !wfClothId_IsNull(wfCreateCloth(w, &cd)));
+		if (live) {
+			wfSelfCollisionDef bad = sc;
+			bad.thickness = 0.0f;
+			ENSURE(wfWorld_SetSelfCollision(w, &bad) == WF_ERROR_INVALID_DEF);
+			ENSURE(strstr(wfWorld_GetLastError(w), "selfCollision.thickness: 0 is out of range [1e-06, 1]") != NULL);
+			bad = sc;
+			bad.friction = NAN;
+			ENSURE(wfWorld_SetSelfCollision(w, &bad) == WF_ERROR_INVALID_DEF);
+			ENSURE(wfWorld_SetSelfCollision(w, NULL) == WF_ERROR_INVALID_ARGUMENT);
+			ENSURE(wfWorld_SetSelfCollision(NULL, &sc) == WF_ERROR_INVALID_ARGUMENT);
+			ENSURE(!wfWorld_GetDef(w).selfCollision.enabled); // refused: nothing changed
+			ENSURE(wfWorld_SetSelfCollision(w, &sc) == WF_OK);
+			ENSURE(wfWorld_GetDef(w).selfCollision.enabled && wfWorld_GetDef(w).selfCollision.thickness == 0.02f);
+		}
+		for (int f = 0; f < 60; ++f)
+			ENSURE(wfWorld_Step(w) == WF_OK);
+		ENSURE(wfCloth_ReadPositions(a, p[live], 400) == WF_OK);
+		wfDestroyWorld(w);
+	}
+	ENSURE(memcmp(p[0], p[1], sizeof p[0]) == 0);
+	fprintf(stderr, "  switched on live before the first frame: the same bits as created with it\n");
+	return 0;
+}
+
+// Particle contacts alone, and with the continuous point-triangle pass (wfSelfCollisionDef.pointTriangle).
+// Each frame of the heap (300 frames), of the tear with self-collision on (150) and of the stacked
+// sheets (60), every structural edge is tested exactly against every triangle of its own and the
+// other cloths (a torn cloth's copies count as their particles). Where the contact distance 2
+// thickness covers the hole of a grid cell (at least 0.71 dx) and no fold moves more than the
+// contact distance in a substep, particles suffice: the heap and the stacked sheets never cross.
+// The torn flaps of the tear snap back faster than that (particles alone let them through); the
+// point-triangle pass takes most of those crossings, and what remains are edges through triangles
+// with neither end inside one (edge-edge cases, not handled).
+static int SceneCrossings(const char* file, bool selfOn, bool pointTriangle, int* frames, int* total, int* worst, float* spacing, float* contact)
+{
+	char path[600], err[600];
+	snprintf(path, sizeof path, "%s/%s", WEFT_TEST_SCENES, file);
+	wfScene* scene = wfScene_Load(path, err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfWorldDef wd = wfScene_GetWorldDef(scene);
+	wd.backend = WF_BACKEND_CPU;
+	wd.deviceName = NULL;
+	const wfClothDef first = wfScene_GetClothDef(scene, 0);
+	*spacing = first.width / (float)(first.cols - 1);
+	if (selfOn) {
+		wd.selfCollision.enabled = true;
+		wd.selfCollision.thickness = 0.4f * *spacing;
+	}
+	wd.selfCollision.pointTriangle = pointTriangle;
+	*contact = 2.0f * wd.selfCollision.thickness;
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(w != NULL);
+	for (int k = 0; k < wfScene_GetColliderCount(scene); ++k) {
+		wfColliderDef cd = wfScene_GetColliderDef(scene, k);
+		ENSURE(!wfColliderId_IsNull(wfCreateCollider(w, &cd)));
+	}
+	const int clothCount = wfScene_GetClothCount(scene);
+	wfClothId ids[4];
+	ENSURE(clothCount <= 4);
+	for (int c = 0; c < clothCount; ++c) {
+		wfClothDef cd = wfScene_GetClothDef(scene, c);
+		ids[c] = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(ids[c]));
+	}
+	*frames = wfScene_GetFrames(scene);
+	*total = 0;
+	*worst = 0;
+	for (int f = 0; f < *frames; ++f) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		wfVec3* p[4] = {NULL};
+		int count = 0;
+		for (int c = 0; c < clothCount; ++c) {
+			wfClothInfo info;
+			ENSURE(wfCloth_GetInfo(ids[c], &info) == WF_OK);
+			p[c] = (wfVec3*)malloc(sizeof(wfVec3) * (size_t)info.particleCount);
+			ENSURE(wfCloth_ReadPositions(ids[c], p[c], info.particleCount) == WF_OK);
+			count += wfTestCountCrossings(ids[c], p[c]);
+			for (int d = 0; d < c; ++d)
+				count += CountCrossingsBetween(ids[d], p[d], ids[c], p[c]);
+		}
+		for (int c = 0; c < clothCount; ++c)
+			free(p[c]);
+		*total += count;
+		*worst = count > *worst ? count : *worst;
+	}
+	wfWarnings warn = wfWorld_GetWarnings(w);
+	ENSURE(warn.unstable == 0 && warn.nonFinite == 0);
+	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
+	return 0;
+}
+
+WF_TEST(point_triangle_crossings_per_frame)
+{
+	int frames = 0, total = 0, worst = 0, off = 0, offWorst = 0;
+	float dx = 0.0f, d = 0.0f;
+	ENSURE(SceneCrossings("heap.json", false, false, &frames, &total, &worst, &dx, &d) == 0);
+	fprintf(stderr, "  heap.json, particles only: %d frames, edge-triangle crossings %d in all; spacing %.4f m, contact %.4f m (%.2f dx)\n",
+	        frames, total, (double)dx, (double)d, (double)(d / dx));
+	ENSURE(total == 0);
+	ENSURE(SceneCrossings("tear.json", true, false, &frames, &off, &offWorst, &dx, &d) == 0);
+	ENSURE(SceneCrossings("tear.json", true, true, &frames, &total, &worst, &dx, &d) == 0);
+	fprintf(stderr, "  tear.json with self-collision on (contact %.2f dx): %d frames, crossings %d in all (at most %d in a frame) with "
+	        "particles only, %d (at most %d) with the point-triangle pass\n", (double)(d / dx), frames, off, offWorst, total, worst);
+	ENSURE(off > 0); // the test can fail: particles alone let the snapping flaps through
+	ENSURE(2 * total < off);
+	int cross = 0, pairs = 0;
+	float slide = 0.0f;
+	ENSURE(Stacked(0.0f, true, &cross, &slide, &pairs) == 0);
+	fprintf(stderr, "  stacked sheets at friction 0: 60 frames, crossings %d in all\n", cross);
+	ENSURE(cross == 0);
 	return 0;
 }

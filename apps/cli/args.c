@@ -16,6 +16,8 @@ typedef enum OptionKind {
 	OPT_SOLVER,  // a solver name, stored as int
 	OPT_BACKEND, // a backend name, stored as int
 	OPT_NAME,    // const char*, one of the spec's names (checked even when nothing uses it)
+	OPT_FLOAT,   // float in [lo, hi]
+	OPT_SWITCH,  // on or off, stored as int 1 or 0
 } OptionKind;
 
 typedef struct OptionSpec {
@@ -23,45 +25,52 @@ typedef struct OptionSpec {
 	OptionKind kind;
 	unsigned commands;
 	size_t offset;    // into CliOptions
-	int min, max;     // OPT_INT, OPT_PAIR, unless kDefRanges gives the option a def field's range
+	int min, max;     // OPT_INT, OPT_GRID
 	const char* hint; // OPT_TEXT: what the value is; OPT_NAME: the allowed names, ", "-separated
 	const char* noun; // OPT_NAME: what a name is ("a colour mode")
+	double lo, hi;    // OPT_FLOAT
 } OptionSpec;
 
 #define BOTH (CLI_CMD_RUN | CLI_CMD_BENCH)
 #define AT(member) offsetof(CliOptions, member)
 
-// The options that set a def field take its range from the library's table of that def.
+// The ranges are those the public header documents for the defs the options set.
 static const OptionSpec kOptions[] = {
-	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file", NULL},
-	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)", NULL},
-	{"frames", OPT_INT, BOTH, AT(frames), 1, WF_MAX_SCENE_FRAMES, NULL, NULL},
-	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL, NULL},
-	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL, NULL},
-	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 0, 0, "COLSxROWS", NULL},
-	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 0, 0, NULL, NULL},
-	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 0, 0, NULL, NULL},
-	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL, NULL},
-	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 0, NULL, NULL},
-	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL},
-	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL},
-	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL},
-	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL},
-	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL},
-	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder", NULL},
-	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path", NULL},
+	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file", NULL, 0, 0},
+	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)", NULL, 0, 0},
+	{"frames", OPT_INT, BOTH, AT(frames), 1, WF_MAX_SCENE_FRAMES, NULL, NULL, 0, 0},
+	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL, NULL, 0, 0},
+	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL, NULL, 0, 0},
+	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 1, 8192, "COLSxROWS", NULL, 0, 0},
+	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL, NULL, 0, 0},
+	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL, NULL, 0, 0},
+	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL, NULL, 0, 0},
+	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL, NULL, 0, 0},
+	{"self-collision", OPT_SWITCH, BOTH, AT(overrides.selfCollision), 0, 0, NULL, NULL, 0, 0},
+	{"between-cloths", OPT_SWITCH, BOTH, AT(overrides.betweenCloths), 0, 0, NULL, NULL, 0, 0},
+	{"self-thickness", OPT_FLOAT, BOTH, AT(overrides.selfThickness), 0, 0, NULL, NULL, 1e-6, 1.0},
+	{"self-friction", OPT_FLOAT, BOTH, AT(overrides.selfFriction), 0, 0, NULL, NULL, 0.0, 10.0},
+	{"tear-strain", OPT_FLOAT, BOTH, AT(overrides.tearStrain), 0, 0, NULL, NULL, 0.0, 100.0},
+	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL, 0, 0},
+	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL, 0, 0},
+	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
+	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL, 0, 0},
+	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL, 0, 0},
+	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder", NULL, 0, 0},
+	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path", NULL, 0, 0},
 	// 8192: the widest frame of H.264's largest level (6.2); the renderer also checks the device.
-	{"size", OPT_PAIR, CLI_CMD_RUN, AT(render.width), 16, CLI_MAX_IMAGE_SIDE, "WIDTHxHEIGHT", NULL},
-	{"every", OPT_INT, CLI_CMD_RUN, AT(render.every), 1, 1000000, NULL, NULL},
-	{"fps", OPT_INT, CLI_CMD_RUN, AT(render.fps), 1, 1000, NULL, NULL},
-	{"color", OPT_NAME, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed, strain", "a colour mode"},
-	{"view", OPT_NAME, CLI_CMD_RUN, AT(render.view), 0, 0, "cloth, nodes, both", "a view"},
-	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL, NULL},
+	{"size", OPT_PAIR, CLI_CMD_RUN, AT(render.width), 16, CLI_MAX_IMAGE_SIDE, "WIDTHxHEIGHT", NULL, 0, 0},
+	{"every", OPT_INT, CLI_CMD_RUN, AT(render.every), 1, 1000000, NULL, NULL, 0, 0},
+	{"fps", OPT_INT, CLI_CMD_RUN, AT(render.fps), 1, 1000, NULL, NULL, 0, 0},
+	{"color", OPT_NAME, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed, strain", "a colour mode", 0, 0},
+	{"view", OPT_NAME, CLI_CMD_RUN, AT(render.view), 0, 0, "cloth, nodes, both", "a view", 0, 0},
+	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL, NULL, 0, 0},
 };
 
 #define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
 
-// The options that set a def field, and the field whose range (the library's table) they take.
+// The integer options that set a def field take that field's range from the library's table
+// (wfFindDefField) instead of the numbers above.
 static const struct {
 	const char* option;
 	wfDefType def;
@@ -73,12 +82,7 @@ static const struct {
 	{"threads", WF_DEF_WORLD, "threads"},
 };
 
-static const char* CommandName(unsigned command)
-{
-	return command == CLI_CMD_RUN ? "run" : "bench";
-}
-
-// An option's integer range: its def field's, or its own.
+// An integer option's range: its def field's, or its own.
 static void Range(const OptionSpec* o, long* min, long* max)
 {
 	const wfFieldInfo* f = NULL;
@@ -88,6 +92,11 @@ static void Range(const OptionSpec* o, long* min, long* max)
 	}
 	*min = f != NULL ? (long)f->min : o->min;
 	*max = f != NULL ? (long)f->max : o->max;
+}
+
+static const char* CommandName(unsigned command)
+{
+	return command == CLI_CMD_RUN ? "run" : "bench";
 }
 
 static const char* SolverAt(int v) { return wfSolverName((wfSolverType)v); }
@@ -117,6 +126,8 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
 	case OPT_NAME: snprintf(out, size, "one of %s", o->hint); break;
 	case OPT_FLAG: snprintf(out, size, "no value"); break;
+	case OPT_FLOAT: snprintf(out, size, "a number in [%g, %g]", o->lo, o->hi); break;
+	case OPT_SWITCH: snprintf(out, size, "on or off"); break;
 	}
 }
 
@@ -149,6 +160,19 @@ static int StoreInt(unsigned command, const OptionSpec* o, const char* value, in
 	if (v < min || v > max)
 		return Bad(command, o, value, "is out of range");
 	*out = (int)v;
+	return CLI_EXIT_OK;
+}
+
+static int StoreFloat(unsigned command, const OptionSpec* o, const char* value, float* out)
+{
+	char* end = NULL;
+	errno = 0;
+	double v = strtod(value, &end);
+	if (value[0] == 0 || *end != 0 || errno == ERANGE || v != v)
+		return Bad(command, o, value, "is not a number");
+	if (v < o->lo || v > o->hi)
+		return Bad(command, o, value, "is out of range");
+	*out = (float)v;
 	return CLI_EXIT_OK;
 }
 
@@ -202,6 +226,12 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);
+	case OPT_FLOAT: return StoreFloat(command, o, value, (float*)at);
+	case OPT_SWITCH:
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+			return Bad(command, o, value, "is not on or off");
+		*(int*)at = strcmp(value, "on") == 0;
+		return CLI_EXIT_OK;
 	case OPT_PAIR: return StorePair(command, o, value, (int*)at);
 	case OPT_SOLVER:
 		if (!wfSolverFromName(value, &solver))
@@ -243,7 +273,13 @@ static void SetDefaults(CliOptions* o)
 	o->render.height = 720;
 	o->render.every = 1;
 	o->render.fps = CLI_KEEP;
-	o->overrides = (CliOverrides){CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP, CLI_KEEP};
+	o->overrides = (CliOverrides){.solver = CLI_KEEP, .backend = CLI_KEEP, .cols = CLI_KEEP, .rows = CLI_KEEP, .substeps = CLI_KEEP,
+	                              .iterations = CLI_KEEP, .threads = CLI_KEEP};
+	o->overrides.selfCollision = CLI_KEEP;
+	o->overrides.betweenCloths = CLI_KEEP;
+	o->overrides.selfThickness = -1.0f;
+	o->overrides.selfFriction = -1.0f;
+	o->overrides.tearStrain = -1.0f;
 }
 
 // One "--name[=value]" at argv[*i]; advances *i past a separate value.

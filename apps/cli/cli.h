@@ -32,6 +32,11 @@ typedef struct CliOverrides {
 	int substeps;
 	int iterations;
 	int threads;
+	int selfCollision;   // --self-collision on|off: 1 or 0
+	int betweenCloths;   // --between-cloths on|off
+	float selfThickness; // < 0: keep
+	float selfFriction;  // < 0: keep
+	float tearStrain;    // --tear-strain: every cloth's material.tearStrain; < 0: keep
 } CliOverrides;
 
 // Rendering of `weft run` (--png, --video).

@@ -23,6 +23,12 @@ static const Command kCommands[] = {
 		"  --iterations N    iterations (jacobi: sweeps) per substep, [1, 1024]\n"
 		"  --backend B       auto, cpu or vulkan\n"
 		"  --threads N       CPU worker threads, [0, 1024], 0 = all cores\n"
+		"  --self-collision on|off  particles of each cloth kept 2 x thickness apart (CPU)\n"
+		"  --between-cloths on|off  the same between the cloths of the world (CPU)\n"
+		"  --self-thickness M       self-collision thickness, m, [1e-06, 1]\n"
+		"  --self-friction F        self-collision friction, [0, 10]\n"
+		"  --tear-strain S   every cloth tears where a stretch constraint's strain passes S, [0, 100]\n"
+		"                    (0: never)\n"
 		"  --obj DIR         write DIR/frame_0001.obj ... (created if missing; a folder holding frames\n"
 		"                    of an earlier run is refused unless --overwrite)\n"
 		"  --overwrite       first remove the frame_*.obj / frame_*.png files of an earlier run from the\n"
@@ -50,7 +56,8 @@ static const Command kCommands[] = {
 		"  --frames N        timed frames, [1, 10000000] (default 200)\n"
 		"  --warmup N        untimed frames first, [0, 1000000] (default 20)\n"
 		"  --stages          also the median ms of each stage of a frame (timestamps on the GPU)\n"
-		"  --solver, --grid, --substeps, --iterations, --backend, --threads as for weft run\n"},
+		"  --solver, --grid, --substeps, --iterations, --backend, --threads, --self-collision,\n"
+		"  --between-cloths, --self-thickness, --self-friction, --tear-strain as for weft run\n"},
 	{"sweep", CliSweep,
 		"weft sweep FILE.json --out DIR [options]\n"
 		"  A parameter study (docs/SWEEP.md): the sweep file's base scene with axes over scene-file paths\n"

@@ -325,6 +325,7 @@ static bool PrepareCloth(CliObjCloth* c, long base, long uvBase, char* error, si
 		return false;
 	}
 	c->particleCount = info.particleCount;
+	c->topology = info.topology;
 	size_t n = (size_t)info.particleCount;
 	c->positions = (wfVec3*)malloc(n * sizeof(wfVec3));
 	c->normals = (wfVec3*)malloc(n * sizeof(wfVec3));
@@ -395,8 +396,39 @@ static void WriteObject(FILE* out, const CliObjCloth* c, int index)
 	fwrite(c->faceText, 1, c->faceTextLength, out);
 }
 
+// A cloth that tore since the last frame has other vertices and faces: every cloth is prepared
+// again (the OBJ indices of the later cloths move with it).
+static bool FollowTears(CliObjWriter* w, char* error, size_t errorSize)
+{
+	bool changed = false;
+	for (int i = 0; i < w->clothCount; ++i) {
+		wfClothInfo info;
+		changed |= wfCloth_GetInfo(w->cloths[i].id, &info) == WF_OK && info.topology != w->cloths[i].topology;
+	}
+	if (!changed)
+		return true;
+	long base = 1, uvBase = 1;
+	for (int i = 0; i < w->clothCount; ++i) {
+		CliObjCloth* c = &w->cloths[i];
+		free(c->positions);
+		free(c->normals);
+		free(c->uvText);
+		free(c->faceText);
+		const wfClothId id = c->id;
+		memset(c, 0, sizeof *c);
+		c->id = id;
+		if (!PrepareCloth(c, base, uvBase, error, errorSize))
+			return false;
+		base += c->particleCount;
+		uvBase += c->uvCount;
+	}
+	return true;
+}
+
 bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size_t errorSize)
 {
+	if (!FollowTears(w, error, errorSize))
+		return false;
 	for (int i = 0; i < w->clothCount; ++i) {
 		CliObjCloth* c = &w->cloths[i];
 		if (wfCloth_ReadPositions(c->id, c->positions, c->particleCount) != WF_OK ||

@@ -47,7 +47,9 @@ typedef struct CliObjCloth {
 	int uvCount;        // vt lines: one per particle (grid) or per triangle corner (mesh)
 	wfVec3* positions;  // (particleCount)
 	wfVec3* normals;    // (particleCount)
-	// The vt and f lines never change (fixed UVs and triangles): formatted once, copied per frame.
+	// The vt and f lines change only when the cloth tears (wfClothInfo.topology): formatted then,
+	// copied per frame.
+	int topology;
 	char* uvText;
 	size_t uvTextLength;
 	char* faceText;

@@ -104,6 +104,13 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 		d->world.deviceName = NULL;
 	}
 	if (ov->threads != CLI_KEEP) d->world.threads = ov->threads;
+	wfSelfCollisionDef* sc = &d->world.selfCollision;
+	if (ov->selfCollision != CLI_KEEP) sc->enabled = ov->selfCollision != 0;
+	if (ov->betweenCloths != CLI_KEEP) sc->betweenCloths = ov->betweenCloths != 0;
+	if (ov->selfThickness >= 0.0f) sc->thickness = ov->selfThickness;
+	if (ov->selfFriction >= 0.0f) sc->friction = ov->selfFriction;
+	for (int i = 0; i < d->count && ov->tearStrain >= 0.0f; ++i)
+		d->cloths[i].material.tearStrain = ov->tearStrain;
 	for (int i = 0; i < d->count && ov->cols != CLI_KEEP; ++i) {
 		d->cloths[i].cols = ov->cols;
 		d->cloths[i].rows = ov->rows;

@@ -10,6 +10,7 @@
 //   22 mouse_up
 //   23 scroll 1.5
 //   30 set gravity -30           a panel parameter by name (ViewSetParam)
+//   31 set_refused substeps 0    the same, which must be refused (the message is logged)
 //   40 screenshot name           writes DIR/name.png of this frame (scene + panel)
 //   41 probe label               logs the state (see Probe)
 //   50 resize 400 300            asks the window for a new size
@@ -61,7 +62,7 @@ struct ViewScript {
 static bool KnownCommand(const char* c)
 {
 	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_down_on_particle",
-	                                    "mouse_move_by", "mouse_up", "scroll", "set",
+	                                    "mouse_move_by", "mouse_up", "scroll", "set", "set_refused",
 	                                    "screenshot", "probe", "resize", "minimise", "restore",
 	                                    "clock", "quit"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
@@ -213,7 +214,7 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
 		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s "
 		"cpu=%.6f minimised=%d hidden=%lld displayed=%lld rendered=%lld presented=%lld swapchains=%d swapmin=%d,%d "
-		"zerocopy=%d uploaded=%lld view=%s\n",
+		"zerocopy=%d uploaded=%lld view=%s selfcollision=%d selfthickness=%.6g selffriction=%.6g tearstrain=%.6g\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
 		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
 		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
@@ -222,7 +223,9 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 		wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart,
 		v->minimised ? 1 : 0, (long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames,
 		(long long)v->presentedFrames, v->swapchains, v->swapMinWidth, v->swapMinHeight, v->zeroCopyCloths,
-		(long long)v->uploadBytes, wfViewModeName(v->applied.view));
+		(long long)v->uploadBytes, wfViewModeName(v->applied.view), v->applied.selfCollision.enabled ? 1 : 0,
+		(double)v->applied.selfCollision.thickness, (double)v->applied.selfCollision.friction,
+		v->clothCount > 0 ? (double)v->applied.cloth[0].material.tearStrain : 0.0);
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)
@@ -285,6 +288,14 @@ static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* ou
 			fprintf(stderr, "weft-view: script line %d: %s\n", e->line, error);
 			return false;
 		}
+	} else if (strcmp(c, "set_refused") == 0) {
+		// A value the library must refuse (the panel shows the message and keeps the world's value).
+		char error[300];
+		if (ViewSetParam(v, e->a, e->b, error, (int)sizeof error)) {
+			fprintf(stderr, "weft-view: script line %d: set %s %s was accepted, expected a refusal\n", e->line, e->a, e->b);
+			return false;
+		}
+		ScriptLog(s, "refused %s\n", error);
 	} else if (strcmp(c, "screenshot") == 0) {
 		snprintf(out->screenshot, sizeof out->screenshot, "%s", e->a);
 	} else if (strcmp(c, "probe") == 0) {

@@ -140,6 +140,18 @@ void Material(wfMaterial* m, wfSolverType solver)
 		SliderField("spring damping", &m->springDamping, WF_DEF_MATERIAL, "springDamping", "%.3f");
 		break;
 	}
+	// Tearing, every solver: 0 never tears (the slider's left end).
+	ImGui::SliderFloat("tear strain", &m->tearStrain, 0.0f, 2.0f, m->tearStrain > 0.0f ? "%.3f" : "off");
+}
+
+// Self-collision and cloth against cloth: the world's switches and contact (wfWorld_SetSelfCollision).
+void SelfCollision(ViewParams* p)
+{
+	ImGui::Checkbox("self-collision", &p->selfCollision.enabled);
+	ImGui::SameLine();
+	ImGui::Checkbox("between cloths", &p->selfCollision.betweenCloths);
+	ImGui::SliderFloat("thickness", &p->selfCollision.thickness, 0.001f, 0.1f, "%.4f m", ImGuiSliderFlags_Logarithmic);
+	ImGui::SliderFloat("contact friction", &p->selfCollision.friction, 0.0f, 2.0f, "%.2f");
 }
 
 void Forces(ViewParams* p)
@@ -311,6 +323,8 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 			Forces(p);
 		if (ImGui::CollapsingHeader("Colliders"))
 			Colliders(p);
+		if (ImGui::CollapsingHeader("Self-collision"))
+			SelfCollision(p);
 		if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) {
 			int color = (int)p->colorMode;
 			if (ComboEnum("colour (M)", &color, kColors, WF_COLOR_MODE_COUNT))

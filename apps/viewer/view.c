@@ -79,6 +79,7 @@ static void ParamsFromWorld(View* v, ViewParams* p)
 	p->sphere = wd.sphere;
 	p->floor = wd.floor;
 	p->wind = wd.wind;
+	p->selfCollision = wd.selfCollision;
 	p->clothCount = v->clothCount;
 	for (int i = 0; i < v->clothCount; ++i) {
 		p->cloth[i].material = wfCloth_GetMaterial(v->cloths[i]);
@@ -227,6 +228,7 @@ void ViewApplyParams(View* v)
 	APPLY_GROUP(sphere, wfWorld_SetSphere(v->world, &e->sphere));
 	APPLY_GROUP(floor, wfWorld_SetFloor(v->world, &e->floor));
 	APPLY_GROUP(wind, wfWorld_SetWind(v->world, &e->wind));
+	APPLY_GROUP(selfCollision, wfWorld_SetSelfCollision(v->world, &e->selfCollision));
 #undef APPLY_GROUP
 	for (int i = 0; i < v->clothCount; ++i) {
 		ViewClothParams* ec = &e->cloth[i];
@@ -589,6 +591,10 @@ bool ViewSetParam(View* v, const char* name, const char* value, char* error, int
 	else if (strcmp(name, "color") == 0) ok = wfColorModeFromName(value, &e->colorMode);
 	else if (strcmp(name, "view") == 0) ok = wfViewModeFromName(value, &e->view);
 	else if (strcmp(name, "wireframe") == 0 && isNumber) e->wireframe = f != 0.0f;
+	else if (strcmp(name, "self-collision") == 0 && isNumber) e->selfCollision.enabled = f != 0.0f;
+	else if (strcmp(name, "between-cloths") == 0 && isNumber) e->selfCollision.betweenCloths = f != 0.0f;
+	else if (strcmp(name, "self-thickness") == 0 && isNumber) e->selfCollision.thickness = f;
+	else if (strcmp(name, "self-friction") == 0 && isNumber) e->selfCollision.friction = f;
 	else if (strcmp(name, "pin-mode") == 0) {
 		for (int i = 0; i < e->clothCount && ok; ++i)
 			ok = wfPinModeFromName(value, &e->cloth[i].pinMode);
@@ -612,6 +618,7 @@ bool ViewSetParam(View* v, const char* name, const char* value, char* error, int
 			else if (strcmp(name, "retention") == 0) m->retention = f;
 			else if (strcmp(name, "stiffness") == 0) m->stiffness = f;
 			else if (strcmp(name, "spring-damping") == 0) m->springDamping = f;
+			else if (strcmp(name, "tear-strain") == 0) m->tearStrain = f;
 			else ok = false;
 		}
 	} else

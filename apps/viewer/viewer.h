@@ -33,6 +33,7 @@ typedef struct ViewParams {
 	wfSphereDef sphere;
 	wfFloorDef floor;
 	wfWindDef wind;
+	wfSelfCollisionDef selfCollision; // on/off, thickness, friction (wfWorld_SetSelfCollision)
 	int clothCount;
 	ViewClothParams cloth[VIEW_MAX_CLOTHS]; // (clothCount)
 	wfColorMode colorMode;

@@ -185,7 +185,13 @@ typedef struct wfAeroDef {
 // substep's solve: a uniform hash grid of cell 2 thickness (sorted cell lists), then each particle
 // pushed away from those it touches by its share of the overlap (averaged over its contacts, the
 // share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
-// CPU backend (a Vulkan world refuses it for now); fixed at creation.
+// Both backends (on Vulkan to the CPU's bits where the device rounds as the CPU does, lavapipe);
+// a Vulkan world with it steps every cloth on the per-range path, never the fused one. Live through
+// wfWorld_SetSelfCollision: on the CPU every field; on Vulkan thickness, friction and exclusion
+// (enabled and betweenCloths are fixed at creation there: they choose the buffers and the path).
+// pointTriangle and the per-pair switches (wfClothDef.collisionGroup / collisionMask) are the CPU
+// backend's; a Vulkan world refuses a cloth whose switches are not the defaults, and runs the
+// particle contacts without the point-triangle pass.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness;      // m, (0, 1] (default 5 mm)
@@ -194,6 +200,11 @@ typedef struct wfSelfCollisionDef {
 	// Cloth against cloth: particles of different cloths kept 2 thickness apart too (a hash grid
 	// over the world's cloths after each substep, the pushes also added to the velocities).
 	bool betweenCloths;
+	// Self-collision's continuous point-triangle pass (default true; XPBD and Jacobi): a particle that
+	// crossed a triangle of its cloth within the substep goes back to its side (what particle contacts
+	// miss when a fold moves more than the contact distance in a substep). Changes nothing where
+	// nothing crossed.
+	bool pointTriangle;
 } wfSelfCollisionDef;
 
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
@@ -232,7 +243,7 @@ typedef struct wfWorldDef {
 	wfWindDef wind;
 	wfContactDef contact;
 	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
-	wfSelfCollisionDef selfCollision; // off by default; fixed at creation
+	wfSelfCollisionDef selfCollision; // off by default; live (wfWorld_SetSelfCollision)
 	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
 	void* logContext;
 	wfAssertFn* assertFn;    // NULL: print and abort
@@ -277,6 +288,10 @@ typedef struct wfMaterial {
 	// Springs (explicit)
 	float stiffness;          // N/m, [0, 1e7]
 	float springDamping;      // damper along each spring, N s/m, [0, 1e5]
+	// Tearing: a stretch constraint whose strain (length - rest) / rest passes tearStrain at the end
+	// of a frame breaks, and the mesh splits there (see wfCloth_GetTearCount). [0, 100]; 0 = never
+	// (the default). Live like the rest: the check runs between frames.
+	float tearStrain;
 } wfMaterial;
 
 // A cloth from a polygon mesh instead of a grid (wfClothDef.mesh). The arrays are the caller's;
@@ -319,6 +334,11 @@ typedef struct wfClothDef {
 	float jitter;
 	wfTetherMode tethers;     // default none
 	float tetherScale;        // the tethers' slack: the length limit is tetherScale x the rest distance, [1, 10]
+	// Cloth against cloth (wfSelfCollisionDef.betweenCloths), per pair: cloths a and b touch when
+	// (a.collisionGroup & b.collisionMask) and (b.collisionGroup & a.collisionMask) are not 0. Bit
+	// sets, each [0, 0x7fffffff]; default group 1, mask 0x7fffffff (every cloth touches every other).
+	int collisionGroup;
+	int collisionMask;
 	int internalValue;
 } wfClothDef;
 
@@ -368,6 +388,12 @@ typedef struct wfClothInfo {
 	int colorCount;
 	int triangleCount;
 	int edgeCount;           // stretch constraints (the wireframe's lines)
+	// Tearing (wfMaterial.tearStrain) changes the counts above between frames (a torn grid reports
+	// itself as a mesh: cols x rows 0 x 0, mesh true, until wfCloth_Reset): particles are added
+	// (the copies of split vertices, at the end: the ids of the others stay), constraints change and
+	// are coloured again. topology counts those changes (0 until the first tear): a reader that
+	// keeps arrays of a cloth's size compares it, or the counts, before each read.
+	int topology;
 } wfClothInfo;
 
 // ---------------------------------------------------------------- colliders
@@ -519,6 +545,10 @@ WF_API wfResult wfWorld_SetSphereMoving(wfWorld* world, bool moving);
 WF_API wfResult wfWorld_SetFloor(wfWorld* world, const wfFloorDef* floor);
 WF_API wfResult wfWorld_SetWind(wfWorld* world, const wfWindDef* wind);
 WF_API wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact);
+// Self-collision and cloth against cloth on or off, thickness, friction, exclusion: from the next
+// frame (exclusion is applied to the rest shape, so it too may change). Validated like creation; a
+// Vulkan world refuses enabling either (WF_ERROR_INVALID_DEF, by field).
+WF_API wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc);
 
 // Snapshot of the dynamic state of every cloth (positions, velocities, time, sphere phase).
 // Restoring it continues bit-identically. The world's cloth set must be unchanged.
@@ -536,7 +566,8 @@ WF_API wfResult wfCloth_GetStats(wfClothId id, wfClothStats* stats);
 WF_API wfMaterial wfCloth_GetMaterial(wfClothId id);
 WF_API wfResult wfCloth_SetMaterial(wfClothId id, const wfMaterial* material);
 
-// Puts the particles back at their initial positions at rest (pins and material unchanged).
+// Puts the particles back at their initial positions at rest (pins and material unchanged). A torn
+// cloth gets its untorn mesh back (its particle count too; wfClothInfo.topology counts on).
 WF_API wfResult wfCloth_Reset(wfClothId id);
 
 // Pins: a pinned particle has inverse mass 0 and stays where it is. Unpinning lets it fall.
@@ -570,6 +601,9 @@ WF_API wfResult wfCloth_ReadEdges(wfClothId id, uint32_t* out /* (2 x edges) */,
 // Per-corner texture coordinates of the triangles of ReadIndices (3 x triangles x 2), with the seams
 // of a mesh given cornerUVs; otherwise each corner's particle's UV.
 WF_API wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out /* (6 x triangles) */, int count);
+// Per particle, the particle of the untorn cloth it descends from (itself until a tear copies it;
+// see wfMaterial.tearStrain): a tear appends copies of split particles and keeps the other indices.
+WF_API wfResult wfCloth_ReadSourceParticles(wfClothId id, int* out /* (particles) */, int count);
 // Overwrites positions (and zeroes velocities); for tests and tools. Every value must be finite:
 // a NaN or infinity anywhere refuses the whole write (WF_ERROR_INVALID_ARGUMENT, message names the index).
 WF_API wfResult wfCloth_WritePositions(wfClothId id, const wfVec3* positions, int count);

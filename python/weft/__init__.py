@@ -464,6 +464,10 @@ class World:
     def set_contact(self, contact=None, **fields):
         self._set_part("contact", lib.wfWorld_SetContact, contact, fields)
 
+    def set_self_collision(self, self_collision=None, **fields):
+        """Live: set_self_collision(enabled=True, thickness=0.01) (the others keep their values)."""
+        self._set_part("selfCollision", lib.wfWorld_SetSelfCollision, self_collision, fields)
+
     def set_sphere_moving(self, moving):
         with self._lock:
             self._check(lib.wfWorld_SetSphereMoving(self._live(), bool(moving)))
@@ -501,7 +505,13 @@ class Cloth:
         self._id = ffi.new("wfClothId *", cid)
         info = ffi.new("wfClothInfo *")
         world._check(lib.wfCloth_GetInfo(cid, info))
-        self._n = info.particleCount
+
+    @property
+    def _n(self):
+        # Asked each time: tearing (material tearStrain) adds particles between frames.
+        info = ffi.new("wfClothInfo *")
+        self._call(lib.wfCloth_GetInfo, info)
+        return info.particleCount
 
     def _cid(self):
         self._world._live()

@@ -176,7 +176,21 @@ class Def:
                     self._root._keep[path] = obj
                 setattr(c, name, ffi.NULL if obj is None else obj._c)
             elif f.kind == "hidden" and f.ctype.kind == "pointer":
-                setattr(c, name, ffi.NULL)
+                # An array of structs with its count after it (wfColliderDef.keys): copied and kept,
+                # not mapped; any other pointer cleared.
+                fields = ffi.typeof(c).item.fields
+                at = [n for n, _ in fields].index(name)
+                count = fields[at + 1][0] if at + 1 < len(fields) and fields[at + 1][0].endswith("Count") else None
+                p = getattr(c, name)
+                n = getattr(c, count) if count is not None else 0
+                if p != ffi.NULL and n > 0 and f.ctype.item.kind == "struct":
+                    copy = ffi.new(f.ctype.item.cname + "[]", n)
+                    ffi.memmove(copy, p, n * ffi.sizeof(f.ctype.item))
+                    self._root._keep[path] = copy
+                    setattr(c, name, copy)
+                else:
+                    self._root._keep.pop(path, None)
+                    setattr(c, name, ffi.NULL)
 
     # ---- fields
     @classmethod

@@ -91,6 +91,32 @@ static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
 	c->def.pinMode = mode;
 }
 
+bool wfClothReserveSelf(wfCloth* c)
+{
+	wfClothState* s = &c->state;
+	if (s->hashStart != NULL)
+		return true;
+	const size_t n = (size_t)c->model.particleCount;
+	int size = 1;
+	while (size < 2 * (int)n)
+		size *= 2;
+	s->hashSize = size;
+	s->hashStart = (int*)wfAlloc((size_t)(size + 1) * sizeof(int));
+	s->hashSorted = (int*)wfAlloc(n * sizeof(int));
+	s->hashKey = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
+	s->selfDelta = (wfVec4*)wfAlloc(n * sizeof(wfVec4));
+	if (s->hashStart && s->hashSorted && s->hashKey && s->selfDelta)
+		return true;
+	wfFree(s->hashStart);
+	wfFree(s->hashSorted);
+	wfFree(s->hashKey);
+	wfFree(s->selfDelta);
+	s->hashStart = s->hashSorted = NULL;
+	s->hashKey = NULL;
+	s->selfDelta = NULL;
+	return false;
+}
+
 static void ResetState(wfCloth* c)
 {
 	// The local frame starts at the def's origin, where the rest positions are relative to.
@@ -120,6 +146,13 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	}
 	if (!wfValidateClothDef(def, msg, (int)sizeof msg)) {
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+		return nullId;
+	}
+	// The per-pair switches are the CPU backend's (the Vulkan gather pairs every two cloths).
+	if (world->backendType == WF_BACKEND_VULKAN && (def->collisionGroup != 1 || def->collisionMask != 0x7fffffff)) {
+		wfSetError(world, WF_ERROR_INVALID_DEF, "%s: %d: per-pair switches need the CPU backend (a Vulkan world takes group 1, mask 0x7fffffff)",
+		           def->collisionGroup != 1 ? "collisionGroup" : "collisionMask",
+		           def->collisionGroup != 1 ? def->collisionGroup : def->collisionMask);
 		return nullId;
 	}
 	// Find a free slot, growing the slot array when full.
@@ -166,18 +199,7 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->state.vel2 = (wfVec4*)wfAlloc(v4);
 	c->state.normals = (wfVec4*)wfAlloc(v4);
 	c->state.aero = (wfVec4*)wfAlloc(v4);
-	if (world->def.selfCollision.enabled) {
-		int size = 1;
-		while (size < 2 * (int)n)
-			size *= 2;
-		c->state.hashSize = size;
-		c->state.hashStart = (int*)wfAlloc((size_t)(size + 1) * sizeof(int));
-		c->state.hashSorted = (int*)wfAlloc(n * sizeof(int));
-		c->state.hashKey = (uint32_t*)wfAlloc(n * sizeof(uint32_t));
-		c->state.selfDelta = (wfVec4*)wfAlloc(v4);
-	}
-	const bool selfOk = !world->def.selfCollision.enabled ||
-		(c->state.hashStart && c->state.hashSorted && c->state.hashKey && c->state.selfDelta);
+	const bool selfOk = !world->def.selfCollision.enabled || wfClothReserveSelf(c);
 	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
 	c->pinned = (uint8_t*)wfAlloc(n);
 	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero || !selfOk ||
@@ -231,6 +253,8 @@ void wfDestroyCloth(wfClothId id)
 	wfFree(c->state.selfDelta);
 	wfFree(c->state.lambda);
 	wfFree(c->pinned);
+	wfFree(c->source);
+	wfFreeModel(&c->original);
 	if (c->generation != 0)
 		world->clothCount--;
 	memset(c, 0, sizeof *c);
@@ -286,6 +310,7 @@ wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 		info->familyCount[f] = c->model.familyCount[f];
 	info->colorCount = c->model.colorCount;
 	info->triangleCount = c->model.triangleCount;
+	info->topology = c->topology;
 	return WF_OK;
 }
 
@@ -316,6 +341,23 @@ wfResult wfCloth_Reset(wfClothId id)
 {
 	GET_CLOTH(c, id);
 	c->grabIndex = -1;
+	// A torn cloth gets its untorn model back (the original particles keep their pins).
+	if (c->topology > 0 && c->original.particleCount > 0) {
+		wfClothModel nm;
+		int* from = (int*)malloc((size_t)c->original.particleCount * sizeof(int));
+		if (from == NULL || wfCopyModel(&c->original, &nm) != WF_OK) {
+			free(from);
+			return wfSetError(id.world, WF_ERROR_OUT_OF_MEMORY, "reset: out of memory for the untorn cloth");
+		}
+		for (int i = 0; i < c->original.particleCount; ++i)
+			from[i] = i;
+		wfResult r = wfClothReplaceModel(id.world, c, &nm, from, NULL, NULL);
+		free(from);
+		if (r != WF_OK)
+			return r;
+		wfFree(c->source);
+		c->source = NULL;
+	}
 	ResetState(c);
 	return HostChanged(id.world, c);
 }
@@ -515,6 +557,16 @@ wfResult wfCloth_ReadCornerUVs(wfClothId id, float* out, int count)
 		out[2 * k + 0] = c->model.uvs[2 * i + 0];
 		out[2 * k + 1] = c->model.uvs[2 * i + 1];
 	}
+	return WF_OK;
+}
+
+wfResult wfCloth_ReadSourceParticles(wfClothId id, int* out, int count)
+{
+	GET_CLOTH(c, id);
+	CHECK_POINTER(id, out, "source particles");
+	CHECK_COUNT(c, id, count, c->model.particleCount, "source particles");
+	for (int i = 0; i < count; ++i)
+		out[i] = c->source != NULL ? c->source[i] : i;
 	return WF_OK;
 }
 

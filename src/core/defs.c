@@ -76,6 +76,7 @@ static const wfFieldInfo kSelfCollisionFields[] = {
 	FIELD(wfSelfCollisionDef, friction, WF_FIELD_FLOAT, RANGE(0.0, 10.0), DEFAULT(0.2)),
 	FIELD(wfSelfCollisionDef, exclusion, WF_FIELD_FLOAT, RANGE(0.0, 100.0), DEFAULT(1.5)),
 	FIELD(wfSelfCollisionDef, betweenCloths, WF_FIELD_BOOL),
+	FIELD(wfSelfCollisionDef, pointTriangle, WF_FIELD_BOOL, DEFAULT(1)),
 };
 
 static const wfFieldInfo kWorldFields[] = {
@@ -110,6 +111,7 @@ static const wfFieldInfo kMaterialFields[] = {
 	FIELD(wfMaterial, retention, WF_FIELD_FLOAT, RANGE(0.0, 1.0), DEFAULT(0.99), UI(0.9, 1.0)),
 	FIELD(wfMaterial, stiffness, WF_FIELD_FLOAT, RANGE(0.0, 1e7), DEFAULT(2000.0), UI(1.0, 1e5), .flags = WF_FIELD_LOG),
 	FIELD(wfMaterial, springDamping, WF_FIELD_FLOAT, RANGE(0.0, 1e5), DEFAULT(0.25), UI(0.0, 10.0)),
+	FIELD(wfMaterial, tearStrain, WF_FIELD_FLOAT, RANGE(0.0, 100.0)),
 };
 
 // A cloth's variants for onlyFor: the grid's own fields are not checked on a mesh cloth.
@@ -132,6 +134,10 @@ static const wfFieldInfo kClothFields[] = {
 	FIELD(wfClothDef, jitter, WF_FIELD_FLOAT, RANGE(0.0, 1.0), .onlyFor = FOR_GRID),
 	FIELD(wfClothDef, tethers, WF_FIELD_ENUM, NAMES(wfTetherTable, WF_TETHER_NAMES), DEFAULT(WF_TETHER_NONE)),
 	FIELD(wfClothDef, tetherScale, WF_FIELD_FLOAT, RANGE(1.0, 10.0), DEFAULT(1.0)),
+	// Bit sets of 31 bits, [0, 0x7fffffff]: as a float the bound is 2^31, which no int exceeds; the
+	// default 2^31 is written as 0x7fffffff (every bit).
+	FIELD(wfClothDef, collisionGroup, WF_FIELD_INT, RANGE(0, 2147483648.0), DEFAULT(1)),
+	FIELD(wfClothDef, collisionMask, WF_FIELD_INT, RANGE(0, 2147483648.0), DEFAULT(2147483648.0)),
 	FIELD(wfClothDef, mesh, WF_FIELD_POINTER), // scene files: "mesh": an OBJ file (scene.c)
 };
 
@@ -217,7 +223,7 @@ static void ApplyDefaults(wfDefType def, void* base)
 		const wfFieldInfo* f = &kDefs[def].fields[i];
 		char* at = (char*)base + f->offset;
 		const float* q = f->defaultValue;
-		int n = (int)q[0];
+		int n = q[0] >= 2147483647.0f ? 2147483647 : (int)q[0]; // 0x7fffffff is 2^31 as a float
 		bool b = q[0] != 0.0f;
 		switch (f->type) {
 		case WF_FIELD_BOOL: memcpy(at, &b, sizeof b); break;
@@ -378,6 +384,10 @@ bool wfValidateContact(const wfContactDef* c, char* error, int errorSize)
 {
 	return CheckDef(WF_DEF_CONTACT, c, "contact.", ~0u, error, errorSize);
 }
+bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, char* error, int errorSize)
+{
+	return CheckDef(WF_DEF_SELF_COLLISION, sc, "selfCollision.", ~0u, error, errorSize);
+}
 bool wfValidateMaterial(const wfMaterial* m, char* error, int errorSize)
 {
 	return CheckDef(WF_DEF_MATERIAL, m, "material.", ~0u, error, errorSize);
@@ -436,11 +446,6 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 		snprintf(error, (size_t)errorSize,
 			"deviceName: given with backend cpu, which uses no device (allowed: backend auto or "
 			"vulkan, or no deviceName)");
-		return false;
-	}
-	if ((d->selfCollision.enabled || d->selfCollision.betweenCloths) && (d->backend == WF_BACKEND_VULKAN || d->vulkanDevice != NULL)) {
-		snprintf(error, (size_t)errorSize, "selfCollision.%s: the CPU backend only for now (backend vulkan given; allowed: cpu or auto)",
-			d->selfCollision.enabled ? "enabled" : "betweenCloths");
 		return false;
 	}
 	return true;

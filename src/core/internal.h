@@ -114,6 +114,11 @@ typedef struct wfCloth {
 	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
 	int verdictParticle; // the first bad particle (index order), -1 when good
 	bool verdictContact; // unstable, and a too-fast particle touched a collider (wfInContact)
+	// Tearing (tear.c): how many times the model changed, each particle's particle of the untorn
+	// cloth (NULL until the first tear: itself), and the untorn model kept for wfCloth_Reset.
+	int topology;
+	int* source;         // (particleCount) or NULL
+	wfClothModel original; // particleCount 0 until the first tear
 	void* backendData;
 } wfCloth;
 
@@ -155,6 +160,9 @@ typedef struct wfBackendOps {
 	// Optional (Vulkan): the device and a cloth's buffers for interop (weft.h, "Vulkan interop").
 	void (*vulkanDevice)(wfWorld* world, wfVulkanDevice* out);
 	void (*vulkanBuffers)(wfWorld* world, wfCloth* cloth, wfVulkanClothBuffers* out);
+	// Optional: the world's self-collision settings are about to change (wfWorld_SetSelfCollision);
+	// the backend makes room for what they need.
+	wfResult (*setSelfCollision)(wfWorld* world, const wfSelfCollisionDef* sc);
 } wfBackendOps;
 
 // A collider of the world (wfCreateCollider). The base pose moves by wfCollider_SetTransform (reached
@@ -260,6 +268,8 @@ bool wfCheckField(const wfFieldInfo* field, const void* value, const char* path,
 const char* wfFormatBound(double value, char out[24]);
 // "a, b, c" from an enum field's names.
 void wfJoinNames(const char* const* names, int count, char* out, size_t size);
+// vulkan: the world runs (or will run) on the Vulkan backend, which has no self-collision yet.
+bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
 wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
@@ -271,6 +281,15 @@ wfResult wfBuildTriangleRows(wfClothModel* m);
 // The aerodynamic acceleration of particle i (wfAeroDef): the corner's third of each incident
 // triangle's drag and lift, times its inverse mass. The GPU computes the same expressions.
 wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
+// tear.c: between frames, the stretch constraints past wfMaterial.tearStrain break and the mesh
+// splits there (a no-op without tearStrain or without a constraint past it).
+wfResult wfClothTear(wfWorld* world, wfCloth* cloth);
+// Gives a cloth a new model of nm->particleCount particles (taken over): particle k takes pin and
+// source of particle from[k] of the old model, the state pos/vel (NULL: the old arrays, grown);
+// the backend removes and adds the cloth. Counts a topology change.
+wfResult wfClothReplaceModel(wfWorld* world, wfCloth* cloth, wfClothModel* nm, const int* from, const wfVec4* pos, const wfVec4* vel);
+// A deep copy of a model (NULL arrays stay NULL).
+wfResult wfCopyModel(const wfClothModel* from, wfClothModel* to);
 // tether.c: the tethers of a cloth from its model and pins (wfClothModel.tethers).
 wfResult wfBuildTethers(wfCloth* cloth);
 // mesh.c: the model of a mesh cloth (wfClothDef.mesh), and the mesh def's checks.
@@ -300,6 +319,8 @@ const char* wfReadAll(FILE* f, char** text, size_t* used);
 
 // cloth.c
 wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
+// The self-collision hash grid's arrays of a cloth (wfClothState.hash*), when not there yet.
+bool wfClothReserveSelf(wfCloth* cloth);
 void wfClothApplyInverseMass(wfCloth* cloth); // writes pos.w from pins, grab and mass
 wfResult wfSyncHost(wfWorld* world, wfCloth* cloth); // make the host mirror current
 void wfComputeNormals(const wfClothModel* model, const wfVec4* pos, wfVec4* normals);

@@ -12,10 +12,6 @@
 static wfResult CreateBackend(wfWorld* world, char* error, int errorSize)
 {
 	wfBackendType want = world->def.backend;
-	// Self-collision steps on the CPU only: auto takes the CPU for it (vulkan is refused by the def).
-	if (want == WF_BACKEND_AUTO && (world->def.selfCollision.enabled || world->def.selfCollision.betweenCloths) &&
-	    world->def.vulkanDevice == NULL)
-		want = WF_BACKEND_CPU;
 #ifdef WEFT_HAVE_VULKAN
 	if (want == WF_BACKEND_VULKAN || want == WF_BACKEND_AUTO) {
 		// A named device may be a software one (lavapipe); auto takes hardware devices only. The
@@ -144,6 +140,16 @@ wfResult wfWorld_Step(wfWorld* world)
 	world->time += (double)params.h * params.substeps;
 	if (world->def.sphere.moving)
 		world->sphereTime += (double)params.h * params.substeps;
+	// Tearing, between frames: from the host positions (a GPU cloth is read back first), the new
+	// model goes to the backend whole.
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation == 0 || !(c->material.tearStrain > 0.0f) || c->verdict != WF_FRAME_GOOD)
+			continue;
+		r = wfClothTear(world, c);
+		if (r != WF_OK)
+			return r;
+	}
 	return WF_OK;
 }
 
@@ -227,11 +233,55 @@ wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact)
 	APPLY_SETTER(wfValidateContact, world->def.contact, contact);
 }
 
+wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
+{
+	char msg[256];
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
+	if (sc == NULL)
+		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "%s: sc: NULL", __func__);
+	if (!wfValidateSelfCollision(sc, msg, (int)sizeof msg))
+		return wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+	const wfSelfCollisionDef* now = &world->def.selfCollision;
+	if (world->backendType == WF_BACKEND_VULKAN && (sc->enabled != now->enabled || sc->betweenCloths != now->betweenCloths))
+		return wfSetError(world, WF_ERROR_INVALID_DEF,
+		                  "selfCollision.%s: fixed at creation on a Vulkan world (it chooses the contact buffers and the "
+		                  "per-range path; allowed: %s, as created)",
+		                  sc->enabled != now->enabled ? "enabled" : "betweenCloths",
+		                  (sc->enabled != now->enabled ? now->enabled : now->betweenCloths) ? "true" : "false");
+	// Room first (the hash grid of each cloth, the backend's contacts), so that a failure changes nothing.
+	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation != 0 && !wfClothReserveSelf(c))
+			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "selfCollision: out of memory for cloth %d's hash grid", i);
+	}
+	if (world->backend->setSelfCollision != NULL) {
+		wfResult r = world->backend->setSelfCollision(world, sc);
+		if (r != WF_OK)
+			return r;
+	}
+	world->def.selfCollision = *sc;
+	return WF_OK;
+}
+
 // ------------------------------------------------------------------ profile
 
 // Bytes a frame must move if every kernel reads and writes its data exactly once (no cache reuse
 // across kernels): the algorithm's traffic, the same for every backend. 16-byte particle records,
 // 16-byte constraint records, 4-byte multipliers, 8-byte adjacency entries.
+// The contact pass of n particles over a hash of `cells` cells (wfSelfCollisionDef), each array
+// read and written once: the counts cleared (4 a cell), the scan (the counts read and written on
+// the way up and again on the way down: 16), the cells' sort and the gather's cell starts (4 + 4);
+// per particle `perParticle` bytes. Self-collision: keys and ranks (read pos, write key and rank,
+// the count's atomic: 32), scatter (16), the sort's lists (8), the gather (read pos, rest, prev and
+// the sorted list, write delta: 68), the move in finish (16): 140. Cloth against cloth adds the
+// copy into the world's arrays (read pos and prev, write X, motion, owner: 68) and reads X,
+// motion and owner in the gather, then moves positions and velocities (80): 260.
+static double ContactBytes(double n, double cells, double perParticle)
+{
+	return cells * 28.0 + n * perParticle;
+}
+
 static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 {
 	const double n = c->model.particleCount, m = c->model.constraintCount;
@@ -254,6 +304,8 @@ static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 		substep = n * 64.0 + m * 32.0;
 		break;
 	}
+	if (world->def.selfCollision.enabled)
+		substep += ContactBytes(n, c->state.hashSize, 140.0);
 	// Normals after the last substep: read positions and triangles, write normals.
 	return s->substeps * substep + n * 32.0 + c->model.triangleCount * 12.0;
 }
@@ -272,6 +324,16 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 			continue;
 		p.bytesPerFrame += ModelBytesPerFrame(world, c);
 		p.projectionsPerFrame += (double)c->model.constraintCount * s->substeps * (s->solver == WF_SOLVER_SPRINGS ? 1 : s->iterations);
+	}
+	if (world->def.selfCollision.betweenCloths) {
+		// One hash over every particle of the world a substep (its size as the capacity's rule gives
+		// when no cloth was removed: the smallest power of two >= 2 particles).
+		double particles = 0.0, cells = 1.0;
+		for (int i = 0; i < world->clothCapacity; ++i)
+			particles += world->cloths[i].generation != 0 ? world->cloths[i].model.particleCount : 0;
+		while (cells < 2.0 * particles)
+			cells *= 2.0;
+		p.bytesPerFrame += s->substeps * ContactBytes(particles, cells, 260.0);
 	}
 	if (world->backend->profile != NULL)
 		world->backend->profile(world, &p);
@@ -293,8 +355,10 @@ wfResult wfWorld_SetStageTiming(wfWorld* world, bool enabled)
 bool wfWorld_GetStageTiming(const wfWorld* world) { return world != NULL && world->stageTiming; }
 
 // ------------------------------------------------------------------ snapshots
-// Layout: header, then per live cloth (in slot order) its local frame's origin (3 doubles), local
-// positions (xyzw) and velocities (xyzw).
+// Layout: header, then per live cloth (in slot order) its local frame's origin (3 doubles), its
+// particle count and topology (wfClothInfo.topology; two int32), local positions (xyzw) and
+// velocities (xyzw). A snapshot holds no model: restoring it into a cloth that has torn since (or
+// was reset after a tear) is refused by name, the world left as it was.
 
 typedef struct SnapshotHeader {
 	uint32_t magic;
@@ -313,7 +377,7 @@ size_t wfWorld_GetSnapshotSize(const wfWorld* world)
 	size_t size = sizeof(SnapshotHeader);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
-			size += 3 * sizeof(double) + (size_t)world->cloths[i].model.particleCount * 2 * sizeof(wfVec4);
+			size += 3 * sizeof(double) + 2 * sizeof(int32_t) + (size_t)world->cloths[i].model.particleCount * 2 * sizeof(wfVec4);
 	}
 	return size;
 }
@@ -338,6 +402,9 @@ wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size)
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(out, c->origin, sizeof c->origin);
 		out += sizeof c->origin;
+		const int32_t shape[2] = {c->model.particleCount, c->topology};
+		memcpy(out, shape, sizeof shape);
+		out += sizeof shape;
 		memcpy(out, c->state.pos, bytes);
 		memcpy(out + bytes, c->state.vel, bytes);
 		out += 2 * bytes;
@@ -354,6 +421,26 @@ wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size
 	if (buffer == NULL || size < sizeof h)
 		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "snapshot: buffer too small");
 	memcpy(&h, buffer, sizeof h);
+	// A cloth's topology must be the one the snapshot was taken with (before anything changes).
+	if (h.magic == WF_SNAPSHOT_MAGIC && h.clothCount == (uint32_t)world->clothCount) {
+		const char* at = (const char*)buffer + sizeof h;
+		const char* end = (const char*)buffer + (size < h.payload ? size : h.payload);
+		for (int i = 0; i < world->clothCapacity; ++i) {
+			const wfCloth* c = &world->cloths[i];
+			if (c->generation == 0)
+				continue;
+			int32_t shape[2];
+			if (at + sizeof c->origin + sizeof shape > end)
+				break;
+			memcpy(shape, at + sizeof c->origin, sizeof shape);
+			if (shape[0] != c->model.particleCount || shape[1] != c->topology)
+				return wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+					"snapshot: cloth %d was saved with topology %d (%d particles) and has topology %d (%d particles) now: it "
+					"tore (or was reset after a tear) since; a snapshot restores only the mesh it was taken with",
+					c->index, (int)shape[1], (int)shape[0], c->topology, c->model.particleCount);
+			at += sizeof c->origin + sizeof shape + (size_t)shape[0] * 2 * sizeof(wfVec4);
+		}
+	}
 	if (h.magic != WF_SNAPSHOT_MAGIC || h.payload != need || size < need || h.clothCount != (uint32_t)world->clothCount)
 		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "snapshot: does not match this world's cloths");
 	const char* in = (const char*)buffer + sizeof h;
@@ -363,7 +450,7 @@ wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size
 			continue;
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(c->origin, in, sizeof c->origin);
-		in += sizeof c->origin;
+		in += sizeof c->origin + 2 * sizeof(int32_t);
 		memcpy(c->state.pos, in, bytes);
 		memcpy(c->state.vel, in + bytes, bytes);
 		in += 2 * bytes;

@@ -206,6 +206,15 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 	return WF_OK;
 }
 
+// Cloth against cloth switched on: the contacts' scratch for every particle of the world.
+static wfResult SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
+{
+	CpuWorld* cw = (CpuWorld*)world->backendData;
+	if (sc->betweenCloths && !wfCpuContactsReserve(&cw->contacts, cw->particles))
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory for the contacts of %d particles", cw->particles);
+	return WF_OK;
+}
+
 static wfResult NoSync(wfWorld* world, wfCloth* cloth)
 {
 	(void)world;
@@ -231,6 +240,7 @@ const wfBackendOps wfCpuBackendOps = {
 	.download = NoSync,
 	.upload = NoSync,
 	.stats = NULL,
+	.setSelfCollision = SetSelfCollision,
 };
 
 wfResult wfCpuBackendCreate(wfWorld* world)

@@ -238,7 +238,7 @@ static RdClothCache* FindCache(wfRenderer* r, wfClothId id, const wfClothInfo* i
 	for (int i = 0; i < r->cacheCount; ++i) {
 		RdClothCache* c = &r->caches[i];
 		if (c->world == id.world && c->index == id.index && c->generation == id.generation &&
-		    c->particleCount == info->particleCount)
+		    c->particleCount == info->particleCount && c->topology == info->topology)
 			return c;
 	}
 	RdClothCache* grown = realloc(r->caches, sizeof *grown * (size_t)(r->cacheCount + 1));
@@ -253,6 +253,7 @@ static RdClothCache* FindCache(wfRenderer* r, wfClothId id, const wfClothInfo* i
 	c->index = id.index;
 	c->generation = id.generation;
 	c->particleCount = info->particleCount;
+	c->topology = info->topology;
 	c->restTime = -1.0;
 	if (!CreateCacheBuffer(r, c, id, info)) {
 		FreeCache(r, c);

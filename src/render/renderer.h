@@ -23,15 +23,17 @@ typedef struct RdStreams {
 	uint32_t indexCount, lineIndexCount;
 } RdStreams;
 
-// What the renderer keeps of a cloth between frames: its uvs, triangle and edge indices (they never
-// change) and the rest shape for strain colours, all in `statics`. The rest shape is the positions of
-// the first frame this renderer drew of the cloth (a cloth is created at rest); it is taken again when
-// the world's time goes back (a reset, a restored snapshot, or a new world at a reused address).
+// What the renderer keeps of a cloth between frames: its uvs, triangle and edge indices (they change
+// only when the cloth tears: wfClothInfo.topology, which makes a new entry) and the rest shape for
+// strain colours, all in `statics`. The rest shape is the positions of the first frame this renderer
+// drew of the cloth (a cloth is created at rest); it is taken again when the world's time goes back
+// (a reset, a restored snapshot, or a new world at a reused address).
 typedef struct RdClothCache {
 	wfWorld* world;
 	int32_t index;
 	uint32_t generation;
 	int particleCount;
+	int topology;         // wfClothInfo.topology the entry was made for
 	wfVkBuffer statics;     // uv, index and lineIndex of `streams`, then the rest shape at `rest`
 	RdStreams streams;    // position and normal unused: they come from the frame's source
 	// A mesh with UV seams: seamVertices vertices (the particles, then one more per extra UV of a

@@ -17,7 +17,13 @@
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
 //   springs: per substep: springs (A->B or B->A, collide fused); odd substep counts copy B -> A
+//   self-collision (wfSelfCollisionDef.enabled): after a substep's solve, the contact pass of
+//            contact_*.comp (clear, keys, scan, scatter, sort, gather) on the cloth's particles,
+//            the move in finish_self.comp (springs: a pass of its own)
 //   normals, check; copy the status to the host
+// With cloth against cloth (betweenCloths) the cloths go in lockstep: every cloth's substep s,
+// then the contact pass over all of them (each copied into the world's arrays, one hash, the
+// gather, each moved), then substep s + 1. Contacts keep a world off the fused path.
 // with a compute->compute barrier after every dispatch that a later one depends on.
 // Dispatches per cloth and frame (S substeps, I iterations, C colours, 12 for a full grid):
 //   XPBD S (2 + I C) + 2, Jacobi S (2 + I) + 2, springs S + 2; plus 3 or 4 buffer copies.
@@ -213,6 +219,7 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_STATUS] = RegionInfo(vc, WF_VK_REGION_STATUS);
 		infos[WF_VK_BIND_STATS_PARAMS] = (VkDescriptorBufferInfo){vc->frame.buffer, vc->statsParamsOffset, sizeof(wfVkStatsParams)};
 		infos[WF_VK_BIND_PARTIALS] = RegionInfo(vc, WF_VK_REGION_PARTIALS);
+		infos[WF_VK_BIND_REST] = RegionInfo(vc, WF_VK_REGION_REST);
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -319,6 +326,8 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 		}
 	}
 	memcpy(REGION(WF_VK_REGION_ADJ_START), m->adjStart, (size_t)(m->particleCount + 1) * sizeof(int));
+	if (ctx->world->def.selfCollision.enabled) // the exclusion rule reads the rest shape
+		memcpy(REGION(WF_VK_REGION_REST), m->restPositions, (size_t)m->particleCount * sizeof(wfVec4));
 	memcpy(REGION(WF_VK_REGION_ADJ_CONSTRAINT), m->adjConstraint, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_ADJ_OTHER), m->adjOther, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_JACOBI_WEIGHT), m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
@@ -393,8 +402,14 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 	// Drag and lift read the neighbours' velocities, which the fused kernel keeps in registers.
 	const wfAeroDef* aero = &ctx->world->def.aero;
 	// Tethers read other particles' positions after the solve, outside the fused kernel's phases.
+	// Contacts (wfSelfCollisionDef): the per-range path. Self-collision's hash grid and sorted cell
+	// lists (12 bytes a particle, 8 more a cell) do not fit the workgroup's shared memory beside the
+	// positions, which already fill it at 4096 particles, and one workgroup would run the sort
+	// and scan on 1/132 of the GPU; cloth against cloth needs every cloth at the same substep,
+	// while a fused workgroup runs its cloth's whole frame with no sync across workgroups.
+	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
 	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
-	       aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL;
+	       aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
@@ -590,6 +605,136 @@ static void DestroyArenas(wfVkContext* ctx)
 	ctx->arenaCount = 0;
 }
 
+// ------------------------------------------------------------------ contacts (self-collision, cloth against cloth)
+
+// Words of the cell array for `length` counts: the counts, then each scan level's block sums (a
+// level of more than one block is scanned again), the last level's single total.
+static VkDeviceSize ScanWords(VkDeviceSize length)
+{
+	VkDeviceSize words = 0;
+	for (;;) {
+		words += length;
+		if (length <= WF_VK_SCAN_BLOCK)
+			return words + 1;
+		length = (length + WF_VK_SCAN_BLOCK - 1) / WF_VK_SCAN_BLOCK;
+	}
+}
+
+static void DestroyContacts(wfVkContext* ctx)
+{
+	wfVkContacts* k = &ctx->contacts;
+	DestroyBuffer(ctx, &k->device);
+	DestroyBuffer(ctx, &k->params);
+	if (k->pool != VK_NULL_HANDLE)
+		ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, k->pool, NULL);
+	k->pool = VK_NULL_HANDLE;
+	k->set = VK_NULL_HANDLE;
+}
+
+// Room in the world's contact arrays for cloth c (before it is added): its own hash for
+// self-collision, and with betweenCloths the world's particles, the capacity following the CPU's
+// rule (it grows to the live particles when they pass it, and never shrinks) so that the hash has
+// the CPU's size. The arrays are made again when they grow; the frame is then re-recorded.
+static wfResult ContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfCloth* c)
+{
+	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	wfVkContacts* k = &ctx->contacts;
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
+	const int n = c->model.particleCount;
+	int particles = k->particles;
+	uint32_t cells = k->cells;
+	if (sc->enabled) {
+		particles = n > particles ? n : particles;
+		cells = (uint32_t)c->state.hashSize > cells ? (uint32_t)c->state.hashSize : cells;
+	}
+	if (sc->betweenCloths) {
+		if (k->worldParticles + n > k->worldCapacity) {
+			k->worldCapacity = k->worldParticles + n;
+			uint32_t h = 1;
+			while (h < 2u * (uint32_t)k->worldCapacity)
+				h *= 2;
+			k->worldHash = h;
+		}
+		particles = k->worldCapacity > particles ? k->worldCapacity : particles;
+		cells = k->worldHash > cells ? k->worldHash : cells;
+	}
+	if (particles <= k->particles && cells <= k->cells && k->device.buffer != VK_NULL_HANDLE)
+		return WF_OK;
+	WaitIdle(ctx); // steps wait for their fence; belt and braces before the old arrays go
+	DestroyBuffer(ctx, &k->device);
+	const VkDeviceSize np = (VkDeviceSize)particles, world4 = sc->betweenCloths ? np * 16 : 0;
+	const VkDeviceSize sizes[WF_VK_CONTACT_BIND_COUNT] = {
+		[WF_VK_CONTACT_BIND_KEY] = np * 4, [WF_VK_CONTACT_BIND_RANK] = np * 4,
+		[WF_VK_CONTACT_BIND_CELLS] = ScanWords((VkDeviceSize)cells + 1) * 4, [WF_VK_CONTACT_BIND_SORTED] = np * 4,
+		[WF_VK_CONTACT_BIND_DELTA] = np * 16, [WF_VK_CONTACT_BIND_X] = world4, [WF_VK_CONTACT_BIND_MOTION] = world4,
+		[WF_VK_CONTACT_BIND_OWNER] = sc->betweenCloths ? np * 4 : 0,
+	};
+	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
+	if (align < 256)
+		align = 256;
+	VkDeviceSize total = 0;
+	for (int b = 1; b < WF_VK_CONTACT_BIND_COUNT; ++b) {
+		k->offset[b] = total;
+		k->size[b] = sizes[b] > 16 ? sizes[b] : 16;
+		total = AlignUp(total + k->size[b], align);
+	}
+	wfResult r = CreateBuffer(ctx, total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kDeviceLocal, 0, "weft contacts", &k->device);
+	if (r != WF_OK) {
+		DestroyBuffer(ctx, &k->device);
+		k->particles = 0;
+		k->cells = 0;
+		return r;
+	}
+	k->particles = particles;
+	k->cells = cells;
+	if (k->params.buffer == VK_NULL_HANDLE) {
+		// The constants, with the CPU's expressions (cpu_self.c); SetSelfCollision writes them again.
+		r = CreateBuffer(ctx, sizeof(wfVkContactParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
+			"weft contact params", &k->params);
+		if (r != WF_OK)
+			return r;
+		wfVkContactParams cp;
+		cp.distance = 2.0f * sc->thickness;
+		cp.invCell = 1.0f / cp.distance;
+		cp.exclude = sc->exclusion * cp.distance;
+		cp.friction = sc->friction;
+		memcpy(k->params.map, &cp, sizeof cp);
+		VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, WF_VK_CONTACT_BIND_COUNT};
+		VkDescriptorPoolCreateInfo poolInfo = {
+			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+			.maxSets = 1,
+			.poolSizeCount = 1,
+			.pPoolSizes = &size,
+		};
+		WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, &k->pool));
+		VkDescriptorSetAllocateInfo alloc = {
+			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+			.descriptorPool = k->pool,
+			.descriptorSetCount = 1,
+			.pSetLayouts = &ctx->contactSetLayout,
+		};
+		WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->gpu.device, &alloc, &k->set));
+	}
+	VkDescriptorBufferInfo infos[WF_VK_CONTACT_BIND_COUNT];
+	VkWriteDescriptorSet writes[WF_VK_CONTACT_BIND_COUNT];
+	infos[WF_VK_CONTACT_BIND_PARAMS] = (VkDescriptorBufferInfo){k->params.buffer, 0, sizeof(wfVkContactParams)};
+	for (uint32_t b = 0; b < WF_VK_CONTACT_BIND_COUNT; ++b) {
+		if (b != WF_VK_CONTACT_BIND_PARAMS)
+			infos[b] = (VkDescriptorBufferInfo){k->device.buffer, k->offset[b], k->size[b]};
+		writes[b] = (VkWriteDescriptorSet){
+			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+			.dstSet = k->set,
+			.dstBinding = b,
+			.descriptorCount = 1,
+			.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.pBufferInfo = &infos[b],
+		};
+	}
+	f->vkUpdateDescriptorSets(ctx->gpu.device, WF_VK_CONTACT_BIND_COUNT, writes, 0, NULL);
+	ctx->recorded = false;
+	return WF_OK;
+}
+
 static wfResult AddCloth(wfWorld* world, wfCloth* c)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
@@ -612,7 +757,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
 		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
 		[WF_VK_REGION_BACKUP_VEL] = v4, [WF_VK_REGION_STATUS] = sizeof(wfVkStatus), [WF_VK_REGION_PARTIALS] = partials,
-		[WF_VK_REGION_PACKED] = k * 8,
+		[WF_VK_REGION_PACKED] = k * 8, [WF_VK_REGION_REST] = world->def.selfCollision.enabled ? v4 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)
@@ -636,6 +781,13 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 			c->model.cols, c->model.rows, (double)total / 1e6, ctx->gpu.properties.deviceName, (double)heap / 1e6);
 	char name[64];
 	wfResult r;
+	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	if ((sc->enabled || sc->betweenCloths) && (r = ContactsReserve(ctx, world, c)) != WF_OK)
+		return r;
+	if (sc->betweenCloths) {
+		ctx->contacts.worldParticles += m->particleCount;
+		vc->inContacts = true;
+	}
 	// A small cloth's arrays go into an arena (batched with the others), a large one's into its own buffer.
 	int arena = -1;
 	VkDeviceSize base = 0;
@@ -702,6 +854,8 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 		DestroyBuffer(ctx, &vc->device);
 	DestroyBuffer(ctx, &vc->staging);
 	DestroyBuffer(ctx, &vc->frame);
+	if (vc->inContacts)
+		ctx->contacts.worldParticles -= c->model.particleCount;
 	free(vc);
 	c->backendData = NULL;
 	ctx->clothSetVersion++;
@@ -787,10 +941,11 @@ static void UseSet(Recorder* rec, int variant)
 	rec->set = variant;
 }
 
-// One dispatch over elements [first, first + count); more than 65535 groups spill into y.
-static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, uint32_t substep, uint32_t flags)
+// One dispatch of `groups` workgroups with the given push constants; more than 65535 groups spill
+// into y.
+static void DispatchGroups(Recorder* rec, int pipe, wfVkPush push, uint32_t groups)
 {
-	if (count == 0)
+	if (groups == 0)
 		return;
 	const wfVkDeviceFuncs* f = &rec->ctx->gpu.fd;
 	VkPipeline p = rec->ctx->pipelines[pipe];
@@ -798,13 +953,17 @@ static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, ui
 		f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
 		rec->bound = p;
 	}
-	wfVkPush push = {first, count, substep, flags};
 	f->vkCmdPushConstants(rec->cmd, rec->ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-	uint32_t groups = (count + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE;
 	uint32_t x = groups < 65535u ? groups : 65535u;
 	uint32_t y = (groups + x - 1) / x;
 	f->vkCmdDispatch(rec->cmd, x, y, 1);
 	rec->dispatches++;
+}
+
+// One dispatch over elements [first, first + count), WF_VK_GROUP_SIZE to a workgroup.
+static void Dispatch(Recorder* rec, int pipe, uint32_t first, uint32_t count, uint32_t substep, uint32_t flags)
+{
+	DispatchGroups(rec, pipe, (wfVkPush){first, count, substep, flags}, (count + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE);
 }
 
 // Whether a cloth is stepped by the fused kernel: its arrays are in an arena (it fits a workgroup).
@@ -922,7 +1081,90 @@ static void RecordTethers(Recorder* rec, const wfCloth* c, uint32_t n, uint32_t 
 	ComputeBarrier(rec->ctx, rec->cmd);
 }
 
-static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
+// The recorder steps cloth c from here on: its descriptor sets are bound at their first use.
+static void UseCloth(Recorder* rec, const wfCloth* c)
+{
+	if (rec->cloth == (const wfVkCloth*)c->backendData)
+		return;
+	rec->cloth = (const wfVkCloth*)c->backendData;
+	rec->set = -1;
+}
+
+// The exclusive prefix sum of cells[at, at + length) (contact_scan.comp): each block scanned and
+// its sum written after the array, those sums scanned the same way (recursively, until one block
+// holds them), then added back. 129 blocks and one of sums for a 256 x 256 cloth's 131 073 counts.
+static void RecordScan(Recorder* rec, uint32_t at, uint32_t length)
+{
+	const uint32_t groups = (length + WF_VK_SCAN_BLOCK - 1) / WF_VK_SCAN_BLOCK;
+	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfVkPush){at, length, at + length, WF_VK_CONTACT_SCAN_UP}, groups);
+	ComputeBarrier(rec->ctx, rec->cmd);
+	if (groups <= 1)
+		return;
+	RecordScan(rec, at + length, groups);
+	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfVkPush){at, length, at + length, WF_VK_CONTACT_SCAN_DOWN}, groups);
+	ComputeBarrier(rec->ctx, rec->cmd);
+}
+
+// The hash grid of `count` particles over `cells` cells (cpu_self.c SortByCell): counts cleared,
+// keys and ranks (atomicAdd), the prefix sum into cell starts, the scatter, each cell's list
+// sorted. `world`: the particles are the world's arrays (WF_VK_CONTACT_WORLD), else the bound
+// cloth's positions.
+static void RecordGrid(Recorder* rec, uint32_t count, uint32_t cells, uint32_t world)
+{
+	const wfVkContext* ctx = rec->ctx;
+	const uint32_t mask = cells - 1u;
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, cells + 1u, mask, WF_VK_CONTACT_CLEAR);
+	ComputeBarrier(ctx, rec->cmd);
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_VK_CONTACT_KEYS | world);
+	ComputeBarrier(ctx, rec->cmd);
+	RecordScan(rec, 0, cells + 1u);
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_VK_CONTACT_SCATTER);
+	ComputeBarrier(ctx, rec->cmd);
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, cells, mask, WF_VK_CONTACT_SORT);
+	ComputeBarrier(ctx, rec->cmd);
+}
+
+// Self-collision of the bound cloth after its solve (wfCpuSelfCollide): its hash (the CPU's size,
+// wfClothState.hashSize), the gather into delta, and for springs the move (XPBD and Jacobi move
+// the particles in finish_self.comp). Friction from the substep's motion, except for
+// springs, whose prev holds forces.
+static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfCloth* c, bool apply)
+{
+	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	if (!sc->enabled)
+		return;
+	const uint32_t n = (uint32_t)c->model.particleCount, cells = (uint32_t)c->state.hashSize;
+	const bool friction = sc->friction > 0.0f && world->def.step.solver != WF_SOLVER_SPRINGS;
+	BeginStage(rec, WF_STAGE_SOLVE);
+	RecordGrid(rec, n, cells, 0u);
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, n, cells - 1u, friction ? WF_VK_CONTACT_FRICTION : 0u);
+	ComputeBarrier(rec->ctx, rec->cmd);
+	if (apply) {
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_VK_CONTACT_APPLY);
+		ComputeBarrier(rec->ctx, rec->cmd);
+	}
+}
+
+// The descriptor set variant holding a cloth's state after substep s: springs ping-pong (substep
+// s writes the pair s + 1 reads), the others end every substep in A.
+static int StateSet(const wfWorld* world, int s)
+{
+	return world->def.step.solver == WF_SOLVER_SPRINGS ? (s + 1) & 1 : 0;
+}
+
+// The frame start of a cloth: the re-centring (wfClothLocal.shift, 0 on most frames), after the
+// backup copy: part of the frame's preparation.
+static void RecordClothStart(Recorder* rec, const wfCloth* c)
+{
+	UseCloth(rec, c);
+	UseSet(rec, 0);
+	BeginStage(rec, WF_STAGE_PREPARE);
+	Dispatch(rec, WF_VK_PIPE_PREDICT, 0, (uint32_t)c->model.particleCount, 0, WF_VK_PUSH_SHIFT);
+	ComputeBarrier(rec->ctx, rec->cmd);
+}
+
+// Substep s of a cloth.
+static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfCloth* c, int s)
 {
 	const wfVkContext* ctx = rec->ctx;
 	const wfStepDef* step = &world->def.step;
@@ -930,76 +1172,76 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	// A small cloth whose particles have at most WF_VK_GATHER_WIDE neighbours gathers them in one batch.
 	const bool wide = n <= WF_VK_GATHER_WIDE_MAX_PARTICLES && c->model.maxDegree <= WF_VK_GATHER_WIDE;
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
-	rec->set = -1;
-	rec->bound = VK_NULL_HANDLE;
-	UseSet(rec, 0);
-	// The frame start's re-centring (wfClothLocal.shift, 0 on most frames), after the backup copy:
-	// part of the frame's preparation.
-	BeginStage(rec, WF_STAGE_PREPARE);
-	Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, 0, WF_VK_PUSH_SHIFT);
-	ComputeBarrier(ctx, rec->cmd);
-	for (int s = 0; s < step->substeps; ++s) {
-		const uint32_t sub = (uint32_t)s;
-		if (aero) {
-			// Drag and lift from the substep-start state into prev, read by predict or springs.
-			BeginStage(rec, WF_STAGE_PREDICT);
-			UseSet(rec, step->solver == WF_SOLVER_SPRINGS ? (s & 1) : 0);
-			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_AERO);
-			ComputeBarrier(ctx, rec->cmd);
-		}
-		switch (step->solver) {
-		case WF_SOLVER_XPBD:
-			// Gauss-Seidel across colours: each colour range sees the corrections of the previous one.
-			BeginStage(rec, WF_STAGE_PREDICT);
-			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_DAMPED);
-			ComputeBarrier(ctx, rec->cmd);
-			BeginStage(rec, WF_STAGE_SOLVE);
-			for (int it = 0; it < step->iterations; ++it) {
-				for (int color = 0; color < c->model.colorCount; ++color) {
-					uint32_t first = (uint32_t)c->model.colorStart[color], end = (uint32_t)c->model.colorStart[color + 1];
-					Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, it == 0 ? WF_VK_PUSH_FIRST_ITERATION : 0u);
-					ComputeBarrier(ctx, rec->cmd);
-				}
-			}
-			RecordTethers(rec, c, n, sub, 0);
-			BeginStage(rec, WF_STAGE_FINISH);
-			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
-			ComputeBarrier(ctx, rec->cmd);
-			break;
-		case WF_SOLVER_JACOBI:
-			BeginStage(rec, WF_STAGE_PREDICT);
-			Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, 0);
-			ComputeBarrier(ctx, rec->cmd);
-			BeginStage(rec, WF_STAGE_SOLVE);
-			// Sweeps alternate A -> B and B -> A; an even count lands the result in A, an odd one is
-			// copied back (as the CPU's copy of pos2 into pos).
-			for (int it = 0; it < step->iterations; ++it) {
-				UseSet(rec, it & 1);
-				Dispatch(rec, wide ? WF_VK_PIPE_JACOBI_SWEEP_WIDE : WF_VK_PIPE_JACOBI_SWEEP, 0, n, sub, 0);
+	const int finish = world->def.selfCollision.enabled ? WF_VK_PIPE_FINISH_SELF : WF_VK_PIPE_FINISH;
+	const uint32_t sub = (uint32_t)s;
+	UseCloth(rec, c);
+	UseSet(rec, step->solver == WF_SOLVER_SPRINGS ? (s & 1) : 0);
+	if (aero) {
+		// Drag and lift from the substep-start state into prev, read by predict or springs.
+		BeginStage(rec, WF_STAGE_PREDICT);
+		Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_AERO);
+		ComputeBarrier(ctx, rec->cmd);
+	}
+	switch (step->solver) {
+	case WF_SOLVER_XPBD:
+		// Gauss-Seidel across colours: each colour range sees the corrections of the previous one.
+		BeginStage(rec, WF_STAGE_PREDICT);
+		Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_DAMPED);
+		ComputeBarrier(ctx, rec->cmd);
+		BeginStage(rec, WF_STAGE_SOLVE);
+		for (int it = 0; it < step->iterations; ++it) {
+			for (int color = 0; color < c->model.colorCount; ++color) {
+				uint32_t first = (uint32_t)c->model.colorStart[color], end = (uint32_t)c->model.colorStart[color + 1];
+				Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, it == 0 ? WF_VK_PUSH_FIRST_ITERATION : 0u);
 				ComputeBarrier(ctx, rec->cmd);
 			}
-			if (step->iterations & 1)
-				CopyBackToA(rec, n, false);
-			UseSet(rec, 0);
-			RecordTethers(rec, c, n, sub, 0);
-			BeginStage(rec, WF_STAGE_FINISH);
-			Dispatch(rec, WF_VK_PIPE_FINISH, 0, n, sub, 0);
-			ComputeBarrier(ctx, rec->cmd);
-			break;
-		case WF_SOLVER_SPRINGS:
-			// Substep s reads the pair written by substep s - 1. One kernel does the forces, the
-			// integration and the collisions: all of it counts as SOLVE.
-			BeginStage(rec, WF_STAGE_SOLVE);
-			UseSet(rec, s & 1);
-			Dispatch(rec, wide ? WF_VK_PIPE_SPRINGS_WIDE : WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
-			ComputeBarrier(ctx, rec->cmd);
-			if (c->model.tethers != NULL) {
-				UseSet(rec, (s + 1) & 1); // the pair just written
-				RecordTethers(rec, c, n, sub, WF_VK_PUSH_TETHER_VEL);
-			}
-			break;
 		}
+		RecordTethers(rec, c, n, sub, 0);
+		RecordSelfCollision(rec, world, c, false);
+		BeginStage(rec, WF_STAGE_FINISH);
+		Dispatch(rec, finish, 0, n, sub, 0);
+		ComputeBarrier(ctx, rec->cmd);
+		break;
+	case WF_SOLVER_JACOBI:
+		BeginStage(rec, WF_STAGE_PREDICT);
+		Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, 0);
+		ComputeBarrier(ctx, rec->cmd);
+		BeginStage(rec, WF_STAGE_SOLVE);
+		// Sweeps alternate A -> B and B -> A; an even count lands the result in A, an odd one is
+		// copied back (as the CPU's copy of pos2 into pos).
+		for (int it = 0; it < step->iterations; ++it) {
+			UseSet(rec, it & 1);
+			Dispatch(rec, wide ? WF_VK_PIPE_JACOBI_SWEEP_WIDE : WF_VK_PIPE_JACOBI_SWEEP, 0, n, sub, 0);
+			ComputeBarrier(ctx, rec->cmd);
+		}
+		if (step->iterations & 1)
+			CopyBackToA(rec, n, false);
+		UseSet(rec, 0);
+		RecordTethers(rec, c, n, sub, 0);
+		RecordSelfCollision(rec, world, c, false);
+		BeginStage(rec, WF_STAGE_FINISH);
+		Dispatch(rec, finish, 0, n, sub, 0);
+		ComputeBarrier(ctx, rec->cmd);
+		break;
+	case WF_SOLVER_SPRINGS:
+		// Substep s reads the pair written by substep s - 1. One kernel does the forces, the
+		// integration and the collisions: all of it counts as SOLVE.
+		BeginStage(rec, WF_STAGE_SOLVE);
+		Dispatch(rec, wide ? WF_VK_PIPE_SPRINGS_WIDE : WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
+		ComputeBarrier(ctx, rec->cmd);
+		UseSet(rec, (s + 1) & 1); // the pair just written
+		RecordTethers(rec, c, n, sub, WF_VK_PUSH_TETHER_VEL);
+		RecordSelfCollision(rec, world, c, true);
+		break;
 	}
+}
+
+// The frame end of a cloth: its state back in A, normals and the frame check.
+static void RecordClothEnd(Recorder* rec, const wfWorld* world, const wfCloth* c)
+{
+	const wfStepDef* step = &world->def.step;
+	const uint32_t n = (uint32_t)c->model.particleCount;
+	UseCloth(rec, c);
 	if (step->solver == WF_SOLVER_SPRINGS && (step->substeps & 1)) {
 		// An odd count leaves the state in B: bring it back to A, where frames start and end.
 		BeginStage(rec, WF_STAGE_FINISH);
@@ -1010,6 +1252,82 @@ static void RecordCloth(Recorder* rec, const wfWorld* world, const wfCloth* c)
 	UseSet(rec, 0);
 	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
 	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, (uint32_t)(step->substeps - 1), 0); // contacts at the last substep's end
+}
+
+// Cloth against cloth after every cloth's substep s (wfCpuClothContacts): each cloth's particles
+// copied into the world's arrays at its base (in the first cloth's frame, with their motion), one
+// hash grid over all of them, the gather (pairs of different cloths), then each cloth moved, its
+// velocities with its positions.
+static void RecordClothContacts(Recorder* rec, const wfWorld* world, int s)
+{
+	const wfVkContext* ctx = rec->ctx;
+	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	const uint32_t cells = ctx->contacts.worldHash, mask = cells - 1u;
+	const bool friction = sc->friction > 0.0f && world->def.step.solver != WF_SOLVER_SPRINGS; // springs keep forces in prev
+	BeginStage(rec, WF_STAGE_SOLVE);
+	uint32_t base = 0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		UseCloth(rec, c);
+		UseSet(rec, StateSet(world, s));
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, base, (uint32_t)c->model.particleCount, mask, WF_VK_CONTACT_EXPORT);
+		base += (uint32_t)c->model.particleCount;
+	}
+	ComputeBarrier(ctx, rec->cmd);
+	RecordGrid(rec, base, cells, WF_VK_CONTACT_WORLD);
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, base, mask, WF_VK_CONTACT_WORLD | (friction ? WF_VK_CONTACT_FRICTION : 0u));
+	ComputeBarrier(ctx, rec->cmd);
+	base = 0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		UseCloth(rec, c);
+		UseSet(rec, StateSet(world, s));
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, base, (uint32_t)c->model.particleCount, mask, WF_VK_CONTACT_APPLY_VEL);
+		base += (uint32_t)c->model.particleCount;
+	}
+	ComputeBarrier(ctx, rec->cmd);
+}
+
+// The per-range cloths of the frame. Each steps its whole frame in turn; with cloth against cloth
+// they go in lockstep instead (every cloth's substep s, then the contacts between them, then
+// s + 1), as the CPU's StepTogether.
+static void RecordPerRange(Recorder* rec, const wfWorld* world)
+{
+	const wfVkContext* ctx = rec->ctx;
+	const int substeps = world->def.step.substeps;
+	if (world->def.selfCollision.betweenCloths) {
+		for (int i = 0; i < world->clothCapacity; ++i) {
+			if (world->cloths[i].generation != 0)
+				RecordClothStart(rec, &world->cloths[i]);
+		}
+		for (int s = 0; s < substeps; ++s) {
+			for (int i = 0; i < world->clothCapacity; ++i) {
+				if (world->cloths[i].generation != 0)
+					RecordClothSubstep(rec, world, &world->cloths[i], s);
+			}
+			RecordClothContacts(rec, world, s);
+		}
+		for (int i = 0; i < world->clothCapacity; ++i) {
+			if (world->cloths[i].generation != 0)
+				RecordClothEnd(rec, world, &world->cloths[i]);
+		}
+		ComputeBarrier(ctx, rec->cmd);
+		return;
+	}
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
+			continue;
+		RecordClothStart(rec, c);
+		for (int s = 0; s < substeps; ++s)
+			RecordClothSubstep(rec, world, c, s);
+		RecordClothEnd(rec, world, c);
+		ComputeBarrier(ctx, rec->cmd);
+	}
 }
 
 static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
@@ -1024,7 +1342,9 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	uint32_t queries = 2;
 	bool timing = false;
 	if (world->stageTiming && ctx->timestamps != VK_NULL_HANDLE) {
-		const uint64_t bound = 4 + (uint64_t)world->clothCount * (3 * (uint64_t)world->def.step.substeps + 2);
+		// Cloth against cloth: one more per substep (the contacts between the cloths' substeps).
+		const uint64_t bound = 4 + (uint64_t)world->clothCount * (3 * (uint64_t)world->def.step.substeps + 2) +
+			(world->def.selfCollision.betweenCloths ? (uint64_t)world->def.step.substeps : 0);
 		timing = ReserveTimestamps(ctx, bound);
 		queries = timing ? (uint32_t)bound : 2;
 	}
@@ -1067,15 +1387,11 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 	}
 	if (fused > 0)
 		ComputeBarrier(ctx, cmd);
+	// The world's contact arrays stay bound as set 1 (binding set 0 with the same layout keeps it).
+	if (ctx->contacts.set != VK_NULL_HANDLE)
+		f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelineLayout, WF_VK_SET_CONTACTS, 1, &ctx->contacts.set, 0, NULL);
 	// Large cloths: one dispatch per stage and colour range.
-	for (int i = 0; i < world->clothCapacity; ++i) {
-		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
-			continue;
-		rec.cloth = (const wfVkCloth*)c->backendData;
-		RecordCloth(&rec, world, c);
-		ComputeBarrier(ctx, cmd);
-	}
+	RecordPerRange(&rec, world);
 	ctx->fusedClothsPerFrame = fused;
 	// The frame check goes to the staging buffers, read by the host after the fence. (Device
 	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
@@ -1147,7 +1463,8 @@ static void WriteSubsteps(const wfWorld* world, const wfFrameParams* p, float in
 
 // The live values of one cloth for this frame, computed with the CPU solvers' expressions: into
 // its frame buffer, and into its batch slot when the fused kernel steps it.
-static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfCloth* c, const wfVkCloth* vc, const wfFrameParams* p)
+static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfCloth* c, const wfVkCloth* vc, const wfFrameParams* p,
+	const double ref[3])
 {
 	wfVkClothParams* out = (wfVkClothParams*)vc->frame.map;
 	wfVkSubstep* sub = (wfVkSubstep*)(out + 1);
@@ -1194,6 +1511,11 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	}
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
 	cp.tetherBase = (uint32_t)c->model.constraintCount;
+	// Cloth against cloth: the offset from the first cloth's frame to this one's (wfCpuClothContacts).
+	const double frame[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
+	cp.contactX = (float)(frame[0] - ref[0]);
+	cp.contactY = (float)(frame[1] - ref[1]);
+	cp.contactZ = (float)(frame[2] - ref[2]);
 	cp.shapeCount = (uint32_t)world->colliderFrameCount;
 	for (int k = 0; k < world->colliderFrameCount; ++k) {
 		const wfColliderFrame* f = &world->colliderFrame[k];
@@ -1256,12 +1578,23 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		if (r != WF_OK)
 			return r;
 	}
+	// The frame of the first cloth, where cloth against cloth meets the others (as on the CPU).
+	double ref[3] = {0.0, 0.0, 0.0};
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation != 0) {
+			ref[0] = c->origin[0] + c->local.shift.x;
+			ref[1] = c->origin[1] + c->local.shift.y;
+			ref[2] = c->origin[2] + c->local.shift.z;
+			break;
+		}
+	}
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		wfCloth* c = &world->cloths[i];
 		if (c->generation == 0)
 			continue;
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
-		WriteFrame(ctx, world, c, vc, params);
+		WriteFrame(ctx, world, c, vc, params, ref);
 		if (step->solver == WF_SOLVER_SPRINGS)
 			wfCheckSpringsStep(world, c, params->h);
 	}
@@ -1453,6 +1786,7 @@ static void Destroy(wfWorld* world)
 	LogTiming(ctx);
 	WaitIdle(ctx);
 	DestroyArenas(ctx);
+	DestroyContacts(ctx);
 	free(ctx->frameTimes);
 	free(ctx->markStage);
 	free(ctx->ticks);
@@ -1469,8 +1803,28 @@ static void Profile(const wfWorld* world, wfStepProfile* out)
 	out->dispatches = ctx->dispatchesPerFrame;
 }
 
+// wfWorld_SetSelfCollision (the core refuses a change of enabled or betweenCloths here): the
+// constants and the friction pass are recorded into the frame, so it is recorded again.
+static wfResult SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
+{
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkContacts* k = &ctx->contacts;
+	if (k->params.map != NULL) {
+		WaitIdle(ctx); // steps wait for their fence; belt and braces before the constants change
+		wfVkContactParams cp; // as ContactsReserve
+		cp.distance = 2.0f * sc->thickness;
+		cp.invCell = 1.0f / cp.distance;
+		cp.exclude = sc->exclusion * cp.distance;
+		cp.friction = sc->friction;
+		memcpy(k->params.map, &cp, sizeof cp);
+	}
+	ctx->recorded = false;
+	return WF_OK;
+}
+
 static const wfBackendOps kVulkanOps = {
 	.name = "vulkan",
+	.setSelfCollision = SetSelfCollision,
 	.destroy = Destroy,
 	.addCloth = AddCloth,
 	.removeCloth = RemoveCloth,

@@ -16,6 +16,9 @@ static const uint32_t kXpbdSolveSpv[] = {
 static const uint32_t kFinishSpv[] = {
 #include "finish.comp.inc"
 };
+static const uint32_t kFinishSelfSpv[] = {
+#include "finish_self.comp.inc"
+};
 static const uint32_t kJacobiSweepSpv[] = {
 #include "jacobi_sweep.comp.inc"
 };
@@ -33,6 +36,15 @@ static const uint32_t kStatsParticlesSpv[] = {
 };
 static const uint32_t kStatsConstraintsSpv[] = {
 #include "stats_constraints.comp.inc"
+};
+static const uint32_t kContactGridSpv[] = {
+#include "contact_grid.comp.inc"
+};
+static const uint32_t kContactScanSpv[] = {
+#include "contact_scan.comp.inc"
+};
+static const uint32_t kContactGatherSpv[] = {
+#include "contact_gather.comp.inc"
 };
 static const uint32_t kFusedXpbdSpv[] = {
 #include "fused_xpbd.comp.inc"
@@ -63,6 +75,10 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft stats constraints", kStatsConstraintsSpv),
 	SHADER("weft jacobi sweep, wide gather", kJacobiSweepSpv),
 	SHADER("weft springs, wide gather", kSpringsSpv),
+	SHADER("weft contact grid", kContactGridSpv),
+	SHADER("weft contact scan", kContactScanSpv),
+	SHADER("weft contact gather", kContactGatherSpv),
+	SHADER("weft finish, self-collision", kFinishSelfSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {
@@ -140,15 +156,24 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		.pBindings = bindings,
 	};
 	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->gpu.device, &setInfo, NULL, &ctx->setLayout));
+	// Set 1: the world's contact arrays (bound once per frame; kernels that do not read it ignore it).
+	VkDescriptorSetLayoutCreateInfo contactInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = WF_VK_CONTACT_BIND_COUNT,
+		.pBindings = bindings,
+	};
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->gpu.device, &contactInfo, NULL, &ctx->contactSetLayout));
+	const VkDescriptorSetLayout sets[2] = {ctx->setLayout, ctx->contactSetLayout};
 	VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(wfVkPush)};
 	VkPipelineLayoutCreateInfo layoutInfo = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-		.setLayoutCount = 1,
-		.pSetLayouts = &ctx->setLayout,
+		.setLayoutCount = 2,
+		.pSetLayouts = sets,
 		.pushConstantRangeCount = 1,
 		.pPushConstantRanges = &push,
 	};
 	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->gpu.device, &layoutInfo, NULL, &ctx->pipelineLayout));
+	layoutInfo.setLayoutCount = 1;
 	// The batch layout of the fused kernels: substeps, slots and three views of an arena.
 	VkDescriptorSetLayoutCreateInfo batchInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
@@ -297,6 +322,8 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 			f->vkDestroyPipelineLayout(device, ctx->batchPipelineLayout, NULL);
 		if (ctx->batchSetLayout != VK_NULL_HANDLE)
 			f->vkDestroyDescriptorSetLayout(device, ctx->batchSetLayout, NULL);
+		if (ctx->contactSetLayout != VK_NULL_HANDLE)
+			f->vkDestroyDescriptorSetLayout(device, ctx->contactSetLayout, NULL);
 	}
 	wfVkGpuDestroy(&ctx->gpu); // leaves a borrowed device (wfWorldDef.vulkanDevice) alive
 }

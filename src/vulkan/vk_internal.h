@@ -23,6 +23,10 @@ enum {
 	WF_VK_PIPE_STATS_CONSTRAINTS,
 	WF_VK_PIPE_JACOBI_SWEEP_WIDE, // the same kernels with WF_VK_GATHER_WIDE (small cloths)
 	WF_VK_PIPE_SPRINGS_WIDE,
+	WF_VK_PIPE_CONTACT_GRID,      // the contact pass (self-collision, cloth against cloth): contact_*.comp
+	WF_VK_PIPE_CONTACT_SCAN,
+	WF_VK_PIPE_CONTACT_GATHER,
+	WF_VK_PIPE_FINISH_SELF,       // finish with the self-collision pass's move (reads set 1)
 	WF_VK_PIPE_COUNT
 };
 
@@ -48,6 +52,7 @@ enum {
 	WF_VK_REGION_STATUS, // wfVkStatus, reset and copied to staging by every frame
 	WF_VK_REGION_PARTIALS, // (particleGroups + constraintGroups) wfVkPartial
 	WF_VK_REGION_PACKED,   // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits
+	WF_VK_REGION_REST,     // (n) vec4 rest positions, with self-collision (its exclusion rule)
 	WF_VK_REGION_COUNT
 };
 
@@ -79,6 +84,7 @@ typedef struct wfVkCloth {
 	VkDeviceSize statsParamsOffset;  // wfVkStatsParams in the frame buffer
 	VkDeviceSize stagingPartials;    // the partials' copy in the staging buffer
 	bool normalsCurrent; // the device's normal buffer matches its positions
+	bool inContacts;     // counted in wfVkContacts.worldParticles (cloth against cloth)
 } wfVkCloth;
 
 // Batches: the arrays of every small cloth (those the fused kernel steps) are packed into an arena
@@ -100,11 +106,31 @@ typedef struct wfVkArena {
 	int sizeIndex;       // its workgroup size: 32 << sizeIndex
 } wfVkArena;
 
+// The world's contact arrays (wfSelfCollisionDef; shared.h WF_VK_CONTACT_BIND_*): one device
+// buffer bound as set 1 for the whole frame, sized for the largest self-colliding cloth, or with
+// betweenCloths for every particle of the world; the cell array for the largest hash in use and
+// the scan's block sums after it. Grown (never shrunk) as cloths are added.
+typedef struct wfVkContacts {
+	wfVkBuffer device;
+	wfVkBuffer params;   // host-visible wfVkContactParams
+	VkDeviceSize offset[WF_VK_CONTACT_BIND_COUNT], size[WF_VK_CONTACT_BIND_COUNT];
+	int particles;       // the arrays' capacity
+	uint32_t cells;      // the largest hash they serve (a power of two)
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+	// Cloth against cloth, as the CPU's wfCpuContactsReserve (the same hash, so the same bits):
+	// the world's live particles, the capacity they reached when it last grew, the hash's size.
+	int worldParticles, worldCapacity;
+	uint32_t worldHash;  // the smallest power of two >= 2 worldCapacity
+} wfVkContacts;
+
 typedef struct wfVkContext {
 	wfWorld* world;      // where messages go
 	wfVkGpu gpu;         // instance, device and queue (src/vk/): own, or the caller's (wfWorldDef.vulkanDevice)
 	VkDescriptorSetLayout setLayout;
 	VkPipelineLayout pipelineLayout;
+	VkDescriptorSetLayout contactSetLayout; // WF_VK_CONTACT_BIND_* (set 1 of pipelineLayout)
+	wfVkContacts contacts;
 	VkDescriptorSetLayout batchSetLayout;   // WF_VK_BATCH_BIND_* (fused kernels)
 	VkPipelineLayout batchPipelineLayout;
 	wfVkArena arenas[WF_VK_MAX_ARENAS];

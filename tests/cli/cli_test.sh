@@ -377,6 +377,30 @@ test_overrides() {
 	grep -q 'backend cpu' "$tmp/stdout" || fail "summary does not name the backend"
 }
 
+# Tearing through the OBJ export: the torn frames have the copies' vertices and faces that name
+# only vertices of their own object; --tear-strain 0 keeps the sheet whole; the self-collision
+# options reach the world (a thickness out of range is the library's message, by field).
+test_tear() {
+	local scene="$here/../../scenes/tear.json"
+	run run --scene "$scene" --frames 60 --backend cpu --obj "$tmp/t"
+	expect_code 0
+	local first last
+	first=$(count_lines '^v ' "$tmp/t/frame_0001.obj")
+	last=$(count_lines '^v ' "$tmp/t/frame_0060.obj")
+	[ "$first" -eq 1600 ] || fail "frame 1 has $first vertices, expected 1600"
+	[ "$last" -gt 1600 ] || fail "frame 60 has $last vertices: the sheet did not tear"
+	awk -v n="$last" '/^f /{ for (i = 2; i <= 4; ++i) { split($i, k, "/"); if (k[1] < 1 || k[1] > n) bad++ } } END { exit bad > 0 }' \
+		"$tmp/t/frame_0060.obj" || fail "a face of frame 60 names a vertex past $last"
+	# A torn grid is exported as a mesh: one vt per triangle corner.
+	[ "$(count_lines '^vt ' "$tmp/t/frame_0060.obj")" -eq $((3 * $(count_lines '^f ' "$tmp/t/frame_0060.obj"))) ] ||
+		fail "frame 60: not one vt per triangle corner"
+	run run --scene "$scene" --frames 60 --backend cpu --obj "$tmp/u" --tear-strain 0
+	expect_code 0
+	[ "$(count_lines '^v ' "$tmp/u/frame_0060.obj")" -eq 1600 ] || fail "--tear-strain 0 still tore"
+	run run --scene "$scene" --frames 2 --backend cpu --self-collision on --self-thickness 0.01 --self-friction 0.5 --quiet
+	expect_code 0
+}
+
 test_scene() {
 	local scene=$1
 	run run --scene "$scene" --frames 2 --stats "$tmp/s.csv" --backend cpu

@@ -1143,3 +1143,68 @@ WF_TEST(render_mesh_uv_seams)
 	wfDestroyRenderer(r);
 	return 0;
 }
+
+// A torn cloth is drawn with its new mesh: a sheet hung by its top row tears along its top band
+// (wfMaterial.tearStrain) and its lower part falls away; the renderer takes the new particle and
+// triangle counts (its cloth cache follows wfClothInfo.topology), and the rows of pixels the sheet
+// covered below the band are background afterwards: no triangle is drawn across the tear.
+WF_TEST(render_torn_cloth)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wd.floor.enabled = false;
+	wd.step.substeps = 10;
+	wd.step.iterations = 4;
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 16;
+	cd.width = cd.height = 0.6f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.pinMode = WF_PIN_TOP_ROW;
+	cd.material.mass = 0.05f;
+	cd.material.stretchCompliance = 1e-2f;
+	cd.material.shearCompliance = 1e-2f;
+	cd.material.bendCompliance = 0.1f;
+	cd.material.tearStrain = 0.1f;
+	wfClothId id = wfCreateCloth(world, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfCameraLookAt((wfVec3){0.0f, 0.0f, 1.6f}, (wfVec3){0.0f, 0.0f, 0.0f}, 60.0f);
+	static uint8_t before[W * H * 4], after[W * H * 4];
+	ENSURE(wfRenderer_DrawWorld(r, world, &id, 1, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, before, sizeof before) == WF_OK);
+	for (int f = 0; f < 40; ++f)
+		ENSURE(wfWorld_Step(world) == WF_OK);
+	wfClothInfo info;
+	ENSURE(wfCloth_GetInfo(id, &info) == WF_OK);
+	ENSURE(info.topology > 0 && info.particleCount == 256 + 16);
+	ENSURE(wfRenderer_DrawWorld(r, world, &id, 1, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, after, sizeof after) == WF_OK);
+	ENSURE_NO_VALIDATION(r);
+	SaveOutput("torn_cloth", after, W, H);
+	// The pixels of the middle half of the sheet, 0.05 m to 0.25 m below its top: covered before,
+	// background after (the band that hangs ends 0.04 m below the top).
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	int inside = 0, coveredBefore = 0, coveredAfter = 0;
+	double x0, y0, x1, y1;
+	Project(&cam, (wfVec3){-0.15f, 0.25f, 0.0f}, W, H, &x0, &y0);
+	Project(&cam, (wfVec3){0.15f, 0.05f, 0.0f}, W, H, &x1, &y1);
+	for (int y = (int)ceil(y0); y < (int)y1; ++y) {
+		for (int x = (int)ceil(x0); x < (int)x1; ++x) {
+			inside++;
+			coveredBefore += IsForeground(before + (y * W + x) * 4, bg, 8);
+			coveredAfter += IsForeground(after + (y * W + x) * 4, bg, 8);
+		}
+	}
+	fprintf(stderr, "  %d particles, %d triangles after the tear; below the band: %d of %d pixels covered before, %d after\n",
+	        info.particleCount, info.triangleCount, coveredBefore, inside, coveredAfter);
+	ENSURE(inside > 200);
+	ENSURE(coveredBefore == inside);
+	ENSURE(coveredAfter == 0);
+	wfDestroyRenderer(r);
+	wfDestroyWorld(world);
+	return 0;
+}

@@ -424,14 +424,41 @@ static void CheckMinimise(void)
 	free(ir.rgba);
 }
 
+// Tearing in the viewer: the torn sheet has more particles (drawn: the screenshot), the self-collision
+// controls reach the world, an out-of-range thickness is refused, and Reset cloth gives the untorn
+// sheet back, which with the threshold at 0 stays whole.
+static void CheckTear(void)
+{
+	const Probe* initial = Find("initial");
+	const Probe* torn = Find("torn");
+	CHECK(Num(initial, "particles") == 1600 && Num(torn, "particles") > 1600, "the sphere tears the sheet (%g -> %g particles)",
+		Num(initial, "particles"), Num(torn, "particles"));
+	CHECK(Num(initial, "tearstrain") == 0.3, "the scene's tear strain %g reaches the panel", Num(initial, "tearstrain"));
+	const Probe* on = Find("self_on");
+	CHECK(Num(initial, "selfcollision") == 0 && Num(on, "selfcollision") == 1, "self-collision switched on live");
+	CHECK(fabs(Num(on, "selfthickness") - 0.012) < 1e-9 && fabs(Num(on, "selffriction") - 0.5) < 1e-9,
+		"thickness %g and friction %g reach the world", Num(on, "selfthickness"), Num(on, "selffriction"));
+	const Probe* refused = Find("self_refused");
+	CHECK(fabs(Num(refused, "selfthickness") - 0.012) < 1e-9, "a thickness of 5 m is refused (the world keeps %g)",
+		Num(refused, "selfthickness"));
+	const Probe* reset = Find("reset");
+	const Probe* later = Find("untorn_later");
+	CHECK(Num(reset, "particles") == 1600 && Num(reset, "tearstrain") == 0.0, "Reset cloth: %g particles, tear strain %g",
+		Num(reset, "particles"), Num(reset, "tearstrain"));
+	CHECK(Num(later, "particles") == 1600, "with the threshold off the sheet stays whole (%g particles)", Num(later, "particles"));
+	Image img = LoadPng("torn");
+	CHECK(img.width == 640 && img.height == 360, "the torn screenshot is %dx%d", img.width, img.height);
+	free(img.rgba);
+}
+
 int main(int argc, char** argv)
 {
-	const char* modes[] = {"session", "panel", "vulkan", "minimise"};
+	const char* modes[] = {"session", "panel", "vulkan", "minimise", "tear"};
 	bool known = false;
-	for (int i = 0; i < 4 && argc == 3; ++i)
+	for (int i = 0; i < 5 && argc == 3; ++i)
 		known = known || strcmp(argv[1], modes[i]) == 0;
 	if (!known) {
-		fprintf(stderr, "usage: check_view session|panel|vulkan|minimise DIR\n");
+		fprintf(stderr, "usage: check_view session|panel|vulkan|minimise|tear DIR\n");
 		return 2;
 	}
 	g_dir = argv[2];
@@ -444,6 +471,8 @@ int main(int argc, char** argv)
 		CheckPanel();
 	else if (strcmp(argv[1], "vulkan") == 0)
 		CheckVulkan();
+	else if (strcmp(argv[1], "tear") == 0)
+		CheckTear();
 	else
 		CheckMinimise();
 	printf("%s\n", g_failed ? "FAILED" : "PASSED");

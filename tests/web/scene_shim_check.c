@@ -52,7 +52,7 @@ static bool SameMesh(const wfMeshDef* a, const wfMeshDef* b)
 }
 
 // The defs of two scenes, field by field where they hold pointers (compared by what they point to:
-// pin lists, meshes), and their colliders.
+// pin lists, meshes, collider keyframes), and their colliders.
 static bool SameScene(const wfScene* a, const wfScene* b)
 {
 	wfWorldDef wa = wfScene_GetWorldDef(a), wb = wfShimScene_GetWorldDef(b);
@@ -78,6 +78,10 @@ static bool SameScene(const wfScene* a, const wfScene* b)
 		return false;
 	for (int i = 0; i < wfScene_GetColliderCount(a); ++i) {
 		wfColliderDef ca = wfScene_GetColliderDef(a, i), cb = wfShimScene_GetColliderDef(b, i);
+		// Keyframes by what they hold (each loader has its own copy).
+		if (ca.keyCount != cb.keyCount || !SameBytes(ca.keys, cb.keys, (size_t)ca.keyCount * sizeof(wfColliderKey)))
+			return false;
+		ca.keys = cb.keys = NULL;
 		if (memcmp(&ca, &cb, sizeof ca) != 0)
 			return false;
 	}

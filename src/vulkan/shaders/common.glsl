@@ -6,8 +6,9 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "shared.h"
 
-// The fused kernel (fused.glsl) sets its own workgroup size and bindings (WF_BATCH).
-#ifndef WF_FUSED
+// The fused kernel (fused.glsl) sets its own workgroup size and bindings (WF_BATCH), the scan
+// (contact_scan.comp) its workgroup size (WF_OWN_GROUP_SIZE).
+#if !defined(WF_FUSED) && !defined(WF_OWN_GROUP_SIZE)
 layout(local_size_x = WF_VK_GROUP_SIZE) in;
 #endif
 
@@ -31,6 +32,17 @@ layout(std430, binding = WF_VK_BIND_INDICES) readonly buffer IndexBuf { uint ind
 layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status; };
 layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
 layout(std430, binding = WF_VK_BIND_PARTIALS) buffer PartialBuf { wfVkPartial partials[]; };
+layout(std430, binding = WF_VK_BIND_REST) readonly buffer RestBuf { vec4 rest[]; };
+// The world's contact arrays (shared.h, WF_VK_SET_CONTACTS).
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_PARAMS) readonly buffer ContactParamsBuf { wfVkContactParams CP; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_KEY) buffer ContactKeyBuf { uint cellKey[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_RANK) buffer ContactRankBuf { uint cellRank[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_CELLS) buffer ContactCellBuf { uint cells[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_SORTED) buffer ContactSortedBuf { uint sorted[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_DELTA) buffer ContactDeltaBuf { vec4 delta[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_X) buffer ContactXBuf { vec4 cx[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_MOTION) buffer ContactMotionBuf { vec4 motion[]; };
+layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_OWNER) buffer ContactOwnerBuf { uint owner[]; };
 #else
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).

@@ -1,23 +1,2 @@
 #version 450
-// End of an XPBD or Jacobi substep: v = factor (x - p) (factor 1/h or retention/h), then collide.
-#include "common.glsl"
-
-void main()
-{
-	uint i = WfElement();
-	if (i == 0xffffffffu)
-		return;
-	vec4 x = pos[i];
-	if (x.w == 0.0) {
-		vel[i] = vec4(0.0);
-		return;
-	}
-	vec4 p = prev[i];
-	float f = P.velFactor;
-	precise vec4 v = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
-	if ((P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u) {
-		WfCollide(x, v, pc.substep);
-		pos[i] = x;
-	}
-	vel[i] = v;
-}
+#include "finish.glsl"

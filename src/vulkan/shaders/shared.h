@@ -75,7 +75,30 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_STATUS 16        // wfVkStatus
 #define WF_VK_BIND_STATS_PARAMS 17  // wfVkStatsParams (host-visible, after the frame records)
 #define WF_VK_BIND_PARTIALS 18      // (particle groups + constraint groups) wfVkPartial
-#define WF_VK_BIND_COUNT 19
+#define WF_VK_BIND_REST 19          // (n) vec4 rest positions (self-collision's exclusion; 16 bytes without it)
+#define WF_VK_BIND_COUNT 20
+
+// Contacts (wfSelfCollisionDef: a cloth's own particles, and cloth against cloth): set 1, one per
+// world, bound for the whole frame. The arrays hold N particles: the largest self-colliding cloth,
+// or with betweenCloths the world's particles, cloth after cloth in slot order (a cloth's base is
+// the particles of the cloths before it). H is the hash's size (a power of two, mask = H - 1).
+#define WF_VK_SET_CONTACTS 1
+#define WF_VK_CONTACT_BIND_PARAMS 0 // wfVkContactParams (host-visible, written at creation)
+#define WF_VK_CONTACT_BIND_KEY 1    // (N) each particle's cell key
+#define WF_VK_CONTACT_BIND_RANK 2   // (N) its place among its cell's particles in atomicAdd order (not deterministic)
+#define WF_VK_CONTACT_BIND_CELLS 3  // (H + 1) counts, then after the scan each cell's start (cell k is
+                                    // sorted[cells[k], cells[k + 1])); then the scan's block sums
+#define WF_VK_CONTACT_BIND_SORTED 4 // (N) particle indices by cell, ascending within a cell (the CPU's order)
+#define WF_VK_CONTACT_BIND_DELTA 5  // (N) vec4 each particle's averaged push, w 1 where it touches another
+#define WF_VK_CONTACT_BIND_X 6      // (N) vec4 cloth against cloth: positions in the first cloth's frame, w inverse mass
+#define WF_VK_CONTACT_BIND_MOTION 7 // (N) vec4 cloth against cloth: the substep's motion x - prev in the cloth's frame
+#define WF_VK_CONTACT_BIND_OWNER 8  // (N) cloth against cloth: the particle's cloth (its base)
+#define WF_VK_CONTACT_BIND_COUNT 9
+// The scan (contact_scan.comp): each workgroup of WF_VK_SCAN_GROUP invocations scans
+// WF_VK_SCAN_BLOCK counts (4 each) and writes the block's sum; the sums are scanned the same way,
+// level by level, then added back.
+#define WF_VK_SCAN_GROUP 256
+#define WF_VK_SCAN_BLOCK 1024
 
 // Fused small-cloth kernels (fused.glsl): one workgroup steps a whole frame of one cloth. Each
 // invocation owns up to WF_VK_FUSED_PER_THREAD particles (their velocities and substep-start
@@ -161,6 +184,21 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_PUSH_TETHER 32u         // predict.comp: only the tethers (wfCpuTethers)
 #define WF_VK_PUSH_TETHER_VEL 64u     // with WF_VK_PUSH_TETHER: the outward velocity removed too (springs)
 // Fused kernels read wfVkPush as: first = iterations, count = substeps, substep and flags unused.
+// Contact kernels (contact_*.comp) read it as: first = the cloth's base in the contact arrays (the
+// scan: the offset of the array in cells[]), count = elements, substep = the hash mask (the scan:
+// the offset of its block sums), flags = one WF_VK_CONTACT_* stage and its options.
+#define WF_VK_CONTACT_CLEAR 1u        // contact_grid: cells[0, count) = 0
+#define WF_VK_CONTACT_KEYS 2u         // contact_grid: key and rank of each particle, counts by atomicAdd
+#define WF_VK_CONTACT_SCATTER 3u      // contact_grid: sorted[cells[key] + rank] = particle
+#define WF_VK_CONTACT_SORT 4u         // contact_grid: each cell's list into ascending order
+#define WF_VK_CONTACT_EXPORT 5u       // contact_grid: a cloth's particles into X, MOTION and OWNER at its base
+#define WF_VK_CONTACT_APPLY 6u        // contact_grid: x += delta (self-collision of springs)
+#define WF_VK_CONTACT_APPLY_VEL 7u    // contact_grid: x += delta, v += velFactor delta (cloth against cloth)
+#define WF_VK_CONTACT_SCAN_UP 8u      // contact_scan: each block scanned in place, its sum written
+#define WF_VK_CONTACT_SCAN_DOWN 9u    // contact_scan: the scanned block sums added back
+#define WF_VK_CONTACT_STAGE_MASK 15u
+#define WF_VK_CONTACT_WORLD 16u       // keys and gather over X (cloth against cloth), not the cloth's pos
+#define WF_VK_CONTACT_FRICTION 32u    // gather: Coulomb friction on the substep's motion
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfVkPush)
@@ -212,9 +250,9 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_FLOAT maxSpeed;       // the frame check's speed limit (wfWorldDef.maxSpeed)
 	WF_UINT shapeCount;      // colliders (wfCreateCollider): shapes[0, shapeCount)
 	WF_UINT tetherBase;      // the tethers' records in the constraint array: con[tetherBase + i] is particle i's
-	WF_UINT pad3;
-	WF_UINT pad4;
-	WF_UINT pad5;
+	WF_FLOAT contactX;       // cloth against cloth: this cloth's origin less the first cloth's
+	WF_FLOAT contactY;       // (in double on the host, then float), added to its positions
+	WF_FLOAT contactZ;
 	WF_UINT colorStart[WF_VK_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 	wfVkShape shapes[WF_VK_MAX_SHAPES];
 WF_STRUCT_END(wfVkClothParams)
@@ -243,6 +281,14 @@ WF_STRUCT_BEGIN(wfVkBatchSlot)
 	WF_UINT at[WF_VK_SLOT_COUNT]; // WF_VK_SLOT_*
 	wfVkStatus status;             // written by the kernel at the end of the frame, read by the host
 WF_STRUCT_END(wfVkBatchSlot)
+
+// The contact pass's constants (wfSelfCollisionDef), computed on the host with the CPU's expressions.
+WF_STRUCT_BEGIN(wfVkContactParams)
+	WF_FLOAT distance;       // 2 thickness: the contact distance and the cell's size
+	WF_FLOAT invCell;        // 1 / distance
+	WF_FLOAT exclude;        // exclusion x distance: pairs closer in the rest shape are skipped
+	WF_FLOAT friction;       // mu
+WF_STRUCT_END(wfVkContactParams)
 
 // Inputs of the statistics kernels (wfComputeStats), written by the host before the submit.
 WF_STRUCT_BEGIN(wfVkStatsParams)

@@ -1,0 +1,23 @@
+// The hash grid of the contact pass (cpu_self.c's CellKey, CellOf and NeighbourKeys, the same
+// integer and float operations): cells of CP.distance, keys masked to the hash's size.
+
+uint WfCellKey(int x, int y, int z, uint mask)
+{
+	uint h = uint(x) * 73856093u ^ uint(y) * 19349663u ^ uint(z) * 83492791u;
+	return h & mask;
+}
+
+// The cell of a coordinate, clamped into int range (a far or non-finite particle shares an edge
+// cell). NaN is found by its bits: a compiler may assume that c == c.
+int WfCellOf(float v)
+{
+	precise float c = floor(v * CP.invCell);
+	if ((floatBitsToUint(c) & 0x7fffffffu) > 0x7f800000u)
+		return 0;
+	return c > 1e9 ? 1000000000 : c < -1e9 ? -1000000000 : int(c);
+}
+
+uint WfKeyOf(vec3 x, uint mask)
+{
+	return WfCellKey(WfCellOf(x.x), WfCellOf(x.y), WfCellOf(x.z), mask);
+}

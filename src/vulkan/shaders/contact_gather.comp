@@ -1,0 +1,133 @@
+#version 450
+// The contact pass's Jacobi gather (cpu_self.c wfCpuSelfCollide, wfCpuClothContacts): each
+// particle sums its inverse-mass share of every overlap with a particle of the 27 cells around it
+// (and Coulomb friction on the pair's motion of the substep), averages over its contacts and writes
+// the push to delta; the particles move in a later pass. The cells are visited in the CPU's order
+// (dz, dy, dx from -1 to 1, a key seen before skipped) and each cell's particles in ascending
+// index, so each particle adds the same terms in the same order as the CPU: the same bits.
+// Self-collision (a cloth's own particles, its set 0 bound): pairs closer than CP.exclude in the
+// rest shape skipped. WF_VK_CONTACT_WORLD (cloth against cloth): particles of the world's arrays,
+// pairs of one cloth skipped.
+#include "common.glsl"
+#include "contact.glsl"
+
+// AddPairPush: the push on particle i of an overlapping pair at separation e (from j to i,
+// |e| = dist < d): its share of the overlap along e, less friction on the relative motion m.
+void WfPairPush(float ex, float ey, float ez, float dist, float share, bool friction, vec3 m, inout vec3 acc)
+{
+	const float d = CP.distance;
+	precise float nx = ex / dist, ny = ey / dist, nz = ez / dist;
+	precise float push = share * (d - dist);
+	precise float ox = nx * push, oy = ny * push, oz = nz * push;
+	if (friction) {
+		precise float mn = m.x * nx + m.y * ny + m.z * nz;
+		precise float tx = m.x - mn * nx, ty = m.y - mn * ny, tz = m.z - mn * nz;
+		precise float tl = sqrt(tx * tx + ty * ty + tz * tz);
+		if (tl > 1e-12) {
+			precise float k = share * min(1.0, CP.friction * (d - dist) / tl);
+			ox -= tx * k;
+			oy -= ty * k;
+			oz -= tz * k;
+		}
+	}
+	precise vec3 s = vec3(acc.x + ox, acc.y + oy, acc.z + oz);
+	acc = s;
+}
+
+void main()
+{
+	const uint i = WfElement();
+	if (i == 0xffffffffu)
+		return;
+	const bool world = (pc.flags & WF_VK_CONTACT_WORLD) != 0u;
+	const bool friction = (pc.flags & WF_VK_CONTACT_FRICTION) != 0u;
+	const uint mask = pc.substep;
+	// Loads behind branches, not selects: the other mode's arrays are not this dispatch's size.
+	vec4 xi, ri = vec4(0.0), pi = vec4(0.0), mi = vec4(0.0);
+	uint own = 0u;
+	if (world) {
+		xi = cx[i];
+		own = owner[i];
+		if (friction)
+			mi = motion[i];
+	} else {
+		xi = pos[i];
+		ri = rest[i];
+		if (friction)
+			pi = prev[i];
+	}
+	if (xi.w == 0.0) {
+		delta[i] = vec4(0.0);
+		return;
+	}
+	const float d = CP.distance;
+	precise float d2 = d * d;
+	precise float exclude2 = CP.exclude * CP.exclude;
+	// The 27 cells' keys in the CPU's order (q = 9 (dz + 1) + 3 (dy + 1) + dx + 1); a key equal to
+	// an earlier one is not visited again (two cells may share a key), as in the CPU's
+	// deduplicated list. Unrolled, so the keys and the mask stay in registers.
+	const int cx0 = WfCellOf(xi.x), cy0 = WfCellOf(xi.y), cz0 = WfCellOf(xi.z);
+	uint keys[27];
+	[[unroll]] for (int q = 0; q < 27; ++q)
+		keys[q] = WfCellKey(cx0 + q % 3 - 1, cy0 + (q / 3) % 3 - 1, cz0 + q / 9 - 1, mask);
+	uint visit = 0u;
+	[[unroll]] for (int q = 0; q < 27; ++q) {
+		bool seen = false;
+		[[unroll]] for (int r = 0; r < q; ++r)
+			seen = seen || keys[r] == keys[q];
+		visit |= seen ? 0u : 1u << q;
+	}
+	vec3 sum = vec3(0.0);
+	int contacts = 0;
+	[[unroll]] for (int q = 0; q < 27; ++q) {
+		if ((visit & (1u << q)) == 0u)
+			continue;
+		const uint end = cells[keys[q] + 1u];
+		for (uint at = cells[keys[q]]; at < end; ++at) {
+			const uint j = sorted[at];
+			if (j == i)
+				continue;
+			vec4 xj;
+			if (world) {
+				if (owner[j] == own)
+					continue; // the same cloth: its self-collision's business
+				xj = cx[j];
+			} else {
+				xj = pos[j];
+			}
+			precise float ex = xi.x - xj.x, ey = xi.y - xj.y, ez = xi.z - xj.z;
+			precise float dist2 = ex * ex + ey * ey + ez * ez;
+			if (dist2 >= d2)
+				continue;
+			if (!world) {
+				// Neighbours along the cloth: close in the rest shape.
+				const vec4 rj = rest[j];
+				precise float rx = ri.x - rj.x, ry = ri.y - rj.y, rz = ri.z - rj.z;
+				precise float r2 = rx * rx + ry * ry + rz * rz;
+				if (r2 < exclude2)
+					continue;
+			}
+			precise float dist = sqrt(dist2);
+			if (!(dist > 1e-9))
+				continue;
+			precise vec3 m = vec3(0.0);
+			if (friction && world) {
+				const vec4 mj = motion[j];
+				m = vec3(mi.x - mj.x, mi.y - mj.y, mi.z - mj.z);
+			} else if (friction) {
+				const vec4 pj = prev[j];
+				m = vec3((xi.x - pi.x) - (xj.x - pj.x), (xi.y - pi.y) - (xj.y - pj.y), (xi.z - pi.z) - (xj.z - pj.z));
+			}
+			precise float share = xi.w / (xi.w + xj.w);
+			WfPairPush(ex, ey, ez, dist, share, friction, m, sum);
+			contacts++;
+		}
+	}
+	if (contacts > 0) {
+		const float c = float(contacts);
+		precise vec4 push = vec4(sum.x / c, sum.y / c, sum.z / c, 1.0);
+		delta[i] = push;
+	} else {
+		delta[i] = vec4(0.0);
+	}
+}

@@ -1,0 +1,66 @@
+#version 450
+// The contact pass's grid stages, one per dispatch (wfVkPush.flags, shared.h WF_VK_CONTACT_*): the
+// counts cleared, each particle's key and its rank in its cell (atomicAdd), the scatter into
+// sorted order, each cell's list sorted by particle index (so every cell lists its particles in
+// ascending order, as the CPU's counting sort does, whatever order the atomics ran in); and for
+// cloth against cloth a cloth's particles copied into the world's arrays, and the pushes applied.
+#include "common.glsl"
+#include "contact.glsl"
+
+void main()
+{
+	const uint e = WfElement();
+	if (e == 0xffffffffu)
+		return;
+	const uint stage = pc.flags & WF_VK_CONTACT_STAGE_MASK;
+	const uint mask = pc.substep;
+	if (stage == WF_VK_CONTACT_CLEAR) {
+		cells[e] = 0u;
+	} else if (stage == WF_VK_CONTACT_KEYS) {
+		// e is the particle's index in the contact arrays (its cloth's base + its index there).
+		const vec3 x = (pc.flags & WF_VK_CONTACT_WORLD) != 0u ? cx[e].xyz : pos[e].xyz;
+		const uint k = WfKeyOf(x, mask);
+		cellKey[e] = k;
+		cellRank[e] = atomicAdd(cells[k], 1u);
+	} else if (stage == WF_VK_CONTACT_SCATTER) {
+		sorted[cells[cellKey[e]] + cellRank[e]] = e;
+	} else if (stage == WF_VK_CONTACT_SORT) {
+		// Insertion sort of cell e's list: a cell holds a few particles.
+		const uint first = cells[e], end = cells[e + 1u];
+		for (uint a = first + 1u; a < end; ++a) {
+			const uint v = sorted[a];
+			uint b = a;
+			while (b > first && sorted[b - 1u] > v) {
+				sorted[b] = sorted[b - 1u];
+				--b;
+			}
+			sorted[b] = v;
+		}
+	} else if (stage == WF_VK_CONTACT_EXPORT) {
+		// Cloth against cloth: particle e of this cloth at its base in the world's arrays, in the
+		// first cloth's frame (cpu_self.c wfCpuClothContacts), with its motion of the substep.
+		const uint i = e - pc.first; // WfElement counts from pc.first, the cloth's base
+		const vec4 x = pos[i], p = prev[i];
+		const uint g = e;
+		precise vec4 y = vec4(x.x + P.contactX, x.y + P.contactY, x.z + P.contactZ, x.w);
+		precise vec4 m = vec4(x.x - p.x, x.y - p.y, x.z - p.z, 0.0);
+		cx[g] = y;
+		motion[g] = m;
+		owner[g] = pc.first;
+	} else if (stage == WF_VK_CONTACT_APPLY || stage == WF_VK_CONTACT_APPLY_VEL) {
+		const uint i = e - pc.first;
+		const vec4 m = delta[e];
+		if (m.w == 0.0)
+			return;
+		const vec4 x = pos[i];
+		precise vec4 y = vec4(x.x + m.x, x.y + m.y, x.z + m.z, x.w);
+		pos[i] = y;
+		if (stage == WF_VK_CONTACT_APPLY_VEL) {
+			// The velocity as the solver derives it from positions (P.velFactor: 1 / h, Jacobi's retention / h).
+			const vec4 v = vel[i];
+			const float f = P.velFactor;
+			precise vec4 u = vec4(v.x + f * m.x, v.y + f * m.y, v.z + f * m.z, v.w);
+			vel[i] = u;
+		}
+	}
+}
