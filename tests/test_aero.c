@@ -43,7 +43,7 @@ WF_TEST(aero_plate_terminal_velocity)
 	const double M = 3 * 0.01, g = 9.8, area = 0.5 * (double)side * hgt;
 	const double terminal = sqrt(2.0 * M * g / (1.2 * 1.0 * area));
 	fprintf(stderr, "  after 5 s: falling at %.5f m/s (last frame's change %.2g), closed form %.5f m/s; corners at %.4f %.4f %.4f m\n",
-	        speed, speed - previous, terminal, (double)p[0].y, (double)p[1].y, (double)p[2].y);
+		speed, speed - previous, terminal, (double)p[0].y, (double)p[1].y, (double)p[2].y);
 	ENSURE(p[0].y == p[1].y && p[1].y == p[2].y); // flat
 	ENSURE_NEAR(speed, terminal, 1e-3 * terminal);
 	// Without the air it would fall at g t = 49 m/s.

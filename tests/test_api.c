@@ -58,9 +58,16 @@ static const char* SpoilCloth(int k, wfClothDef* d)
 	case 9: d->material.retention = -0.1f; return "material.retention";
 	case 10: d->material.stretchCompliance = -1.0f; return "material.stretchCompliance";
 	case 11: d->material.stiffness = NAN; return "material.stiffness";
-	case 12: d->pinMode = WF_PIN_LIST; d->pinIndices = badPins; d->pinCount = 2; return "pinIndices[1]";
+	case 12:
+		d->pinMode = WF_PIN_LIST;
+		d->pinIndices = badPins;
+		d->pinCount = 2;
+		return "pinIndices[1]";
 	case 13: d->pinMode = (wfPinMode)42; return "pinMode";
-	case 14: d->cols = 1; d->rows = 1; return "cols x rows";
+	case 14:
+		d->cols = 1;
+		d->rows = 1;
+		return "cols x rows";
 	}
 	return NULL;
 }
@@ -276,8 +283,8 @@ static int CpuStageTiming(wfWorldDef wd, wfClothDef cd, int threads, int frames)
 		wallMs += wall;
 	}
 	wfStepProfile p = wfWorld_GetStepProfile(on);
-	fprintf(stderr, "  %s %d x %d, %d substeps x %d iterations, %d thread(s): last frame", wfSolverName(wd.step.solver), cd.cols,
-		cd.rows, wd.step.substeps, wd.step.iterations, wfWorld_GetThreadCount(on));
+	fprintf(stderr, "  %s %d x %d, %d substeps x %d iterations, %d thread(s): last frame", wfSolverName(wd.step.solver), cd.cols, cd.rows,
+		wd.step.substeps, wd.step.iterations, wfWorld_GetThreadCount(on));
 	for (int k = 0; k < WF_STAGE_COUNT; ++k)
 		fprintf(stderr, " %s %.3f", wfStageName((wfStage)k), p.stageMs[k]);
 	fprintf(stderr, " ms; %d frames: stages %.3f of %.3f ms wall, solve %.3f ms\n", frames, sumMs, wallMs, solveMs);
@@ -366,10 +373,7 @@ WF_TEST(device_name_match_ignores_case)
 
 // ------------------------------------------------------------------ the def field tables
 
-static bool IsNumber(const wfFieldInfo* f)
-{
-	return f->type == WF_FIELD_INT || f->type == WF_FIELD_FLOAT || f->type == WF_FIELD_VEC3;
-}
+static bool IsNumber(const wfFieldInfo* f) { return f->type == WF_FIELD_INT || f->type == WF_FIELD_FLOAT || f->type == WF_FIELD_VEC3; }
 
 static bool InFieldRange(const wfFieldInfo* f, double v)
 {
@@ -559,7 +563,7 @@ static int RangesRefused(wfDefType def, const void* defaults, size_t size, size_
 			bool refused = rejects(buf, error, (int)sizeof error);
 			if (!refused || strncmp(error, expected, strlen(expected)) != 0) {
 				fprintf(stderr, "  FAILED %s past its %s bound: %s \"%s\"\n", path, side ? "upper" : "lower",
-				        refused ? "refused with" : "accepted", error);
+					refused ? "refused with" : "accepted", error);
 				return -1;
 			}
 			++checked;

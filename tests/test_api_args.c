@@ -8,11 +8,11 @@
 
 typedef struct Fixture {
 	wfWorld* world;
-	wfClothId cloth;   // 4 x 3 particles
-	wfClothId stale;   // a destroyed cloth of the same world
-	wfClothId none;    // the null id
-	float bad;         // NaN, +inf or -inf for this pass
-	wfWorldDef def;    // a valid default def for the setters' world-NULL rows
+	wfClothId cloth; // 4 x 3 particles
+	wfClothId stale; // a destroyed cloth of the same world
+	wfClothId none;  // the null id
+	float bad;       // NaN, +inf or -inf for this pass
+	wfWorldDef def;  // a valid default def for the setters' world-NULL rows
 	wfVec3 buffer[12];
 	wfVec3 before[12]; // positions at the start of the case
 	char error[256];
@@ -106,10 +106,9 @@ static bool WriteBad(Fixture* f, bool positions)
 static bool MoveGrabBad(Fixture* f)
 {
 	wfVec3 target = {0.5f, 2.0f, 0.0f}, p[N];
-	bool ok = wfCloth_Grab(f->cloth, 3, target) == WF_OK &&
-		wfCloth_MoveGrab(f->cloth, Bad3(f, 0)) == WF_ERROR_INVALID_ARGUMENT && Says(f, "finite") &&
-		wfWorld_Step(f->world) == WF_OK && wfCloth_ReadPositions(f->cloth, p, N) == WF_OK &&
-		p[3].x == target.x && p[3].y == target.y && p[3].z == target.z;
+	bool ok = wfCloth_Grab(f->cloth, 3, target) == WF_OK && wfCloth_MoveGrab(f->cloth, Bad3(f, 0)) == WF_ERROR_INVALID_ARGUMENT &&
+		Says(f, "finite") && wfWorld_Step(f->world) == WF_OK && wfCloth_ReadPositions(f->cloth, p, N) == WF_OK && p[3].x == target.x &&
+		p[3].y == target.y && p[3].z == target.z;
 	wfCloth_Release(f->cloth);
 	wfCloth_Reset(f->cloth);
 	return ok;
@@ -131,7 +130,7 @@ static bool MoveGrabBad(Fixture* f)
 	X(wfWorld_GetWarnings(NULL).nonFinite == 0 && wfWorld_GetWarnings(NULL).unstable == 0) \
 	X(wfWorld_GetSphereCenter(NULL).x == 0.0f && wfWorld_GetSphereCenter(NULL).y == 0.0f) \
 	X(wfWorld_GetStepProfile(NULL).gpuMs == -1.0 && wfWorld_GetStepProfile(NULL).stageMs[0] == -1.0 && \
-	  wfWorld_GetStepProfile(NULL).dispatches == 0) \
+		wfWorld_GetStepProfile(NULL).dispatches == 0) \
 	X(wfWorld_SetStageTiming(NULL, true) == WF_ERROR_INVALID_ARGUMENT) \
 	X(wfWorld_GetStageTiming(NULL) == false) \
 	X(wfWorld_SetStep(NULL, &f->def.step) == WF_ERROR_INVALID_ARGUMENT) \
@@ -226,7 +225,7 @@ static bool MoveGrabBad(Fixture* f)
 	X(!wfPinModeFromName(NULL, &(wfPinMode){0}) && !wfPinModeFromName("none", NULL)) \
 	X(strcmp(wfResultName((wfResult)99), "unknown") == 0 && strcmp(wfStageName((wfStage)-1), "?") == 0) \
 	X(strcmp(wfSolverName((wfSolverType)99), "?") == 0 && strcmp(wfBackendName((wfBackendType)-5), "?") == 0 && \
-	  strcmp(wfPinModeName((wfPinMode)42), "?") == 0) \
+		strcmp(wfPinModeName((wfPinMode)42), "?") == 0) \
 	X(wfPresetCount() == 3 && !wfClothId_IsNull(f->cloth) && wfClothId_IsNull(f->none)) \
 	X(wfEnumerateDevices(NULL, 4, NULL, 0) >= -1) \
 	X(!wfDeviceNameMatches(NULL, "x") && !wfDeviceNameMatches("x", NULL)) \
@@ -243,7 +242,9 @@ enum { ARG_CASE_COUNT = 0 ARG_CASES(COUNT_CASE) };
 static bool RunCase(Fixture* f, int k)
 {
 	int row = 0;
-#define RUN_ROW(expr) if (row++ == k) return (expr);
+#define RUN_ROW(expr) \
+	if (row++ == k) \
+		return (expr);
 	ARG_CASES(RUN_ROW)
 #undef RUN_ROW
 	return false;

@@ -84,8 +84,9 @@ WF_TEST(collider_fast_capsule_pushes_cloth)
 		}
 	}
 	wfWarnings warn = wfWorld_GetWarnings(w);
-	fprintf(stderr, "  capsule at z = %.3f m: every column in its span reaches z >= %.3f m (%d do not reach its axis), clearance >= %.5f m\n",
-	        (double)z, (double)pushed, behind, (double)worst);
+	fprintf(stderr,
+		"  capsule at z = %.3f m: every column in its span reaches z >= %.3f m (%d do not reach its axis), clearance >= %.5f m\n",
+		(double)z, (double)pushed, behind, (double)worst);
 	ENSURE(warn.unstable == 0 && warn.nonFinite == 0);
 	ENSURE(behind == 0);
 	ENSURE(pushed > z + k.radius); // the sheet is carried in front of the capsule
@@ -152,7 +153,7 @@ static int TiltedPlane(float degrees, float mu, float* slid)
 	const double t = frames * wd.step.timeStep, expect = degrees * 3.14159265 / 180.0;
 	double closed = 0.5 * 9.81 * (sin(expect) - mu * cos(expect)) * t * t;
 	fprintf(stderr, "  %.0f degrees, mu %.2f (friction angle %.1f): slid %.4f m in %.1f s (closed form %.4f m), lowest %.4f m above\n",
-	        (double)degrees, (double)mu, atan((double)mu) * 180.0 / 3.14159265, along, t, closed > 0.0 ? closed : 0.0, height);
+		(double)degrees, (double)mu, atan((double)mu) * 180.0 / 3.14159265, along, t, closed > 0.0 ? closed : 0.0, height);
 	ENSURE(height > 0.004); // on the plane at the thickness, not through it
 	wfDestroyWorld(w);
 	return 0;
@@ -280,8 +281,14 @@ WF_TEST(collider_def_errors)
 		wfColliderDef k = wfDefaultColliderDef();
 		switch (cases[i].field) {
 		case 0: k.radius = cases[i].value; break;
-		case 1: k.type = WF_COLLIDER_CAPSULE; k.halfLength = cases[i].value; break;
-		case 2: k.type = WF_COLLIDER_BOX; k.halfExtents.y = cases[i].value; break;
+		case 1:
+			k.type = WF_COLLIDER_CAPSULE;
+			k.halfLength = cases[i].value;
+			break;
+		case 2:
+			k.type = WF_COLLIDER_BOX;
+			k.halfExtents.y = cases[i].value;
+			break;
 		case 3: k.frequency = cases[i].value; break;
 		case 4: k.rotation = (wfQuat){0, 0, 0, 0}; break;
 		case 5: k.position.y = cases[i].value; break;
@@ -311,16 +318,16 @@ WF_TEST(scene_colliders)
 {
 	char err[512];
 	wfScene* scene = wfScene_Parse("{\"colliders\": [{\"type\": \"capsule\", \"position\": [1, 2, 3], \"rotate\": [0, 0, 90], "
-	                               "\"radius\": 0.1, \"radius1\": 0.05, \"halfLength\": 0.3, \"amplitude\": [0, 0.1, 0], \"frequency\": 2},"
-	                               " {\"type\": \"plane\"}]}",
-	                               "s.json", err, sizeof err);
+								   "\"radius\": 0.1, \"radius1\": 0.05, \"halfLength\": 0.3, \"amplitude\": [0, 0.1, 0], \"frequency\": 2},"
+								   " {\"type\": \"plane\"}]}",
+		"s.json", err, sizeof err);
 	if (scene == NULL)
 		fprintf(stderr, "  %s\n", err);
 	ENSURE(scene != NULL && wfScene_GetColliderCount(scene) == 2);
 	wfColliderDef k = wfScene_GetColliderDef(scene, 0);
 	ENSURE(k.type == WF_COLLIDER_CAPSULE && k.position.z == 3.0f && k.radius1 == 0.05f && k.halfLength == 0.3f && k.frequency == 2.0f);
 	fprintf(stderr, "  rotate [0, 0, 90] -> (%g, %g, %g, %g)\n", (double)k.rotation.x, (double)k.rotation.y, (double)k.rotation.z,
-	        (double)k.rotation.w);
+		(double)k.rotation.w);
 	ENSURE(fabsf(k.rotation.z - 0.70710678f) < 1e-6f && fabsf(k.rotation.w - 0.70710678f) < 1e-6f);
 	ENSURE(wfScene_GetColliderDef(scene, 1).type == WF_COLLIDER_PLANE);
 	wfScene_Destroy(scene);
@@ -372,7 +379,7 @@ WF_TEST(collider_keyframes)
 	ENSURE_NEAR(p.x, 0.25, 1e-5);
 	ENSURE(wfCollider_GetTransform(smooth, &p, &q) == WF_OK);
 	ENSURE_NEAR(p.x, 0.25 * 0.25 * (3.0 - 0.5), 1e-5); // 3 s^2 - 2 s^3 at s = 1/4
-	for (int f = 0; f < 75; ++f) // t = 1.5 s
+	for (int f = 0; f < 75; ++f)                       // t = 1.5 s
 		ENSURE(wfWorld_Step(w) == WF_OK);
 	ENSURE(wfCollider_GetTransform(lin, &p, &q) == WF_OK);
 	ENSURE_NEAR(p.y, 1.0, 1e-5);
@@ -400,15 +407,16 @@ WF_TEST(collider_keyframes)
 	wfDestroyWorld(w);
 	// A scene's keys (owned by the scene), with the names of bad ones.
 	char err[512];
-	wfScene* scene = wfScene_Parse("{\"colliders\": [{\"type\": \"box\", \"interpolation\": \"smoothstep\", \"loop\": true, \"keys\": ["
-	                               "{\"time\": 0, \"position\": [0, 1, 0]}, {\"time\": 2, \"position\": [1, 1, 0], \"rotate\": [0, 90, 0]}]}]}",
-	                               "k.json", err, sizeof err);
+	wfScene* scene = wfScene_Parse(
+		"{\"colliders\": [{\"type\": \"box\", \"interpolation\": \"smoothstep\", \"loop\": true, \"keys\": ["
+		"{\"time\": 0, \"position\": [0, 1, 0]}, {\"time\": 2, \"position\": [1, 1, 0], \"rotate\": [0, 90, 0]}]}]}",
+		"k.json", err, sizeof err);
 	if (scene == NULL)
 		fprintf(stderr, "  %s\n", err);
 	ENSURE(scene != NULL);
 	wfColliderDef sk = wfScene_GetColliderDef(scene, 0);
 	ENSURE(sk.keyCount == 2 && sk.keys[1].time == 2.0f && sk.keys[1].position.x == 1.0f && sk.loop &&
-	       sk.interpolation == WF_INTERPOLATE_SMOOTHSTEP && fabsf(sk.keys[1].rotation.y - 0.70710678f) < 1e-6f);
+		sk.interpolation == WF_INTERPOLATE_SMOOTHSTEP && fabsf(sk.keys[1].rotation.y - 0.70710678f) < 1e-6f);
 	wfScene_Destroy(scene);
 	ENSURE(wfScene_Parse("{\"colliders\": [{\"keys\": [{\"time\": 1}, {\"tme\": 2}]}]}", "k.json", err, sizeof err) == NULL);
 	fprintf(stderr, "  %s\n", err);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 // ------------------------------------------------------------------ the third document's solver
 //
 // A transcription of the solver the third document describes (its CPU fallback), written from the
@@ -28,10 +27,22 @@ typedef struct DocSolver {
 	unsigned char* fixed;           // (n) top corners
 } DocSolver;
 
-static const struct { int dx, dy; double rest; } kDocNeighbours[12] = {
-	{1, 0, 1.0}, {-1, 0, 1.0}, {0, 1, 1.0}, {0, -1, 1.0},
-	{1, 1, 1.4142135623730951}, {-1, 1, 1.4142135623730951}, {1, -1, 1.4142135623730951}, {-1, -1, 1.4142135623730951},
-	{2, 0, 2.0}, {-2, 0, 2.0}, {0, 2, 2.0}, {0, -2, 2.0},
+static const struct {
+	int dx, dy;
+	double rest;
+} kDocNeighbours[12] = {
+	{1, 0, 1.0},
+	{-1, 0, 1.0},
+	{0, 1, 1.0},
+	{0, -1, 1.0},
+	{1, 1, 1.4142135623730951},
+	{-1, 1, 1.4142135623730951},
+	{1, -1, 1.4142135623730951},
+	{-1, -1, 1.4142135623730951},
+	{2, 0, 2.0},
+	{-2, 0, 2.0},
+	{0, 2, 2.0},
+	{0, -2, 2.0},
 };
 
 static void DocInit(DocSolver* d, int cols, int rows, double spacing)
@@ -228,7 +239,7 @@ WF_TEST(spring_mesh_start_layout)
 	ENSURE_NEAR(cy / n, 0.0, 1e-6);
 	ENSURE_NEAR(p[0].y, 3.3, 1e-5);
 	ENSURE_LE(zmax, 0.036 + 1e-6);
-	ENSURE(zmax > 0.03);           // the perturbation is there ...
+	ENSURE(zmax > 0.03);              // the perturbation is there ...
 	ENSURE_LE(fabs(zsum / n), 0.005); // ... and centred
 	// Rest lengths of the flat grid: the perturbed start is stretched, at most by two neighbours
 	// 2 x 0.3 spacing apart across the plane, sqrt(1 + 0.6^2) - 1 = 0.1662.
@@ -315,8 +326,7 @@ WF_TEST(default_defs_valid_for_every_solver)
 			ENSURE(wfWorld_Step(w) == WF_OK);
 		wfClothStats st;
 		ENSURE(wfCloth_GetStats(id, &st) == WF_OK);
-		fprintf(stderr, "  %s: iterations %d, max strain %.4g\n", wfSolverName((wfSolverType)s), wd.step.iterations,
-			(double)st.maxStrain);
+		fprintf(stderr, "  %s: iterations %d, max strain %.4g\n", wfSolverName((wfSolverType)s), wd.step.iterations, (double)st.maxStrain);
 		ENSURE(st.nonFinite == 0);
 		ENSURE_LE(st.maxStrain, 0.05);
 		wfDestroyWorld(w);

@@ -23,14 +23,13 @@ static wfMesh* Parse(const char* text)
 // Every corner form, negative indices, comments, and statements the reader skips.
 WF_TEST(obj_index_forms)
 {
-	const char* text =
-		"# a unit square and a triangle, written every way\n"
-		"mtllib x.mtl\no square\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0\n"
-		"vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 1 0\ns off\nusemtl cloth\n"
-		"f 1/1/1 4/4/1 3/3/1 2/2/1   # a quad, v/vt/vn\n"
-		"f 2//1 3//1 5//1\n"
-		"f -4 -3 -1\n"      // 2 3 5 again, negative
-		"f 2/2 3/3 5\n";
+	const char* text = "# a unit square and a triangle, written every way\n"
+					   "mtllib x.mtl\no square\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0\n"
+					   "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 1 0\ns off\nusemtl cloth\n"
+					   "f 1/1/1 4/4/1 3/3/1 2/2/1   # a quad, v/vt/vn\n"
+					   "f 2//1 3//1 5//1\n"
+					   "f -4 -3 -1\n" // 2 3 5 again, negative
+					   "f 2/2 3/3 5\n";
 	wfMesh* mesh = Parse(text);
 	ENSURE(mesh != NULL);
 	wfMeshDef d = wfMesh_GetDef(mesh);
@@ -51,11 +50,10 @@ WF_TEST(obj_index_forms)
 // edge, so a bending constraint across it); the corners keep their own UVs.
 WF_TEST(obj_seam_welded_uv_kept)
 {
-	const char* text =
-		"v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\n"
-		"v 1 0 0\nv 2 0 0\nv 2 0 1\nv 1 0 1\n" // 5 and 8 repeat 2 and 3
-		"vt 0 0\nvt 0.5 0\nvt 0.5 1\nvt 0 1\nvt 0.6 0\nvt 1 0\nvt 1 1\nvt 0.6 1\n"
-		"f 1/1 4/4 3/3 2/2\nf 5/5 8/8 7/7 6/6\n";
+	const char* text = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\n"
+					   "v 1 0 0\nv 2 0 0\nv 2 0 1\nv 1 0 1\n" // 5 and 8 repeat 2 and 3
+					   "vt 0 0\nvt 0.5 0\nvt 0.5 1\nvt 0 1\nvt 0.6 0\nvt 1 0\nvt 1 1\nvt 0.6 1\n"
+					   "f 1/1 4/4 3/3 2/2\nf 5/5 8/8 7/7 6/6\n";
 	wfMesh* mesh = Parse(text);
 	ENSURE(mesh != NULL);
 	wfMeshDef d = wfMesh_GetDef(mesh);
@@ -100,8 +98,8 @@ WF_TEST(obj_polygon_and_holes)
 	for (int y = 0; y < 3; ++y)
 		for (int x = 0; x < 3; ++x)
 			if (!(x == 1 && y == 1))
-				k += snprintf(text + k, sizeof text - (size_t)k, "f %d %d %d %d\n", y * 4 + x + 1, (y + 1) * 4 + x + 1,
-				              (y + 1) * 4 + x + 2, y * 4 + x + 2);
+				k += snprintf(text + k, sizeof text - (size_t)k, "f %d %d %d %d\n", y * 4 + x + 1, (y + 1) * 4 + x + 1, (y + 1) * 4 + x + 2,
+					y * 4 + x + 2);
 	mesh = Parse(text);
 	ENSURE(mesh != NULL);
 	d = wfMesh_GetDef(mesh);
@@ -128,7 +126,8 @@ WF_TEST(obj_bad_files)
 		{"v 0 0 1e9\n", "test.obj:1: v: number 3 (1e+09) must be finite and within 1e6"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\n", "test.obj:3: no faces"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 1\n", "test.obj:4: face corners 1 and 3 are the same vertex"},
-		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 0 0\nf 1 2 3\nf 2 3 4\n", "test.obj:6: face corners 1 and 3 are the same vertex (equal positions are welded)"},
+		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 0 0\nf 1 2 3\nf 2 3 4\n",
+			"test.obj:6: face corners 1 and 3 are the same vertex (equal positions are welded)"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3x\n", "test.obj:4: face corner 3: unexpected 'x'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -169,8 +168,10 @@ static int CompareConstraint(const void* x, const void* y)
 {
 	const wfConstraint* p = (const wfConstraint*)x;
 	const wfConstraint* q = (const wfConstraint*)y;
-	if (p->a != q->a) return p->a < q->a ? -1 : 1;
-	if (p->b != q->b) return p->b < q->b ? -1 : 1;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
 	return p->family < q->family ? -1 : p->family > q->family;
 }
 
@@ -269,7 +270,7 @@ static int MeshEqualsGrid(wfSolverType solver, double tolerance)
 	free(ta);
 	free(tm);
 	fprintf(stderr, "  %d constraints (%d/%d/%d) and %d triangles equal as sets; colours: grid %d, mesh %d\n", gm->constraintCount,
-	        gm->familyCount[0], gm->familyCount[1], gm->familyCount[2], gm->triangleCount, gm->colorCount, mm->colorCount);
+		gm->familyCount[0], gm->familyCount[1], gm->familyCount[2], gm->triangleCount, gm->colorCount, mm->colorCount);
 	// The pins of top-corners on the mesh are the grid's two top corners.
 	ENSURE(wfCloth_IsPinned(meshCloth, 0) && wfCloth_IsPinned(meshCloth, cols - 1));
 	for (int i = 1; i < n; ++i)
@@ -281,7 +282,7 @@ static int MeshEqualsGrid(wfSolverType solver, double tolerance)
 	ENSURE(wfCloth_ReadPositions(grid, p, n) == WF_OK && wfCloth_ReadPositions(meshCloth, q, n) == WF_OK);
 	for (int i = 0; i < n; ++i) {
 		double d = sqrt((double)(p[i].x - q[i].x) * (p[i].x - q[i].x) + (double)(p[i].y - q[i].y) * (p[i].y - q[i].y) +
-		                (double)(p[i].z - q[i].z) * (p[i].z - q[i].z));
+			(double)(p[i].z - q[i].z) * (p[i].z - q[i].z));
 		worst = d > worst ? d : worst;
 		sag = fmax(sag, -(double)p[i].y);
 	}
@@ -299,18 +300,9 @@ static int MeshEqualsGrid(wfSolverType solver, double tolerance)
 
 // Tolerances: XPBD's Gauss-Seidel order changes with the colouring (1 iteration, so the order
 // matters most); Jacobi and springs sum each particle's constraints in another order (a few ulp).
-WF_TEST(mesh_grid_obj_equals_grid_xpbd)
-{
-	return MeshEqualsGrid(WF_SOLVER_XPBD, 1e-3);
-}
-WF_TEST(mesh_grid_obj_equals_grid_jacobi)
-{
-	return MeshEqualsGrid(WF_SOLVER_JACOBI, 1e-6);
-}
-WF_TEST(mesh_grid_obj_equals_grid_springs)
-{
-	return MeshEqualsGrid(WF_SOLVER_SPRINGS, 1e-6);
-}
+WF_TEST(mesh_grid_obj_equals_grid_xpbd) { return MeshEqualsGrid(WF_SOLVER_XPBD, 1e-3); }
+WF_TEST(mesh_grid_obj_equals_grid_jacobi) { return MeshEqualsGrid(WF_SOLVER_JACOBI, 1e-6); }
+WF_TEST(mesh_grid_obj_equals_grid_springs) { return MeshEqualsGrid(WF_SOLVER_SPRINGS, 1e-6); }
 
 // An open cylinder (a skirt): rings of `around` vertices, triangles, the top ring at y = 0 (test.h).
 wfMesh* wfTestCylinder(int around, int rings, float radius, float length)
@@ -321,16 +313,16 @@ wfMesh* wfTestCylinder(int around, int rings, float radius, float length)
 	for (int r = 0; r < rings; ++r) {
 		for (int a = 0; a < around; ++a) {
 			double t = 2.0 * 3.14159265358979 * a / around;
-			k += (size_t)snprintf(text + k, capacity - k, "v %.7f %.7f %.7f\nvt %.5f %.5f\n", radius * cos(t),
-			                      -length * r / (rings - 1), radius * sin(t), (double)a / around, (double)r / (rings - 1));
+			k += (size_t)snprintf(text + k, capacity - k, "v %.7f %.7f %.7f\nvt %.5f %.5f\n", radius * cos(t), -length * r / (rings - 1),
+				radius * sin(t), (double)a / around, (double)r / (rings - 1));
 		}
 	}
 	for (int r = 0; r + 1 < rings; ++r) {
 		for (int a = 0; a < around; ++a) {
 			int i0 = r * around + a + 1, i1 = r * around + (a + 1) % around + 1;
 			int j0 = i0 + around, j1 = i1 + around;
-			k += (size_t)snprintf(text + k, capacity - k, "f %d/%d %d/%d %d/%d\nf %d/%d %d/%d %d/%d\n", i0, i0, j0, j0, j1, j1, i0, i0,
-			                      j1, j1, i1, i1);
+			k += (size_t)snprintf(text + k, capacity - k, "f %d/%d %d/%d %d/%d\nf %d/%d %d/%d %d/%d\n", i0, i0, j0, j0, j1, j1, i0, i0, j1,
+				j1, i1, i1);
 		}
 	}
 	wfMesh* mesh = Parse(text);
@@ -374,7 +366,7 @@ WF_TEST(mesh_coloring_counts)
 		int plain = wfColorGreedy(m.constraints, m.constraintCount, m.particleCount, color);
 		free(color);
 		fprintf(stderr, "  cylinder %d x %d: %d particles, %d constraints, max degree %d: %d colours (plain greedy %d)\n", sizes[s][0],
-		        sizes[s][1], m.particleCount, m.constraintCount, m.maxDegree, m.colorCount, plain);
+			sizes[s][1], m.particleCount, m.constraintCount, m.maxDegree, m.colorCount, plain);
 		ENSURE(m.colorCount <= plain);
 		ENSURE(m.colorCount >= m.maxDegree && m.colorCount <= 2 * m.maxDegree - 1);
 		wfFreeModel(&m);
@@ -418,7 +410,7 @@ static int Skirt(wfSolverType solver)
 	ENSURE(wfCloth_GetStats(id, &st) == WF_OK);
 	wfWarnings warn = wfWorld_GetWarnings(w);
 	fprintf(stderr, "  %s skirt: max strain %.4f, sphere clearance %.4f m, kinetic %.3g J\n", wfSolverName(solver), (double)st.maxStrain,
-	        (double)st.sphereClearance, st.kineticEnergy);
+		(double)st.sphereClearance, st.kineticEnergy);
 	ENSURE(warn.unstable == 0 && warn.nonFinite == 0 && st.nonFinite == 0);
 	ENSURE(st.sphereClearance > -0.01f);
 	ENSURE_LE(st.maxStrain, 0.25);
@@ -427,18 +419,9 @@ static int Skirt(wfSolverType solver)
 	return 0;
 }
 
-WF_TEST(mesh_skirt_xpbd)
-{
-	return Skirt(WF_SOLVER_XPBD);
-}
-WF_TEST(mesh_skirt_jacobi)
-{
-	return Skirt(WF_SOLVER_JACOBI);
-}
-WF_TEST(mesh_skirt_springs)
-{
-	return Skirt(WF_SOLVER_SPRINGS);
-}
+WF_TEST(mesh_skirt_xpbd) { return Skirt(WF_SOLVER_XPBD); }
+WF_TEST(mesh_skirt_jacobi) { return Skirt(WF_SOLVER_JACOBI); }
+WF_TEST(mesh_skirt_springs) { return Skirt(WF_SOLVER_SPRINGS); }
 
 // Bad mesh defs name the field and the allowed values; nothing is created.
 WF_TEST(mesh_def_errors)
@@ -504,8 +487,8 @@ WF_TEST(scene_mesh_file_and_transform)
 	char err[512];
 	// Scale 2, a quarter turn about y (x -> -z), then up by 1: vertex 1 (1, 0, 0) lands on (0, 1, -2).
 	wfScene* scene = wfScene_Parse("{\"cloth\": {\"mesh\": \"square.obj\", \"pinMode\": \"none\", "
-	                               "\"transform\": {\"scale\": 2, \"rotate\": [0, 90, 0], \"translate\": [0, 1, 0]}}}",
-	                               name, err, sizeof err);
+								   "\"transform\": {\"scale\": 2, \"rotate\": [0, 90, 0], \"translate\": [0, 1, 0]}}}",
+		name, err, sizeof err);
 	if (scene == NULL)
 		fprintf(stderr, "  %s\n", err);
 	ENSURE(scene != NULL);
@@ -593,7 +576,8 @@ WF_TEST(mesh_grid_obj_same_colouring_same_bits)
 		ENSURE(wfWorld_Step(w) == WF_OK);
 	ENSURE(wfCloth_ReadPositions(grid, p, n) == WF_OK && wfCloth_ReadPositions(meshCloth, q, n) == WF_OK);
 	ENSURE(memcmp(p, q, sizeof p) == 0);
-	fprintf(stderr, "  recoloured with the grid's scheme: 60 XPBD frames, the same bits as the grid (bottom corner y %.6f)\n", (double)p[n - 1].y);
+	fprintf(stderr, "  recoloured with the grid's scheme: 60 XPBD frames, the same bits as the grid (bottom corner y %.6f)\n",
+		(double)p[n - 1].y);
 	wfDestroyWorld(w);
 	wfMesh_Destroy(mesh);
 	return 0;

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static wfClothId MakeCloth(wfWorld* w, const wfClothDef* def)
 {
 	wfClothId id = wfCreateCloth(w, def);
@@ -233,7 +232,8 @@ WF_TEST(momentum_conserved_all_solvers)
 		for (int f = 0; f < 20; ++f)
 			wfWorld_Step(w);
 		wfVec3 m1 = Momentum(id, n, cd.material.mass);
-		double d = sqrt((double)(m1.x - m0.x) * (m1.x - m0.x) + (double)(m1.y - m0.y) * (m1.y - m0.y) + (double)(m1.z - m0.z) * (m1.z - m0.z));
+		double d = sqrt(
+			(double)(m1.x - m0.x) * (m1.x - m0.x) + (double)(m1.y - m0.y) * (m1.y - m0.y) + (double)(m1.z - m0.z) * (m1.z - m0.z));
 		double mag = sqrt((double)m0.x * m0.x + (double)m0.y * m0.y + (double)m0.z * m0.z);
 		fprintf(stderr, "  %s: |P0| = %.6f\n", wfSolverName((wfSolverType)s), mag);
 		ENSURE_LE(d / mag, 1e-5);
@@ -408,8 +408,8 @@ WF_TEST(springs_instability_reported)
 			reported++;
 		wfDestroyWorld(w);
 	}
-	fprintf(stderr, "  %d of 200 sets exceeded the stability estimate, %d exploded and were caught, %d warnings logged\n",
-		reported, exploded, messages);
+	fprintf(stderr, "  %d of 200 sets exceeded the stability estimate, %d exploded and were caught, %d warnings logged\n", reported,
+		exploded, messages);
 	ENSURE(exploded > 0);
 	ENSURE(messages >= exploded);
 	return 0;
@@ -556,8 +556,12 @@ WF_TEST(soa_matches_scalar_bitwise)
 		float damping;
 		bool grab, shear;
 	} cases[] = {
-		{60, 60, 1, 1, 0.0f, false, true}, {37, 23, 3, 1, 0.02f, true, true}, {9, 50, 2, 1, 0.0f, false, false},
-		{61, 17, 1, 1, 0.01f, true, true}, {100, 90, 2, 2, 0.0f, true, true}, {130, 70, 1, 2, 0.05f, false, true},
+		{60, 60, 1, 1, 0.0f, false, true},
+		{37, 23, 3, 1, 0.02f, true, true},
+		{9, 50, 2, 1, 0.0f, false, false},
+		{61, 17, 1, 1, 0.01f, true, true},
+		{100, 90, 2, 2, 0.0f, true, true},
+		{130, 70, 1, 2, 0.05f, false, true},
 	};
 	// Each case with the processor's widest blocks (16 lanes where it has AVX-512) and with 8.
 	for (size_t run = 0; run < 2 * sizeof cases / sizeof cases[0]; ++run) {

@@ -45,7 +45,7 @@ WF_TEST(scene_empty_object_gives_defaults)
 WF_TEST(scene_preset_then_overrides)
 {
 	const char* text = "{ \"world\": { \"step\": { \"substeps\": 32 } }, \"preset\": \"compute-cloth\",\n"
-		"  \"cloth\": { \"material\": { \"stiffness\": 1500 } } }";
+					   "  \"cloth\": { \"material\": { \"stiffness\": 1500 } } }";
 	char error[256];
 	wfScene* scene = wfScene_Parse(text, "preset", error, (int)sizeof error);
 	ENSURE(scene != NULL);
@@ -130,7 +130,8 @@ static const BadScene kBad[] = {
 	{"{\"cloth\": {\"cols\": 1, \"rows\": 1}}", "cloth.cols x rows: 1 x 1 particles, allowed [2, 67108864]"},
 	{"{\"cloth\": {\"pinMode\": \"list\", \"pinIndices\": [-1]}}", "cloth.pinIndices[0]: -1 is out of range [0, 1023]"},
 	{"{\"world\": {\"contact\": {\"response\": \"slide\"}}}", "world.contact.response: \"slide\" is not one of friction, stop"},
-	{"{\"world\": {\"sphere\": {\"center\": [0, 0, 1e7]}}}", "world.sphere.center: (0, 0, 1e+07) must be finite, each component in [-1e6, 1e6]"},
+	{"{\"world\": {\"sphere\": {\"center\": [0, 0, 1e7]}}}",
+		"world.sphere.center: (0, 0, 1e+07) must be finite, each component in [-1e6, 1e6]"},
 	{"{\"world\": []}", "world: expected an object, got array"},
 	{"{\"frames\": 1, \"frames\": 2}", "frames: repeated key"},
 	{"{\"preset\": 3}", "preset: expected a string (one of xpbd, compute-cloth, spring-mesh), got number"},
@@ -205,7 +206,7 @@ WF_TEST(scene_frame_check_and_jacobi_keys)
 {
 	char error[256];
 	const char* text = "{ \"world\": { \"maxSpeed\": 50, \"badFrame\": \"reset\" },"
-	                   "  \"cloth\": { \"jacobiWeights\": \"document\", \"jitter\": 0.6 } }";
+					   "  \"cloth\": { \"jacobiWeights\": \"document\", \"jitter\": 0.6 } }";
 	wfScene* scene = wfScene_Parse(text, "keys", error, (int)sizeof error);
 	if (scene == NULL)
 		fprintf(stderr, "  %s\n", error);
@@ -272,7 +273,9 @@ WF_TEST(scene_invalid_utf8_refused)
 WF_TEST(scene_bad_key_bytes_escaped)
 {
 	ENSURE(Refused("{\"wor\\u001b[31mld\": {}}", "s.json: wor\\u001b[31mld: unknown key"));
-	ENSURE(Refused("{\"gr\xc3\xb6\xc3\x9f" "e\": 1}", "s.json: gr\\xc3\\xb6\\xc3\\x9fe: unknown key"));
+	ENSURE(Refused("{\"gr\xc3\xb6\xc3\x9f"
+				   "e\": 1}",
+		"s.json: gr\\xc3\\xb6\\xc3\\x9fe: unknown key"));
 	ENSURE(Refused("{\"world\": {\"step\": {\"solver\": \"x\\u0007\"}}}", "\"x\\u0007\" is not one of xpbd"));
 	// A long bad key is cut with "...".
 	char text[512];
@@ -310,7 +313,8 @@ WF_TEST(scene_nested_too_deep)
 
 WF_TEST(scene_device_name_with_cpu_refused)
 {
-	ENSURE(Refused("{\"world\": {\"backend\": \"cpu\", \"deviceName\": \"llvmpipe\"}}", "s.json: world.deviceName: given with backend cpu"));
+	ENSURE(
+		Refused("{\"world\": {\"backend\": \"cpu\", \"deviceName\": \"llvmpipe\"}}", "s.json: world.deviceName: given with backend cpu"));
 	char err[256];
 	wfWorldDef d = wfDefaultWorldDef();
 	d.backend = WF_BACKEND_CPU;

@@ -77,7 +77,7 @@ int wfTestCountCrossings(wfClothId id, const wfVec3* p)
 	int* src = (int*)malloc((size_t)info.particleCount * sizeof(int));
 	int crossings = 0;
 	if (wfCloth_ReadIndices(id, tri, 3 * info.triangleCount) == WF_OK && wfCloth_ReadEdges(id, edge, 2 * info.edgeCount) == WF_OK &&
-	    wfCloth_ReadSourceParticles(id, src, info.particleCount) == WF_OK) {
+		wfCloth_ReadSourceParticles(id, src, info.particleCount) == WF_OK) {
 		for (int t = 0; t < info.triangleCount; ++t) {
 			const uint32_t* v = &tri[3 * t];
 			const int s0 = src[v[0]], s1 = src[v[1]], s2 = src[v[2]];
@@ -112,9 +112,11 @@ int wfTestCountCrossings(wfClothId id, const wfVec3* p)
 						for (int x = 0; x < 2; ++x)
 							for (int y = 0; y < 3; ++y) {
 								wfVec4 q = r[ends[x]], u = r[v[y]];
-								dmin = fminf(dmin, sqrtf((q.x - u.x) * (q.x - u.x) + (q.y - u.y) * (q.y - u.y) + (q.z - u.z) * (q.z - u.z)));
+								dmin = fminf(dmin,
+									sqrtf((q.x - u.x) * (q.x - u.x) + (q.y - u.y) * (q.y - u.y) + (q.z - u.z) * (q.z - u.z)));
 							}
-						fprintf(stderr, "    crossing: edge %u-%u (sources %d %d) triangle %d %d %d, closest rest distance %.4f\n", a, b, sa, sb, s0, s1, s2, (double)dmin);
+						fprintf(stderr, "    crossing: edge %u-%u (sources %d %d) triangle %d %d %d, closest rest distance %.4f\n", a, b,
+							sa, sb, s0, s1, s2, (double)dmin);
 					}
 				}
 			}
@@ -205,9 +207,10 @@ WF_TEST(self_collision_folded_sheet_keeps_layers)
 	int order = 0, orderWithout = 0, cross = 0, crossWithout = 0;
 	ENSURE(Drop(true, &with, &order, &d, &cross) == 0);
 	ENSURE(Drop(false, &without, &orderWithout, &d, &crossWithout) == 0);
-	fprintf(stderr, "  600 frames on the floor: closest non-excluded pair %.5f m with self-collision, %.5f m without (contact %.5f m); "
-	        "layer order broken at %d places with, %d without; edges through triangles (every 60th frame) %d with, %d without\n",
-	        (double)with, (double)without, (double)d, order, orderWithout, cross, crossWithout);
+	fprintf(stderr,
+		"  600 frames on the floor: closest non-excluded pair %.5f m with self-collision, %.5f m without (contact %.5f m); "
+		"layer order broken at %d places with, %d without; edges through triangles (every 60th frame) %d with, %d without\n",
+		(double)with, (double)without, (double)d, order, orderWithout, cross, crossWithout);
 	ENSURE(with >= 0.9f * d);
 	ENSURE(order == 0);
 	ENSURE(cross == 0);
@@ -228,7 +231,7 @@ WF_TEST(self_collision_def_errors)
 	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
 	ENSURE(w != NULL);
 	fprintf(stderr, "  auto with self-collision: %s (%s without)\n", wfBackendName(wfWorld_GetBackend(w)),
-	        wfBackendName(wfWorld_GetBackend(plain)));
+		wfBackendName(wfWorld_GetBackend(plain)));
 	ENSURE(wfWorld_GetBackend(w) == wfWorld_GetBackend(plain));
 	wfDestroyWorld(w);
 	wfDestroyWorld(plain);
@@ -300,8 +303,10 @@ WF_TEST(cloth_against_cloth_hammock)
 	int belowWith = 0, belowWithout = 0;
 	ENSURE(Hammock(true, &with, &belowWith) == 0);
 	ENSURE(Hammock(false, &without, &belowWithout) == 0);
-	fprintf(stderr, "  after 150 frames: closest pair of the two cloths %.4f m with contacts (contact 0.04 m), %.4f m without; "
-	        "particles of the top sheet under the hammock: %d of 196 with, %d without\n", (double)with, (double)without, belowWith, belowWithout);
+	fprintf(stderr,
+		"  after 150 frames: closest pair of the two cloths %.4f m with contacts (contact 0.04 m), %.4f m without; "
+		"particles of the top sheet under the hammock: %d of 196 with, %d without\n",
+		(double)with, (double)without, belowWith, belowWithout);
 	ENSURE(belowWith == 0);
 	ENSURE(with >= 0.9f * 0.04f);
 	ENSURE(belowWithout > 100); // the test can fail: without contacts the sheet falls through
@@ -491,10 +496,11 @@ WF_TEST(cloth_against_cloth_stacked_on_sphere)
 	ENSURE(Stacked(0.0f, true, &cross0, &slide0, &pairs0) == 0);
 	ENSURE(Stacked(2.0f, true, &crossHigh, &slideHigh, &pairsHigh) == 0);
 	ENSURE(Stacked(0.0f, false, &crossOff, &slideOff, &pairsOff) == 0);
-	fprintf(stderr, "  two sheets on a sphere, the top one 0.25 m off centre: edges through a triangle (every "
-	        "frame of 60) %d at friction 0, %d at friction 2, %d with the pair switched off; mean slide of the top sheet over the "
-	        "bottom from frame 10 to 40: %.4f m at friction 0 (%d particles in contact), %.4f m at friction 2 (%d)\n", cross0, crossHigh,
-	        crossOff, (double)slide0, pairs0, (double)slideHigh, pairsHigh);
+	fprintf(stderr,
+		"  two sheets on a sphere, the top one 0.25 m off centre: edges through a triangle (every "
+		"frame of 60) %d at friction 0, %d at friction 2, %d with the pair switched off; mean slide of the top sheet over the "
+		"bottom from frame 10 to 40: %.4f m at friction 0 (%d particles in contact), %.4f m at friction 2 (%d)\n",
+		cross0, crossHigh, crossOff, (double)slide0, pairs0, (double)slideHigh, pairsHigh);
 	ENSURE(cross0 == 0);
 	ENSURE(crossHigh == 0);
 	ENSURE(crossOff > 0); // the test can fail: with the pair off the sheets pass through each other
@@ -561,7 +567,8 @@ WF_TEST(self_collision_setter)
 // The torn flaps of the tear snap back faster than that (particles alone let them through); the
 // point-triangle pass takes most of those crossings, and what remains are edges through triangles
 // with neither end inside one (edge-edge cases, not handled).
-static int SceneCrossings(const char* file, bool selfOn, bool pointTriangle, int* frames, int* total, int* worst, float* spacing, float* contact)
+static int SceneCrossings(const char* file, bool selfOn, bool pointTriangle, int* frames, int* total, int* worst, float* spacing,
+	float* contact)
 {
 	char path[600], err[600];
 	snprintf(path, sizeof path, "%s/%s", WEFT_TEST_SCENES, file);
@@ -630,12 +637,14 @@ WF_TEST(point_triangle_crossings_per_frame)
 	float dx = 0.0f, d = 0.0f;
 	ENSURE(SceneCrossings("heap.json", false, false, &frames, &total, &worst, &dx, &d) == 0);
 	fprintf(stderr, "  heap.json, particles only: %d frames, edge-triangle crossings %d in all; spacing %.4f m, contact %.4f m (%.2f dx)\n",
-	        frames, total, (double)dx, (double)d, (double)(d / dx));
+		frames, total, (double)dx, (double)d, (double)(d / dx));
 	ENSURE(total == 0);
 	ENSURE(SceneCrossings("tear.json", true, false, &frames, &off, &offWorst, &dx, &d) == 0);
 	ENSURE(SceneCrossings("tear.json", true, true, &frames, &total, &worst, &dx, &d) == 0);
-	fprintf(stderr, "  tear.json with self-collision on (contact %.2f dx): %d frames, crossings %d in all (at most %d in a frame) with "
-	        "particles only, %d (at most %d) with the point-triangle pass\n", (double)(d / dx), frames, off, offWorst, total, worst);
+	fprintf(stderr,
+		"  tear.json with self-collision on (contact %.2f dx): %d frames, crossings %d in all (at most %d in a frame) with "
+		"particles only, %d (at most %d) with the point-triangle pass\n",
+		(double)(d / dx), frames, off, offWorst, total, worst);
 	ENSURE(off > 0); // the test can fail: particles alone let the snapping flaps through
 	ENSURE(2 * total < off);
 	int cross = 0, pairs = 0;

@@ -61,10 +61,10 @@ static void RowStrains(const wfCloth* c, double* strain)
 // Steps until the first tear and 60 frames after it: the row of largest strain in the frame before
 // the first tear, the torn cloth's sources and positions.
 typedef struct TearRun {
-	int firstTear;       // frame
-	int maxRow;          // row r of the band r..r+1 with the largest mean strain before it
-	double maxStrain;    // that band's mean strain
-	double nextStrain;   // the largest mean strain of any other band
+	int firstTear;     // frame
+	int maxRow;        // row r of the band r..r+1 with the largest mean strain before it
+	double maxStrain;  // that band's mean strain
+	double nextStrain; // the largest mean strain of any other band
 	int particles;
 	int* source;
 	wfVec3* pos;
@@ -144,17 +144,16 @@ static void FreeRun(TearRun* run)
 
 // The hanging part is row 0 and the copies of the split particles (they keep the triangles above
 // the cut); the falling part is every other original particle.
-static bool Upper(uint32_t i)
-{
-	return i >= CELLS || i < COLS;
-}
+static bool Upper(uint32_t i) { return i >= CELLS || i < COLS; }
 
 WF_TEST(tear_hanging_sheet_along_max_strain)
 {
 	TearRun run;
 	ENSURE(RunTear(wfTestBackend(), &run) == 0);
-	fprintf(stderr, "  first tear at frame %d; the band of largest mean strain before it: rows %d-%d at %.4f (next %.4f); "
-	        "%d particles after 60 more frames\n", run.firstTear, run.maxRow, run.maxRow + 1, run.maxStrain, run.nextStrain, run.particles);
+	fprintf(stderr,
+		"  first tear at frame %d; the band of largest mean strain before it: rows %d-%d at %.4f (next %.4f); "
+		"%d particles after 60 more frames\n",
+		run.firstTear, run.maxRow, run.maxRow + 1, run.maxStrain, run.nextStrain, run.particles);
 	ENSURE(run.maxRow == 0);
 	ENSURE(run.finite);
 	// Every copy is of a particle of row 1, each particle of row 1 copied once: the cut runs along the
@@ -185,8 +184,10 @@ WF_TEST(tear_hanging_sheet_along_max_strain)
 	float lowest = 0.0f;
 	for (int i = COLS; i < CELLS; ++i)
 		lowest = fminf(lowest, run.pos[i].y);
-	fprintf(stderr, "  triangles across the cut: %d of %d; longest triangle edge %.4f m (rest 0.04 m, diagonal 0.057 m); the fallen "
-	        "part's lowest particle at y = %.2f m\n", spanning, run.triangles, (double)longest, (double)lowest);
+	fprintf(stderr,
+		"  triangles across the cut: %d of %d; longest triangle edge %.4f m (rest 0.04 m, diagonal 0.057 m); the fallen "
+		"part's lowest particle at y = %.2f m\n",
+		spanning, run.triangles, (double)longest, (double)lowest);
 	ENSURE(spanning == 0);
 	ENSURE(longest < 0.1f);
 	ENSURE(lowest < -2.0f); // it fell free
@@ -299,7 +300,7 @@ WF_TEST(tear_cpu_and_vulkan_agree)
 			diff = fmax(diff, fabs(cpu.pos[i].x - gpu.pos[i].x) + fabs(cpu.pos[i].y - gpu.pos[i].y) + fabs(cpu.pos[i].z - gpu.pos[i].z));
 	}
 	fprintf(stderr, "  first tear: frame %d on the CPU, %d on Vulkan; particles %d and %d; largest position difference %.3g m\n",
-	        cpu.firstTear, gpu.firstTear, cpu.particles, gpu.particles, diff);
+		cpu.firstTear, gpu.firstTear, cpu.particles, gpu.particles, diff);
 	ENSURE(cpu.firstTear == gpu.firstTear);
 	ENSURE(cpu.particles == gpu.particles);
 	ENSURE(memcmp(cpu.source, gpu.source, sizeof(int) * (size_t)cpu.particles) == 0);
@@ -351,9 +352,10 @@ WF_TEST(tear_event_cost)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	free(color);
 	const double colorMs = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
-	fprintf(stderr, "  64 x 64 sheet on %s: a frame without a tear %.3f ms (fastest), with one %.3f ms (slowest of %d); %d particles "
-	        "split in all; colouring the torn cloth's %d constraints again alone: %.3f ms (%d colours)\n", wfWorld_GetDeviceName(w), plain,
-	        tear, tears, splits, c->model.constraintCount, colorMs, colors);
+	fprintf(stderr,
+		"  64 x 64 sheet on %s: a frame without a tear %.3f ms (fastest), with one %.3f ms (slowest of %d); %d particles "
+		"split in all; colouring the torn cloth's %d constraints again alone: %.3f ms (%d colours)\n",
+		wfWorld_GetDeviceName(w), plain, tear, tears, splits, c->model.constraintCount, colorMs, colors);
 	ENSURE(tears > 0);
 	wfDestroyWorld(w);
 	return 0;

@@ -38,7 +38,8 @@ WF_TEST(tether_anchors_top_row)
 			ENSURE(t[i].b == (uint32_t)c);
 			worst = fmax(worst, fabs((double)t[i].rest - 1.1 * 0.1 * r));
 		}
-		fprintf(stderr, "  %s: anchors the column tops, limits 1.1 x the height below within %.2g m\n", wfTetherModeName((wfTetherMode)mode), worst);
+		fprintf(stderr, "  %s: anchors the column tops, limits 1.1 x the height below within %.2g m\n",
+			wfTetherModeName((wfTetherMode)mode), worst);
 		ENSURE_LE(worst, 1e-6);
 	}
 	wfDestroyWorld(w);
@@ -67,7 +68,7 @@ WF_TEST(tether_anchors_corners)
 	const int i = 6 * 11 + 3;
 	const double geodesic = 3.0 * sqrt(0.02) + 3.0 * 0.1, straight = sqrt(0.3 * 0.3 + 0.6 * 0.6);
 	fprintf(stderr, "  particle %d: anchor %u / %u, geodesic %.6f (expected %.6f), euclidean %.6f (expected %.6f)\n", i, tg[i].b, te[i].b,
-	        (double)tg[i].rest, geodesic, (double)te[i].rest, straight);
+		(double)tg[i].rest, geodesic, (double)te[i].rest, straight);
 	ENSURE(tg[i].b == 0 && te[i].b == 0);
 	ENSURE_NEAR(tg[i].rest, geodesic, 1e-5);
 	ENSURE_NEAR(te[i].rest, straight, 1e-6);
@@ -113,7 +114,7 @@ static int HangingSheet(wfSolverType solver, wfTetherMode mode, double* sag, dou
 				continue;
 			wfVec3 a = p[t[i].b];
 			double d = sqrt((double)(p[i].x - a.x) * (p[i].x - a.x) + (double)(p[i].y - a.y) * (p[i].y - a.y) +
-			                (double)(p[i].z - a.z) * (p[i].z - a.z));
+				(double)(p[i].z - a.z) * (p[i].z - a.z));
 			*over = fmax(*over, d / t[i].rest - 1.0);
 		}
 	}
@@ -134,28 +135,21 @@ static int TethersHold(wfSolverType solver)
 	double sag0, strain0, over0, sag1, strain1, over1;
 	ENSURE(HangingSheet(solver, WF_TETHER_NONE, &sag0, &strain0, &over0) == 0);
 	ENSURE(HangingSheet(solver, WF_TETHER_GEODESIC, &sag1, &strain1, &over1) == 0);
-	fprintf(stderr, "  %s, 1 iteration, 30 x 30: without tethers the bottom sags %.4f m below rest, max strain %.4f; with them %.4f m, "
-	        "%.4f, never more than %.2g over a limit\n", wfSolverName(solver), sag0, strain0, sag1, strain1, over1);
+	fprintf(stderr,
+		"  %s, 1 iteration, 30 x 30: without tethers the bottom sags %.4f m below rest, max strain %.4f; with them %.4f m, "
+		"%.4f, never more than %.2g over a limit\n",
+		wfSolverName(solver), sag0, strain0, sag1, strain1, over1);
 	ENSURE_LE(over1, 1e-6);
 	ENSURE(sag1 < sag0);
 	ENSURE_LE(sag1, 1e-3); // the limit is the rest distance: the bottom cannot sink below its rest height
 	return 0;
 }
 
-WF_TEST(tether_limit_holds_xpbd)
-{
-	return TethersHold(WF_SOLVER_XPBD);
-}
+WF_TEST(tether_limit_holds_xpbd) { return TethersHold(WF_SOLVER_XPBD); }
 
-WF_TEST(tether_limit_holds_jacobi)
-{
-	return TethersHold(WF_SOLVER_JACOBI);
-}
+WF_TEST(tether_limit_holds_jacobi) { return TethersHold(WF_SOLVER_JACOBI); }
 
-WF_TEST(tether_limit_holds_springs)
-{
-	return TethersHold(WF_SOLVER_SPRINGS);
-}
+WF_TEST(tether_limit_holds_springs) { return TethersHold(WF_SOLVER_SPRINGS); }
 
 WF_TEST(tether_def_errors)
 {

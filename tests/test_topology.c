@@ -91,7 +91,7 @@ WF_TEST(greedy_coloring_general_graphs)
 	memcpy(cons, model.constraints, (size_t)k * sizeof(wfConstraint));
 	for (int i = 0; i < k; ++i)
 		color[i] = (int)(cons[i].a * 16 + (cons[i].b - cons[i].a) % 16); // sort key
-	for (int i = 1; i < k; ++i) { // insertion sort by key: small enough here
+	for (int i = 1; i < k; ++i) {                                        // insertion sort by key: small enough here
 		wfConstraint c = cons[i];
 		int key = color[i], j = i - 1;
 		while (j >= 0 && color[j] > key) {

@@ -35,10 +35,7 @@ static bool DeviceIsExact(void)
 }
 
 // 0 on an exact device, `tolerance` on a hardware GPU.
-static double Slack(double tolerance)
-{
-	return DeviceIsExact() ? 0.0 : tolerance;
-}
+static double Slack(double tolerance) { return DeviceIsExact() ? 0.0 : tolerance; }
 
 static bool ValidationClean(const wfWorld* w)
 {
@@ -238,8 +235,8 @@ static int CompareFar(wfSolverType solver, int grid)
 	}
 	wfClothStats st;
 	ENSURE(wfCloth_GetStats(b, &st) == WF_OK);
-	fprintf(stderr, "  %s %d x %d at 1 km: origin now (%.4f, %.4f, %.4f), sphere clearance %.4f m\n", wfSolverName(solver), grid,
-		grid, ob[0], ob[1], ob[2], (double)st.sphereClearance);
+	fprintf(stderr, "  %s %d x %d at 1 km: origin now (%.4f, %.4f, %.4f), sphere clearance %.4f m\n", wfSolverName(solver), grid, grid,
+		ob[0], ob[1], ob[2], (double)st.sphereClearance);
 	ENSURE(ob[0] == 999.125); // re-centred by -1 m along x
 	ENSURE(fused == (wfWorld_GetStepProfile(gpu).dispatches == 1));
 	ENSURE(st.sphereClearance < 0.05f); // and lying on the sphere
@@ -455,7 +452,7 @@ static int CompareColliders(wfSolverType solver, wfFusedPath path)
 	ENSURE(wfCloth_GetStats(ca, &st) == WF_OK);
 	const bool fused = wfWorld_GetStepProfile(gpu).dispatches == 1;
 	fprintf(stderr, "  %s, %s path: CPU-GPU %.3g m over 24 frames (kinetic %.3g J)\n", wfSolverName(solver), fused ? "fused" : "per-range",
-	        worst, st.kineticEnergy);
+		worst, st.kineticEnergy);
 	ENSURE(fused == (path == WF_FUSED_ALWAYS));
 	ENSURE_LE(worst, Slack(1e-4 * cd.width));
 	return EndBoth(cpu, gpu);
@@ -514,7 +511,7 @@ static int CompareAero(wfSolverType solver)
 	wfVec3 p[160];
 	ENSURE(wfCloth_ReadPositions(a0, p, 160) == WF_OK);
 	fprintf(stderr, "  %s: CPU-GPU %.3g m over 20 frames; the flag's free corner blown to z = %.3f m; %lld dispatches\n",
-	        wfSolverName(solver), worst, (double)p[15].z, (long long)wfWorld_GetStepProfile(gpu).dispatches);
+		wfSolverName(solver), worst, (double)p[15].z, (long long)wfWorld_GetStepProfile(gpu).dispatches);
 	ENSURE(p[15].z > 0.05f); // the wind blows the flag out of its plane
 	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
 	ENSURE_LE(worst, Slack(1e-4 * 2.0));
@@ -555,7 +552,7 @@ static int CompareTethers(wfSolverType solver)
 	const int count = 256;
 	const double worst = StepBoth(cpu, gpu, 30, &a, &b, &count, 1);
 	fprintf(stderr, "  %s with tethers: CPU-GPU %.3g m over 30 frames, %lld dispatches\n", wfSolverName(solver), worst,
-	        (long long)wfWorld_GetStepProfile(gpu).dispatches);
+		(long long)wfWorld_GetStepProfile(gpu).dispatches);
 	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
 	ENSURE_LE(worst, Slack(1e-4 * cd.width));
 	return EndBoth(cpu, gpu);

@@ -63,8 +63,8 @@ static int FusedAgainstCpu(const char* preset, wfSolverType solver, int cols, in
 	}
 	wfStepProfile prof = wfWorld_GetStepProfile(gpu);
 	const wfVkContext* ctx = (const wfVkContext*)gpu->backendData;
-	fprintf(stderr, "  %s/%s %d x %d, %d substeps x %d iterations, %d frames: %d dispatch(es)/frame, positions in %s, worst %.3g\n",
-		preset, wfSolverName(solver), cols, rows, wd.step.substeps, wd.step.iterations, frames, prof.dispatches,
+	fprintf(stderr, "  %s/%s %d x %d, %d substeps x %d iterations, %d frames: %d dispatch(es)/frame, positions in %s, worst %.3g\n", preset,
+		wfSolverName(solver), cols, rows, wd.step.substeps, wd.step.iterations, frames, prof.dispatches,
 		3u * (uint32_t)(cols * rows) <= ctx->fusedSharedFloats - WF_VK_FUSED_SHARED_WORDS ? "shared memory" : "buffers", worst);
 	ENSURE(prof.dispatches == 1 && ctx->fusedClothsPerFrame == 1);
 	wfWarnings wg = wfWorld_GetWarnings(gpu), wc = wfWorld_GetWarnings(cpu);
@@ -291,8 +291,8 @@ static int FusedUnevenMasses(void)
 			ENSURE(wfWorld_Step(w[1]) == WF_OK);
 		}
 		double d = wfVkTestMaxDiff(id[0], id[1], cd.cols * cd.rows);
-		fprintf(stderr, "  %s: %d dispatch(es)/frame, worst %.3g\n", wfSolverName((wfSolverType)s),
-			wfWorld_GetStepProfile(w[1]).dispatches, d);
+		fprintf(stderr, "  %s: %d dispatch(es)/frame, worst %.3g\n", wfSolverName((wfSolverType)s), wfWorld_GetStepProfile(w[1]).dispatches,
+			d);
 		ENSURE(wfWorld_GetStepProfile(w[1]).dispatches == 1);
 		ENSURE_LE(d, 1e-4 * cd.width);
 		ENSURE(wfWorld_GetWarnings(w[1]).validationMessages == 0);
@@ -347,10 +347,18 @@ static int FusedSkipped(void)
 	fprintf(stderr, "  skipped: built without the Vulkan backend\n");
 	return 0;
 }
-static int FusedEveryPreset(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+static int FusedEveryPreset(wfSolverType solver)
+{
+	(void)solver;
+	return FusedSkipped();
+}
 static int FusedLargeCloth(void) { return FusedSkipped(); }
 static int FusedEqualsPerRange(void) { return FusedSkipped(); }
-static int FusedBatch(wfSolverType solver) { (void)solver; return FusedSkipped(); }
+static int FusedBatch(wfSolverType solver)
+{
+	(void)solver;
+	return FusedSkipped();
+}
 static int FusedArenaGrows(void) { return FusedSkipped(); }
 static int FusedUnevenMasses(void) { return FusedSkipped(); }
 static int FusedAutoPolicy(void) { return FusedSkipped(); }

@@ -36,8 +36,8 @@ typedef struct Engine {
 	int messages;
 } Engine;
 
-static VKAPI_ATTR VkBool32 VKAPI_CALL CountMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-	VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+static VKAPI_ATTR VkBool32 VKAPI_CALL CountMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+	const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
 {
 	(void)types;
 	if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
@@ -71,8 +71,8 @@ static bool EngineCreate(Engine* e)
 	void* symbol = dlsym(e->library, "vkGetInstanceProcAddr");
 	memcpy(&e->gipa, &symbol, sizeof e->gipa);
 	PFN_vkCreateInstance createInstance = (PFN_vkCreateInstance)e->gipa(NULL, "vkCreateInstance");
-	PFN_vkEnumerateInstanceLayerProperties enumerateLayers =
-		(PFN_vkEnumerateInstanceLayerProperties)e->gipa(NULL, "vkEnumerateInstanceLayerProperties");
+	PFN_vkEnumerateInstanceLayerProperties enumerateLayers = (PFN_vkEnumerateInstanceLayerProperties)e->gipa(NULL,
+		"vkEnumerateInstanceLayerProperties");
 	const char* validation = getenv("WEFT_VK_VALIDATION");
 	bool validate = validation != NULL && strcmp(validation, "1") == 0 && HasLayer(enumerateLayers, "VK_LAYER_KHRONOS_validation");
 	const char* layer = "VK_LAYER_KHRONOS_validation";
@@ -222,8 +222,8 @@ static int OnEngineDevice(const char* preset)
 	wfClothInfo info;
 	ENSURE(wfCloth_GetInfo(a, &info) == WF_OK);
 	double diff = wfVkTestMaxDiff(a, b, info.particleCount);
-	fprintf(stderr, "  %s on %s: %d particles, largest difference to weft's own device %.3g m\n", preset,
-		wfWorld_GetDeviceName(mine), info.particleCount, diff);
+	fprintf(stderr, "  %s on %s: %d particles, largest difference to weft's own device %.3g m\n", preset, wfWorld_GetDeviceName(mine),
+		info.particleCount, diff);
 	ENSURE(diff == 0.0);
 	wfVulkanClothBuffers buffers;
 	ENSURE(wfCloth_GetVulkanBuffers(a, &buffers) == WF_OK && buffers.buffer != 0 && buffers.stride == 16 && buffers.normalsCurrent);
@@ -254,8 +254,12 @@ static int BadDefs(void)
 		const char* expect;
 		int edit;
 	} cases[] = {
-		{"backend cpu", 0}, {"deviceName", 1}, {"vulkanDevice.queue", 2}, {"vulkanDevice.getInstanceProcAddr", 3},
-		{"vulkanDevice.queueFlags", 4}, {"vulkanDevice.queueFamily", 5},
+		{"backend cpu", 0},
+		{"deviceName", 1},
+		{"vulkanDevice.queue", 2},
+		{"vulkanDevice.getInstanceProcAddr", 3},
+		{"vulkanDevice.queueFlags", 4},
+		{"vulkanDevice.queueFamily", 5},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		wfVulkanDevice d = Describe(&e);

@@ -141,9 +141,10 @@ WF_TEST(vk_self_folded_heap)
 	wfClothInfo info;
 	ENSURE(wfCloth_GetInfo(b, &info) == WF_OK);
 	const wfStepProfile prof = wfWorld_GetStepProfile(gpu);
-	fprintf(stderr, "  %s, 600 frames: closest non-excluded pair %.5f m (contact %.5f m), edges through triangles %d "
-	        "(every 60th frame), largest CPU-GPU difference %.3g m, %d dispatches a frame\n", wfWorld_GetDeviceName(gpu),
-	        (double)closest, (double)d, crossings, worst, prof.dispatches);
+	fprintf(stderr,
+		"  %s, 600 frames: closest non-excluded pair %.5f m (contact %.5f m), edges through triangles %d "
+		"(every 60th frame), largest CPU-GPU difference %.3g m, %d dispatches a frame\n",
+		wfWorld_GetDeviceName(gpu), (double)closest, (double)d, crossings, worst, prof.dispatches);
 	ENSURE_LE(0.9 * d, closest);
 	ENSURE_NEAR(crossings, 0, 0);
 	if (Exact())
@@ -234,7 +235,7 @@ WF_TEST(vk_self_deterministic_and_snapshot)
 	const int differentRun = memcmp(p[0], p[1], sizeof p[0]) != 0, differentRestored = memcmp(p[0], p[2], sizeof p[0]) != 0;
 	const double cpu = MaxDiff(p[0], p[3], 800);
 	fprintf(stderr, "  two runs: %s; restored from a snapshot: %s; against the CPU %.3g m (corner at y %.6f)\n",
-	        differentRun ? "differ" : "the same bits", differentRestored ? "differ" : "the same bits", cpu, (double)p[0][0].y);
+		differentRun ? "differ" : "the same bits", differentRestored ? "differ" : "the same bits", cpu, (double)p[0][0].y);
 	ENSURE_NEAR(differentRun, 0, 0);
 	ENSURE_NEAR(differentRestored, 0, 0);
 	if (Exact())
@@ -335,9 +336,10 @@ WF_TEST(vk_cloth_against_cloth_hammock)
 	HammockMeasure(pa[0], pb[0], &with, &belowWith);
 	HammockMeasure(pa[1], pb[1], &without, &belowWithout);
 	const double diff = fmax(MaxDiff(pa[0], pa[2], 576), MaxDiff(pb[0], pb[2], 196));
-	fprintf(stderr, "  Vulkan, 150 frames: closest pair of the two cloths %.4f m with contacts (contact 0.04 m), %.4f m without; "
-	        "top sheet particles under the hammock %d of 196 with, %d without; largest CPU-GPU difference %.3g m\n",
-	        (double)with, (double)without, belowWith, belowWithout, diff);
+	fprintf(stderr,
+		"  Vulkan, 150 frames: closest pair of the two cloths %.4f m with contacts (contact 0.04 m), %.4f m without; "
+		"top sheet particles under the hammock %d of 196 with, %d without; largest CPU-GPU difference %.3g m\n",
+		(double)with, (double)without, belowWith, belowWithout, diff);
 	ENSURE_NEAR(belowWith, 0, 0);
 	ENSURE_LE(0.9 * 0.04, with);
 	ENSURE(belowWithout > 100);
@@ -392,8 +394,10 @@ WF_TEST(vk_self_large_cloth_scan)
 		wfDestroyWorld(w);
 	}
 	const double diff = MaxDiff(p[0], p[1], C), effect = MaxDiff(p[0], p[2], C);
-	fprintf(stderr, "  256 x 256, 2 frames: largest CPU-GPU difference %.3g m; self-collision moved a particle by %.3g m; "
-	        "%d dispatches a frame\n", diff, effect, dispatches);
+	fprintf(stderr,
+		"  256 x 256, 2 frames: largest CPU-GPU difference %.3g m; self-collision moved a particle by %.3g m; "
+		"%d dispatches a frame\n",
+		diff, effect, dispatches);
 	if (Exact())
 		ENSURE_NEAR(diff, 0.0, 0.0);
 	else
@@ -444,8 +448,10 @@ WF_TEST(vk_self_set_live)
 	const double cpuGpu = wfVkTestMaxDiff(id[0], id[1], N * N), effect = wfVkTestMaxDiff(id[1], id[2], N * N);
 	ENSURE(wfCloth_ReadPositions(id[1], p, N * N) == WF_OK);
 	const float closest = Closest(p, wfGetCloth(id[1])->model.restPositions, N * N, changed.exclusion * 2.0f * changed.thickness);
-	fprintf(stderr, "  changed at frame 20: CPU-GPU difference %.3g m, against the unchanged GPU world %.3g m; closest pair %.5f m "
-	        "(new contact distance %.5f m)\n", cpuGpu, effect, (double)closest, 2.0 * changed.thickness);
+	fprintf(stderr,
+		"  changed at frame 20: CPU-GPU difference %.3g m, against the unchanged GPU world %.3g m; closest pair %.5f m "
+		"(new contact distance %.5f m)\n",
+		cpuGpu, effect, (double)closest, 2.0 * changed.thickness);
 	if (Exact())
 		ENSURE_NEAR(cpuGpu, 0.0, 0.0);
 	ENSURE_LE(1e-4, effect);

@@ -276,8 +276,9 @@ WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
 // colour starts (colours + 1), adjacency starts (n + 1), adjacency pairs (entries x (constraint,
 // other)), Jacobi weights (m), triangle incidence starts (n + 1) and lists (3 t, ascending triangle
 // index per particle: the order the CPU's normals scatter in), indices (3 t).
-WF_WASM_EXPORT(wfw_model) int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* colorStart, uint32_t* adjStart, uint32_t* adj,
-	float* jacobiWeight, uint32_t* triStart, uint32_t* triList, uint32_t* indices)
+WF_WASM_EXPORT(wfw_model)
+int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* colorStart, uint32_t* adjStart, uint32_t* adj, float* jacobiWeight, uint32_t* triStart,
+	uint32_t* triList, uint32_t* indices)
 {
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL || !con || !colorStart || !adjStart || !adj || !jacobiWeight || !triStart || !triList || !indices)
@@ -334,15 +335,9 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 // WriteSubsteps compute; then, for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
 // column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
 // core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
-static bool WaveWind(const WfwWorld* w)
-{
-	return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE;
-}
+static bool WaveWind(const WfwWorld* w) { return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE; }
 
-static size_t WaveOffset(void)
-{
-	return sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep);
-}
+static size_t WaveOffset(void) { return sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep); }
 
 // The frame buffer's size for the current step def.
 WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
@@ -355,10 +350,7 @@ WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
 	return (int)(WaveOffset() + wave);
 }
 
-static wfVkVec4 V4(wfVec3 v, float w)
-{
-	return (wfVkVec4){v.x, v.y, v.z, w};
-}
+static wfVkVec4 V4(wfVec3 v, float w) { return (wfVkVec4){v.x, v.y, v.z, w}; }
 
 WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, float rz, void* out)
 {
@@ -422,8 +414,8 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	for (int s = 0; s < p.substeps; ++s) {
 		const float t = (float)(p.time + (double)s * p.h);
 		for (int col = 0; col < c->model.cols; ++col)
-			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] =
-				0.5f + 0.5f * wfSinf(WF_TWO_PI * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
+			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] = 0.5f +
+				0.5f * wfSinf(WF_TWO_PI * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
 	}
 	return wfwGpuFrameBytes(w);
 }
@@ -436,10 +428,11 @@ WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 	if (c == NULL)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
-	const char* what = w->world->colliderCount > 0 ? "colliders"
+	const char* what = w->world->colliderCount > 0   ? "colliders"
 		: d.aero.drag != 0.0f || d.aero.lift != 0.0f ? "aerodynamics (drag and lift)"
-		: c->model.tethers != NULL ? "tethers"
-		: d.selfCollision.enabled ? "self-collision" : NULL;
+		: c->model.tethers != NULL                   ? "tethers"
+		: d.selfCollision.enabled                    ? "self-collision"
+													 : NULL;
 	if (what == NULL)
 		return 0;
 	snprintf(s_text, sizeof s_text, "the WebGPU (WGSL) solver has no %s yet: this scene runs with ?backend=webgl2", what);

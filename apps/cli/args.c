@@ -94,10 +94,7 @@ static void Range(const OptionSpec* o, long* min, long* max)
 	*max = f != NULL ? (long)f->max : o->max;
 }
 
-static const char* CommandName(unsigned command)
-{
-	return command == CLI_CMD_RUN ? "run" : "bench";
-}
+static const char* CommandName(unsigned command) { return command == CLI_CMD_RUN ? "run" : "bench"; }
 
 static const char* SolverAt(int v) { return wfSolverName((wfSolverType)v); }
 static const char* BackendAt(int v) { return wfBackendName((wfBackendType)v); }
@@ -118,8 +115,7 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 	switch (o->kind) {
 	case OPT_INT: snprintf(out, size, "an integer in [%ld, %ld]", min, max); break;
 	case OPT_PAIR:
-		snprintf(out, size, "%s, each in [%ld, %ld]%s", o->hint, min, max,
-			o->offset == AT(overrides.cols) ? ", at least 2 particles" : "");
+		snprintf(out, size, "%s, each in [%ld, %ld]%s", o->hint, min, max, o->offset == AT(overrides.cols) ? ", at least 2 particles" : "");
 		break;
 	case OPT_SOLVER: ListNames("one of", SolverAt, out, size); break;
 	case OPT_BACKEND: ListNames("one of", BackendAt, out, size); break;
@@ -273,8 +269,13 @@ static void SetDefaults(CliOptions* o)
 	o->render.height = 720;
 	o->render.every = 1;
 	o->render.fps = CLI_KEEP;
-	o->overrides = (CliOverrides){.solver = CLI_KEEP, .backend = CLI_KEEP, .cols = CLI_KEEP, .rows = CLI_KEEP, .substeps = CLI_KEEP,
-	                              .iterations = CLI_KEEP, .threads = CLI_KEEP};
+	o->overrides = (CliOverrides){.solver = CLI_KEEP,
+		.backend = CLI_KEEP,
+		.cols = CLI_KEEP,
+		.rows = CLI_KEEP,
+		.substeps = CLI_KEEP,
+		.iterations = CLI_KEEP,
+		.threads = CLI_KEEP};
 	o->overrides.selfCollision = CLI_KEEP;
 	o->overrides.betweenCloths = CLI_KEEP;
 	o->overrides.selfThickness = -1.0f;
@@ -287,8 +288,8 @@ static int ParseOne(unsigned command, int argc, char** argv, int* i, CliOptions*
 {
 	const char* arg = argv[*i];
 	if (strncmp(arg, "--", 2) != 0) {
-		fprintf(stderr, "weft %s: unexpected argument '%s' (options start with --; see weft help %s)\n",
-			CommandName(command), arg, CommandName(command));
+		fprintf(stderr, "weft %s: unexpected argument '%s' (options start with --; see weft help %s)\n", CommandName(command), arg,
+			CommandName(command));
 		return CLI_EXIT_USAGE;
 	}
 	const char* name = arg + 2;
@@ -321,8 +322,7 @@ int CliParseOptions(unsigned command, int argc, char** argv, int first, CliOptio
 			return code;
 	}
 	if ((options->scene == NULL) == (options->preset == NULL)) {
-		fprintf(stderr, "weft %s: give exactly one of --scene FILE.json or --preset NAME (see weft presets)\n",
-			CommandName(command));
+		fprintf(stderr, "weft %s: give exactly one of --scene FILE.json or --preset NAME (see weft presets)\n", CommandName(command));
 		return CLI_EXIT_USAGE;
 	}
 	return CLI_EXIT_OK;

@@ -26,9 +26,9 @@ enum { CLI_CMD_RUN = 1u, CLI_CMD_BENCH = 2u };
 // Command-line changes to the scene; CLI_KEEP keeps the scene's value.
 #define CLI_KEEP (-1)
 typedef struct CliOverrides {
-	int solver;          // wfSolverType
-	int backend;         // wfBackendType
-	int cols, rows;      // --grid CxR
+	int solver;     // wfSolverType
+	int backend;    // wfBackendType
+	int cols, rows; // --grid CxR
 	int substeps;
 	int iterations;
 	int threads;
@@ -58,10 +58,10 @@ typedef struct CliOptions {
 	bool overwrite;        // --overwrite: remove the frames of an earlier run from the --obj / --png folders
 	const char* statsPath; // --stats FILE.csv
 	CliRenderOptions render;
-	int frames;            // CLI_KEEP: the scene's "frames", else the command's default
-	int warmup;            // CLI_KEEP: the command's default
+	int frames; // CLI_KEEP: the scene's "frames", else the command's default
+	int warmup; // CLI_KEEP: the command's default
 	bool quiet;
-	bool stages;           // bench --stages: per-stage times (wfWorld_SetStageTiming)
+	bool stages; // bench --stages: per-stage times (wfWorld_SetStageTiming)
 	CliOverrides overrides;
 } CliOptions;
 
@@ -72,11 +72,11 @@ int CliParseOptions(unsigned command, int argc, char** argv, int first, CliOptio
 // A world with its cloths, built from a scene or a preset plus the overrides.
 typedef struct CliSim {
 	wfWorld* world;
-	wfClothId* cloths;  // (clothCount)
+	wfClothId* cloths; // (clothCount)
 	int clothCount;
-	int frames;         // --frames, else the scene's, else the default given to CliSimCreate
-	char source[300];   // "preset xpbd" or "scene PATH", for summaries
-	wfScene* scene;     // kept while the world lives: its def points at the scene's deviceName
+	int frames;       // --frames, else the scene's, else the default given to CliSimCreate
+	char source[300]; // "preset xpbd" or "scene PATH", for summaries
+	wfScene* scene;   // kept while the world lives: its def points at the scene's deviceName
 } CliSim;
 
 // Returns CLI_EXIT_OK or an exit code after printing the reason.

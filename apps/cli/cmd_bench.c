@@ -16,8 +16,8 @@
 typedef struct BenchSizes {
 	long long particles;
 	long long constraints;
-	int colors;          // the most of any cloth
-	int cols, rows;      // of the first cloth
+	int colors;     // the most of any cloth
+	int cols, rows; // of the first cloth
 } BenchSizes;
 
 static int CompareDoubles(const void* a, const void* b)
@@ -89,9 +89,8 @@ static void ReportFloor(const CliSim* sim, double median, const double* gpuSorte
 	double gpu = Percentile(gpuSorted, frames, 0.5);
 	printf("  gpu ms      median %.4f  p10 %.4f  p90 %.4f (timestamps)\n", 1e3 * gpu, 1e3 * Percentile(gpuSorted, frames, 0.1),
 		1e3 * Percentile(gpuSorted, frames, 0.9));
-	printf("  floor       %.4f ms = max(memory %.4f ms at %.3g TB/s, dispatch %.4f ms at %.3g us): %s binds\n", 1e3 * floor,
-		1e3 * memory, BENCH_FLOOR_BYTES_PER_S * 1e-12, 1e3 * dispatch, BENCH_FLOOR_DISPATCH_S * 1e6,
-		memory > dispatch ? "memory" : "dispatch");
+	printf("  floor       %.4f ms = max(memory %.4f ms at %.3g TB/s, dispatch %.4f ms at %.3g us): %s binds\n", 1e3 * floor, 1e3 * memory,
+		BENCH_FLOOR_BYTES_PER_S * 1e-12, 1e3 * dispatch, BENCH_FLOOR_DISPATCH_S * 1e6, memory > dispatch ? "memory" : "dispatch");
 	printf("  vs floor    gpu %.2fx, wall %.2fx; %.4g projections/s on the gpu clock\n", gpu / floor, median / floor,
 		p.projectionsPerFrame / (gpu > 1e-12 ? gpu : 1e-12));
 }
@@ -124,12 +123,12 @@ static void Report(const CliSim* sim, const double* sorted, const double* gpuSor
 	double particleSubsteps = (double)s.particles * def.step.substeps / seconds;
 	double projections = (double)s.constraints * def.step.substeps * passes / seconds;
 	printf("weft bench: %s\n", sim->source);
-	printf("  backend     %s on %s, threads %d%s\n", wfBackendName(wfWorld_GetBackend(sim->world)),
-		wfWorld_GetDeviceName(sim->world), def.threads, def.threads == 0 ? " (all cores)" : "");
+	printf("  backend     %s on %s, threads %d%s\n", wfBackendName(wfWorld_GetBackend(sim->world)), wfWorld_GetDeviceName(sim->world),
+		def.threads, def.threads == 0 ? " (all cores)" : "");
 	printf("  cloth       %d cloth%s, first %dx%d; %lld particles, %lld constraints, %d colours\n", sim->clothCount,
 		sim->clothCount == 1 ? "" : "s", s.cols, s.rows, s.particles, s.constraints, s.colors);
-	printf("  step        %s, %d substeps x %d iteration%s per frame of %.6g s\n", wfSolverName(def.step.solver),
-		def.step.substeps, def.step.iterations, def.step.iterations == 1 ? "" : "s", def.step.timeStep);
+	printf("  step        %s, %d substeps x %d iteration%s per frame of %.6g s\n", wfSolverName(def.step.solver), def.step.substeps,
+		def.step.iterations, def.step.iterations == 1 ? "" : "s", def.step.timeStep);
 	printf("  frames      %d timed after %d warm-up\n", frames, warmup);
 	printf("  ms/frame    median %.4f  p10 %.4f  p90 %.4f\n", 1e3 * median, 1e3 * Percentile(sorted, frames, 0.1),
 		1e3 * Percentile(sorted, frames, 0.9));

@@ -21,10 +21,7 @@ static void OnSignal(int signal)
 	s_interrupted = 1;
 }
 
-bool CliInterrupted(void)
-{
-	return s_interrupted != 0;
-}
+bool CliInterrupted(void) { return s_interrupted != 0; }
 
 typedef struct Outputs {
 	CliRenderOut* render; // NULL unless --png or --video
@@ -36,11 +33,11 @@ typedef struct Outputs {
 
 // Timings and the final state, for the summary.
 typedef struct RunResult {
-	int frames;          // frames stepped
-	int discarded;       // frames in which every cloth's step was discarded (non-finite or exploded)
-	double wallSeconds;  // the whole loop, output included
-	double stepSeconds;  // wfWorld_Step alone
-	wfClothStats total;  // summed energies and momentum, worst strain and clearances
+	int frames;         // frames stepped
+	int discarded;      // frames in which every cloth's step was discarded (non-finite or exploded)
+	double wallSeconds; // the whole loop, output included
+	double stepSeconds; // wfWorld_Step alone
+	wfClothStats total; // summed energies and momentum, worst strain and clearances
 } RunResult;
 
 // Frames of an earlier run in an --obj or --png folder would mix with this run's: refused unless
@@ -54,9 +51,10 @@ static int CheckOldFrames(const char* option, const char* folder, const char* ex
 	if (count <= 0)
 		return CLI_EXIT_OK;
 	if (!overwrite) {
-		fprintf(stderr, "weft run: --%s: '%s' already holds %d frame%s of an earlier run (%s%s); give --overwrite to "
-			"remove them first, or choose another folder\n", option, folder, count, count == 1 ? "" : "s", example,
-			count > 1 ? ", ..." : "");
+		fprintf(stderr,
+			"weft run: --%s: '%s' already holds %d frame%s of an earlier run (%s%s); give --overwrite to "
+			"remove them first, or choose another folder\n",
+			option, folder, count, count == 1 ? "" : "s", example, count > 1 ? ", ..." : "");
 		return CLI_EXIT_USAGE;
 	}
 	int removed = CliOldFrames(folder, extension, true, example, sizeof example);
@@ -211,8 +209,8 @@ static void Progress(int frame, int frames, double start, double* lastShown)
 		return;
 	*lastShown = now;
 	double perFrame = (now - start) / frame;
-	fprintf(stderr, "\rweft run: frame %d/%d (%d%%), %.2f ms/frame, %.1f s left   ", frame, frames, 100 * frame / frames,
-		1e3 * perFrame, perFrame * (frames - frame));
+	fprintf(stderr, "\rweft run: frame %d/%d (%d%%), %.2f ms/frame, %.1f s left   ", frame, frames, 100 * frame / frames, 1e3 * perFrame,
+		perFrame * (frames - frame));
 	fflush(stderr);
 }
 
@@ -258,16 +256,15 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 	double perFrame = r->frames > 0 ? 1e3 * r->wallSeconds / r->frames : 0.0;
 	double stepPerFrame = r->frames > 0 ? 1e3 * r->stepSeconds / r->frames : 0.0;
 	printf("weft run: %d frames of %s (%d cloth%s), %.3f s simulated in %.3f s wall time, %.3f ms per frame "
-		"(%.3f ms stepping), backend %s on %s. Final state: kinetic energy %.6g J, potential energy %.6g J, "
-		"max strain %.4g, mean strain %.4g",
-		r->frames, sim->source, sim->clothCount, sim->clothCount == 1 ? "" : "s", wfWorld_GetTime(sim->world),
-		r->wallSeconds, perFrame, stepPerFrame, wfBackendName(wfWorld_GetBackend(sim->world)),
-		wfWorld_GetDeviceName(sim->world), r->total.kineticEnergy, r->total.potentialEnergy, r->total.maxStrain,
-		r->total.meanStrain);
+		   "(%.3f ms stepping), backend %s on %s. Final state: kinetic energy %.6g J, potential energy %.6g J, "
+		   "max strain %.4g, mean strain %.4g",
+		r->frames, sim->source, sim->clothCount, sim->clothCount == 1 ? "" : "s", wfWorld_GetTime(sim->world), r->wallSeconds, perFrame,
+		stepPerFrame, wfBackendName(wfWorld_GetBackend(sim->world)), wfWorld_GetDeviceName(sim->world), r->total.kineticEnergy,
+		r->total.potentialEnergy, r->total.maxStrain, r->total.meanStrain);
 	PrintClearance("sphere", r->total.sphereClearance);
 	PrintClearance("floor", r->total.floorClearance);
-	printf(", %d non-finite values; warnings: %lld non-finite frames, %lld unstable, %lld time step too large.",
-		r->total.nonFinite, (long long)w.nonFinite, (long long)w.unstable, (long long)w.timeStepTooLarge);
+	printf(", %d non-finite values; warnings: %lld non-finite frames, %lld unstable, %lld time step too large.", r->total.nonFinite,
+		(long long)w.nonFinite, (long long)w.unstable, (long long)w.timeStepTooLarge);
 	if (o->objDir != NULL)
 		printf(" Wrote %d OBJ files to %s.", r->frames, o->objDir);
 	if (o->statsPath != NULL)
@@ -315,10 +312,12 @@ int CliRun(int argc, char** argv)
 		wfWarnings w = wfWorld_GetWarnings(sim.world);
 		char speeds[64]; // the world's own limit (wfWorldDef.maxSpeed), not a copy of its default
 		snprintf(speeds, sizeof speeds, "speeds over maxSpeed (%g m/s)", (double)wfWorld_GetDef(sim.world).maxSpeed);
-		fprintf(stderr, "weft run: every frame (%d of %d) was discarded: the step gave %s%s%s each time, so the cloth never "
+		fprintf(stderr,
+			"weft run: every frame (%d of %d) was discarded: the step gave %s%s%s each time, so the cloth never "
 			"left its start (lower the time step or the stiffness, or raise --substeps); the statistics and the video were "
-			"not written\n", result.discarded, result.frames, w.nonFinite > 0 ? "non-finite values" : "",
-			w.nonFinite > 0 && w.unstable > 0 ? " or " : "", w.unstable > 0 ? speeds : "");
+			"not written\n",
+			result.discarded, result.frames, w.nonFinite > 0 ? "non-finite values" : "", w.nonFinite > 0 && w.unstable > 0 ? " or " : "",
+			w.unstable > 0 ? speeds : "");
 		code = CLI_EXIT_RUNTIME;
 	}
 	char kept[3 * CLI_PATH_MAX];

@@ -18,19 +18,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SWEEP_MAX_BATCH 1024 // cloths per world: the scene limit, one dispatch on Vulkan
-#define SWEEP_PATH (CLI_PATH_MAX + 64) // a variant file's path: the folder is cut to fit CliFile's limit
+#define SWEEP_MAX_BATCH 1024                       // cloths per world: the scene limit, one dispatch on Vulkan
+#define SWEEP_PATH (CLI_PATH_MAX + 64)             // a variant file's path: the folder is cut to fit CliFile's limit
 #define SWEEP_RECORD_BUDGET (1024.0 * 1024 * 1024) // bytes of recorded frames a batch may hold
 
 typedef struct SweepOptions {
 	const char* file;
 	const char* out;
-	int batch;            // cloths per world; 0: by backend (BatchLimit)
-	int backend;          // CLI_KEEP or a wfBackendType
-	int threads;          // CLI_KEEP or wfWorldDef.threads' range
-	const char* devices;  // comma-separated device names, one per local rank
-	bool queue;           // --schedule queue (default static)
-	bool list;            // --list: print the variants, run nothing
+	int batch;           // cloths per world; 0: by backend (BatchLimit)
+	int backend;         // CLI_KEEP or a wfBackendType
+	int threads;         // CLI_KEEP or wfWorldDef.threads' range
+	const char* devices; // comma-separated device names, one per local rank
+	bool queue;          // --schedule queue (default static)
+	bool list;           // --list: print the variants, run nothing
 	bool quiet;
 } SweepOptions;
 
@@ -44,15 +44,15 @@ typedef struct Sweep {
 	SweepPlan plan;
 	SweepPar par;
 	char variantsDir[CLI_PATH_MAX];
-	unsigned char* done;  // (variantCount) 1 = finished before this run
-	int* order;           // (todoCount) unfinished variants, grouped by world
+	unsigned char* done; // (variantCount) 1 = finished before this run
+	int* order;          // (todoCount) unfinished variants, grouped by world
 	int todoCount;
 	Batch* batches;
 	int batchCount;
-	char device[256];     // this rank's --devices entry
+	char device[256]; // this rank's --devices entry
 	int ranHere;
-	bool toldAuto;        // the message of "auto" on the CPU was printed
-	int hardware;         // a hardware Vulkan device: 1, 0, or -1 not asked yet (HasHardware)
+	bool toldAuto; // the message of "auto" on the CPU was printed
+	int hardware;  // a hardware Vulkan device: 1, 0, or -1 not asked yet (HasHardware)
 	double start;
 } Sweep;
 
@@ -77,8 +77,8 @@ static int ParseArgs(int argc, char** argv, SweepOptions* o)
 	for (int i = 2; i < argc; ++i) {
 		const char* a = argv[i];
 		const char* value = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = strcmp(a, "--out") == 0 || strcmp(a, "--batch") == 0 || strcmp(a, "--backend") == 0 ||
-			strcmp(a, "--threads") == 0 || strcmp(a, "--devices") == 0 || strcmp(a, "--schedule") == 0;
+		bool takes = strcmp(a, "--out") == 0 || strcmp(a, "--batch") == 0 || strcmp(a, "--backend") == 0 || strcmp(a, "--threads") == 0 ||
+			strcmp(a, "--devices") == 0 || strcmp(a, "--schedule") == 0;
 		if (takes && value == NULL) {
 			fprintf(stderr, "weft sweep: %s: needs a value\n", a);
 			return CLI_EXIT_USAGE;
@@ -127,8 +127,10 @@ static int ParseArgs(int argc, char** argv, SweepOptions* o)
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
 		} else if (a[0] == '-') {
-			fprintf(stderr, "weft sweep: unknown option '%s' (allowed: --out, --batch, --backend, --threads, --devices, "
-				"--schedule, --list, --quiet)\n", a);
+			fprintf(stderr,
+				"weft sweep: unknown option '%s' (allowed: --out, --batch, --backend, --threads, --devices, "
+				"--schedule, --list, --quiet)\n",
+				a);
 			return CLI_EXIT_USAGE;
 		} else if (o->file == NULL) {
 			o->file = a;
@@ -203,8 +205,8 @@ static char* PlanText(const Sweep* s)
 	if (text == NULL)
 		return NULL;
 	size_t used = (size_t)snprintf(text, size, "weft sweep plan 1\nrecord stats=%d final=%d every=%d\nbackend %s\nvariants %d\n",
-		s->plan.stats, s->plan.final, s->plan.every, s->o.backend == CLI_KEEP ? "(the scene's)" : wfBackendName((wfBackendType)s->o.backend),
-		s->plan.variantCount);
+		s->plan.stats, s->plan.final, s->plan.every,
+		s->o.backend == CLI_KEEP ? "(the scene's)" : wfBackendName((wfBackendType)s->o.backend), s->plan.variantCount);
 	for (int v = 0; v < s->plan.variantCount; ++v)
 		used += (size_t)snprintf(text + used, size - used, "%d %s\n", v, s->plan.variants[v].sceneText);
 	return text;
@@ -232,8 +234,10 @@ static int Prepare(Sweep* s)
 		int line = 1;
 		for (size_t i = 0; have[i] != 0 && have[i] == want[i]; ++i)
 			line += have[i] == '\n';
-		fprintf(stderr, "weft sweep: --out: %s holds the results of another sweep (its plan.txt differs from this one's at line %d: "
-			"other variants, recording or backend); choose another --out folder, or remove that one\n", s->o.out, line);
+		fprintf(stderr,
+			"weft sweep: --out: %s holds the results of another sweep (its plan.txt differs from this one's at line %d: "
+			"other variants, recording or backend); choose another --out folder, or remove that one\n",
+			s->o.out, line);
 		code = CLI_EXIT_USAGE;
 	} else if (have == NULL && !WriteText(path, want, error, sizeof error)) {
 		fprintf(stderr, "weft sweep: %s\n", error);
@@ -360,7 +364,7 @@ static bool MakeBatches(Sweep* s)
 
 typedef struct VariantRun {
 	int variant;
-	int firstCloth;      // into the batch's cloth ids
+	int firstCloth; // into the batch's cloth ids
 	int clothCount;
 	int particles;
 	double startY;       // sum of the particles' start heights, for the sag
@@ -413,7 +417,7 @@ static int CreateBatch(Sweep* s, const int* variants, int count, BatchRun* b)
 	wfWorldDef wd = wfScene_GetWorldDef(p->variants[variants[0]].scene);
 	wd.backend = BackendOf(s, &p->variants[variants[0]]);
 	if (wd.backend == WF_BACKEND_CPU && wfScene_GetWorldDef(p->variants[variants[0]].scene).backend == WF_BACKEND_AUTO &&
-	    s->o.backend == CLI_KEEP && !s->toldAuto) {
+		s->o.backend == CLI_KEEP && !s->toldAuto) {
 		s->toldAuto = true;
 		if (s->par.rank == 0 && !s->o.quiet)
 			fprintf(stderr, "weft sweep: backend auto: no hardware Vulkan device; the CPU solver steps the variants\n");
@@ -457,7 +461,8 @@ static int CreateBatch(Sweep* s, const int* variants, int count, BatchRun* b)
 		}
 		size_t recorded = p->every > 0 ? (size_t)(b->frames / p->every) : 0, particles = (size_t)(unsigned)r->particles;
 		r->final = (float*)malloc(particles * 3 * sizeof(float));
-		r->stats = p->stats ? (wfClothStats*)calloc((size_t)(unsigned)b->frames * (size_t)(unsigned)r->clothCount, sizeof(wfClothStats)) : NULL;
+		r->stats = p->stats ? (wfClothStats*)calloc((size_t)(unsigned)b->frames * (size_t)(unsigned)r->clothCount, sizeof(wfClothStats))
+							: NULL;
 		r->frames = recorded > 0 ? (float*)malloc(recorded * particles * 3 * sizeof(float)) : NULL;
 		if (r->final == NULL || (p->stats && r->stats == NULL) || (recorded > 0 && r->frames == NULL)) {
 			fprintf(stderr, "weft sweep: variant %d: out of memory for its recording\n", r->variant);
@@ -471,10 +476,7 @@ static int CreateBatch(Sweep* s, const int* variants, int count, BatchRun* b)
 	return CLI_EXIT_OK;
 }
 
-static int64_t WarningSum(wfWarnings w)
-{
-	return w.nonFinite + w.unstable + w.timeStepTooLarge;
-}
+static int64_t WarningSum(wfWarnings w) { return w.nonFinite + w.unstable + w.timeStepTooLarge; }
 
 // Steps the batch. A warning in a batch of several variants stops it (*mixed = true): warnings are
 // counted per world, so such a batch is run again one variant at a time.
@@ -487,8 +489,8 @@ static int StepBatch(const Sweep* s, BatchRun* b, bool* mixed)
 			return CLI_EXIT_INTERRUPTED;
 		wfResult result = wfWorld_Step(b->world);
 		if (result != WF_OK) {
-			fprintf(stderr, "weft sweep: variant %d: frame %d: step failed (%s): %s\n", b->runs[0].variant, frame,
-				wfResultName(result), wfWorld_GetLastError(b->world));
+			fprintf(stderr, "weft sweep: variant %d: frame %d: step failed (%s): %s\n", b->runs[0].variant, frame, wfResultName(result),
+				wfWorld_GetLastError(b->world));
 			return CLI_EXIT_RUNTIME;
 		}
 		if (b->count > 1 && WarningSum(wfWorld_GetWarnings(b->world)) > 0) {
@@ -501,8 +503,7 @@ static int StepBatch(const Sweep* s, BatchRun* b, bool* mixed)
 				if (wfCloth_GetStats(b->cloths[r->firstCloth + c], &r->stats[(size_t)(frame - 1) * r->clothCount + c]) != WF_OK)
 					return CLI_EXIT_RUNTIME;
 			}
-			if (p->every > 0 && frame % p->every == 0 &&
-			    !ReadAll(b, r, r->frames + (size_t)(frame / p->every - 1) * r->particles * 3))
+			if (p->every > 0 && frame % p->every == 0 && !ReadAll(b, r, r->frames + (size_t)(frame / p->every - 1) * r->particles * 3))
 				return CLI_EXIT_RUNTIME;
 		}
 	}
@@ -513,7 +514,7 @@ static int StepBatch(const Sweep* s, BatchRun* b, bool* mixed)
 
 // The summary's columns after the parameters.
 static const char kMeasures[] = "status,frames,time,kinetic_energy,potential_energy,energy,max_strain,mean_strain,sag,"
-	"sphere_clearance,floor_clearance,non_finite,discarded_non_finite,discarded_unstable,time_step_too_large";
+								"sphere_clearance,floor_clearance,non_finite,discarded_non_finite,discarded_unstable,time_step_too_large";
 
 static void AppendClearance(char* out, size_t size, float clearance)
 {
@@ -757,8 +758,8 @@ static void List(const Sweep* s)
 	for (int b = 0; b < s->batchCount; ++b) {
 		for (int i = 0; i < s->batches[b].count; ++i) {
 			const SweepVariant* v = &s->plan.variants[s->order[s->batches[b].first + i]];
-			printf("%d%s%s,%d,%d,%d,%d\n", s->order[s->batches[b].first + i], s->plan.columnCount > 0 ? "," : "", v->params, b,
-				v->frames, v->clothCount, v->particles);
+			printf("%d%s%s,%d,%d,%d,%d\n", s->order[s->batches[b].first + i], s->plan.columnCount > 0 ? "," : "", v->params, b, v->frames,
+				v->clothCount, v->particles);
 		}
 	}
 }
@@ -841,16 +842,18 @@ static int Sweep_Run(Sweep* s)
 	int before = s->plan.variantCount - s->todoCount;
 	double seconds = CliNow() - s->start;
 	if (code == CLI_EXIT_INTERRUPTED)
-		fprintf(stderr, "weft sweep: interrupted: %d of %d variants finished (%d before this run); run the same command again "
-			"to run the other %d\n", finished, s->plan.variantCount, before, s->plan.variantCount - finished);
+		fprintf(stderr,
+			"weft sweep: interrupted: %d of %d variants finished (%d before this run); run the same command again "
+			"to run the other %d\n",
+			finished, s->plan.variantCount, before, s->plan.variantCount - finished);
 	else if (finished < s->plan.variantCount)
 		fprintf(stderr, "weft sweep: %d of %d variants failed (see above); the others are in %s/summary.csv\n",
 			s->plan.variantCount - finished, s->plan.variantCount, s->o.out);
 	if (!s->o.quiet && code != CLI_EXIT_INTERRUPTED)
 		printf("weft sweep: %d variants (%d run now in %d batch%s by %d process%s, %d finished before), %d blown up; %.3f s, "
-			"%.2f variants/s; summary in %s/summary.csv\n", s->plan.variantCount, finished - before, s->batchCount,
-			s->batchCount == 1 ? "" : "es", s->par.size, s->par.size == 1 ? "" : "es", before, blown, seconds,
-			seconds > 0.0 ? (finished - before) / seconds : 0.0, s->o.out);
+			   "%.2f variants/s; summary in %s/summary.csv\n",
+			s->plan.variantCount, finished - before, s->batchCount, s->batchCount == 1 ? "" : "es", s->par.size,
+			s->par.size == 1 ? "" : "es", before, blown, seconds, seconds > 0.0 ? (finished - before) / seconds : 0.0, s->o.out);
 	if (code == CLI_EXIT_OK && finished < s->plan.variantCount)
 		code = CLI_EXIT_RUNTIME;
 	return code != CLI_EXIT_OK ? code : summary;

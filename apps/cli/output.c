@@ -37,7 +37,9 @@ static int OpenInPlace(const char* path, char* error, size_t errorSize)
 	}
 	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		snprintf(error, errorSize, "%s: exists and is a %s (allowed: a regular file, a character device or a FIFO)", path,
-			S_ISBLK(st.st_mode) ? "block device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+			S_ISBLK(st.st_mode)        ? "block device"
+				: S_ISSOCK(st.st_mode) ? "socket"
+									   : "special file");
 		return -2;
 	}
 	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY);
@@ -293,7 +295,7 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize)
 // coordinate `uvBase` (1-based, counted across the file). A grid has one vt per particle; a mesh one
 // per triangle corner (`cornerUVs`), so that its UV seams survive the export.
 static bool FormatFixed(CliObjCloth* c, const float* uvs, const float* cornerUVs, const uint32_t* indices, int triangles, long base,
-                        long uvBase)
+	long uvBase)
 {
 	FILE* uv = open_memstream(&c->uvText, &c->uvTextLength);
 	if (uv == NULL)
@@ -336,9 +338,9 @@ static bool PrepareCloth(CliObjCloth* c, long base, long uvBase, char* error, si
 	bool ok = c->positions != NULL && c->normals != NULL && uvs != NULL && indices != NULL && (!info.mesh || cornerUVs != NULL);
 	if (!ok)
 		snprintf(error, errorSize, "out of memory for the OBJ export");
-	if (ok && (wfCloth_ReadUVs(c->id, uvs, info.particleCount) != WF_OK ||
-		wfCloth_ReadIndices(c->id, indices, 3 * info.triangleCount) != WF_OK ||
-		(cornerUVs != NULL && wfCloth_ReadCornerUVs(c->id, cornerUVs, 6 * info.triangleCount) != WF_OK))) {
+	if (ok &&
+		(wfCloth_ReadUVs(c->id, uvs, info.particleCount) != WF_OK || wfCloth_ReadIndices(c->id, indices, 3 * info.triangleCount) != WF_OK ||
+			(cornerUVs != NULL && wfCloth_ReadCornerUVs(c->id, cornerUVs, 6 * info.triangleCount) != WF_OK))) {
 		snprintf(error, errorSize, "cannot read the mesh: %s", wfWorld_GetLastError(c->id.world));
 		ok = false;
 	}
@@ -454,8 +456,10 @@ bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, char* error, size_t
 {
 	if (!CliFileOpen(f, path, error, errorSize))
 		return false;
-	fprintf(f->file, "frame,%stime,kinetic_energy,potential_energy,max_strain,mean_strain,sphere_clearance,"
-		"floor_clearance,momentum_x,momentum_y,momentum_z,non_finite\n", perCloth ? "cloth," : "");
+	fprintf(f->file,
+		"frame,%stime,kinetic_energy,potential_energy,max_strain,mean_strain,sphere_clearance,"
+		"floor_clearance,momentum_x,momentum_y,momentum_z,non_finite\n",
+		perCloth ? "cloth," : "");
 	return true;
 }
 

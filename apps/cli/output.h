@@ -14,10 +14,10 @@
 #define CLI_PATH_MAX 4096
 
 typedef struct CliFile {
-	FILE* file;                   // open on tempPath; NULL when closed
-	char path[CLI_PATH_MAX];      // the final name
-	char tempPath[CLI_PATH_MAX];  // ".NAME.PID.tmp" beside it; empty when written in place
-	bool inPlace;                 // path is a device or FIFO: no temporary, no rename
+	FILE* file;                  // open on tempPath; NULL when closed
+	char path[CLI_PATH_MAX];     // the final name
+	char tempPath[CLI_PATH_MAX]; // ".NAME.PID.tmp" beside it; empty when written in place
+	bool inPlace;                // path is a device or FIFO: no temporary, no rename
 } CliFile;
 
 // On failure these return false and write "PATH: problem" into error.
@@ -44,9 +44,9 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
 typedef struct CliObjCloth {
 	wfClothId id;
 	int particleCount;
-	int uvCount;        // vt lines: one per particle (grid) or per triangle corner (mesh)
-	wfVec3* positions;  // (particleCount)
-	wfVec3* normals;    // (particleCount)
+	int uvCount;       // vt lines: one per particle (grid) or per triangle corner (mesh)
+	wfVec3* positions; // (particleCount)
+	wfVec3* normals;   // (particleCount)
 	// The vt and f lines change only when the cloth tears (wfClothInfo.topology): formatted then,
 	// copied per frame.
 	int topology;

@@ -20,7 +20,7 @@ struct CliRenderOut {
 	const char* pngDir;
 	wfVideo* video;
 	const char* videoPath;
-	bool videoFailed;      // --video was asked for and could not be made
+	bool videoFailed; // --video was asked for and could not be made
 	int pngCount, videoFrames;
 };
 
@@ -102,8 +102,7 @@ int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 		return CLI_EXIT_RUNTIME;
 	}
 	// A preset has a chosen view; a scene gets a camera that frames its cloths as they start.
-	r->camera = o->preset != NULL ? wfDefaultCameraForPreset(o->preset)
-		: wfCameraFit(sim->world, sim->cloths, sim->clothCount, 45.0f);
+	r->camera = o->preset != NULL ? wfDefaultCameraForPreset(o->preset) : wfCameraFit(sim->world, sim->cloths, sim->clothCount, 45.0f);
 	if (o->render.videoPath != NULL) {
 		int code = OpenVideo(o, sim, r);
 		if (code != CLI_EXIT_OK) {

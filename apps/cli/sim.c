@@ -16,7 +16,7 @@ typedef struct Defs {
 	wfWorldDef world;
 	wfClothDef* cloths; // (count)
 	int count;
-	int frames;         // the scene's "frames", 0 if none
+	int frames; // the scene's "frames", 0 if none
 	wfScene* scene;
 } Defs;
 
@@ -82,7 +82,8 @@ static int CheckPins(const CliOverrides* ov, const Defs* d)
 		const wfClothDef* cloth = &d->cloths[c];
 		for (int i = 0; cloth->pinMode == WF_PIN_LIST && i < cloth->pinCount; ++i) {
 			if (cloth->pinIndices[i] >= ov->cols * ov->rows) {
-				fprintf(stderr, "weft: --grid: '%dx%d' has %d particles, but cloth %d pins particle %d (allowed: a grid with more than %d particles)\n",
+				fprintf(stderr,
+					"weft: --grid: '%dx%d' has %d particles, but cloth %d pins particle %d (allowed: a grid with more than %d particles)\n",
 					ov->cols, ov->rows, ov->cols * ov->rows, c, cloth->pinIndices[i], cloth->pinIndices[i]);
 				return CLI_EXIT_USAGE;
 			}
@@ -94,21 +95,30 @@ static int CheckPins(const CliOverrides* ov, const Defs* d)
 static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 {
 	wfStepDef* step = &d->world.step;
-	if (ov->solver != CLI_KEEP) step->solver = (wfSolverType)ov->solver;
-	if (ov->substeps != CLI_KEEP) step->substeps = ov->substeps;
-	if (ov->iterations != CLI_KEEP) step->iterations = ov->iterations;
-	if (ov->backend != CLI_KEEP) d->world.backend = (wfBackendType)ov->backend;
+	if (ov->solver != CLI_KEEP)
+		step->solver = (wfSolverType)ov->solver;
+	if (ov->substeps != CLI_KEEP)
+		step->substeps = ov->substeps;
+	if (ov->iterations != CLI_KEEP)
+		step->iterations = ov->iterations;
+	if (ov->backend != CLI_KEEP)
+		d->world.backend = (wfBackendType)ov->backend;
 	// --backend cpu over a scene that names a Vulkan device: the command line wins, visibly.
 	if (ov->backend == WF_BACKEND_CPU && d->world.deviceName != NULL && d->world.deviceName[0] != 0) {
 		fprintf(stderr, "weft: warning: --backend cpu: the scene's world.deviceName is not used\n");
 		d->world.deviceName = NULL;
 	}
-	if (ov->threads != CLI_KEEP) d->world.threads = ov->threads;
+	if (ov->threads != CLI_KEEP)
+		d->world.threads = ov->threads;
 	wfSelfCollisionDef* sc = &d->world.selfCollision;
-	if (ov->selfCollision != CLI_KEEP) sc->enabled = ov->selfCollision != 0;
-	if (ov->betweenCloths != CLI_KEEP) sc->betweenCloths = ov->betweenCloths != 0;
-	if (ov->selfThickness >= 0.0f) sc->thickness = ov->selfThickness;
-	if (ov->selfFriction >= 0.0f) sc->friction = ov->selfFriction;
+	if (ov->selfCollision != CLI_KEEP)
+		sc->enabled = ov->selfCollision != 0;
+	if (ov->betweenCloths != CLI_KEEP)
+		sc->betweenCloths = ov->betweenCloths != 0;
+	if (ov->selfThickness >= 0.0f)
+		sc->thickness = ov->selfThickness;
+	if (ov->selfFriction >= 0.0f)
+		sc->friction = ov->selfFriction;
 	for (int i = 0; i < d->count && ov->tearStrain >= 0.0f; ++i)
 		d->cloths[i].material.tearStrain = ov->tearStrain;
 	for (int i = 0; i < d->count && ov->cols != CLI_KEEP; ++i) {
@@ -168,10 +178,11 @@ static int CheckMemory(const Defs* d)
 	const wfClothDef* c = &d->cloths[0];
 	double perParticle = ClothBytes(c) / ((double)c->cols * c->rows);
 	int side = (int)sqrt(limit / perParticle / d->count);
-	fprintf(stderr, "weft: --grid / cols x rows: %d cloth%s of %dx%d need%s about %.1f GB (%.0f bytes per particle), more than "
-		"%s, %.1f GB (allowed here: up to about %dx%d per cloth)\n", d->count, d->count == 1 ? "" : "s", c->cols, c->rows,
-		d->count == 1 ? "s" : "",
-		total / 1e9, perParticle, what, limit / 1e9, side, side);
+	fprintf(stderr,
+		"weft: --grid / cols x rows: %d cloth%s of %dx%d need%s about %.1f GB (%.0f bytes per particle), more than "
+		"%s, %.1f GB (allowed here: up to about %dx%d per cloth)\n",
+		d->count, d->count == 1 ? "" : "s", c->cols, c->rows, d->count == 1 ? "s" : "", total / 1e9, perParticle, what, limit / 1e9, side,
+		side);
 	return CLI_EXIT_USAGE;
 }
 
@@ -221,8 +232,7 @@ int CliSimCreate(CliSim* sim, const CliOptions* o, int defaultFrames)
 	if (code == CLI_EXIT_OK)
 		code = CreateAll(sim, &d);
 	sim->frames = o->frames != CLI_KEEP ? o->frames : d.frames > 0 ? d.frames : defaultFrames;
-	snprintf(sim->source, sizeof sim->source, "%s %s", o->scene != NULL ? "scene" : "preset",
-		o->scene != NULL ? o->scene : o->preset);
+	snprintf(sim->source, sizeof sim->source, "%s %s", o->scene != NULL ? "scene" : "preset", o->scene != NULL ? o->scene : o->preset);
 	free(d.cloths);
 	sim->scene = d.scene;
 	if (code != CLI_EXIT_OK)

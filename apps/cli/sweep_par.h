@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 typedef struct SweepPar {
-	int rank, size;  // this process among all; 0 and 1 without MPI
-	int localRank;   // among the processes of this host, for the device choice
-	void* impl;      // the MPI window of the batch counter
+	int rank, size; // this process among all; 0 and 1 without MPI
+	int localRank;  // among the processes of this host, for the device choice
+	void* impl;     // the MPI window of the batch counter
 } SweepPar;
 
 // Whether this build can run across processes (for the help and the messages).

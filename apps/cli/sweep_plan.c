@@ -25,7 +25,8 @@ typedef struct Loader {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static bool Fail(const Loader* l, const char* where, const char* fmt, ...)
+static bool
+Fail(const Loader* l, const char* where, const char* fmt, ...)
 {
 	char msg[1024];
 	va_list args;
@@ -38,12 +39,18 @@ static bool Fail(const Loader* l, const char* where, const char* fmt, ...)
 
 static const char* TypeName(const cJSON* j)
 {
-	if (cJSON_IsBool(j)) return "boolean";
-	if (cJSON_IsNull(j)) return "null";
-	if (cJSON_IsNumber(j)) return "number";
-	if (cJSON_IsString(j)) return "string";
-	if (cJSON_IsArray(j)) return "array";
-	if (cJSON_IsObject(j)) return "object";
+	if (cJSON_IsBool(j))
+		return "boolean";
+	if (cJSON_IsNull(j))
+		return "null";
+	if (cJSON_IsNumber(j))
+		return "number";
+	if (cJSON_IsString(j))
+		return "string";
+	if (cJSON_IsArray(j))
+		return "array";
+	if (cJSON_IsObject(j))
+		return "object";
 	return "invalid value";
 }
 
@@ -64,7 +71,8 @@ static char* ReadText(const Loader* l, const char* path, const char* name)
 			size_t grown = capacity == 0 ? 4096 : 2 * capacity;
 			char* bigger = grown <= SWEEP_MAX_FILE_BYTES ? (char*)realloc(text, grown) : NULL;
 			if (bigger == NULL) {
-				snprintf(l->error, l->errorSize, "%s: cannot read: %s", name, grown > SWEEP_MAX_FILE_BYTES ? "larger than 64 MiB" : "out of memory");
+				snprintf(l->error, l->errorSize, "%s: cannot read: %s", name,
+					grown > SWEEP_MAX_FILE_BYTES ? "larger than 64 MiB" : "out of memory");
 				free(text);
 				fclose(f);
 				return NULL;
@@ -178,8 +186,10 @@ static bool SetAt(cJSON* node, const Segment* s, int at, int count, const cJSON*
 	}
 	if (seg->index >= 0) {
 		if (!cJSON_IsArray(item)) {
-			snprintf(why, whySize, "%s: '%s' is %s in the base scene, so [%d] has no element to set (give the whole array, or "
-				"an index into an array the base scene has)", path, seg->key, item == NULL ? "absent" : TypeName(item), seg->index);
+			snprintf(why, whySize,
+				"%s: '%s' is %s in the base scene, so [%d] has no element to set (give the whole array, or "
+				"an index into an array the base scene has)",
+				path, seg->key, item == NULL ? "absent" : TypeName(item), seg->index);
 			return false;
 		}
 		int size = cJSON_GetArraySize(item);
@@ -195,8 +205,8 @@ static bool SetAt(cJSON* node, const Segment* s, int at, int count, const cJSON*
 	}
 	if (last) {
 		cJSON* copy = cJSON_Duplicate(value, 1);
-		bool ok = copy != NULL && (item != NULL ? cJSON_ReplaceItemInObjectCaseSensitive(node, seg->key, copy)
-		                                        : cJSON_AddItemToObject(node, seg->key, copy));
+		bool ok = copy != NULL &&
+			(item != NULL ? cJSON_ReplaceItemInObjectCaseSensitive(node, seg->key, copy) : cJSON_AddItemToObject(node, seg->key, copy));
 		if (!ok)
 			snprintf(why, whySize, "%s: out of memory", path);
 		return ok;
@@ -281,7 +291,9 @@ static cJSON* ExpandAxis(const Loader* l, const cJSON* spec, const char* where)
 		return cJSON_Duplicate(spec, 1);
 	}
 	if (!cJSON_IsObject(spec)) {
-		Fail(l, where, "expected a list of values or a range object ({\"linear\"|\"log\"|\"random\"|\"logRandom\": [low, high], \"n\": N}), got %s", TypeName(spec));
+		Fail(l, where,
+			"expected a list of values or a range object ({\"linear\"|\"log\"|\"random\"|\"logRandom\": [low, high], \"n\": N}), got %s",
+			TypeName(spec));
 		return NULL;
 	}
 	if (!CheckKeys(l, spec, "linear, log, random, logRandom, n, seed, integer", where))
@@ -330,8 +342,10 @@ static cJSON* ExpandAxis(const Loader* l, const cJSON* spec, const char* where)
 		double t = random ? (double)(SplitMix(&state) >> 11) * 0x1.0p-53 : n > 1 ? (double)i / (n - 1) : 0.0;
 		double v = a + (b - a) * t;
 		v = logScale ? pow(10.0, v) : v;
-		if (!random && i == 0) v = lo;
-		if (!random && i == n - 1 && n > 1) v = hi;
+		if (!random && i == 0)
+			v = lo;
+		if (!random && i == n - 1 && n > 1)
+			v = hi;
 		if (cJSON_IsTrue(integer))
 			v = nearbyint(v);
 		cJSON_AddItemToArray(values, cJSON_CreateNumber(v));
@@ -388,8 +402,10 @@ static bool AddColumn(const Loader* l, const char* path, const char* where)
 	SweepPlan* plan = l->plan;
 	Segment segments[16];
 	if (strlen(path) >= SWEEP_MAX_PATH || SplitPath(path, segments, 16) == 0)
-		return Fail(l, where, "\"%.300s\" is not a scene-file path (allowed: keys joined by '.', each with an optional [index], "
-			"e.g. world.step.substeps or cloths[1].material.mass)", path);
+		return Fail(l, where,
+			"\"%.300s\" is not a scene-file path (allowed: keys joined by '.', each with an optional [index], "
+			"e.g. world.step.substeps or cloths[1].material.mass)",
+			path);
 	if (strcmp(segments[0].key, "description") == 0)
 		return Fail(l, where, "\"%s\": the description is not a parameter", path);
 	if (plan->columnCount >= SWEEP_MAX_COLUMNS)
@@ -439,8 +455,8 @@ static bool BuildVariant(const Loader* l, const cJSON* base, const cJSON* const*
 		if (values[c] == NULL || listUsed + 1 >= sizeof list)
 			continue;
 		char* printed = cJSON_PrintUnformatted(values[c]);
-		listUsed += (size_t)snprintf(list + listUsed, sizeof list - listUsed, "%s%s = %.200s", listUsed > 0 ? ", " : "",
-			plan->columns[c], printed != NULL ? printed : "?");
+		listUsed += (size_t)snprintf(list + listUsed, sizeof list - listUsed, "%s%s = %.200s", listUsed > 0 ? ", " : "", plan->columns[c],
+			printed != NULL ? printed : "?");
 		cJSON_free(printed);
 	}
 	snprintf(name, sizeof name, "%.400s: variant %d%s%s%s", plan->file, index, list[0] != 0 ? " (" : "", list, list[0] != 0 ? ")" : "");
@@ -522,8 +538,9 @@ static bool ReadRecord(const Loader* l, const cJSON* record)
 	const cJSON* every = cJSON_GetObjectItemCaseSensitive(record, "every");
 	if ((stats != NULL && !cJSON_IsBool(stats)) || (final != NULL && !cJSON_IsBool(final)))
 		return Fail(l, stats != NULL && !cJSON_IsBool(stats) ? "record.stats" : "record.final", "expected true or false");
-	if (every != NULL && (!cJSON_IsNumber(every) || every->valuedouble != floor(every->valuedouble) || every->valuedouble < 0 ||
-	    every->valuedouble > 1000000))
+	if (every != NULL &&
+		(!cJSON_IsNumber(every) || every->valuedouble != floor(every->valuedouble) || every->valuedouble < 0 ||
+			every->valuedouble > 1000000))
 		return Fail(l, "record.every", "expected an integer in [0, 1000000] (0: no frames recorded)");
 	plan->stats = stats == NULL || cJSON_IsTrue(stats);
 	plan->final = final == NULL || cJSON_IsTrue(final);
@@ -576,7 +593,8 @@ static bool ReadAxes(const Loader* l, const cJSON* axes, const cJSON* variants, 
 	}
 	*total *= i;
 	if (*total > SWEEP_MAX_VARIANTS)
-		return Fail(l, "variants", "more than %d variants (the explicit variants times the product of the axes' sizes)", SWEEP_MAX_VARIANTS);
+		return Fail(l, "variants", "more than %d variants (the explicit variants times the product of the axes' sizes)",
+			SWEEP_MAX_VARIANTS);
 	return true;
 }
 
@@ -590,8 +608,8 @@ static bool LoadRoot(const Loader* l, const cJSON* root, const char* path)
 	const cJSON* framesItem = cJSON_GetObjectItemCaseSensitive(root, "frames");
 	int frames = 0;
 	if (framesItem != NULL) {
-		if (!cJSON_IsNumber(framesItem) || framesItem->valuedouble != floor(framesItem->valuedouble) ||
-		    framesItem->valuedouble < 1 || framesItem->valuedouble > 10000000)
+		if (!cJSON_IsNumber(framesItem) || framesItem->valuedouble != floor(framesItem->valuedouble) || framesItem->valuedouble < 1 ||
+			framesItem->valuedouble > 10000000)
 			return Fail(l, "frames", "expected an integer in [1, 10000000]");
 		frames = (int)framesItem->valuedouble;
 	}

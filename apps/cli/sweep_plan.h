@@ -16,26 +16,26 @@
 #define SWEEP_DEFAULT_FRAMES 120
 
 typedef struct SweepVariant {
-	char* sceneText;  // the variant's scene, compact JSON (what DIR/variants/vNNNNNN.scene.json holds)
-	char* params;     // its value of each column, CSV-quoted, comma-separated
-	char* groupKey;   // variants with equal keys have equal world defs and frames: they share a world
-	wfScene* scene;   // parsed (validated) scene
+	char* sceneText; // the variant's scene, compact JSON (what DIR/variants/vNNNNNN.scene.json holds)
+	char* params;    // its value of each column, CSV-quoted, comma-separated
+	char* groupKey;  // variants with equal keys have equal world defs and frames: they share a world
+	wfScene* scene;  // parsed (validated) scene
 	int clothCount;
-	int particles;    // of all its cloths
+	int particles; // of all its cloths
 	int frames;
-	double cost;      // particle-substep-iterations of the whole run, for the schedule
+	double cost; // particle-substep-iterations of the whole run, for the schedule
 } SweepVariant;
 
 typedef struct SweepPlan {
-	char file[4096];                      // the sweep file, for messages
+	char file[4096]; // the sweep file, for messages
 	int columnCount;
 	char columns[SWEEP_MAX_COLUMNS][SWEEP_MAX_PATH]; // the axes' paths, then the explicit variants' keys
-	SweepVariant* variants;               // (variantCount), the first axis varying slowest
+	SweepVariant* variants;                          // (variantCount), the first axis varying slowest
 	int variantCount;
 	// What each variant records (the sweep file's "record").
-	bool stats;       // per-frame statistics CSV (default true)
-	bool final;       // final positions .npy (default true)
-	int every;        // every Nth frame's positions .npy, 0 = none (default 0)
+	bool stats; // per-frame statistics CSV (default true)
+	bool final; // final positions .npy (default true)
+	int every;  // every Nth frame's positions .npy, 0 = none (default 0)
 } SweepPlan;
 
 // Reads and expands the sweep file, then parses every variant's scene. On failure returns false

@@ -16,7 +16,8 @@ bool SweepParInit(SweepPar* par, int* argc, char*** argv, char* error, size_t er
 	par->impl = NULL;
 	// Under mpirun every rank would run the whole sweep into the same folder: refused.
 	if (getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL) {
-		snprintf(error, errorSize, "this weft was built without MPI (libopenmpi-dev not found), so it cannot share a sweep "
+		snprintf(error, errorSize,
+			"this weft was built without MPI (libopenmpi-dev not found), so it cannot share a sweep "
 			"between the processes of mpirun (run it without mpirun, or rebuild with libopenmpi-dev installed)");
 		return false;
 	}
@@ -24,8 +25,17 @@ bool SweepParInit(SweepPar* par, int* argc, char*** argv, char* error, size_t er
 }
 
 void SweepParFinalize(SweepPar* par) { (void)par; }
-void SweepParBroadcast(const SweepPar* par, void* data, size_t bytes) { (void)par; (void)data; (void)bytes; }
-int SweepParMax(const SweepPar* par, int value) { (void)par; return value; }
+void SweepParBroadcast(const SweepPar* par, void* data, size_t bytes)
+{
+	(void)par;
+	(void)data;
+	(void)bytes;
+}
+int SweepParMax(const SweepPar* par, int value)
+{
+	(void)par;
+	return value;
+}
 
 bool SweepParQueueOpen(SweepPar* par, char* error, size_t errorSize)
 {
@@ -35,10 +45,7 @@ bool SweepParQueueOpen(SweepPar* par, char* error, size_t errorSize)
 	return par->impl != NULL;
 }
 
-int SweepParQueueNext(SweepPar* par)
-{
-	return (*(int*)par->impl)++;
-}
+int SweepParQueueNext(SweepPar* par) { return (*(int*)par->impl)++; }
 
 void SweepParQueueClose(SweepPar* par)
 {

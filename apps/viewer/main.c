@@ -115,13 +115,13 @@ typedef struct App {
 	PresenterInfo presenterInfo;
 	wfRenderer* renderer;
 	int renderWidth, renderHeight;
-	uint8_t* shot;        // (same) read-back of the finished frame
+	uint8_t* shot; // (same) read-back of the finished frame
 	ViewScript* script;
 	wfVulkanDevice device; // the window's device, shared with the renderer (and the world on Vulkan)
-	bool iconified;       // the window is iconified (GLFW's callback)
+	bool iconified;        // the window is iconified (GLFW's callback)
 	int fbWidth, fbHeight; // the framebuffer's size (GLFW's callback): 0x0 while minimised on some desktops
 	bool uiCreated;
-	int clothIndex;       // the cloth the panel edits
+	int clothIndex; // the cloth the panel edits
 	char glfwError[256];
 	bool validation;
 } App;
@@ -138,8 +138,9 @@ static App* AppOf(GLFWwindow* window) { return (App*)glfwGetWindowUserPointer(wi
 
 static void PrintNoWindowHelp(void)
 {
-	fprintf(stderr, "weft-view: without a window, render to files instead: `weft run --preset NAME --png DIR` "
-	                "or `weft run --preset NAME --video FILE.mp4`\n");
+	fprintf(stderr,
+		"weft-view: without a window, render to files instead: `weft run --preset NAME --png DIR` "
+		"or `weft run --preset NAME --video FILE.mp4`\n");
 }
 
 // The window's input goes to the panel first; what it does not want goes to the viewer. A scripted
@@ -195,10 +196,7 @@ static void OnScroll(GLFWwindow* w, double dx, double dy)
 // Minimised: iconified (X11 keeps the framebuffer's size then) or a framebuffer of no size (Windows,
 // some Wayland compositors). Both callbacks below come here, from GLFW or from the script's
 // minimise/restore (ScriptIconify).
-static void UpdateMinimised(App* app)
-{
-	app->view.minimised = app->iconified || app->fbWidth <= 0 || app->fbHeight <= 0;
-}
+static void UpdateMinimised(App* app) { app->view.minimised = app->iconified || app->fbWidth <= 0 || app->fbHeight <= 0; }
 
 static void OnIconify(GLFWwindow* w, int iconified)
 {
@@ -256,8 +254,7 @@ static bool EnsureRenderer(App* app, int width, int height)
 	}
 	if (app->renderer != NULL) {
 		if (wfRenderer_Resize(app->renderer, width, height) != WF_OK) {
-			fprintf(stderr, "weft-view: cannot resize the renderer to %dx%d: %s\n", width, height,
-				wfRenderer_GetLastError(app->renderer));
+			fprintf(stderr, "weft-view: cannot resize the renderer to %dx%d: %s\n", width, height, wfRenderer_GetLastError(app->renderer));
 			return false;
 		}
 	} else {
@@ -622,8 +619,8 @@ int main(int argc, char** argv)
 		int windowMessages = PresenterValidationCount(app.presenter);
 		wfWarnings warnings = wfWorld_GetWarnings(app.view.world);
 		if (renderMessages + windowMessages + warnings.validationMessages > 0) {
-			fprintf(stderr, "weft-view: validation: %d renderer, %d window, %lld simulation messages\n", renderMessages,
-				windowMessages, (long long)warnings.validationMessages);
+			fprintf(stderr, "weft-view: validation: %d renderer, %d window, %lld simulation messages\n", renderMessages, windowMessages,
+				(long long)warnings.validationMessages);
 			if (code == 0)
 				code = 5;
 		}
@@ -632,10 +629,12 @@ int main(int argc, char** argv)
 			ScriptLog(app.script, "devices window=%s; renderer=%s; simulation=%s\n", app.presenterInfo.deviceName,
 				app.renderer != NULL ? wfRenderer_GetDeviceName(app.renderer) : "", wfWorld_GetDeviceName(app.view.world));
 			PresenterStats stats = PresenterGetStats(app.presenter);
-			ScriptLog(app.script, "end frames=%lld steps=%lld code=%d hidden=%lld rendered=%lld presented=%lld "
-				"swapchains=%d swapmin=%u,%u nosize=%d\n", (long long)app.view.displayFrames,
-				(long long)app.view.simFrames, code, (long long)app.view.hiddenFrames, (long long)app.view.renderedFrames,
-				(long long)stats.presents, stats.swapchains, stats.minWidth, stats.minHeight, stats.noSize);
+			ScriptLog(app.script,
+				"end frames=%lld steps=%lld code=%d hidden=%lld rendered=%lld presented=%lld "
+				"swapchains=%d swapmin=%u,%u nosize=%d\n",
+				(long long)app.view.displayFrames, (long long)app.view.simFrames, code, (long long)app.view.hiddenFrames,
+				(long long)app.view.renderedFrames, (long long)stats.presents, stats.swapchains, stats.minWidth, stats.minHeight,
+				stats.noSize);
 		}
 	}
 	Teardown(&app);

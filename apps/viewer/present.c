@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PRESENT_FRAMES 2     // frames in flight
+#define PRESENT_FRAMES 2 // frames in flight
 #define PRESENT_MAX_IMAGES 8
 
 typedef struct Frame {
 	VkCommandBuffer cmd;
-	VkFence fence;          // signalled when the frame's commands are done
-	VkSemaphore acquired;   // the swapchain image is ready to be written
-	VkBuffer upload;        // the scene's pixels, host-visible
+	VkFence fence;        // signalled when the frame's commands are done
+	VkSemaphore acquired; // the swapchain image is ready to be written
+	VkBuffer upload;      // the scene's pixels, host-visible
 	VkDeviceMemory uploadMemory;
 	void* uploadMap;
 	VkDeviceSize uploadSize;
@@ -42,11 +42,11 @@ struct Presenter {
 	VkDevice device;
 	uint32_t family;
 	VkQueueFlags familyFlags;
-	bool software;          // a CPU device (lavapipe)
+	bool software; // a CPU device (lavapipe)
 	VkQueue queue;
 	char deviceName[256];
 	VkSurfaceFormatKHR format;
-	bool swapRedBlue;       // the surface is BGRA; the renderer's pixels are RGBA
+	bool swapRedBlue; // the surface is BGRA; the renderer's pixels are RGBA
 	VkPresentModeKHR presentMode;
 	VkRenderPass renderPass;
 	VkDescriptorPool descriptorPool;
@@ -54,7 +54,7 @@ struct Presenter {
 
 	VkSwapchainKHR swapchain;
 	VkExtent2D extent;
-	bool canReadBack;       // the swapchain images allow TRANSFER_SRC
+	bool canReadBack; // the swapchain images allow TRANSFER_SRC
 	uint32_t minImageCount, imageCount;
 	VkImage images[PRESENT_MAX_IMAGES];
 	VkImageView views[PRESENT_MAX_IMAGES];
@@ -87,10 +87,10 @@ static bool Fail(Presenter* p, const char* fmt, ...)
 static const char* ResultName(VkResult r) { return wfVulkanResultName((int)r); }
 
 // Every Vulkan call is checked: the failing call and its result become the presenter's error.
-#define VK_TRY(p, call)                                                                           \
-	do {                                                                                          \
-		VkResult vk_result_ = (call);                                                             \
-		if (vk_result_ != VK_SUCCESS)                                                             \
+#define VK_TRY(p, call) \
+	do { \
+		VkResult vk_result_ = (call); \
+		if (vk_result_ != VK_SUCCESS) \
 			return Fail((p), "%s failed: %s (%d)", #call, ResultName(vk_result_), (int)vk_result_); \
 	} while (0)
 
@@ -107,8 +107,7 @@ static bool CanPresent(void* user, void* instance, void* physicalDevice, uint32_
 	(void)instance;
 	Presenter* p = (Presenter*)user;
 	VkBool32 present = VK_FALSE;
-	return vkGetPhysicalDeviceSurfaceSupportKHR((VkPhysicalDevice)physicalDevice, family, p->surface, &present) == VK_SUCCESS &&
-	       present;
+	return vkGetPhysicalDeviceSurfaceSupportKHR((VkPhysicalDevice)physicalDevice, family, p->surface, &present) == VK_SUCCESS && present;
 }
 
 // The instance (the window system's surface extensions), the surface, then a device that presents
@@ -171,8 +170,7 @@ static bool PickFormat(Presenter* p, bool immediate)
 	VkResult r = vkGetPhysicalDeviceSurfaceFormatsKHR(p->gpu, p->surface, &count, formats);
 	if (r != VK_SUCCESS && r != VK_INCOMPLETE)
 		return Fail(p, "vkGetPhysicalDeviceSurfaceFormatsKHR failed: %s", ResultName(r));
-	static const VkFormat wanted[] = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB,
-	                                  VK_FORMAT_R8G8B8A8_SRGB};
+	static const VkFormat wanted[] = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB};
 	bool found = false;
 	for (size_t w = 0; w < sizeof wanted / sizeof wanted[0] && !found; ++w) {
 		for (uint32_t i = 0; i < count && !found; ++i) {
@@ -289,8 +287,8 @@ static bool CreatePools(Presenter* p)
 }
 
 // A host-visible, coherent buffer (cached preferred, for read-back), mapped.
-static bool CreateHostBuffer(Presenter* p, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer* buffer,
-	VkDeviceMemory* memory, void** map)
+static bool CreateHostBuffer(Presenter* p, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer* buffer, VkDeviceMemory* memory,
+	void** map)
 {
 	VkBufferCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -370,10 +368,14 @@ static bool CreateSwapchain(Presenter* p)
 		extent.width = w > 0 && h > 0 ? (uint32_t)w : 0;
 		extent.height = w > 0 && h > 0 ? (uint32_t)h : 0;
 		if (extent.width > 0) {
-			if (extent.width < caps.minImageExtent.width) extent.width = caps.minImageExtent.width;
-			if (extent.height < caps.minImageExtent.height) extent.height = caps.minImageExtent.height;
-			if (extent.width > caps.maxImageExtent.width) extent.width = caps.maxImageExtent.width;
-			if (extent.height > caps.maxImageExtent.height) extent.height = caps.maxImageExtent.height;
+			if (extent.width < caps.minImageExtent.width)
+				extent.width = caps.minImageExtent.width;
+			if (extent.height < caps.minImageExtent.height)
+				extent.height = caps.minImageExtent.height;
+			if (extent.width > caps.maxImageExtent.width)
+				extent.width = caps.maxImageExtent.width;
+			if (extent.height > caps.maxImageExtent.height)
+				extent.height = caps.maxImageExtent.height;
 		}
 	}
 	p->extent = extent;
@@ -415,7 +417,7 @@ static bool CreateSwapchain(Presenter* p)
 		.imageExtent = extent,
 		.imageArrayLayers = 1,
 		.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-		              (p->canReadBack ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0),
+			(p->canReadBack ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0),
 		.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
 		.preTransform = caps.currentTransform,
 		.compositeAlpha = alpha,
@@ -476,7 +478,7 @@ Presenter* PresenterCreate(GLFWwindow* window, const char* deviceName, bool vali
 	p->window = window;
 	bool ok = glfwVulkanSupported() ? true : Fail(p, "GLFW found no Vulkan loader with surface support");
 	ok = ok && CreateDevice(p, deviceName, validation) && PickFormat(p, immediate) && CreateRenderPass(p) && CreatePools(p) &&
-	     CreateSwapchain(p);
+		CreateSwapchain(p);
 	if (!ok) {
 		snprintf(error, (size_t)errorSize, "%s", p->error);
 		PresenterDestroy(p);
@@ -545,10 +547,7 @@ PresenterInfo PresenterGetInfo(const Presenter* p)
 	return info;
 }
 
-void PresenterGetVulkanDevice(const Presenter* p, struct wfVulkanDevice* out)
-{
-	wfVulkanContext_Get(p->vulkan, out);
-}
+void PresenterGetVulkanDevice(const Presenter* p, struct wfVulkanDevice* out) { wfVulkanContext_Get(p->vulkan, out); }
 
 PresenterStats PresenterGetStats(const Presenter* p) { return p->stats; }
 const char* PresenterError(const Presenter* p) { return p->error; }
@@ -623,8 +622,8 @@ static void CopyPixels(uint8_t* dst, const uint8_t* src, size_t pixels, bool swa
 	}
 }
 
-static void ImageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
-	VkPipelineStageFlags srcStage, VkAccessFlags srcAccess, VkPipelineStageFlags dstStage, VkAccessFlags dstAccess)
+static void ImageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkPipelineStageFlags srcStage,
+	VkAccessFlags srcAccess, VkPipelineStageFlags dstStage, VkAccessFlags dstAccess)
 {
 	VkImageMemoryBarrier b = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
@@ -640,8 +639,7 @@ static void ImageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from,
 	vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
-static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*drawUi)(VkCommandBuffer, void*), void* context,
-	bool readback)
+static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*drawUi)(VkCommandBuffer, void*), void* context, bool readback)
 {
 	VkCommandBuffer cmd = f->cmd;
 	VkImage image = p->images[p->imageIndex];
@@ -652,8 +650,8 @@ static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*dr
 	};
 	VK_TRY(p, vkBeginCommandBuffer(cmd, &begin));
 	// The scene: the whole image is overwritten, so its old contents are discarded (UNDEFINED).
-	ImageBarrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-		VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+	ImageBarrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+		VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
 	VkBufferImageCopy region = {
 		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 		.imageExtent = {p->extent.width, p->extent.height, 1},
@@ -667,15 +665,15 @@ static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*dr
 			.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
 			.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
 		};
-		vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
-			0, NULL, 0, NULL);
+		vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written, 0, NULL, 0,
+			NULL);
 		VkImageCopy copy = {
 			.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 			.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 			.extent = {p->extent.width, p->extent.height, 1},
 		};
-		vkCmdCopyImage(cmd, (VkImage)(uintptr_t)scene->image, (VkImageLayout)scene->layout, image,
-			VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+		vkCmdCopyImage(cmd, (VkImage)(uintptr_t)scene->image, (VkImageLayout)scene->layout, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+			&copy);
 	} else {
 		vkCmdCopyBufferToImage(cmd, f->upload, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
 	}
@@ -692,11 +690,11 @@ static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*dr
 	vkCmdEndRenderPass(cmd);
 	// Screenshot: the finished image into the read-back buffer, then back to the present layout.
 	if (readback) {
-		ImageBarrier(cmd, image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-			VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+		ImageBarrier(cmd, image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+			VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
 		vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, p->readback, 1, &region);
-		ImageBarrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-			VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
+		ImageBarrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+			VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
 		VkBufferMemoryBarrier host = {
 			.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
 			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -712,8 +710,8 @@ static bool Record(Presenter* p, Frame* f, const wfVulkanImage* scene, void (*dr
 	return true;
 }
 
-static bool EnsureBuffer(Presenter* p, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer* buffer,
-	VkDeviceMemory* memory, void** map, VkDeviceSize* have)
+static bool EnsureBuffer(Presenter* p, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer* buffer, VkDeviceMemory* memory, void** map,
+	VkDeviceSize* have)
 {
 	if (*buffer != VK_NULL_HANDLE && *have >= size)
 		return true;
@@ -745,8 +743,7 @@ PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, const wfVulkanImag
 		return PRESENT_ERROR;
 	if (readback != NULL) {
 		// Only screenshot frames use it, and each waits for its frame: it is idle here.
-		if (!EnsureBuffer(p, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &p->readback, &p->readbackMemory, &p->readbackMap,
-			&p->readbackSize))
+		if (!EnsureBuffer(p, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &p->readback, &p->readbackMemory, &p->readbackMap, &p->readbackSize))
 			return PRESENT_ERROR;
 	}
 	if (scene == NULL)

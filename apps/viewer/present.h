@@ -53,8 +53,7 @@ typedef enum PresentStatus {
 // validation: Khronos validation layer with a messenger that prints "vulkan validation:" lines.
 // immediate: prefer a present mode that does not wait for vertical blank (scripted runs).
 // Returns NULL and writes the reason (no Vulkan, no surface support, ...) into error.
-Presenter* PresenterCreate(GLFWwindow* window, const char* deviceName, bool validation, bool immediate, char* error,
-                           int errorSize);
+Presenter* PresenterCreate(GLFWwindow* window, const char* deviceName, bool validation, bool immediate, char* error, int errorSize);
 void PresenterDestroy(Presenter* p);
 PresenterInfo PresenterGetInfo(const Presenter* p);
 PresenterStats PresenterGetStats(const Presenter* p);
@@ -74,7 +73,7 @@ PresentStatus PresenterBegin(Presenter* p, int* width, int* height);
 // drawUi records the UI into the render pass. readback: when not NULL, the finished frame (scene + UI)
 // is copied there as RGBA.
 PresentStatus PresenterEnd(Presenter* p, const uint8_t* rgba, const struct wfVulkanImage* scene,
-                           void (*drawUi)(VkCommandBuffer cmd, void* context), void* context, uint8_t* readback);
+	void (*drawUi)(VkCommandBuffer cmd, void* context), void* context, uint8_t* readback);
 // The window changed size: recreate the swapchain before the next frame.
 void PresenterResized(Presenter* p);
 // Waits until the device is idle (before the UI backend frees its objects).

@@ -55,16 +55,14 @@ struct ViewScript {
 	FILE* log;
 	double mouseX, mouseY;
 	bool mouseDown;
-	double start;        // wall clock at load, for the probes' wall=
-	double cpuStart;     // the process's CPU time at load, for the probes' cpu=
+	double start;    // wall clock at load, for the probes' wall=
+	double cpuStart; // the process's CPU time at load, for the probes' cpu=
 };
 
 static bool KnownCommand(const char* c)
 {
-	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_down_on_particle",
-	                                    "mouse_move_by", "mouse_up", "scroll", "set", "set_refused",
-	                                    "screenshot", "probe", "resize", "minimise", "restore",
-	                                    "clock", "quit"};
+	static const char* const names[] = {"key", "mouse_move", "mouse_down", "mouse_down_on_particle", "mouse_move_by", "mouse_up", "scroll",
+		"set", "set_refused", "screenshot", "probe", "resize", "minimise", "restore", "clock", "quit"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
 		if (strcmp(c, names[i]) == 0)
 			return true;
@@ -172,9 +170,18 @@ void ScriptLog(ViewScript* s, const char* fmt, ...)
 
 static int KeyCode(const char* name)
 {
-	static const struct { const char* name; int key; } keys[] = {
-		{"space", GLFW_KEY_SPACE}, {"s", GLFW_KEY_S}, {"r", GLFW_KEY_R}, {"w", GLFW_KEY_W},
-		{"m", GLFW_KEY_M}, {"v", GLFW_KEY_V}, {"c", GLFW_KEY_C}, {"escape", GLFW_KEY_ESCAPE},
+	static const struct {
+		const char* name;
+		int key;
+	} keys[] = {
+		{"space", GLFW_KEY_SPACE},
+		{"s", GLFW_KEY_S},
+		{"r", GLFW_KEY_R},
+		{"w", GLFW_KEY_W},
+		{"m", GLFW_KEY_M},
+		{"v", GLFW_KEY_V},
+		{"c", GLFW_KEY_C},
+		{"escape", GLFW_KEY_ESCAPE},
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
 		if (strcmp(name, keys[i].name) == 0)
@@ -215,16 +222,14 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s "
 		"cpu=%.6f minimised=%d hidden=%lld displayed=%lld rendered=%lld presented=%lld swapchains=%d swapmin=%d,%d "
 		"zerocopy=%d uploaded=%lld view=%s selfcollision=%d selfthickness=%.6g selffriction=%.6g tearstrain=%.6g\n",
-		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY,
-		(unsigned long long)hash, v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z,
-		v->grabTarget.x, v->grabTarget.y, v->grabTarget.z, sphere.x, sphere.y, sphere.z,
-		v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z,
-		panel[0], panel[1], panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0, particles,
-		wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart,
-		v->minimised ? 1 : 0, (long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames,
-		(long long)v->presentedFrames, v->swapchains, v->swapMinWidth, v->swapMinHeight, v->zeroCopyCloths,
-		(long long)v->uploadBytes, wfViewModeName(v->applied.view), v->applied.selfCollision.enabled ? 1 : 0,
-		(double)v->applied.selfCollision.thickness, (double)v->applied.selfCollision.friction,
+		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY, (unsigned long long)hash,
+		v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z, v->grabTarget.x, v->grabTarget.y, v->grabTarget.z,
+		sphere.x, sphere.y, sphere.z, v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z, panel[0], panel[1],
+		panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0, particles,
+		wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart, v->minimised ? 1 : 0,
+		(long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames, (long long)v->presentedFrames, v->swapchains,
+		v->swapMinWidth, v->swapMinHeight, v->zeroCopyCloths, (long long)v->uploadBytes, wfViewModeName(v->applied.view),
+		v->applied.selfCollision.enabled ? 1 : 0, (double)v->applied.selfCollision.thickness, (double)v->applied.selfCollision.friction,
 		v->clothCount > 0 ? (double)v->applied.cloth[0].material.tearStrain : 0.0);
 }
 
@@ -258,14 +263,14 @@ static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* ou
 	} else if (strcmp(c, "mouse_down_on_particle") == 0) {
 		int cloth = e->b[0] != 0 ? atoi(e->b) : 0, index = atoi(e->a);
 		wfClothInfo info;
-		if (cloth < 0 || cloth >= v->clothCount || wfCloth_GetInfo(v->cloths[cloth], &info) != WF_OK ||
-			index < 0 || index >= info.particleCount) {
+		if (cloth < 0 || cloth >= v->clothCount || wfCloth_GetInfo(v->cloths[cloth], &info) != WF_OK || index < 0 ||
+			index >= info.particleCount) {
 			fprintf(stderr, "weft-view: script line %d: no particle %d in cloth %d\n", e->line, index, cloth);
 			return false;
 		}
 		wfVec3* pos = malloc(sizeof *pos * (size_t)info.particleCount);
 		bool seen = pos != NULL && wfCloth_ReadPositions(v->cloths[cloth], pos, info.particleCount) == WF_OK &&
-		            ViewProject(v, pos[index], &s->mouseX, &s->mouseY);
+			ViewProject(v, pos[index], &s->mouseX, &s->mouseY);
 		free(pos);
 		if (!seen) {
 			fprintf(stderr, "weft-view: script line %d: particle %d is not in view\n", e->line, index);

@@ -11,7 +11,8 @@
 #include <cmath>
 #include <cstdio>
 
-namespace {
+namespace
+{
 
 struct Bridge {
 	bool created = false;
@@ -35,15 +36,12 @@ void CheckVk(VkResult r)
 const char* const kPins[] = {"none", "top corners", "top row", "corners", "list"};
 // The colour modes and views by the library's own names.
 const char* const kColors[WF_COLOR_MODE_COUNT] = {wfColorModeName(WF_COLOR_TEXTURE), wfColorModeName(WF_COLOR_SPEED),
-                                                  wfColorModeName(WF_COLOR_STRAIN)};
+	wfColorModeName(WF_COLOR_STRAIN)};
 const char* const kViews[WF_VIEW_MODE_COUNT] = {wfViewModeName(WF_VIEW_CLOTH), wfViewModeName(WF_VIEW_NODES), wfViewModeName(WF_VIEW_BOTH)};
 
 // The library's table entry of a def field: the sliders' ranges, scales and the enums' names come
 // from there (wfFindDefField), not from copies here.
-const wfFieldInfo* Field(wfDefType def, const char* path)
-{
-	return wfFindDefField(def, path);
-}
+const wfFieldInfo* Field(wfDefType def, const char* path) { return wfFindDefField(def, path); }
 
 ImGuiSliderFlags Scale(const wfFieldInfo* f)
 {
@@ -63,10 +61,7 @@ bool SliderIntField(const char* label, int* v, wfDefType def, const char* path)
 	return ImGui::SliderInt(label, v, (int)f->uiMin, (int)f->uiMax);
 }
 
-bool ComboEnum(const char* label, int* value, const char* const* names, int count)
-{
-	return ImGui::Combo(label, value, names, count);
-}
+bool ComboEnum(const char* label, int* value, const char* const* names, int count) { return ImGui::Combo(label, value, names, count); }
 
 // An enum field with its names from the library's table.
 bool ComboField(const char* label, int* value, wfDefType def, const char* path)
@@ -258,7 +253,10 @@ void UiSetMinImageCount(uint32_t count) { ImGui_ImplVulkan_SetMinImageCount(coun
 
 void UiMouseButtonCallback(GLFWwindow* w, int button, int action, int mods) { ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods); }
 void UiScrollCallback(GLFWwindow* w, double dx, double dy) { ImGui_ImplGlfw_ScrollCallback(w, dx, dy); }
-void UiKeyCallback(GLFWwindow* w, int key, int scancode, int action, int mods) { ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods); }
+void UiKeyCallback(GLFWwindow* w, int key, int scancode, int action, int mods)
+{
+	ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+}
 void UiCharCallback(GLFWwindow* w, unsigned int c) { ImGui_ImplGlfw_CharCallback(w, c); }
 void UiFocusCallback(GLFWwindow* w, int focused) { ImGui_ImplGlfw_WindowFocusCallback(w, focused); }
 void UiCursorEnterCallback(GLFWwindow* w, int entered) { ImGui_ImplGlfw_CursorEnterCallback(w, entered); }

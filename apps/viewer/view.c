@@ -24,10 +24,7 @@ static wfVec3 Add(wfVec3 a, wfVec3 b) { return (wfVec3){a.x + b.x, a.y + b.y, a.
 static wfVec3 Sub(wfVec3 a, wfVec3 b) { return (wfVec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
 static wfVec3 Scale(wfVec3 a, float s) { return (wfVec3){a.x * s, a.y * s, a.z * s}; }
 static float Dot(wfVec3 a, wfVec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static wfVec3 Cross(wfVec3 a, wfVec3 b)
-{
-	return (wfVec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
+static wfVec3 Cross(wfVec3 a, wfVec3 b) { return (wfVec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 static wfVec3 Normalize(wfVec3 a)
 {
 	float l = sqrtf(Dot(a, a));
@@ -49,8 +46,7 @@ static int LoadDefs(View* v, wfWorldDef* world)
 		*world = wfScene_GetWorldDef(v->scene);
 		v->clothCount = wfScene_GetClothCount(v->scene);
 		if (v->clothCount > VIEW_MAX_CLOTHS) {
-			fprintf(stderr, "weft-view: %s has %d cloths; the viewer shows at most %d\n", o->scene,
-				v->clothCount, VIEW_MAX_CLOTHS);
+			fprintf(stderr, "weft-view: %s has %d cloths; the viewer shows at most %d\n", o->scene, v->clothCount, VIEW_MAX_CLOTHS);
 			return 2;
 		}
 		for (int i = 0; i < v->clothCount; ++i)
@@ -145,8 +141,7 @@ int ViewCreateWorld(View* v, const wfVulkanDevice* device)
 	ParamsFromWorld(v, &v->start);
 	v->edit = v->start;
 	v->applied = v->start;
-	v->home = options->scene != NULL ? wfCameraFit(v->world, v->cloths, v->clothCount, 50.0f)
-	                                 : wfDefaultCameraForPreset(options->preset);
+	v->home = options->scene != NULL ? wfCameraFit(v->world, v->cloths, v->clothCount, 50.0f) : wfDefaultCameraForPreset(options->preset);
 	v->camera = v->home;
 	return 0;
 }
@@ -452,7 +447,10 @@ void ViewSetMods(View* v, bool shift, bool alt)
 void ViewOnKey(View* v, int key)
 {
 	switch (key) {
-	case GLFW_KEY_SPACE: v->paused = !v->paused; v->accumulator = 0.0; break;
+	case GLFW_KEY_SPACE:
+		v->paused = !v->paused;
+		v->accumulator = 0.0;
+		break;
 	case GLFW_KEY_S:
 		v->edit.sphere.moving = !v->edit.sphere.moving;
 		if (wfWorld_SetSphereMoving(v->world, v->edit.sphere.moving) == WF_OK)
@@ -463,7 +461,10 @@ void ViewOnKey(View* v, int key)
 		}
 		break;
 	case GLFW_KEY_R: ViewResetCloth(v); break;
-	case GLFW_KEY_W: v->edit.wireframe = !v->edit.wireframe; v->applied.wireframe = v->edit.wireframe; break;
+	case GLFW_KEY_W:
+		v->edit.wireframe = !v->edit.wireframe;
+		v->applied.wireframe = v->edit.wireframe;
+		break;
 	case GLFW_KEY_M:
 		v->edit.colorMode = (wfColorMode)((v->edit.colorMode + 1) % 3);
 		v->applied.colorMode = v->edit.colorMode;
@@ -544,9 +545,7 @@ void ViewOnCursor(View* v, double x, double y)
 		c->target = Add(c->target, Add(Scale(s, -dx * perPixel), Scale(u, dy * perPixel)));
 		break;
 	}
-	case VIEW_GESTURE_ZOOM:
-		c->distance = fmaxf(0.05f, fminf(1e4f, c->distance * expf(0.01f * dy)));
-		break;
+	case VIEW_GESTURE_ZOOM: c->distance = fmaxf(0.05f, fminf(1e4f, c->distance * expf(0.01f * dy))); break;
 	case VIEW_GESTURE_DRAG:
 		v->grabTarget = Add(PlanePoint(v, x, y), v->grabOffset);
 		if (wfCloth_MoveGrab(v->cloths[v->grabCloth], v->grabTarget) != WF_OK)
@@ -556,10 +555,7 @@ void ViewOnCursor(View* v, double x, double y)
 	}
 }
 
-void ViewOnScroll(View* v, double dy)
-{
-	v->camera.distance = fmaxf(0.05f, fminf(1e4f, v->camera.distance * expf(-0.12f * (float)dy)));
-}
+void ViewOnScroll(View* v, double dy) { v->camera.distance = fmaxf(0.05f, fminf(1e4f, v->camera.distance * expf(-0.12f * (float)dy))); }
 
 // ------------------------------------------------------------------ named parameters (script "set")
 
@@ -579,22 +575,38 @@ bool ViewSetParam(View* v, const char* name, const char* value, char* error, int
 	float f = 0.0f;
 	bool isNumber = ParseFloat(value, &f);
 	bool ok = true;
-	if (strcmp(name, "gravity") == 0 && isNumber) e->gravity.y = f;
-	else if (strcmp(name, "substeps") == 0 && isNumber) e->step.substeps = (int)f;
-	else if (strcmp(name, "iterations") == 0 && isNumber) e->step.iterations = (int)f;
-	else if (strcmp(name, "timestep") == 0 && isNumber) e->step.timeStep = f;
-	else if (strcmp(name, "solver") == 0) ok = wfSolverFromName(value, &e->step.solver);
-	else if (strcmp(name, "wind") == 0 && isNumber) e->wind.strength = f;
-	else if (strcmp(name, "sphere-radius") == 0 && isNumber) e->sphere.radius = f;
-	else if (strcmp(name, "floor") == 0 && isNumber) e->floor.enabled = f != 0.0f;
-	else if (strcmp(name, "floor-height") == 0 && isNumber) e->floor.height = f;
-	else if (strcmp(name, "color") == 0) ok = wfColorModeFromName(value, &e->colorMode);
-	else if (strcmp(name, "view") == 0) ok = wfViewModeFromName(value, &e->view);
-	else if (strcmp(name, "wireframe") == 0 && isNumber) e->wireframe = f != 0.0f;
-	else if (strcmp(name, "self-collision") == 0 && isNumber) e->selfCollision.enabled = f != 0.0f;
-	else if (strcmp(name, "between-cloths") == 0 && isNumber) e->selfCollision.betweenCloths = f != 0.0f;
-	else if (strcmp(name, "self-thickness") == 0 && isNumber) e->selfCollision.thickness = f;
-	else if (strcmp(name, "self-friction") == 0 && isNumber) e->selfCollision.friction = f;
+	if (strcmp(name, "gravity") == 0 && isNumber)
+		e->gravity.y = f;
+	else if (strcmp(name, "substeps") == 0 && isNumber)
+		e->step.substeps = (int)f;
+	else if (strcmp(name, "iterations") == 0 && isNumber)
+		e->step.iterations = (int)f;
+	else if (strcmp(name, "timestep") == 0 && isNumber)
+		e->step.timeStep = f;
+	else if (strcmp(name, "solver") == 0)
+		ok = wfSolverFromName(value, &e->step.solver);
+	else if (strcmp(name, "wind") == 0 && isNumber)
+		e->wind.strength = f;
+	else if (strcmp(name, "sphere-radius") == 0 && isNumber)
+		e->sphere.radius = f;
+	else if (strcmp(name, "floor") == 0 && isNumber)
+		e->floor.enabled = f != 0.0f;
+	else if (strcmp(name, "floor-height") == 0 && isNumber)
+		e->floor.height = f;
+	else if (strcmp(name, "color") == 0)
+		ok = wfColorModeFromName(value, &e->colorMode);
+	else if (strcmp(name, "view") == 0)
+		ok = wfViewModeFromName(value, &e->view);
+	else if (strcmp(name, "wireframe") == 0 && isNumber)
+		e->wireframe = f != 0.0f;
+	else if (strcmp(name, "self-collision") == 0 && isNumber)
+		e->selfCollision.enabled = f != 0.0f;
+	else if (strcmp(name, "between-cloths") == 0 && isNumber)
+		e->selfCollision.betweenCloths = f != 0.0f;
+	else if (strcmp(name, "self-thickness") == 0 && isNumber)
+		e->selfCollision.thickness = f;
+	else if (strcmp(name, "self-friction") == 0 && isNumber)
+		e->selfCollision.friction = f;
 	else if (strcmp(name, "pin-mode") == 0) {
 		for (int i = 0; i < e->clothCount && ok; ++i)
 			ok = wfPinModeFromName(value, &e->cloth[i].pinMode);
@@ -609,17 +621,28 @@ bool ViewSetParam(View* v, const char* name, const char* value, char* error, int
 		// Material fields, set on every cloth.
 		for (int i = 0; i < e->clothCount && ok; ++i) {
 			wfMaterial* m = &e->cloth[i].material;
-			if (strcmp(name, "mass") == 0) m->mass = f;
-			else if (strcmp(name, "stretch-compliance") == 0) m->stretchCompliance = f;
-			else if (strcmp(name, "shear-compliance") == 0) m->shearCompliance = f;
-			else if (strcmp(name, "bend-compliance") == 0) m->bendCompliance = f;
-			else if (strcmp(name, "damping") == 0) m->damping = f;
-			else if (strcmp(name, "relaxation") == 0) m->relaxation = f;
-			else if (strcmp(name, "retention") == 0) m->retention = f;
-			else if (strcmp(name, "stiffness") == 0) m->stiffness = f;
-			else if (strcmp(name, "spring-damping") == 0) m->springDamping = f;
-			else if (strcmp(name, "tear-strain") == 0) m->tearStrain = f;
-			else ok = false;
+			if (strcmp(name, "mass") == 0)
+				m->mass = f;
+			else if (strcmp(name, "stretch-compliance") == 0)
+				m->stretchCompliance = f;
+			else if (strcmp(name, "shear-compliance") == 0)
+				m->shearCompliance = f;
+			else if (strcmp(name, "bend-compliance") == 0)
+				m->bendCompliance = f;
+			else if (strcmp(name, "damping") == 0)
+				m->damping = f;
+			else if (strcmp(name, "relaxation") == 0)
+				m->relaxation = f;
+			else if (strcmp(name, "retention") == 0)
+				m->retention = f;
+			else if (strcmp(name, "stiffness") == 0)
+				m->stiffness = f;
+			else if (strcmp(name, "spring-damping") == 0)
+				m->springDamping = f;
+			else if (strcmp(name, "tear-strain") == 0)
+				m->tearStrain = f;
+			else
+				ok = false;
 		}
 	} else
 		ok = false;

@@ -24,7 +24,7 @@ extern "C" {
 typedef struct ViewClothParams {
 	wfMaterial material;
 	wfPinMode pinMode;
-	int cols, rows;       // grid density: a change rebuilds the cloth
+	int cols, rows; // grid density: a change rebuilds the cloth
 } ViewClothParams;
 
 typedef struct ViewParams {
@@ -47,25 +47,25 @@ typedef enum ViewGesture {
 	VIEW_GESTURE_ORBIT,
 	VIEW_GESTURE_PAN,
 	VIEW_GESTURE_ZOOM,
-	VIEW_GESTURE_DRAG, // a particle is grabbed
-	VIEW_GESTURE_PANEL,// the press went to the control panel
+	VIEW_GESTURE_DRAG,  // a particle is grabbed
+	VIEW_GESTURE_PANEL, // the press went to the control panel
 } ViewGesture;
 
 typedef struct ViewOptions {
-	const char* preset;     // --preset (default compute-cloth when neither is given)
-	const char* scene;      // --scene FILE.json
-	int backend;            // wfBackendType, -1 = the scene's
-	int width, height;      // --size
-	int cols, rows;         // --grid, 0 = the scene's
-	const char* script;     // --script FILE
-	const char* shotDir;    // --screenshot-dir DIR (default ".")
+	const char* preset;  // --preset (default compute-cloth when neither is given)
+	const char* scene;   // --scene FILE.json
+	int backend;         // wfBackendType, -1 = the scene's
+	int width, height;   // --size
+	int cols, rows;      // --grid, 0 = the scene's
+	const char* script;  // --script FILE
+	const char* shotDir; // --screenshot-dir DIR (default ".")
 } ViewOptions;
 
 typedef struct View {
 	ViewOptions options;
-	char source[300];           // "preset NAME" or "scene PATH"
-	wfScene* scene;             // kept while the world lives (pin lists, device name)
-	wfWorldDef worldDef;        // the world's def as loaded (ViewLoad), options applied
+	char source[300];                      // "preset NAME" or "scene PATH"
+	wfScene* scene;                        // kept while the world lives (pin lists, device name)
+	wfWorldDef worldDef;                   // the world's def as loaded (ViewLoad), options applied
 	wfClothDef clothDefs[VIEW_MAX_CLOTHS]; // the defs the cloths were created from (grid as now)
 	wfWorld* world;
 	wfClothId cloths[VIEW_MAX_CLOTHS];
@@ -78,38 +78,38 @@ typedef struct View {
 
 	// Camera and mouse (window coordinates; framebuffer pixels are scale times these).
 	wfCamera camera, home;
-	int width, height;          // framebuffer pixels
-	float scale;                // framebuffer pixels per window coordinate
+	int width, height; // framebuffer pixels
+	float scale;       // framebuffer pixels per window coordinate
 	double mouseX, mouseY;
 	ViewGesture gesture;
-	int gestureButton;          // the mouse button that started it
+	int gestureButton; // the mouse button that started it
 	bool shift, alt;
 
 	// The grabbed particle and its camera-facing plane.
 	int grabCloth, grabParticle;
-	wfVec3 grabNormal;          // plane normal (camera forward at grab time)
-	wfVec3 grabPoint;           // a point of the plane (the particle at grab time)
-	wfVec3 grabOffset;          // particle minus the cursor's plane point at grab time
-	wfVec3 grabTarget;          // the target last sent
+	wfVec3 grabNormal; // plane normal (camera forward at grab time)
+	wfVec3 grabPoint;  // a point of the plane (the particle at grab time)
+	wfVec3 grabOffset; // particle minus the cursor's plane point at grab time
+	wfVec3 grabTarget; // the target last sent
 
 	// Time.
 	bool paused;
 	bool quit;
-	bool realtime;              // the accumulator drives stepping (always, except in scripts by default)
-	double accumulator;         // unsimulated real seconds
-	int64_t simFrames;          // simulation frames stepped
-	int64_t displayFrames;      // frames shown
+	bool realtime;                   // the accumulator drives stepping (always, except in scripts by default)
+	double accumulator;              // unsimulated real seconds
+	int64_t simFrames;               // simulation frames stepped
+	int64_t displayFrames;           // frames shown
 	double frameMs, simMs, renderMs; // smoothed read-outs
 	int stepsLastFrame;
 
 	// The window (kept by main.c; the script's probes log it).
-	bool minimised;             // iconified or a framebuffer of no size: nothing drawn, presented or stepped
-	int64_t hiddenFrames;       // main-loop turns spent minimised
-	int64_t renderedFrames;     // scenes drawn by the renderer
-	int zeroCopyCloths;         // cloths the last frame drew from the solver's buffers (world on the window's device)
-	int64_t uploadBytes;        // cloth state the last frame copied from the host
-	int64_t presentedFrames;    // images presented (the presenter's count)
-	int swapchains;             // swapchains created (the presenter's count)
+	bool minimised;                  // iconified or a framebuffer of no size: nothing drawn, presented or stepped
+	int64_t hiddenFrames;            // main-loop turns spent minimised
+	int64_t renderedFrames;          // scenes drawn by the renderer
+	int zeroCopyCloths;              // cloths the last frame drew from the solver's buffers (world on the window's device)
+	int64_t uploadBytes;             // cloth state the last frame copied from the host
+	int64_t presentedFrames;         // images presented (the presenter's count)
+	int swapchains;                  // swapchains created (the presenter's count)
 	int swapMinWidth, swapMinHeight; // the smallest swapchain created
 } View;
 
@@ -144,9 +144,9 @@ bool ViewSetParam(View* v, const char* name, const char* value, char* error, int
 // the simulation exactly once (unless paused), so a script replays identically on any machine.
 typedef struct ViewScript ViewScript;
 typedef struct ScriptOut {
-	char screenshot[128];  // name of a screenshot to take of this frame ("" for none)
+	char screenshot[128];          // name of a screenshot to take of this frame ("" for none)
 	int resizeWidth, resizeHeight; // a window resize to request (0 for none)
-	int iconify;           // 1 minimise the window, -1 restore it, 0 neither
+	int iconify;                   // 1 minimise the window, -1 restore it, 0 neither
 	bool quit;
 } ScriptOut;
 ViewScript* ScriptLoad(const char* path, const char* logPath, char* error, int errorSize);

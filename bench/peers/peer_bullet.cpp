@@ -34,23 +34,24 @@
 #include <memory>
 #include <vector>
 
-namespace {
+namespace
+{
 
 // The scene shared by both libraries. Mass and compliances are those of weft's xpbd preset.
-constexpr float kWidth = 2.4f;        // m, along the columns (x)
-constexpr float kHeight = 2.4f;       // m, along the rows (z)
+constexpr float kWidth = 2.4f;         // m, along the columns (x)
+constexpr float kHeight = 2.4f;        // m, along the rows (z)
 constexpr float kParticleMass = 0.01f; // kg
-constexpr float kGravity = -9.8f;     // m/s^2, along y
+constexpr float kGravity = -9.8f;      // m/s^2, along y
 constexpr float kFrame = 1.0f / 60.0f; // s
 
 struct Options {
 	int cols = 60, rows = 60;
 	int substeps = 10;
 	int iterations = 1;
-	int threads = 1;   // weft CPU worker threads; Bullet's soft body solver is single-threaded
-	int warmup = 30;   // frames per library before timing
-	int frames = 300;  // timed frames per library
-	int block = 10;    // timed frames per library before switching to the other
+	int threads = 1;  // weft CPU worker threads; Bullet's soft body solver is single-threaded
+	int warmup = 30;  // frames per library before timing
+	int frames = 300; // timed frames per library
+	int block = 10;   // timed frames per library before switching to the other
 };
 
 void PrintUsage(FILE* out)
@@ -369,7 +370,10 @@ int main(int argc, char** argv)
 				return 1;
 		}
 		for (int f = 0; f < n; ++f)
-			TimeFrame(&bulletSamples, [&] { bullet.Step(o); return true; });
+			TimeFrame(&bulletSamples, [&] {
+				bullet.Step(o);
+				return true;
+			});
 	}
 
 	Summary ws = Summarise(weftSamples), bs = Summarise(bulletSamples);
@@ -380,17 +384,15 @@ int main(int argc, char** argv)
 	wfWarnings warn = wfWorld_GetWarnings(weft.world);
 	int bulletVersion = btGetVersion();
 
-	std::printf("weft-peer-bullet: %dx%d cloth, %.1f x %.1f m, %g kg per particle, top corners pinned, no colliders\n",
-		o.cols, o.rows, (double)kWidth, (double)kHeight, (double)kParticleMass);
-	std::printf("frame 1/60 s = %d substeps x %d iteration%s; %d warm-up + %d timed frames each, alternating blocks of %d\n",
-		o.substeps, o.iterations, o.iterations == 1 ? "" : "s", o.warmup, o.frames, o.block);
-	std::printf("weft   %d.%d.%d xpbd, cpu, %d thread%s: %d constraints (stretch %d, shear %d, bend %d), %d colours\n",
-		WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH, o.threads, o.threads == 1 ? "" : "s",
-		weft.info.constraintCount, weft.info.familyCount[0], weft.info.familyCount[1], weft.info.familyCount[2],
-		weft.info.colorCount);
-	std::printf("bullet %d.%02d soft body, piterations %d: %d links (patch %d, bending distance 2: %d)\n",
-		bulletVersion / 100, bulletVersion % 100, o.iterations, bullet.structuralLinks + bullet.bendingLinks,
-		bullet.structuralLinks, bullet.bendingLinks);
+	std::printf("weft-peer-bullet: %dx%d cloth, %.1f x %.1f m, %g kg per particle, top corners pinned, no colliders\n", o.cols, o.rows,
+		(double)kWidth, (double)kHeight, (double)kParticleMass);
+	std::printf("frame 1/60 s = %d substeps x %d iteration%s; %d warm-up + %d timed frames each, alternating blocks of %d\n", o.substeps,
+		o.iterations, o.iterations == 1 ? "" : "s", o.warmup, o.frames, o.block);
+	std::printf("weft   %d.%d.%d xpbd, cpu, %d thread%s: %d constraints (stretch %d, shear %d, bend %d), %d colours\n", WF_VERSION_MAJOR,
+		WF_VERSION_MINOR, WF_VERSION_PATCH, o.threads, o.threads == 1 ? "" : "s", weft.info.constraintCount, weft.info.familyCount[0],
+		weft.info.familyCount[1], weft.info.familyCount[2], weft.info.colorCount);
+	std::printf("bullet %d.%02d soft body, piterations %d: %d links (patch %d, bending distance 2: %d)\n", bulletVersion / 100,
+		bulletVersion % 100, o.iterations, bullet.structuralLinks + bullet.bendingLinks, bullet.structuralLinks, bullet.bendingLinks);
 	std::printf("\n");
 	std::printf("| library | median ms/frame | p90 ms/frame | min ms/frame | CPU ms/frame (median) | ns per projection (median) |\n");
 	std::printf("| --- | --- | --- | --- | --- | --- |\n");
@@ -398,13 +400,12 @@ int main(int argc, char** argv)
 		1e6 * ws.median / weftProj);
 	std::printf("| bullet soft body | %.3f | %.3f | %.3f | %.3f | %.2f |\n", bs.median, bs.p90, bs.min, bs.cpuMedian,
 		1e6 * bs.median / bulletProj);
-	std::printf("\nratio bullet median / weft median: %.1fx (CPU time: %.1fx, min: %.1fx, per projection: %.1fx)\n",
-		bs.median / ws.median, bs.cpuMedian / ws.cpuMedian, bs.min / ws.min,
-		(bs.median / bulletProj) / (ws.median / weftProj));
+	std::printf("\nratio bullet median / weft median: %.1fx (CPU time: %.1fx, min: %.1fx, per projection: %.1fx)\n", bs.median / ws.median,
+		bs.cpuMedian / ws.cpuMedian, bs.min / ws.min, (bs.median / bulletProj) / (ws.median / weftProj));
 	std::printf("sanity after %d frames: centre sag weft %.3f m, bullet %.3f m; lowest point weft %.3f m, bullet %.3f m\n",
 		o.warmup + o.frames, (double)wsh.centreSag, (double)bsh.centreSag, (double)wsh.lowest, (double)bsh.lowest);
 	std::printf("        bullet substeps per frame %.3f (asked %d); weft warnings: non-finite %lld, unstable %lld\n",
-		bullet.framesStepped ? (double)bullet.substepsTaken / (double)bullet.framesStepped : 0.0, o.substeps,
-		(long long)warn.nonFinite, (long long)warn.unstable);
+		bullet.framesStepped ? (double)bullet.substepsTaken / (double)bullet.framesStepped : 0.0, o.substeps, (long long)warn.nonFinite,
+		(long long)warn.unstable);
 	return 0;
 }

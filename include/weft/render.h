@@ -45,31 +45,26 @@ WF_API bool wfColorModeFromName(const char* name, wfColorMode* out);
 // a small sphere coloured by speed on the speed ramp, every stretch and shear constraint a line
 // coloured by signed strain, blue through grey to red, saturated at 2 % so that 1 % shows at half;
 // strains against the rest shape as in WF_COLOR_STRAIN), or both.
-typedef enum wfViewMode {
-	WF_VIEW_CLOTH = 0,
-	WF_VIEW_NODES,
-	WF_VIEW_BOTH,
-	WF_VIEW_MODE_COUNT
-} wfViewMode;
+typedef enum wfViewMode { WF_VIEW_CLOTH = 0, WF_VIEW_NODES, WF_VIEW_BOTH, WF_VIEW_MODE_COUNT } wfViewMode;
 
 // Names used on the command line ("cloth", "nodes", "both").
 WF_API const char* wfViewModeName(wfViewMode view);
 WF_API bool wfViewModeFromName(const char* name, wfViewMode* out);
 
 typedef struct wfRendererDef {
-	int width, height;     // image size in pixels, [1, 16384]
-	int msaaSamples;       // 1, 2, 4 or 8; lowered to what the device supports
+	int width, height; // image size in pixels, [1, 16384]
+	int msaaSamples;   // 1, 2, 4 or 8; lowered to what the device supports
 	wfColorMode colorMode;
-	wfViewMode view;       // cloth (default), nodes or both
-	bool wireframe;        // draw the cloth's edges over the shaded surface
-	bool showPins;         // mark pinned particles with small red dots
-	bool showFloor;        // draw the floor when the world has one
-	bool showSphere;       // draw the sphere when the world has one
-	float background[3];   // sRGB colour of the empty background, each [0, 1]
-	float speedScale;      // m/s at the top of the speed ramp, > 0
-	float strainScale;     // strain at the ends of the strain ramp, > 0
-	const char* deviceName;// a part of the Vulkan device's name, any case; NULL: a hardware device, else any
-	bool validation;       // enable the validation layer (the tools map WEFT_VK_VALIDATION=1 onto it)
+	wfViewMode view;        // cloth (default), nodes or both
+	bool wireframe;         // draw the cloth's edges over the shaded surface
+	bool showPins;          // mark pinned particles with small red dots
+	bool showFloor;         // draw the floor when the world has one
+	bool showSphere;        // draw the sphere when the world has one
+	float background[3];    // sRGB colour of the empty background, each [0, 1]
+	float speedScale;       // m/s at the top of the speed ramp, > 0
+	float strainScale;      // strain at the ends of the strain ramp, > 0
+	const char* deviceName; // a part of the Vulkan device's name, any case; NULL: a hardware device, else any
+	bool validation;        // enable the validation layer (the tools map WEFT_VK_VALIDATION=1 onto it)
 	// Optional: when this world runs on Vulkan (on a device with a graphics queue), the renderer uses the
 	// world's device and queue and draws the world's cloths straight from the solver's buffers: no
 	// read-back, no upload (deviceName and validation are then the world's). Destroy the renderer before
@@ -79,10 +74,10 @@ typedef struct wfRendererDef {
 	// interop"; the queue needs graphics). Cloths of worlds on that device and queue are drawn from the
 	// solver's buffers. Takes precedence over world's device; must outlive the renderer.
 	const wfVulkanDevice* vulkanDevice;
-	bool hostImage;        // copy every frame to host memory for wfRenderer_ReadPixels (default true);
-	                       // false: the frame stays on the device (wfRenderer_GetVulkanImage)
-	bool bgra;             // the image is B8G8R8A8 (sRGB-encoded) instead of R8G8B8A8, a swapchain's usual order
-	int internalValue;     // set by wfDefaultRendererDef, checked on create
+	bool hostImage;    // copy every frame to host memory for wfRenderer_ReadPixels (default true);
+					   // false: the frame stays on the device (wfRenderer_GetVulkanImage)
+	bool bgra;         // the image is B8G8R8A8 (sRGB-encoded) instead of R8G8B8A8, a swapchain's usual order
+	int internalValue; // set by wfDefaultRendererDef, checked on create
 } wfRendererDef;
 
 // 1280x720, 4x MSAA, texture colours, pins shown, floor and sphere shown.
@@ -148,8 +143,7 @@ WF_API wfResult wfRenderer_SetView(wfRenderer* renderer, wfViewMode view);
 // staging buffer. The floor receives the shadows of the
 // sphere and the cloths from the key light, fitted on the GPU. count may be 0. Waits for the GPU.
 // Strain mode measures edges against the lengths they had when this renderer first drew the cloth.
-WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count,
-                                     const wfCamera* camera);
+WF_API wfResult wfRenderer_DrawWorld(wfRenderer* renderer, wfWorld* world, const wfClothId* cloths, int count, const wfCamera* camera);
 
 // The last frame on the device, for a copy into a swapchain image on the same device and queue
 // (vkCmdCopyImage to a 32-bit UNORM or SRGB image of the same byte order). After wfRenderer_DrawWorld
@@ -179,13 +173,13 @@ WF_API wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int
 //   wfVulkanContext_CreateDevice(vc, err, sizeof err);                     // then wfVulkanContext_Get
 //   ... wfDestroyVulkanContext(vc);                                        // after the surface
 typedef struct wfVulkanContextDef {
-	const char* appName;                 // NULL: "weft"
-	const char* deviceName;              // NULL or "": by type
-	bool validation;                     // the Khronos validation layer (an error when it is not installed)
+	const char* appName;                   // NULL: "weft"
+	const char* deviceName;                // NULL or "": by type
+	bool validation;                       // the Khronos validation layer (an error when it is not installed)
 	const char* const* instanceExtensions; // e.g. the window system's surface extensions
-	int instanceExtensionCount;          // [0, 16]
-	const char* const* deviceExtensions; // required; e.g. "VK_KHR_swapchain"
-	int deviceExtensionCount;            // [0, 16]
+	int instanceExtensionCount;            // [0, 16]
+	const char* const* deviceExtensions;   // required; e.g. "VK_KHR_swapchain"
+	int deviceExtensionCount;              // [0, 16]
 	// Optional: whether a queue family can be used (e.g. presents to the surface). instance is a
 	// VkInstance, physicalDevice a VkPhysicalDevice.
 	bool (*familyUsable)(void* user, void* instance, void* physicalDevice, uint32_t family);

@@ -46,33 +46,35 @@ extern "C" {
 #endif
 
 #if defined(_WIN32) && defined(WEFT_SHARED)
-#  ifdef WEFT_BUILD
-#    define WF_API __declspec(dllexport)
-#  else
-#    define WF_API __declspec(dllimport)
-#  endif
-#elif defined(__GNUC__) && defined(WEFT_SHARED)
-#  define WF_API __attribute__((visibility("default")))
+#ifdef WEFT_BUILD
+#define WF_API __declspec(dllexport)
 #else
-#  define WF_API
+#define WF_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) && defined(WEFT_SHARED)
+#define WF_API __attribute__((visibility("default")))
+#else
+#define WF_API
 #endif
 
 #define WF_VERSION_MAJOR 0
 #define WF_VERSION_MINOR 1
 #define WF_VERSION_PATCH 0
 
-typedef struct wfVec3 { float x, y, z; } wfVec3;
+typedef struct wfVec3 {
+	float x, y, z;
+} wfVec3;
 
 // Recoverable failures. The message that goes with the last one is kept on the world.
 typedef enum wfResult {
 	WF_OK = 0,
-	WF_ERROR_INVALID_DEF,        // a def field is out of range (message names the field)
-	WF_ERROR_INVALID_ARGUMENT,   // bad id, index or buffer size
+	WF_ERROR_INVALID_DEF,      // a def field is out of range (message names the field)
+	WF_ERROR_INVALID_ARGUMENT, // bad id, index or buffer size
 	WF_ERROR_OUT_OF_MEMORY,
-	WF_ERROR_BACKEND_UNAVAILABLE,// the requested backend or device cannot be used
-	WF_ERROR_DEVICE_LOST,        // the GPU failed during a step; the last snapshot stays readable
-	WF_ERROR_IO,                 // a file could not be read or written
-	WF_ERROR_PARSE,              // a scene file is malformed
+	WF_ERROR_BACKEND_UNAVAILABLE, // the requested backend or device cannot be used
+	WF_ERROR_DEVICE_LOST,         // the GPU failed during a step; the last snapshot stays readable
+	WF_ERROR_IO,                  // a file could not be read or written
+	WF_ERROR_PARSE,               // a scene file is malformed
 } wfResult;
 
 WF_API const char* wfResultName(wfResult result);
@@ -117,11 +119,11 @@ typedef enum wfTetherMode {
 // How a Jacobi sweep averages the corrections at a particle (wfClothDef.jacobiWeights).
 typedef enum wfJacobiWeights {
 	WF_JACOBI_SYMMETRIC = 0, // constraint (i, j) moves i and j by equal and opposite amounts, each
-	                         // weighted 1 / max(deg i, deg j) and by 2 w_i / (w_i + w_j): conserves
-	                         // linear momentum; next to a pin the free end takes the whole correction
+							 // weighted 1 / max(deg i, deg j) and by 2 w_i / (w_i + w_j): conserves
+							 // linear momentum; next to a pin the free end takes the whole correction
 	WF_JACOBI_DOCUMENT,      // the third document's formula: particle i moves by s / deg(i) times the
-	                         // sum of its constraints' full corrections (pinned neighbours count in
-	                         // deg(i)); momentum is not conserved where degrees differ (the border)
+							 // sum of its constraints' full corrections (pinned neighbours count in
+							 // deg(i)); momentum is not conserved where degrees differ (the border)
 } wfJacobiWeights;
 
 typedef enum wfWindMode {
@@ -142,16 +144,16 @@ typedef int wfAssertFn(const char* condition, const char* file, int line, void* 
 
 typedef struct wfSphereDef {
 	bool enabled;
-	wfVec3 center;        // centre at motion phase 0
-	float radius;         // (0, 1e4]
-	bool moving;          // oscillates center + amplitude * sin(2 pi frequency t_motion)
+	wfVec3 center; // centre at motion phase 0
+	float radius;  // (0, 1e4]
+	bool moving;   // oscillates center + amplitude * sin(2 pi frequency t_motion)
 	wfVec3 amplitude;
-	float frequency;      // Hz, [0, 100]
+	float frequency; // Hz, [0, 100]
 } wfSphereDef;
 
 typedef struct wfFloorDef {
 	bool enabled;
-	float height;         // the plane y = height
+	float height; // the plane y = height
 } wfFloorDef;
 
 typedef struct wfWindDef {
@@ -164,8 +166,8 @@ typedef struct wfWindDef {
 
 typedef struct wfContactDef {
 	wfContactResponse response;
-	float thickness;      // cloth half-thickness kept from collider surfaces, [0, 1]
-	float friction;       // Coulomb coefficient, [0, 10]
+	float thickness; // cloth half-thickness kept from collider surfaces, [0, 1]
+	float friction;  // Coulomb coefficient, [0, 10]
 } wfContactDef;
 
 // Aerodynamics: each triangle feels drag and lift from the air moving past it (NvCloth's model).
@@ -174,10 +176,10 @@ typedef struct wfContactDef {
 //   drag = q drag |r.n| (r.n) n,   lift = q lift (r.n) |r| (n - (r.n / |r|^2) r),
 // a third of the sum on each corner. Off while drag and lift are 0 (the default). Adds to wind.
 typedef struct wfAeroDef {
-	float density;        // air, kg/m^3, [0, 1e4] (default 1.2)
-	float drag;           // drag coefficient, [0, 100]
-	float lift;           // lift coefficient, [0, 100]
-	wfVec3 airVelocity;   // m/s, each within 1e4
+	float density;      // air, kg/m^3, [0, 1e4] (default 1.2)
+	float drag;         // drag coefficient, [0, 100]
+	float lift;         // lift coefficient, [0, 100]
+	wfVec3 airVelocity; // m/s, each within 1e4
 } wfAeroDef;
 
 // Self-collision: the particles of each cloth are kept at least 2 thickness apart, except pairs
@@ -194,9 +196,9 @@ typedef struct wfAeroDef {
 // particle contacts without the point-triangle pass.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
-	float thickness;      // m, (0, 1] (default 5 mm)
-	float friction;       // [0, 10] (default 0.2)
-	float exclusion;      // [0, 100] (default 1.5; 0 excludes no pair)
+	float thickness; // m, (0, 1] (default 5 mm)
+	float friction;  // [0, 10] (default 0.2)
+	float exclusion; // [0, 100] (default 1.5; 0 excludes no pair)
 	// Cloth against cloth: particles of different cloths kept 2 thickness apart too (a hash grid
 	// over the world's cloths after each substep, the pushes also added to the velocities).
 	bool betweenCloths;
@@ -210,9 +212,9 @@ typedef struct wfSelfCollisionDef {
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 typedef struct wfStepDef {
 	wfSolverType solver;
-	float timeStep;       // simulated seconds per frame, (0, 1]
-	int substeps;         // [1, 4096]
-	int iterations;       // XPBD iterations / Jacobi sweeps per substep, [1, 1024]
+	float timeStep; // simulated seconds per frame, (0, 1]
+	int substeps;   // [1, 4096]
+	int iterations; // XPBD iterations / Jacobi sweeps per substep, [1, 1024]
 } wfStepDef;
 
 typedef struct wfVulkanDevice wfVulkanDevice; // a Vulkan device to share (see "Vulkan interop")
@@ -234,7 +236,7 @@ typedef enum wfBadFrame {
 typedef struct wfWorldDef {
 	wfBackendType backend;
 	const char* deviceName; // Vulkan device: a part of its name, any case, or "#N" for the N-th of
-	                        // wfEnumerateDevices (wfDevicePatternSelects); NULL = the first hardware device
+							// wfEnumerateDevices (wfDevicePatternSelects); NULL = the first hardware device
 	int threads;            // CPU worker threads, 0 = all cores
 	wfStepDef step;
 	wfVec3 gravity;
@@ -242,11 +244,11 @@ typedef struct wfWorldDef {
 	wfFloorDef floor;
 	wfWindDef wind;
 	wfContactDef contact;
-	wfAeroDef aero;          // per-triangle drag and lift (off by default); fixed at creation
+	wfAeroDef aero;                   // per-triangle drag and lift (off by default); fixed at creation
 	wfSelfCollisionDef selfCollision; // off by default; live (wfWorld_SetSelfCollision)
-	wfLogFn* logFn;          // NULL: warnings and errors go to stderr
+	wfLogFn* logFn;                   // NULL: warnings and errors go to stderr
 	void* logContext;
-	wfAssertFn* assertFn;    // NULL: print and abort
+	wfAssertFn* assertFn; // NULL: print and abort
 	// Optional: run the Vulkan backend on the caller's instance, device and queue (an engine's own
 	// device) instead of creating them; see "Vulkan interop" below. Copied at creation; the handles
 	// must outlive the world, and the queue must have compute. backend must be auto or vulkan and
@@ -262,32 +264,32 @@ typedef struct wfWorldDef {
 	// Per-world switches. The library reads no environment variable: the weft and weft-view tools
 	// map WEFT_VK_DEVICE, WEFT_VK_VALIDATION, WEFT_NO_SIMD, WEFT_VK_TIMING and WEFT_VK_FUSED onto
 	// deviceName and these, so two worlds in one process can differ.
-	bool validation;         // Vulkan: the Khronos validation layer (messages in wfWarnings.validationMessages)
-	bool simd;               // CPU: the AVX2 kernels where the processor has them (default true;
-	                         // bit-identical to the scalar ones)
-	bool logGpuTiming;       // Vulkan: log the median GPU time per frame when the world is destroyed
-	wfFusedPath fusedPath;   // Vulkan: which path small cloths take (default auto)
-	int internalValue;       // set by wfDefaultWorldDef, checked on create
+	bool validation;       // Vulkan: the Khronos validation layer (messages in wfWarnings.validationMessages)
+	bool simd;             // CPU: the AVX2 kernels where the processor has them (default true;
+						   // bit-identical to the scalar ones)
+	bool logGpuTiming;     // Vulkan: log the median GPU time per frame when the world is destroyed
+	wfFusedPath fusedPath; // Vulkan: which path small cloths take (default auto)
+	int internalValue;     // set by wfDefaultWorldDef, checked on create
 } wfWorldDef;
 
 WF_API wfWorldDef wfDefaultWorldDef(void);
 
 // Material: every field is live (wfCloth_SetMaterial changes it without a rebuild).
 typedef struct wfMaterial {
-	float mass;               // per particle, kg, (0, 1e6]
+	float mass; // per particle, kg, (0, 1e6]
 	// XPBD
-	float stretchCompliance;  // inverse stiffness, m/N, [0, 1e3]; 0 = rigid
+	float stretchCompliance; // inverse stiffness, m/N, [0, 1e3]; 0 = rigid
 	float shearCompliance;
 	float bendCompliance;
-	float damping;            // XPBD velocity damping d of f = m g - d v, kg/s, [0, 1e3]; integrated
-	                          // implicitly, v <- (v + h a) / (1 + h d / m): stable for every d >= 0
+	float damping; // XPBD velocity damping d of f = m g - d v, kg/s, [0, 1e3]; integrated
+				   // implicitly, v <- (v + h a) / (1 + h d / m): stable for every d >= 0
 	// Jacobi (small-step PBD)
-	float relaxation;         // s in [0, 1): at s = 1 two particles joined by one constraint swap
-	                          // the error every sweep (C -> -C), so the projection never converges
-	float retention;          // velocity retention per substep, [0, 1]
+	float relaxation; // s in [0, 1): at s = 1 two particles joined by one constraint swap
+					  // the error every sweep (C -> -C), so the projection never converges
+	float retention;  // velocity retention per substep, [0, 1]
 	// Springs (explicit)
-	float stiffness;          // N/m, [0, 1e7]
-	float springDamping;      // damper along each spring, N s/m, [0, 1e5]
+	float stiffness;     // N/m, [0, 1e7]
+	float springDamping; // damper along each spring, N s/m, [0, 1e5]
 	// Tearing: a stretch constraint whose strain (length - rest) / rest passes tearStrain at the end
 	// of a frame breaks, and the mesh splits there (see wfCloth_GetTearCount). [0, 100]; 0 = never
 	// (the default). Live like the rest: the check runs between frames.
@@ -316,24 +318,24 @@ typedef struct wfClothDef {
 	// are not used; pinMode top-row pins the vertices at the mesh's greatest height (within 1e-4
 	// of its size), top-corners the two of those furthest apart along x, corners is refused.
 	const wfMeshDef* mesh;
-	int cols, rows;           // particles per row / per column, [1, 8192] each, at least 2 particles
-	float width, height;      // extent along the columns / rows, > 0 (ignored along a side with 1 particle)
+	int cols, rows;      // particles per row / per column, [1, 8192] each, at least 2 particles
+	float width, height; // extent along the columns / rows, > 0 (ignored along a side with 1 particle)
 	wfOrientation orientation;
-	wfVec3 origin;            // centre of the grid
+	wfVec3 origin;                   // centre of the grid
 	bool structural, shear, bending; // constraint families
 	wfMaterial material;
 	wfPinMode pinMode;
-	const int* pinIndices;    // WF_PIN_LIST: particle indices (row * cols + col); copied on create
+	const int* pinIndices; // WF_PIN_LIST: particle indices (row * cols + col); copied on create
 	int pinCount;
-	float uvRepeat;           // UVs span [0, uvRepeat] on both axes
+	float uvRepeat;                // UVs span [0, uvRepeat] on both axes
 	wfJacobiWeights jacobiWeights; // Jacobi solver only: how a sweep averages (default symmetric)
 	// Out-of-plane start perturbation, [0, 1]: particle i starts (hash(i) - 1/2) * jitter * dx off
 	// the plane along the grid's normal (dx: the spacing of the columns), hash(i) = fract(43758.5453
 	// sin(127.1 i + 311.7)) in double, so that a hanging sheet folds out of plane (the third
 	// document's start, jitter 0.6). Rest lengths are those of the flat grid. 0 = flat (default).
 	float jitter;
-	wfTetherMode tethers;     // default none
-	float tetherScale;        // the tethers' slack: the length limit is tetherScale x the rest distance, [1, 10]
+	wfTetherMode tethers; // default none
+	float tetherScale;    // the tethers' slack: the length limit is tetherScale x the rest distance, [1, 10]
 	// Cloth against cloth (wfSelfCollisionDef.betweenCloths), per pair: cloths a and b touch when
 	// (a.collisionGroup & b.collisionMask) and (b.collisionGroup & a.collisionMask) are not 0. Bit
 	// sets, each [0, 0x7fffffff]; default group 1, mask 0x7fffffff (every cloth touches every other).
@@ -349,7 +351,7 @@ typedef struct wfWorld wfWorld;
 
 typedef struct wfClothId {
 	wfWorld* world;
-	int32_t index;       // -1 for the null id
+	int32_t index; // -1 for the null id
 	uint32_t generation;
 } wfClothId;
 
@@ -357,37 +359,37 @@ WF_API bool wfClothId_IsNull(wfClothId id);
 
 // Numerical trouble is counted, never fatal. Counts are per cloth and frame.
 typedef struct wfWarnings {
-	int64_t nonFinite;   // frames discarded because a position or velocity was not finite
-	int64_t unstable;    // frames discarded because a particle moved faster than wfWorldDef.maxSpeed
-	int64_t unstableInContact; // of those, the frames in which a too-fast particle touched a collider
-	                     // (within 2 thickness + 1 mm of the sphere or the floor): a collider drove
-	                     // the cloth, not the solver alone (slow the collider or lower the time step)
-	int64_t timeStepTooLarge; // explicit springs frames whose substep exceeds the stability estimate
-	                     // h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see DESIGN.md)
+	int64_t nonFinite;          // frames discarded because a position or velocity was not finite
+	int64_t unstable;           // frames discarded because a particle moved faster than wfWorldDef.maxSpeed
+	int64_t unstableInContact;  // of those, the frames in which a too-fast particle touched a collider
+								// (within 2 thickness + 1 mm of the sphere or the floor): a collider drove
+								// the cloth, not the solver alone (slow the collider or lower the time step)
+	int64_t timeStepTooLarge;   // explicit springs frames whose substep exceeds the stability estimate
+								// h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see DESIGN.md)
 	int64_t validationMessages; // Vulkan validation-layer warnings and errors (WEFT_VK_VALIDATION=1)
 } wfWarnings;
 
 typedef struct wfClothStats {
-	double time;             // simulated seconds
-	double kineticEnergy;    // J
-	double potentialEnergy;  // gravity (relative to y = 0) + elastic, J
-	float maxStrain;         // max |len - rest| / rest over stretch constraints
-	float meanStrain;        // mean of the same
-	float sphereClearance;   // smallest (distance to centre - radius); FLT_MAX without sphere
-	float floorClearance;    // smallest (y - floor height); FLT_MAX without floor
-	wfVec3 momentum;         // kg m/s
-	int nonFinite;           // non-finite position or velocity components
+	double time;            // simulated seconds
+	double kineticEnergy;   // J
+	double potentialEnergy; // gravity (relative to y = 0) + elastic, J
+	float maxStrain;        // max |len - rest| / rest over stretch constraints
+	float meanStrain;       // mean of the same
+	float sphereClearance;  // smallest (distance to centre - radius); FLT_MAX without sphere
+	float floorClearance;   // smallest (y - floor height); FLT_MAX without floor
+	wfVec3 momentum;        // kg m/s
+	int nonFinite;          // non-finite position or velocity components
 } wfClothStats;
 
 typedef struct wfClothInfo {
-	int cols, rows;          // 0 x 0 for a mesh cloth
-	bool mesh;               // made from wfClothDef.mesh
+	int cols, rows; // 0 x 0 for a mesh cloth
+	bool mesh;      // made from wfClothDef.mesh
 	int particleCount;
 	int constraintCount;
-	int familyCount[3];      // stretch, shear, bend
+	int familyCount[3]; // stretch, shear, bend
 	int colorCount;
 	int triangleCount;
-	int edgeCount;           // stretch constraints (the wireframe's lines)
+	int edgeCount; // stretch constraints (the wireframe's lines)
 	// Tearing (wfMaterial.tearStrain) changes the counts above between frames (a torn grid reports
 	// itself as a mesh: cols x rows 0 x 0, mesh true, until wfCloth_Reset): particles are added
 	// (the copies of split vertices, at the end: the ids of the others stay), constraints change and
@@ -408,17 +410,19 @@ typedef struct wfClothInfo {
 typedef enum wfColliderType {
 	WF_COLLIDER_SPHERE = 0,
 	WF_COLLIDER_CAPSULE, // two end spheres of radius and radius1 at -/+ halfLength along local x,
-	                     // joined by a tapered side (NvCloth's tapered capsule)
+						 // joined by a tapered side (NvCloth's tapered capsule)
 	WF_COLLIDER_BOX,     // halfExtents along the local axes
 	WF_COLLIDER_PLANE,   // the plane through position with normal local +y; the half-space below is solid
 } wfColliderType;
 
-typedef struct wfQuat { float x, y, z, w; } wfQuat; // unit quaternion (normalised on use)
+typedef struct wfQuat {
+	float x, y, z, w;
+} wfQuat; // unit quaternion (normalised on use)
 
 // A pose of a collider's keyframed motion (wfColliderDef.keys).
 typedef struct wfColliderKey {
-	float time;          // s on the world clock, increasing from key to key
-	wfVec3 position;     // the base pose at that time (world)
+	float time;      // s on the world clock, increasing from key to key
+	wfVec3 position; // the base pose at that time (world)
 	wfQuat rotation;
 } wfColliderKey;
 
@@ -429,14 +433,14 @@ typedef enum wfInterpolation {
 
 typedef struct wfColliderDef {
 	wfColliderType type;
-	wfVec3 position;     // world; within 1e6 m
-	wfQuat rotation;     // default identity
-	float radius;        // sphere, capsule at -x: (0, 1e4]
-	float radius1;       // capsule at +x: (0, 1e4]
-	float halfLength;    // capsule: [0, 1e4]
-	wfVec3 halfExtents;  // box: each (0, 1e4]
-	wfVec3 amplitude;    // motion, m (0: still)
-	float frequency;     // Hz, [0, 100]
+	wfVec3 position;    // world; within 1e6 m
+	wfQuat rotation;    // default identity
+	float radius;       // sphere, capsule at -x: (0, 1e4]
+	float radius1;      // capsule at +x: (0, 1e4]
+	float halfLength;   // capsule: [0, 1e4]
+	wfVec3 halfExtents; // box: each (0, 1e4]
+	wfVec3 amplitude;   // motion, m (0: still)
+	float frequency;    // Hz, [0, 100]
 	// Keyframes (copied on create; at most 1024): the base pose follows them on the world clock,
 	// held at the first before it and at the last after it (or, with loop, repeating every last
 	// key's time), instead of position and rotation; the sine motion adds to them.
@@ -451,7 +455,7 @@ WF_API wfColliderDef wfDefaultColliderDef(void);
 
 typedef struct wfColliderId {
 	wfWorld* world;
-	int32_t index;       // -1 for the null id
+	int32_t index; // -1 for the null id
 	uint32_t generation;
 } wfColliderId;
 
@@ -493,7 +497,7 @@ WF_API wfResult wfWorld_Step(wfWorld* world);
 WF_API const char* wfWorld_GetLastError(const wfWorld* world);
 WF_API wfBackendType wfWorld_GetBackend(const wfWorld* world);
 WF_API const char* wfWorld_GetDeviceName(const wfWorld* world);
-WF_API wfWorldDef wfWorld_GetDef(const wfWorld* world); // resolved values; deviceName is the world's copy
+WF_API wfWorldDef wfWorld_GetDef(const wfWorld* world);  // resolved values; deviceName is the world's copy
 WF_API int wfWorld_GetThreadCount(const wfWorld* world); // CPU worker threads in use
 WF_API double wfWorld_GetTime(const wfWorld* world);
 WF_API wfWarnings wfWorld_GetWarnings(const wfWorld* world);
@@ -502,12 +506,12 @@ WF_API wfVec3 wfWorld_GetSphereCenter(const wfWorld* world); // where the moving
 // Stages of a frame, for the per-stage times of wfStepProfile.stageMs (wfWorld_SetStageTiming).
 typedef enum wfStage {
 	WF_STAGE_PREPARE = 0, // frame start: backup copies of the state, frame-check reset (on the GPU
-	                      // also any wait for earlier work on the queue, as gpuMs)
+						  // also any wait for earlier work on the queue, as gpuMs)
 	WF_STAGE_PREDICT,     // external forces, damping and the predicted positions of each substep
 	WF_STAGE_SOLVE,       // constraint projection: XPBD colour ranges, Jacobi sweeps, spring forces
 	WF_STAGE_FINISH,      // velocity update, collisions, ping-pong copies
 	WF_STAGE_NORMALS,     // normals, the frame check and its copy to the host (CPU: the frame check;
-	                      // its normals are computed when read)
+						  // its normals are computed when read)
 	WF_STAGE_FUSED,       // the one-dispatch path of small cloths on the GPU (no boundaries inside)
 	WF_STAGE_COUNT
 } wfStage;
@@ -518,9 +522,9 @@ WF_API const char* wfStageName(wfStage stage);
 // What the last frame cost, for benchmarks: the floor of a frame is the larger of
 // bytesPerFrame / (memory bandwidth) and dispatches x (dispatch + barrier latency).
 typedef struct wfStepProfile {
-	double gpuMs;         // device time of the last frame from GPU timestamps; -1 when unknown (CPU)
-	int dispatches;       // compute dispatches recorded per frame; 0 on the CPU
-	double bytesPerFrame; // modelled memory traffic of one frame: every kernel reads and writes its data once
+	double gpuMs;               // device time of the last frame from GPU timestamps; -1 when unknown (CPU)
+	int dispatches;             // compute dispatches recorded per frame; 0 on the CPU
+	double bytesPerFrame;       // modelled memory traffic of one frame: every kernel reads and writes its data once
 	double projectionsPerFrame; // constraint evaluations per frame (x iterations for XPBD and Jacobi)
 	// (WF_STAGE_COUNT) ms of the last frame per wfStage, summed over its substeps and cloths:
 	// GPU timestamps on Vulkan (they add up to gpuMs), the wall clock on the CPU. 0 for a stage
@@ -628,8 +632,8 @@ WF_API void wfScene_Destroy(wfScene* scene);
 WF_API wfWorldDef wfScene_GetWorldDef(const wfScene* scene);
 WF_API int wfScene_GetClothCount(const wfScene* scene);
 WF_API wfClothDef wfScene_GetClothDef(const wfScene* scene, int index); // pin list owned by the scene
-WF_API int wfScene_GetFrames(const wfScene* scene); // "frames" of the scene, 0 if absent
-WF_API int wfScene_GetColliderCount(const wfScene* scene); // "colliders": [{"type", "position", "rotate" (degrees), ...}]
+WF_API int wfScene_GetFrames(const wfScene* scene);                     // "frames" of the scene, 0 if absent
+WF_API int wfScene_GetColliderCount(const wfScene* scene);              // "colliders": [{"type", "position", "rotate" (degrees), ...}]
 WF_API wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index);
 
 // ---------------------------------------------------------------- def fields
@@ -667,29 +671,29 @@ typedef enum wfFieldType {
 } wfFieldType;
 
 // wfFieldInfo.flags
-#define WF_FIELD_OPEN_MIN 1u  // min itself is not allowed: (min, max]
-#define WF_FIELD_OPEN_MAX 2u  // max itself is not allowed: [min, max)
-#define WF_FIELD_LOG 4u       // a slider over the ui range is best logarithmic
-#define WF_FIELD_EACH 8u      // a vector's components are checked and reported one by one (".x")
-#define WF_FIELD_CUSTOM 16u   // the range is checked by the def's own rules (their message), not the table
-#define WF_FIELD_GRID 32u     // cloths: checked for a grid only (a mesh cloth does not use it)
+#define WF_FIELD_OPEN_MIN 1u // min itself is not allowed: (min, max]
+#define WF_FIELD_OPEN_MAX 2u // max itself is not allowed: [min, max)
+#define WF_FIELD_LOG 4u      // a slider over the ui range is best logarithmic
+#define WF_FIELD_EACH 8u     // a vector's components are checked and reported one by one (".x")
+#define WF_FIELD_CUSTOM 16u  // the range is checked by the def's own rules (their message), not the table
+#define WF_FIELD_GRID 32u    // cloths: checked for a grid only (a mesh cloth does not use it)
 
 typedef struct wfFieldInfo {
-	const char* name;        // the C member ("substeps")
-	const char* sceneKey;    // its key in scene files ("substeps"), NULL when scene files do not set it
-	const char* note;        // said after the range in the message, or NULL
+	const char* name;             // the C member ("substeps")
+	const char* sceneKey;         // its key in scene files ("substeps"), NULL when scene files do not set it
+	const char* note;             // said after the range in the message, or NULL
 	const char* const* enumNames; // WF_FIELD_ENUM: enumCount names, by value
-	uint32_t offset;         // bytes into the def
-	uint32_t countOffset;    // WF_FIELD_INDEX_LIST: the count's offset
+	uint32_t offset;              // bytes into the def
+	uint32_t countOffset;         // WF_FIELD_INDEX_LIST: the count's offset
 	wfFieldType type;
-	wfDefType nested;        // WF_FIELD_STRUCT: the nested def's type
+	wfDefType nested; // WF_FIELD_STRUCT: the nested def's type
 	// Floats hold every bound and default exactly (the integer fields' are below 2^24).
-	float min, max;          // the range creation accepts (numbers and each vector component; see flags)
-	float defaultValue[4];   // wfDefault*Def's value: [0] for numbers, bools and enums, xyz(w) for vectors
-	float uiMin, uiMax;      // a range for a slider inside [min, max]; both 0 when there is none
-	uint32_t flags;          // WF_FIELD_*
-	uint32_t onlyFor;        // checked only for these variants: a collider's types (1 << type), a cloth as a
-	                         // grid (1) or a mesh (2); 0: always
+	float min, max;        // the range creation accepts (numbers and each vector component; see flags)
+	float defaultValue[4]; // wfDefault*Def's value: [0] for numbers, bools and enums, xyz(w) for vectors
+	float uiMin, uiMax;    // a range for a slider inside [min, max]; both 0 when there is none
+	uint32_t flags;        // WF_FIELD_*
+	uint32_t onlyFor;      // checked only for these variants: a collider's types (1 << type), a cloth as a
+						   // grid (1) or a mesh (2); 0: always
 	int enumCount;
 } wfFieldInfo;
 
@@ -743,15 +747,15 @@ WF_API bool wfDevicePatternSelects(const char* pattern, int index, const char* d
 // next call into the world that writes the cloths. The queue is externally synchronised: use the world
 // and the reader from one thread.
 struct wfVulkanDevice {
-	void* instance;            // VkInstance
-	void* physicalDevice;      // VkPhysicalDevice
-	void* device;              // VkDevice
-	void* queue;               // VkQueue the world submits to
+	void* instance;       // VkInstance
+	void* physicalDevice; // VkPhysicalDevice
+	void* device;         // VkDevice
+	void* queue;          // VkQueue the world submits to
 	uint32_t queueFamily;
-	uint32_t queueFlags;       // VkQueueFlags of that family (graphics too when the device has such a family)
-	uint32_t apiVersion;       // VkApplicationInfo::apiVersion of the instance
+	uint32_t queueFlags;         // VkQueueFlags of that family (graphics too when the device has such a family)
+	uint32_t apiVersion;         // VkApplicationInfo::apiVersion of the instance
 	const void* enabledFeatures; // const VkPhysicalDeviceFeatures* the device was created with (may be NULL)
-	void* getInstanceProcAddr; // PFN_vkGetInstanceProcAddr of the loader that made the instance
+	void* getInstanceProcAddr;   // PFN_vkGetInstanceProcAddr of the loader that made the instance
 };
 
 // Fills *out; WF_ERROR_BACKEND_UNAVAILABLE when the world does not run on Vulkan. The handles live as
@@ -760,14 +764,14 @@ WF_API wfResult wfWorld_GetVulkanDevice(wfWorld* world, wfVulkanDevice* out);
 
 // Where a cloth's current state lives on the device: arrays of particleCount vec4 (16 bytes each).
 typedef struct wfVulkanClothBuffers {
-	uint64_t buffer;          // VkBuffer (usage: storage, vertex, transfer src/dst); small cloths share one
-	uint64_t positionOffset;  // bytes into buffer: xyz position relative to `origin`, w inverse mass
-	uint64_t velocityOffset;  // xyz velocity, w unused
-	uint64_t normalOffset;    // xyz unit normal, w unused
-	uint32_t stride;          // 16
+	uint64_t buffer;         // VkBuffer (usage: storage, vertex, transfer src/dst); small cloths share one
+	uint64_t positionOffset; // bytes into buffer: xyz position relative to `origin`, w inverse mass
+	uint64_t velocityOffset; // xyz velocity, w unused
+	uint64_t normalOffset;   // xyz unit normal, w unused
+	uint32_t stride;         // 16
 	int particleCount;
-	bool normalsCurrent;      // false after the host changed positions and before the next step
-	double origin[3];         // positions are relative to this world point (wfCloth_GetOrigin)
+	bool normalsCurrent; // false after the host changed positions and before the next step
+	double origin[3];    // positions are relative to this world point (wfCloth_GetOrigin)
 } wfVulkanClothBuffers;
 
 // Fills *out for a cloth of a world on Vulkan (WF_ERROR_BACKEND_UNAVAILABLE otherwise). Valid until a

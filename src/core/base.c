@@ -19,10 +19,7 @@ void* wfAlloc(size_t size)
 	return p;
 }
 
-void wfFree(void* p)
-{
-	free(p);
-}
+void wfFree(void* p) { free(p); }
 
 void wfAssertFailed(wfWorld* world, const char* cond, const char* file, int line)
 {

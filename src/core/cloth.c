@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool wfClothId_IsNull(wfClothId id)
-{
-	return id.world == NULL || id.index < 0;
-}
+bool wfClothId_IsNull(wfClothId id) { return id.world == NULL || id.index < 0; }
 
 wfCloth* wfGetCloth(wfClothId id)
 {
@@ -71,14 +68,9 @@ static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
 	}
 	switch (mode) {
 	case WF_PIN_NONE:
-	case WF_PIN_LIST:
-		break;
-	case WF_PIN_TOP_CORNERS:
-		c->pinned[0] = c->pinned[cols - 1] = 1;
-		break;
-	case WF_PIN_TOP_ROW:
-		memset(c->pinned, 1, (size_t)cols);
-		break;
+	case WF_PIN_LIST: break;
+	case WF_PIN_TOP_CORNERS: c->pinned[0] = c->pinned[cols - 1] = 1; break;
+	case WF_PIN_TOP_ROW: memset(c->pinned, 1, (size_t)cols); break;
 	case WF_PIN_CORNERS:
 		c->pinned[0] = c->pinned[cols - 1] = 1;
 		c->pinned[(rows - 1) * cols] = c->pinned[rows * cols - 1] = 1;
@@ -150,9 +142,10 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	}
 	// The per-pair switches are the CPU backend's (the Vulkan gather pairs every two cloths).
 	if (world->backendType == WF_BACKEND_VULKAN && (def->collisionGroup != 1 || def->collisionMask != 0x7fffffff)) {
-		wfSetError(world, WF_ERROR_INVALID_DEF, "%s: %d: per-pair switches need the CPU backend (a Vulkan world takes group 1, mask 0x7fffffff)",
-		           def->collisionGroup != 1 ? "collisionGroup" : "collisionMask",
-		           def->collisionGroup != 1 ? def->collisionGroup : def->collisionMask);
+		wfSetError(world, WF_ERROR_INVALID_DEF,
+			"%s: %d: per-pair switches need the CPU backend (a Vulkan world takes group 1, mask 0x7fffffff)",
+			def->collisionGroup != 1 ? "collisionGroup" : "collisionMask",
+			def->collisionGroup != 1 ? def->collisionGroup : def->collisionMask);
 		return nullId;
 	}
 	// Find a free slot, growing the slot array when full.
@@ -202,8 +195,8 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	const bool selfOk = !world->def.selfCollision.enabled || wfClothReserveSelf(c);
 	c->state.lambda = (float*)wfAlloc((size_t)c->model.constraintCount * sizeof(float));
 	c->pinned = (uint8_t*)wfAlloc(n);
-	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero || !selfOk ||
-		!c->state.lambda || !c->pinned) {
+	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero ||
+		!selfOk || !c->state.lambda || !c->pinned) {
 		c->generation = world->nextGeneration++;
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
 		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for %zu particles", n);
@@ -283,18 +276,15 @@ static wfResult HostChanged(wfWorld* world, wfCloth* c)
 #define GET_CLOTH(c, id) \
 	wfCloth* c = wfGetCloth(id); \
 	if (c == NULL) \
-		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null cloth id") : WF_ERROR_INVALID_ARGUMENT
+	return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null cloth id") : WF_ERROR_INVALID_ARGUMENT
 
 // NULL output (or input) buffers are refused like bad ids.
 #define CHECK_POINTER(id, pointer, what) \
 	if ((pointer) == NULL) \
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: NULL", what)
+	return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: NULL", what)
 
 // Non-finite coordinates are refused: the solvers would spread them over the whole cloth.
-static bool IsFinite3(wfVec3 v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
+static bool IsFinite3(wfVec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 {
@@ -372,7 +362,8 @@ wfResult wfCloth_SetPinMode(wfClothId id, wfPinMode mode, const int* indices, in
 			return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinIndices: %d indices given without a list", count);
 		for (int i = 0; i < count; ++i) {
 			if (indices[i] < 0 || indices[i] >= c->model.particleCount)
-				return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinIndices[%d]: %d is out of range [0, %d]", i, indices[i], c->model.particleCount - 1);
+				return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "pinIndices[%d]: %d is out of range [0, %d]", i, indices[i],
+					c->model.particleCount - 1);
 		}
 	}
 	wfResult r = wfSyncHost(id.world, c);
@@ -387,7 +378,8 @@ wfResult wfCloth_SetPinned(wfClothId id, int particle, bool pinned)
 {
 	GET_CLOTH(c, id);
 	if (particle < 0 || particle >= c->model.particleCount)
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle, c->model.particleCount - 1);
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle,
+			c->model.particleCount - 1);
 	wfResult r = wfSyncHost(id.world, c);
 	if (r != WF_OK)
 		return r;
@@ -412,7 +404,8 @@ wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "grab: target (%g, %g, %g) must be finite", (double)target.x,
 			(double)target.y, (double)target.z);
 	if (particle < 0 || particle >= c->model.particleCount)
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle, c->model.particleCount - 1);
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle,
+			c->model.particleCount - 1);
 	wfResult r = wfSyncHost(id.world, c);
 	if (r != WF_OK)
 		return r;
@@ -458,7 +451,7 @@ int wfCloth_GetGrabbed(wfClothId id)
 
 #define CHECK_COUNT(c, id, count, expected, what) \
 	if ((count) != (expected)) \
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: count %d, the cloth has %d", what, (count), (expected))
+	return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "%s: count %d, the cloth has %d", what, (count), (expected))
 
 // Positions go out in world coordinates (the local frame's origin added in double), velocities
 // and normals as they are.
@@ -730,7 +723,8 @@ void wfCheckSpringsStep(wfWorld* world, const wfCloth* c, float h)
 		return;
 	world->warnings.timeStepTooLarge++;
 	if (world->warnings.timeStepTooLarge == 1)
-		wfLog(world, WF_LOG_WARNING, "springs: cloth %d: substep %g s exceeds the stability estimate %g s (stiffness %g, "
-			"springDamping %g, mass %g)", c->index, (double)h, limit, (double)c->material.stiffness,
-			(double)c->material.springDamping, (double)c->material.mass);
+		wfLog(world, WF_LOG_WARNING,
+			"springs: cloth %d: substep %g s exceeds the stability estimate %g s (stiffness %g, "
+			"springDamping %g, mass %g)",
+			c->index, (double)h, limit, (double)c->material.stiffness, (double)c->material.springDamping, (double)c->material.mass);
 }

@@ -14,10 +14,7 @@ static const double kTwoPi = 6.28318530717958647692;
 
 static void KeyPose(const wfColliderDef* d, double t, double position[3], wfQuat* rotation);
 
-static bool Finite3(wfVec3 v, float limit)
-{
-	return fabsf(v.x) <= limit && fabsf(v.y) <= limit && fabsf(v.z) <= limit;
-}
+static bool Finite3(wfVec3 v, float limit) { return fabsf(v.x) <= limit && fabsf(v.y) <= limit && fabsf(v.z) <= limit; }
 
 static bool UnitQuat(wfQuat q, wfQuat* out)
 {
@@ -42,7 +39,7 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		const wfFieldInfo* f = &fields[i];
 		snprintf(path, sizeof path, "collider.%s", f->name);
 		if ((f->onlyFor == 0 || (f->onlyFor & (1u << (unsigned)d->type)) != 0) &&
-		    !wfCheckField(f, (const char*)d + f->offset, path, error, errorSize))
+			!wfCheckField(f, (const char*)d + f->offset, path, error, errorSize))
 			return false;
 	}
 	const wfFieldInfo* position = wfFindDefField(WF_DEF_COLLIDER, "position");
@@ -54,17 +51,17 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 	wfQuat q;
 	if (!UnitQuat(d->rotation, &q)) {
 		snprintf(error, (size_t)errorSize, "collider.rotation: (%g, %g, %g, %g) is not a rotation (length in (1e-6, 1e6))",
-		         (double)d->rotation.x, (double)d->rotation.y, (double)d->rotation.z, (double)d->rotation.w);
+			(double)d->rotation.x, (double)d->rotation.y, (double)d->rotation.z, (double)d->rotation.w);
 		return false;
 	}
 	if (!Finite3(d->amplitude, amplitude->max)) {
 		snprintf(error, (size_t)errorSize, "collider.amplitude: each within [%s, %s]", wfFormatBound(amplitude->min, lo),
-		         wfFormatBound(amplitude->max, hi));
+			wfFormatBound(amplitude->max, hi));
 		return false;
 	}
 	if (d->keyCount < 0 || d->keyCount > WF_MAX_COLLIDER_KEYS || (d->keyCount > 0 && d->keys == NULL)) {
 		snprintf(error, (size_t)errorSize, "collider.keyCount: %d%s, allowed [0, %d] with a key array", d->keyCount,
-		         d->keyCount > 0 && d->keys == NULL ? " without keys" : "", WF_MAX_COLLIDER_KEYS);
+			d->keyCount > 0 && d->keys == NULL ? " without keys" : "", WF_MAX_COLLIDER_KEYS);
 		return false;
 	}
 	const wfFieldInfo* keyTime = wfFindDefField(WF_DEF_COLLIDER_KEY, "time");
@@ -73,12 +70,12 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		const wfColliderKey* key = &d->keys[k];
 		if (!(fabsf(key->time) <= keyTime->max) || (k > 0 && !(key->time > d->keys[k - 1].time))) {
 			snprintf(error, (size_t)errorSize, "collider.keys[%d].time: %g, the times must be finite and increase from key to key", k,
-			         (double)key->time);
+				(double)key->time);
 			return false;
 		}
 		if (!Finite3(key->position, keyPosition->max)) {
 			snprintf(error, (size_t)errorSize, "collider.keys[%d].position: must be finite and within %s m", k,
-			         wfFormatBound(keyPosition->max, hi));
+				wfFormatBound(keyPosition->max, hi));
 			return false;
 		}
 		if (!UnitQuat(key->rotation, &q)) {
@@ -98,8 +95,8 @@ bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps)
 	if (world->backendType != WF_BACKEND_VULKAN || (int64_t)colliders * substeps <= WF_GPU_MAX_COLLIDER_STEPS)
 		return true;
 	wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
-	           "colliders x substeps: %d x %d, a Vulkan world holds at most %d collider poses a frame (fewer colliders or substeps)",
-	           colliders, substeps, WF_GPU_MAX_COLLIDER_STEPS);
+		"colliders x substeps: %d x %d, a Vulkan world holds at most %d collider poses a frame (fewer colliders or substeps)", colliders,
+		substeps, WF_GPU_MAX_COLLIDER_STEPS);
 	return false;
 }
 
@@ -111,10 +108,7 @@ static wfColliderSlot* GetCollider(wfColliderId id)
 	return s->generation == id.generation && s->generation != 0 ? s : NULL;
 }
 
-bool wfColliderId_IsNull(wfColliderId id)
-{
-	return id.world == NULL || id.index < 0;
-}
+bool wfColliderId_IsNull(wfColliderId id) { return id.world == NULL || id.index < 0; }
 
 wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 {
@@ -198,10 +192,7 @@ void wfFreeColliders(wfWorld* world)
 	world->colliderCapacity = world->colliderCount = 0;
 }
 
-int wfWorld_GetColliderCount(const wfWorld* world)
-{
-	return world != NULL ? world->colliderCount : 0;
-}
+int wfWorld_GetColliderCount(const wfWorld* world) { return world != NULL ? world->colliderCount : 0; }
 
 int wfWorld_GetColliders(const wfWorld* world, wfColliderId* out, int capacity)
 {
@@ -231,10 +222,11 @@ wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotati
 		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null collider id") : WF_ERROR_INVALID_ARGUMENT;
 	wfQuat q;
 	if (s->def.keyCount > 0)
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider: its keyframes move it (SetTransform moves colliders without keys)");
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT,
+			"collider: its keyframes move it (SetTransform moves colliders without keys)");
 	if (!Finite3(position, 1e6f))
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider position: (%g, %g, %g) must be finite and within 1e6 m",
-		                  (double)position.x, (double)position.y, (double)position.z);
+			(double)position.x, (double)position.y, (double)position.z);
 	if (!UnitQuat(rotation, &q))
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "collider rotation: not a rotation (length in (1e-6, 1e6))");
 	s->target[0] = position.x;
@@ -355,7 +347,7 @@ void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* p)
 		f->halfLength = s->def.type == WF_COLLIDER_CAPSULE ? s->def.halfLength : 0.0f;
 		f->halfExtents = s->def.halfExtents;
 		f->velocity = (wfVec3){(float)((f->end[0] - f->start[0]) / dt), (float)((f->end[1] - f->start[1]) / dt),
-		                       (float)((f->end[2] - f->start[2]) / dt)};
+			(float)((f->end[2] - f->start[2]) / dt)};
 		f->omega = AngularVelocity(f->q0, f->q1, dt);
 	}
 	world->colliderFrameCount = n;
@@ -390,9 +382,15 @@ void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* p, int subste
 	double x = q.x, y = q.y, z = q.z, w = q.w;
 	// The rotation's columns: where the local x, y and z axes point.
 	const double m[9] = {
-		1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + z * w), 2.0 * (x * z - y * w),
-		2.0 * (x * y - z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + x * w),
-		2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y),
+		1.0 - 2.0 * (y * y + z * z),
+		2.0 * (x * y + z * w),
+		2.0 * (x * z - y * w),
+		2.0 * (x * y - z * w),
+		1.0 - 2.0 * (x * x + z * z),
+		2.0 * (y * z + x * w),
+		2.0 * (x * z + y * w),
+		2.0 * (y * z - x * w),
+		1.0 - 2.0 * (x * x + y * y),
 	};
 	for (int i = 0; i < 9; ++i)
 		axes[i] = (float)m[i];

@@ -23,7 +23,7 @@ int wfColorGreedy(const wfConstraint* constraints, int count, int particleCount,
 		if (c == 64) {
 			// More than 64 colours at one particle: find a free colour by scanning earlier constraints.
 			c = 64;
-			for (bool clash = true; clash; ) {
+			for (bool clash = true; clash;) {
 				clash = false;
 				for (int j = 0; j < i; ++j) {
 					if (color[j] != c)
@@ -62,12 +62,18 @@ int wfGridColor(int cols, uint32_t a, uint32_t b)
 	int xa = (int)(a % (uint32_t)cols), ya = (int)(a / (uint32_t)cols);
 	int xb = (int)(b % (uint32_t)cols), yb = (int)(b / (uint32_t)cols);
 	int dx = xb - xa, dy = yb - ya;
-	if (dy == 0 && dx == 1) return 0 + (xa & 1);
-	if (dy == 1 && dx == 0) return 2 + (ya & 1);
-	if (dy == 1 && dx == 1) return 4 + (xa & 1);
-	if (dy == 1 && dx == -1) return 6 + (xb & 1);
-	if (dy == 0 && dx == 2) return 8 + ((xa >> 1) & 1);
-	if (dy == 2 && dx == 0) return 10 + ((ya >> 1) & 1);
+	if (dy == 0 && dx == 1)
+		return 0 + (xa & 1);
+	if (dy == 1 && dx == 0)
+		return 2 + (ya & 1);
+	if (dy == 1 && dx == 1)
+		return 4 + (xa & 1);
+	if (dy == 1 && dx == -1)
+		return 6 + (xb & 1);
+	if (dy == 0 && dx == 2)
+		return 8 + ((xa >> 1) & 1);
+	if (dy == 2 && dx == 0)
+		return 10 + ((ya >> 1) & 1);
 	return -1;
 }
 

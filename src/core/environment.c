@@ -4,7 +4,6 @@
 
 #include <math.h>
 
-
 // sin and cos of a float, the same bits on every machine: the C library's sinf differs in the last
 // bit between glibc and others (the wasm build's musl-based libc), which a moving sphere turns into
 // millimetres after a few hundred substeps. Double arithmetic is IEEE everywhere: reduce by pi/2
@@ -13,15 +12,30 @@
 static double KernelSin(double r)
 {
 	const double r2 = r * r;
-	return r * (1.0 + r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 + r2 * (1.0 / 362880.0 +
-		r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0))))))));
+	return r *
+		(1.0 +
+			r2 *
+				(-1.0 / 6.0 +
+					r2 *
+						(1.0 / 120.0 +
+							r2 *
+								(-1.0 / 5040.0 +
+									r2 *
+										(1.0 / 362880.0 +
+											r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0))))))));
 }
 
 static double KernelCos(double r)
 {
 	const double r2 = r * r;
-	return 1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 + r2 * (1.0 / 40320.0 + r2 * (-1.0 / 3628800.0 +
-		r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0)))))));
+	return 1.0 +
+		r2 *
+		(-0.5 +
+			r2 *
+				(1.0 / 24.0 +
+					r2 *
+						(-1.0 / 720.0 +
+							r2 * (1.0 / 40320.0 + r2 * (-1.0 / 3628800.0 + r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0)))))));
 }
 
 // quadrant 0: sin, 1: cos (sin shifted by a quarter turn).

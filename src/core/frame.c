@@ -7,10 +7,7 @@
 #include <string.h>
 
 // A whole-metre shift toward a reference coordinate more than WF_RECENTRE_DISTANCE from the origin.
-static float ShiftToward(float reference)
-{
-	return fabsf(reference) > WF_RECENTRE_DISTANCE ? rintf(reference) : 0.0f;
-}
+static float ShiftToward(float reference) { return fabsf(reference) > WF_RECENTRE_DISTANCE ? rintf(reference) : 0.0f; }
 
 static wfClothLocal LocalFor(const wfWorld* world, const wfCloth* c, wfVec3 shift)
 {
@@ -35,10 +32,7 @@ void wfClothBeginFrame(const wfWorld* world, wfCloth* c)
 	c->verdictContact = false;
 }
 
-wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* c)
-{
-	return LocalFor(world, c, (wfVec3){0.0f, 0.0f, 0.0f});
-}
+wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* c) { return LocalFor(world, c, (wfVec3){0.0f, 0.0f, 0.0f}); }
 
 wfVec3 wfLocalSphereCenter(const wfClothLocal* local, const wfFrameParams* p, int substep)
 {
@@ -101,10 +95,7 @@ wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, const wfFram
 
 // Whether the n-th discarded frame is logged: the first few, then at every power of two, so a run
 // that keeps failing says so without flooding the log.
-static bool LogThis(int64_t n)
-{
-	return n <= 4 || (n & (n - 1)) == 0;
-}
+static bool LogThis(int64_t n) { return n <= 4 || (n & (n - 1)) == 0; }
 
 void wfClothEndFrame(wfWorld* world, wfCloth* c)
 {
@@ -126,9 +117,10 @@ void wfClothEndFrame(wfWorld* world, wfCloth* c)
 			"cloth %d: frame at t = %.4f s discarded (%s frame %lld): particle %d %s; %s (lower the time step or the stiffness, "
 			"or raise the damping)",
 			c->index, world->time, nonFinite ? "non-finite" : "unstable", (long long)*counter, c->verdictParticle,
-			nonFinite ? "has a non-finite position or velocity"
-			: c->verdictContact ? "moved faster than maxSpeed, and a collider drove it (a too-fast particle touched one)"
-			                    : "moved faster than maxSpeed", reset ? "the cloth was reset" : "kept the state of the frame start");
+			nonFinite               ? "has a non-finite position or velocity"
+				: c->verdictContact ? "moved faster than maxSpeed, and a collider drove it (a too-fast particle touched one)"
+									: "moved faster than maxSpeed",
+			reset ? "the cloth was reset" : "kept the state of the frame start");
 	}
 	if (reset) {
 		wfClothId id = {world, c->index, c->generation};

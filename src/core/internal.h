@@ -11,9 +11,14 @@
 // Programmer errors: a broken invariant. Calls the world's handler (default: print and abort).
 // Kept in release builds: it guards memory safety, not speed.
 #define WF_ASSERT(world, cond) \
-	do { if (!(cond)) wfAssertFailed((world), #cond, __FILE__, __LINE__); } while (0)
+	do { \
+		if (!(cond)) \
+			wfAssertFailed((world), #cond, __FILE__, __LINE__); \
+	} while (0)
 
-typedef struct wfVec4 { float x, y, z, w; } wfVec4;
+typedef struct wfVec4 {
+	float x, y, z, w;
+} wfVec4;
 
 // Constraint families, in the order of wfClothInfo.familyCount.
 enum { WF_FAMILY_STRETCH = 0, WF_FAMILY_SHEAR = 1, WF_FAMILY_BEND = 2, WF_FAMILY_COUNT = 3 };
@@ -33,24 +38,24 @@ typedef struct wfClothModel {
 	int particleCount;
 	int constraintCount;
 	int familyCount[WF_FAMILY_COUNT];
-	wfConstraint* constraints;  // (constraintCount) sorted by colour
+	wfConstraint* constraints; // (constraintCount) sorted by colour
 	int colorCount;
-	int* colorStart;            // (colorCount + 1) colour c is [colorStart[c], colorStart[c+1])
+	int* colorStart; // (colorCount + 1) colour c is [colorStart[c], colorStart[c+1])
 	// Per-particle adjacency for the gather solvers (Jacobi, springs): compressed rows.
-	int* adjStart;              // (particleCount + 1)
-	uint32_t* adjConstraint;    // (2 * constraintCount) incident constraint indices, ascending
-	uint32_t* adjOther;         // (2 * constraintCount) the other particle of that constraint
-	float* jacobiWeight;        // (constraintCount) 1 / max(degree(a), degree(b)) (symmetric) or 1 (document)
-	bool jacobiDocument;        // WF_JACOBI_DOCUMENT: no pin factor, particle i scaled by s / degree(i)
-	int maxDegree;              // the most constraints at one particle
+	int* adjStart;           // (particleCount + 1)
+	uint32_t* adjConstraint; // (2 * constraintCount) incident constraint indices, ascending
+	uint32_t* adjOther;      // (2 * constraintCount) the other particle of that constraint
+	float* jacobiWeight;     // (constraintCount) 1 / max(degree(a), degree(b)) (symmetric) or 1 (document)
+	bool jacobiDocument;     // WF_JACOBI_DOCUMENT: no pin factor, particle i scaled by s / degree(i)
+	int maxDegree;           // the most constraints at one particle
 	int triangleCount;
-	uint32_t* indices;          // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
-	float* uvs;                 // (particleCount x 2)
-	float* cornerUVs;           // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
-	int* triStart;              // (particleCount + 1) incident triangles per particle, compressed rows
-	uint32_t* triList;          // (3 x triangleCount) ascending triangle indices
-	bool mesh;                  // built from a wfMeshDef (cols = 1, rows = particleCount)
-	wfVec4* restPositions;      // (particleCount) initial positions relative to the def's origin, w unused
+	uint32_t* indices;     // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
+	float* uvs;            // (particleCount x 2)
+	float* cornerUVs;      // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
+	int* triStart;         // (particleCount + 1) incident triangles per particle, compressed rows
+	uint32_t* triList;     // (3 x triangleCount) ascending triangle indices
+	bool mesh;             // built from a wfMeshDef (cols = 1, rows = particleCount)
+	wfVec4* restPositions; // (particleCount) initial positions relative to the def's origin, w unused
 	// Tethers (wfClothDef.tethers), or NULL: record i is particle i's, b its anchor (0xffffffff: none),
 	// rest its length limit, family WF_FAMILY_TETHER. Built from the pins at creation (tether.c).
 	wfConstraint* tethers;
@@ -59,14 +64,14 @@ typedef struct wfClothModel {
 // State: what a step changes; snapshot/restore copies it.
 // Positions carry the inverse mass in w (one 16-byte load per particle end of a constraint).
 typedef struct wfClothState {
-	wfVec4* pos;       // (particleCount) xyz position, w inverse mass (0 = pinned or grabbed)
-	wfVec4* vel;       // (particleCount) xyz velocity
-	wfVec4* prev;      // (particleCount) positions at the start of the substep (scratch)
-	wfVec4* pos2;      // (particleCount) ping-pong buffer for Jacobi sweeps and springs (scratch)
-	wfVec4* vel2;      // (particleCount) ping-pong buffer for springs (scratch)
-	float* lambda;     // (constraintCount) accumulated multipliers of the current substep (scratch)
-	wfVec4* normals;   // (particleCount) derived from pos on demand
-	wfVec4* aero;      // (particleCount) the substep's aerodynamic acceleration (scratch)
+	wfVec4* pos;     // (particleCount) xyz position, w inverse mass (0 = pinned or grabbed)
+	wfVec4* vel;     // (particleCount) xyz velocity
+	wfVec4* prev;    // (particleCount) positions at the start of the substep (scratch)
+	wfVec4* pos2;    // (particleCount) ping-pong buffer for Jacobi sweeps and springs (scratch)
+	wfVec4* vel2;    // (particleCount) ping-pong buffer for springs (scratch)
+	float* lambda;   // (constraintCount) accumulated multipliers of the current substep (scratch)
+	wfVec4* normals; // (particleCount) derived from pos on demand
+	wfVec4* aero;    // (particleCount) the substep's aerodynamic acceleration (scratch)
 	// Self-collision scratch (wfSelfCollisionDef.enabled, allocated at creation): the hash grid's
 	// cell starts, the particles sorted by cell, each particle's cell key, and the corrections.
 	int* hashStart;    // (hashSize + 1)
@@ -99,25 +104,25 @@ typedef enum wfFrameVerdict { WF_FRAME_GOOD = 0, WF_FRAME_UNSTABLE, WF_FRAME_NON
 typedef struct wfCloth {
 	uint32_t generation; // 0 = free slot
 	int index;
-	wfClothDef def;      // pin list pointer cleared; pins live in `pinned`
+	wfClothDef def; // pin list pointer cleared; pins live in `pinned`
 	wfMaterial material;
 	wfClothModel model;
 	wfClothState state;
-	uint8_t* pinned;     // (particleCount) 1 = pinned
-	int grabIndex;       // -1 = none
+	uint8_t* pinned; // (particleCount) 1 = pinned
+	int grabIndex;   // -1 = none
 	wfVec3 grabTarget;
-	bool normalsValid;   // normals match pos
-	bool hostValid;      // state arrays hold the newest positions/velocities (false after a GPU step)
-	double origin[3];    // world position of the local frame's origin (see wfClothLocal)
-	wfVec3 reference;    // local position of particle particleCount / 2 after the last frame
-	wfClothLocal local;  // this frame's shift and local environment (wfClothBeginFrame)
+	bool normalsValid;      // normals match pos
+	bool hostValid;         // state arrays hold the newest positions/velocities (false after a GPU step)
+	double origin[3];       // world position of the local frame's origin (see wfClothLocal)
+	wfVec3 reference;       // local position of particle particleCount / 2 after the last frame
+	wfClothLocal local;     // this frame's shift and local environment (wfClothBeginFrame)
 	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
-	int verdictParticle; // the first bad particle (index order), -1 when good
-	bool verdictContact; // unstable, and a too-fast particle touched a collider (wfInContact)
+	int verdictParticle;    // the first bad particle (index order), -1 when good
+	bool verdictContact;    // unstable, and a too-fast particle touched a collider (wfInContact)
 	// Tearing (tear.c): how many times the model changed, each particle's particle of the untorn
 	// cloth (NULL until the first tear: itself), and the untorn model kept for wfCloth_Reset.
 	int topology;
-	int* source;         // (particleCount) or NULL
+	int* source;           // (particleCount) or NULL
 	wfClothModel original; // particleCount 0 until the first tear
 	void* backendData;
 } wfCloth;
@@ -125,18 +130,18 @@ typedef struct wfCloth {
 // Environment of one substep; a pure function of the frame start values and the substep index,
 // so that the CPU and the GPU compute the same thing.
 typedef struct wfFrameParams {
-	float h;             // substep length
+	float h; // substep length
 	int substeps;
 	int iterations;
 	wfVec3 gravity;
-	double time;         // world time at the frame start
-	double sphereTime;   // motion phase time of the sphere at the frame start
+	double time;       // world time at the frame start
+	double sphereTime; // motion phase time of the sphere at the frame start
 	wfSphereDef sphere;
 	wfFloorDef floor;
 	wfWindDef wind;
 	wfContactDef contact;
 	wfAeroDef aero;
-	bool aeroOn;         // drag or lift is not 0
+	bool aeroOn; // drag or lift is not 0
 } wfFrameParams;
 
 typedef struct wfBackend wfBackend;
@@ -170,9 +175,9 @@ typedef struct wfBackendOps {
 typedef struct wfColliderSlot {
 	uint32_t generation; // 0 = free slot
 	wfColliderDef def;
-	double base[3];      // base position now
-	wfQuat rotation;     // base rotation now (unit)
-	double target[3];    // base position at the end of the next frame
+	double base[3];   // base position now
+	wfQuat rotation;  // base rotation now (unit)
+	double target[3]; // base position at the end of the next frame
 	wfQuat targetRotation;
 	wfColliderKey* keys; // (def.keyCount) the def's keyframes, copied (rotations normalised)
 } wfColliderSlot;
@@ -184,15 +189,15 @@ typedef struct wfColliderFrame {
 	wfQuat q0, q1;
 	float radius, radius1, halfLength;
 	wfVec3 halfExtents;
-	wfVec3 velocity;     // (end - start) / frame time
-	wfVec3 omega;        // rotation from q0 to q1 / frame time, rad/s
+	wfVec3 velocity; // (end - start) / frame time
+	wfVec3 omega;    // rotation from q0 to q1 / frame time, rad/s
 } wfColliderFrame;
 
 // A collider at one substep, in a cloth's local frame (float): what a particle is pushed out of.
 typedef struct wfShape {
-	int type;            // wfColliderType
+	int type; // wfColliderType
 	wfVec3 center;
-	float axes[9];       // the local x, y, z axes in world directions: axes[3 * k + i]
+	float axes[9]; // the local x, y, z axes in world directions: axes[3 * k + i]
 	float radius, radius1, halfLength;
 	wfVec3 halfExtents;
 	wfVec3 velocity, omega;
@@ -207,22 +212,22 @@ struct wfWorld {
 	wfWorldDef def;
 	char lastError[512];
 	wfWarnings warnings;
-	double time;         // simulated seconds
-	double sphereTime;   // advances only while the sphere moves
-	wfCloth* cloths;     // (clothCapacity) slots
+	double time;       // simulated seconds
+	double sphereTime; // advances only while the sphere moves
+	wfCloth* cloths;   // (clothCapacity) slots
 	int clothCapacity;
 	int clothCount;
 	uint32_t nextGeneration;
 	const wfBackendOps* backend;
 	void* backendData;
 	wfBackendType backendType;
-	char deviceName[256];     // the device in use
-	char requestedDevice[256];// copy of def.deviceName (def.deviceName points here)
+	char deviceName[256];          // the device in use
+	char requestedDevice[256];     // copy of def.deviceName (def.deviceName points here)
 	wfVulkanDevice externalDevice; // copy of *def.vulkanDevice (def.vulkanDevice points here)
 	int threads;
-	bool simd;           // CPU: AVX2 kernels in use (the def asks and the processor has them)
-	int soaLanes;        // CPU: constraints per block of the structure-of-arrays XPBD kernel (16 with
-	                     // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
+	bool simd;    // CPU: AVX2 kernels in use (the def asks and the processor has them)
+	int soaLanes; // CPU: constraints per block of the structure-of-arrays XPBD kernel (16 with
+				  // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
 	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;
@@ -246,7 +251,7 @@ void wfLog(const wfWorld* world, wfLogLevel level, const char* fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
-void* wfAlloc(size_t size);  // zeroed, 64-byte aligned; NULL on failure
+void* wfAlloc(size_t size); // zeroed, 64-byte aligned; NULL on failure
 void wfFree(void* p);
 
 // defs.c: validation shared by creation, setters and the scene loader. Return false and write a message.
@@ -321,7 +326,7 @@ const char* wfReadAll(FILE* f, char** text, size_t* used);
 wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
 // The self-collision hash grid's arrays of a cloth (wfClothState.hash*), when not there yet.
 bool wfClothReserveSelf(wfCloth* cloth);
-void wfClothApplyInverseMass(wfCloth* cloth); // writes pos.w from pins, grab and mass
+void wfClothApplyInverseMass(wfCloth* cloth);        // writes pos.w from pins, grab and mass
 wfResult wfSyncHost(wfWorld* world, wfCloth* cloth); // make the host mirror current
 void wfComputeNormals(const wfClothModel* model, const wfVec4* pos, wfVec4* normals);
 void wfComputeStats(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfClothStats* out);

@@ -22,7 +22,7 @@ wfResult wfCloth_GetVulkanBuffers(wfClothId id, wfVulkanClothBuffers* out)
 	wfCloth* c = wfGetCloth(id);
 	if (c == NULL || out == NULL)
 		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "GetVulkanBuffers: stale cloth id or NULL output")
-		                        : WF_ERROR_INVALID_ARGUMENT;
+								: WF_ERROR_INVALID_ARGUMENT;
 	memset(out, 0, sizeof *out);
 	wfWorld* world = id.world;
 	if (world->backend->vulkanBuffers == NULL)

@@ -28,7 +28,7 @@ bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize)
 		wfVec3 p = mesh->positions[i];
 		if (!(fabsf(p.x) <= 1e6f && fabsf(p.y) <= 1e6f && fabsf(p.z) <= 1e6f)) {
 			snprintf(error, (size_t)errorSize, "mesh.positions[%d]: (%g, %g, %g) must be finite and within 1e6 m", i, (double)p.x,
-			         (double)p.y, (double)p.z);
+				(double)p.y, (double)p.z);
 			return false;
 		}
 	}
@@ -60,14 +60,14 @@ bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize)
 // ------------------------------------------------------------------ the model
 
 typedef struct EdgeRef {
-	uint64_t key;  // (min << 32) | max of the edge's vertices
-	int face;      // the face it belongs to
-	int start;     // the face's first corner in indices
-	int size;      // the face's corner count
+	uint64_t key; // (min << 32) | max of the edge's vertices
+	int face;     // the face it belongs to
+	int start;    // the face's first corner in indices
+	int size;     // the face's corner count
 } EdgeRef;
 
 typedef struct Candidate {
-	uint64_t key;  // (a << 32) | b, a < b
+	uint64_t key; // (a << 32) | b, a < b
 	uint32_t family;
 } Candidate;
 
@@ -89,10 +89,7 @@ static int CompareCandidate(const void* x, const void* y)
 	return p->family < q->family ? -1 : p->family > q->family;
 }
 
-static uint64_t PairKey(uint32_t a, uint32_t b)
-{
-	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
+static uint64_t PairKey(uint32_t a, uint32_t b) { return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a; }
 
 // The corner of a face next to corner vertex u that is not vertex v (a quad's outer neighbour).
 static uint32_t OtherNeighbour(const uint32_t* face, int size, uint32_t u, uint32_t v)
@@ -494,9 +491,12 @@ static int ComparePosition(const void* x, const void* y)
 {
 	const PositionKey* p = (const PositionKey*)x;
 	const PositionKey* q = (const PositionKey*)y;
-	if (p->x != q->x) return p->x < q->x ? -1 : 1;
-	if (p->y != q->y) return p->y < q->y ? -1 : 1;
-	if (p->z != q->z) return p->z < q->z ? -1 : 1;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	if (p->y != q->y)
+		return p->y < q->y ? -1 : 1;
+	if (p->z != q->z)
+		return p->z < q->z ? -1 : 1;
 	return p->index < q->index ? -1 : p->index > q->index;
 }
 
@@ -579,7 +579,7 @@ static wfMesh* Assemble(Reader* r, const int* faceLine)
 				if (particle[canonical[fc[a].v]] == particle[canonical[fc[b].v]]) {
 					r->line = faceLine[f];
 					ok = ReadFail(r, "face corners %d and %d are the same vertex%s", b + 1, a + 1,
-					              fc[a].v == fc[b].v ? "" : " (equal positions are welded)");
+						fc[a].v == fc[b].v ? "" : " (equal positions are welded)");
 				}
 			}
 		}

@@ -28,20 +28,20 @@ typedef struct SceneMesh {
 } SceneMesh;
 
 struct wfScene {
-	wfWorldDef world;   // deviceName (if set) is owned by the scene
-	wfClothDef* cloths; // (clothCount) pinIndices and mesh (if set) are owned by the scene
-	SceneMesh* meshes;  // (clothCount)
+	wfWorldDef world;         // deviceName (if set) is owned by the scene
+	wfClothDef* cloths;       // (clothCount) pinIndices and mesh (if set) are owned by the scene
+	SceneMesh* meshes;        // (clothCount)
 	wfColliderDef* colliders; // (colliderCount) "colliders"
 	int colliderCount;
 	wfColliderKey* colliderKeys[WF_MAX_COLLIDERS]; // each collider's "keys" (its def points here)
 	int clothCount;
-	int frames;         // 0 when the file has no "frames"
+	int frames;              // 0 when the file has no "frames"
 	const char* description; // "description", for people (read, checked as a string, not used)
 };
 
 enum {
 	WF_SCENE_MAX_CLOTHS = 1024,
-	WF_SCENE_PATH = 192, // longest JSON path kept for messages
+	WF_SCENE_PATH = 192,     // longest JSON path kept for messages
 	WF_SCENE_MAX_DEPTH = 64, // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
 };
 
@@ -76,7 +76,10 @@ static Table DefTable(wfDefType def)
 }
 
 // The top level: the walk checks the keys and reads "description" and "frames"; ParseRoot reads the others.
-#define ROOT_KEY(key, fieldType, at) {.name = key, .sceneKey = key, .type = fieldType, .offset = (at)}
+#define ROOT_KEY(key, fieldType, at) \
+	{ \
+		.name = key, .sceneKey = key, .type = fieldType, .offset = (at) \
+	}
 static const wfFieldInfo kRootFields[] = {
 	ROOT_KEY("description", WF_FIELD_STRING, offsetof(wfScene, description)),
 	ROOT_KEY("preset", WF_FIELD_POINTER, 0),
@@ -101,7 +104,8 @@ typedef struct Parser {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static bool Fail(const Parser* p, const char* path, const char* fmt, ...)
+static bool
+Fail(const Parser* p, const char* path, const char* fmt, ...)
 {
 	char msg[384];
 	va_list args;
@@ -165,12 +169,18 @@ static void JoinIndex(char* out, const char* path, int index)
 
 static const char* TypeName(const cJSON* j)
 {
-	if (cJSON_IsBool(j)) return "boolean";
-	if (cJSON_IsNull(j)) return "null";
-	if (cJSON_IsNumber(j)) return "number";
-	if (cJSON_IsString(j)) return "string";
-	if (cJSON_IsArray(j)) return "array";
-	if (cJSON_IsObject(j)) return "object";
+	if (cJSON_IsBool(j))
+		return "boolean";
+	if (cJSON_IsNull(j))
+		return "null";
+	if (cJSON_IsNumber(j))
+		return "number";
+	if (cJSON_IsString(j))
+		return "string";
+	if (cJSON_IsArray(j))
+		return "array";
+	if (cJSON_IsObject(j))
+		return "object";
 	return "invalid value";
 }
 
@@ -328,9 +338,7 @@ static bool ApplyField(const Parser* p, const cJSON* j, const wfFieldInfo* f, vo
 	case WF_FIELD_VEC3: return ReadVec3(p, j, path, (wfVec3*)at);
 	case WF_FIELD_STRING: return ReadString(p, j, path, (const char**)at);
 	case WF_FIELD_INDEX_LIST: return ReadIndexList(p, j, path, (const int**)at, (int*)((char*)base + f->countOffset));
-	case WF_FIELD_STRUCT:
-		nested = DefTable(f->nested);
-		return ApplyObject(p, j, &nested, at, path);
+	case WF_FIELD_STRUCT: nested = DefTable(f->nested); return ApplyObject(p, j, &nested, at, path);
 	case WF_FIELD_ENUM:
 		if (!ReadEnum(p, j, path, f, &value))
 			return false;
@@ -416,8 +424,7 @@ static bool ReadTransform(const Parser* p, const cJSON* json, const char* path, 
 			if (!ReadFloat(p, item, key, &f))
 				return false;
 			v = (wfVec3){f, f, f};
-		} else if (strcmp(item->string, "scale") == 0 || strcmp(item->string, "rotate") == 0 ||
-		           strcmp(item->string, "translate") == 0) {
+		} else if (strcmp(item->string, "scale") == 0 || strcmp(item->string, "rotate") == 0 || strcmp(item->string, "translate") == 0) {
 			if (!ReadVec3(p, item, key, &v))
 				return false;
 		} else {
@@ -500,8 +507,7 @@ static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, Sc
 {
 	char msg[256];
 	Table table = DefTable(WF_DEF_CLOTH);
-	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) ||
-	    !LoadMesh(p, json, mesh, cloth, path))
+	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) || !LoadMesh(p, json, mesh, cloth, path))
 		return false;
 	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
 		return FailValidation(p, path, msg);
@@ -556,7 +562,7 @@ static bool ReadRotate(const Parser* p, const cJSON* item, const char* path, wfQ
 	const double k = 3.14159265358979323846 / 360.0;
 	double cx = cos(deg.x * k), sx = sin(deg.x * k), cy = cos(deg.y * k), sy = sin(deg.y * k), cz = cos(deg.z * k), sz = sin(deg.z * k);
 	*out = (wfQuat){(float)(sx * cy * cz - cx * sy * sz), (float)(cx * sy * cz + sx * cy * sz), (float)(cx * cy * sz - sx * sy * cz),
-	                (float)(cx * cy * cz + sx * sy * sz)};
+		(float)(cx * cy * cz + sx * sy * sz)};
 	return true;
 }
 
@@ -700,8 +706,7 @@ static int Utf8Length(const unsigned char* s)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	}
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
-	    (s[0] == 0xf4 && s[1] > 0x8f))
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
 		return 0;
 	return n;
 }
@@ -843,15 +848,9 @@ void wfScene_Destroy(wfScene* scene)
 	free(scene);
 }
 
-wfWorldDef wfScene_GetWorldDef(const wfScene* scene)
-{
-	return scene != NULL ? scene->world : wfDefaultWorldDef();
-}
+wfWorldDef wfScene_GetWorldDef(const wfScene* scene) { return scene != NULL ? scene->world : wfDefaultWorldDef(); }
 
-int wfScene_GetClothCount(const wfScene* scene)
-{
-	return scene != NULL ? scene->clothCount : 0;
-}
+int wfScene_GetClothCount(const wfScene* scene) { return scene != NULL ? scene->clothCount : 0; }
 
 wfClothDef wfScene_GetClothDef(const wfScene* scene, int index)
 {
@@ -860,10 +859,7 @@ wfClothDef wfScene_GetClothDef(const wfScene* scene, int index)
 	return scene->cloths[index];
 }
 
-int wfScene_GetColliderCount(const wfScene* scene)
-{
-	return scene != NULL ? scene->colliderCount : 0;
-}
+int wfScene_GetColliderCount(const wfScene* scene) { return scene != NULL ? scene->colliderCount : 0; }
 
 wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index)
 {
@@ -872,7 +868,4 @@ wfColliderDef wfScene_GetColliderDef(const wfScene* scene, int index)
 	return scene->colliders[index];
 }
 
-int wfScene_GetFrames(const wfScene* scene)
-{
-	return scene != NULL ? scene->frames : 0;
-}
+int wfScene_GetFrames(const wfScene* scene) { return scene != NULL ? scene->frames : 0; }

@@ -30,14 +30,14 @@
 
 // One frame's edit of a cloth's topology, on working copies of the model's arrays.
 typedef struct TearEdit {
-	int n, capacity;        // particles now / room for them
-	wfVec4* pos;            // (capacity)
-	wfVec4* vel;            // (capacity)
-	int* from;              // (capacity) the particle each one copies (itself for the old ones)
-	uint8_t* touched;       // (capacity) split or made this frame
-	uint32_t* tri;          // (3 x triangleCount)
-	wfConstraint* con;      // (conCapacity)
-	uint8_t* dead;          // (conCapacity) removed
+	int n, capacity;   // particles now / room for them
+	wfVec4* pos;       // (capacity)
+	wfVec4* vel;       // (capacity)
+	int* from;         // (capacity) the particle each one copies (itself for the old ones)
+	uint8_t* touched;  // (capacity) split or made this frame
+	uint32_t* tri;     // (3 x triangleCount)
+	wfConstraint* con; // (conCapacity)
+	uint8_t* dead;     // (conCapacity) removed
 	int conCount, conCapacity;
 	int splits;
 } TearEdit;
@@ -56,10 +56,7 @@ static int CompareCandidates(const void* x, const void* y)
 	return p->index < q->index ? -1 : p->index > q->index;
 }
 
-static float Dot3(wfVec4 a, wfVec4 b, wfVec4 n)
-{
-	return (b.x - a.x) * n.x + (b.y - a.y) * n.y + (b.z - a.z) * n.z;
-}
+static float Dot3(wfVec4 a, wfVec4 b, wfVec4 n) { return (b.x - a.x) * n.x + (b.y - a.y) * n.y + (b.z - a.z) * n.z; }
 
 static bool TriangleHas(const uint32_t* t, uint32_t a, uint32_t b)
 {
@@ -141,7 +138,7 @@ static bool SplitVertex(TearEdit* e, const wfClothModel* m, uint32_t v, uint32_t
 	for (int k = 0; k < count; ++k) {
 		const uint32_t* t = &e->tri[3 * m->triList[first + k]];
 		wfVec4 g = {(e->pos[t[0]].x + e->pos[t[1]].x + e->pos[t[2]].x) / 3.0f, (e->pos[t[0]].y + e->pos[t[1]].y + e->pos[t[2]].y) / 3.0f,
-		            (e->pos[t[0]].z + e->pos[t[1]].z + e->pos[t[2]].z) / 3.0f, 0.0f};
+			(e->pos[t[0]].z + e->pos[t[1]].z + e->pos[t[2]].z) / 3.0f, 0.0f};
 		side[k] = Dot3(x, g, nrm) > 0.0f;
 		plus += side[k];
 	}
@@ -239,7 +236,7 @@ static wfResult BuildModel(const wfCloth* c, const TearEdit* e, wfClothModel* nm
 	nm->adjOther = (uint32_t*)wfAlloc((size_t)(2 * count + 1) * sizeof(uint32_t));
 	int* color = (int*)wfAlloc((size_t)(count + 1) * sizeof(int));
 	if (!nm->restPositions || !nm->uvs || !nm->indices || (m->cornerUVs && !nm->cornerUVs) || (m->tethers && !nm->tethers) ||
-	    !nm->constraints || !nm->jacobiWeight || !nm->adjStart || !nm->adjConstraint || !nm->adjOther || !color) {
+		!nm->constraints || !nm->jacobiWeight || !nm->adjStart || !nm->adjConstraint || !nm->adjOther || !color) {
 		wfFree(color);
 		wfFreeModel(nm);
 		return WF_ERROR_OUT_OF_MEMORY;
@@ -310,8 +307,8 @@ wfResult wfClothReplaceModel(wfWorld* world, wfCloth* c, wfClothModel* nm, const
 		}
 	}
 	ok = ok && GrowVec4(&s->pos, oldCount, &e, pos) && GrowVec4(&s->vel, oldCount, &e, vel) && GrowVec4(&s->prev, oldCount, &e, NULL) &&
-	     GrowVec4(&s->pos2, oldCount, &e, NULL) && GrowVec4(&s->vel2, oldCount, &e, NULL) && GrowVec4(&s->normals, oldCount, &e, NULL) &&
-	     GrowVec4(&s->aero, oldCount, &e, NULL);
+		GrowVec4(&s->pos2, oldCount, &e, NULL) && GrowVec4(&s->vel2, oldCount, &e, NULL) && GrowVec4(&s->normals, oldCount, &e, NULL) &&
+		GrowVec4(&s->aero, oldCount, &e, NULL);
 	if (ok && s->hashStart != NULL) {
 		int size = 1;
 		while (size < 2 * n)

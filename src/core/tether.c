@@ -11,10 +11,7 @@ typedef struct HeapItem {
 	int particle;
 } HeapItem;
 
-static bool Before(HeapItem a, HeapItem b)
-{
-	return a.distance < b.distance || (a.distance == b.distance && a.particle < b.particle);
-}
+static bool Before(HeapItem a, HeapItem b) { return a.distance < b.distance || (a.distance == b.distance && a.particle < b.particle); }
 
 static void Push(HeapItem* heap, int* count, HeapItem item)
 {

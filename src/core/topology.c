@@ -137,8 +137,8 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	m->adjOther = (uint32_t*)wfAlloc((size_t)(2 * maxConstraints + 1) * sizeof(uint32_t));
 	m->indices = (uint32_t*)wfAlloc((size_t)(6 * cells + 1) * sizeof(uint32_t));
 	int* color = (int*)wfAlloc((size_t)(maxConstraints + 1) * sizeof(int));
-	if (!m->restPositions || !m->uvs || !m->constraints || !m->jacobiWeight || !m->colorStart || !m->adjStart ||
-		!m->adjConstraint || !m->adjOther || !m->indices || !color) {
+	if (!m->restPositions || !m->uvs || !m->constraints || !m->jacobiWeight || !m->colorStart || !m->adjStart || !m->adjConstraint ||
+		!m->adjOther || !m->indices || !color) {
 		wfFree(color);
 		wfFreeModel(m);
 		return WF_ERROR_OUT_OF_MEMORY;
@@ -175,14 +175,18 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	for (int r = 0; r < rows; ++r) {
 		for (int c = 0; c < cols; ++c) {
 			int i = r * cols + c;
-			if (def->structural && c + 1 < cols) AddConstraint(m, &count, i, i + 1, WF_FAMILY_STRETCH);
-			if (def->structural && r + 1 < rows) AddConstraint(m, &count, i, i + cols, WF_FAMILY_STRETCH);
+			if (def->structural && c + 1 < cols)
+				AddConstraint(m, &count, i, i + 1, WF_FAMILY_STRETCH);
+			if (def->structural && r + 1 < rows)
+				AddConstraint(m, &count, i, i + cols, WF_FAMILY_STRETCH);
 			if (def->shear && c + 1 < cols && r + 1 < rows) {
 				AddConstraint(m, &count, i, i + cols + 1, WF_FAMILY_SHEAR);
 				AddConstraint(m, &count, i + 1, i + cols, WF_FAMILY_SHEAR);
 			}
-			if (def->bending && c + 2 < cols) AddConstraint(m, &count, i, i + 2, WF_FAMILY_BEND);
-			if (def->bending && r + 2 < rows) AddConstraint(m, &count, i, i + 2 * cols, WF_FAMILY_BEND);
+			if (def->bending && c + 2 < cols)
+				AddConstraint(m, &count, i, i + 2, WF_FAMILY_BEND);
+			if (def->bending && r + 2 < rows)
+				AddConstraint(m, &count, i, i + 2 * cols, WF_FAMILY_BEND);
 		}
 	}
 	WF_ASSERT(NULL, count == maxConstraints);
@@ -211,8 +215,12 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	for (int r = 0; r + 1 < rows; ++r) {
 		for (int c = 0; c + 1 < cols; ++c) {
 			uint32_t i0 = (uint32_t)(r * cols + c), i1 = i0 + 1, i2 = i0 + (uint32_t)cols, i3 = i2 + 1;
-			m->indices[t++] = i0; m->indices[t++] = i2; m->indices[t++] = i1;
-			m->indices[t++] = i1; m->indices[t++] = i2; m->indices[t++] = i3;
+			m->indices[t++] = i0;
+			m->indices[t++] = i2;
+			m->indices[t++] = i1;
+			m->indices[t++] = i1;
+			m->indices[t++] = i2;
+			m->indices[t++] = i3;
 		}
 	}
 	m->triangleCount = t / 3;

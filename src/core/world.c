@@ -200,15 +200,9 @@ wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step)
 	APPLY_SETTER(wfValidateStepDef, world->def.step, step);
 }
 
-wfResult wfWorld_SetGravity(wfWorld* world, wfVec3 gravity)
-{
-	APPLY_SETTER(wfValidateGravity, world->def.gravity, &gravity);
-}
+wfResult wfWorld_SetGravity(wfWorld* world, wfVec3 gravity) { APPLY_SETTER(wfValidateGravity, world->def.gravity, &gravity); }
 
-wfResult wfWorld_SetSphere(wfWorld* world, const wfSphereDef* sphere)
-{
-	APPLY_SETTER(wfValidateSphere, world->def.sphere, sphere);
-}
+wfResult wfWorld_SetSphere(wfWorld* world, const wfSphereDef* sphere) { APPLY_SETTER(wfValidateSphere, world->def.sphere, sphere); }
 
 wfResult wfWorld_SetSphereMoving(wfWorld* world, bool moving)
 {
@@ -218,20 +212,11 @@ wfResult wfWorld_SetSphereMoving(wfWorld* world, bool moving)
 	return WF_OK;
 }
 
-wfResult wfWorld_SetFloor(wfWorld* world, const wfFloorDef* floor)
-{
-	APPLY_SETTER(wfValidateFloor, world->def.floor, floor);
-}
+wfResult wfWorld_SetFloor(wfWorld* world, const wfFloorDef* floor) { APPLY_SETTER(wfValidateFloor, world->def.floor, floor); }
 
-wfResult wfWorld_SetWind(wfWorld* world, const wfWindDef* wind)
-{
-	APPLY_SETTER(wfValidateWind, world->def.wind, wind);
-}
+wfResult wfWorld_SetWind(wfWorld* world, const wfWindDef* wind) { APPLY_SETTER(wfValidateWind, world->def.wind, wind); }
 
-wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact)
-{
-	APPLY_SETTER(wfValidateContact, world->def.contact, contact);
-}
+wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact) { APPLY_SETTER(wfValidateContact, world->def.contact, contact); }
 
 wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 {
@@ -245,10 +230,10 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 	const wfSelfCollisionDef* now = &world->def.selfCollision;
 	if (world->backendType == WF_BACKEND_VULKAN && (sc->enabled != now->enabled || sc->betweenCloths != now->betweenCloths))
 		return wfSetError(world, WF_ERROR_INVALID_DEF,
-		                  "selfCollision.%s: fixed at creation on a Vulkan world (it chooses the contact buffers and the "
-		                  "per-range path; allowed: %s, as created)",
-		                  sc->enabled != now->enabled ? "enabled" : "betweenCloths",
-		                  (sc->enabled != now->enabled ? now->enabled : now->betweenCloths) ? "true" : "false");
+			"selfCollision.%s: fixed at creation on a Vulkan world (it chooses the contact buffers and the "
+			"per-range path; allowed: %s, as created)",
+			sc->enabled != now->enabled ? "enabled" : "betweenCloths",
+			(sc->enabled != now->enabled ? now->enabled : now->betweenCloths) ? "true" : "false");
 	// Room first (the hash grid of each cloth, the backend's contacts), so that a failure changes nothing.
 	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
 		wfCloth* c = &world->cloths[i];
@@ -277,10 +262,7 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 // the sorted list, write delta: 68), the move in finish (16): 140. Cloth against cloth adds the
 // copy into the world's arrays (read pos and prev, write X, motion, owner: 68) and reads X,
 // motion and owner in the gather, then moves positions and velocities (80): 260.
-static double ContactBytes(double n, double cells, double perParticle)
-{
-	return cells * 28.0 + n * perParticle;
-}
+static double ContactBytes(double n, double cells, double perParticle) { return cells * 28.0 + n * perParticle; }
 
 static double ModelBytesPerFrame(const wfWorld* world, const wfCloth* c)
 {

@@ -27,8 +27,8 @@ typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;
 	int threads;
-	bool avx2;     // use the AVX2 kernels (chosen once per world at run time)
-	bool parallel; // this cloth is large enough for a thread team
+	bool avx2;              // use the AVX2 kernels (chosen once per world at run time)
+	bool parallel;          // this cloth is large enough for a thread team
 	wfCpuStageTimer* timer; // NULL: stage timing off
 	const wfWorld* world;   // the colliders of the frame
 } wfCpuContext;
@@ -39,10 +39,10 @@ int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfV
 	bool pinFactor);
 void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int end,
 	bool pinFactor);
-int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
-	float k, float damping);
-void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int end,
-	float k, float damping);
+int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks, float k,
+	float damping);
+void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int end, float k,
+	float damping);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 // Particle stages over [begin, end), two particles a step; return where the scalar loop goes on.
 // Predict with a uniform acceleration a: v = (v + h a) / (1 + h w damping), p = x, x += h v (w != 0).
@@ -65,15 +65,15 @@ void wfCpuTethers(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // Cloth-against-cloth contacts (wfSelfCollisionDef.betweenCloths): the world's particles in one
 // frame of reference and a hash grid over all of them, sized as cloths are added.
 typedef struct wfCpuContacts {
-	int capacity;      // particles the arrays hold
-	int hashSize;      // a power of two >= 2 capacity
-	int* start;        // (hashSize + 1)
-	int* sorted;       // (capacity)
-	uint32_t* key;     // (capacity)
-	wfVec4* x;         // (capacity) positions in the frame of the first cloth's origin
-	wfVec4* delta;     // (capacity)
-	wfCloth** cloth;   // (capacity) the particle's cloth
-	int* particle;     // (capacity) its index in that cloth
+	int capacity;    // particles the arrays hold
+	int hashSize;    // a power of two >= 2 capacity
+	int* start;      // (hashSize + 1)
+	int* sorted;     // (capacity)
+	uint32_t* key;   // (capacity)
+	wfVec4* x;       // (capacity) positions in the frame of the first cloth's origin
+	wfVec4* delta;   // (capacity)
+	wfCloth** cloth; // (capacity) the particle's cloth
+	int* particle;   // (capacity) its index in that cloth
 } wfCpuContacts;
 bool wfCpuContactsReserve(wfCpuContacts* contacts, int particles);
 void wfCpuContactsFree(wfCpuContacts* contacts);
@@ -97,7 +97,7 @@ typedef struct wfCpuColliders {
 	bool any, sphere, floor;
 	wfVec3 center, velocity;
 	float radius, floorY;
-	int shapeCount;                   // the world's colliders (wfCreateCollider) at this substep
+	int shapeCount; // the world's colliders (wfCreateCollider) at this substep
 	wfShape shapes[WF_MAX_COLLIDERS];
 } wfCpuColliders;
 wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);

@@ -27,7 +27,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 	CpuWorld* cw = (CpuWorld*)world->backendData;
 	if (world->def.selfCollision.betweenCloths && !wfCpuContactsReserve(&cw->contacts, cw->particles + cloth->model.particleCount))
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory for the contacts of %d particles",
-		                  cw->particles + cloth->model.particleCount);
+			cw->particles + cloth->model.particleCount);
 	CpuCloth* cc = (CpuCloth*)calloc(1, sizeof *cc);
 	size_t bytes = (size_t)cloth->model.particleCount * sizeof(wfVec4);
 	if (cc != NULL) {
@@ -106,7 +106,7 @@ static bool UsesSoa(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 {
 	const CpuCloth* cc = (const CpuCloth*)c->backendData;
 	return cc->soa != NULL && ctx->avx2 && world->def.step.solver == WF_SOLVER_XPBD && !params->aeroOn &&
-	       params->wind.mode != WF_WIND_WAVE && c->model.tethers == NULL && !world->def.selfCollision.enabled;
+		params->wind.mode != WF_WIND_WAVE && c->model.tethers == NULL && !world->def.selfCollision.enabled;
 }
 
 // A frame of one cloth on the structure-of-arrays path: the backup, the substeps and the frame
@@ -259,7 +259,7 @@ wfResult wfCpuBackendCreate(wfWorld* world)
 	world->threads = threads > 0 ? threads : 1;
 	world->simd = wfCpuHasAvx2() && world->def.simd;
 	world->soaLanes = wfCpuSoaWidest();
-	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads,
-		world->threads == 1 ? "" : "s", world->simd ? ", avx2" : "");
+	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads, world->threads == 1 ? "" : "s",
+		world->simd ? ", avx2" : "");
 	return WF_OK;
 }

@@ -85,7 +85,6 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 	}
 }
 
-
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)

@@ -136,11 +136,11 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 							const wfVec4 a1 = pos[t[0]], b1 = pos[t[1]], c1 = pos[t[2]];
 							// The planes at the start and the end of the substep, and the signed distances.
 							float n0[3] = {(b0.y - a0.y) * (c0.z - a0.z) - (b0.z - a0.z) * (c0.y - a0.y),
-							               (b0.z - a0.z) * (c0.x - a0.x) - (b0.x - a0.x) * (c0.z - a0.z),
-							               (b0.x - a0.x) * (c0.y - a0.y) - (b0.y - a0.y) * (c0.x - a0.x)};
+								(b0.z - a0.z) * (c0.x - a0.x) - (b0.x - a0.x) * (c0.z - a0.z),
+								(b0.x - a0.x) * (c0.y - a0.y) - (b0.y - a0.y) * (c0.x - a0.x)};
 							float n1[3] = {(b1.y - a1.y) * (c1.z - a1.z) - (b1.z - a1.z) * (c1.y - a1.y),
-							               (b1.z - a1.z) * (c1.x - a1.x) - (b1.x - a1.x) * (c1.z - a1.z),
-							               (b1.x - a1.x) * (c1.y - a1.y) - (b1.y - a1.y) * (c1.x - a1.x)};
+								(b1.z - a1.z) * (c1.x - a1.x) - (b1.x - a1.x) * (c1.z - a1.z),
+								(b1.x - a1.x) * (c1.y - a1.y) - (b1.y - a1.y) * (c1.x - a1.x)};
 							const float l0 = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
 							const float l1 = sqrtf(n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]);
 							if (!(l0 > 1e-12f) || !(l1 > 1e-12f))
@@ -153,10 +153,13 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 							const float s = d0 / (d0 - d1);
 							const float px = pi.x + s * (xi.x - pi.x), py = pi.y + s * (xi.y - pi.y), pz = pi.z + s * (xi.z - pi.z);
 							const float ax = a0.x + s * (a1.x - a0.x), ay = a0.y + s * (a1.y - a0.y), az = a0.z + s * (a1.z - a0.z);
-							const float ux = b0.x + s * (b1.x - b0.x) - ax, uy = b0.y + s * (b1.y - b0.y) - ay, uz = b0.z + s * (b1.z - b0.z) - az;
-							const float vx = c0.x + s * (c1.x - c0.x) - ax, vy = c0.y + s * (c1.y - c0.y) - ay, vz = c0.z + s * (c1.z - c0.z) - az;
+							const float ux = b0.x + s * (b1.x - b0.x) - ax, uy = b0.y + s * (b1.y - b0.y) - ay,
+										uz = b0.z + s * (b1.z - b0.z) - az;
+							const float vx = c0.x + s * (c1.x - c0.x) - ax, vy = c0.y + s * (c1.y - c0.y) - ay,
+										vz = c0.z + s * (c1.z - c0.z) - az;
 							const float wx = px - ax, wy = py - ay, wz = pz - az;
-							const float uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
+							const float uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz,
+										vv = vx * vx + vy * vy + vz * vz;
 							const float wu = wx * ux + wy * uy + wz * uz, wv = wx * vx + wy * vy + wz * vz;
 							const float den = uu * vv - uv * uv;
 							if (!(den > 0.0f))

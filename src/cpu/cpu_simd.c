@@ -27,8 +27,8 @@ WF_TARGET_AVX2 static inline void AddScaled8(float* const p[8], __m256 g, __m256
 }
 
 // Loads constraints [k, k + 8) and the particle records at both ends; fills the end addresses.
-WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec4* base, float* pa[8], float* pb[8],
-	__m256* rest, __m256i* family)
+WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec4* base, float* pa[8], float* pb[8], __m256* rest,
+	__m256i* family)
 {
 	const float* pc[8];
 	for (int l = 0; l < 8; ++l)
@@ -48,8 +48,7 @@ WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec
 // Solves constraints [begin, begin + 8 * blocks); returns the first index not solved.
 // Lanes that the scalar loop would skip write their particles back unchanged; no other
 // constraint of the colour touches those particles, so that is harmless.
-WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks,
-	const float* alphaTilde)
+WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde)
 {
 	const __m256 at3 = _mm256_setr_ps(alphaTilde[0], alphaTilde[1], alphaTilde[2], 0, 0, 0, 0, 0);
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
@@ -90,8 +89,8 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 
 // Jacobi corrections of constraints [begin, begin + 8 * blocks) added into acc; the same
 // operations as wfCpuJacobiRangeScalar. Lanes the scalar loop skips keep acc unchanged.
-WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc,
-	int begin, int blocks, bool pinFactor)
+WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
+	bool pinFactor)
 {
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), two = _mm256_set1_ps(2.0f);
 	const __m256 one = _mm256_set1_ps(1.0f);
@@ -129,8 +128,8 @@ WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* we
 
 // Spring forces of constraints [begin, begin + 8 * blocks) added into force; the same operations
 // as wfCpuSpringsRangeScalar. Lanes the scalar loop skips keep force unchanged.
-WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force,
-	int begin, int blocks, float stiffness, float damping)
+WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
+	float stiffness, float damping)
 {
 	const __m256 tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
 	const __m256 kk = _mm256_set1_ps(stiffness), cc = _mm256_set1_ps(damping);
@@ -191,9 +190,9 @@ WF_TARGET_AVX2 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int 
 		__m256 dynamic = Dynamic(x);
 		__m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, _mm256_permute_ps(x, 0xFF)), dv)); // 1 + h w d
 		__m256 v = _mm256_loadu_ps(&vel[i].x);
-		__m256 nv = _mm256_div_ps(_mm256_add_ps(v, ha), k);                    // v = (v + h a) / k
-		__m256 nx = _mm256_add_ps(x, _mm256_mul_ps(hv, nv));                   // x += h v
-		nx = _mm256_blend_ps(nx, x, 0x88);                                     // w stays
+		__m256 nv = _mm256_div_ps(_mm256_add_ps(v, ha), k);  // v = (v + h a) / k
+		__m256 nx = _mm256_add_ps(x, _mm256_mul_ps(hv, nv)); // x += h v
+		nx = _mm256_blend_ps(nx, x, 0x88);                   // w stays
 		nv = _mm256_blend_ps(nv, v, 0x88);
 		_mm256_storeu_ps(&vel[i].x, _mm256_blendv_ps(v, nv, dynamic));
 		_mm256_storeu_ps(&pos[i].x, _mm256_blendv_ps(x, nx, dynamic));
@@ -220,33 +219,58 @@ bool wfCpuHasAvx2(void) { return false; }
 
 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a)
 {
-	(void)pos; (void)vel; (void)prev; (void)end; (void)h; (void)damping; (void)a;
+	(void)pos;
+	(void)vel;
+	(void)prev;
+	(void)end;
+	(void)h;
+	(void)damping;
+	(void)a;
 	return begin;
 }
 
 int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor)
 {
-	(void)pos; (void)prev; (void)vel; (void)end; (void)factor;
+	(void)pos;
+	(void)prev;
+	(void)vel;
+	(void)end;
+	(void)factor;
 	return begin;
 }
 
 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
 	bool pinFactor)
 {
-	(void)con; (void)weight; (void)src; (void)acc; (void)blocks; (void)pinFactor;
+	(void)con;
+	(void)weight;
+	(void)src;
+	(void)acc;
+	(void)blocks;
+	(void)pinFactor;
 	return begin;
 }
 
-int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
-	float stiffness, float damping)
+int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks, float stiffness,
+	float damping)
 {
-	(void)con; (void)x; (void)v; (void)force; (void)blocks; (void)stiffness; (void)damping;
+	(void)con;
+	(void)x;
+	(void)v;
+	(void)force;
+	(void)blocks;
+	(void)stiffness;
+	(void)damping;
 	return begin;
 }
 
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde)
 {
-	(void)con; (void)pos; (void)lambda; (void)blocks; (void)alphaTilde;
+	(void)con;
+	(void)pos;
+	(void)lambda;
+	(void)blocks;
+	(void)alphaTilde;
 	return begin;
 }
 

@@ -48,7 +48,7 @@ typedef struct SoaBlock {
 	int32_t a, b;
 	int32_t family;
 	int32_t skip; // 8 lanes: [0, skip) were solved by the block before (the run's last block overlaps it);
-	              // 16 lanes: [16 - skip, 16) are past the run's end (masked)
+				  // 16 lanes: [16 - skip, 16) are past the run's end (masked)
 } SoaBlock;
 
 // A constraint of a run shorter than a block.
@@ -66,29 +66,26 @@ typedef struct SoaFlag {
 
 struct wfCpuSoa {
 	int n, cols, rows, colorCount;
-	int lanes;             // 8 (AVX2) or 16 (AVX-512) constraints per block
-	int* slot;             // (n) slot of particle i
-	float* buf;            // the ten particle arrays below, one allocation
-	float *x, *y, *z, *w;  // (n) positions, inverse mass
-	float *px, *py, *pz;   // (n) positions at the substep start
-	float *vx, *vy, *vz;   // (n) velocities
+	int lanes;            // 8 (AVX2) or 16 (AVX-512) constraints per block
+	int* slot;            // (n) slot of particle i
+	float* buf;           // the ten particle arrays below, one allocation
+	float *x, *y, *z, *w; // (n) positions, inverse mass
+	float *px, *py, *pz;  // (n) positions at the substep start
+	float *vx, *vy, *vz;  // (n) velocities
 	int blockCount, singleCount;
-	SoaBlock* block;       // (blockCount) colour by colour, first ends ascending
-	float* rest;           // (lanes x blockCount) rest length per lane
-	float* lambda;         // (lanes x blockCount) multiplier per lane
-	SoaSingle* single;     // (singleCount) colour by colour, first ends ascending
-	float* lambdaSingle;   // (singleCount)
-	int* rowBlock;         // (colorCount x (rows + 1)) first block of colour c whose first end is in row >= r
-	int* rowTail;          // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
-	int* rowSingle;        // (colorCount x (rows + 1)) the same for the singles
+	SoaBlock* block;     // (blockCount) colour by colour, first ends ascending
+	float* rest;         // (lanes x blockCount) rest length per lane
+	float* lambda;       // (lanes x blockCount) multiplier per lane
+	SoaSingle* single;   // (singleCount) colour by colour, first ends ascending
+	float* lambdaSingle; // (singleCount)
+	int* rowBlock;       // (colorCount x (rows + 1)) first block of colour c whose first end is in row >= r
+	int* rowTail;        // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
+	int* rowSingle;      // (colorCount x (rows + 1)) the same for the singles
 	int flagCount;
-	SoaFlag* flag;         // (flagCount) per thread
+	SoaFlag* flag; // (flagCount) per thread
 };
 
-bool wfCpuSoaSupported(const wfClothModel* m)
-{
-	return !m->mesh && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2();
-}
+bool wfCpuSoaSupported(const wfClothModel* m) { return !m->mesh && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2(); }
 
 void wfCpuSoaFree(wfCpuSoa* s)
 {
@@ -156,8 +153,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
 	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
-	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single ||
-		!s->lambdaSingle) {
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !unsorted || !where || !s->block ||
+		!s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
 		free(e);
 		free(unsorted);
 		free(where);
@@ -208,7 +205,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 			for (int j0 = 0; j0 < count;) {
 				int j1 = j0 + 1;
 				while (j1 < count && e[j1].a == e[j1 - 1].a + 1 && e[j1].b == e[j1 - 1].b + 1 && e[j1].family == e[j0].family &&
-					   e[j1].a / cols == e[j0].a / cols)
+					e[j1].a / cols == e[j0].a / cols)
 					++j1;
 				for (const int r = e[j0].a / cols; row <= r; ++row)
 					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
@@ -251,9 +248,9 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 // it is neither loaded nor cleared: at * 0 = +0, and (len - rest) + 0 is len - rest, which is never
 // -0; the new lambda is 0 + dl as the scalar `lambda += dl` makes it. A block whose lanes are all
 // valid (no pinned pair, no zero length, no solved lane: the common case) stores without blends.
-WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(float* restrict x, float* restrict y,
-	float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
-	const float* alphaTilde, const bool first, const bool tail)
+WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(float* restrict x, float* restrict y, float* restrict z,
+	const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q, const float* alphaTilde,
+	const bool first, const bool tail)
 {
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
 	const __m256 ax = _mm256_loadu_ps(x + q.a), ay = _mm256_loadu_ps(y + q.a), az = _mm256_loadu_ps(z + q.a);
@@ -308,7 +305,7 @@ WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(floa
 	SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, FIRST, TAIL)
 WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
 {
-	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
 	const float* restrict w = s->w;
 	const SoaBlock* restrict block = s->block;
 	const float* restrict rest = s->rest;
@@ -387,8 +384,8 @@ WF_TARGET_AVX512 static inline __attribute__((always_inline)) void Back16(float*
 	do { \
 		SoaFront16 f = Front16(x, y, z, w, rest + 16 * (size_t)b0, lambda + 16 * (size_t)b0, block[b0], alphaTilde, FIRST, TAIL); \
 		for (int k = b0; k + 1 < b1; ++k) { \
-			const SoaFront16 g = \
-				Front16(x, y, z, w, rest + 16 * (size_t)(k + 1), lambda + 16 * (size_t)(k + 1), block[k + 1], alphaTilde, FIRST, TAIL); \
+			const SoaFront16 g = Front16(x, y, z, w, rest + 16 * (size_t)(k + 1), lambda + 16 * (size_t)(k + 1), block[k + 1], alphaTilde, \
+				FIRST, TAIL); \
 			Back16(x, y, z, &f); \
 			f = g; \
 		} \
@@ -396,7 +393,7 @@ WF_TARGET_AVX512 static inline __attribute__((always_inline)) void Back16(float*
 	} while (0)
 WF_TARGET_AVX512 static void SolveBlocks16(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
 {
-	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
 	const float* restrict w = s->w;
 	const SoaBlock* restrict block = s->block;
 	const float* restrict rest = s->rest;
@@ -417,7 +414,7 @@ WF_TARGET_AVX512 static void SolveBlocks16(wfCpuSoa* s, int b0, int b1, const fl
 // Singles [s0, s1): the scalar solver's loop on the arrays.
 static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, bool first)
 {
-	float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
 	const float* restrict w = s->w;
 	for (int k = s0; k < s1; ++k) {
 		const SoaSingle q = s->single[k];
@@ -645,10 +642,7 @@ static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 	}
 }
 
-static void Publish(wfCpuSoa* s, int t, int phase)
-{
-	atomic_store_explicit(&s->flag[t].phase, phase, memory_order_release);
-}
+static void Publish(wfCpuSoa* s, int t, int phase) { atomic_store_explicit(&s->flag[t].phase, phase, memory_order_release); }
 
 int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 {

@@ -7,8 +7,8 @@
 // Spring forces of constraints [begin, end) added into `force` (equal and opposite on the ends):
 // F = k (|d| - l) + c (v_b - v_a) . u along u = d / |d|, d = x_b - x_a. Per particle the forces
 // arrive in ascending constraint order, the order of the GPU's per-particle gather.
-void wfCpuSpringsRangeScalar(const wfConstraint* restrict con, const wfVec4* restrict x, const wfVec4* restrict v,
-	wfVec4* restrict force, int begin, int end, float k, float damping)
+void wfCpuSpringsRangeScalar(const wfConstraint* restrict con, const wfVec4* restrict x, const wfVec4* restrict v, wfVec4* restrict force,
+	int begin, int end, float k, float damping)
 {
 	for (int i = begin; i < end; ++i) {
 		const wfConstraint q = con[i];

@@ -187,8 +187,8 @@ static wfVec3 SurfaceVelocity(const wfShape* s, float px, float py, float pz)
 }
 
 // Pushes x out to q + n r (n unit) and responds.
-static void PushOut(const wfContactDef* contact, const wfShape* s, wfVec4* x, wfVec4* v, float qx, float qy, float qz, float nx,
-                    float ny, float nz, float r)
+static void PushOut(const wfContactDef* contact, const wfShape* s, wfVec4* x, wfVec4* v, float qx, float qy, float qz, float nx, float ny,
+	float nz, float r)
 {
 	x->x = qx + nx * r;
 	x->y = qy + ny * r;

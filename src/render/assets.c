@@ -10,8 +10,8 @@
 // the checker so the repeat reads clearly from far away.
 void rdMakeWeaveTexture(uint8_t* rgba, int size)
 {
-	const int cells = 8;                   // cells across the texture
-	const int threads = 3;                 // threads per cell
+	const int cells = 8;                         // cells across the texture
+	const int threads = 3;                       // threads per cell
 	const float warp[3] = {0.80f, 0.28f, 0.20f}; // sRGB yarn colours
 	const float weft[3] = {0.93f, 0.86f, 0.70f};
 	int cell = size / cells;

@@ -160,9 +160,18 @@ void rdCameraViewProj(const wfCamera* camera, float aspect, float out[16])
 	float u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
 	float e[3] = {eye.x, eye.y, eye.z};
 	float view[16] = {
-		s[0], u[0], -f[0], 0.0f,
-		s[1], u[1], -f[1], 0.0f,
-		s[2], u[2], -f[2], 0.0f,
+		s[0],
+		u[0],
+		-f[0],
+		0.0f,
+		s[1],
+		u[1],
+		-f[1],
+		0.0f,
+		s[2],
+		u[2],
+		-f[2],
+		0.0f,
 		-(s[0] * e[0] + s[1] * e[1] + s[2] * e[2]),
 		-(u[0] * e[0] + u[1] * e[1] + u[2] * e[2]),
 		(f[0] * e[0] + f[1] * e[1] + f[2] * e[2]),
@@ -172,10 +181,22 @@ void rdCameraViewProj(const wfCamera* camera, float aspect, float out[16])
 	float zn = rdCameraNear(camera), zf = camera->distance * 4.0f + 200.0f;
 	float g = 1.0f / tanf(Radians(camera->fov) * 0.5f);
 	float proj[16] = {
-		g / aspect, 0.0f, 0.0f, 0.0f,
-		0.0f, -g, 0.0f, 0.0f,
-		0.0f, 0.0f, zf / (zn - zf), -1.0f,
-		0.0f, 0.0f, zn * zf / (zn - zf), 0.0f,
+		g / aspect,
+		0.0f,
+		0.0f,
+		0.0f,
+		0.0f,
+		-g,
+		0.0f,
+		0.0f,
+		0.0f,
+		0.0f,
+		zf / (zn - zf),
+		-1.0f,
+		0.0f,
+		0.0f,
+		zn * zf / (zn - zf),
+		0.0f,
 	};
 	Multiply(out, proj, view);
 }

@@ -108,10 +108,7 @@ const char* wfVulkanContext_GetDeviceName(const wfVulkanContext* c)
 	return c != NULL && c->gpu.device != VK_NULL_HANDLE ? c->gpu.properties.deviceName : "";
 }
 
-int wfVulkanContext_GetValidationCount(const wfVulkanContext* c)
-{
-	return c != NULL ? c->gpu.validationMessages : 0;
-}
+int wfVulkanContext_GetValidationCount(const wfVulkanContext* c) { return c != NULL ? c->gpu.validationMessages : 0; }
 
 void wfDestroyVulkanContext(wfVulkanContext* c)
 {
@@ -122,7 +119,4 @@ void wfDestroyVulkanContext(wfVulkanContext* c)
 	free(c);
 }
 
-const char* wfVulkanResultName(int result)
-{
-	return wfVkResultName((VkResult)result);
-}
+const char* wfVulkanResultName(int result) { return wfVkResultName((VkResult)result); }

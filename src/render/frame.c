@@ -18,22 +18,19 @@
 typedef struct RdClothDraw {
 	wfClothId id;
 	wfClothInfo info;
-	RdClothCache* cache;   // set once every cloth of the frame has its entry (the array may move before)
+	RdClothCache* cache; // set once every cloth of the frame has its entry (the array may move before)
 	int cacheIndex;
-	VkBuffer state;        // the solver's buffer, or r->geometry
+	VkBuffer state; // the solver's buffer, or r->geometry
 	VkDeviceSize position, velocity, normal;
 	bool zeroCopy;
-	float offset[3];       // added to the positions: the cloth's origin for the solver's (local) buffer, else 0
-	bool takeRest;         // copy this frame's positions into the cache's rest shape
+	float offset[3]; // added to the positions: the cloth's origin for the solver's (local) buffer, else 0
+	bool takeRest;   // copy this frame's positions into the cache's rest shape
 	VkDescriptorSet set;
 } RdClothDraw;
 
 static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
-static void FreeCache(wfRenderer* r, RdClothCache* c)
-{
-	rdBufferDestroy(&r->ctx, &c->statics);
-}
+static void FreeCache(wfRenderer* r, RdClothCache* c) { rdBufferDestroy(&r->ctx, &c->statics); }
 
 void rdFreeCaches(wfRenderer* r)
 {
@@ -70,12 +67,12 @@ static int SeamVertices(wfClothId id, const wfClothInfo* info, uint32_t** partic
 	float* cornerUV = (float*)malloc(sizeof(float) * 2 * slots);
 	float* own = (float*)malloc(sizeof(float) * 2 * (size_t)n);
 	uint32_t* tri = (uint32_t*)malloc(sizeof(uint32_t) * slots);
-	int* head = (int*)malloc(sizeof(int) * (size_t)n);  // a particle's first extra vertex, -1: none
-	int* next = (int*)malloc(sizeof(int) * slots);      // per extra vertex: the particle's next one
+	int* head = (int*)malloc(sizeof(int) * (size_t)n);    // a particle's first extra vertex, -1: none
+	int* next = (int*)malloc(sizeof(int) * slots);        // per extra vertex: the particle's next one
 	int* firstCorner = (int*)malloc(sizeof(int) * slots); // per extra vertex: the corner that made it
 	int count = -1, extras = 0;
 	if (cornerUV && own && tri && head && next && firstCorner && wfCloth_ReadCornerUVs(id, cornerUV, 2 * corners) == WF_OK &&
-	    wfCloth_ReadUVs(id, own, n) == WF_OK && wfCloth_ReadIndices(id, tri, corners) == WF_OK) {
+		wfCloth_ReadUVs(id, own, n) == WF_OK && wfCloth_ReadIndices(id, tri, corners) == WF_OK) {
 		for (int i = 0; i < n; ++i)
 			head[i] = -1;
 		for (int k = 0; k < corners; ++k) {
@@ -178,7 +175,7 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 	free(seamUV);
 	free(seamIndex);
 	bool ok = wfCloth_ReadUVs(id, (float*)(base + c->streams.uv), n) == WF_OK &&
-	          wfCloth_ReadIndices(id, (uint32_t*)(base + c->streams.index), (int)c->streams.indexCount) == WF_OK;
+		wfCloth_ReadIndices(id, (uint32_t*)(base + c->streams.index), (int)c->streams.indexCount) == WF_OK;
 	if (!ok) {
 		rdBufferDestroy(ctx, &staging);
 		return rdFail(ctx, "reading cloth %d: %s", c->index, wfWorld_GetLastError(c->world));
@@ -212,10 +209,10 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 		}
 	}
 	ok = rdBufferCreate(ctx, &c->statics, size,
-	                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-	                        VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-	                    false) &&
-	     rdBeginCommands(ctx);
+			 VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+				 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+			 false) &&
+		rdBeginCommands(ctx);
 	if (ok) {
 		VkBufferCopy copy = {0, 0, c->rest};
 		ctx->gpu.fd.vkCmdCopyBuffer(ctx->cmd, staging.buffer, c->statics.buffer, 1, &copy);
@@ -224,8 +221,8 @@ static bool CreateCacheBuffer(wfRenderer* r, RdClothCache* c, wfClothId id, cons
 			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
 		};
-		ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier,
-		                             0, NULL, 0, NULL);
+		ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier, 0,
+			NULL, 0, NULL);
 		ok = rdSubmitAndWait(ctx);
 	}
 	rdBufferDestroy(ctx, &staging);
@@ -237,8 +234,8 @@ static RdClothCache* FindCache(wfRenderer* r, wfClothId id, const wfClothInfo* i
 {
 	for (int i = 0; i < r->cacheCount; ++i) {
 		RdClothCache* c = &r->caches[i];
-		if (c->world == id.world && c->index == id.index && c->generation == id.generation &&
-		    c->particleCount == info->particleCount && c->topology == info->topology)
+		if (c->world == id.world && c->index == id.index && c->generation == id.generation && c->particleCount == info->particleCount &&
+			c->topology == info->topology)
 			return c;
 	}
 	RdClothCache* grown = realloc(r->caches, sizeof *grown * (size_t)(r->cacheCount + 1));
@@ -276,9 +273,8 @@ static bool EnsureFrameBuffers(wfRenderer* r, VkDeviceSize size)
 	rdBufferDestroy(ctx, &r->staging);
 	rdBufferDestroy(ctx, &r->geometry);
 	return rdBufferCreate(ctx, &r->staging, capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true) &&
-	       rdBufferCreate(ctx, &r->geometry, capacity,
-	                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-	                      false);
+		rdBufferCreate(ctx, &r->geometry, capacity,
+			VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
 }
 
 // Reads one array of a cloth through the public API and writes it into the staging buffer as vec4.
@@ -314,7 +310,7 @@ static bool SameDevice(wfRenderer* r, wfWorld* world)
 		return true;
 	wfVulkanDevice d;
 	return wfWorld_GetBackend(world) == WF_BACKEND_VULKAN && wfWorld_GetVulkanDevice(world, &d) == WF_OK &&
-	       (VkDevice)d.device == r->ctx.gpu.device && (VkQueue)d.queue == r->ctx.gpu.queue;
+		(VkDevice)d.device == r->ctx.gpu.device && (VkQueue)d.queue == r->ctx.gpu.queue;
 }
 
 // Where a cloth's state comes from this frame: the solver's buffers when this renderer shares the
@@ -334,8 +330,8 @@ static wfResult PrepareCloth(wfRenderer* r, RdClothDraw* c, VkDeviceSize* size)
 	if (c->takeRest)
 		cache->restTime = now;
 	wfVulkanClothBuffers vb;
-	c->zeroCopy = r->ctx.gpu.borrowed && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK &&
-	              vb.normalsCurrent && vb.stride == RD_VERTEX_STRIDE;
+	c->zeroCopy = r->ctx.gpu.borrowed && SameDevice(r, c->id.world) && wfCloth_GetVulkanBuffers(c->id, &vb) == WF_OK && vb.normalsCurrent &&
+		vb.stride == RD_VERTEX_STRIDE;
 	if (c->zeroCopy) {
 		// The solver's positions are relative to the cloth's origin (weft.h): drawn translated by it.
 		for (int k = 0; k < 3; ++k)
@@ -404,7 +400,7 @@ static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camer
 	SetVec4(scene.skyColor, 0.20f, 0.22f, 0.26f, 0.0f);
 	SetVec4(scene.groundColor, 0.08f, 0.07f, 0.06f, 0.0f);
 	SetVec4(scene.background, rdSrgbToLinear(r->def.background[0]), rdSrgbToLinear(r->def.background[1]),
-	        rdSrgbToLinear(r->def.background[2]), 1.0f);
+		rdSrgbToLinear(r->def.background[2]), 1.0f);
 	SetVec4(scene.shadow, 0.0f, 1.0f / (float)r->shadowSize, 0.0f, 0.0f);
 	SetVec4(scene.params, r->def.speedScale, r->def.strainScale, wd->floor.height, 0.25f);
 	memcpy(r->uniforms.map, &scene, sizeof scene);
@@ -413,8 +409,7 @@ static void FillScene(wfRenderer* r, const wfWorldDef* wd, const wfCamera* camer
 static void Push(wfRenderer* r, const RdDraw* draw)
 {
 	r->ctx.gpu.fd.vkCmdPushConstants(r->ctx.cmd, r->layout,
-	                             VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT, 0,
-	                             sizeof *draw, draw);
+		VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *draw, draw);
 }
 
 static void SetViewport(wfRenderer* r, uint32_t width, uint32_t height)
@@ -426,7 +421,7 @@ static void SetViewport(wfRenderer* r, uint32_t width, uint32_t height)
 }
 
 static void Barrier(wfRenderer* r, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
-                    VkAccessFlags dstAccess)
+	VkAccessFlags dstAccess)
 {
 	VkMemoryBarrier barrier = {
 		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -452,7 +447,7 @@ static void BindCloth(wfRenderer* r, const RdClothDraw* c, bool positionsOnly, b
 	VkDeviceSize offsets[3] = {c->position, c->normal, c->cache->streams.uv};
 	r->ctx.gpu.fd.vkCmdBindVertexBuffers(r->ctx.cmd, 0, positionsOnly ? 1 : 3, buffers, offsets);
 	r->ctx.gpu.fd.vkCmdBindIndexBuffer(r->ctx.cmd, c->cache->statics.buffer, lines ? c->cache->streams.lineIndex : c->cache->streams.index,
-	                               VK_INDEX_TYPE_UINT32);
+		VK_INDEX_TYPE_UINT32);
 }
 
 static void BindSets(wfRenderer* r, VkPipelineBindPoint point, VkDescriptorSet clothSet)
@@ -497,8 +492,8 @@ static wfResult PrepareFrame(wfRenderer* r, RdClothDraw* draws, int count, VkDev
 		if (vr != VK_SUCCESS)
 			return rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "vkAllocateDescriptorSets: %s", wfVkResultName(vr));
 		VkDeviceSize bytes = (VkDeviceSize)draws[i].info.particleCount * RD_VERTEX_STRIDE;
-		rdWriteClothSet(r, draws[i].set, draws[i].state, draws[i].position, draws[i].velocity, draws[i].normal, draws[i].cache->statics.buffer,
-		                draws[i].cache->rest, bytes);
+		rdWriteClothSet(r, draws[i].set, draws[i].state, draws[i].position, draws[i].velocity, draws[i].normal,
+			draws[i].cache->statics.buffer, draws[i].cache->rest, bytes);
 	}
 	return WF_OK;
 }
@@ -543,7 +538,7 @@ static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, c
 		ctx->gpu.fd.vkCmdDispatch(cmd, groups < 64 ? groups : 64, 1, 1);
 	}
 	Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-	        VK_ACCESS_SHADER_READ_BIT);
+		VK_ACCESS_SHADER_READ_BIT);
 	memset(&push, 0, sizeof push);
 	if (wd->sphere.enabled && r->def.showSphere)
 		SetVec4(push.transform, sphereCenter.x, sphereCenter.y, sphereCenter.z, wd->sphere.radius);
@@ -553,7 +548,7 @@ static void RecordLightFit(wfRenderer* r, const RdClothDraw* draws, int count, c
 	Push(r, &push);
 	ctx->gpu.fd.vkCmdDispatch(cmd, 1, 1, 1);
 	Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-	        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_UNIFORM_READ_BIT);
+		VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_UNIFORM_READ_BIT);
 }
 
 // Depth only, from the key light: the sphere and the cloths.
@@ -647,7 +642,7 @@ static void RecordColliders(wfRenderer* r, const wfWorld* world)
 
 // The image: floor, sphere, cloths, wireframe, pin markers.
 static void RecordMainPass(wfRenderer* r, const wfWorld* world, const RdClothDraw* draws, int count, const wfWorldDef* wd,
-                           wfVec3 sphereCenter, const wfCamera* camera)
+	wfVec3 sphereCenter, const wfCamera* camera)
 {
 	RdContext* ctx = &r->ctx;
 	VkCommandBuffer cmd = ctx->cmd;
@@ -716,9 +711,9 @@ static void RecordMainPass(wfRenderer* r, const wfWorld* world, const RdClothDra
 		SetVec4(draw.transform, draws[i].offset[0], draws[i].offset[1], draws[i].offset[2], 1.0f);
 		SetVec4(draw.color, 1.0f, 1.0f, 1.0f, 1.0f);
 		SetVec4(draw.material, 0.12f, 32.0f, 1e-5f, 0.0f);
-		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED    ? RD_MODE_SPEED
-		               : r->def.colorMode == WF_COLOR_STRAIN ? RD_MODE_STRAIN
-		                                                     : RD_MODE_TEXTURE;
+		draw.mode[0] = r->def.colorMode == WF_COLOR_SPEED ? RD_MODE_SPEED
+			: r->def.colorMode == WF_COLOR_STRAIN         ? RD_MODE_STRAIN
+														  : RD_MODE_TEXTURE;
 		draw.mode[1] = draws[i].info.cols;
 		draw.mode[2] = draws[i].info.rows;
 		BindSets(r, VK_PIPELINE_BIND_POINT_GRAPHICS, draws[i].set);
@@ -808,12 +803,12 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 {
 	if (r == NULL || world == NULL || camera == NULL || count < 0 || (count > 0 && cloths == NULL))
 		return r != NULL ? rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "DrawWorld: NULL world, camera or cloth list")
-		                 : WF_ERROR_INVALID_ARGUMENT;
+						 : WF_ERROR_INVALID_ARGUMENT;
 	if (!(camera->distance > 0.0f && isfinite(camera->distance)) || !(camera->fov > 0.0f && camera->fov < 180.0f))
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: distance must be finite and > 0 and fov in (0, 180), got %g and %g",
-		            (double)camera->distance, (double)camera->fov);
+			(double)camera->distance, (double)camera->fov);
 	if (!isfinite(camera->target.x) || !isfinite(camera->target.y) || !isfinite(camera->target.z) || !isfinite(camera->azimuth) ||
-	    !isfinite(camera->elevation))
+		!isfinite(camera->elevation))
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: target, azimuth and elevation must be finite");
 	RdContext* ctx = &r->ctx;
 	wfWorldDef wd = wfWorld_GetDef(world);
@@ -847,14 +842,14 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		zeroCopy += draws[i].zeroCopy;
 	if (zeroCopy > 0)
 		Barrier(r, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-		        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-		        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
-		            VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
-		        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
+			VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+			VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
+				VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+			VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
 	RecordTransfers(r, draws, count, staged, shadows);
 	Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-	        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
-	        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT);
+		VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT);
 	if (shadows) {
 		RecordLightFit(r, draws, count, &wd, sphereCenter);
 		RecordShadowPass(r, draws, count, &wd, sphereCenter);
@@ -868,8 +863,7 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 			.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 			.imageExtent = {(uint32_t)r->def.width, (uint32_t)r->def.height, 1},
 		};
-		ctx->gpu.fd.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1,
-		                               &copy);
+		ctx->gpu.fd.vkCmdCopyImageToBuffer(ctx->cmd, r->resolve.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->readback.buffer, 1, &copy);
 		Barrier(r, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	}
 	if (draws != stackDraws)
@@ -890,12 +884,13 @@ wfResult wfRenderer_ReadPixels(wfRenderer* r, uint8_t* rgba, int size)
 	int64_t need = (int64_t)r->def.width * r->def.height * 4;
 	if (rgba == NULL || size < need)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: the buffer holds %d bytes, the image needs %lld", size,
-		            (long long)need);
+			(long long)need);
 	if (!r->hasFrame)
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: nothing has been drawn yet");
 	if (!r->def.hostImage)
-		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "ReadPixels: the renderer keeps its frames on the device "
-		                      "(wfRendererDef.hostImage is false; use wfRenderer_GetVulkanImage)");
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT,
+			"ReadPixels: the renderer keeps its frames on the device "
+			"(wfRendererDef.hostImage is false; use wfRenderer_GetVulkanImage)");
 	memcpy(rgba, r->readback.map, (size_t)need);
 	return WF_OK;
 }

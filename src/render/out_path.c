@@ -30,7 +30,9 @@ int rdOpenOutputInPlace(const char* path, char* why, size_t whySize)
 	}
 	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		Say(why, whySize, "%s: exists and is a %s (allowed: a regular file, a character device or a FIFO)", path,
-		    S_ISBLK(st.st_mode) ? "block device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+			S_ISBLK(st.st_mode)        ? "block device"
+				: S_ISSOCK(st.st_mode) ? "socket"
+									   : "special file");
 		return RD_OUTPUT_REFUSED;
 	}
 	// Non-blocking first: opening a FIFO nobody reads fails (ENXIO) instead of hanging.

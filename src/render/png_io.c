@@ -36,7 +36,7 @@ static bool WriteRows(FILE* file, const uint8_t* rgba, int width, int height, ch
 	}
 	png_init_io(png, file);
 	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
-	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+		PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
 	png_set_compression_level(png, 3); // frames of a video: fast beats small
 	png_write_info(png, info);
@@ -51,7 +51,7 @@ wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height
 {
 	if (path == NULL || rgba == NULL || width < 1 || height < 1)
 		return PngFail(error, errorSize, WF_ERROR_INVALID_ARGUMENT, "wfWritePng: NULL path or pixels, or an empty image",
-		               path != NULL ? path : "(null)");
+			path != NULL ? path : "(null)");
 	char why[512];
 	int inPlace = rdOpenOutputInPlace(path, why, sizeof why);
 	if (inPlace == RD_OUTPUT_REFUSED) {

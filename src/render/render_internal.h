@@ -12,9 +12,9 @@
 typedef struct RdMesh {
 	int vertexCount;
 	int indexCount;
-	float* positions; // (vertexCount x 3)
-	float* uvs;       // (vertexCount x 2)
-	uint32_t* indices;// (indexCount)
+	float* positions;  // (vertexCount x 3)
+	float* uvs;        // (vertexCount x 2)
+	uint32_t* indices; // (indexCount)
 } RdMesh;
 
 void rdMakeWeaveTexture(uint8_t* rgba, int size); // (size x size x 4) sRGB
@@ -40,7 +40,7 @@ int rdOpenOutputInPlace(const char* path, char* why, size_t whySize);
 // ".NAME.PID.tmp" beside path (the same folder, so the rename is atomic); false when it does not fit.
 bool rdTempName(const char* path, char* out, size_t size);
 
-extern const RdShaderCode rdLitVert, rdLitPullVert, rdLitFrag, rdLineVert, rdLineFrag, rdNodesLineVert, rdNodesLineFrag, rdShadowVert, rdBoundsComp,
-    rdLightComp;
+extern const RdShaderCode rdLitVert, rdLitPullVert, rdLitFrag, rdLineVert, rdLineFrag, rdNodesLineVert, rdNodesLineFrag, rdShadowVert,
+	rdBoundsComp, rdLightComp;
 
 #endif

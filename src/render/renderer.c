@@ -26,15 +26,9 @@ wfResult rdRendererFail(wfRenderer* r, wfResult code, const char* format, ...)
 	return code;
 }
 
-wfResult rdRendererFailVulkan(wfRenderer* r)
-{
-	return rdRendererFail(r, WF_ERROR_BACKEND_UNAVAILABLE, "%s", r->ctx.error);
-}
+wfResult rdRendererFailVulkan(wfRenderer* r) { return rdRendererFail(r, WF_ERROR_BACKEND_UNAVAILABLE, "%s", r->ctx.error); }
 
-float rdSrgbToLinear(float c)
-{
-	return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
-}
+float rdSrgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f); }
 
 static VkDeviceSize Align(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
@@ -42,10 +36,7 @@ static VkDeviceSize Align(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) /
 static const char* const kColorModeNames[WF_COLOR_MODE_COUNT] = {"texture", "speed", "strain"};
 static const char* const kViewNames[WF_VIEW_MODE_COUNT] = {"cloth", "nodes", "both"};
 
-static const char* NameAt(const char* const* names, int count, int value)
-{
-	return value >= 0 && value < count ? names[value] : "unknown";
-}
+static const char* NameAt(const char* const* names, int count, int value) { return value >= 0 && value < count ? names[value] : "unknown"; }
 
 // The index of name in names, or -1.
 static int IndexOf(const char* const* names, int count, const char* name)
@@ -154,8 +145,7 @@ static bool PickFormats(wfRenderer* r)
 	VkFormatProperties p;
 	ctx->gpu.fi.vkGetPhysicalDeviceFormatProperties(ctx->gpu.physicalDevice, VK_FORMAT_R8G8B8A8_SRGB, &p);
 	VkFormatFeatureFlags need = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
-	                            VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
-	                            VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+		VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
 	if ((p.optimalTilingFeatures & need) != need)
 		return rdFail(ctx, "the device cannot render, blit and filter VK_FORMAT_R8G8B8A8_SRGB");
 	r->colorFormat = r->def.bgra ? VK_FORMAT_B8G8R8A8_SRGB : VK_FORMAT_R8G8B8A8_SRGB;
@@ -174,7 +164,7 @@ static bool PickFormats(wfRenderer* r)
 		return rdFail(ctx, "the device has no depth format");
 	// The most samples up to the asked number that colour and depth both support.
 	VkSampleCountFlags counts = ctx->gpu.properties.limits.framebufferColorSampleCounts &
-	                            ctx->gpu.properties.limits.framebufferDepthSampleCounts;
+		ctx->gpu.properties.limits.framebufferDepthSampleCounts;
 	int samples = r->def.msaaSamples;
 	while (samples > 1 && !(counts & (VkSampleCountFlags)samples))
 		samples /= 2;
@@ -238,11 +228,11 @@ static bool CreateTargetPass(wfRenderer* r)
 			.srcSubpass = VK_SUBPASS_EXTERNAL,
 			.dstSubpass = 0,
 			.srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
-			                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+				VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
 			.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT,
 			.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
 			.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
-			                 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
+				VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
 		},
 		{
 			.srcSubpass = 0,
@@ -278,8 +268,8 @@ static bool CheckSizeLimits(wfRenderer* r)
 	uint32_t maxWidth = l->maxImageDimension2D < l->maxFramebufferWidth ? l->maxImageDimension2D : l->maxFramebufferWidth;
 	uint32_t maxHeight = l->maxImageDimension2D < l->maxFramebufferHeight ? l->maxImageDimension2D : l->maxFramebufferHeight;
 	if ((uint32_t)r->def.width > maxWidth || (uint32_t)r->def.height > maxHeight)
-		return rdFail(ctx, "image size %dx%d: %s allows at most %ux%u (maxImageDimension2D, maxFramebufferWidth/Height)",
-		              r->def.width, r->def.height, ctx->gpu.properties.deviceName, maxWidth, maxHeight);
+		return rdFail(ctx, "image size %dx%d: %s allows at most %ux%u (maxImageDimension2D, maxFramebufferWidth/Height)", r->def.width,
+			r->def.height, ctx->gpu.properties.deviceName, maxWidth, maxHeight);
 	VkDeviceSize heap = 0;
 	for (uint32_t i = 0; i < ctx->gpu.memory.memoryHeapCount; ++i) {
 		const VkMemoryHeap* h = &ctx->gpu.memory.memoryHeaps[i];
@@ -289,10 +279,11 @@ static bool CheckSizeLimits(wfRenderer* r)
 	double pixels = (double)r->def.width * (double)r->def.height;
 	double need = pixels * ((double)r->samples * 8.0 + 8.0);
 	if (heap > 0 && need > 0.5 * (double)heap)
-		return rdFail(ctx, "image size %dx%d: its images need about %.0f MiB with %dx MSAA, more than half of the %.0f MiB "
-		              "device-local memory of %s (allowed: at most %.0f megapixels at this MSAA)",
-		              r->def.width, r->def.height, need / 1048576.0, (int)r->samples, (double)heap / 1048576.0,
-		              ctx->gpu.properties.deviceName, 0.5 * (double)heap / ((double)r->samples * 8.0 + 8.0) / 1e6);
+		return rdFail(ctx,
+			"image size %dx%d: its images need about %.0f MiB with %dx MSAA, more than half of the %.0f MiB "
+			"device-local memory of %s (allowed: at most %.0f megapixels at this MSAA)",
+			r->def.width, r->def.height, need / 1048576.0, (int)r->samples, (double)heap / 1048576.0, ctx->gpu.properties.deviceName,
+			0.5 * (double)heap / ((double)r->samples * 8.0 + 8.0) / 1e6);
 	return true;
 }
 
@@ -359,9 +350,8 @@ static void DestroyTargetImages(wfRenderer* r)
 	rdBufferDestroy(ctx, &r->readback);
 }
 
-static void ImageBarrier(RdContext* ctx, VkImage image, uint32_t level, uint32_t levels, VkImageLayout from,
-                         VkImageLayout to, VkAccessFlags srcAccess, VkAccessFlags dstAccess,
-                         VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage)
+static void ImageBarrier(RdContext* ctx, VkImage image, uint32_t level, uint32_t levels, VkImageLayout from, VkImageLayout to,
+	VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage)
 {
 	VkImageMemoryBarrier b = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
@@ -409,8 +399,8 @@ static bool CreateTexture(wfRenderer* r)
 	bool ok = rdBeginCommands(ctx);
 	if (ok) {
 		VkImage img = r->texture.image;
-		ImageBarrier(ctx, img, 0, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
-		             VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+		ImageBarrier(ctx, img, 0, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+			VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
 		VkBufferImageCopy copy = {
 			.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
 			.imageExtent = {(uint32_t)size, (uint32_t)size, 1},
@@ -419,8 +409,7 @@ static bool CreateTexture(wfRenderer* r)
 		for (uint32_t level = 1; level < levels; ++level) {
 			// Level - 1 becomes a blit source once written.
 			ImageBarrier(ctx, img, level - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-			             VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-			             VK_PIPELINE_STAGE_TRANSFER_BIT);
+				VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
 			int32_t src = size >> (level - 1), dst = size >> level;
 			VkImageBlit blit = {
 				.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, 1},
@@ -428,17 +417,16 @@ static bool CreateTexture(wfRenderer* r)
 				.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1},
 				.dstOffsets = {{0, 0, 0}, {dst, dst, 1}},
 			};
-			ctx->gpu.fd.vkCmdBlitImage(ctx->cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, img,
-			                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
+			ctx->gpu.fd.vkCmdBlitImage(ctx->cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+				&blit, VK_FILTER_LINEAR);
 		}
 		// All levels but the last are blit sources now; the last is still a transfer destination.
 		if (levels > 1)
-			ImageBarrier(ctx, img, 0, levels - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-			             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_READ_BIT,
-			             VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+			ImageBarrier(ctx, img, 0, levels - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+				VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+				VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
 		ImageBarrier(ctx, img, levels - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-		             VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-		             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+			VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
 		ok = rdSubmitAndWait(ctx);
 	}
 	rdBufferDestroy(ctx, &staging);
@@ -542,7 +530,7 @@ static bool CreateShadowMap(wfRenderer* r)
 	VkFormatProperties props;
 	ctx->gpu.fi.vkGetPhysicalDeviceFormatProperties(ctx->gpu.physicalDevice, r->shadowFormat, &props);
 	VkFilter filter = (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? VK_FILTER_LINEAR
-	                                                                                                      : VK_FILTER_NEAREST;
+																										: VK_FILTER_NEAREST;
 	VkSamplerCreateInfo sampler = {
 		.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
 		.magFilter = filter,
@@ -569,13 +557,12 @@ static bool CreateShadowMap(wfRenderer* r)
 		.image = r->shadowMap.image,
 		.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1},
 	};
-	ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
-	                             NULL, 0, NULL, 1, &b);
+	ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0,
+		NULL, 1, &b);
 	return rdSubmitAndWait(ctx);
 }
 
-static VkWriteDescriptorSet BufferWrite(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                                        const VkDescriptorBufferInfo* info)
+static VkWriteDescriptorSet BufferWrite(VkDescriptorSet set, uint32_t binding, VkDescriptorType type, const VkDescriptorBufferInfo* info)
 {
 	VkWriteDescriptorSet w = {
 		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -590,9 +577,10 @@ static VkWriteDescriptorSet BufferWrite(VkDescriptorSet set, uint32_t binding, V
 
 // Points a cloth set at its positions, velocities and rest shape (see RD_CLOTH_*).
 void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities,
-                     VkDeviceSize normals, VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes)
+	VkDeviceSize normals, VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes)
 {
-	VkDescriptorBufferInfo infos[4] = {{state, positions, bytes}, {state, velocities, bytes}, {rest, restOffset, bytes}, {state, normals, bytes}};
+	VkDescriptorBufferInfo infos[4] = {{state, positions, bytes}, {state, velocities, bytes}, {rest, restOffset, bytes},
+		{state, normals, bytes}};
 	VkWriteDescriptorSet writes[4] = {
 		BufferWrite(set, RD_CLOTH_POSITIONS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[0]),
 		BufferWrite(set, RD_CLOTH_VELOCITIES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &infos[1]),
@@ -633,9 +621,10 @@ static bool CreateDescriptors(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
 	// The scene is a uniform buffer for drawing and a storage buffer for the light pass.
-	if (!rdBufferCreate(ctx, &r->uniforms, sizeof(RdScene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true) ||
-	    !rdBufferCreate(ctx, &r->bounds, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false) ||
-	    !rdBufferCreate(ctx, &r->dummy, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false))
+	if (!rdBufferCreate(ctx, &r->uniforms, sizeof(RdScene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+			true) ||
+		!rdBufferCreate(ctx, &r->bounds, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false) ||
+		!rdBufferCreate(ctx, &r->dummy, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false))
 		return false;
 	const VkShaderStageFlags drawStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 	VkDescriptorSetLayoutBinding bindings[5] = {
@@ -744,8 +733,14 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 	bool line = kind == RD_PIPE_LINE || nodeLine;
 	bool shadow = kind == RD_PIPE_SHADOW; // depth only: no fragment stage, the shadow pass
 	bool positionsOnly = line || shadow;
-	const RdShaderCode* codes[2] = {nodeLine ? &rdNodesLineVert : line ? &rdLineVert : shadow ? &rdShadowVert : seam ? &rdLitPullVert : &rdLitVert,
-	                                nodeLine ? &rdNodesLineFrag : line ? &rdLineFrag : &rdLitFrag};
+	const RdShaderCode* codes[2] = {nodeLine ? &rdNodesLineVert
+			: line                           ? &rdLineVert
+			: shadow                         ? &rdShadowVert
+			: seam                           ? &rdLitPullVert
+											 : &rdLitVert,
+		nodeLine   ? &rdNodesLineFrag
+			: line ? &rdLineFrag
+				   : &rdLitFrag};
 	int stageCount = shadow ? 1 : 2;
 	VkShaderModule modules[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
 	for (int i = 0; i < stageCount; ++i) {
@@ -762,8 +757,14 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 		}
 	}
 	VkPipelineShaderStageCreateInfo stages[2] = {
-		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = modules[0], .pName = "main"},
-		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = modules[1], .pName = "main"},
+		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			.stage = VK_SHADER_STAGE_VERTEX_BIT,
+			.module = modules[0],
+			.pName = "main"},
+		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			.stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+			.module = modules[1],
+			.pName = "main"},
 	};
 	// One binding per stream; positions and normals have the solver's vec4 stride, so its buffers bind
 	// as they are.
@@ -788,10 +789,18 @@ static bool CreatePipeline(wfRenderer* r, RdPipelineKind kind, VkPipeline* out)
 	};
 	VkPipelineVertexInputStateCreateInfo vertexInput = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-		.vertexBindingDescriptionCount = positionsOnly ? 1 : seam ? 2 : 3,
-		.pVertexBindingDescriptions = nodeLine ? &edgeBinding : seam ? seamBindings : bindings,
-		.vertexAttributeDescriptionCount = positionsOnly ? 1 : seam ? 2 : 3,
-		.pVertexAttributeDescriptions = nodeLine ? &edgeAttribute : seam ? seamAttributes : attributes,
+		.vertexBindingDescriptionCount = positionsOnly ? 1
+			: seam                                     ? 2
+													   : 3,
+		.pVertexBindingDescriptions = nodeLine ? &edgeBinding
+			: seam                             ? seamBindings
+											   : bindings,
+		.vertexAttributeDescriptionCount = positionsOnly ? 1
+			: seam                                       ? 2
+														 : 3,
+		.pVertexAttributeDescriptions = nodeLine ? &edgeAttribute
+			: seam                               ? seamAttributes
+												 : attributes,
 	};
 	VkPipelineInputAssemblyStateCreateInfo assembly = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
@@ -910,8 +919,8 @@ static bool CreateStaticGeometry(wfRenderer* r)
 {
 	RdContext* ctx = &r->ctx;
 	RdMesh sphere = {0}, marker = {0}, node = {0};
-	if (!rdMakeSphere(RD_SPHERE_SLICES, RD_SPHERE_STACKS, &sphere) ||
-	    !rdMakeSphere(RD_MARKER_SLICES, RD_MARKER_STACKS, &marker) || !rdMakeSphere(RD_NODE_SLICES, RD_NODE_STACKS, &node)) {
+	if (!rdMakeSphere(RD_SPHERE_SLICES, RD_SPHERE_STACKS, &sphere) || !rdMakeSphere(RD_MARKER_SLICES, RD_MARKER_STACKS, &marker) ||
+		!rdMakeSphere(RD_NODE_SLICES, RD_NODE_STACKS, &node)) {
 		rdMeshFree(&sphere);
 		rdMeshFree(&marker);
 		rdMeshFree(&node);
@@ -962,8 +971,7 @@ static bool CreateStaticGeometry(wfRenderer* r)
 		CopyVec4(base + r->box.normal, boxNormal, 24);
 		memcpy(base + r->box.index, boxIndices, sizeof boxIndices);
 		ok = rdBufferCreate(ctx, &r->staticGeometry, size,
-		                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-		                    false);
+			VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
 	}
 	if (ok && (ok = rdBeginCommands(ctx))) {
 		VkBufferCopy copy = {0, 0, size};
@@ -973,8 +981,8 @@ static bool CreateStaticGeometry(wfRenderer* r)
 			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 			.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_INDEX_READ_BIT,
 		};
-		ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1,
-		                             &barrier, 0, NULL, 0, NULL);
+		ctx->gpu.fd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &barrier, 0,
+			NULL, 0, NULL);
 		ok = rdSubmitAndWait(ctx);
 	}
 	rdBufferDestroy(ctx, &staging);
@@ -1024,12 +1032,12 @@ wfRenderer* wfCreateRenderer(const wfRendererDef* def, char* error, int errorSiz
 	}
 	r->sharedWorld = adopted && d.vulkanDevice == NULL ? d.world : NULL;
 	bool ok = (adopted || rdContextCreate(&r->ctx, deviceName, validation)) && PickFormats(r) && CreateTargetPass(r) &&
-	          CreateTargetImages(r) && CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
-	          CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
-	          CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
-	          CreatePipeline(r, RD_PIPE_NODE_LINE, &r->nodeLinePipeline) && CreatePipeline(r, RD_PIPE_SEAM, &r->seamPipeline) &&
-	          CreateComputePipeline(r, &rdBoundsComp, &r->boundsPipeline) &&
-	          CreateComputePipeline(r, &rdLightComp, &r->lightPipeline) && CreateStaticGeometry(r);
+		CreateTargetImages(r) && CreateTexture(r) && CreateShadowMap(r) && CreateDescriptors(r) &&
+		CreatePipeline(r, RD_PIPE_LIT, &r->litPipeline) && CreatePipeline(r, RD_PIPE_SOLID, &r->solidPipeline) &&
+		CreatePipeline(r, RD_PIPE_LINE, &r->linePipeline) && CreatePipeline(r, RD_PIPE_SHADOW, &r->shadowPipeline) &&
+		CreatePipeline(r, RD_PIPE_NODE_LINE, &r->nodeLinePipeline) && CreatePipeline(r, RD_PIPE_SEAM, &r->seamPipeline) &&
+		CreateComputePipeline(r, &rdBoundsComp, &r->boundsPipeline) && CreateComputePipeline(r, &rdLightComp, &r->lightPipeline) &&
+		CreateStaticGeometry(r);
 	if (!ok) {
 		if (error != NULL && errorSize > 0)
 			snprintf(error, (size_t)errorSize, "renderer: %s", r->ctx.error);
@@ -1048,7 +1056,7 @@ void wfDestroyRenderer(wfRenderer* r)
 		rdWaitIdle(ctx);
 		rdFreeCaches(r);
 		VkPipeline pipelines[8] = {r->litPipeline, r->solidPipeline, r->linePipeline, r->shadowPipeline, r->boundsPipeline,
-		                           r->lightPipeline, r->nodeLinePipeline, r->seamPipeline};
+			r->lightPipeline, r->nodeLinePipeline, r->seamPipeline};
 		for (int i = 0; i < 8; ++i) {
 			if (pipelines[i] != VK_NULL_HANDLE)
 				ctx->gpu.fd.vkDestroyPipeline(ctx->gpu.device, pipelines[i], NULL);

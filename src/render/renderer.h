@@ -33,18 +33,18 @@ typedef struct RdClothCache {
 	int32_t index;
 	uint32_t generation;
 	int particleCount;
-	int topology;         // wfClothInfo.topology the entry was made for
-	wfVkBuffer statics;     // uv, index and lineIndex of `streams`, then the rest shape at `rest`
-	RdStreams streams;    // position and normal unused: they come from the frame's source
+	int topology;       // wfClothInfo.topology the entry was made for
+	wfVkBuffer statics; // uv, index and lineIndex of `streams`, then the rest shape at `rest`
+	RdStreams streams;  // position and normal unused: they come from the frame's source
 	// A mesh with UV seams: seamVertices vertices (the particles, then one more per extra UV of a
 	// particle), each a particle index at seamParticle and a UV at seamUV, and the triangles over
 	// them at seamIndex; 0 without seams (the particles are the vertices).
 	uint32_t seamVertices;
 	VkDeviceSize seamParticle, seamUV, seamIndex;
-	VkDeviceSize rest;    // (particleCount) vec4
-	uint32_t nodeEdges;   // particle pairs at streams.lineIndex the nodes view draws (the wireframe: the first lineIndexCount / 2)
-	double restTime;      // world time when the rest shape was taken; < 0: not yet taken
-	int lastFrame;        // the renderer's frame counter when last drawn (unused entries are freed)
+	VkDeviceSize rest;  // (particleCount) vec4
+	uint32_t nodeEdges; // particle pairs at streams.lineIndex the nodes view draws (the wireframe: the first lineIndexCount / 2)
+	double restTime;    // world time when the rest shape was taken; < 0: not yet taken
+	int lastFrame;      // the renderer's frame counter when last drawn (unused entries are freed)
 } RdClothCache;
 struct wfRenderer {
 	wfRendererDef def;
@@ -68,15 +68,15 @@ struct wfRenderer {
 	uint32_t clothPoolSets;
 	VkDescriptorSet dummySet;
 	wfVkBuffer dummy;
-	wfVkBuffer bounds; // (6) uint: the casters' box, filled by bounds.comp
+	wfVkBuffer bounds;       // (6) uint: the casters' box, filled by bounds.comp
 	VkPipelineLayout layout; // sets 0 and 1, RdDraw push constants; graphics and compute
 	VkPipeline boundsPipeline, lightPipeline;
-	VkPipeline litPipeline;  // double-sided surfaces (cloth, floor)
-	VkPipeline solidPipeline;// closed meshes with back faces culled (sphere, pin markers)
-	VkPipeline linePipeline; // wireframe
+	VkPipeline litPipeline;      // double-sided surfaces (cloth, floor)
+	VkPipeline solidPipeline;    // closed meshes with back faces culled (sphere, pin markers)
+	VkPipeline linePipeline;     // wireframe
 	VkPipeline nodeLinePipeline; // the nodes view's constraints
 	VkPipeline seamPipeline;     // litPipeline for a cloth with UV seams (vertices: particle + UV)
-	VkPipeline shadowPipeline; // depth only, into the shadow map
+	VkPipeline shadowPipeline;   // depth only, into the shadow map
 
 	// The key light's shadow map (floor shadows): its own depth-only pass, sampled with compare.
 	RdImage shadowMap;
@@ -124,8 +124,8 @@ RdStreams rdLayoutStreams(VkDeviceSize* offset, int vertices, int indices, int l
 // Frees every cloth cache entry.
 void rdFreeCaches(wfRenderer* r);
 // Points a cloth set (set 1) at its positions, velocities and rest shape.
-void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities, VkDeviceSize normals,
-                     VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes);
+void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities,
+	VkDeviceSize normals, VkBuffer rest, VkDeviceSize restOffset, VkDeviceSize bytes);
 // Makes room for `sets` cloth sets in the per-frame pool and resets it.
 bool rdEnsureClothPool(wfRenderer* r, uint32_t sets);
 

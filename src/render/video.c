@@ -30,10 +30,10 @@ extern char** environ;
 
 struct wfVideo {
 	pid_t pid;
-	int fd;          // write end of the pipe to ffmpeg's stdin
+	int fd; // write end of the pipe to ffmpeg's stdin
 	int width, height;
 	char* path;
-	char* temp;      // NULL when written in place
+	char* temp; // NULL when written in place
 	int frames;
 	wfResult status; // first failure
 	char error[256];
@@ -75,12 +75,11 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 {
 	if (path == NULL || width < 2 || height < 2 || fps < 1 || fps > 1000) {
 		SetError(error, errorSize, "%s%s: wfVideoOpen needs a path, a size of at least 2x2 and fps in [1, 1000]",
-		         path != NULL ? path : "(null)", "");
+			path != NULL ? path : "(null)", "");
 		return NULL;
 	}
 	if (!OnPath("ffmpeg")) {
-		SetError(error, errorSize, "%s: cannot write the video: the `ffmpeg` command is not installed (not found on PATH)%s",
-		         path, "");
+		SetError(error, errorSize, "%s: cannot write the video: the `ffmpeg` command is not installed (not found on PATH)%s", path, "");
 		return NULL;
 	}
 	char why[512];
@@ -126,11 +125,38 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 	snprintf(rate, sizeof rate, "%d", fps);
 	// yuv420p needs even sizes: pad an odd edge by one pixel.
 	char* argv[] = {
-		"ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", size, "-r", rate, "-i", "pipe:0",
-		"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-		"-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
-		"-movflags", inPlace >= 0 ? "+frag_keyframe+empty_moov" : "+faststart", "-f", "mp4", target, NULL,
+		"ffmpeg",
+		"-hide_banner",
+		"-loglevel",
+		"error",
+		"-nostdin",
+		"-y",
+		"-f",
+		"rawvideo",
+		"-pix_fmt",
+		"rgba",
+		"-s",
+		size,
+		"-r",
+		rate,
+		"-i",
+		"pipe:0",
+		"-vf",
+		"pad=ceil(iw/2)*2:ceil(ih/2)*2",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"medium",
+		"-crf",
+		"18",
+		"-pix_fmt",
+		"yuv420p",
+		"-movflags",
+		inPlace >= 0 ? "+frag_keyframe+empty_moov" : "+faststart",
+		"-f",
+		"mp4",
+		target,
+		NULL,
 	};
 	int fds[2];
 	if (pipe(fds) != 0) {

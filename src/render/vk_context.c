@@ -90,15 +90,13 @@ bool rdBufferCreate(RdContext* ctx, wfVkBuffer* buffer, VkDeviceSize size, VkBuf
 {
 	// Host buffers are coherent (no flushes); cached when possible because the frame is read back through one.
 	const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	RD_CHECK(ctx, hostVisible ? wfVkBufferCreate(&ctx->gpu, size, usage, coherent, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, buffer)
-	                          : wfVkBufferCreate(&ctx->gpu, size, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, buffer));
+	RD_CHECK(ctx,
+		hostVisible ? wfVkBufferCreate(&ctx->gpu, size, usage, coherent, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, buffer)
+					: wfVkBufferCreate(&ctx->gpu, size, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, buffer));
 	return true;
 }
 
-void rdBufferDestroy(RdContext* ctx, wfVkBuffer* buffer)
-{
-	wfVkBufferDestroy(&ctx->gpu, buffer);
-}
+void rdBufferDestroy(RdContext* ctx, wfVkBuffer* buffer) { wfVkBufferDestroy(&ctx->gpu, buffer); }
 
 bool rdImageCreate(RdContext* ctx, RdImage* image, const VkImageCreateInfo* info, VkImageAspectFlags aspect)
 {

@@ -11,8 +11,8 @@
 #define WF_VK_MAX_FAMILIES 64 // queue families a device lists (drivers list a handful)
 
 // Counts every warning and error of the layer and passes it on.
-static VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-	VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+static VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+	const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
 {
 	(void)types;
 	wfVkGpu* gpu = (wfVkGpu*)user;
@@ -91,7 +91,9 @@ wfResult wfVkGpuCreateInstance(wfVkGpu* gpu, const wfVkGpuDef* def, char* error,
 		extensions[extensionCount++] = def->instanceExtensions[i];
 	// Asked-for checking that silently does not happen would pass every "no message" test: an error.
 	if (def->validation && !HasLayer(&gpu->loader, layer)) {
-		snprintf(error, (size_t)errorSize, "vulkan: validation was asked for (wfWorldDef.validation; the tools: WEFT_VK_VALIDATION=1) but %s is not installed (Debian: vulkan-validationlayers)", layer);
+		snprintf(error, (size_t)errorSize,
+			"vulkan: validation was asked for (wfWorldDef.validation; the tools: WEFT_VK_VALIDATION=1) but %s is not installed (Debian: vulkan-validationlayers)",
+			layer);
 		return WF_ERROR_BACKEND_UNAVAILABLE;
 	}
 	// Debug utils wherever they are offered: objects get names; the messenger only with validation.
@@ -127,7 +129,9 @@ wfResult wfVkGpuCreateInstance(wfVkGpu* gpu, const wfVkGpuDef* def, char* error,
 	const bool useMessenger = def->validation && gpu->debugUtils;
 	VkInstanceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-		.pNext = !useMessenger ? NULL : def->syncValidation ? (const void*)&features : (const void*)&messenger,
+		.pNext = !useMessenger    ? NULL
+			: def->syncValidation ? (const void*)&features
+								  : (const void*)&messenger,
 		.pApplicationInfo = &app,
 		.enabledLayerCount = def->validation ? 1u : 0u,
 		.ppEnabledLayerNames = def->validation ? &layer : NULL,
@@ -226,8 +230,8 @@ static wfResult PickDevice(wfVkGpu* gpu, const wfVkGpuDef* def, char* error, int
 	}
 	if (chosen < 0) {
 		if (named && def->deviceName[0] == '#')
-			snprintf(error, (size_t)errorSize, "no Vulkan device \"%s\" (allowed: #0 to #%u, the devices in order: %s)",
-				def->deviceName, count - 1, seen);
+			snprintf(error, (size_t)errorSize, "no Vulkan device \"%s\" (allowed: #0 to #%u, the devices in order: %s)", def->deviceName,
+				count - 1, seen);
 		else if (named)
 			snprintf(error, (size_t)errorSize, "no Vulkan device named \"%s\" with a usable queue (devices: %s)", def->deviceName, seen);
 		else
@@ -291,7 +295,7 @@ wfResult wfVkGpuCreateDevice(wfVkGpu* gpu, const wfVkGpuDef* def, char* error, i
 		gpu->device = VK_NULL_HANDLE;
 		snprintf(error, (size_t)errorSize, "vkCreateDevice on %s failed: %s", gpu->properties.deviceName, wfVkResultName(vr));
 		return vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY ? WF_ERROR_OUT_OF_MEMORY
-		                                                                                : WF_ERROR_BACKEND_UNAVAILABLE;
+																						: WF_ERROR_BACKEND_UNAVAILABLE;
 	}
 	const char* missing = wfVkLoadDevice(&gpu->fi, gpu->device, &gpu->fd);
 	if (missing != NULL) {
@@ -306,8 +310,7 @@ wfResult wfVkGpuAdopt(wfVkGpu* gpu, const wfVulkanDevice* d, VkQueueFlags queueN
 {
 	memset(gpu, 0, sizeof *gpu);
 	gpu->borrowed = true;
-	if (d->getInstanceProcAddr == NULL || d->instance == NULL || d->physicalDevice == NULL || d->device == NULL ||
-		d->queue == NULL) {
+	if (d->getInstanceProcAddr == NULL || d->instance == NULL || d->physicalDevice == NULL || d->device == NULL || d->queue == NULL) {
 		snprintf(error, (size_t)errorSize, "vulkanDevice: instance, physicalDevice, device, queue and getInstanceProcAddr are needed");
 		return WF_ERROR_INVALID_ARGUMENT;
 	}
@@ -410,8 +413,8 @@ int wfVkFindMemoryType(const wfVkGpu* gpu, uint32_t typeBits, VkMemoryPropertyFl
 	return fallback;
 }
 
-VkResult wfVkAllocate(const wfVkGpu* gpu, const VkMemoryRequirements* req, VkMemoryPropertyFlags want,
-	VkMemoryPropertyFlags prefer, VkDeviceMemory* out)
+VkResult wfVkAllocate(const wfVkGpu* gpu, const VkMemoryRequirements* req, VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer,
+	VkDeviceMemory* out)
 {
 	int type = wfVkFindMemoryType(gpu, req->memoryTypeBits, want, want | prefer);
 	if (type < 0 && (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) == 0)
@@ -479,13 +482,14 @@ VkResult wfVkComputePipelineCreate(const wfVkGpu* gpu, const uint32_t* words, si
 		return vr;
 	VkComputePipelineCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-		.stage = {
-			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
-			.module = module,
-			.pName = "main",
-			.pSpecializationInfo = spec,
-		},
+		.stage =
+			{
+				.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+				.stage = VK_SHADER_STAGE_COMPUTE_BIT,
+				.module = module,
+				.pName = "main",
+				.pSpecializationInfo = spec,
+			},
 		.layout = layout,
 	};
 	vr = gpu->fd.vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &info, NULL, out);

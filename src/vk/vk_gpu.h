@@ -43,10 +43,10 @@ typedef struct wfVkGpuDef {
 	// integrated > virtual > CPU, the CPU only when allowSoftware.
 	const char* deviceName;
 	bool allowSoftware;
-	bool validation;      // the Khronos validation layer; asked for but not installed is an error
-	bool syncValidation;  // with validation: its synchronization checks too
-	VkQueueFlags queueNeeds;   // the queue family must have all of these
-	VkQueueFlags queuePrefers; // and, where a family of the device has them, these too
+	bool validation;            // the Khronos validation layer; asked for but not installed is an error
+	bool syncValidation;        // with validation: its synchronization checks too
+	VkQueueFlags queueNeeds;    // the queue family must have all of these
+	VkQueueFlags queuePrefers;  // and, where a family of the device has them, these too
 	wfVkFamilyFn* familyUsable; // NULL: every family with queueNeeds
 	void* familyUser;
 	const char* const* instanceExtensions;
@@ -60,24 +60,24 @@ typedef struct wfVkGpuDef {
 // An instance, a physical device, a device and one queue, own or borrowed. Must not move once
 // created (the validation messenger points to it).
 typedef struct wfVkGpu {
-	wfVkLoader loader;       // library NULL for a borrowed device
+	wfVkLoader loader; // library NULL for a borrowed device
 	wfVkInstanceFuncs fi;
 	wfVkDeviceFuncs fd;
-	bool borrowed;           // instance and device are the caller's: never destroyed, never waited for as a whole
+	bool borrowed; // instance and device are the caller's: never destroyed, never waited for as a whole
 	VkInstance instance;
 	VkDebugUtilsMessengerEXT messenger;
-	bool debugUtils;         // VK_EXT_debug_utils enabled on an own instance: objects can get names
+	bool debugUtils; // VK_EXT_debug_utils enabled on an own instance: objects can get names
 	VkPhysicalDevice physicalDevice;
 	VkPhysicalDeviceProperties properties;
 	VkPhysicalDeviceMemoryProperties memory;
 	VkPhysicalDeviceFeatures features; // enabled on the device
 	uint32_t queueFamily;
-	VkQueueFamilyProperties family;    // of queueFamily
+	VkQueueFamilyProperties family; // of queueFamily
 	VkDevice device;
 	VkQueue queue;
 	wfVkMessageFn* onMessage;
 	void* messageUser;
-	int validationMessages;  // warnings and errors of the layer on an own instance
+	int validationMessages; // warnings and errors of the layer on an own instance
 } wfVkGpu;
 
 // Opens the loader and creates an instance (validation, messenger, def's instance extensions).
@@ -106,15 +106,15 @@ void wfVkGpuSetName(const wfVkGpu* gpu, VkObjectType type, uint64_t handle, cons
 // Memory: the first type allowed by typeBits with all of want, preferring one with prefer too; -1
 // when none. wfVkAllocate uses it, falling back to any allowed type for memory not host-visible.
 int wfVkFindMemoryType(const wfVkGpu* gpu, uint32_t typeBits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer);
-VkResult wfVkAllocate(const wfVkGpu* gpu, const VkMemoryRequirements* req, VkMemoryPropertyFlags want,
-                      VkMemoryPropertyFlags prefer, VkDeviceMemory* out);
+VkResult wfVkAllocate(const wfVkGpu* gpu, const VkMemoryRequirements* req, VkMemoryPropertyFlags want, VkMemoryPropertyFlags prefer,
+	VkDeviceMemory* out);
 // A buffer with its own memory (as wfVkAllocate); host-visible memory stays mapped.
 VkResult wfVkBufferCreate(const wfVkGpu* gpu, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want,
-                          VkMemoryPropertyFlags prefer, wfVkBuffer* out);
+	VkMemoryPropertyFlags prefer, wfVkBuffer* out);
 void wfVkBufferDestroy(const wfVkGpu* gpu, wfVkBuffer* buffer);
 // A compute pipeline of embedded SPIR-V words (size in bytes).
 VkResult wfVkComputePipelineCreate(const wfVkGpu* gpu, const uint32_t* words, size_t size, VkPipelineLayout layout,
-                                   const VkSpecializationInfo* spec, VkPipeline* out);
+	const VkSpecializationInfo* spec, VkPipeline* out);
 // A command pool on the queue's family (buffers resettable), one primary command buffer and a fence.
 VkResult wfVkCommandsCreate(const wfVkGpu* gpu, VkCommandPool* pool, VkCommandBuffer* cmd, VkFence* fence);
 // Ends nothing: submits cmd (ended) to the queue with fence and waits for it (timeout in ns).

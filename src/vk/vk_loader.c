@@ -15,7 +15,8 @@ bool wfVkLoaderOpen(wfVkLoader* loader, char* error, int errorSize)
 	loader->library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (loader->library == NULL) {
 		const char* why = dlerror();
-		snprintf(error, (size_t)errorSize, "no Vulkan loader (libvulkan.so.1 could not be opened: %s)", why != NULL ? why : "unknown reason");
+		snprintf(error, (size_t)errorSize, "no Vulkan loader (libvulkan.so.1 could not be opened: %s)",
+			why != NULL ? why : "unknown reason");
 		return false;
 	}
 	// dlsym returns void*; the conversion to a function pointer goes through memcpy (ISO C).
@@ -56,10 +57,7 @@ static int PinModule(struct dl_phdr_info* info, size_t size, void* data)
 // use static TLS, which dlclose never gives back, and vkCreateInstance then reports
 // VK_ERROR_INCOMPATIBLE_DRIVER. So every module loaded once an instance exists (the loader, the
 // driver and its libraries) is marked not-to-be-unloaded: it stays for the process's life.
-void wfVkPinLoadedModules(void)
-{
-	dl_iterate_phdr(PinModule, NULL);
-}
+void wfVkPinLoadedModules(void) { dl_iterate_phdr(PinModule, NULL); }
 
 void wfVkLoaderClose(wfVkLoader* loader)
 {
@@ -72,8 +70,8 @@ void wfVkLoaderClose(wfVkLoader* loader)
 // string ("vkA\0vkB\0...") and each entry's offset in its table (no pointers, so no relocations).
 // The code is a loop instead of a call and a test written out per entry.
 #define WF_VK_NAME(name) #name "\0"
-#define WF_VK_INSTANCE_OFFSET(name) (uint16_t)offsetof(wfVkInstanceFuncs, name),
-#define WF_VK_DEVICE_OFFSET(name) (uint16_t)offsetof(wfVkDeviceFuncs, name),
+#define WF_VK_INSTANCE_OFFSET(name) (uint16_t) offsetof(wfVkInstanceFuncs, name),
+#define WF_VK_DEVICE_OFFSET(name) (uint16_t) offsetof(wfVkDeviceFuncs, name),
 static const char kInstanceNames[] = WF_VK_INSTANCE_FUNCS(WF_VK_NAME) WF_VK_INSTANCE_OPTIONAL_FUNCS(WF_VK_NAME);
 static const uint16_t kInstanceRequired[] = {WF_VK_INSTANCE_FUNCS(WF_VK_INSTANCE_OFFSET)};
 static const uint16_t kInstanceOffsets[] = {
@@ -110,35 +108,36 @@ const char* wfVkLoadInstance(const wfVkLoader* loader, VkInstance instance, wfVk
 const char* wfVkLoadDevice(const wfVkInstanceFuncs* fi, VkDevice device, wfVkDeviceFuncs* f)
 {
 	memset(f, 0, sizeof *f);
-	return Fill(f, kDeviceNames, kDeviceOffsets, WF_VK_COUNT(kDeviceOffsets), WF_VK_COUNT(kDeviceOffsets), NULL,
-		VK_NULL_HANDLE, fi->vkGetDeviceProcAddr, device);
+	return Fill(f, kDeviceNames, kDeviceOffsets, WF_VK_COUNT(kDeviceOffsets), WF_VK_COUNT(kDeviceOffsets), NULL, VK_NULL_HANDLE,
+		fi->vkGetDeviceProcAddr, device);
 }
 
 const char* wfVkResultName(VkResult r)
 {
 	switch (r) {
-#define WF_VK_CASE(x) case x: return #x;
-	WF_VK_CASE(VK_SUCCESS)
-	WF_VK_CASE(VK_NOT_READY)
-	WF_VK_CASE(VK_TIMEOUT)
-	WF_VK_CASE(VK_INCOMPLETE)
-	WF_VK_CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
-	WF_VK_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-	WF_VK_CASE(VK_ERROR_INITIALIZATION_FAILED)
-	WF_VK_CASE(VK_ERROR_DEVICE_LOST)
-	WF_VK_CASE(VK_ERROR_MEMORY_MAP_FAILED)
-	WF_VK_CASE(VK_ERROR_LAYER_NOT_PRESENT)
-	WF_VK_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
-	WF_VK_CASE(VK_ERROR_FEATURE_NOT_PRESENT)
-	WF_VK_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
-	WF_VK_CASE(VK_ERROR_TOO_MANY_OBJECTS)
-	WF_VK_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
-	WF_VK_CASE(VK_ERROR_FRAGMENTED_POOL)
-	WF_VK_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
-	WF_VK_CASE(VK_ERROR_SURFACE_LOST_KHR)
-	WF_VK_CASE(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
-	WF_VK_CASE(VK_ERROR_OUT_OF_DATE_KHR)
-	WF_VK_CASE(VK_SUBOPTIMAL_KHR)
+#define WF_VK_CASE(x) \
+	case x: return #x;
+		WF_VK_CASE(VK_SUCCESS)
+		WF_VK_CASE(VK_NOT_READY)
+		WF_VK_CASE(VK_TIMEOUT)
+		WF_VK_CASE(VK_INCOMPLETE)
+		WF_VK_CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+		WF_VK_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+		WF_VK_CASE(VK_ERROR_INITIALIZATION_FAILED)
+		WF_VK_CASE(VK_ERROR_DEVICE_LOST)
+		WF_VK_CASE(VK_ERROR_MEMORY_MAP_FAILED)
+		WF_VK_CASE(VK_ERROR_LAYER_NOT_PRESENT)
+		WF_VK_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+		WF_VK_CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+		WF_VK_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+		WF_VK_CASE(VK_ERROR_TOO_MANY_OBJECTS)
+		WF_VK_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+		WF_VK_CASE(VK_ERROR_FRAGMENTED_POOL)
+		WF_VK_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+		WF_VK_CASE(VK_ERROR_SURFACE_LOST_KHR)
+		WF_VK_CASE(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+		WF_VK_CASE(VK_ERROR_OUT_OF_DATE_KHR)
+		WF_VK_CASE(VK_SUBOPTIMAL_KHR)
 #undef WF_VK_CASE
 	default: return "VK_ERROR_UNKNOWN";
 	}

@@ -112,7 +112,7 @@
 #define WF_VK_DECLARE(name) PFN_##name name;
 
 typedef struct wfVkLoader {
-	void* library;                      // dlopen handle of libvulkan.so.1
+	void* library; // dlopen handle of libvulkan.so.1
 	PFN_vkGetInstanceProcAddr getInstanceProcAddr;
 	WF_VK_GLOBAL_FUNCS(WF_VK_DECLARE)
 } wfVkLoader;

@@ -50,7 +50,8 @@ _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(WF_VK_MAX_SHAPES >= WF_MAX_COLLIDERS && WF_VK_MAX_SHAPE_STEPS == WF_GPU_MAX_COLLIDER_STEPS, "collider limits");
 _Static_assert(offsetof(wfVkClothParams, shapes) % 16 == 0 && sizeof(wfVkShape) == 48, "std430 shapes");
 _Static_assert(WF_COLLIDER_SPHERE_ID == WF_COLLIDER_SPHERE && WF_COLLIDER_CAPSULE_ID == WF_COLLIDER_CAPSULE &&
-               WF_COLLIDER_BOX_ID == WF_COLLIDER_BOX && WF_COLLIDER_PLANE_ID == WF_COLLIDER_PLANE, "collider types");
+		WF_COLLIDER_BOX_ID == WF_COLLIDER_BOX && WF_COLLIDER_PLANE_ID == WF_COLLIDER_PLANE,
+	"collider types");
 _Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
 _Static_assert(sizeof(wfVkStatus) == 32 && offsetof(wfVkStatus, reference) == 16, "status");
 _Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
@@ -70,17 +71,14 @@ static const VkMemoryPropertyFlags kHostCoherent = VK_MEMORY_PROPERTY_HOST_VISIB
 
 static const VkPipelineStageFlags kComputeTransfer = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 static const VkAccessFlags kAllWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-static const VkAccessFlags kAllReadWrites =
-	VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+static const VkAccessFlags kAllReadWrites = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+	VK_ACCESS_TRANSFER_WRITE_BIT;
 
 // ------------------------------------------------------------------ buffers
 
 // Waits for the work weft submitted: on a borrowed device (an engine's) only weft's queue, never
 // the whole device (src/vk/: wfVkGpuWait).
-static void WaitIdle(wfVkContext* ctx)
-{
-	wfVkGpuWait(&ctx->gpu);
-}
+static void WaitIdle(wfVkContext* ctx) { wfVkGpuWait(&ctx->gpu); }
 
 // A buffer with its own memory of a type with the `want` properties (and `prefer` ones where there
 // is such a type); host-visible memory stays mapped.
@@ -95,10 +93,7 @@ static wfResult CreateBuffer(wfVkContext* ctx, VkDeviceSize size, VkBufferUsageF
 	return WF_OK;
 }
 
-static void DestroyBuffer(wfVkContext* ctx, wfVkBuffer* b)
-{
-	wfVkBufferDestroy(&ctx->gpu, b);
-}
+static void DestroyBuffer(wfVkContext* ctx, wfVkBuffer* b) { wfVkBufferDestroy(&ctx->gpu, b); }
 
 // ------------------------------------------------------------------ command helpers
 
@@ -120,8 +115,8 @@ static void ComputeBarrier(const wfVkContext* ctx, VkCommandBuffer cmd)
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-static void Copy(const wfVkContext* ctx, VkCommandBuffer cmd, VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst,
-	VkDeviceSize dstOffset, VkDeviceSize size)
+static void Copy(const wfVkContext* ctx, VkCommandBuffer cmd, VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst, VkDeviceSize dstOffset,
+	VkDeviceSize size)
 {
 	VkBufferCopy region = {srcOffset, dstOffset, size};
 	ctx->gpu.fd.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
@@ -159,10 +154,7 @@ static wfResult SubmitAndWait(wfVkContext* ctx, VkCommandBuffer cmd)
 
 // ------------------------------------------------------------------ cloths
 
-static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a)
-{
-	return (v + a - 1) / a * a;
-}
+static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 static VkDescriptorBufferInfo RegionInfo(const wfVkCloth* vc, int region)
 {
@@ -200,7 +192,8 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	for (int v = 0; v < 2; ++v) {
 		VkDescriptorBufferInfo infos[WF_VK_BIND_COUNT];
-		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0, sizeof(wfVkClothParams) + FrameRecords(vc) * sizeof(wfVkSubstep)};
+		infos[WF_VK_BIND_FRAME] = (VkDescriptorBufferInfo){vc->frame.buffer, 0,
+			sizeof(wfVkClothParams) + FrameRecords(vc) * sizeof(wfVkSubstep)};
 		infos[WF_VK_BIND_POS] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_A : WF_VK_REGION_POS_B);
 		infos[WF_VK_BIND_VEL] = RegionInfo(vc, v == 0 ? WF_VK_REGION_VEL_A : WF_VK_REGION_VEL_B);
 		infos[WF_VK_BIND_POS_ALT] = RegionInfo(vc, v == 0 ? WF_VK_REGION_POS_B : WF_VK_REGION_POS_A);
@@ -260,13 +253,15 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 	Copy(ctx, vc->download, dev, vc->regionOffset[WF_VK_REGION_POS_A], stage, data, bytes);
 	Copy(ctx, vc->download, dev, vc->regionOffset[WF_VK_REGION_VEL_A], stage, data + bytes, bytes);
 	Copy(ctx, vc->download, dev, vc->regionOffset[WF_VK_REGION_NORMALS], stage, data + 2 * bytes, bytes);
-	Barrier(ctx, vc->download, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	Barrier(ctx, vc->download, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+		VK_ACCESS_HOST_READ_BIT);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->download));
 
 	// Backup -> A: the frame went bad, keep the last good state.
 	if ((r = AllocateCommandBuffer(ctx, "weft restore", &vc->restore)) != WF_OK || (r = Begin(ctx, vc->restore)) != WF_OK)
 		return r;
-	Barrier(ctx, vc->restore, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+	Barrier(ctx, vc->restore, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+		VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 	Copy(ctx, vc->restore, dev, vc->regionOffset[WF_VK_REGION_BACKUP_POS], dev, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
 	Copy(ctx, vc->restore, dev, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], dev, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
 	Barrier(ctx, vc->restore, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
@@ -288,10 +283,12 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 		uint32_t x = groups < 65535u ? groups : 65535u;
 		f->vkCmdDispatch(vc->stats, x, (groups + x - 1) / x, 1);
 	}
-	Barrier(ctx, vc->stats, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	Barrier(ctx, vc->stats, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+		VK_ACCESS_TRANSFER_READ_BIT);
 	Copy(ctx, vc->stats, dev, vc->regionOffset[WF_VK_REGION_PARTIALS], stage, vc->stagingPartials,
 		(VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfVkPartial));
-	Barrier(ctx, vc->stats, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	Barrier(ctx, vc->stats, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+		VK_ACCESS_HOST_READ_BIT);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->stats));
 	return WF_OK;
 }
@@ -312,7 +309,7 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	memcpy(REGION(WF_VK_REGION_CONSTRAINTS), m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
 	if (m->tethers != NULL) // after the constraints: con[P.tetherBase + i] (predict.comp, WF_VK_PUSH_TETHER)
 		memcpy(REGION(WF_VK_REGION_CONSTRAINTS) + (size_t)m->constraintCount * sizeof(wfConstraint), m->tethers,
-		       (size_t)m->particleCount * sizeof(wfConstraint));
+			(size_t)m->particleCount * sizeof(wfConstraint));
 	// Half-size records for the fused kernel (particle indices below 4096 take 12 bits): a 60x60
 	// cloth's 168 KB stay in L1 next to the 48 KB of shared memory, its 336 KB of full ones do not.
 	if (m->particleCount <= WF_VK_FUSED_MAX_PARTICLES) {
@@ -409,7 +406,7 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 	// while a fused workgroup runs its cloth's whole frame with no sync across workgroups.
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
 	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
-	       aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths;
+		aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
@@ -664,9 +661,13 @@ static wfResult ContactsReserve(wfVkContext* ctx, const wfWorld* world, const wf
 	DestroyBuffer(ctx, &k->device);
 	const VkDeviceSize np = (VkDeviceSize)particles, world4 = sc->betweenCloths ? np * 16 : 0;
 	const VkDeviceSize sizes[WF_VK_CONTACT_BIND_COUNT] = {
-		[WF_VK_CONTACT_BIND_KEY] = np * 4, [WF_VK_CONTACT_BIND_RANK] = np * 4,
-		[WF_VK_CONTACT_BIND_CELLS] = ScanWords((VkDeviceSize)cells + 1) * 4, [WF_VK_CONTACT_BIND_SORTED] = np * 4,
-		[WF_VK_CONTACT_BIND_DELTA] = np * 16, [WF_VK_CONTACT_BIND_X] = world4, [WF_VK_CONTACT_BIND_MOTION] = world4,
+		[WF_VK_CONTACT_BIND_KEY] = np * 4,
+		[WF_VK_CONTACT_BIND_RANK] = np * 4,
+		[WF_VK_CONTACT_BIND_CELLS] = ScanWords((VkDeviceSize)cells + 1) * 4,
+		[WF_VK_CONTACT_BIND_SORTED] = np * 4,
+		[WF_VK_CONTACT_BIND_DELTA] = np * 16,
+		[WF_VK_CONTACT_BIND_X] = world4,
+		[WF_VK_CONTACT_BIND_MOTION] = world4,
 		[WF_VK_CONTACT_BIND_OWNER] = sc->betweenCloths ? np * 4 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
@@ -751,13 +752,27 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	vc->constraintGroups = (uint32_t)((k + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE);
 	const VkDeviceSize partials = (VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfVkPartial);
 	VkDeviceSize sizes[WF_VK_REGION_COUNT] = {
-		[WF_VK_REGION_POS_A] = v4, [WF_VK_REGION_VEL_A] = v4, [WF_VK_REGION_POS_B] = v4, [WF_VK_REGION_VEL_B] = v4,
-		[WF_VK_REGION_PREV] = v4, [WF_VK_REGION_LAMBDA] = k * 4, [WF_VK_REGION_CONSTRAINTS] = (k + (m->tethers != NULL ? n : 0)) * 16,
-		[WF_VK_REGION_ADJ_START] = (n + 1) * 4, [WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4, [WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
-		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4, [WF_VK_REGION_NORMALS] = v4, [WF_VK_REGION_TRI_START] = (n + 1) * 4,
-		[WF_VK_REGION_TRI_LIST] = 3 * t * 4, [WF_VK_REGION_INDICES] = 3 * t * 4, [WF_VK_REGION_BACKUP_POS] = v4,
-		[WF_VK_REGION_BACKUP_VEL] = v4, [WF_VK_REGION_STATUS] = sizeof(wfVkStatus), [WF_VK_REGION_PARTIALS] = partials,
-		[WF_VK_REGION_PACKED] = k * 8, [WF_VK_REGION_REST] = world->def.selfCollision.enabled ? v4 : 0,
+		[WF_VK_REGION_POS_A] = v4,
+		[WF_VK_REGION_VEL_A] = v4,
+		[WF_VK_REGION_POS_B] = v4,
+		[WF_VK_REGION_VEL_B] = v4,
+		[WF_VK_REGION_PREV] = v4,
+		[WF_VK_REGION_LAMBDA] = k * 4,
+		[WF_VK_REGION_CONSTRAINTS] = (k + (m->tethers != NULL ? n : 0)) * 16,
+		[WF_VK_REGION_ADJ_START] = (n + 1) * 4,
+		[WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4,
+		[WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
+		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4,
+		[WF_VK_REGION_NORMALS] = v4,
+		[WF_VK_REGION_TRI_START] = (n + 1) * 4,
+		[WF_VK_REGION_TRI_LIST] = 3 * t * 4,
+		[WF_VK_REGION_INDICES] = 3 * t * 4,
+		[WF_VK_REGION_BACKUP_POS] = v4,
+		[WF_VK_REGION_BACKUP_VEL] = v4,
+		[WF_VK_REGION_STATUS] = sizeof(wfVkStatus),
+		[WF_VK_REGION_PARTIALS] = partials,
+		[WF_VK_REGION_PACKED] = k * 8,
+		[WF_VK_REGION_REST] = world->def.selfCollision.enabled ? v4 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)
@@ -777,8 +792,8 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	}
 	if (heap > 0 && total > heap)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY,
-			"%d x %d particles need %.1f MB of device memory; %s has %.1f MB (its largest device-local heap)",
-			c->model.cols, c->model.rows, (double)total / 1e6, ctx->gpu.properties.deviceName, (double)heap / 1e6);
+			"%d x %d particles need %.1f MB of device memory; %s has %.1f MB (its largest device-local heap)", c->model.cols, c->model.rows,
+			(double)total / 1e6, ctx->gpu.properties.deviceName, (double)heap / 1e6);
 	char name[64];
 	wfResult r;
 	const wfSelfCollisionDef* sc = &world->def.selfCollision;
@@ -809,8 +824,8 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	snprintf(name, sizeof name, "weft cloth %d staging", c->index);
 	// Read back by the host: cached where there is such memory.
 	vc->stagingPartials = AlignUp(WF_VK_STAGING_DATA + 3 * v4, 16);
-	r = CreateBuffer(ctx, vc->stagingPartials + partials, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, kHostCoherent,
-		VK_MEMORY_PROPERTY_HOST_CACHED_BIT, name, &vc->staging);
+	r = CreateBuffer(ctx, vc->stagingPartials + partials, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		kHostCoherent, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, name, &vc->staging);
 	if (r != WF_OK)
 		return r;
 	snprintf(name, sizeof name, "weft cloth %d frame", c->index);
@@ -820,13 +835,16 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	// full frame buffer as well, so that it can take the per-range path while it is alone (see
 	// UsesFused).
 	vc->frameSubsteps = vc->arena >= 0 && ctx->arenas[vc->arena].set != VK_NULL_HANDLE && !ctx->fusedDisabled &&
-			(ctx->fusedForced || CountArenaCloths(world, c) > 0) ? 1 : WF_VK_MAX_SUBSTEPS;
+			(ctx->fusedForced || CountArenaCloths(world, c) > 0)
+		? 1
+		: WF_VK_MAX_SUBSTEPS;
 	vc->statsParamsOffset = AlignUp(sizeof(wfVkClothParams) + FrameRecords(vc) * sizeof(wfVkSubstep), align);
 	r = CreateBuffer(ctx, vc->statsParamsOffset + sizeof(wfVkStatsParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
 		name, &vc->frame);
 	if (r != WF_OK)
 		return r;
-	if ((r = CreateDescriptorSets(ctx, vc)) != WF_OK || (r = RecordTransfers(ctx, c, vc)) != WF_OK || (r = UploadModel(ctx, c, vc)) != WF_OK)
+	if ((r = CreateDescriptorSets(ctx, vc)) != WF_OK || (r = RecordTransfers(ctx, c, vc)) != WF_OK ||
+		(r = UploadModel(ctx, c, vc)) != WF_OK)
 		return r;
 	ctx->clothSetVersion++;
 	return Upload(world, c);
@@ -871,9 +889,9 @@ typedef struct Recorder {
 	VkPipeline bound;
 	int set;
 	int dispatches;
-	bool timing;         // stage timing: a timestamp at every change of stage
-	wfStage stage;       // the stage of the work recorded since the last mark
-	uint32_t marks;      // stage marks written (queries 2 .. 2 + marks - 1)
+	bool timing;    // stage timing: a timestamp at every change of stage
+	wfStage stage;  // the stage of the work recorded since the last mark
+	uint32_t marks; // stage marks written (queries 2 .. 2 + marks - 1)
 } Recorder;
 
 // Stage timing: the work recorded from here on belongs to `stage`. Where that changes, a
@@ -915,7 +933,8 @@ static bool ReserveTimestamps(wfVkContext* ctx, uint64_t count)
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
 		.queryCount = capacity,
 	};
-	VkResult vr = stages != NULL && ticks != NULL ? ctx->gpu.fd.vkCreateQueryPool(ctx->gpu.device, &info, NULL, &pool) : VK_ERROR_OUT_OF_HOST_MEMORY;
+	VkResult vr = stages != NULL && ticks != NULL ? ctx->gpu.fd.vkCreateQueryPool(ctx->gpu.device, &info, NULL, &pool)
+												  : VK_ERROR_OUT_OF_HOST_MEMORY;
 	if (vr != VK_SUCCESS) {
 		free(stages);
 		free(ticks);
@@ -1065,9 +1084,11 @@ static void CopyBackToA(Recorder* rec, uint32_t n, bool velocities)
 	const VkDeviceSize bytes = (VkDeviceSize)n * sizeof(wfVec4);
 	Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
 		VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-	Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], bytes);
+	Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A],
+		bytes);
 	if (velocities)
-		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
+		Copy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_B], vc->device.buffer,
+			vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
 	Barrier(ctx, rec->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
@@ -1147,10 +1168,7 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 
 // The descriptor set variant holding a cloth's state after substep s: springs ping-pong (substep
 // s writes the pair s + 1 reads), the others end every substep in A.
-static int StateSet(const wfWorld* world, int s)
-{
-	return world->def.step.solver == WF_SOLVER_SPRINGS ? (s + 1) & 1 : 0;
-}
+static int StateSet(const wfWorld* world, int s) { return world->def.step.solver == WF_SOLVER_SPRINGS ? (s + 1) & 1 : 0; }
 
 // The frame start of a cloth: the re-centring (wfClothLocal.shift, 0 on most frames), after the
 // backup copy: part of the frame's preparation.
@@ -1369,8 +1387,10 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 			continue;
 		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
 		const VkDeviceSize bytes = (VkDeviceSize)c->model.particleCount * sizeof(wfVec4);
-		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], vc->device.buffer, vc->regionOffset[WF_VK_REGION_BACKUP_POS], bytes);
-		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], vc->device.buffer, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], bytes);
+		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A], vc->device.buffer,
+			vc->regionOffset[WF_VK_REGION_BACKUP_POS], bytes);
+		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_A], vc->device.buffer,
+			vc->regionOffset[WF_VK_REGION_BACKUP_VEL], bytes);
 		f->vkCmdFillBuffer(cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], sizeof(wfVkStatus), 0xffffffffu);
 	}
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -1389,21 +1409,24 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 		ComputeBarrier(ctx, cmd);
 	// The world's contact arrays stay bound as set 1 (binding set 0 with the same layout keeps it).
 	if (ctx->contacts.set != VK_NULL_HANDLE)
-		f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelineLayout, WF_VK_SET_CONTACTS, 1, &ctx->contacts.set, 0, NULL);
+		f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelineLayout, WF_VK_SET_CONTACTS, 1, &ctx->contacts.set, 0,
+			NULL);
 	// Large cloths: one dispatch per stage and colour range.
 	RecordPerRange(&rec, world);
 	ctx->fusedClothsPerFrame = fused;
 	// The frame check goes to the staging buffers, read by the host after the fence. (Device
 	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
 	// Batched cloths: the kernel wrote it into their slot of the host-visible table.
-	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	Barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+		VK_ACCESS_TRANSFER_READ_BIT);
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
 		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
 		BeginStage(&rec, WF_STAGE_NORMALS);
-		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], vc->staging.buffer, WF_VK_STAGING_STATUS, sizeof(wfVkStatus));
+		Copy(ctx, cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_STATUS], vc->staging.buffer, WF_VK_STAGING_STATUS,
+			sizeof(wfVkStatus));
 	}
 	Barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -1428,10 +1451,7 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 
 // ------------------------------------------------------------------ stepping
 
-static wfVkVec4 V4(wfVec3 v, float w)
-{
-	return (wfVkVec4){v.x, v.y, v.z, w};
-}
+static wfVkVec4 V4(wfVec3 v, float w) { return (wfVkVec4){v.x, v.y, v.z, w}; }
 
 // The clock-dependent values of every substep of the frame (the same for every cloth: the wave
 // wind's mass dependence is evaluated on the device), then the colliders' shape steps: per substep
@@ -1639,8 +1659,10 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
 		wfVkStatus st;
 		if (vc->slot >= 0)
-			memcpy(&st, (const char*)ctx->arenas[vc->arena].table.map + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) +
-				(size_t)vc->slot * sizeof(wfVkBatchSlot) + offsetof(wfVkBatchSlot, status), sizeof st);
+			memcpy(&st,
+				(const char*)ctx->arenas[vc->arena].table.map + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep) +
+					(size_t)vc->slot * sizeof(wfVkBatchSlot) + offsetof(wfVkBatchSlot, status),
+				sizeof st);
 		else
 			memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
 		c->hostValid = false;
@@ -1810,7 +1832,7 @@ static wfResult SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
 	wfVkContacts* k = &ctx->contacts;
 	if (k->params.map != NULL) {
-		WaitIdle(ctx); // steps wait for their fence; belt and braces before the constants change
+		WaitIdle(ctx);        // steps wait for their fence; belt and braces before the constants change
 		wfVkContactParams cp; // as ContactsReserve
 		cp.distance = 2.0f * sc->thickness;
 		cp.invCell = 1.0f / cp.distance;
@@ -1845,7 +1867,7 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 	ctx->world = world;
 	const char* name = world->def.deviceName;
 	wfResult r = world->def.vulkanDevice != NULL ? wfVkAdoptDevice(ctx, world->def.vulkanDevice)
-	                                             : wfVkCreateDevice(ctx, name, allowSoftware);
+												 : wfVkCreateDevice(ctx, name, allowSoftware);
 	if (r != WF_OK) {
 		wfVkDestroyDevice(ctx);
 		free(ctx);

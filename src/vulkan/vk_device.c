@@ -62,7 +62,10 @@ typedef struct ShaderCode {
 	size_t size;
 } ShaderCode;
 
-#define SHADER(name, words) {name, words, sizeof(words)}
+#define SHADER(name, words) \
+	{ \
+		name, words, sizeof(words) \
+	}
 static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft predict", kPredictSpv),
 	SHADER("weft xpbd solve", kXpbdSolveSpv),
@@ -108,8 +111,7 @@ wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const cha
 		if (ctx != NULL)
 			ctx->lost = true;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	wfWorld* world = ctx != NULL ? ctx->world : NULL;
 	wfLog(world, WF_LOG_ERROR, "vulkan: %s %s: %s (%s:%d)", call, what, wfVkResultName(result), file, line);
@@ -130,8 +132,8 @@ static void OnMessage(void* user, bool error, const char* text)
 }
 
 // A compute pipeline of embedded SPIR-V words with the given layout and specialization.
-static wfResult CreateComputePipeline(wfVkContext* ctx, const ShaderCode* code, VkPipelineLayout layout,
-	const VkSpecializationInfo* spec, VkPipeline* out)
+static wfResult CreateComputePipeline(wfVkContext* ctx, const ShaderCode* code, VkPipelineLayout layout, const VkSpecializationInfo* spec,
+	VkPipeline* out)
 {
 	WF_VK_CHECK(ctx, wfVkComputePipelineCreate(&ctx->gpu, code->words, code->size, layout, spec, out));
 	wfVkGpuSetName(&ctx->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, code->name);

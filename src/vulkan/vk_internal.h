@@ -23,10 +23,10 @@ enum {
 	WF_VK_PIPE_STATS_CONSTRAINTS,
 	WF_VK_PIPE_JACOBI_SWEEP_WIDE, // the same kernels with WF_VK_GATHER_WIDE (small cloths)
 	WF_VK_PIPE_SPRINGS_WIDE,
-	WF_VK_PIPE_CONTACT_GRID,      // the contact pass (self-collision, cloth against cloth): contact_*.comp
+	WF_VK_PIPE_CONTACT_GRID, // the contact pass (self-collision, cloth against cloth): contact_*.comp
 	WF_VK_PIPE_CONTACT_SCAN,
 	WF_VK_PIPE_CONTACT_GATHER,
-	WF_VK_PIPE_FINISH_SELF,       // finish with the self-collision pass's move (reads set 1)
+	WF_VK_PIPE_FINISH_SELF, // finish with the self-collision pass's move (reads set 1)
 	WF_VK_PIPE_COUNT
 };
 
@@ -49,7 +49,7 @@ enum {
 	WF_VK_REGION_INDICES,
 	WF_VK_REGION_BACKUP_POS,
 	WF_VK_REGION_BACKUP_VEL,
-	WF_VK_REGION_STATUS, // wfVkStatus, reset and copied to staging by every frame
+	WF_VK_REGION_STATUS,   // wfVkStatus, reset and copied to staging by every frame
 	WF_VK_REGION_PARTIALS, // (particleGroups + constraintGroups) wfVkPartial
 	WF_VK_REGION_PACKED,   // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits
 	WF_VK_REGION_REST,     // (n) vec4 rest positions, with self-collision (its exclusion rule)
@@ -65,26 +65,26 @@ enum {
 #define WF_VK_STAGING_DATA 256
 
 typedef struct wfVkCloth {
-	wfVkBuffer device;   // every array of the cloth, at regionOffset[]; in an arena: its buffer (not owned)
-	int arena;           // index of the arena holding the arrays, -1: device is the cloth's own buffer
+	wfVkBuffer device;                   // every array of the cloth, at regionOffset[]; in an arena: its buffer (not owned)
+	int arena;                           // index of the arena holding the arrays, -1: device is the cloth's own buffer
 	VkDeviceSize deviceBase, deviceSize; // the cloth's range of device (base 0 in its own buffer)
-	int slot;            // batch slot in the recorded frame, -1: stepped by the per-range path
+	int slot;                            // batch slot in the recorded frame, -1: stepped by the per-range path
 	// Substep records the frame buffer holds: WF_VK_MAX_SUBSTEPS, or 1 for a cloth that only the
 	// fused kernel steps (its substeps come from the arena's table; 1024 small cloths would
 	// otherwise hold 200 MB of host-visible frame buffers).
 	int frameSubsteps;
 	VkDeviceSize regionOffset[WF_VK_REGION_COUNT];
 	VkDeviceSize regionSize[WF_VK_REGION_COUNT];
-	wfVkBuffer staging;  // host-visible: wfVkStatus copy, then (n) pos, vel, normals
-	wfVkBuffer frame;    // host-visible: wfVkClothParams + (WF_VK_MAX_SUBSTEPS) wfVkSubstep
+	wfVkBuffer staging; // host-visible: wfVkStatus copy, then (n) pos, vel, normals
+	wfVkBuffer frame;   // host-visible: wfVkClothParams + (WF_VK_MAX_SUBSTEPS) wfVkSubstep
 	VkDescriptorPool descriptorPool;
-	VkDescriptorSet sets[2]; // variant 0 reads A writes B, variant 1 the reverse
+	VkDescriptorSet sets[2];                          // variant 0 reads A writes B, variant 1 the reverse
 	VkCommandBuffer upload, download, restore, stats; // recorded once
-	uint32_t particleGroups, constraintGroups; // workgroups of the statistics kernels
-	VkDeviceSize statsParamsOffset;  // wfVkStatsParams in the frame buffer
-	VkDeviceSize stagingPartials;    // the partials' copy in the staging buffer
-	bool normalsCurrent; // the device's normal buffer matches its positions
-	bool inContacts;     // counted in wfVkContacts.worldParticles (cloth against cloth)
+	uint32_t particleGroups, constraintGroups;        // workgroups of the statistics kernels
+	VkDeviceSize statsParamsOffset;                   // wfVkStatsParams in the frame buffer
+	VkDeviceSize stagingPartials;                     // the partials' copy in the staging buffer
+	bool normalsCurrent;                              // the device's normal buffer matches its positions
+	bool inContacts;                                  // counted in wfVkContacts.worldParticles (cloth against cloth)
 } wfVkCloth;
 
 // Batches: the arrays of every small cloth (those the fused kernel steps) are packed into an arena
@@ -95,15 +95,15 @@ typedef struct wfVkCloth {
 #define WF_VK_MAX_ARENAS 16
 #define WF_VK_ARENA_FIRST_SIZE (4u << 20) // bytes of an arena's first buffer
 typedef struct wfVkArena {
-	wfVkBuffer buffer;   // device-local: the cloths' regions
-	VkDeviceSize top;    // bytes handed out
-	int live;            // cloths in it
-	wfVkBuffer table;    // host-visible: (WF_VK_MAX_SUBSTEPS) wfVkSubstep, then (slotCapacity) wfVkBatchSlot
+	wfVkBuffer buffer; // device-local: the cloths' regions
+	VkDeviceSize top;  // bytes handed out
+	int live;          // cloths in it
+	wfVkBuffer table;  // host-visible: (WF_VK_MAX_SUBSTEPS) wfVkSubstep, then (slotCapacity) wfVkBatchSlot
 	uint32_t slotCapacity;
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
-	int slots;           // cloths in the recorded frame's dispatch
-	int sizeIndex;       // its workgroup size: 32 << sizeIndex
+	int slots;     // cloths in the recorded frame's dispatch
+	int sizeIndex; // its workgroup size: 32 << sizeIndex
 } wfVkArena;
 
 // The world's contact arrays (wfSelfCollisionDef; shared.h WF_VK_CONTACT_BIND_*): one device
@@ -112,26 +112,26 @@ typedef struct wfVkArena {
 // the scan's block sums after it. Grown (never shrunk) as cloths are added.
 typedef struct wfVkContacts {
 	wfVkBuffer device;
-	wfVkBuffer params;   // host-visible wfVkContactParams
+	wfVkBuffer params; // host-visible wfVkContactParams
 	VkDeviceSize offset[WF_VK_CONTACT_BIND_COUNT], size[WF_VK_CONTACT_BIND_COUNT];
-	int particles;       // the arrays' capacity
-	uint32_t cells;      // the largest hash they serve (a power of two)
+	int particles;  // the arrays' capacity
+	uint32_t cells; // the largest hash they serve (a power of two)
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
 	// Cloth against cloth, as the CPU's wfCpuContactsReserve (the same hash, so the same bits):
 	// the world's live particles, the capacity they reached when it last grew, the hash's size.
 	int worldParticles, worldCapacity;
-	uint32_t worldHash;  // the smallest power of two >= 2 worldCapacity
+	uint32_t worldHash; // the smallest power of two >= 2 worldCapacity
 } wfVkContacts;
 
 typedef struct wfVkContext {
-	wfWorld* world;      // where messages go
-	wfVkGpu gpu;         // instance, device and queue (src/vk/): own, or the caller's (wfWorldDef.vulkanDevice)
+	wfWorld* world; // where messages go
+	wfVkGpu gpu;    // instance, device and queue (src/vk/): own, or the caller's (wfWorldDef.vulkanDevice)
 	VkDescriptorSetLayout setLayout;
 	VkPipelineLayout pipelineLayout;
 	VkDescriptorSetLayout contactSetLayout; // WF_VK_CONTACT_BIND_* (set 1 of pipelineLayout)
 	wfVkContacts contacts;
-	VkDescriptorSetLayout batchSetLayout;   // WF_VK_BATCH_BIND_* (fused kernels)
+	VkDescriptorSetLayout batchSetLayout; // WF_VK_BATCH_BIND_* (fused kernels)
 	VkPipelineLayout batchPipelineLayout;
 	wfVkArena arenas[WF_VK_MAX_ARENAS];
 	int arenaCount;
@@ -147,21 +147,21 @@ typedef struct wfVkContext {
 	uint64_t recordedClothSet;
 	uint64_t clothSetVersion; // bumped when a cloth is added or removed
 	int dispatchesPerFrame;
-	int fusedClothsPerFrame;  // cloths the recorded frame steps with the fused kernel
+	int fusedClothsPerFrame; // cloths the recorded frame steps with the fused kernel
 	// Fused small-cloth path: available when the device runs 1024-invocation workgroups; the shared
 	// array holds fusedSharedFloats floats (maxComputeSharedMemorySize / 4, at most 12288).
 	bool fusedAvailable;
-	bool fusedDisabled;       // fusedPath never: every cloth takes the per-range path
-	bool fusedForced;         // fusedPath always: every small cloth takes the fused path, even alone
+	bool fusedDisabled; // fusedPath never: every cloth takes the per-range path
+	bool fusedForced;   // fusedPath always: every small cloth takes the fused path, even alone
 	uint32_t fusedSharedFloats;
 	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
 	VkPipeline fusedPipelines[WF_SOLVER_COUNT][WF_VK_FUSED_GROUP_SIZES];
-	double lastFrameGpuMs;    // from the timestamps of the last step, < 0 if unknown
+	double lastFrameGpuMs; // from the timestamps of the last step, < 0 if unknown
 	// WEFT_VK_TIMING=1: GPU times of the frames, summarised in the log when the world is destroyed.
-	double* frameTimes;       // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
+	double* frameTimes; // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
 	int frameCount;
-	bool lost;                // the device was lost: every later call fails
-	bool injectOutOfMemory;   // tests: the next allocations fail as VK_ERROR_OUT_OF_DEVICE_MEMORY
+	bool lost;              // the device was lost: every later call fails
+	bool injectOutOfMemory; // tests: the next allocations fail as VK_ERROR_OUT_OF_DEVICE_MEMORY
 	// Stage timing (world->stageTiming): the recorded frame writes a timestamp wherever the work
 	// changes wfStage. Query 0 starts the frame, 2 .. 2 + stageMarks - 1 are the marks in recording
 	// order, 1 ends it; markStage[q] is the stage of the interval that ends at query q.
@@ -170,8 +170,8 @@ typedef struct wfVkContext {
 	bool stageTimingAsked;      // world->stageTiming when the frame was recorded
 	bool recordedStageTiming;   // the recorded frame has the stage marks
 	uint32_t stageMarks;
-	uint8_t* markStage;         // (timestampCapacity) wfStage
-	uint64_t* ticks;            // (timestampCapacity) the last frame's query results
+	uint8_t* markStage; // (timestampCapacity) wfStage
+	uint64_t* ticks;    // (timestampCapacity) the last frame's query results
 } wfVkContext;
 
 wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const char* file, int line);

@@ -2,10 +2,7 @@
 // renderer on the same device draws from the solver's buffers without a copy.
 #include "vk_interop.h"
 
-void wfVkInteropDevice(wfWorld* world, wfVulkanDevice* out)
-{
-	wfVkGpuShare(&((const wfVkContext*)world->backendData)->gpu, out);
-}
+void wfVkInteropDevice(wfWorld* world, wfVulkanDevice* out) { wfVkGpuShare(&((const wfVkContext*)world->backendData)->gpu, out); }
 
 // A cloth's arrays sit at regionOffset[] of its device buffer (in an arena they are already offset by
 // the cloth's base). Frames start and end with the state in the A regions.

@@ -37,10 +37,11 @@ static int CompareDoubles(const void* a, const void* b)
 
 static int Usage(void)
 {
-	fprintf(stderr, "usage: weft_render_bench [--preset NAME] [--frames N] [--size WxH] [--msaa N] [--backend cpu|vulkan]\n"
-	                "                         [--mode texture|speed|strain] [--view cloth|nodes|both] [--wireframe] [--png DIR]\n"
-	                "                         [--video FILE.mp4]\n"
-	                "                         [--grid COLSxROWS] [--share]\n");
+	fprintf(stderr,
+		"usage: weft_render_bench [--preset NAME] [--frames N] [--size WxH] [--msaa N] [--backend cpu|vulkan]\n"
+		"                         [--mode texture|speed|strain] [--view cloth|nodes|both] [--wireframe] [--png DIR]\n"
+		"                         [--video FILE.mp4]\n"
+		"                         [--grid COLSxROWS] [--share]\n");
 	return 2;
 }
 
@@ -147,7 +148,7 @@ int main(int argc, char** argv)
 	for (int f = 0; f < frames && status == 0; ++f) {
 		double a = Now();
 		if (wfRenderer_DrawWorld(renderer, world, &cloth, 1, &camera) != WF_OK ||
-		    wfRenderer_ReadPixels(renderer, rgba, (int)bytes) != WF_OK) {
+			wfRenderer_ReadPixels(renderer, rgba, (int)bytes) != WF_OK) {
 			fprintf(stderr, "frame %d: %s\n", f, wfRenderer_GetLastError(renderer));
 			status = 1;
 			break;
@@ -180,8 +181,8 @@ int main(int argc, char** argv)
 		status = 1;
 	}
 	printf("%s %dx%d, %dx MSAA on %s (simulation: %s on %s)\n", preset, width, height, wfRenderer_GetDef(renderer).msaaSamples,
-	       wfRenderer_GetDeviceName(renderer), wfBackendName(wfWorld_GetBackend(world)),
-	       wfWorld_GetDeviceName(world) != NULL ? wfWorld_GetDeviceName(world) : "cpu");
+		wfRenderer_GetDeviceName(renderer), wfBackendName(wfWorld_GetBackend(world)),
+		wfWorld_GetDeviceName(world) != NULL ? wfWorld_GetDeviceName(world) : "cpu");
 	// The median of the frames after the first (which creates the cloth's cache) and the mean.
 	double median = first;
 	if (times != NULL && frames > 1) {
@@ -189,10 +190,10 @@ int main(int argc, char** argv)
 		median = times[1 + (frames - 1) / 2];
 	}
 	printf("renderer creation %.1f ms; first frame %.1f ms; render + read-back median %.2f ms/frame (mean %.2f) over %d frames\n",
-	       createTime * 1e3, first * 1e3, median * 1e3, frames > 1 ? renderTime * 1e3 / (frames - 1) : first * 1e3, frames - 1);
+		createTime * 1e3, first * 1e3, median * 1e3, frames > 1 ? renderTime * 1e3 / (frames - 1) : first * 1e3, frames - 1);
 	printf("cloth drawn from the solver's buffers: %s (%d cloths); %lld bytes of cloth state uploaded in the last frame\n",
-	       wfRenderer_SharesWorldDevice(renderer) ? "yes" : "no", wfRenderer_GetZeroCopyCloths(renderer),
-	       (long long)wfRenderer_GetUploadBytes(renderer));
+		wfRenderer_SharesWorldDevice(renderer) ? "yes" : "no", wfRenderer_GetZeroCopyCloths(renderer),
+		(long long)wfRenderer_GetUploadBytes(renderer));
 	printf("simulation step %.2f ms/frame; png/video output %.2f ms/frame\n", stepTime * 1e3 / frames, pngTime * 1e3 / frames);
 	if (wfRenderer_GetValidationCount(renderer) > 0) {
 		printf("%d validation messages\n", wfRenderer_GetValidationCount(renderer));

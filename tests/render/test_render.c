@@ -51,8 +51,8 @@ static wfRenderer* MakeRenderer(int width, int height)
 	if (r == NULL)
 		fprintf(stderr, "  wfCreateRenderer: %s\n", error);
 	else
-		fprintf(stderr, "  device: %s, %dx MSAA, validation %s\n", wfRenderer_GetDeviceName(r),
-		        wfRenderer_GetDef(r).msaaSamples, wfRenderer_GetDef(r).validation ? "on" : "off");
+		fprintf(stderr, "  device: %s, %dx MSAA, validation %s\n", wfRenderer_GetDeviceName(r), wfRenderer_GetDef(r).msaaSamples,
+			wfRenderer_GetDef(r).validation ? "on" : "off");
 	return r;
 }
 
@@ -251,7 +251,7 @@ WF_TEST(render_cloth_covers_its_region)
 		for (int x = 0; x < W; ++x) {
 			bool fg = IsForeground(rgba + (y * W + x) * 4, bg, 8);
 			covered += fg;
-			double d = InsideDistance((const double (*)[2])quad, 4, x + 0.5, y + 0.5);
+			double d = InsideDistance((const double(*)[2])quad, 4, x + 0.5, y + 0.5);
 			if (d > 1.5) {
 				inside++;
 				insideCovered += fg;
@@ -261,11 +261,11 @@ WF_TEST(render_cloth_covers_its_region)
 			}
 		}
 	}
-	fprintf(stderr, "  covered %d of %d pixels; inside the quad %d of %d, outside %d of %d\n", covered, W * H,
-	        insideCovered, inside, outsideCovered, outside);
-	ENSURE(inside > W * H / 10);           // the cloth is a sizeable part of the frame
-	ENSURE(insideCovered == inside);       // not blank, no holes
-	ENSURE(outsideCovered == 0);           // nothing outside the sheet
+	fprintf(stderr, "  covered %d of %d pixels; inside the quad %d of %d, outside %d of %d\n", covered, W * H, insideCovered, inside,
+		outsideCovered, outside);
+	ENSURE(inside > W * H / 10);     // the cloth is a sizeable part of the frame
+	ENSURE(insideCovered == inside); // not blank, no holes
+	ENSURE(outsideCovered == 0);     // nothing outside the sheet
 	wfDestroyRenderer(r);
 	wfDestroyWorld(world);
 	return 0;
@@ -424,8 +424,8 @@ WF_TEST(render_video_30_frames)
 	wfDestroyWorld(world);
 
 	FILE* probe = popen("ffprobe -v error -count_frames -select_streams v:0 "
-	                    "-show_entries stream=width,height,nb_read_frames -of csv=p=0 render_out/video.mp4",
-	                    "r");
+						"-show_entries stream=width,height,nb_read_frames -of csv=p=0 render_out/video.mp4",
+		"r");
 	ENSURE(probe != NULL);
 	int w = 0, h = 0, frames = 0;
 	int fields = fscanf(probe, "%d,%d,%d", &w, &h, &frames);
@@ -596,8 +596,8 @@ WF_TEST(render_two_cloths)
 	int inside[2] = {0, 0}, insideCovered[2] = {0, 0}, outsideCovered = 0;
 	double quads[2][4][2];
 	for (int i = 0; i < 2; ++i) {
-		const wfVec3 corners[4] = {{offsets[i] - 1.0f, 0.0f, -1.0f}, {offsets[i] + 1.0f, 0.0f, -1.0f},
-		                           {offsets[i] + 1.0f, 0.0f, 1.0f}, {offsets[i] - 1.0f, 0.0f, 1.0f}};
+		const wfVec3 corners[4] = {{offsets[i] - 1.0f, 0.0f, -1.0f}, {offsets[i] + 1.0f, 0.0f, -1.0f}, {offsets[i] + 1.0f, 0.0f, 1.0f},
+			{offsets[i] - 1.0f, 0.0f, 1.0f}};
 		for (int k = 0; k < 4; ++k)
 			Project(&cam, corners[k], W, H, &quads[i][k][0], &quads[i][k][1]);
 	}
@@ -606,7 +606,7 @@ WF_TEST(render_two_cloths)
 			bool fg = IsForeground(rgba + (y * W + x) * 4, bg, 8);
 			bool outsideBoth = true;
 			for (int i = 0; i < 2; ++i) {
-				double d = InsideDistance((const double (*)[2])quads[i], 4, x + 0.5, y + 0.5);
+				double d = InsideDistance((const double(*)[2])quads[i], 4, x + 0.5, y + 0.5);
 				if (d > 1.5) {
 					inside[i]++;
 					insideCovered[i] += fg;
@@ -616,8 +616,8 @@ WF_TEST(render_two_cloths)
 			outsideCovered += fg && outsideBoth;
 		}
 	}
-	fprintf(stderr, "  left %d of %d, right %d of %d covered, %d pixels outside both\n", insideCovered[0], inside[0],
-	        insideCovered[1], inside[1], outsideCovered);
+	fprintf(stderr, "  left %d of %d, right %d of %d covered, %d pixels outside both\n", insideCovered[0], inside[0], insideCovered[1],
+		inside[1], outsideCovered);
 	ENSURE(inside[0] > 500 && inside[1] > 500);
 	ENSURE(insideCovered[0] == inside[0] && insideCovered[1] == inside[1]);
 	ENSURE(outsideCovered == 0);
@@ -714,12 +714,11 @@ static wfWorld* MakeVulkanWorld(wfWorldDef* wd)
 }
 
 // Draws with both renderers and compares: returns the PSNR of the shared one against the staged one.
-static double DrawBoth(wfRenderer* shared, wfRenderer* own, wfWorld* world, const wfClothId* cloths, int count,
-                       const wfCamera* cam, uint8_t* a, uint8_t* b, const char* name)
+static double DrawBoth(wfRenderer* shared, wfRenderer* own, wfWorld* world, const wfClothId* cloths, int count, const wfCamera* cam,
+	uint8_t* a, uint8_t* b, const char* name)
 {
-	if (wfRenderer_DrawWorld(shared, world, cloths, count, cam) != WF_OK ||
-	    wfRenderer_ReadPixels(shared, a, W * H * 4) != WF_OK || wfRenderer_DrawWorld(own, world, cloths, count, cam) != WF_OK ||
-	    wfRenderer_ReadPixels(own, b, W * H * 4) != WF_OK) {
+	if (wfRenderer_DrawWorld(shared, world, cloths, count, cam) != WF_OK || wfRenderer_ReadPixels(shared, a, W * H * 4) != WF_OK ||
+		wfRenderer_DrawWorld(own, world, cloths, count, cam) != WF_OK || wfRenderer_ReadPixels(own, b, W * H * 4) != WF_OK) {
 		fprintf(stderr, "  draw failed: %s / %s\n", wfRenderer_GetLastError(shared), wfRenderer_GetLastError(own));
 		return -1.0;
 	}
@@ -773,8 +772,8 @@ WF_TEST(render_zero_copy_from_solver_buffers)
 			snprintf(name, sizeof name, "zero_copy_%s_%s", presets[p], wfColorModeName(modes[m]));
 			double psnr = DrawBoth(shared, own, world, cloths, 2, &cam, a, b, name);
 			fprintf(stderr, "  %s, %s: %d cloths from the solver's buffers, %lld bytes uploaded (staged: %lld); PSNR %.1f dB (>= 50)\n",
-			        presets[p], wfColorModeName(modes[m]), wfRenderer_GetZeroCopyCloths(shared),
-			        (long long)wfRenderer_GetUploadBytes(shared), (long long)wfRenderer_GetUploadBytes(own), psnr);
+				presets[p], wfColorModeName(modes[m]), wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared),
+				(long long)wfRenderer_GetUploadBytes(own), psnr);
 			ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 2 && wfRenderer_GetUploadBytes(shared) == 0);
 			ENSURE(wfRenderer_GetZeroCopyCloths(own) == 0 && wfRenderer_GetUploadBytes(own) > 0);
 			ENSURE(psnr >= 50.0);
@@ -784,7 +783,7 @@ WF_TEST(render_zero_copy_from_solver_buffers)
 		ENSURE(wfCloth_Reset(cloths[0]) == WF_OK);
 		double psnr = DrawBoth(shared, own, world, cloths, 2, &cam, a, b, "zero_copy_after_reset");
 		fprintf(stderr, "  after a reset: %d cloth from the solver's buffers, %lld bytes uploaded; PSNR %.1f dB\n",
-		        wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared), psnr);
+			wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared), psnr);
 		ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 1 && wfRenderer_GetUploadBytes(shared) > 0);
 		ENSURE(psnr >= 50.0);
 		ENSURE(wfWorld_Step(world) == WF_OK);
@@ -873,7 +872,7 @@ WF_TEST(render_zero_copy_second_world_on_the_device)
 	wfCamera cam = wfDefaultCameraForPreset("xpbd");
 	double psnr = DrawBoth(shared, own, other, &cloth, 1, &cam, a, b, "zero_copy_second_world");
 	fprintf(stderr, "  second world: %d cloth from the solver's buffers, %lld bytes uploaded; PSNR %.1f dB against staged\n",
-	        wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared), psnr);
+		wfRenderer_GetZeroCopyCloths(shared), (long long)wfRenderer_GetUploadBytes(shared), psnr);
 	ENSURE(wfRenderer_GetZeroCopyCloths(shared) == 1 && wfRenderer_GetUploadBytes(shared) == 0);
 	ENSURE(psnr >= 50.0);
 	ENSURE_NO_VALIDATION(shared);
@@ -1131,8 +1130,8 @@ WF_TEST(render_mesh_uv_seams)
 		differ[0] += img[0][i] != img[1][i];
 		differ[1] += img[2][i] != img[1][i];
 	}
-	fprintf(stderr, "  channels that differ from the split sheet: corner UVs %ld, one UV per particle %ld (of %d)\n", differ[0],
-	        differ[1], W * H * 4);
+	fprintf(stderr, "  channels that differ from the split sheet: corner UVs %ld, one UV per particle %ld (of %d)\n", differ[0], differ[1],
+		W * H * 4);
 	ENSURE(differ[0] == 0);
 	ENSURE(differ[1] >= 1000);
 	ENSURE_NO_VALIDATION(r);
@@ -1200,7 +1199,7 @@ WF_TEST(render_torn_cloth)
 		}
 	}
 	fprintf(stderr, "  %d particles, %d triangles after the tear; below the band: %d of %d pixels covered before, %d after\n",
-	        info.particleCount, info.triangleCount, coveredBefore, inside, coveredAfter);
+		info.particleCount, info.triangleCount, coveredBefore, inside, coveredAfter);
 	ENSURE(inside > 200);
 	ENSURE(coveredBefore == inside);
 	ENSURE(coveredAfter == 0);

@@ -57,9 +57,18 @@ static bool CreateBadDef(Fixture* f, int what)
 	d.width = d.height = 16;
 	const char* field = NULL;
 	switch (what) {
-	case 0: d.speedScale = f->bad; field = "speedScale"; break;
-	case 1: d.strainScale = f->bad; field = "strainScale"; break;
-	case 2: d.background[1] = f->bad; field = "background"; break;
+	case 0:
+		d.speedScale = f->bad;
+		field = "speedScale";
+		break;
+	case 1:
+		d.strainScale = f->bad;
+		field = "strainScale";
+		break;
+	case 2:
+		d.background[1] = f->bad;
+		field = "background";
+		break;
 	}
 	wfRenderer* r = wfCreateRenderer(&d, f->error, sizeof f->error);
 	wfDestroyRenderer(r);
@@ -115,7 +124,9 @@ enum { RENDER_ARG_CASE_COUNT = 0 RENDER_ARG_CASES(COUNT_ROW) };
 static bool RunRow(Fixture* f, int k)
 {
 	int row = 0;
-#define RUN_ROW(expr) if (row++ == k) return (expr);
+#define RUN_ROW(expr) \
+	if (row++ == k) \
+		return (expr);
 	RENDER_ARG_CASES(RUN_ROW)
 #undef RUN_ROW
 	return false;

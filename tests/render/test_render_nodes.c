@@ -116,9 +116,8 @@ WF_TEST(render_nodes_strain_scale)
 	Stretch(&s, -0.01f);
 	ENSURE(Frame(r, &s, rgba) == 0);
 	Tally squeezed = Count(rgba);
-	fprintf(stderr, "  red pixels: rest %d, +1%% %d (max R-B %d), +2%% %d (max R-B %d), -1%% %d; blue: rest %d, -1%% %d\n",
-		rest.reddish, one.reddish, one.maxRedMinusBlue, two.reddish, two.maxRedMinusBlue, squeezed.reddish, rest.bluish,
-		squeezed.bluish);
+	fprintf(stderr, "  red pixels: rest %d, +1%% %d (max R-B %d), +2%% %d (max R-B %d), -1%% %d; blue: rest %d, -1%% %d\n", rest.reddish,
+		one.reddish, one.maxRedMinusBlue, two.reddish, two.maxRedMinusBlue, squeezed.reddish, rest.bluish, squeezed.bluish);
 	ENSURE(rest.reddish == 0 && squeezed.reddish == 0);
 	ENSURE(one.reddish >= 200); // 72 horizontal constraints of about 20 pixels each, less the spheres
 	// Linear mix(grey 0.45, red 0.95, 1/2) = 0.70 -> sRGB 218 against blue mix(0.45, 0.02, 1/2) = 0.235
@@ -153,8 +152,7 @@ WF_TEST(render_nodes_view_differs_from_cloth)
 		for (int i = 0; i < NW * NH * 4; i += 4)
 			differ[k] += memcmp(img[pairs[k][0]] + i, img[pairs[k][1]] + i, 3) != 0;
 	}
-	fprintf(stderr, "  pixels that differ of %d: cloth/nodes %d, cloth/both %d, nodes/both %d\n", NW * NH, differ[0], differ[1],
-		differ[2]);
+	fprintf(stderr, "  pixels that differ of %d: cloth/nodes %d, cloth/both %d, nodes/both %d\n", NW * NH, differ[0], differ[1], differ[2]);
 	// The sheet covers about 60 % of the image height (1 m at 2.2 m, 40 degrees): over 8000 pixels.
 	ENSURE(differ[0] >= 5000);
 	ENSURE(differ[1] >= 500 && differ[2] >= 5000);
@@ -237,8 +235,7 @@ WF_TEST(render_nodes_zero_copy_matches_cpu)
 		sum += d;
 	}
 	double mean = sum / (NW * NH * 4);
-	fprintf(stderr, "  zero-copy against uploaded: %ld of %d channels differ, mean difference %.4f of 255\n", differ, NW * NH * 4,
-		mean);
+	fprintf(stderr, "  zero-copy against uploaded: %ld of %d channels differ, mean difference %.4f of 255\n", differ, NW * NH * 4, mean);
 	ENSURE(mean <= 0.5); // lavapipe: 1 channel of 120000 differs by 1; before velocities were uploaded: 2.6
 	free(img[0]);
 	free(img[1]);

@@ -26,13 +26,13 @@ static char g_devicesLine[MAX_LINE]; // "devices window=NAME; renderer=NAME; sim
 static const char* g_dir;
 static int g_failed;
 
-#define CHECK(cond, ...)                           \
-	do {                                           \
-		printf("%s: ", (cond) ? "ok  " : "FAIL");  \
-		printf(__VA_ARGS__);                       \
-		printf("\n");                              \
-		if (!(cond))                               \
-			g_failed = 1;                          \
+#define CHECK(cond, ...) \
+	do { \
+		printf("%s: ", (cond) ? "ok  " : "FAIL"); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+		if (!(cond)) \
+			g_failed = 1; \
 	} while (0)
 
 static int LoadLog(void)
@@ -248,9 +248,10 @@ static void CheckSession(void)
 	double d0 = Dist(p0, t0), d1 = Dist(p1, t1), travel = Dist(start, t1);
 	CHECK(travel > 0.1, "the cursor's target is %.3f m from where the particle was grabbed", travel);
 	CHECK(Dist(t0, t1) < 1e-6, "the target stays while the mouse rests");
-	CHECK(d0 > 0.01 && d1 < 0.01 * d0,
-		"distance to the target shrinks from %.4f m to %.6f m (factor %s%.0f) within 3 frames", d0, d1,
-		d1 > 0.0 ? "" : ">", d1 > 0.0 ? d0 / d1 : d0 / 1e-9);
+	CHECK(d0 > 0.01 && d1<0.01 * d0, "distance to the target shrinks from %.4f m to %.6f m (factor %s%.0f) within 3 frames", d0, d1, d1> 0.0
+			? ""
+			: ">",
+		d1 > 0.0 ? d0 / d1 : d0 / 1e-9);
 	CHECK(Dist(start, p1) > 0.9 * travel, "the particle moved %.3f m toward the target", Dist(start, p1));
 	const Probe* released = Find("released");
 	CHECK(Num(released, "grabbed") == -1 && Num(released, "gesture") == 0, "mouse up releases the particle");
@@ -288,8 +289,8 @@ static void CheckPanel(void)
 	double y0 = Num(initial, "meany"), yl = Num(light, "meany"), yh = Num(heavy, "meany");
 	double sagLight = y0 - yl, sagHeavy = y0 - yh;
 	CHECK(Num(heavy, "gravity") == -30.0, "the world's gravity is %g after 'set gravity -30'", Num(heavy, "gravity"));
-	CHECK(sagLight > 0.002 && sagHeavy > 2.0 * sagLight,
-		"raising gravity 9.8 -> 30 deepens the sag from %.4f m to %.4f m (x%.2f)", sagLight, sagHeavy, sagHeavy / sagLight);
+	CHECK(sagLight > 0.002 && sagHeavy > 2.0 * sagLight, "raising gravity 9.8 -> 30 deepens the sag from %.4f m to %.4f m (x%.2f)",
+		sagLight, sagHeavy, sagHeavy / sagLight);
 	const Probe* rc = Find("after_reset_cloth");
 	CHECK(SameField(initial, rc, "hash"), "the panel's Reset cloth button restores the initial positions");
 	CHECK(Num(rc, "gravity") == -30.0, "Reset cloth keeps the parameters (gravity %g)", Num(rc, "gravity"));
@@ -299,8 +300,8 @@ static void CheckPanel(void)
 	CHECK(!SameField(initial, rp, "hash"), "Reset params leaves the particles where they are");
 	const Probe* rb0 = Find("rebuilt");
 	const Probe* rb1 = Find("rebuilt_later");
-	CHECK(Num(initial, "particles") == 256 && Num(rb0, "particles") == 120,
-		"grid 16x16 -> 12x10 rebuilds the cloth (%g -> %g particles)", Num(initial, "particles"), Num(rb0, "particles"));
+	CHECK(Num(initial, "particles") == 256 && Num(rb0, "particles") == 120, "grid 16x16 -> 12x10 rebuilds the cloth (%g -> %g particles)",
+		Num(initial, "particles"), Num(rb0, "particles"));
 	CHECK(Num(rb1, "steps") == Num(rb0, "steps") + 5 && !SameField(rb0, rb1, "hash"),
 		"the rebuilt cloth steps (%g frames later it has moved)", Num(rb1, "steps") - Num(rb0, "steps"));
 
@@ -341,8 +342,7 @@ static void CheckVulkan(void)
 		Num(held, "zerocopy"), Num(held, "uploaded"));
 	// WEFT_VK_DEVICE=LlVmPiPe (mixed case): the window, the renderer and the world name one device.
 	char window[256] = "", renderer[256] = "", simulation[256] = "";
-	int fields = sscanf(g_devicesLine, "devices window=%255[^;]; renderer=%255[^;]; simulation=%255[^\n]", window, renderer,
-		simulation);
+	int fields = sscanf(g_devicesLine, "devices window=%255[^;]; renderer=%255[^;]; simulation=%255[^\n]", window, renderer, simulation);
 	CHECK(fields == 3 && strstr(window, "llvmpipe") != NULL && strcmp(window, renderer) == 0 && strcmp(window, simulation) == 0,
 		"window '%s', renderer '%s', simulation '%s' on one device", window, renderer, simulation);
 	Image img = LoadPng("vulkan");
@@ -360,9 +360,9 @@ static void CheckMinimise(void)
 	const Probe* ma = Find("minimised_a");
 	const Probe* mb = Find("minimised_b");
 	const Probe* restored = Find("restored");
-	CHECK(Num(before, "minimised") == 0 && Num(ma, "minimised") == 1 && Num(mb, "minimised") == 1 &&
-		Num(restored, "minimised") == 0, "minimise and restore reach the viewer (minimised %g %g %g %g)",
-		Num(before, "minimised"), Num(ma, "minimised"), Num(mb, "minimised"), Num(restored, "minimised"));
+	CHECK(Num(before, "minimised") == 0 && Num(ma, "minimised") == 1 && Num(mb, "minimised") == 1 && Num(restored, "minimised") == 0,
+		"minimise and restore reach the viewer (minimised %g %g %g %g)", Num(before, "minimised"), Num(ma, "minimised"),
+		Num(mb, "minimised"), Num(restored, "minimised"));
 
 	// 20 minimised turns (frames 22..41): nothing drawn or presented, no swapchain made.
 	double turns = Num(mb, "frame") - Num(before, "frame");
@@ -376,21 +376,18 @@ static void CheckMinimise(void)
 	// Asleep, not spinning: each turn waits in the event queue (0.05 s), and uses little CPU.
 	double wall = Num(mb, "wall") - Num(before, "wall"), cpu = Num(mb, "cpu") - Num(before, "cpu");
 	CHECK(wall >= 20 * 0.05 * 0.9, "20 minimised turns took %.3f s of wall time (at least 0.05 s each)", wall);
-	CHECK(cpu < 0.25 * wall, "while minimised the process used %.3f s of CPU in %.3f s (%.0f%%)", cpu, wall,
-		100.0 * cpu / wall);
+	CHECK(cpu < 0.25 * wall, "while minimised the process used %.3f s of CPU in %.3f s (%.0f%%)", cpu, wall, 100.0 * cpu / wall);
 
 	// Restored: the next turn draws and presents again, and the picture (paused) is the one from before.
 	CHECK(Num(restored, "displayed") - Num(mb, "displayed") == 1 && Num(restored, "presented") - Num(mb, "presented") == 1 &&
-		Num(restored, "rendered") - Num(mb, "rendered") == 1,
-		"the frame of the restore is rendered and presented (displayed %g -> %g)", Num(mb, "displayed"),
-		Num(restored, "displayed"));
+			Num(restored, "rendered") - Num(mb, "rendered") == 1,
+		"the frame of the restore is rendered and presented (displayed %g -> %g)", Num(mb, "displayed"), Num(restored, "displayed"));
 	CHECK(SameField(before, restored, "hash"), "paused, the cloth is where it was (hash %.16s)", Field(restored, "hash"));
 	int x0 = PanelRight(restored);
 	Image ib = LoadPng("before"), ia = LoadPng("after");
 	double d = MeanDiff(&ib, &ia, x0);
 	CHECK(ia.width == 800 && ia.height == 450 && d == 0.0,
-		"after restore the frame is %dx%d and the same picture right of the panel (mean difference %.4f)", ia.width,
-		ia.height, d);
+		"after restore the frame is %dx%d and the same picture right of the panel (mean difference %.4f)", ia.width, ia.height, d);
 
 	// On the wall clock: 20 minimised turns, then the first frame after restore steps at most the cap.
 	const Probe* running = Find("running");
@@ -410,14 +407,13 @@ static void CheckMinimise(void)
 	Image ir = LoadPng("resumed");
 	long changed = ChangedPixels(&ia, &ir, x0);
 	CHECK(ir.width == 800 && ir.height == 450 && changed > 200,
-		"the resumed frame is %dx%d and shows the cloth moving (%ld pixels changed since the restore)", ir.width,
-		ir.height, changed);
+		"the resumed frame is %dx%d and shows the cloth moving (%ld pixels changed since the restore)", ir.width, ir.height, changed);
 
 	// No swapchain of no size was ever made: the smallest one is the window's 800x450.
 	double sw[2];
 	Vec(resumed, "swapmin", sw, 2);
-	CHECK(sw[0] == 800 && sw[1] == 450 && Num(resumed, "swapchains") >= 1,
-		"%g swapchains made, the smallest %gx%g", Num(resumed, "swapchains"), sw[0], sw[1]);
+	CHECK(sw[0] == 800 && sw[1] == 450 && Num(resumed, "swapchains") >= 1, "%g swapchains made, the smallest %gx%g",
+		Num(resumed, "swapchains"), sw[0], sw[1]);
 	printf("end: %s", g_endLine);
 	free(ib.rgba);
 	free(ia.rgba);

@@ -53,8 +53,7 @@ int main(int argc, char** argv)
 	}
 	int code = 0;
 	for (int frame = 0; frame < frames && code == 0; ++frame) {
-		if (wfWorld_Step(w) != WF_OK || wfCloth_ReadPositions(id, p, n) != WF_OK ||
-			fwrite(p, sizeof *p, (size_t)n, f) != (size_t)n)
+		if (wfWorld_Step(w) != WF_OK || wfCloth_ReadPositions(id, p, n) != WF_OK || fwrite(p, sizeof *p, (size_t)n, f) != (size_t)n)
 			code = 1;
 	}
 	if (fclose(f) != 0)

@@ -23,10 +23,7 @@ wfColliderDef wfShimScene_GetColliderDef(const wfScene* scene, int index);
 
 static long s_texts, s_parsed, s_rejected, s_mismatches;
 
-static bool SameString(const char* a, const char* b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
+static bool SameString(const char* a, const char* b) { return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0); }
 
 static bool SameBytes(const void* a, const void* b, size_t bytes)
 {

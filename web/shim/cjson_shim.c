@@ -33,10 +33,7 @@ static void SkipSpace(Reader* r)
 		r->at--;
 }
 
-static cJSON* NewItem(void)
-{
-	return (cJSON*)calloc(1, sizeof(cJSON));
-}
+static cJSON* NewItem(void) { return (cJSON*)calloc(1, sizeof(cJSON)); }
 
 void wfJsonDelete(cJSON* item)
 {
@@ -172,8 +169,8 @@ static cJSON_bool ParseNumber(Reader* r, cJSON* item)
 {
 	char digits[64];
 	size_t n = 0;
-	while (n < sizeof digits - 1 && r->at + n < r->length && strchr("0123456789+-eE.", r->text[r->at + n]) != NULL &&
-	       r->text[r->at + n] != 0)
+	while (
+		n < sizeof digits - 1 && r->at + n < r->length && strchr("0123456789+-eE.", r->text[r->at + n]) != NULL && r->text[r->at + n] != 0)
 		digits[n] = (char)r->text[r->at + n], n++;
 	digits[n] = 0;
 	char* after = NULL;

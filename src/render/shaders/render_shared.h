@@ -4,11 +4,11 @@
 #ifndef WEFT_RENDER_SHARED_H
 #define WEFT_RENDER_SHARED_H
 
-#define RD_BINDING_SCENE 0   // uniform buffer: RdScene
-#define RD_BINDING_TEXTURE 1 // combined image sampler: the checker-weave texture
-#define RD_BINDING_SHADOW 2  // combined image sampler with depth compare: the key light's shadow map
+#define RD_BINDING_SCENE 0    // uniform buffer: RdScene
+#define RD_BINDING_TEXTURE 1  // combined image sampler: the checker-weave texture
+#define RD_BINDING_SHADOW 2   // combined image sampler with depth compare: the key light's shadow map
 #define RD_BINDING_SCENE_RW 3 // the same RdScene as a storage buffer: the light pass writes its shadow fields
-#define RD_BINDING_BOUNDS 4  // storage buffer: (6) uint, the shadow casters' box as order-preserving uints
+#define RD_BINDING_BOUNDS 4   // storage buffer: (6) uint, the shadow casters' box as order-preserving uints
 
 // Set 1, one per cloth: its state as arrays of vec4 (the solver's own buffers when the renderer shares
 // the world's device, else the renderer's upload of them) and the rest shape for strain.
@@ -56,16 +56,16 @@
 
 // Per frame (uniform buffer). Colours are linear.
 #define RD_SCENE_FIELDS \
-	RD_MAT4(viewProj)    /* world -> clip (Vulkan: y down, z in [0, 1]) */ \
+	RD_MAT4(viewProj)      /* world -> clip (Vulkan: y down, z in [0, 1]) */ \
 	RD_MAT4(lightViewProj) /* world -> the shadow map's clip space (orthographic along the key light) */ \
-	RD_VEC4(eye)         /* xyz camera position */ \
-	RD_VEC4(lightDir)    /* xyz unit direction towards the key light */ \
-	RD_VEC4(lightColor)  /* rgb key light */ \
-	RD_VEC4(skyColor)    /* rgb hemisphere fill from above */ \
-	RD_VEC4(groundColor) /* rgb hemisphere fill from below */ \
-	RD_VEC4(background)  /* rgb background; the floor fades into it */ \
-	RD_VEC4(shadow)      /* x 1 when the shadow map holds this frame's casters, y one texel in uv */ \
-	RD_VEC4(params)      /* x speed scale, y strain scale, z floor height, w grid spacing */
+	RD_VEC4(eye)           /* xyz camera position */ \
+	RD_VEC4(lightDir)      /* xyz unit direction towards the key light */ \
+	RD_VEC4(lightColor)    /* rgb key light */ \
+	RD_VEC4(skyColor)      /* rgb hemisphere fill from above */ \
+	RD_VEC4(groundColor)   /* rgb hemisphere fill from below */ \
+	RD_VEC4(background)    /* rgb background; the floor fades into it */ \
+	RD_VEC4(shadow)        /* x 1 when the shadow map holds this frame's casters, y one texel in uv */ \
+	RD_VEC4(params)        /* x speed scale, y strain scale, z floor height, w grid spacing */
 
 // Per draw (push constants, 112 bytes).
 #define RD_DRAW_FIELDS \
@@ -73,9 +73,9 @@
 	RD_VEC4(axisX)     /* RD_SHAPE_AXES: where the mesh's x, y and z go (rotation times scale) */ \
 	RD_VEC4(axisY) \
 	RD_VEC4(axisZ) \
-	RD_VEC4(color)     /* rgb base colour */ \
-	RD_VEC4(material)  /* x specular strength, y shininess, z depth pull towards the camera (cloth, lines) */ \
-	RD_IVEC4(mode)     /* x RD_MODE_*; y, z a cloth's columns and rows (0 for other meshes); */ \
-	                   /* w a pin marker: particle index + 1 in set 1's cloth (0: none) */
+	RD_VEC4(color)    /* rgb base colour */ \
+	RD_VEC4(material) /* x specular strength, y shininess, z depth pull towards the camera (cloth, lines) */ \
+	RD_IVEC4(mode)    /* x RD_MODE_*; y, z a cloth's columns and rows (0 for other meshes); */ \
+					  /* w a pin marker: particle index + 1 in set 1's cloth (0: none) */
 
 #endif

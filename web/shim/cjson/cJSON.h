@@ -25,14 +25,14 @@ extern "C" {
 typedef int cJSON_bool;
 
 typedef struct cJSON {
-	struct cJSON* next;   // the next item of the enclosing array or object
+	struct cJSON* next; // the next item of the enclosing array or object
 	struct cJSON* prev;
-	struct cJSON* child;  // the first item of an array or object
-	int type;             // cJSON_* bits
-	char* valuestring;    // strings: the decoded UTF-8 text
-	int valueint;         // numbers: valuedouble saturated to int
-	double valuedouble;   // numbers
-	char* string;         // items of an object: the key
+	struct cJSON* child; // the first item of an array or object
+	int type;            // cJSON_* bits
+	char* valuestring;   // strings: the decoded UTF-8 text
+	int valueint;        // numbers: valuedouble saturated to int
+	double valuedouble;  // numbers
+	char* string;        // items of an object: the key
 } cJSON;
 
 #define cJSON_ParseWithOpts wfJsonParseWithOpts
