@@ -76,7 +76,7 @@ static const wfFieldInfo kSelfCollisionFields[] = {
 	FIELD(wfSelfCollisionDef, friction, WF_FIELD_FLOAT, RANGE(0.0, 10.0), DEFAULT(0.2)),
 	FIELD(wfSelfCollisionDef, exclusion, WF_FIELD_FLOAT, RANGE(0.0, 100.0), DEFAULT(1.5)),
 	FIELD(wfSelfCollisionDef, betweenCloths, WF_FIELD_BOOL),
-	FIELD(wfSelfCollisionDef, pointTriangle, WF_FIELD_BOOL, DEFAULT(1)),
+	FIELD(wfSelfCollisionDef, pointTriangle, WF_FIELD_BOOL, DEFAULT(0)),
 };
 
 static const wfFieldInfo kWorldFields[] = {
