@@ -18,6 +18,7 @@ typedef enum OptionKind {
 	OPT_NAME,    // const char*, one of the spec's names (checked even when nothing uses it)
 	OPT_FLOAT,   // float in [lo, hi]
 	OPT_SWITCH,  // on or off, stored as int 1 or 0
+	OPT_CAMERA,  // EX,EY,EZ,TX,TY,TZ[,FOV] into CliRenderOptions.camera, setting cameraSet
 } OptionKind;
 
 typedef struct OptionSpec {
@@ -65,6 +66,7 @@ static const OptionSpec kOptions[] = {
 	{"color", OPT_NAME, CLI_CMD_RUN, AT(render.color), 0, 0, "texture, speed, strain", "a colour mode", 0, 0},
 	{"view", OPT_NAME, CLI_CMD_RUN, AT(render.view), 0, 0, "cloth, nodes, both", "a view", 0, 0},
 	{"wireframe", OPT_FLAG, CLI_CMD_RUN, AT(render.wireframe), 0, 0, NULL, NULL, 0, 0},
+	{"camera", OPT_CAMERA, CLI_CMD_RUN, AT(render.camera), 0, 0, NULL, NULL, 1.0, 170.0},
 };
 
 #define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
@@ -124,12 +126,15 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 	case OPT_FLAG: snprintf(out, size, "no value"); break;
 	case OPT_FLOAT: snprintf(out, size, "a number in [%g, %g]", o->lo, o->hi); break;
 	case OPT_SWITCH: snprintf(out, size, "on or off"); break;
+	case OPT_CAMERA:
+		snprintf(out, size, "EX,EY,EZ,TX,TY,TZ[,FOV]: eye and target each within 1e6 and apart, FOV in [%g, %g] degrees", o->lo, o->hi);
+		break;
 	}
 }
 
 static int Bad(unsigned command, const OptionSpec* o, const char* value, const char* problem)
 {
-	char allowed[96];
+	char allowed[160];
 	Allowed(o, allowed, sizeof allowed);
 	fprintf(stderr, "weft %s: --%s: '%s' %s (allowed: %s)\n", CommandName(command), o->name, value, problem, allowed);
 	return CLI_EXIT_USAGE;
@@ -169,6 +174,40 @@ static int StoreFloat(unsigned command, const OptionSpec* o, const char* value, 
 	if (v < o->lo || v > o->hi)
 		return Bad(command, o, value, "is out of range");
 	*out = (float)v;
+	return CLI_EXIT_OK;
+}
+
+// EX,EY,EZ,TX,TY,TZ[,FOV]: a camera at the eye looking at the target (FOV 45 when left out).
+static int StoreCamera(unsigned command, const OptionSpec* o, const char* value, CliRenderOptions* render)
+{
+	float v[7] = {0, 0, 0, 0, 0, 0, 45.0f};
+	int count = 0;
+	bool complete = false; // the last number ended the value
+	const char* at = value;
+	while (count < 7) {
+		char* end = NULL;
+		errno = 0;
+		double x = strtod(at, &end);
+		if (end == at || errno == ERANGE || x != x || x < -1e6 || x > 1e6)
+			return Bad(command, o, value, "is not a list of numbers within 1e6");
+		v[count++] = (float)x;
+		if (*end == 0) {
+			complete = true;
+			break;
+		}
+		if (*end != ',')
+			return Bad(command, o, value, "is not a list of numbers within 1e6");
+		at = end + 1;
+	}
+	if (!complete || count < 6)
+		return Bad(command, o, value, "does not have 6 or 7 numbers");
+	const float dx = v[3] - v[0], dy = v[4] - v[1], dz = v[5] - v[2];
+	if (dx * dx + dy * dy + dz * dz < 1e-12f)
+		return Bad(command, o, value, "has the eye at the target");
+	if (v[6] < o->lo || v[6] > o->hi)
+		return Bad(command, o, value, "has its field of view out of range");
+	memcpy(render->camera, v, sizeof v);
+	render->cameraSet = true;
 	return CLI_EXIT_OK;
 }
 
@@ -229,6 +268,7 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		*(int*)at = strcmp(value, "on") == 0;
 		return CLI_EXIT_OK;
 	case OPT_PAIR: return StorePair(command, o, value, (int*)at);
+	case OPT_CAMERA: return StoreCamera(command, o, value, &options->render);
 	case OPT_SOLVER:
 		if (!wfSolverFromName(value, &solver))
 			return Bad(command, o, value, "is not a solver");

@@ -49,6 +49,8 @@ typedef struct CliRenderOptions {
 	const char* color;     // --color texture|speed|strain (checked by the parser)
 	const char* view;      // --view cloth|nodes|both (checked by the parser)
 	bool wireframe;        // --wireframe
+	bool cameraSet;        // --camera EX,EY,EZ,TX,TY,TZ[,FOV] given
+	float camera[7];       // eye, target, vertical field of view in degrees (default 45)
 } CliRenderOptions;
 
 typedef struct CliOptions {

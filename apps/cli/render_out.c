@@ -103,6 +103,10 @@ int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 	}
 	// A preset has a chosen view; a scene gets a camera that frames its cloths as they start.
 	r->camera = o->preset != NULL ? wfDefaultCameraForPreset(o->preset) : wfCameraFit(sim->world, sim->cloths, sim->clothCount, 45.0f);
+	if (o->render.cameraSet) { // --camera
+		const float* c = o->render.camera;
+		r->camera = wfCameraLookAt((wfVec3){c[0], c[1], c[2]}, (wfVec3){c[3], c[4], c[5]}, c[6]);
+	}
 	if (o->render.videoPath != NULL) {
 		int code = OpenVideo(o, sim, r);
 		if (code != CLI_EXIT_OK) {

@@ -424,6 +424,18 @@ test_render_outputs() {
 	fi
 }
 
+# --camera: the picture is taken from the given eye, the same one twice gives the same picture.
+test_render_camera() {
+	run run --preset xpbd --grid 8x8 --frames 1 --size 64x48 --png "$tmp/a" --backend cpu --quiet
+	expect_code 0
+	run run --preset xpbd --grid 8x8 --frames 1 --size 64x48 --png "$tmp/b" --backend cpu --quiet --camera 0,4,0.1,0,0,0,30
+	expect_code 0
+	run run --preset xpbd --grid 8x8 --frames 1 --size 64x48 --png "$tmp/c" --backend cpu --quiet --camera=0,4,0.1,0,0,0,30
+	expect_code 0
+	! cmp -s "$tmp/a/frame_0001.png" "$tmp/b/frame_0001.png" || fail "--camera did not change the picture"
+	cmp -s "$tmp/b/frame_0001.png" "$tmp/c/frame_0001.png" || fail "the same --camera gave two pictures"
+}
+
 # --video names reach ffmpeg as files: "-1" is not an option and "a:b.mp4" not a protocol; a FIFO
 # with a reader gets a streamable MP4 in place.
 test_render_video_names() {
