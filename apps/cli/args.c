@@ -49,9 +49,9 @@ static const OptionSpec kOptions[] = {
 	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL, NULL, 0, 0},
 	{"self-collision", OPT_SWITCH, BOTH, AT(overrides.selfCollision), 0, 0, NULL, NULL, 0, 0},
 	{"between-cloths", OPT_SWITCH, BOTH, AT(overrides.betweenCloths), 0, 0, NULL, NULL, 0, 0},
-	{"self-thickness", OPT_FLOAT, BOTH, AT(overrides.selfThickness), 0, 0, NULL, NULL, 1e-6, 1.0},
-	{"self-friction", OPT_FLOAT, BOTH, AT(overrides.selfFriction), 0, 0, NULL, NULL, 0.0, 10.0},
-	{"tear-strain", OPT_FLOAT, BOTH, AT(overrides.tearStrain), 0, 0, NULL, NULL, 0.0, 100.0},
+	{"self-thickness", OPT_FLOAT, BOTH, AT(overrides.selfThickness), 0, 0, NULL, NULL, 0, 0}, // ranges: kDefRanges
+	{"self-friction", OPT_FLOAT, BOTH, AT(overrides.selfFriction), 0, 0, NULL, NULL, 0, 0},
+	{"tear-strain", OPT_FLOAT, BOTH, AT(overrides.tearStrain), 0, 0, NULL, NULL, 0, 0},
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL, 0, 0},
 	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL, 0, 0},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
@@ -82,18 +82,34 @@ static const struct {
 	{"substeps", WF_DEF_STEP, "substeps"},
 	{"iterations", WF_DEF_STEP, "iterations"},
 	{"threads", WF_DEF_WORLD, "threads"},
+	{"self-thickness", WF_DEF_WORLD, "selfCollision.thickness"},
+	{"self-friction", WF_DEF_WORLD, "selfCollision.friction"},
+	{"tear-strain", WF_DEF_CLOTH, "material.tearStrain"},
 };
+
+static const wfFieldInfo* DefField(const OptionSpec* o)
+{
+	for (size_t i = 0; i < sizeof kDefRanges / sizeof kDefRanges[0]; ++i) {
+		if (strcmp(kDefRanges[i].option, o->name) == 0)
+			return wfFindDefField(kDefRanges[i].def, kDefRanges[i].field);
+	}
+	return NULL;
+}
 
 // An integer option's range: its def field's, or its own.
 static void Range(const OptionSpec* o, long* min, long* max)
 {
-	const wfFieldInfo* f = NULL;
-	for (size_t i = 0; i < sizeof kDefRanges / sizeof kDefRanges[0]; ++i) {
-		if (strcmp(kDefRanges[i].option, o->name) == 0)
-			f = wfFindDefField(kDefRanges[i].def, kDefRanges[i].field);
-	}
+	const wfFieldInfo* f = DefField(o);
 	*min = f != NULL ? (long)f->min : o->min;
 	*max = f != NULL ? (long)f->max : o->max;
+}
+
+// A number option's range: its def field's, or its own.
+static void FloatRange(const OptionSpec* o, double* lo, double* hi)
+{
+	const wfFieldInfo* f = DefField(o);
+	*lo = f != NULL ? (double)f->min : o->lo;
+	*hi = f != NULL ? (double)f->max : o->hi;
 }
 
 static const char* CommandName(unsigned command) { return command == CLI_CMD_RUN ? "run" : "bench"; }
@@ -124,7 +140,12 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
 	case OPT_NAME: snprintf(out, size, "one of %s", o->hint); break;
 	case OPT_FLAG: snprintf(out, size, "no value"); break;
-	case OPT_FLOAT: snprintf(out, size, "a number in [%g, %g]", o->lo, o->hi); break;
+	case OPT_FLOAT: {
+		double lo, hi;
+		FloatRange(o, &lo, &hi);
+		snprintf(out, size, "a number in [%g, %g]", lo, hi);
+		break;
+	}
 	case OPT_SWITCH: snprintf(out, size, "on or off"); break;
 	case OPT_CAMERA:
 		snprintf(out, size, "EX,EY,EZ,TX,TY,TZ[,FOV]: eye and target each within 1e6 and apart, FOV in [%g, %g] degrees", o->lo, o->hi);
@@ -171,7 +192,9 @@ static int StoreFloat(unsigned command, const OptionSpec* o, const char* value, 
 	double v = strtod(value, &end);
 	if (value[0] == 0 || *end != 0 || errno == ERANGE || v != v)
 		return Bad(command, o, value, "is not a number");
-	if (v < o->lo || v > o->hi)
+	double lo, hi;
+	FloatRange(o, &lo, &hi);
+	if (v < lo || v > hi)
 		return Bad(command, o, value, "is out of range");
 	*out = (float)v;
 	return CLI_EXIT_OK;
