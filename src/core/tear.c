@@ -354,6 +354,18 @@ wfResult wfClothReplaceModel(wfWorld* world, wfCloth* c, wfClothModel* nm, const
 	return world->backend->addCloth(world, c);
 }
 
+// Constraint k's strain (length / rest - 1) when it is a stretch constraint with a rest length.
+static bool StretchStrain(const wfClothModel* m, const wfVec4* pos, int k, float* strain)
+{
+	const wfConstraint* q = &m->constraints[k];
+	if (q->family != WF_FAMILY_STRETCH || !(q->rest > 0.0f))
+		return false;
+	const wfVec4 a = pos[q->a], b = pos[q->b];
+	const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+	*strain = (sqrtf(dx * dx + dy * dy + dz * dz) - q->rest) / q->rest;
+	return true;
+}
+
 wfResult wfClothTear(wfWorld* world, wfCloth* c)
 {
 	const float limit = c->material.tearStrain;
@@ -366,14 +378,9 @@ wfResult wfClothTear(wfWorld* world, wfCloth* c)
 	// The constraints past the threshold, the most strained first.
 	const wfVec4* pos = c->state.pos;
 	int candidates = 0;
-	for (int k = 0; k < m->constraintCount; ++k) {
-		const wfConstraint* q = &m->constraints[k];
-		if (q->family != WF_FAMILY_STRETCH || !(q->rest > 0.0f))
-			continue;
-		wfVec4 a = pos[q->a], b = pos[q->b];
-		float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-		candidates += (sqrtf(dx * dx + dy * dy + dz * dz) - q->rest) / q->rest > limit;
-	}
+	float strain;
+	for (int k = 0; k < m->constraintCount; ++k)
+		candidates += StretchStrain(m, pos, k, &strain) && strain > limit;
 	if (candidates == 0)
 		return WF_OK;
 	Candidate* list = (Candidate*)malloc((size_t)candidates * sizeof *list);
@@ -394,13 +401,7 @@ wfResult wfClothTear(wfWorld* world, wfCloth* c)
 	}
 	int at = 0;
 	for (int k = 0; k < m->constraintCount; ++k) {
-		const wfConstraint* q = &m->constraints[k];
-		if (q->family != WF_FAMILY_STRETCH || !(q->rest > 0.0f))
-			continue;
-		wfVec4 a = pos[q->a], b = pos[q->b];
-		float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-		float strain = (sqrtf(dx * dx + dy * dy + dz * dz) - q->rest) / q->rest;
-		if (strain > limit)
+		if (StretchStrain(m, pos, k, &strain) && strain > limit)
 			list[at++] = (Candidate){strain, k};
 	}
 	qsort(list, (size_t)candidates, sizeof *list, CompareCandidates);

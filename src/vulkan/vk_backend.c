@@ -1272,6 +1272,23 @@ static void RecordClothEnd(Recorder* rec, const wfWorld* world, const wfCloth* c
 	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, (uint32_t)(step->substeps - 1), 0); // contacts at the last substep's end
 }
 
+// Every cloth's contact_grid pass with `flags` (the world arrays' export or the move back), each at
+// its base in the world's arrays (the cloths before it in slot order); returns the particle total.
+static uint32_t EachClothContacts(Recorder* rec, const wfWorld* world, int s, uint32_t mask, uint32_t flags)
+{
+	uint32_t base = 0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		UseCloth(rec, c);
+		UseSet(rec, StateSet(world, s));
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, base, (uint32_t)c->model.particleCount, mask, flags);
+		base += (uint32_t)c->model.particleCount;
+	}
+	return base;
+}
+
 // Cloth against cloth after every cloth's substep s (wfCpuClothContacts): each cloth's particles
 // copied into the world's arrays at its base (in the first cloth's frame, with their motion), one
 // hash grid over all of them, the gather (pairs of different cloths), then each cloth moved, its
@@ -1283,30 +1300,12 @@ static void RecordClothContacts(Recorder* rec, const wfWorld* world, int s)
 	const uint32_t cells = ctx->contacts.worldHash, mask = cells - 1u;
 	const bool friction = sc->friction > 0.0f && world->def.step.solver != WF_SOLVER_SPRINGS; // springs keep forces in prev
 	BeginStage(rec, WF_STAGE_SOLVE);
-	uint32_t base = 0;
-	for (int i = 0; i < world->clothCapacity; ++i) {
-		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0)
-			continue;
-		UseCloth(rec, c);
-		UseSet(rec, StateSet(world, s));
-		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, base, (uint32_t)c->model.particleCount, mask, WF_VK_CONTACT_EXPORT);
-		base += (uint32_t)c->model.particleCount;
-	}
+	const uint32_t base = EachClothContacts(rec, world, s, mask, WF_VK_CONTACT_EXPORT);
 	ComputeBarrier(ctx, rec->cmd);
 	RecordGrid(rec, base, cells, WF_VK_CONTACT_WORLD);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, base, mask, WF_VK_CONTACT_WORLD | (friction ? WF_VK_CONTACT_FRICTION : 0u));
 	ComputeBarrier(ctx, rec->cmd);
-	base = 0;
-	for (int i = 0; i < world->clothCapacity; ++i) {
-		const wfCloth* c = &world->cloths[i];
-		if (c->generation == 0)
-			continue;
-		UseCloth(rec, c);
-		UseSet(rec, StateSet(world, s));
-		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, base, (uint32_t)c->model.particleCount, mask, WF_VK_CONTACT_APPLY_VEL);
-		base += (uint32_t)c->model.particleCount;
-	}
+	EachClothContacts(rec, world, s, mask, WF_VK_CONTACT_APPLY_VEL);
 	ComputeBarrier(ctx, rec->cmd);
 }
 
