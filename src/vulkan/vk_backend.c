@@ -521,6 +521,28 @@ static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSi
 	return WF_OK;
 }
 
+// A descriptor pool for one set of `buffers` storage buffers, and that set of `layout`.
+static wfResult OneSet(wfVkContext* ctx, uint32_t buffers, VkDescriptorSetLayout layout, VkDescriptorPool* pool, VkDescriptorSet* set)
+{
+	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
+	VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers};
+	VkDescriptorPoolCreateInfo poolInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1,
+		.poolSizeCount = 1,
+		.pPoolSizes = &size,
+	};
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, pool));
+	VkDescriptorSetAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = *pool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &layout,
+	};
+	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->gpu.device, &alloc, set));
+	return WF_OK;
+}
+
 // Space for `size` bytes of a small cloth's arrays: the last arena (grown when it must), else a new
 // one. *arena = -1 when no arena can take it (the cloth then gets its own buffer).
 static wfResult ArenaAllocate(wfVkContext* ctx, wfWorld* world, VkDeviceSize size, VkDeviceSize align, int* arena, VkDeviceSize* base)
@@ -558,23 +580,10 @@ static wfResult ArenaAllocate(wfVkContext* ctx, wfWorld* world, VkDeviceSize siz
 	ai = ctx->arenaCount;
 	wfVkArena* a = &ctx->arenas[ai];
 	memset(a, 0, sizeof *a);
-	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
-	VkDescriptorPoolSize poolSize = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, WF_VK_BATCH_BIND_COUNT};
-	VkDescriptorPoolCreateInfo poolInfo = {
-		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-		.maxSets = 1,
-		.poolSizeCount = 1,
-		.pPoolSizes = &poolSize,
-	};
 	ctx->arenaCount++; // from here on destroyed with the world, whatever fails below
-	WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, &a->pool));
-	VkDescriptorSetAllocateInfo alloc = {
-		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-		.descriptorPool = a->pool,
-		.descriptorSetCount = 1,
-		.pSetLayouts = &ctx->batchSetLayout,
-	};
-	WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->gpu.device, &alloc, &a->set));
+	wfResult made = OneSet(ctx, WF_VK_BATCH_BIND_COUNT, ctx->batchSetLayout, &a->pool, &a->set);
+	if (made != WF_OK)
+		return made;
 	wfResult r = ArenaReserveSlots(ctx, a, 8);
 	VkDeviceSize first = WF_VK_ARENA_FIRST_SIZE;
 	while (first < size)
@@ -700,21 +709,9 @@ static wfResult ContactsReserve(wfVkContext* ctx, const wfWorld* world, const wf
 		cp.exclude = sc->exclusion * cp.distance;
 		cp.friction = sc->friction;
 		memcpy(k->params.map, &cp, sizeof cp);
-		VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, WF_VK_CONTACT_BIND_COUNT};
-		VkDescriptorPoolCreateInfo poolInfo = {
-			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-			.maxSets = 1,
-			.poolSizeCount = 1,
-			.pPoolSizes = &size,
-		};
-		WF_VK_CHECK(ctx, f->vkCreateDescriptorPool(ctx->gpu.device, &poolInfo, NULL, &k->pool));
-		VkDescriptorSetAllocateInfo alloc = {
-			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-			.descriptorPool = k->pool,
-			.descriptorSetCount = 1,
-			.pSetLayouts = &ctx->contactSetLayout,
-		};
-		WF_VK_CHECK(ctx, f->vkAllocateDescriptorSets(ctx->gpu.device, &alloc, &k->set));
+		r = OneSet(ctx, WF_VK_CONTACT_BIND_COUNT, ctx->contactSetLayout, &k->pool, &k->set);
+		if (r != WF_OK)
+			return r;
 	}
 	VkDescriptorBufferInfo infos[WF_VK_CONTACT_BIND_COUNT];
 	VkWriteDescriptorSet writes[WF_VK_CONTACT_BIND_COUNT];
