@@ -254,30 +254,44 @@ test_blowup() {
 	diff -r "$tmp/b" "$tmp/b1" >"$tmp/diff" || fail "blow-up batch and alone differ: $(head -5 "$tmp/diff")"
 }
 
-# SIGINT halfway: the finished variants are kept, the run started again does only the rest, and
-# the files equal an uninterrupted run's.
-test_resume() {
-	sweep_file slow.json '{
-  "scene": {"world": {"backend": "cpu", "step": {"substeps": 16}}, "cloth": {"cols": 40, "rows": 40, "pinMode": "top-corners"}},
-  "frames": 30,
-  "axes": {"cloth.material.bendCompliance": {"log": [1e-6, 1e-1], "n": 12}},
-  "record": {"every": 10}
-}'
-	"$weft" sweep "$tmp/slow.json" --out "$tmp/full" --batch 1 --threads 1 --quiet || fail "uninterrupted sweep"
+# Runs the sweep $tmp/slow.json into DIR in the background and sends SIG once 3 variants are
+# finished; sets code to the sweep's exit status. Fails (returns 1) when the sweep finished every
+# variant before the signal reached it: this machine is too fast for the frame count.
+interrupt_sweep() { # SIG DIR
+	local sig=$1 dir=$2 pid waited=0
 	# Job control on: the background job gets its own process group and does not ignore SIGINT.
 	set -m
-	"$weft" sweep "$tmp/slow.json" --out "$tmp/part" --batch 1 --threads 1 --quiet >"$tmp/stdout" 2>"$tmp/stderr" &
-	local pid=$! waited=0
+	"$weft" sweep "$tmp/slow.json" --out "$dir" --batch 1 --threads 1 --quiet >"$tmp/stdout" 2>"$tmp/stderr" &
+	pid=$!
 	set +m
-	while [ "$(ls "$tmp/part/variants" 2>/dev/null | grep -c '\.row$')" -lt 3 ] && [ $waited -lt 300 ]; do
-		sleep 0.05
+	while [ "$(ls "$dir/variants" 2>/dev/null | grep -c '\.row$')" -lt 3 ] && [ $waited -lt 6000 ]; do
+		sleep 0.01
 		waited=$((waited + 1))
 	done
-	kill -INT $pid
+	kill "-$sig" $pid 2>/dev/null
 	wait $pid
 	code=$?
+	[ "$code" -ne 0 ] || [ "$(ls "$dir/variants" 2>/dev/null | grep -c '\.row$')" -lt 12 ]
+}
+
+# SIGINT halfway: the finished variants are kept, the run started again does only the rest, and
+# the files equal an uninterrupted run's. The frame count grows until the signal arrives with
+# variants left (a variant of 120 frames takes 0.08 s on the 2-core VM).
+test_resume() {
+	local frames code kept
+	for frames in 120 480 1920 7680; do
+		sweep_file slow.json '{
+  "scene": {"world": {"backend": "cpu", "step": {"substeps": 16}}, "cloth": {"cols": 40, "rows": 40, "pinMode": "top-corners"}},
+  "frames": '$frames',
+  "axes": {"cloth.material.bendCompliance": {"log": [1e-6, 1e-1], "n": 12}},
+  "record": {"every": 40}
+}'
+		rm -rf "$tmp/full" "$tmp/part" "$tmp/killed"
+		"$weft" sweep "$tmp/slow.json" --out "$tmp/full" --batch 1 --threads 1 --quiet || fail "uninterrupted sweep"
+		interrupt_sweep INT "$tmp/part" && break
+		echo "$frames frames: the sweep finished before SIGINT; trying 4 times as many"
+	done
 	[ "$code" -eq 130 ] || fail "interrupted sweep: exit code $code, expected 130"
-	local kept
 	kept=$(rows "$tmp/part/summary.csv")
 	[ "$kept" -ge 3 ] && [ "$kept" -lt 12 ] || fail "after SIGINT the summary has $kept rows (expected 3 to 11)"
 	expect_stderr "interrupted: $kept of 12 variants finished"
@@ -289,15 +303,7 @@ test_resume() {
 	diff -r "$tmp/full" "$tmp/part" >"$tmp/diff" || fail "resumed and uninterrupted differ: $(head -5 "$tmp/diff")"
 	# SIGKILL (a killed rank, a lost node): no summary, perhaps a temporary; the next run removes
 	# the temporary, runs the rest and gives the same files.
-	"$weft" sweep "$tmp/slow.json" --out "$tmp/killed" --batch 1 --threads 1 --quiet >/dev/null 2>&1 &
-	pid=$!
-	waited=0
-	while [ "$(ls "$tmp/killed/variants" 2>/dev/null | grep -c '\.row$')" -lt 3 ] && [ $waited -lt 300 ]; do
-		sleep 0.05
-		waited=$((waited + 1))
-	done
-	kill -KILL $pid
-	wait $pid
+	interrupt_sweep KILL "$tmp/killed" || fail "the sweep finished before SIGKILL at $frames frames"
 	kept=$(ls "$tmp/killed/variants" | grep -c '\.row$')
 	[ "$kept" -ge 3 ] && [ "$kept" -lt 12 ] || fail "after SIGKILL $kept variants are finished (expected 3 to 11)"
 	run sweep "$tmp/slow.json" --out "$tmp/killed" --batch 1 --threads 1
