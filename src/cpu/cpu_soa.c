@@ -7,7 +7,8 @@
 // plain 32-byte loads and stores, about 8 instructions per projection.
 //
 // The layout. Within a row, particles are stored by column mod 4 (columns 0, 4, 8, ... then 1, 5,
-// 9, ... then 2, ... then 3, ...), rows one after another. Every grid constraint then joins a
+// 9, ... then 2, ... then 3, ...), rows one after another; each class is padded to 16 (or 8)
+// slots where that adds at most a quarter, so classes start on cache lines (padding: w = 0). Every grid constraint then joins a
 // particle of one such class to a particle of a class at the same or the next position: horizontal
 // neighbours (x, x + 1) are class c and c + 1, bending springs (x, x + 2) c and c + 2, diagonals the
 // same between two rows, vertical ones the same slot one or two rows down. So the constraints of a
@@ -67,11 +68,14 @@ typedef struct SoaFlag {
 struct wfCpuSoa {
 	int n, cols, rows, colorCount;
 	int lanes;            // 8 (AVX2) or 16 (AVX-512) constraints per block
+	int classSlots;       // slots per column class in a row (the class's particles, padded to align)
+	int stride;           // slots per row: 4 classSlots
+	int slots;            // rows x stride
 	int* slot;            // (n) slot of particle i
 	float* buf;           // the ten particle arrays below, one allocation
-	float *x, *y, *z, *w; // (n) positions, inverse mass
-	float *px, *py, *pz;  // (n) positions at the substep start
-	float *vx, *vy, *vz;  // (n) velocities
+	float *x, *y, *z, *w; // (slots) positions, inverse mass; padding slots stay 0
+	float *px, *py, *pz;  // (slots) positions at the substep start
+	float *vx, *vy, *vz;  // (slots) velocities
 	int blockCount, singleCount;
 	SoaBlock* block;     // (blockCount) colour by colour, first ends ascending
 	float* rest;         // (lanes x blockCount) rest length per lane
@@ -136,16 +140,30 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->rows = rows;
 	s->colorCount = colors;
 	s->flagCount = threads > 1 ? threads : 1;
-	const size_t stride = ((size_t)n + 15) & ~(size_t)15;
+	// Each column class padded to a multiple of 16 (or 8) slots when that adds at most a quarter,
+	// so that every class starts on a 64-byte (32-byte) line and the blocks' loads and stores do
+	// not split cache lines (60x60: 15 -> 16 slots; solve 1.5x faster per lane, PERFORMANCE.md).
+	const int classMax = (cols + 3) / 4;
+	s->classSlots = classMax;
+	for (int align = 16; align >= 8; align /= 2) {
+		const int padded = (classMax + align - 1) / align * align;
+		if (padded * 4 <= classMax * 5) {
+			s->classSlots = padded;
+			break;
+		}
+	}
+	s->stride = 4 * s->classSlots;
+	s->slots = rows * s->stride;
+	const size_t arrayStride = ((size_t)s->slots + 15) & ~(size_t)15;
 	s->slot = (int*)wfAlloc((size_t)n * sizeof(int));
-	s->buf = (float*)wfAlloc(10 * stride * sizeof(float));
+	s->buf = (float*)wfAlloc(10 * arrayStride * sizeof(float));
 	s->rowBlock = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->rowTail = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
 	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
 	SoaEntry* unsorted = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
-	int* where = (int*)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+	int* where = (int*)malloc((size_t)(s->slots > 0 ? s->slots : 1) * sizeof(int));
 	// At most one block per 8 constraints plus one per run, at most one run per constraint.
 	const int cap = m->constraintCount + colors + 1;
 	s->block = (SoaBlock*)wfAlloc((size_t)cap * sizeof(SoaBlock));
@@ -163,20 +181,17 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	}
 	float** arrays[10] = {&s->x, &s->y, &s->z, &s->w, &s->px, &s->py, &s->pz, &s->vx, &s->vy, &s->vz};
 	for (int k = 0; k < 10; ++k)
-		*arrays[k] = s->buf + (size_t)k * stride;
-	// Slots: row by row, and within a row by column mod 4.
-	int offset[4] = {0, 0, 0, 0};
-	for (int c = 1; c < 4; ++c)
-		offset[c] = offset[c - 1] + (cols - (c - 1) + 3) / 4;
+		*arrays[k] = s->buf + (size_t)k * arrayStride;
+	// Slots: row by row, and within a row by column mod 4, class c from c classSlots on.
 	for (int i = 0; i < n; ++i) {
 		const int x = i % cols, y = i / cols;
-		s->slot[i] = y * cols + offset[x % 4] + x / 4;
+		s->slot[i] = y * s->stride + (x % 4) * s->classSlots + x / 4;
 	}
 	for (int c = 0; c < colors; ++c) {
 		const int begin = m->colorStart[c], count = m->colorStart[c + 1] - begin;
 		// Sorted by first end: a colour touches a particle once, so its first ends are distinct and
 		// one pass over the slots sorts them (qsort if a colouring ever repeats one).
-		for (int i = 0; i < n; ++i)
+		for (int i = 0; i < s->slots; ++i)
 			where[i] = -1;
 		bool distinct = true;
 		for (int k = 0; k < count; ++k) {
@@ -187,7 +202,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 		}
 		if (distinct) {
 			int out = 0;
-			for (int i = 0; i < n; ++i) {
+			for (int i = 0; i < s->slots; ++i) {
 				if (where[i] >= 0)
 					e[out++] = unsorted[where[i]];
 			}
@@ -205,9 +220,9 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 			for (int j0 = 0; j0 < count;) {
 				int j1 = j0 + 1;
 				while (j1 < count && e[j1].a == e[j1 - 1].a + 1 && e[j1].b == e[j1 - 1].b + 1 && e[j1].family == e[j0].family &&
-					e[j1].a / cols == e[j0].a / cols)
+					e[j1].a / s->stride == e[j0].a / s->stride)
 					++j1;
-				for (const int r = e[j0].a / cols; row <= r; ++row)
+				for (const int r = e[j0].a / s->stride; row <= r; ++row)
 					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
 				const int len = j1 - j0;
 				// Eight lanes: runs of at least 8 in whole blocks, the last one overlapping the block
@@ -680,7 +695,7 @@ enum { WF_SOA_WAVE_ROWS = 4, WF_SOA_MAX_STAGES = 2 + 16 * 64 };
 static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, int grab, float h, float damping, wfVec3 accel,
 	float factor, const float* alphaTilde, int iterations)
 {
-	const int rows = s->rows, cols = s->cols, colours = iterations * s->colorCount;
+	const int rows = s->rows, stride = s->stride, colours = iterations * s->colorCount;
 	int done[WF_SOA_MAX_STAGES]; // predict, colours..., finish
 	const int stages = colours + 2;
 	for (int q = 0; q < stages; ++q)
@@ -689,8 +704,8 @@ static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, 
 		// Predict a few rows further.
 		int to = done[0] + WF_SOA_WAVE_ROWS < rows ? done[0] + WF_SOA_WAVE_ROWS : rows;
 		if (to > done[0]) {
-			PredictRows(s, done[0] * cols, to * cols, h, damping, accel);
-			if (grab >= 0 && grab >= done[0] * cols && grab < to * cols) {
+			PredictRows(s, done[0] * stride, to * stride, h, damping, accel);
+			if (grab >= 0 && grab >= done[0] * stride && grab < to * stride) {
 				s->x[grab] = c->local.grabTarget.x;
 				s->y[grab] = c->local.grabTarget.y;
 				s->z[grab] = c->local.grabTarget.z;
@@ -708,7 +723,7 @@ static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, 
 		// Finish up to where the last colour is.
 		to = done[colours];
 		if (to > done[stages - 1]) {
-			FinishRows(s, k, done[stages - 1] * cols, to * cols, factor);
+			FinishRows(s, k, done[stages - 1] * stride, to * stride, factor);
 			done[stages - 1] = to;
 		}
 	}
@@ -838,13 +853,14 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 #endif
 		wfCpuContext ctx = *ctx0;
 		const int r0 = (int)((long long)s->rows * t / team), r1 = (int)((long long)s->rows * (t + 1) / team);
-		const int i0 = r0 * s->cols, i1 = r1 * s->cols; // particles and slots of the band (rows are permuted within)
+		const int p0 = r0 * s->cols, p1 = r1 * s->cols;     // the band's particles
+		const int i0 = r0 * s->stride, i1 = r1 * s->stride; // and its slots (rows are permuted within)
 		// The frame start: the backup (the state before the re-centring shift), the shift, and
 		// the state into the arrays.
-		memcpy(backupPos + i0, c->state.pos + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
-		memcpy(backupVel + i0, c->state.vel + i0, (size_t)(i1 - i0) * sizeof(wfVec4));
+		memcpy(backupPos + p0, c->state.pos + p0, (size_t)(p1 - p0) * sizeof(wfVec4));
+		memcpy(backupVel + p0, c->state.vel + p0, (size_t)(p1 - p0) * sizeof(wfVec4));
 		LoadRows(s, c, r0, r1);
-		const int grab = c->grabIndex >= i0 && c->grabIndex < i1 ? s->slot[c->grabIndex] : -1;
+		const int grab = c->grabIndex >= p0 && c->grabIndex < p1 ? s->slot[c->grabIndex] : -1;
 		int phase = 1;
 		for (int sub = 0; sub < p->substeps; ++sub) {
 			ctx.substep = sub;
@@ -953,10 +969,10 @@ double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTild
 		if (kind == WF_SOA_PROBE_WAVE) {
 			WaveSubstep(s, NULL, &none, -1, h, 0.0f, g, 1.0f / h, alphaTilde, 1);
 		} else {
-			PredictRows(s, 0, s->n, h, 0.0f, g);
+			PredictRows(s, 0, s->slots, h, 0.0f, g);
 			for (int c = 0; c < s->colorCount; ++c)
 				SolveRows(s, c, 0, s->rows, alphaTilde, true);
-			FinishRows(s, &none, 0, s->n, 1.0f / h);
+			FinishRows(s, &none, 0, s->slots, 1.0f / h);
 		}
 		return (double)s->x[0];
 	}
