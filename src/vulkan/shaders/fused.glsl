@@ -10,7 +10,7 @@
 //   - invocation t of G owns particles t, t + G, t + 2G, t + 3G (WF_VK_FUSED_PER_THREAD = 4, so at
 //     most 4096 particles with G = 1024): their velocities, substep-start positions and inverse
 //     masses stay in registers for the whole frame; only what other invocations read is shared;
-//   - positions: in shared memory as packed xyz floats when 3 n floats fit the shared array
+//   - positions: in shared memory as xy pairs and z apart when 3 n floats fit the shared array
 //     (slot flag WF_VK_PUSH_SHARED; 12 floats per invocation, at most the device's
 //     maxComputeSharedMemorySize less 656 bytes: 4041 particles on the H200, 60x60 = 3600 uses
 //     43.2 KB; 2676 on lavapipe), loaded at the frame start and written back at the end;
@@ -18,6 +18,8 @@
 //   - inverse masses of other particles: one bit per particle in shared memory (free: 1 / mass,
 //     else 0), checked against every particle at the frame start; if any has another value, the
 //     POS array's w through the read-only view (they do not change during a frame);
+//     XPBD reads the bits once a frame for its first two constraints of each colour into two
+//     registers (FindEnds), not twice per projection;
 //   - constraints: 8-byte records (WF_VK_REGION_PACKED), 168 KB for 60x60, which with the
 //     adjacency-free XPBD loop can stay in the L1 beside the 48 KB of shared memory;
 //   - springs read the neighbours' velocities too: those go through the VEL array (coherent)
@@ -55,7 +57,10 @@
 layout(local_size_x_id = WF_VK_FUSED_SPEC_GROUP_SIZE) in;
 layout(constant_id = WF_VK_FUSED_SPEC_SHARED_FLOATS) const uint kSharedFloats = WF_VK_FUSED_SHARED_FLOATS;
 
-shared float sPos[kSharedFloats]; // (3 n) xyz of every particle when WF_VK_PUSH_SHARED
+// xyz of every particle when WF_VK_PUSH_SHARED, as xy pairs and z apart: a particle is then two
+// shared-memory loads (64 and 32 bits) and two stores instead of three each.
+shared vec2 sXY[kSharedFloats / 3u];
+shared float sZ[kSharedFloats / 3u];
 // Inverse masses: a cloth's particles have 1 / mass or 0 (pinned, grabbed), so a bit per particle
 // in shared memory says which, when every particle checks out at the frame start (sBinary);
 // otherwise they come from the POS array.
@@ -112,16 +117,15 @@ float Weight(uint i)
 vec3 LoadX(uint i)
 {
 	if (gShared)
-		return vec3(sPos[3u * i], sPos[3u * i + 1u], sPos[3u * i + 2u]);
+		return vec3(sXY[i], sZ[i]);
 	return POS(i).xyz;
 }
 
 void StoreX(uint i, vec3 x)
 {
 	if (gShared) {
-		sPos[3u * i] = x.x;
-		sPos[3u * i + 1u] = x.y;
-		sPos[3u * i + 2u] = x.z;
+		sXY[i] = x.xy;
+		sZ[i] = x.z;
 	} else {
 		POS(i).xyz = x;
 	}
@@ -231,12 +235,57 @@ Fetched Fetch(uint k, uint end)
 
 vec4 gAlphaTilde; // P.alphaTilde, fixed during the frame: read once, not once per projection
 
+// Which ends of this invocation's first two constraints of each colour are free (inverse mass
+// gInvMass, else 0), two bits per constraint: colour c's in word c / 8 from bit 4 (c mod 8), the
+// first constraint's a and b, then the second's. Read from sFree once per frame instead of twice
+// per projection; kept when gBinary and the cloth has at most 16 colours (gEnds).
+uvec2 gEndBits;
+bool gEnds;
+
+void FindEnds()
+{
+	uint t = gl_LocalInvocationID.x;
+	gEndBits = uvec2(0u);
+	gEnds = gBinary && P.colorCount <= 16u;
+	if (!gEnds)
+		return;
+	for (uint c = 0u; c < P.colorCount; ++c) {
+		[[unroll]] for (uint j = 0u; j < 2u; ++j) {
+			uint k = sColorStart[c] + t + j * kGroup;
+			if (k >= sColorStart[c + 1u])
+				continue;
+			uvec4 q = CON(k);
+			uint bits = (Weight(q.x) != 0.0 ? 1u : 0u) | (Weight(q.y) != 0.0 ? 2u : 0u);
+			uint at = 4u * (c & 7u) + 2u * j;
+			if (c < 8u)
+				gEndBits.x |= bits << at;
+			else
+				gEndBits.y |= bits << at;
+		}
+	}
+}
+
+// The ends' bits of constraint j (0, 1) of colour c, or 4 (look them up).
+uint Ends(uint c, uint j)
+{
+	if (!gEnds)
+		return 4u;
+	return ((c < 8u ? gEndBits.x : gEndBits.y) >> (4u * (c & 7u) + 2u * j)) & 3u;
+}
+
 // xpbd_solve.comp for constraint k. lambda is kept only when a later iteration reads it.
-void Project(uint k, Fetched f, bool first, bool keepLambda)
+void Project(uint k, Fetched f, uint ends, bool first, bool keepLambda)
 {
 	uvec4 q = f.q;
 	vec3 ax = LoadX(q.x), bx = LoadX(q.y);
-	float aw = Weight(q.x), bw = Weight(q.y);
+	float aw, bw;
+	if (ends < 4u) {
+		aw = (ends & 1u) != 0u ? gInvMass : 0.0;
+		bw = (ends & 2u) != 0u ? gInvMass : 0.0;
+	} else {
+		aw = Weight(q.x);
+		bw = Weight(q.y);
+	}
 	precise float wsum = aw + bw;
 	precise float dx = ax.x - bx.x, dy = ax.y - bx.y, dz = ax.z - bx.z;
 	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
@@ -288,11 +337,11 @@ void Substep(uint substep, uint iterations)
 			uint start = sColorStart[c], end = sColorStart[c + 1u];
 #if WF_FUSED_PROBE == 0
 			if (start + t < end)
-				Project(start + t, f0, first, keepLambda);
+				Project(start + t, f0, Ends(c, 0u), first, keepLambda);
 			if (start + t + kGroup < end)
-				Project(start + t + kGroup, f1, first, keepLambda);
+				Project(start + t + kGroup, f1, Ends(c, 1u), first, keepLambda);
 			for (uint k = start + t + 2u * kGroup; k < end; k += kGroup)
-				Project(k, Fetch(k, end), first, keepLambda);
+				Project(k, Fetch(k, end), 4u, first, keepLambda);
 #endif
 			// The next colour's (colour 0 again after the last).
 			uint next = c + 1u < colors ? c + 1u : 0u;
@@ -475,6 +524,9 @@ void main()
 	memoryBarrierBuffer(); // the status reset before any invocation's atomics at the end
 	barrier();
 	gBinary = sBinary != 0u;
+#ifdef WF_FUSED_XPBD
+	FindEnds();
+#endif
 
 	for (uint s = 0u; s < substeps; ++s)
 		Substep(s, iterations);
