@@ -1303,3 +1303,84 @@ WF_TEST(vk_stage_timing_without_timestamps)
 	return 0;
 #endif
 }
+
+// Explicit springs in tiles (springs_tiled.comp: up to 7 substeps per dispatch from a region 7
+// rings wider than the tile) give the bits of a dispatch per substep and of the CPU on lavapipe
+// (slack on hardware): grids that tiles of 16 do not divide, one smaller than a tile, substep
+// counts that need short tail dispatches, the document's wind and sphere, a grabbed particle. With
+// wave wind (sin per column on the device) the CPU is 1e-4 of the cloth away, as in vk_match_*.
+// Each world records substeps - chunks fewer dispatches. The substep keeps the document's length,
+// or is h: at 0.003 s a spring passes h^2 k / m = 0.18 of an error on per step, so a tile written
+// one ring too far out (6 steps from the region's edge after 7 substeps) shows in the bits.
+static int TiledSprings(int cols, int rows, int substeps, int most, int frames, bool wave, float h)
+{
+#ifndef WEFT_HAVE_VULKAN
+	(void)cols, (void)rows, (void)substeps, (void)most, (void)frames, (void)wave, (void)h;
+	wfVkTestMissing();
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	wfPresetGet("compute-cloth", &wd, &cd);
+	ENSURE(wd.step.solver == WF_SOLVER_SPRINGS);
+	wd.step.timeStep = (h > 0.0f ? h : wd.step.timeStep / (float)wd.step.substeps) * (float)substeps;
+	wd.step.substeps = substeps;
+	if (wave) {
+		wd.wind.mode = WF_WIND_WAVE;
+		wd.wind.strength = 0.5f;
+		wd.wind.frequency = 1.3f;
+		wd.wind.phasePerColumn = 0.2f;
+	}
+	cd.cols = cols;
+	cd.rows = rows;
+	wfWorld* w[3] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
+	ENSURE(w[0] != NULL && w[1] != NULL && w[2] != NULL);
+	ENSURE(wfWorld_GetBackend(w[1]) == WF_BACKEND_VULKAN && wfWorld_GetBackend(w[2]) == WF_BACKEND_VULKAN);
+	w[1]->springsTileSubsteps = 1; // a dispatch per substep
+	w[2]->springsTileSubsteps = most;
+	wfClothId id[3];
+	for (int k = 0; k < 3; ++k) {
+		id[k] = wfCreateCloth(w[k], &cd);
+		ENSURE(!wfClothId_IsNull(id[k]));
+	}
+	const int n = cols * rows;
+	double worst[2] = {0.0, 0.0};
+	for (int f = 0; f < frames; ++f) {
+		if (f == frames / 2) {
+			for (int k = 0; k < 3; ++k)
+				ENSURE(wfCloth_Grab(id[k], n / 2 + cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
+		}
+		for (int k = 0; k < 3; ++k)
+			ENSURE(wfWorld_Step(w[k]) == WF_OK);
+		for (int k = 0; k < 2; ++k) {
+			double d = wfVkTestMaxDiff(id[k], id[2], n);
+			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
+		}
+	}
+	int chunks = 0;
+	const int odd = (most & 1) ? most : most - 1;
+	for (int s = 0; s < substeps; ++chunks) {
+		const int left = substeps - s;
+		s += left >= odd ? odd : (left & 1) ? left : left - 1;
+	}
+	const int perSubstep = wfWorld_GetStepProfile(w[1]).dispatches, tiled = wfWorld_GetStepProfile(w[2]).dispatches;
+	fprintf(stderr,
+		"  %dx%d, %d substeps, at most %d per dispatch, %d frames on %s: tiles against the CPU %.3g m, against a dispatch per substep %.3g m; dispatches %d against %d\n",
+		cols, rows, substeps, most, frames, wfWorld_GetDeviceName(w[2]), worst[0], worst[1], tiled, perSubstep);
+	const double size = cd.width > cd.height ? cd.width : cd.height;
+	ENSURE_LE(worst[0], wave ? 1e-4 * size : Slack(1e-4 * size));
+	ENSURE_LE(worst[1], Slack(1e-4 * size));
+	ENSURE_NEAR(perSubstep - tiled, substeps - chunks, 0);
+	ENSURE(ValidationClean(w[1]) && ValidationClean(w[2]));
+	for (int k = 0; k < 3; ++k)
+		wfDestroyWorld(w[k]);
+	return 0;
+#endif
+}
+
+WF_TEST(vk_springs_tiled_compute_cloth) { return TiledSprings(60, 60, 64, 7, 4, false, 0.0f); }
+WF_TEST(vk_springs_tiled_uneven) { return TiledSprings(37, 23, 9, 3, 6, true, 0.0f); }
+WF_TEST(vk_springs_tiled_small) { return TiledSprings(10, 10, 12, 6, 6, false, 0.0f); }
+WF_TEST(vk_springs_tiled_stiff) { return TiledSprings(37, 37, 14, 7, 4, false, 0.003f); }

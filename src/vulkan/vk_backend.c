@@ -743,6 +743,13 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	vc->arena = -1;
 	vc->slot = -1;
 	const wfClothModel* m = &c->model;
+	vc->nearSprings = !m->mesh && m->particleCount == m->cols * m->rows && m->maxDegree <= WF_VK_GATHER_WIDE;
+	for (int i = 0; vc->nearSprings && i < m->particleCount; ++i) {
+		for (int e = m->adjStart[i]; e < m->adjStart[i + 1]; ++e) {
+			const int o = (int)m->adjOther[e], dx = o % m->cols - i % m->cols, dy = o / m->cols - i / m->cols;
+			vc->nearSprings = vc->nearSprings && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
+		}
+	}
 	const VkDeviceSize n = (VkDeviceSize)m->particleCount, k = (VkDeviceSize)m->constraintCount, t = (VkDeviceSize)m->triangleCount;
 	const VkDeviceSize v4 = n * sizeof(wfVec4);
 	vc->particleGroups = (uint32_t)((n + WF_VK_GROUP_SIZE - 1) / WF_VK_GROUP_SIZE);
@@ -1251,6 +1258,40 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 	}
 }
 
+// How many springs substeps one tiled dispatch may take for cloth c (springs_tiled.comp), or 1 (a
+// dispatch per substep): a grid whose springs join neighbours one step apart, with nothing that
+// needs the whole cloth between substeps (drag and lift, tethers, self-collision; tearing renumbers
+// the particles). The counts are odd, so each dispatch swaps the pair as that many substeps do.
+static int SpringsTileSubsteps(const wfWorld* world, const wfCloth* c)
+{
+	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
+	if (world->def.step.solver != WF_SOLVER_SPRINGS || aero || world->def.selfCollision.enabled || c->model.tethers != NULL ||
+		c->material.tearStrain > 0.0f || !((const wfVkCloth*)c->backendData)->nearSprings)
+		return 1;
+	int most = world->springsTileSubsteps > 0 ? world->springsTileSubsteps : WF_VK_TILE_HALO;
+	most = most < WF_VK_TILE_HALO ? most : WF_VK_TILE_HALO;
+	return (most & 1) ? most : most - 1; // the largest odd count allowed
+}
+
+// Every substep of a springs cloth in tiles, up to `most` (odd) substeps per dispatch: odd counts,
+// so that after each dispatch the state is in the buffers substep by substep would leave it in.
+static void RecordSpringsTiled(Recorder* rec, const wfWorld* world, const wfCloth* c, int most)
+{
+	const int substeps = world->def.step.substeps;
+	const uint32_t tilesX = (uint32_t)(c->model.cols + WF_VK_TILE - 1) / WF_VK_TILE;
+	const uint32_t tilesY = (uint32_t)(c->model.rows + WF_VK_TILE - 1) / WF_VK_TILE;
+	UseCloth(rec, c);
+	BeginStage(rec, WF_STAGE_SOLVE);
+	for (int s = 0; s < substeps;) {
+		const int left = substeps - s;
+		const int count = left >= most ? most : (left & 1) ? left : left - 1;
+		UseSet(rec, s & 1);
+		DispatchGroups(rec, WF_VK_PIPE_SPRINGS_TILED, (wfVkPush){tilesX, (uint32_t)count, (uint32_t)s, 0}, tilesX * tilesY);
+		ComputeBarrier(rec->ctx, rec->cmd);
+		s += count;
+	}
+}
+
 // The frame end of a cloth: its state back in A, normals and the frame check.
 static void RecordClothEnd(Recorder* rec, const wfWorld* world, const wfCloth* c)
 {
@@ -1337,7 +1378,10 @@ static void RecordPerRange(Recorder* rec, const wfWorld* world)
 		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		RecordClothStart(rec, c);
-		for (int s = 0; s < substeps; ++s)
+		const int tile = SpringsTileSubsteps(world, c);
+		if (tile > 1)
+			RecordSpringsTiled(rec, world, c, tile);
+		for (int s = 0; tile == 1 && s < substeps; ++s)
 			RecordClothSubstep(rec, world, c, s);
 		RecordClothEnd(rec, world, c);
 		ComputeBarrier(ctx, rec->cmd);

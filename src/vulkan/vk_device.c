@@ -25,6 +25,9 @@ static const uint32_t kJacobiSweepSpv[] = {
 static const uint32_t kSpringsSpv[] = {
 #include "springs.comp.inc"
 };
+static const uint32_t kSpringsTiledSpv[] = {
+#include "springs_tiled.comp.inc"
+};
 static const uint32_t kNormalsSpv[] = {
 #include "normals.comp.inc"
 };
@@ -82,6 +85,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft contact scan", kContactScanSpv),
 	SHADER("weft contact gather", kContactGatherSpv),
 	SHADER("weft finish, self-collision", kFinishSelfSpv),
+	SHADER("weft springs, tiles of several substeps", kSpringsTiledSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {

@@ -1,0 +1,105 @@
+#version 450
+// Explicit mass-springs, up to WF_VK_TILE_HALO substeps in one dispatch (temporal blocking). Each
+// workgroup owns a WF_VK_TILE x WF_VK_TILE tile of the grid and loads the region WF_VK_TILE_HALO
+// rings wider into shared memory; every substep each region particle is advanced from its
+// neighbours' previous values, exactly as springs.comp does it (the same expressions in the same
+// order, all `precise`). A substep carries information one grid step (a grid cloth's springs join
+// the 8 neighbours), so after k substeps every particle more than k rings inside the region is
+// what the dispatch per substep would give; the tile, WF_VK_TILE_HALO rings in, is written to the
+// pair's other buffers. Neighbours outside the region are skipped: they only affect particles
+// whose values are never written.
+//
+// pc.substep: the first substep; pc.count: substeps (<= WF_VK_TILE_HALO); pc.first: tiles per row.
+#define WF_OWN_GROUP_SIZE 1
+#include "common.glsl"
+
+layout(local_size_x = WF_VK_TILE_GROUP) in;
+
+const int kHalo = WF_VK_TILE_HALO;
+const int kSide = WF_VK_TILE + 2 * WF_VK_TILE_HALO; // region side
+shared vec4 sX[kSide * kSide];                      // position, w inverse mass
+shared vec4 sV[kSide * kSide];                      // velocity
+
+void main()
+{
+	const int l = int(gl_LocalInvocationID.x);
+	const int cols = int(P.cols), rows = int(P.particleCount / P.cols);
+	const int tile = int(WfGroup());
+	const int tx = tile % int(pc.first), ty = tile / int(pc.first);
+	// This invocation's region particle and its grid coordinates.
+	const int rx = l % kSide, ry = l / kSide;
+	const int gx = tx * WF_VK_TILE - kHalo + rx, gy = ty * WF_VK_TILE - kHalo + ry;
+	const bool inside = l < kSide * kSide && gx >= 0 && gx < cols && gy >= 0 && gy < rows;
+	const uint i = inside ? uint(gy * cols + gx) : 0u;
+	// Its neighbours as region slots (-1: outside the region) and their rest lengths, in adjacency order.
+	int nb[WF_VK_GATHER_WIDE];
+	float rest[WF_VK_GATHER_WIDE];
+	int degree = 0;
+	if (inside) {
+		sX[l] = pos[i];
+		sV[l] = vel[i];
+		int first = adjStart[i];
+		degree = adjStart[i + 1u] - first;
+		[[unroll]] for (int b = 0; b < WF_VK_GATHER_WIDE; ++b) {
+			nb[b] = -1;
+			rest[b] = 0.0;
+			if (b < degree) {
+				uint o = adjOther[first + b];
+				int ox = int(o % P.cols) - gx + rx, oy = int(o / P.cols) - gy + ry;
+				if (ox >= 0 && ox < kSide && oy >= 0 && oy < kSide)
+					nb[b] = oy * kSide + ox;
+				rest[b] = WfRest(adjConstraint[first + b]);
+			}
+		}
+	}
+	barrier();
+	float mass = P.mass, k2 = P.stiffness, damping = P.springDamping, h = P.h;
+	for (uint k = 0u; k < pc.count; ++k) {
+		uint substep = pc.substep + k;
+		vec4 nx = vec4(0.0), nv = vec4(0.0);
+		if (inside) {
+			vec4 xi = sX[l], vi = sV[l];
+			if (xi.w == 0.0) {
+				nx = int(i) == P.grabIndex ? vec4(P.grabTarget.xyz, 0.0) : xi;
+			} else {
+				precise vec3 a = WfExternalAccel(substep, uint(gx), xi.w);
+				precise float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
+				[[unroll]] for (int b = 0; b < WF_VK_GATHER_WIDE; ++b) {
+					if (b >= degree)
+						break;
+					if (nb[b] < 0)
+						continue;
+					vec4 xj = sX[nb[b]], vj = sV[nb[b]];
+					precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
+					precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+					if (len < WF_MIN_LENGTH)
+						continue;
+					dx /= len;
+					dy /= len;
+					dz /= len;
+					precise float spring = k2 * (len - rest[b]);
+					precise float damper = damping * ((vj.x - vi.x) * dx + (vj.y - vi.y) * dy + (vj.z - vi.z) * dz);
+					fx += (spring + damper) * dx;
+					fy += (spring + damper) * dy;
+					fz += (spring + damper) * dz;
+				}
+				precise vec4 v = vec4(vi.x + h * fx * xi.w, vi.y + h * fy * xi.w, vi.z + h * fz * xi.w, 0.0);
+				precise vec4 x = vec4(xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w);
+				WfCollide(x, v, substep);
+				nx = x;
+				nv = v;
+			}
+		}
+		barrier();
+		if (inside) {
+			sX[l] = nx;
+			sV[l] = nv;
+		}
+		barrier();
+	}
+	// The tile to the other buffers of the pair.
+	if (inside && rx >= kHalo && rx < kHalo + WF_VK_TILE && ry >= kHalo && ry < kHalo + WF_VK_TILE) {
+		posAlt[i] = sX[l];
+		velAlt[i] = sV[l];
+	}
+}
