@@ -1384,3 +1384,46 @@ WF_TEST(vk_springs_tiled_compute_cloth) { return TiledSprings(60, 60, 64, 7, 4, 
 WF_TEST(vk_springs_tiled_uneven) { return TiledSprings(37, 23, 9, 3, 6, true, 0.0f); }
 WF_TEST(vk_springs_tiled_small) { return TiledSprings(10, 10, 12, 6, 6, false, 0.0f); }
 WF_TEST(vk_springs_tiled_stiff) { return TiledSprings(37, 37, 14, 7, 4, false, 0.003f); }
+
+// Past WF_VK_TILE_MAX_PARTICLES (16 384) springs keep a dispatch per substep (the tiles lose there),
+// and so does a cloth with drag and lift (they need the whole cloth between substeps).
+WF_TEST(vk_springs_tiled_only_where_it_wins)
+{
+#ifndef WEFT_HAVE_VULKAN
+	wfVkTestMissing();
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	const struct {
+		int cols, rows;
+		float drag;
+		bool tiled;
+	} cases[] = {{128, 128, 0.0f, true}, {129, 128, 0.0f, false}, {60, 60, 0.5f, false}};
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+		wfWorldDef wd;
+		wfClothDef cd;
+		wfPresetGet("compute-cloth", &wd, &cd);
+		wd.step.timeStep = wd.step.timeStep / (float)wd.step.substeps * 7.0f;
+		wd.step.substeps = 7;
+		wd.aero.drag = cases[t].drag;
+		cd.cols = cases[t].cols;
+		cd.rows = cases[t].rows;
+		wfWorld* w[2] = {wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
+		ENSURE(w[0] != NULL && w[1] != NULL && wfWorld_GetBackend(w[0]) == WF_BACKEND_VULKAN);
+		w[0]->springsTileSubsteps = 1;
+		for (int k = 0; k < 2; ++k) {
+			ENSURE(!wfClothId_IsNull(wfCreateCloth(w[k], &cd)));
+			ENSURE(wfWorld_Step(w[k]) == WF_OK);
+		}
+		const int one = wfWorld_GetStepProfile(w[0]).dispatches, chosen = wfWorld_GetStepProfile(w[1]).dispatches;
+		fprintf(stderr, "  %dx%d, drag %g: %d dispatches with a dispatch per substep, %d as chosen\n", cases[t].cols, cases[t].rows,
+			(double)cases[t].drag, one, chosen);
+		ENSURE_NEAR(one - chosen, cases[t].tiled ? 6 : 0, 0);
+		ENSURE(ValidationClean(w[1]));
+		wfDestroyWorld(w[0]);
+		wfDestroyWorld(w[1]);
+	}
+	return 0;
+#endif
+}

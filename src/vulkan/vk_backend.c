@@ -1259,14 +1259,16 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 }
 
 // How many springs substeps one tiled dispatch may take for cloth c (springs_tiled.comp), or 1 (a
-// dispatch per substep): a grid whose springs join neighbours one step apart, with nothing that
-// needs the whole cloth between substeps (drag and lift, tethers, self-collision; tearing renumbers
-// the particles). The counts are odd, so each dispatch swaps the pair as that many substeps do.
+// dispatch per substep): a grid of at most WF_VK_TILE_MAX_PARTICLES whose springs join neighbours
+// one step apart, with nothing that needs the whole cloth between substeps (drag and lift,
+// tethers, self-collision; tearing renumbers the particles). The counts are odd, so each dispatch
+// swaps the pair as that many substeps do.
 static int SpringsTileSubsteps(const wfWorld* world, const wfCloth* c)
 {
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
 	if (world->def.step.solver != WF_SOLVER_SPRINGS || aero || world->def.selfCollision.enabled || c->model.tethers != NULL ||
-		c->material.tearStrain > 0.0f || !((const wfVkCloth*)c->backendData)->nearSprings)
+		c->material.tearStrain > 0.0f || c->model.particleCount > WF_VK_TILE_MAX_PARTICLES ||
+		!((const wfVkCloth*)c->backendData)->nearSprings)
 		return 1;
 	int most = world->springsTileSubsteps > 0 ? world->springsTileSubsteps : WF_VK_TILE_HALO;
 	most = most < WF_VK_TILE_HALO ? most : WF_VK_TILE_HALO;

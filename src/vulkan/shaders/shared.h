@@ -127,10 +127,13 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_GATHER_WIDE_MAX_PARTICLES 16384
 // Explicit springs in tiles (springs_tiled.comp): a workgroup advances a WF_VK_TILE square of the
 // grid up to WF_VK_TILE_HALO substeps per dispatch from a region WF_VK_TILE_HALO rings wider,
-// held in shared memory (30 x 30 particles, 28.8 KB); one invocation per region particle.
-#define WF_VK_TILE 16
+// held in shared memory (22 x 22 particles, 15.5 KB); one invocation per region particle. Only
+// cloths of at most WF_VK_TILE_MAX_PARTICLES take it: on the H200 the tiles' repeated work loses
+// to a dispatch per substep from 256 x 256 on (docs/PERFORMANCE.md).
+#define WF_VK_TILE 8
 #define WF_VK_TILE_HALO 7
-#define WF_VK_TILE_GROUP 928 // (WF_VK_TILE + 2 WF_VK_TILE_HALO)^2 = 900, rounded up to 32
+#define WF_VK_TILE_GROUP 512 // (WF_VK_TILE + 2 WF_VK_TILE_HALO)^2 = 484, rounded up to 32
+#define WF_VK_TILE_MAX_PARTICLES 16384
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit
                                          // per particle (free or not), a flag, the colour starts
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of
