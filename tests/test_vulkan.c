@@ -1304,18 +1304,26 @@ WF_TEST(vk_stage_timing_without_timestamps)
 #endif
 }
 
-// Explicit springs in tiles (springs_tiled.comp: up to 7 substeps per dispatch from a region 7
-// rings wider than the tile) give the bits of a dispatch per substep and of the CPU on lavapipe
-// (slack on hardware): grids that tiles of 16 do not divide, one smaller than a tile, substep
-// counts that need short tail dispatches, the document's wind and sphere, a grabbed particle. With
-// wave wind (sin per column on the device) the CPU is 1e-4 of the cloth away, as in vk_match_*.
-// Each world records substeps - chunks fewer dispatches. The substep keeps the document's length,
-// or is h: at 0.003 s a spring passes h^2 k / m = 0.18 of an error on per step, so a tile written
-// one ring too far out (6 steps from the region's edge after 7 substeps) shows in the bits.
-static int TiledSprings(int cols, int rows, int substeps, int most, int frames, bool wave, float h)
+// Tiles of several substeps per dispatch (springs_tiled.comp: up to 7 springs substeps from a
+// region 7 rings wider than the tile; jacobi_tiled.comp: whole Jacobi substeps from one 12 rings
+// wider) give the bits of a dispatch per stage and of the CPU on lavapipe (slack on hardware):
+// grids that tiles of 8 do not divide, one smaller than a tile, substep counts that need short
+// tail dispatches, the documents' wind, sphere and floor, a grabbed particle. With wave wind (sin
+// per column on the device) the CPU is 1e-4 of the cloth away, as in vk_match_*. Each world
+// records the dispatches the tiles save. The substep keeps the document's length, or is h: at
+// 0.003 s a spring passes h^2 k / m = 0.18 of an error on per step, so a tile written one ring too
+// far out (6 steps from the region's edge after 7 substeps) shows in the bits.
+typedef struct TiledCase {
+	const char* preset;
+	int cols, rows, substeps, iterations, most, frames;
+	bool wave, floor;
+	float h;
+} TiledCase;
+
+static int Tiled(TiledCase t)
 {
 #ifndef WEFT_HAVE_VULKAN
-	(void)cols, (void)rows, (void)substeps, (void)most, (void)frames, (void)wave, (void)h;
+	(void)t;
 	wfVkTestMissing();
 	return 0;
 #else
@@ -1323,34 +1331,37 @@ static int TiledSprings(int cols, int rows, int substeps, int most, int frames, 
 		return 0;
 	wfWorldDef wd;
 	wfClothDef cd;
-	wfPresetGet("compute-cloth", &wd, &cd);
-	ENSURE(wd.step.solver == WF_SOLVER_SPRINGS);
-	wd.step.timeStep = (h > 0.0f ? h : wd.step.timeStep / (float)wd.step.substeps) * (float)substeps;
-	wd.step.substeps = substeps;
-	if (wave) {
+	wfPresetGet(t.preset, &wd, &cd);
+	const bool springs = wd.step.solver == WF_SOLVER_SPRINGS;
+	wd.step.timeStep = (t.h > 0.0f ? t.h : wd.step.timeStep / (float)wd.step.substeps) * (float)t.substeps;
+	wd.step.substeps = t.substeps;
+	if (t.iterations > 0)
+		wd.step.iterations = t.iterations;
+	if (t.wave) {
 		wd.wind.mode = WF_WIND_WAVE;
 		wd.wind.strength = 0.5f;
 		wd.wind.frequency = 1.3f;
 		wd.wind.phasePerColumn = 0.2f;
 	}
-	cd.cols = cols;
-	cd.rows = rows;
+	wd.floor.enabled = wd.floor.enabled || t.floor;
+	cd.cols = t.cols;
+	cd.rows = t.rows;
 	wfWorld* w[3] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
 	ENSURE(w[0] != NULL && w[1] != NULL && w[2] != NULL);
 	ENSURE(wfWorld_GetBackend(w[1]) == WF_BACKEND_VULKAN && wfWorld_GetBackend(w[2]) == WF_BACKEND_VULKAN);
-	w[1]->springsTileSubsteps = 1; // a dispatch per substep
-	w[2]->springsTileSubsteps = most;
+	w[1]->tileSubsteps = 1; // a dispatch per stage
+	w[2]->tileSubsteps = t.most;
 	wfClothId id[3];
 	for (int k = 0; k < 3; ++k) {
 		id[k] = wfCreateCloth(w[k], &cd);
 		ENSURE(!wfClothId_IsNull(id[k]));
 	}
-	const int n = cols * rows;
+	const int n = t.cols * t.rows;
 	double worst[2] = {0.0, 0.0};
-	for (int f = 0; f < frames; ++f) {
-		if (f == frames / 2) {
+	for (int f = 0; f < t.frames; ++f) {
+		if (f == t.frames / 2) {
 			for (int k = 0; k < 3; ++k)
-				ENSURE(wfCloth_Grab(id[k], n / 2 + cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
+				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
 		}
 		for (int k = 0; k < 3; ++k)
 			ENSURE(wfWorld_Step(w[k]) == WF_OK);
@@ -1359,20 +1370,31 @@ static int TiledSprings(int cols, int rows, int substeps, int most, int frames, 
 			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
 		}
 	}
-	int chunks = 0;
-	const int odd = (most & 1) ? most : most - 1;
-	for (int s = 0; s < substeps; ++chunks) {
-		const int left = substeps - s;
-		s += left >= odd ? odd : (left & 1) ? left : left - 1;
+	// The dispatches the tiles replace, and how many they take instead.
+	int replaced, chunks = 0;
+	if (springs) {
+		replaced = t.substeps;
+		const int odd = (t.most & 1) ? t.most : t.most - 1;
+		for (int s = 0; s < t.substeps; ++chunks) {
+			const int left = t.substeps - s;
+			s += left >= odd ? odd : (left & 1) ? left : left - 1;
+		}
+	} else {
+		replaced = t.substeps * (wd.step.iterations + 2); // predict, the sweeps, finish
+		int most = WF_VK_TILE_JACOBI_HALO / (wd.step.iterations * (cd.bending ? 2 : 1));
+		most = t.most < most ? t.most : most;
+		chunks = (t.substeps + most - 1) / most;
+		chunks += chunks & 1;
 	}
-	const int perSubstep = wfWorld_GetStepProfile(w[1]).dispatches, tiled = wfWorld_GetStepProfile(w[2]).dispatches;
+	const int perStage = wfWorld_GetStepProfile(w[1]).dispatches, tiled = wfWorld_GetStepProfile(w[2]).dispatches;
 	fprintf(stderr,
-		"  %dx%d, %d substeps, at most %d per dispatch, %d frames on %s: tiles against the CPU %.3g m, against a dispatch per substep %.3g m; dispatches %d against %d\n",
-		cols, rows, substeps, most, frames, wfWorld_GetDeviceName(w[2]), worst[0], worst[1], tiled, perSubstep);
+		"  %s %dx%d, %d substeps x %d, at most %d per dispatch, %d frames on %s: tiles against the CPU %.3g m, against a dispatch per stage %.3g m; dispatches %d against %d\n",
+		t.preset, t.cols, t.rows, t.substeps, wd.step.iterations, t.most, t.frames, wfWorld_GetDeviceName(w[2]), worst[0], worst[1], tiled,
+		perStage);
 	const double size = cd.width > cd.height ? cd.width : cd.height;
-	ENSURE_LE(worst[0], wave ? 1e-4 * size : Slack(1e-4 * size));
+	ENSURE_LE(worst[0], t.wave ? 1e-4 * size : Slack(1e-4 * size));
 	ENSURE_LE(worst[1], Slack(1e-4 * size));
-	ENSURE_NEAR(perSubstep - tiled, substeps - chunks, 0);
+	ENSURE_NEAR(perStage - tiled, replaced - chunks, 0);
 	ENSURE(ValidationClean(w[1]) && ValidationClean(w[2]));
 	for (int k = 0; k < 3; ++k)
 		wfDestroyWorld(w[k]);
@@ -1380,10 +1402,13 @@ static int TiledSprings(int cols, int rows, int substeps, int most, int frames, 
 #endif
 }
 
-WF_TEST(vk_springs_tiled_compute_cloth) { return TiledSprings(60, 60, 64, 7, 4, false, 0.0f); }
-WF_TEST(vk_springs_tiled_uneven) { return TiledSprings(37, 23, 9, 3, 6, true, 0.0f); }
-WF_TEST(vk_springs_tiled_small) { return TiledSprings(10, 10, 12, 6, 6, false, 0.0f); }
-WF_TEST(vk_springs_tiled_stiff) { return TiledSprings(37, 37, 14, 7, 4, false, 0.003f); }
+WF_TEST(vk_springs_tiled_compute_cloth) { return Tiled((TiledCase){"compute-cloth", 60, 60, 64, 0, 7, 4, false, false, 0.0f}); }
+WF_TEST(vk_springs_tiled_uneven) { return Tiled((TiledCase){"compute-cloth", 37, 23, 9, 0, 3, 6, true, false, 0.0f}); }
+WF_TEST(vk_springs_tiled_small) { return Tiled((TiledCase){"compute-cloth", 10, 10, 12, 0, 6, 6, false, false, 0.0f}); }
+WF_TEST(vk_springs_tiled_stiff) { return Tiled((TiledCase){"compute-cloth", 37, 37, 14, 0, 7, 4, false, false, 0.003f}); }
+WF_TEST(vk_jacobi_tiled_spring_mesh) { return Tiled((TiledCase){"spring-mesh", 56, 56, 8, 0, 99, 6, false, true, 0.0f}); }
+WF_TEST(vk_jacobi_tiled_uneven) { return Tiled((TiledCase){"spring-mesh", 23, 37, 5, 3, 99, 6, true, true, 0.0f}); }
+WF_TEST(vk_jacobi_tiled_small) { return Tiled((TiledCase){"spring-mesh", 9, 7, 6, 1, 2, 6, false, false, 0.0f}); }
 
 // Past WF_VK_TILE_MAX_PARTICLES (16 384) springs keep a dispatch per substep (the tiles lose there),
 // and so does a cloth with drag and lift (they need the whole cloth between substeps).
@@ -1411,7 +1436,7 @@ WF_TEST(vk_springs_tiled_only_where_it_wins)
 		cd.rows = cases[t].rows;
 		wfWorld* w[2] = {wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
 		ENSURE(w[0] != NULL && w[1] != NULL && wfWorld_GetBackend(w[0]) == WF_BACKEND_VULKAN);
-		w[0]->springsTileSubsteps = 1;
+		w[0]->tileSubsteps = 1;
 		for (int k = 0; k < 2; ++k) {
 			ENSURE(!wfClothId_IsNull(wfCreateCloth(w[k], &cd)));
 			ENSURE(wfWorld_Step(w[k]) == WF_OK);

@@ -225,11 +225,11 @@ struct wfWorld {
 	char requestedDevice[256];     // copy of def.deviceName (def.deviceName points here)
 	wfVulkanDevice externalDevice; // copy of *def.vulkanDevice (def.vulkanDevice points here)
 	int threads;
-	bool simd;               // CPU: AVX2 kernels in use (the def asks and the processor has them)
-	int soaLanes;            // CPU: constraints per block of the structure-of-arrays XPBD kernel (16 with
-							 // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
-	int springsTileSubsteps; // Vulkan: the most springs substeps per tiled dispatch (0: the backend's
-							 // choice; 1: a dispatch per substep), read when a frame is recorded; for tests
+	bool simd;        // CPU: AVX2 kernels in use (the def asks and the processor has them)
+	int soaLanes;     // CPU: constraints per block of the structure-of-arrays XPBD kernel (16 with
+					  // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
+	int tileSubsteps; // Vulkan: the most springs or Jacobi substeps per tiled dispatch (0: the
+					  // backend's choice; 1: no tiles), read when a frame is recorded; for tests
 	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;

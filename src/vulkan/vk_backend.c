@@ -40,6 +40,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -743,11 +744,12 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 	vc->arena = -1;
 	vc->slot = -1;
 	const wfClothModel* m = &c->model;
-	vc->nearSprings = !m->mesh && m->particleCount == m->cols * m->rows && m->maxDegree <= WF_VK_GATHER_WIDE;
-	for (int i = 0; vc->nearSprings && i < m->particleCount; ++i) {
+	vc->reach = !m->mesh && m->particleCount == m->cols * m->rows ? 0 : INT_MAX;
+	for (int i = 0; vc->reach < INT_MAX && i < m->particleCount; ++i) {
 		for (int e = m->adjStart[i]; e < m->adjStart[i + 1]; ++e) {
-			const int o = (int)m->adjOther[e], dx = o % m->cols - i % m->cols, dy = o / m->cols - i / m->cols;
-			vc->nearSprings = vc->nearSprings && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
+			const int o = (int)m->adjOther[e], dx = abs(o % m->cols - i % m->cols), dy = abs(o / m->cols - i / m->cols);
+			vc->reach = dx > vc->reach ? dx : vc->reach;
+			vc->reach = dy > vc->reach ? dy : vc->reach;
 		}
 	}
 	const VkDeviceSize n = (VkDeviceSize)m->particleCount, k = (VkDeviceSize)m->constraintCount, t = (VkDeviceSize)m->triangleCount;
@@ -1258,6 +1260,16 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 	}
 }
 
+// Whether nothing of cloth c's substeps needs the whole cloth between its stages (drag and lift,
+// tethers, self-collision; tearing renumbers the particles), so that tiles can step it, and
+// whether it is small enough for them to win.
+static bool TilesAllowed(const wfWorld* world, const wfCloth* c)
+{
+	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
+	return !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL && c->material.tearStrain <= 0.0f &&
+		c->model.particleCount <= WF_VK_TILE_MAX_PARTICLES && world->tileSubsteps != 1;
+}
+
 // How many springs substeps one tiled dispatch may take for cloth c (springs_tiled.comp), or 1 (a
 // dispatch per substep): a grid of at most WF_VK_TILE_MAX_PARTICLES whose springs join neighbours
 // one step apart, with nothing that needs the whole cloth between substeps (drag and lift,
@@ -1265,12 +1277,10 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 // swaps the pair as that many substeps do.
 static int SpringsTileSubsteps(const wfWorld* world, const wfCloth* c)
 {
-	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
-	if (world->def.step.solver != WF_SOLVER_SPRINGS || aero || world->def.selfCollision.enabled || c->model.tethers != NULL ||
-		c->material.tearStrain > 0.0f || c->model.particleCount > WF_VK_TILE_MAX_PARTICLES ||
-		!((const wfVkCloth*)c->backendData)->nearSprings)
+	if (world->def.step.solver != WF_SOLVER_SPRINGS || !TilesAllowed(world, c) || c->model.maxDegree > WF_VK_GATHER_WIDE ||
+		((const wfVkCloth*)c->backendData)->reach > 1)
 		return 1;
-	int most = world->springsTileSubsteps > 0 ? world->springsTileSubsteps : WF_VK_TILE_HALO;
+	int most = world->tileSubsteps > 0 ? world->tileSubsteps : WF_VK_TILE_HALO;
 	most = most < WF_VK_TILE_HALO ? most : WF_VK_TILE_HALO;
 	return (most & 1) ? most : most - 1; // the largest odd count allowed
 }
@@ -1289,6 +1299,45 @@ static void RecordSpringsTiled(Recorder* rec, const wfWorld* world, const wfClot
 		const int count = left >= most ? most : (left & 1) ? left : left - 1;
 		UseSet(rec, s & 1);
 		DispatchGroups(rec, WF_VK_PIPE_SPRINGS_TILED, (wfVkPush){tilesX, (uint32_t)count, (uint32_t)s, 0}, tilesX * tilesY);
+		ComputeBarrier(rec->ctx, rec->cmd);
+		s += count;
+	}
+}
+
+// The most Jacobi substeps one tiled dispatch may take for cloth c (jacobi_tiled.comp), or 0:
+// a grid whose particles have at most WF_VK_TILE_JACOBI_DEGREE constraints, all within the halo's
+// reach for a whole substep's sweeps, with at least two substeps (an even number of dispatches
+// leaves the state in A, as the frame end expects), and TilesAllowed.
+static int JacobiTileSubsteps(const wfWorld* world, const wfCloth* c)
+{
+	const wfStepDef* step = &world->def.step;
+	const int reach = ((const wfVkCloth*)c->backendData)->reach;
+	if (step->solver != WF_SOLVER_JACOBI || !TilesAllowed(world, c) || c->model.maxDegree > WF_VK_TILE_JACOBI_DEGREE || reach < 1 ||
+		reach > WF_VK_TILE_JACOBI_HALO || step->substeps < 2)
+		return 0;
+	int most = WF_VK_TILE_JACOBI_HALO / (step->iterations * reach);
+	if (world->tileSubsteps > 0 && world->tileSubsteps < most)
+		most = world->tileSubsteps;
+	return most;
+}
+
+// Every substep of a Jacobi cloth in tiles: an even number of dispatches of at most `most`
+// substeps, as even as the count allows.
+static void RecordJacobiTiled(Recorder* rec, const wfWorld* world, const wfCloth* c, int most)
+{
+	const int substeps = world->def.step.substeps;
+	int dispatches = (substeps + most - 1) / most;
+	dispatches += dispatches & 1;
+	const uint32_t tilesX = (uint32_t)(c->model.cols + WF_VK_TILE - 1) / WF_VK_TILE;
+	const uint32_t tilesY = (uint32_t)(c->model.rows + WF_VK_TILE - 1) / WF_VK_TILE;
+	const uint32_t reach = (uint32_t)((const wfVkCloth*)c->backendData)->reach;
+	UseCloth(rec, c);
+	BeginStage(rec, WF_STAGE_SOLVE);
+	for (int d = 0, s = 0; d < dispatches; ++d) {
+		const int count = substeps / dispatches + (d < substeps % dispatches ? 1 : 0);
+		UseSet(rec, d & 1);
+		DispatchGroups(rec, WF_VK_PIPE_JACOBI_TILED,
+			(wfVkPush){(uint32_t)world->def.step.iterations, (uint32_t)count, (uint32_t)s, tilesX | reach << 16}, tilesX * tilesY);
 		ComputeBarrier(rec->ctx, rec->cmd);
 		s += count;
 	}
@@ -1380,10 +1429,12 @@ static void RecordPerRange(Recorder* rec, const wfWorld* world)
 		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)
 			continue;
 		RecordClothStart(rec, c);
-		const int tile = SpringsTileSubsteps(world, c);
+		const int tile = SpringsTileSubsteps(world, c), jacobiTile = JacobiTileSubsteps(world, c);
 		if (tile > 1)
 			RecordSpringsTiled(rec, world, c, tile);
-		for (int s = 0; tile == 1 && s < substeps; ++s)
+		else if (jacobiTile > 0)
+			RecordJacobiTiled(rec, world, c, jacobiTile);
+		for (int s = 0; tile == 1 && jacobiTile == 0 && s < substeps; ++s)
 			RecordClothSubstep(rec, world, c, s);
 		RecordClothEnd(rec, world, c);
 		ComputeBarrier(ctx, rec->cmd);

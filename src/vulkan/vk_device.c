@@ -28,6 +28,9 @@ static const uint32_t kSpringsSpv[] = {
 static const uint32_t kSpringsTiledSpv[] = {
 #include "springs_tiled.comp.inc"
 };
+static const uint32_t kJacobiTiledSpv[] = {
+#include "jacobi_tiled.comp.inc"
+};
 static const uint32_t kNormalsSpv[] = {
 #include "normals.comp.inc"
 };
@@ -86,6 +89,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft contact gather", kContactGatherSpv),
 	SHADER("weft finish, self-collision", kFinishSelfSpv),
 	SHADER("weft springs, tiles of several substeps", kSpringsTiledSpv),
+	SHADER("weft jacobi, tiles of several substeps", kJacobiTiledSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {

@@ -28,6 +28,7 @@ enum {
 	WF_VK_PIPE_CONTACT_GATHER,
 	WF_VK_PIPE_FINISH_SELF,   // finish with the self-collision pass's move (reads set 1)
 	WF_VK_PIPE_SPRINGS_TILED, // springs, several substeps per dispatch (springs_tiled.comp)
+	WF_VK_PIPE_JACOBI_TILED,  // Jacobi, several substeps per dispatch (jacobi_tiled.comp)
 	WF_VK_PIPE_COUNT
 };
 
@@ -86,7 +87,7 @@ typedef struct wfVkCloth {
 	VkDeviceSize stagingPartials;                     // the partials' copy in the staging buffer
 	bool normalsCurrent;                              // the device's normal buffer matches its positions
 	bool inContacts;                                  // counted in wfVkContacts.worldParticles (cloth against cloth)
-	bool nearSprings;                                 // a grid whose constraints all join particles at most one row and column apart
+	int reach; // a grid's constraints join particles at most this many rows and columns apart; INT_MAX: not a grid
 } wfVkCloth;
 
 // Batches: the arrays of every small cloth (those the fused kernel steps) are packed into an arena

@@ -134,6 +134,13 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_TILE_HALO 7
 #define WF_VK_TILE_GROUP 512 // (WF_VK_TILE + 2 WF_VK_TILE_HALO)^2 = 484, rounded up to 32
 #define WF_VK_TILE_MAX_PARTICLES 16384
+// Jacobi in tiles (jacobi_tiled.comp): whole substeps (predict, sweeps, finish) of a WF_VK_TILE
+// square, from a region WF_VK_TILE_JACOBI_HALO rings wider (32 x 32 particles, 16 KB); a sweep
+// reaches as far as the cloth's constraints (2 rows and columns with bending), so a dispatch takes
+// up to halo / (sweeps x reach) substeps. Particles of at most WF_VK_TILE_JACOBI_DEGREE constraints.
+#define WF_VK_TILE_JACOBI_HALO 12
+#define WF_VK_TILE_JACOBI_GROUP 1024 // (WF_VK_TILE + 2 WF_VK_TILE_JACOBI_HALO)^2
+#define WF_VK_TILE_JACOBI_DEGREE 12
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit
                                          // per particle (free or not), a flag, the colour starts
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of

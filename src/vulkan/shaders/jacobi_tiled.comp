@@ -1,0 +1,142 @@
+#version 450
+// Small-step PBD with averaged Jacobi sweeps, several whole substeps in one dispatch (temporal
+// blocking, as springs_tiled.comp). Each workgroup owns a WF_VK_TILE x WF_VK_TILE tile of the grid
+// and holds the positions of the region WF_VK_TILE_JACOBI_HALO rings wider in shared memory; its
+// invocations keep their particle's velocity and substep-start position in registers. Per
+// substep: predict.comp, pc.first sweeps of jacobi_sweep.comp (each from the positions before it)
+// and finish.comp, for each region particle that can still be exact, with the same expressions in
+// the same order (`precise`). A sweep carries information `reach` grid steps (2 with bending
+// springs), predict and finish none, so after q sweeps every particle at least q reach rings inside
+// the region is what the dispatches per stage would give; the tile is written to the pair's other
+// buffers (positions, velocities, and the last substep's start positions into prev).
+//
+// pc.substep: the first substep; pc.count: substeps; pc.first: sweeps per substep; pc.flags: tiles
+// per row (low 16 bits) and the reach (high 16 bits).
+#define WF_OWN_GROUP_SIZE 1
+#include "common.glsl"
+
+layout(local_size_x = WF_VK_TILE_JACOBI_GROUP) in;
+
+const int kHalo = WF_VK_TILE_JACOBI_HALO;
+const int kSide = WF_VK_TILE + 2 * WF_VK_TILE_JACOBI_HALO; // region side
+shared vec4 sX[kSide * kSide];                             // position, w inverse mass
+
+void main()
+{
+	const int l = int(gl_LocalInvocationID.x);
+	const int cols = int(P.cols), rows = int(P.particleCount / P.cols);
+	const int tilesX = int(pc.flags & 0xffffu), reach = int(pc.flags >> 16);
+	const int tile = int(WfGroup());
+	const int tx = tile % tilesX, ty = tile / tilesX;
+	const int rx = l % kSide, ry = l / kSide;
+	const int gx = tx * WF_VK_TILE - kHalo + rx, gy = ty * WF_VK_TILE - kHalo + ry;
+	const bool inside = l < kSide * kSide && gx >= 0 && gx < cols && gy >= 0 && gy < rows;
+	const uint i = inside ? uint(gy * cols + gx) : 0u;
+	const int ring = min(min(rx, ry), min(kSide - 1 - rx, kSide - 1 - ry));
+	// The neighbours as region slots (-1: outside the region), in adjacency order.
+	int nb[WF_VK_TILE_JACOBI_DEGREE];
+	int first = 0, degree = 0;
+	vec4 v = vec4(0.0), p = vec4(0.0);
+	if (inside) {
+		sX[l] = pos[i];
+		v = vel[i];
+		first = adjStart[i];
+		degree = adjStart[i + 1u] - first;
+		[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
+			nb[b] = -1;
+			if (b < degree) {
+				uint o = adjOther[first + b];
+				int ox = int(o % P.cols) - gx + rx, oy = int(o / P.cols) - gy + ry;
+				if (ox >= 0 && ox < kSide && oy >= 0 && oy < kSide)
+					nb[b] = oy * kSide + ox;
+			}
+		}
+	}
+	barrier();
+	const bool document = (P.flags & WF_VK_FLAG_JACOBI_DOCUMENT) != 0u;
+	const bool collide = (P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
+	const float h = P.h, f = P.velFactor;
+	const uint sweeps = pc.first;
+	int done = 0; // sweeps so far: rings done * reach and further in are exact
+	for (uint k = 0u; k < pc.count; ++k) {
+		uint substep = pc.substep + k;
+		// predict.comp (undamped)
+		if (inside && ring >= done * reach) {
+			vec4 x = sX[l];
+			p = x;
+			if (x.w == 0.0) {
+				if (int(i) == P.grabIndex)
+					sX[l] = vec4(P.grabTarget.xyz, x.w);
+			} else {
+				precise vec3 a = WfExternalAccel(substep, uint(gx), x.w);
+				precise vec4 u = v;
+				u.x += h * a.x;
+				u.y += h * a.y;
+				u.z += h * a.z;
+				v = u;
+				precise vec4 y = vec4(x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w);
+				sX[l] = y;
+			}
+		}
+		barrier();
+		for (uint it = 0u; it < sweeps; ++it) {
+			++done;
+			const bool live = inside && ring >= done * reach;
+			vec4 y = vec4(0.0);
+			if (live) {
+				// jacobi_sweep.comp
+				vec4 xi = sX[l];
+				y = xi;
+				if (xi.w != 0.0) {
+					precise float cx = 0.0, cy = 0.0, cz = 0.0;
+					[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
+						if (b >= degree)
+							break;
+						if (nb[b] < 0)
+							continue;
+						uint kc = adjConstraint[first + b];
+						vec4 xj = sX[nb[b]];
+						precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
+						precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+						if (len < WF_MIN_LENGTH)
+							continue;
+						precise float fw = document ? 1.0 : 2.0 * xi.w / (xi.w + xj.w);
+						precise float g = jacobiWeight[kc] * fw * (len - WfRest(kc)) / len;
+						cx += g * dx;
+						cy += g * dy;
+						cz += g * dz;
+					}
+					precise float s = P.relaxation;
+					if (document)
+						s = degree > 0 ? P.relaxation / float(degree) : 0.0;
+					precise vec4 z = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
+					y = z;
+				}
+			}
+			barrier();
+			if (live)
+				sX[l] = y;
+			barrier();
+		}
+		// finish.comp
+		if (inside && ring >= done * reach) {
+			vec4 x = sX[l];
+			if (x.w == 0.0) {
+				v = vec4(0.0);
+			} else {
+				precise vec4 u = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+				if (collide) {
+					WfCollide(x, u, substep);
+					sX[l] = x;
+				}
+				v = u;
+			}
+		}
+		barrier();
+	}
+	if (inside && rx >= kHalo && rx < kHalo + WF_VK_TILE && ry >= kHalo && ry < kHalo + WF_VK_TILE) {
+		posAlt[i] = sX[l];
+		velAlt[i] = v;
+		prev[i] = p;
+	}
+}
