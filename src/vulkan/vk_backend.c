@@ -1305,20 +1305,24 @@ static void RecordSpringsTiled(Recorder* rec, const wfWorld* world, const wfClot
 }
 
 // The most Jacobi substeps one tiled dispatch may take for cloth c (jacobi_tiled.comp), or 0:
-// a grid whose particles have at most WF_VK_TILE_JACOBI_DEGREE constraints, all within the halo's
-// reach for a whole substep's sweeps, with at least two substeps (an even number of dispatches
-// leaves the state in A, as the frame end expects), and TilesAllowed.
+// a grid of at most WF_VK_TILE_JACOBI_MAX_PARTICLES whose particles have at most
+// WF_VK_TILE_JACOBI_DEGREE constraints, all within the halo's
+// reach for a whole substep's sweeps, with substeps enough for an even number of dispatches of
+// one or more (that leaves the state in A, as the frame end expects), and TilesAllowed.
 static int JacobiTileSubsteps(const wfWorld* world, const wfCloth* c)
 {
 	const wfStepDef* step = &world->def.step;
 	const int reach = ((const wfVkCloth*)c->backendData)->reach;
-	if (step->solver != WF_SOLVER_JACOBI || !TilesAllowed(world, c) || c->model.maxDegree > WF_VK_TILE_JACOBI_DEGREE || reach < 1 ||
-		reach > WF_VK_TILE_JACOBI_HALO || step->substeps < 2)
+	if (step->solver != WF_SOLVER_JACOBI || !TilesAllowed(world, c) || c->model.particleCount > WF_VK_TILE_JACOBI_MAX_PARTICLES ||
+		c->model.maxDegree > WF_VK_TILE_JACOBI_DEGREE || reach < 1 || reach > WF_VK_TILE_JACOBI_HALO || step->substeps < 2)
 		return 0;
 	int most = WF_VK_TILE_JACOBI_HALO / (step->iterations * reach);
 	if (world->tileSubsteps > 0 && world->tileSubsteps < most)
 		most = world->tileSubsteps;
-	return most;
+	if (most < 1)
+		return 0;
+	const int dispatches = (step->substeps + most - 1) / most;
+	return dispatches + (dispatches & 1) <= step->substeps ? most : 0; // each dispatch a substep at least
 }
 
 // Every substep of a Jacobi cloth in tiles: an even number of dispatches of at most `most`

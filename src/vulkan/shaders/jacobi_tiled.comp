@@ -8,7 +8,8 @@
 // the same order (`precise`). A sweep carries information `reach` grid steps (2 with bending
 // springs), predict and finish none, so after q sweeps every particle at least q reach rings inside
 // the region is what the dispatches per stage would give; the tile is written to the pair's other
-// buffers (positions, velocities, and the last substep's start positions into prev).
+// buffers (positions, velocities, and the last substep's start positions into prev). H200,
+// spring-mesh 56x56: 7 dispatches, 0.088 ms a frame against 35 and 0.147 ms (docs/PERFORMANCE.md).
 //
 // pc.substep: the first substep; pc.count: substeps; pc.first: sweeps per substep; pc.flags: tiles
 // per row (low 16 bits) and the reach (high 16 bits).

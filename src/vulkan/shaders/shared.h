@@ -135,12 +135,15 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_TILE_GROUP 512 // (WF_VK_TILE + 2 WF_VK_TILE_HALO)^2 = 484, rounded up to 32
 #define WF_VK_TILE_MAX_PARTICLES 16384
 // Jacobi in tiles (jacobi_tiled.comp): whole substeps (predict, sweeps, finish) of a WF_VK_TILE
-// square, from a region WF_VK_TILE_JACOBI_HALO rings wider (32 x 32 particles, 16 KB); a sweep
+// square, from a region WF_VK_TILE_JACOBI_HALO rings wider (24 x 24 particles, 9.2 KB); a sweep
 // reaches as far as the cloth's constraints (2 rows and columns with bending), so a dispatch takes
-// up to halo / (sweeps x reach) substeps. Particles of at most WF_VK_TILE_JACOBI_DEGREE constraints.
-#define WF_VK_TILE_JACOBI_HALO 12
-#define WF_VK_TILE_JACOBI_GROUP 1024 // (WF_VK_TILE + 2 WF_VK_TILE_JACOBI_HALO)^2
+// up to halo / (sweeps x reach) substeps: 2 of the spring-mesh document's. Particles of at most
+// WF_VK_TILE_JACOBI_DEGREE constraints; cloths of at most WF_VK_TILE_JACOBI_MAX_PARTICLES (on the
+// H200 the tiles win up to 96 x 96 and tie at 128 x 128; a halo of 12 lost from 96 x 96 on).
+#define WF_VK_TILE_JACOBI_HALO 8
+#define WF_VK_TILE_JACOBI_GROUP 576 // (WF_VK_TILE + 2 WF_VK_TILE_JACOBI_HALO)^2
 #define WF_VK_TILE_JACOBI_DEGREE 12
+#define WF_VK_TILE_JACOBI_MAX_PARTICLES 9216
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit
                                          // per particle (free or not), a flag, the colour starts
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of
