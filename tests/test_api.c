@@ -121,6 +121,13 @@ WF_TEST(bad_ids_and_sizes_refused)
 	wfClothId none = {NULL, -1, 0};
 	ENSURE(wfCloth_ReadPositions(none, p, 16) == WF_ERROR_INVALID_ARGUMENT);
 	wfDestroyWorld(w);
+	// A cloth of a later world never repeats an earlier world's generation (a world made after
+	// another was destroyed may get its address: ids and the renderer's caches stay apart).
+	wfWorld* later = wfTestMakeWorld(wfDefaultWorldDef());
+	ENSURE(later != NULL);
+	wfClothId id3 = wfCreateCloth(later, &cd);
+	ENSURE(!wfClothId_IsNull(id3) && id3.generation != id.generation && id3.generation != id2.generation);
+	wfDestroyWorld(later);
 	return 0;
 }
 

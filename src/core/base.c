@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,16 @@ void* wfAlloc(size_t size)
 }
 
 void wfFree(void* p) { free(p); }
+
+uint32_t wfNextGeneration(void)
+{
+	static atomic_uint next = 1;
+	uint32_t g;
+	do
+		g = atomic_fetch_add_explicit(&next, 1u, memory_order_relaxed);
+	while (g == 0); // after 2^32 - 1 of them
+	return g;
+}
 
 void wfAssertFailed(wfWorld* world, const char* cond, const char* file, int line)
 {

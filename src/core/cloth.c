@@ -197,20 +197,20 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->pinned = (uint8_t*)wfAlloc(n);
 	if (!c->state.pos || !c->state.vel || !c->state.prev || !c->state.pos2 || !c->state.vel2 || !c->state.normals || !c->state.aero ||
 		!selfOk || !c->state.lambda || !c->pinned) {
-		c->generation = world->nextGeneration++;
+		c->generation = wfNextGeneration();
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
 		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for %zu particles", n);
 		return nullId;
 	}
 	SetPins(c, def->pinMode, def->pinIndices, def->pinCount);
 	if (wfBuildTethers(c) != WF_OK) {
-		c->generation = world->nextGeneration++;
+		c->generation = wfNextGeneration();
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
 		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for the tethers of %zu particles", n);
 		return nullId;
 	}
 	ResetState(c);
-	c->generation = world->nextGeneration++;
+	c->generation = wfNextGeneration();
 	world->clothCount++;
 	wfClothId id = {world, slot, c->generation};
 	wfResult r = world->backend->addCloth(world, c);

@@ -168,7 +168,7 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 		}
 		s->def.keys = s->keys;
 	}
-	s->generation = world->nextGeneration++;
+	s->generation = wfNextGeneration();
 	world->colliderCount++;
 	return (wfColliderId){world, slot, s->generation};
 }

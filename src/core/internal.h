@@ -217,7 +217,6 @@ struct wfWorld {
 	wfCloth* cloths;   // (clothCapacity) slots
 	int clothCapacity;
 	int clothCount;
-	uint32_t nextGeneration;
 	const wfBackendOps* backend;
 	void* backendData;
 	wfBackendType backendType;
@@ -254,6 +253,10 @@ void wfLog(const wfWorld* world, wfLogLevel level, const char* fmt, ...)
 #endif
 	;
 void* wfAlloc(size_t size); // zeroed, 64-byte aligned; NULL on failure
+// The generation of a new cloth or collider: unique in the process (never 0), not per world, so
+// that an id or a cache key of a destroyed world's cloth never matches a cloth of a later world
+// that happens to get the same address (the renderer's cloth caches are keyed by id).
+uint32_t wfNextGeneration(void);
 void wfFree(void* p);
 
 // defs.c: validation shared by creation, setters and the scene loader. Return false and write a message.

@@ -71,7 +71,6 @@ wfWorld* wfCreateWorld(const wfWorldDef* def, char* error, int errorSize)
 		world->externalDevice = *def->vulkanDevice;
 		world->def.vulkanDevice = &world->externalDevice;
 	}
-	world->nextGeneration = 1;
 	if (CreateBackend(world, error, errorSize) != WF_OK) {
 		if (error[0] == 0)
 			snprintf(error, (size_t)errorSize, "%s", world->lastError);

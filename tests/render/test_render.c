@@ -1109,7 +1109,7 @@ WF_TEST(render_mesh_uv_seams)
 	ENSURE(r != NULL);
 	wfCamera cam = wfCameraLookAt((wfVec3){0.0f, 1.0f, 1.6f}, (wfVec3){0.0f, 1.0f, 0.0f}, 45.0f);
 	uint8_t* img[3];
-	wfWorld* worlds[3]; // all alive: the renderer keys its cloth caches by world address and cloth id
+	wfWorld* worlds[3];
 	for (int mode = 0; mode < 3; ++mode) {
 		wfWorldDef wd = wfDefaultWorldDef();
 		wd.backend = WF_BACKEND_CPU;
@@ -1139,6 +1139,57 @@ WF_TEST(render_mesh_uv_seams)
 		free(img[mode]);
 		wfDestroyWorld(worlds[mode]);
 	}
+	wfDestroyRenderer(r);
+	return 0;
+}
+
+// A world destroyed and a new one made, often at the same address, with a cloth in the same slot
+// and of the same particle count but other UVs: the renderer draws the new cloth's UVs (its cloth
+// caches are keyed by cloth ids, and generations are unique in the process, not per world). The
+// image equals a fresh renderer's, and differs from the first world's.
+WF_TEST(render_new_world_new_cache)
+{
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	wfCamera cam = wfCameraLookAt((wfVec3){0.0f, 1.0f, 1.6f}, (wfVec3){0.0f, 1.0f, 0.0f}, 45.0f);
+	static uint8_t img[3][W * H * 4];
+	const int modes[3] = {0, 2, 2}; // corner UVs, one UV per particle (same particles), the same again
+	wfWorld* first = NULL;
+	bool reused = false;
+	for (int k = 0; k < 3; ++k) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.backend = WF_BACKEND_CPU;
+		wd.sphere.enabled = false;
+		wd.floor.enabled = false;
+		wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
+		ENSURE(world != NULL);
+		if (k == 0)
+			first = world;
+		else if (k == 1)
+			reused = world == first;
+		wfClothId cloth = SeamSheet(world, modes[k]);
+		ENSURE(!wfClothId_IsNull(cloth));
+		wfRenderer* use = r;
+		if (k == 2) // a fresh renderer: no cache at all
+			use = MakeRenderer(W, H);
+		ENSURE(use != NULL);
+		ENSURE(wfRenderer_DrawWorld(use, world, &cloth, 1, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(use, img[k], sizeof img[k]) == WF_OK);
+		ENSURE_NO_VALIDATION(use);
+		if (use != r)
+			wfDestroyRenderer(use);
+		wfDestroyWorld(world);
+	}
+	long stale = 0, changed = 0;
+	for (int i = 0; i < W * H * 4; ++i) {
+		stale += img[1][i] != img[2][i];
+		changed += img[1][i] != img[0][i];
+	}
+	fprintf(stderr,
+		"  second world at the first's address: %s; channels that differ from a fresh renderer's %ld, from the first world's %ld\n",
+		reused ? "yes" : "no", stale, changed);
+	ENSURE(stale == 0);
+	ENSURE(changed >= 1000);
 	wfDestroyRenderer(r);
 	return 0;
 }
