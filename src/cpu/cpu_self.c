@@ -45,19 +45,33 @@ static void SortByCell(const wfVec4* x, int n, float inv, uint32_t mask, int* st
 	start[0] = 0;
 }
 
-// The keys of the 27 cells around position x, each once (two cells may share a key); returns
-// how many.
+// The keys of the 27 cells around position x, each once (two cells may share a key), in the order
+// of their first appearance (dz, dy, dx from -1 to 1); returns how many. A key's bit in a 256-bit
+// filter says whether it may have been seen: only then are the keys so far compared (rare: 27 keys
+// in 256 bits), where comparing every pair cost most of the pass.
 static int NeighbourKeys(wfVec4 x, float inv, uint32_t mask, uint32_t keys[27])
 {
 	const int cx = CellOf(x.x, inv), cy = CellOf(x.y, inv), cz = CellOf(x.z, inv);
+	uint32_t hx[3], hy[3], hz[3]; // CellKey's terms
+	for (int d = 0; d < 3; ++d) {
+		hx[d] = (uint32_t)(cx + d - 1) * 73856093u;
+		hy[d] = (uint32_t)(cy + d - 1) * 19349663u;
+		hz[d] = (uint32_t)(cz + d - 1) * 83492791u;
+	}
+	uint64_t filter[4] = {0, 0, 0, 0};
 	int count = 0;
-	for (int dz = -1; dz <= 1; ++dz)
-		for (int dy = -1; dy <= 1; ++dy)
-			for (int dx = -1; dx <= 1; ++dx) {
-				uint32_t k = CellKey(cx + dx, cy + dy, cz + dz, mask);
+	for (int dz = 0; dz < 3; ++dz)
+		for (int dy = 0; dy < 3; ++dy)
+			for (int dx = 0; dx < 3; ++dx) {
+				const uint32_t k = (hx[dx] ^ hy[dy] ^ hz[dz]) & mask;
+				const uint64_t bit = (uint64_t)1 << (k & 63u);
+				uint64_t* word = &filter[(k >> 6) & 3u];
 				bool seen = false;
-				for (int q = 0; q < count && !seen; ++q)
-					seen = keys[q] == k;
+				if (*word & bit) {
+					for (int q = 0; q < count && !seen; ++q)
+						seen = keys[q] == k;
+				}
+				*word |= bit;
 				if (!seen)
 					keys[count++] = k;
 			}
