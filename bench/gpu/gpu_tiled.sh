@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
-# H200: explicit springs in tiles (springs_tiled.comp) against a dispatch per substep, GPU-timestamp
-# medians: B = the build before tiles, T16 = tiles of 16 (the kept constants), T8 = tiles of 8
-# (WF_VK_TILE 8, WF_VK_TILE_GROUP 512); then the tiles' tests on the H200.
+# H200: builds of the tiled springs and Jacobi kernels side by side, GPU-timestamp medians with the
+# dispatches per frame in parentheses; with TESTS=1 also the tiles' tests from build/.
+# Usage: bench/gpu/gpu_tiled.sh PRESET "GRID..." NAME...   (NAME: build-base/weft-NAME; ROUNDS, default 2)
+# The builds of this session's runs (docs/PERFORMANCE.md, "Speed, round three"): B = before tiles;
+# springs (WF_VK_TILE / WF_VK_TILE_HALO / WF_VK_TILE_GROUP in shared.h) T16 = 16 / 7 / 928,
+# T8 = 8 / 7 / 512, S87, S85, S65 = 8 / 7, 8 / 5, 6 / 5 computing only the rings still exact,
+# N85 = 8 / 5 without that; Jacobi (WF_VK_TILE_JACOBI_HALO / _GROUP) J = 12 / 1024, J8 = 8 / 576.
+#   bench/gpu/gpu_tiled.sh compute-cloth "60x60 128x128 256x256 512x512" B T16 T8
+#   bench/gpu/gpu_tiled.sh compute-cloth "60x60 128x128" T8 S87 S85 S65 N85
+#   TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 128x128 1024x1024" B J
+#   ROUNDS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96 128x128" B J J8
 set -u
+preset=$1 grids=$2
+shift 2
 for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export LD_LIBRARY_PATH=$PWD/build-base/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-B=build-base
-g() { grep -E 'gpu ms|dispatches/frame' "$1" | sed -n 's/.*gpu ms *median \([0-9.]*\).*/\1/p; s/.*, \([0-9]*\) dispatches\/frame.*/(\1)/p' | tr '\n' ' '; }
-for round in 1 2; do
-  for grid in 60x60 128x128 256x256 512x512; do
-    line="compute-cloth $grid:"
-    for b in B T16 T8; do
-      WEFT_VK_DEVICE=H200 $B/weft-$b bench --preset compute-cloth --grid $grid --backend vulkan --frames 300 > /tmp/x.log 2>&1
+g() { sed -n 's/.*gpu ms *median \([0-9.]*\).*/\1/p; s/.*, \([0-9]*\) dispatches\/frame.*/(\1)/p' "$1" | tr '\n' ' '; }
+for round in $(seq ${ROUNDS:-2}); do
+  for grid in $grids; do
+    line="$preset $grid:"
+    for b in "$@"; do
+      WEFT_VK_DEVICE=H200 build-base/weft-$b bench --preset $preset --grid $grid --backend vulkan --frames 300 > /tmp/x.log 2>&1
       line="$line $b $(g /tmp/x.log)"
     done
     echo "$line"
   done
 done
-export WEFT_TEST_BACKEND=vulkan WEFT_VK_DEVICE=H200
-for t in vk_springs_tiled_compute_cloth vk_springs_tiled_uneven vk_springs_tiled_small vk_springs_tiled_stiff; do
-  build/tests/weft_tests $t 2>&1 | grep -E "tiles against|OK|FAIL"
-done
+if [ "${TESTS:-0}" = 1 ]; then
+  export WEFT_TEST_BACKEND=vulkan WEFT_VK_DEVICE=H200
+  for t in $(build/tests/weft_tests --list | grep -E 'tiled|tiles_'); do
+    build/tests/weft_tests $t 2>&1 | grep -E "tiles against|OK|FAIL"
+  done
+fi
