@@ -6,6 +6,11 @@
 //   memory   the same loop with only its ten loads and six stores
 //   records  the record-order AVX2 kernel (cpu_simd.c) over the same colour ranges
 //
+// With --handover N, also the threads' hand-over alone (wfCpuSoaHandoverProbe): the phase protocol
+// of a threaded frame (each thread waits for its two neighbours' previous phase, then publishes)
+// with no work, on 1, 2, 4, ... N threads, in µs per phase; a 10 x 1 frame has 140 phases, so
+// 140 times it is what a frame costs on that many threads before any work.
+//
 // The cloth is the Bullet comparison's (bench/peers): a 60 x 60 grid with every family, the xpbd
 // preset's compliances, h = 1/600 s. Each round times `--passes` passes of each variant in turn;
 // the table gives the median over rounds of ns per pass, per block and per projection.
@@ -33,7 +38,7 @@ static int CompareDouble(const void* l, const void* r)
 
 int main(int argc, char** argv)
 {
-	int cols = 60, rows = 60, rounds = 15, passes = 400, lanes = wfCpuSoaWidest();
+	int cols = 60, rows = 60, rounds = 15, passes = 400, lanes = wfCpuSoaWidest(), handover = 0;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--grid") == 0 && sscanf(argv[i + 1], "%dx%d", &cols, &rows) == 2)
 			continue;
@@ -43,7 +48,9 @@ int main(int argc, char** argv)
 			continue;
 		if (strcmp(argv[i], "--lanes") == 0 && ((lanes = atoi(argv[i + 1])) == 8 || (lanes == 16 && wfCpuSoaWidest() == 16)))
 			continue;
-		fprintf(stderr, "usage: weft-xpbd-floor [--grid CxR] [--rounds N] [--passes N] [--lanes 8|16]\n");
+		if (strcmp(argv[i], "--handover") == 0 && (handover = atoi(argv[i + 1])) >= 1 && handover <= 1024)
+			continue;
+		fprintf(stderr, "usage: weft-xpbd-floor [--grid CxR] [--rounds N] [--passes N] [--lanes 8|16] [--handover THREADS (1..1024)]\n");
 		return 2;
 	}
 	wfWorldDef wd = wfDefaultWorldDef();
@@ -124,6 +131,27 @@ int main(int argc, char** argv)
 	}
 	printf("\nsolve / divide %.2f, solve / memory %.2f, records / solve (per projection) %.2f, substep / wave %.2f  (%d)\n",
 		med[0] / med[1], med[0] / med[2], (med[3] / recordProjections) / (med[0] / (used + singles)), med[4] / med[5], sink != 0.0);
+	if (handover > 0) {
+		wfCpuSoa* team = wfCpuSoaCreate(&c->model, handover, lanes);
+		enum { PHASES = 140 * 50 };
+		printf("\nhand-over alone, %d phases a round (50 frames of 140), medians of %d rounds\n\n", PHASES, rounds);
+		printf("| threads | us per phase | a 140-phase frame, ms |\n| --- | --- | --- |\n");
+		double* ht = (double*)calloc((size_t)rounds, sizeof(double));
+		for (int threads = 1;; threads = threads * 2 < handover ? threads * 2 : handover) {
+			for (int r = 0; r < rounds + 1; ++r) { // round 0 warms up (and starts the threads)
+				const double s = wfCpuSoaHandoverProbe(team, threads, PHASES);
+				if (r > 0)
+					ht[r - 1] = s;
+			}
+			qsort(ht, (size_t)rounds, sizeof(double), CompareDouble);
+			const double phase = ht[rounds / 2] / PHASES;
+			printf("| %d | %.3f | %.4f |\n", threads, 1e6 * phase, 1e3 * 140.0 * phase);
+			if (threads == handover)
+				break;
+		}
+		free(ht);
+		wfCpuSoaFree(team);
+	}
 	wfCpuSoaFree(soa);
 	wfFree(pos);
 	wfFree(lambda);

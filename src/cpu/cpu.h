@@ -186,6 +186,10 @@ typedef enum wfCpuSoaProbeKind {
 } wfCpuSoaProbeKind;
 double wfCpuSoaProbe(wfCpuSoa* soa, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles);
 void wfCpuSoaLoad(wfCpuSoa* soa, const wfCloth* cloth); // positions and inverse masses into the arrays
+// The threads' hand-over alone: `phases` phases on `threads` threads (at most the count soa was
+// made for), each phase waiting for the two neighbours' phase before it and then publishing, as
+// wfCpuSoaFrame does between its stages, with no work in between; returns the seconds taken.
+double wfCpuSoaHandoverProbe(wfCpuSoa* soa, int threads, int phases);
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);

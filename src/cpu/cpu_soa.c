@@ -982,6 +982,35 @@ double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTild
 	return 0.0;
 }
 
+double wfCpuSoaHandoverProbe(wfCpuSoa* s, int threads, int phases)
+{
+	threads = threads < s->flagCount ? threads : s->flagCount;
+	for (int t = 0; t < s->flagCount; ++t)
+		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
+	double seconds = 0.0;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+	{
+#ifdef _OPENMP
+		const int t = omp_get_thread_num(), team = omp_get_num_threads();
+		const double t0 = omp_get_wtime();
+#else
+		const int t = 0, team = 1;
+		const double t0 = 0.0;
+#endif
+		Publish(s, t, 1);
+		for (int phase = 2; phase <= phases + 1; ++phase) {
+			WaitNeighbours(s, t, team, phase);
+			Publish(s, t, phase);
+		}
+#ifdef _OPENMP
+#pragma omp barrier
+		if (t == 0)
+			seconds = omp_get_wtime() - t0;
+#endif
+	}
+	return seconds;
+}
+
 // The arrays from a cloth's state (for the probes; the frame does this itself).
 void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
 {
@@ -1010,6 +1039,13 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	return NULL;
 }
 void wfCpuSoaFree(wfCpuSoa* s) { (void)s; }
+double wfCpuSoaHandoverProbe(wfCpuSoa* s, int threads, int phases)
+{
+	(void)s;
+	(void)threads;
+	(void)phases;
+	return 0.0;
+}
 double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
 {
 	(void)s;
