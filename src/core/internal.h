@@ -228,7 +228,8 @@ struct wfWorld {
 	int soaLanes;     // CPU: constraints per block of the structure-of-arrays XPBD kernel (16 with
 					  // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
 	int tileSubsteps; // Vulkan: the most springs or Jacobi substeps per tiled dispatch (0: the
-					  // backend's choice; 1: no tiles), read when a frame is recorded; for tests
+					  // backend's choice, no tiles on a CPU device; 1: no tiles; more: tiles
+					  // wherever they apply), read when a frame is recorded; for tests
 	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;

@@ -1262,12 +1262,17 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 
 // Whether nothing of cloth c's substeps needs the whole cloth between its stages (drag and lift,
 // tethers, self-collision; tearing renumbers the particles), so that tiles can step it, and
-// whether it is small enough for them to win.
+// whether it is small enough for them to win. Not on a CPU device (lavapipe) unless asked for
+// (tileSubsteps > 1): there a dispatch costs little and the tiles' repeated halo work is paid
+// in full (lavapipe, spring-mesh's document test: 3.5 s per stage, 23 s in tiles).
 static bool TilesAllowed(const wfWorld* world, const wfCloth* c)
 {
+	const wfVkContext* ctx = (const wfVkContext*)world->backendData;
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
-	return !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL && c->material.tearStrain <= 0.0f &&
-		c->model.particleCount <= WF_VK_TILE_MAX_PARTICLES && world->tileSubsteps != 1;
+	const bool device = world->tileSubsteps > 1 ||
+		(world->tileSubsteps == 0 && ctx->gpu.properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
+	return device && !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL && c->material.tearStrain <= 0.0f &&
+		c->model.particleCount <= WF_VK_TILE_MAX_PARTICLES;
 }
 
 // How many springs substeps one tiled dispatch may take for cloth c (springs_tiled.comp), or 1 (a
