@@ -8,8 +8,9 @@
 //
 // The layout. Within a row, particles are stored by column mod 4 (columns 0, 4, 8, ... then 1, 5,
 // 9, ... then 2, ... then 3, ...), rows one after another; each class is padded to 16 (or 8)
-// slots where that adds at most a quarter, so classes start on cache lines (padding: w = 0). Every grid constraint then joins a
-// particle of one such class to a particle of a class at the same or the next position: horizontal
+// slots where that adds at most a quarter, so classes start on cache lines (padding: w = 0).
+// Every grid constraint then joins a particle of one such class to a particle of a class at the
+// same or the next position: horizontal
 // neighbours (x, x + 1) are class c and c + 1, bending springs (x, x + 2) c and c + 2, diagonals the
 // same between two rows, vertical ones the same slot one or two rows down. So the constraints of a
 // colour, sorted by their first end, fall into runs where both ends advance by one slot.
@@ -142,7 +143,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->flagCount = threads > 1 ? threads : 1;
 	// Each column class padded to a multiple of 16 (or 8) slots when that adds at most a quarter,
 	// so that every class starts on a 64-byte (32-byte) line and the blocks' loads and stores do
-	// not split cache lines (60x60: 15 -> 16 slots; solve 1.5x faster per lane, PERFORMANCE.md).
+	// not split cache lines (60x60: 15 -> 16 slots; the 16-lane solve 1.8x faster, PERFORMANCE.md).
 	const int classMax = (cols + 3) / 4;
 	s->classSlots = classMax;
 	for (int align = 16; align >= 8; align /= 2) {
