@@ -10,10 +10,10 @@
 // 9, ... then 2, ... then 3, ...), rows one after another; each class is padded to 16 (or 8)
 // slots where that adds at most a quarter, so classes start on cache lines (padding: w = 0).
 // Every grid constraint then joins a particle of one such class to a particle of a class at the
-// same or the next position: horizontal
-// neighbours (x, x + 1) are class c and c + 1, bending springs (x, x + 2) c and c + 2, diagonals the
-// same between two rows, vertical ones the same slot one or two rows down. So the constraints of a
-// colour, sorted by their first end, fall into runs where both ends advance by one slot.
+// same or the next position: horizontal neighbours (x, x + 1) are class c and c + 1, bending
+// springs (x, x + 2) c and c + 2, diagonals the same between two rows, vertical ones the same slot
+// one or two rows down. So the constraints of a colour, sorted by their first end, fall into runs
+// where both ends advance by one slot.
 //
 // Blocks. A run of L >= 8 constraints is solved in blocks of eight; when 8 does not divide L the
 // last block starts 8 lanes before the run's end and its first lanes (`skip`) are constraints the
