@@ -49,7 +49,7 @@ foreach(kernel ${_kernels})
     OUTPUT ${_out}
     COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
     DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
-      ${_shader_dir}/finish.glsl
+      ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
     DEPFILE ${_out}.d
     COMMENT "glslc ${kernel}.comp"
     VERBATIM)

@@ -1261,7 +1261,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 }
 
 // Whether nothing of cloth c's substeps needs the whole cloth between its stages (drag and lift,
-// tethers, self-collision; tearing renumbers the particles), so that tiles can step it, and
+// tethers, self-collision), so that tiles can step it, and
 // whether it is small enough for them to win. Not on a CPU device (lavapipe) unless asked for
 // (tileSubsteps > 1): there a dispatch costs little and the tiles' repeated halo work is paid
 // in full (lavapipe, spring-mesh's document test: 3.5 s per stage, 23 s in tiles).
@@ -1271,15 +1271,14 @@ static bool TilesAllowed(const wfWorld* world, const wfCloth* c)
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
 	const bool device = world->tileSubsteps > 1 ||
 		(world->tileSubsteps == 0 && ctx->gpu.properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
-	return device && !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL && c->material.tearStrain <= 0.0f &&
+	return device && !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL &&
 		c->model.particleCount <= WF_VK_TILE_MAX_PARTICLES;
 }
 
 // How many springs substeps one tiled dispatch may take for cloth c (springs_tiled.comp), or 1 (a
 // dispatch per substep): a grid of at most WF_VK_TILE_MAX_PARTICLES whose springs join neighbours
-// one step apart, with nothing that needs the whole cloth between substeps (drag and lift,
-// tethers, self-collision; tearing renumbers the particles). The counts are odd, so each dispatch
-// swaps the pair as that many substeps do.
+// one step apart (a torn cloth is no longer a grid: wfVkCloth.reach), and TilesAllowed. The
+// counts are odd, so each dispatch swaps the pair as that many substeps do.
 static int SpringsTileSubsteps(const wfWorld* world, const wfCloth* c)
 {
 	if (world->def.step.solver != WF_SOLVER_SPRINGS || !TilesAllowed(world, c) || c->model.maxDegree > WF_VK_GATHER_WIDE ||

@@ -87,7 +87,7 @@ typedef struct wfVkCloth {
 	VkDeviceSize stagingPartials;                     // the partials' copy in the staging buffer
 	bool normalsCurrent;                              // the device's normal buffer matches its positions
 	bool inContacts;                                  // counted in wfVkContacts.worldParticles (cloth against cloth)
-	int reach; // a grid's constraints join particles at most this many rows and columns apart; INT_MAX: not a grid
+	int reach; // a grid's constraints join particles at most this many rows and columns apart; INT_MAX: not a grid (a mesh, a torn cloth: tearing adds particles)
 } wfVkCloth;
 
 // Batches: the arrays of every small cloth (those the fused kernel steps) are packed into an arena

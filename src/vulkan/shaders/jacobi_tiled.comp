@@ -15,25 +15,18 @@
 // per row (low 16 bits) and the reach (high 16 bits).
 #define WF_OWN_GROUP_SIZE 1
 #include "common.glsl"
+#define WF_TILE_HALO WF_VK_TILE_JACOBI_HALO
+#include "tiled.glsl"
 
-layout(local_size_x = WF_VK_TILE_JACOBI_GROUP) in;
-
-const int kHalo = WF_VK_TILE_JACOBI_HALO;
-const int kSide = WF_VK_TILE + 2 * WF_VK_TILE_JACOBI_HALO; // region side
-shared vec4 sX[kSide * kSide];                             // position, w inverse mass
+shared vec4 sX[kSide * kSide]; // position, w inverse mass
 
 void main()
 {
-	const int l = int(gl_LocalInvocationID.x);
-	const int cols = int(P.cols), rows = int(P.particleCount / P.cols);
-	const int tilesX = int(pc.flags & 0xffffu), reach = int(pc.flags >> 16);
-	const int tile = int(WfGroup());
-	const int tx = tile % tilesX, ty = tile / tilesX;
-	const int rx = l % kSide, ry = l / kSide;
-	const int gx = tx * WF_VK_TILE - kHalo + rx, gy = ty * WF_VK_TILE - kHalo + ry;
-	const bool inside = l < kSide * kSide && gx >= 0 && gx < cols && gy >= 0 && gy < rows;
-	const uint i = inside ? uint(gy * cols + gx) : 0u;
-	const int ring = min(min(rx, ry), min(kSide - 1 - rx, kSide - 1 - ry));
+	const WfRegion r = WfRegionOf(int(pc.flags & 0xffffu));
+	const int reach = int(pc.flags >> 16);
+	const int l = r.l, gx = r.gx, ring = r.ring;
+	const bool inside = r.inside;
+	const uint i = r.i;
 	// The neighbours as region slots (-1: outside the region), in adjacency order.
 	int nb[WF_VK_TILE_JACOBI_DEGREE];
 	int first = 0, degree = 0;
@@ -46,10 +39,7 @@ void main()
 		[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
 			nb[b] = -1;
 			if (b < degree) {
-				uint o = adjOther[first + b];
-				int ox = int(o % P.cols) - gx + rx, oy = int(o / P.cols) - gy + ry;
-				if (ox >= 0 && ox < kSide && oy >= 0 && oy < kSide)
-					nb[b] = oy * kSide + ox;
+				nb[b] = WfRegionSlot(r, adjOther[first + b]);
 			}
 		}
 	}
@@ -135,7 +125,7 @@ void main()
 		}
 		barrier();
 	}
-	if (inside && rx >= kHalo && rx < kHalo + WF_VK_TILE && ry >= kHalo && ry < kHalo + WF_VK_TILE) {
+	if (WfInTile(r)) {
 		posAlt[i] = sX[l];
 		velAlt[i] = v;
 		prev[i] = p;

@@ -132,7 +132,8 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 // to a dispatch per substep from 256 x 256 on (docs/PERFORMANCE.md).
 #define WF_VK_TILE 8
 #define WF_VK_TILE_HALO 7
-#define WF_VK_TILE_GROUP 512 // (WF_VK_TILE + 2 WF_VK_TILE_HALO)^2 = 484, rounded up to 32
+// A region's invocations: one per particle of its side^2, rounded up to 32 (springs 484 -> 512).
+#define WF_VK_TILE_GROUP(halo) (((WF_VK_TILE + 2 * (halo)) * (WF_VK_TILE + 2 * (halo)) + 31) / 32 * 32)
 #define WF_VK_TILE_MAX_PARTICLES 16384
 // Jacobi in tiles (jacobi_tiled.comp): whole substeps (predict, sweeps, finish) of a WF_VK_TILE
 // square, from a region WF_VK_TILE_JACOBI_HALO rings wider (24 x 24 particles, 9.2 KB); a sweep
@@ -141,7 +142,6 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 // WF_VK_TILE_JACOBI_DEGREE constraints; cloths of at most WF_VK_TILE_JACOBI_MAX_PARTICLES (on the
 // H200 the tiles win up to 96 x 96 and tie at 128 x 128; a halo of 12 lost from 96 x 96 on).
 #define WF_VK_TILE_JACOBI_HALO 8
-#define WF_VK_TILE_JACOBI_GROUP 576 // (WF_VK_TILE + 2 WF_VK_TILE_JACOBI_HALO)^2
 #define WF_VK_TILE_JACOBI_DEGREE 12
 #define WF_VK_TILE_JACOBI_MAX_PARTICLES 9216
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit

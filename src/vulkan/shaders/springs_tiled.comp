@@ -13,26 +13,19 @@
 // pc.substep: the first substep; pc.count: substeps (<= WF_VK_TILE_HALO); pc.first: tiles per row.
 #define WF_OWN_GROUP_SIZE 1
 #include "common.glsl"
+#define WF_TILE_HALO WF_VK_TILE_HALO
+#include "tiled.glsl"
 
-layout(local_size_x = WF_VK_TILE_GROUP) in;
-
-const int kHalo = WF_VK_TILE_HALO;
-const int kSide = WF_VK_TILE + 2 * WF_VK_TILE_HALO; // region side
-shared vec4 sX[kSide * kSide];                      // position, w inverse mass
-shared vec4 sV[kSide * kSide];                      // velocity
+shared vec4 sX[kSide * kSide]; // position, w inverse mass
+shared vec4 sV[kSide * kSide]; // velocity
 
 void main()
 {
-	const int l = int(gl_LocalInvocationID.x);
-	const int cols = int(P.cols), rows = int(P.particleCount / P.cols);
-	const int tile = int(WfGroup());
-	const int tx = tile % int(pc.first), ty = tile / int(pc.first);
-	// This invocation's region particle and its grid coordinates.
-	const int rx = l % kSide, ry = l / kSide;
-	const int gx = tx * WF_VK_TILE - kHalo + rx, gy = ty * WF_VK_TILE - kHalo + ry;
-	const bool inside = l < kSide * kSide && gx >= 0 && gx < cols && gy >= 0 && gy < rows;
-	const uint i = inside ? uint(gy * cols + gx) : 0u;
-	// Its neighbours as region slots (-1: outside the region) and their rest lengths, in adjacency order.
+	const WfRegion r = WfRegionOf(int(pc.first));
+	const int l = r.l, gx = r.gx;
+	const bool inside = r.inside;
+	const uint i = r.i;
+	// The neighbours as region slots (-1: outside the region) and their rest lengths, in adjacency order.
 	int nb[WF_VK_GATHER_WIDE];
 	float rest[WF_VK_GATHER_WIDE];
 	int degree = 0;
@@ -45,22 +38,18 @@ void main()
 			nb[b] = -1;
 			rest[b] = 0.0;
 			if (b < degree) {
-				uint o = adjOther[first + b];
-				int ox = int(o % P.cols) - gx + rx, oy = int(o / P.cols) - gy + ry;
-				if (ox >= 0 && ox < kSide && oy >= 0 && oy < kSide)
-					nb[b] = oy * kSide + ox;
+				nb[b] = WfRegionSlot(r, adjOther[first + b]);
 				rest[b] = WfRest(adjConstraint[first + b]);
 			}
 		}
 	}
 	barrier();
 	float mass = P.mass, k2 = P.stiffness, damping = P.springDamping, h = P.h;
-	// Rings from the region's edge: after substep k only rings k + 1 and further in are exact, so
-	// the outer ones are left alone (the tile needs none of them later).
-	const int ring = min(min(rx, ry), min(kSide - 1 - rx, kSide - 1 - ry));
+	// After substep k only rings k + 1 and further in are exact, so the outer ones are left alone
+	// (the tile needs none of them later).
 	for (uint k = 0u; k < pc.count; ++k) {
 		uint substep = pc.substep + k;
-		const bool live = inside && ring > int(k);
+		const bool live = inside && r.ring > int(k);
 		vec4 nx = vec4(0.0), nv = vec4(0.0);
 		if (live) {
 			vec4 xi = sX[l], vi = sV[l];
@@ -103,7 +92,7 @@ void main()
 		barrier();
 	}
 	// The tile to the other buffers of the pair.
-	if (inside && rx >= kHalo && rx < kHalo + WF_VK_TILE && ry >= kHalo && ry < kHalo + WF_VK_TILE) {
+	if (WfInTile(r)) {
 		posAlt[i] = sX[l];
 		velAlt[i] = sV[l];
 	}
