@@ -21,7 +21,7 @@ WF_TEST(constraint_count_formula)
 		int n = sizes[s][0], m = sizes[s][1];
 		wfClothModel model;
 		wfClothDef d = Grid(n, m);
-		ENSURE(wfBuildGridModel(&d, &model) == WF_OK);
+		ENSURE(wfBuildGridModel(&d, &model, false) == WF_OK);
 		ENSURE(model.constraintCount == 6 * n * m - 5 * (n + m) + 2);
 		ENSURE(model.familyCount[0] == n * (m - 1) + m * (n - 1));
 		ENSURE(model.familyCount[1] == 2 * (n - 1) * (m - 1));
@@ -59,7 +59,7 @@ WF_TEST(coloring_valid_and_twelve_colors)
 		for (int m = 5; m <= 13; m += 4) {
 			wfClothModel model;
 			wfClothDef d = Grid(n, m);
-			ENSURE(wfBuildGridModel(&d, &model) == WF_OK);
+			ENSURE(wfBuildGridModel(&d, &model, false) == WF_OK);
 			ENSURE(CountColorClashes(&model) == 0);
 			ENSURE(model.colorCount == 12);
 			ENSURE(model.colorStart[model.colorCount] == model.constraintCount);
@@ -70,7 +70,7 @@ WF_TEST(coloring_valid_and_twelve_colors)
 	}
 	wfClothModel big;
 	wfClothDef d = Grid(256, 200);
-	ENSURE(wfBuildGridModel(&d, &big) == WF_OK);
+	ENSURE(wfBuildGridModel(&d, &big, false) == WF_OK);
 	ENSURE(CountColorClashes(&big) == 0);
 	ENSURE_NEAR(big.colorCount, 12, 0);
 	wfFreeModel(&big);
@@ -83,7 +83,7 @@ WF_TEST(greedy_coloring_general_graphs)
 {
 	wfClothModel model;
 	wfClothDef d = Grid(20, 20);
-	ENSURE(wfBuildGridModel(&d, &model) == WF_OK);
+	ENSURE(wfBuildGridModel(&d, &model, false) == WF_OK);
 	// Re-sort the constraints into generation (row-major) order, then colour greedily.
 	int k = model.constraintCount;
 	wfConstraint* cons = (wfConstraint*)malloc((size_t)k * sizeof(wfConstraint));
@@ -128,7 +128,7 @@ WF_TEST(chain_and_partial_families)
 	wfClothModel model;
 	wfClothDef d = Grid(1, 11);
 	d.shear = d.bending = false;
-	ENSURE(wfBuildGridModel(&d, &model) == WF_OK);
+	ENSURE(wfBuildGridModel(&d, &model, false) == WF_OK);
 	ENSURE(model.constraintCount == 10);
 	ENSURE(model.colorCount == 2);
 	ENSURE(model.triangleCount == 0);
@@ -136,10 +136,88 @@ WF_TEST(chain_and_partial_families)
 	wfFreeModel(&model);
 	d = Grid(60, 60);
 	d.bending = false;
-	ENSURE(wfBuildGridModel(&d, &model) == WF_OK);
+	ENSURE(wfBuildGridModel(&d, &model, false) == WF_OK);
 	ENSURE(model.constraintCount == 60 * 59 * 2 + 2 * 59 * 59);
 	ENSURE(model.colorCount == 8);
 	ENSURE(model.triangleCount == 2 * 59 * 59);
 	wfFreeModel(&model);
+	return 0;
+}
+
+// The tile order (wfClothModel): inside each colour the constraints are regrouped by tile, and the
+// tiles of one tile colour touch disjoint particles, each inside its region (its square of owner
+// cells and two more columns and rows: what xpbd_tiled.comp holds in shared memory). The tile of a
+// rank is found as the shader finds it.
+WF_TEST(tile_order_tiles_independent)
+{
+	const int sizes[][2] = {{37, 29}, {16, 16}, {64, 64}, {17, 3}, {3, 40}, {33, 17}, {1, 20}};
+	const int t = WF_VK_XPBD_TILE;
+	int tilesSeen = 0;
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+		const int cols = sizes[s][0], rows = sizes[s][1], n = cols * rows;
+		wfClothDef d = Grid(cols, rows);
+		wfClothModel tiled, plain;
+		ENSURE(wfBuildGridModel(&d, &tiled, true) == WF_OK);
+		ENSURE(wfBuildGridModel(&d, &plain, false) == WF_OK);
+		ENSURE(tiled.tileSize == t && plain.tileSize == 0 && plain.tileStart == NULL);
+		ENSURE(tiled.tileCount == ((cols + t - 1) / t) * ((rows + t - 1) / t));
+		// The same colours, each the same set of constraints (a constraint is its ends: sum and xor).
+		ENSURE(tiled.colorCount == plain.colorCount && tiled.constraintCount == plain.constraintCount);
+		ENSURE(CountColorClashes(&tiled) == 0);
+		for (int c = 0; c < tiled.colorCount; ++c) {
+			ENSURE(tiled.colorStart[c] == plain.colorStart[c]);
+			uint64_t sum[2] = {0, 0}, mix[2] = {0, 0};
+			for (int k = tiled.colorStart[c]; k < tiled.colorStart[c + 1]; ++k) {
+				const wfConstraint* q[2] = {&tiled.constraints[k], &plain.constraints[k]};
+				for (int v = 0; v < 2; ++v) {
+					const uint64_t key = (uint64_t)q[v]->a << 32 | q[v]->b;
+					sum[v] += key * 2654435761u;
+					mix[v] ^= key * 40503u + q[v]->family;
+				}
+			}
+			ENSURE(sum[0] == sum[1] && mix[0] == mix[1]);
+		}
+		int* touched = (int*)malloc((size_t)n * sizeof(int));
+		int clashes = 0, outside = 0, wrongTile = 0, visited = 0;
+		const int tilesX = (cols + t - 1) / t;
+		for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
+			for (int i = 0; i < n; ++i)
+				touched[i] = -1;
+			const int px = tc & 1, py = tc >> 1, across = (tilesX - px + 1) / 2;
+			for (int g = tiled.tileColorFirst[tc]; g < tiled.tileColorFirst[tc + 1]; ++g) {
+				const int r = g - tiled.tileColorFirst[tc];
+				const int x0 = (px + 2 * (r % across)) * t, y0 = (py + 2 * (r / across)) * t;
+				tilesSeen++;
+				for (int c = 0; c < tiled.colorCount; ++c) {
+					for (int k = wfTileRange(&tiled, c, g); k < wfTileRange(&tiled, c, g + 1); ++k) {
+						const wfConstraint q = tiled.constraints[k];
+						const int ends[2] = {(int)q.a, (int)q.b};
+						const int ox = (int)(q.a % (uint32_t)cols) < (int)(q.b % (uint32_t)cols) ? (int)(q.a % (uint32_t)cols)
+																								 : (int)(q.b % (uint32_t)cols);
+						const int oy = (int)(q.a / (uint32_t)cols) < (int)(q.b / (uint32_t)cols) ? (int)(q.a / (uint32_t)cols)
+																								 : (int)(q.b / (uint32_t)cols);
+						wrongTile += ox < x0 || ox >= x0 + t || oy < y0 || oy >= y0 + t;
+						visited++;
+						for (int e = 0; e < 2; ++e) {
+							const int x = ends[e] % cols, y = ends[e] / cols;
+							outside += x < x0 || x >= x0 + t + 2 || y < y0 || y >= y0 + t + 2;
+							clashes += touched[ends[e]] >= 0 && touched[ends[e]] != g;
+							touched[ends[e]] = g;
+						}
+					}
+				}
+			}
+		}
+		free(touched);
+		ENSURE_NEAR(visited, tiled.constraintCount, 0);
+		ENSURE_NEAR(wrongTile, 0, 0);
+		ENSURE_NEAR(outside, 0, 0);
+		ENSURE_NEAR(clashes, 0, 0);
+		wfFreeModel(&tiled);
+		wfFreeModel(&plain);
+	}
+	fprintf(stderr,
+		"  ok 7 grids, %d tiles: every constraint in its tile's run, inside its region, no particle shared by two tiles of a tile colour\n",
+		tilesSeen);
 	return 0;
 }

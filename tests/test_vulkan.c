@@ -1463,3 +1463,116 @@ WF_TEST(vk_tiles_only_where_they_win)
 	return 0;
 #endif
 }
+
+// XPBD in the tile order (wfSolveOrder; asked for on small grids here, WF_ORDER_TILES): a
+// dispatch of xpbd_tiled.comp per tile colour gives the bits of a dispatch per colour of each tile
+// colour (the same projections in shared memory), and both the CPU's tile order up to the device's
+// square root and division. The grids leave partial tiles and tile colours of one tile; a particle
+// is grabbed half-way.
+typedef struct XpbdTileCase {
+	int cols, rows, substeps, iterations, frames;
+	bool floor;
+} XpbdTileCase;
+
+static int XpbdTiles(XpbdTileCase t)
+{
+#ifndef WEFT_HAVE_VULKAN
+	(void)t;
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd;
+	wfClothDef cd;
+	wfPresetGet("xpbd", &wd, &cd);
+	wd.step.substeps = t.substeps;
+	wd.step.iterations = t.iterations;
+	wd.step.order = WF_ORDER_TILES;
+	wd.floor.enabled = t.floor;
+	wd.sphere.enabled = false; // a hammock: on the sphere the GPU's rounding grows chaotically
+	cd.pinMode = WF_PIN_CORNERS;
+	cd.cols = t.cols;
+	cd.rows = t.rows;
+	wfWorld* w[3] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
+	ENSURE(w[0] != NULL && w[1] != NULL && w[2] != NULL);
+	ENSURE(wfWorld_GetBackend(w[1]) == WF_BACKEND_VULKAN && wfWorld_GetBackend(w[2]) == WF_BACKEND_VULKAN);
+	w[1]->tileSubsteps = 1; // a dispatch per colour of each tile colour
+	wfClothId id[3];
+	for (int k = 0; k < 3; ++k) {
+		id[k] = wfCreateCloth(w[k], &cd);
+		ENSURE(!wfClothId_IsNull(id[k]));
+		ENSURE(wfGetCloth(id[k])->model.tileSize == WF_VK_XPBD_TILE);
+	}
+	const wfClothModel* m = &wfGetCloth(id[2])->model;
+	int ranges = 0, tileColours = 0;
+	for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
+		tileColours += m->tileColorFirst[tc + 1] > m->tileColorFirst[tc];
+		for (int c = 0; c < m->colorCount; ++c)
+			ranges += wfTileRange(m, c, m->tileColorFirst[tc + 1]) > wfTileRange(m, c, m->tileColorFirst[tc]);
+	}
+	const int n = t.cols * t.rows;
+	double worst[2] = {0.0, 0.0};
+	for (int f = 0; f < t.frames; ++f) {
+		if (f == t.frames / 2) {
+			for (int k = 0; k < 3; ++k)
+				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
+		}
+		for (int k = 0; k < 3; ++k)
+			ENSURE(wfWorld_Step(w[k]) == WF_OK);
+		for (int k = 0; k < 2; ++k) {
+			double d = wfVkTestMaxDiff(id[k], id[2], n);
+			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
+		}
+	}
+	const int perColour = wfWorld_GetStepProfile(w[1]).dispatches, tiled = wfWorld_GetStepProfile(w[2]).dispatches;
+	fprintf(stderr,
+		"  xpbd %dx%d (%d tiles), %d substeps x %d, %d frames on %s: tiles against the CPU %.3g m, against a dispatch per colour %.3g m; "
+		"dispatches %d against %d\n",
+		t.cols, t.rows, m->tileCount, t.substeps, t.iterations, t.frames, wfWorld_GetDeviceName(w[2]), worst[0], worst[1], tiled,
+		perColour);
+	ENSURE_LE(worst[0], Slack(1e-4 * cd.width));
+	ENSURE_NEAR(worst[1], 0.0, 0.0);
+	ENSURE_NEAR(perColour - tiled, t.substeps * t.iterations * (ranges - tileColours), 0);
+	ENSURE(ValidationClean(w[1]) && ValidationClean(w[2]));
+	for (int k = 0; k < 3; ++k)
+		wfDestroyWorld(w[k]);
+	return 0;
+#endif
+}
+
+WF_TEST(vk_xpbd_tiled_uneven) { return XpbdTiles((XpbdTileCase){37, 29, 6, 2, 12, true}); }
+WF_TEST(vk_xpbd_tiled_square) { return XpbdTiles((XpbdTileCase){64, 64, 4, 3, 8, false}); }
+WF_TEST(vk_xpbd_tiled_strip) { return XpbdTiles((XpbdTileCase){70, 9, 5, 1, 10, true}); }
+
+// Left to itself (WF_ORDER_AUTO) a Vulkan world relaxes grids of more than 256 x 256 in tiles and
+// smaller ones by colours; WF_ORDER_COLORS keeps colours at any size.
+WF_TEST(vk_xpbd_tile_order_auto)
+{
+#ifndef WEFT_HAVE_VULKAN
+	return 0;
+#else
+	if (wfVkTestMissing())
+		return 0;
+	const struct {
+		int cols, rows;
+		wfSolveOrder order;
+		bool tiles;
+	} cases[] = {{256, 256, WF_ORDER_AUTO, false}, {257, 256, WF_ORDER_AUTO, true}, {257, 256, WF_ORDER_COLORS, false},
+		{40, 40, WF_ORDER_TILES, true}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.step.order = cases[k].order;
+		wfWorld* w = wfVkTestWorld(wd, WF_BACKEND_VULKAN);
+		ENSURE(w != NULL && wfWorld_GetBackend(w) == WF_BACKEND_VULKAN);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cases[k].cols;
+		cd.rows = cases[k].rows;
+		wfClothId id = wfCreateCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		ENSURE((wfGetCloth(id)->model.tileSize > 0) == cases[k].tiles);
+		wfDestroyWorld(w);
+	}
+	fprintf(stderr, "  ok 256x256 by colours, 257x256 in tiles (auto), by colours when asked; 40x40 in tiles when asked\n");
+	return 0;
+#endif
+}

@@ -126,6 +126,16 @@ static void ResetState(wfCloth* c)
 	c->normalsValid = false;
 }
 
+// Whether a grid cloth takes the tile order (wfSolveOrder).
+static bool TileOrder(const wfWorld* world, const wfClothDef* def)
+{
+	switch (world->def.step.order) {
+	case WF_ORDER_TILES: return true;
+	case WF_ORDER_COLORS: return false;
+	default: return world->backendType == WF_BACKEND_VULKAN && (int64_t)def->cols * def->rows >= WF_TILE_ORDER_FROM;
+	}
+}
+
 wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 {
 	wfClothId nullId = {world, -1, 0};
@@ -177,7 +187,7 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->index = slot;
 	c->grabIndex = -1;
 	c->def.mesh = NULL; // the mesh is the caller's; the model keeps what the cloth needs
-	if (def->mesh != NULL ? wfBuildMeshModel(def, &c->model) != WF_OK : wfBuildGridModel(def, &c->model) != WF_OK) {
+	if (def->mesh != NULL ? wfBuildMeshModel(def, &c->model) != WF_OK : wfBuildGridModel(def, &c->model, TileOrder(world, def)) != WF_OK) {
 		if (def->mesh != NULL)
 			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a mesh of %d vertices", def->mesh->vertexCount);
 		else

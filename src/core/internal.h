@@ -59,7 +59,31 @@ typedef struct wfClothModel {
 	// Tethers (wfClothDef.tethers), or NULL: record i is particle i's, b its anchor (0xffffffff: none),
 	// rest its length limit, family WF_FAMILY_TETHER. Built from the pins at creation (tether.c).
 	wfConstraint* tethers;
+	// The tile order (wfSolveOrder; tileSize 0: none). A
+	// constraint's owner cell is its smallest column and row; owner cells are cut into tileSize
+	// squares, ranked by tile colour (column and row parity, WF_TILE_COLORS of them: (0, 0), (1, 0),
+	// (0, 1), (1, 1)), then row by row. Within every colour the constraints are sorted by tile rank.
+	// XPBD then relaxes tile colour by tile colour, and within one, colour by colour: a tile's
+	// constraints touch its square and two more columns and rows, so two tiles of one tile colour
+	// (a square apart) never share a particle and each may run every colour alone (xpbd_tiled.comp,
+	// a workgroup per tile, its region in shared memory). It is Gauss-Seidel with
+	// WF_TILE_COLORS x colorCount colours, which the CPU follows (wfTileRange).
+	int tileSize;
+	int tilesX, tilesY, tileCount;
+	int tileColorFirst[5]; // (WF_TILE_COLORS + 1) tiles of tile colour t are ranks [first[t], first[t + 1])
+	int* tileStart;        // (colorCount x (tileCount + 1)) see wfTileRange
 } wfClothModel;
+
+#define WF_TILE_COLORS 4
+// WF_ORDER_AUTO on Vulkan: grids of at least this many particles take the tile order, which
+// replaces the 12 passes over the positions per iteration by about one (H200: docs/PERFORMANCE.md).
+#define WF_TILE_ORDER_FROM 65537
+
+// The first constraint of colour c in the tile of rank g (g = tileCount: the colour's end). Colour c
+// of tile colour t is [wfTileRange(m, c, first[t]), wfTileRange(m, c, first[t + 1])).
+static inline int wfTileRange(const wfClothModel* m, int c, int g) { return m->tileStart[c * (m->tileCount + 1) + g]; }
+// The first column and row of the owner cells of the tile of rank g.
+void wfTileOrigin(const wfClothModel* m, int g, int* x0, int* y0);
 
 // State: what a step changes; snapshot/restore copies it.
 // Positions carry the inverse mass in w (one 16-byte load per particle end of a constraint).
@@ -229,7 +253,8 @@ struct wfWorld {
 					  // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
 	int tileSubsteps; // Vulkan: the most springs or Jacobi substeps per tiled dispatch (0: the
 					  // backend's choice, no tiles on a CPU device; 1: no tiles; more: tiles
-					  // wherever they apply), read when a frame is recorded; for tests
+					  // wherever they apply; 1 also records XPBD's tile order a dispatch per
+					  // colour instead of xpbd_tiled.comp), read when a frame is recorded; for tests
 	// Per-stage timing (wfWorld_SetStageTiming): the backend's step writes the last frame's ms per
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;
@@ -283,7 +308,8 @@ void wfJoinNames(const char* const* names, int count, char* out, size_t size);
 bool wfValidateSelfCollision(const wfSelfCollisionDef* sc, char* error, int errorSize);
 
 // topology.c: builds the model of a grid (constraints, colouring, adjacency, mesh).
-wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model);
+// tiles: in the tile order (wfSolveOrder), else the colour order.
+wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model, bool tiles);
 // After the constraints (in m->constraints, m->constraintCount) and color[] are set: sorts them into
 // colour ranges and builds the adjacency and Jacobi weights. Frees color. colorBound > every colour.
 wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound);

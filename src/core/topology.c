@@ -47,6 +47,7 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->triStart);
 	wfFree(m->triList);
 	wfFree(m->tethers);
+	wfFree(m->tileStart);
 	wfFree(m->restPositions);
 	memset(m, 0, sizeof *m);
 }
@@ -118,7 +119,92 @@ wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int c
 	return WF_OK;
 }
 
-wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
+// The tile rank of constraint q in the tile order (wfClothModel): its owner cell's tile, ranked by
+// tile colour, then row by row within the tile colour.
+static int TileRank(const wfClothModel* m, wfConstraint q)
+{
+	const int cols = m->cols, t = m->tileSize;
+	const int xa = (int)(q.a % (uint32_t)cols), ya = (int)(q.a / (uint32_t)cols);
+	const int xb = (int)(q.b % (uint32_t)cols), yb = (int)(q.b / (uint32_t)cols);
+	const int tx = (xa < xb ? xa : xb) / t, ty = (ya < yb ? ya : yb) / t;
+	const int tc = (tx & 1) | (ty & 1) << 1;
+	const int across = (m->tilesX - (tx & 1) + 1) / 2; // tiles of this column parity in a row
+	return m->tileColorFirst[tc] + (ty >> 1) * across + (tx >> 1);
+}
+
+void wfTileOrigin(const wfClothModel* m, int g, int* x0, int* y0)
+{
+	int tc = 0;
+	while (g >= m->tileColorFirst[tc + 1])
+		++tc;
+	const int px = tc & 1, py = tc >> 1, across = (m->tilesX - px + 1) / 2, r = g - m->tileColorFirst[tc];
+	*x0 = (px + 2 * (r % across)) * m->tileSize;
+	*y0 = (py + 2 * (r / across)) * m->tileSize;
+}
+
+// The tile order's layout: tiles and their ranks, and the constraints (with their colours) sorted by
+// tile rank, stably, so the colour sort that follows leaves them by (colour, rank).
+static bool TileOrder(wfClothModel* m, int* color)
+{
+	const int t = m->tileSize, count = m->constraintCount;
+	m->tilesX = (m->cols + t - 1) / t;
+	m->tilesY = (m->rows + t - 1) / t;
+	m->tileCount = m->tilesX * m->tilesY;
+	m->tileColorFirst[0] = 0;
+	for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
+		const int px = tc & 1, py = tc >> 1;
+		m->tileColorFirst[tc + 1] = m->tileColorFirst[tc] + (m->tilesX - px + 1) / 2 * ((m->tilesY - py + 1) / 2);
+	}
+	WF_ASSERT(NULL, m->tileColorFirst[WF_TILE_COLORS] == m->tileCount);
+	int* start = (int*)calloc((size_t)m->tileCount + 1, sizeof(int));
+	int* rank = (int*)malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+	int* sortedColor = (int*)malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+	wfConstraint* sorted = (wfConstraint*)malloc((size_t)(count > 0 ? count : 1) * sizeof(wfConstraint));
+	const bool ok = start != NULL && rank != NULL && sortedColor != NULL && sorted != NULL;
+	if (ok) {
+		for (int k = 0; k < count; ++k) {
+			rank[k] = TileRank(m, m->constraints[k]);
+			start[rank[k] + 1]++;
+		}
+		for (int g = 0; g < m->tileCount; ++g)
+			start[g + 1] += start[g];
+		for (int k = 0; k < count; ++k) {
+			const int to = start[rank[k]]++;
+			sorted[to] = m->constraints[k];
+			sortedColor[to] = color[k];
+		}
+		memcpy(m->constraints, sorted, (size_t)count * sizeof(wfConstraint));
+		memcpy(color, sortedColor, (size_t)count * sizeof(int));
+	}
+	free(start);
+	free(rank);
+	free(sortedColor);
+	free(sorted);
+	return ok;
+}
+
+// After the colour sort: where each colour's run of each tile starts (wfTileRange).
+static bool TileStarts(wfClothModel* m)
+{
+	const int stride = m->tileCount + 1;
+	m->tileStart = (int*)wfAlloc((size_t)m->colorCount * (size_t)stride * sizeof(int));
+	if (m->tileStart == NULL)
+		return false;
+	for (int c = 0; c < m->colorCount; ++c) {
+		int* row = &m->tileStart[c * stride];
+		int k = m->colorStart[c];
+		for (int g = 0; g < m->tileCount; ++g) {
+			row[g] = k;
+			while (k < m->colorStart[c + 1] && TileRank(m, m->constraints[k]) == g)
+				++k;
+		}
+		row[m->tileCount] = k;
+		WF_ASSERT(NULL, k == m->colorStart[c + 1]); // ranks ascend within a colour
+	}
+	return true;
+}
+
+wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m, bool tiles)
 {
 	memset(m, 0, sizeof *m);
 	const int cols = def->cols, rows = def->rows, n = cols * rows;
@@ -207,8 +293,18 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m)
 	// Colouring: the 12-colour grid scheme (see coloring.c), then contiguous colour ranges.
 	for (int k = 0; k < count; ++k)
 		color[k] = wfGridColor(cols, m->constraints[k].a, m->constraints[k].b);
+	m->tileSize = tiles ? WF_VK_XPBD_TILE : 0;
+	if (m->tileSize > 0 && !TileOrder(m, color)) {
+		wfFree(color);
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
 	if (wfFinishModel(def, m, color, 12) != WF_OK)
 		return WF_ERROR_OUT_OF_MEMORY;
+	if (m->tileSize > 0 && !TileStarts(m)) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
 
 	// Two triangles per cell, wound so the normal is +y (horizontal) or +z (vertical).
 	int t = 0;

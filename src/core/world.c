@@ -1,5 +1,6 @@
 // World: backend selection, the frame loop, live setters, the step profile, snapshots.
 #include "internal.h"
+#include "names.h"
 
 #include <float.h>
 #include <math.h>
@@ -196,6 +197,10 @@ wfResult wfWorld_SetStep(wfWorld* world, const wfStepDef* step)
 {
 	if (world != NULL && step != NULL && !wfColliderStepsFit(world, world->colliderCount, step->substeps))
 		return WF_ERROR_INVALID_ARGUMENT;
+	// The order is the cloths' constraint layout (wfClothModel), built when each was created.
+	if (world != NULL && step != NULL && step->order != world->def.step.order && world->clothCount > 0)
+		return wfSetError(world, WF_ERROR_INVALID_DEF, "step.order: fixed while the world has cloths (allowed: %s, as set)",
+			wfEnumName(&wfOrderTable, (int)world->def.step.order));
 	APPLY_SETTER(wfValidateStepDef, world->def.step, step);
 }
 

@@ -1,5 +1,6 @@
 // XPBD (the first document's algorithm) with graph-coloured Gauss-Seidel:
-// predict -> solve colour range by colour range -> update velocities -> collide.
+// predict -> solve colour range by colour range (in the tile order where the model has one) ->
+// update velocities -> collide.
 #include "cpu.h"
 
 #include <math.h>
@@ -71,9 +72,19 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 #pragma omp for schedule(static)
 		for (int k = 0; k < m; ++k)
 			c->state.lambda[k] = 0.0f;
+		const wfClothModel* model = &c->model;
 		for (int it = 0; it < ctx->params->iterations; ++it) {
-			for (int color = 0; color < c->model.colorCount; ++color)
-				SolveRange(ctx, c, c->model.colorStart[color], c->model.colorStart[color + 1], alphaTilde);
+			if (model->tileSize > 0) {
+				// The tile order: tile colour by tile colour, each colour of its tiles in turn.
+				for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
+					for (int color = 0; color < model->colorCount; ++color)
+						SolveRange(ctx, c, wfTileRange(model, color, model->tileColorFirst[tc]),
+							wfTileRange(model, color, model->tileColorFirst[tc + 1]), alphaTilde);
+				}
+			} else {
+				for (int color = 0; color < model->colorCount; ++color)
+					SolveRange(ctx, c, model->colorStart[color], model->colorStart[color + 1], alphaTilde);
+			}
 		}
 		wfCpuTethers(ctx, c, false);
 		wfCpuSelfCollide(ctx, c, c->state.prev);

@@ -214,6 +214,8 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_STATS_PARAMS] = (VkDescriptorBufferInfo){vc->frame.buffer, vc->statsParamsOffset, sizeof(wfVkStatsParams)};
 		infos[WF_VK_BIND_PARTIALS] = RegionInfo(vc, WF_VK_REGION_PARTIALS);
 		infos[WF_VK_BIND_REST] = RegionInfo(vc, WF_VK_REGION_REST);
+		infos[WF_VK_BIND_TILE_START] = RegionInfo(vc, WF_VK_REGION_TILE_START);
+		infos[WF_VK_BIND_TILE_CON] = RegionInfo(vc, WF_VK_REGION_PACKED);
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -329,6 +331,27 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	memcpy(REGION(WF_VK_REGION_ADJ_CONSTRAINT), m->adjConstraint, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_ADJ_OTHER), m->adjOther, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_JACOBI_WEIGHT), m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
+	if (m->tileSize > 0) {
+		memcpy(REGION(WF_VK_REGION_TILE_START), m->tileStart, (size_t)m->colorCount * (size_t)(m->tileCount + 1) * sizeof(int));
+		// Half-size records whose ends are slots of their tile's region (xpbd_tiled.comp).
+		uint32_t* packed = (uint32_t*)REGION(WF_VK_REGION_PACKED);
+		const uint32_t side = (uint32_t)m->tileSize + 2u, cols = (uint32_t)m->cols;
+		for (int g = 0; g < m->tileCount; ++g) {
+			int x0, y0;
+			wfTileOrigin(m, g, &x0, &y0);
+			for (int color = 0; color < m->colorCount; ++color) {
+				for (int k = wfTileRange(m, color, g); k < wfTileRange(m, color, g + 1); ++k) {
+					const wfConstraint* q = &m->constraints[k];
+					const uint32_t sa = (q->a / cols - (uint32_t)y0) * side + q->a % cols - (uint32_t)x0;
+					const uint32_t sb = (q->b / cols - (uint32_t)y0) * side + q->b % cols - (uint32_t)x0;
+					uint32_t restBits;
+					memcpy(&restBits, &q->rest, sizeof restBits);
+					packed[2 * k] = sa | sb << 12 | q->family << 24;
+					packed[2 * k + 1] = restBits;
+				}
+			}
+		}
+	}
 	memcpy(REGION(WF_VK_REGION_INDICES), m->indices, (size_t)m->triangleCount * 3 * sizeof(uint32_t));
 	// Incident triangles per particle, ascending: the CPU's scatter order.
 	int32_t* triStart = (int32_t*)REGION(WF_VK_REGION_TRI_START);
@@ -406,8 +429,10 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 	// and scan on 1/132 of the GPU; cloth against cloth needs every cloth at the same substep,
 	// while a fused workgroup runs its cloth's whole frame with no sync across workgroups.
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
+	// The tile order (only forced on a small grid, by tests): relaxed by xpbd_tiled.comp.
 	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
-		aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths;
+		c->model.tileSize == 0 && aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled &&
+		!sc->betweenCloths;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
@@ -779,6 +804,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_PARTIALS] = partials,
 		[WF_VK_REGION_PACKED] = k * 8,
 		[WF_VK_REGION_REST] = world->def.selfCollision.enabled ? v4 : 0,
+		[WF_VK_REGION_TILE_START] = m->tileSize > 0 ? (VkDeviceSize)m->colorCount * (VkDeviceSize)(m->tileCount + 1) * 4 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)
@@ -1187,6 +1213,40 @@ static void RecordClothStart(Recorder* rec, const wfCloth* c)
 	ComputeBarrier(rec->ctx, rec->cmd);
 }
 
+// One XPBD iteration: a dispatch per colour, or in the tile order (wfClothModel) a dispatch of
+// xpbd_tiled.comp per tile colour (world->tileSubsteps = 1: a dispatch per colour of each tile
+// colour instead, the same bits; for tests).
+static void RecordXpbdIteration(Recorder* rec, const wfWorld* world, const wfClothModel* m, uint32_t sub, uint32_t flags)
+{
+	const wfVkContext* ctx = rec->ctx;
+	if (m->tileSize == 0) {
+		for (int color = 0; color < m->colorCount; ++color) {
+			uint32_t first = (uint32_t)m->colorStart[color], end = (uint32_t)m->colorStart[color + 1];
+			Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, flags);
+			ComputeBarrier(ctx, rec->cmd);
+		}
+		return;
+	}
+	_Static_assert(WF_TILE_COLORS == 4, "xpbd_tiled.comp takes the tile colour in two bits");
+	for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
+		const int from = m->tileColorFirst[tc], to = m->tileColorFirst[tc + 1];
+		if (world->tileSubsteps == 1 || m->colorCount > WF_VK_XPBD_TILE_COLORS) {
+			for (int color = 0; color < m->colorCount; ++color) {
+				uint32_t first = (uint32_t)wfTileRange(m, color, from), end = (uint32_t)wfTileRange(m, color, to);
+				if (end > first) {
+					Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, flags);
+					ComputeBarrier(ctx, rec->cmd);
+				}
+			}
+		} else if (to > from) {
+			const uint32_t packed = flags | (uint32_t)tc << 8 | (uint32_t)m->colorCount << 16;
+			DispatchGroups(rec, WF_VK_PIPE_XPBD_TILED, (wfVkPush){(uint32_t)from, (uint32_t)m->tileCount + 1u, sub, packed},
+				(uint32_t)(to - from));
+			ComputeBarrier(ctx, rec->cmd);
+		}
+	}
+}
+
 // Substep s of a cloth.
 static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfCloth* c, int s)
 {
@@ -1213,13 +1273,8 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		Dispatch(rec, WF_VK_PIPE_PREDICT, 0, n, sub, WF_VK_PUSH_DAMPED);
 		ComputeBarrier(ctx, rec->cmd);
 		BeginStage(rec, WF_STAGE_SOLVE);
-		for (int it = 0; it < step->iterations; ++it) {
-			for (int color = 0; color < c->model.colorCount; ++color) {
-				uint32_t first = (uint32_t)c->model.colorStart[color], end = (uint32_t)c->model.colorStart[color + 1];
-				Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, it == 0 ? WF_VK_PUSH_FIRST_ITERATION : 0u);
-				ComputeBarrier(ctx, rec->cmd);
-			}
-		}
+		for (int it = 0; it < step->iterations; ++it)
+			RecordXpbdIteration(rec, world, &c->model, sub, it == 0 ? WF_VK_PUSH_FIRST_ITERATION : 0u);
 		RecordTethers(rec, c, n, sub, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);

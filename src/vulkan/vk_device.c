@@ -31,6 +31,9 @@ static const uint32_t kSpringsTiledSpv[] = {
 static const uint32_t kJacobiTiledSpv[] = {
 #include "jacobi_tiled.comp.inc"
 };
+static const uint32_t kXpbdTiledSpv[] = {
+#include "xpbd_tiled.comp.inc"
+};
 static const uint32_t kNormalsSpv[] = {
 #include "normals.comp.inc"
 };
@@ -90,6 +93,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft finish, self-collision", kFinishSelfSpv),
 	SHADER("weft springs, tiles of several substeps", kSpringsTiledSpv),
 	SHADER("weft jacobi, tiles of several substeps", kJacobiTiledSpv),
+	SHADER("weft xpbd, every colour of a tile", kXpbdTiledSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {

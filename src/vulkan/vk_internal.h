@@ -29,6 +29,7 @@ enum {
 	WF_VK_PIPE_FINISH_SELF,   // finish with the self-collision pass's move (reads set 1)
 	WF_VK_PIPE_SPRINGS_TILED, // springs, several substeps per dispatch (springs_tiled.comp)
 	WF_VK_PIPE_JACOBI_TILED,  // Jacobi, several substeps per dispatch (jacobi_tiled.comp)
+	WF_VK_PIPE_XPBD_TILED,    // XPBD, every colour of a tile per dispatch (xpbd_tiled.comp)
 	WF_VK_PIPE_COUNT
 };
 
@@ -51,10 +52,12 @@ enum {
 	WF_VK_REGION_INDICES,
 	WF_VK_REGION_BACKUP_POS,
 	WF_VK_REGION_BACKUP_VEL,
-	WF_VK_REGION_STATUS,   // wfVkStatus, reset and copied to staging by every frame
-	WF_VK_REGION_PARTIALS, // (particleGroups + constraintGroups) wfVkPartial
-	WF_VK_REGION_PACKED,   // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits
-	WF_VK_REGION_REST,     // (n) vec4 rest positions, with self-collision (its exclusion rule)
+	WF_VK_REGION_STATUS,     // wfVkStatus, reset and copied to staging by every frame
+	WF_VK_REGION_PARTIALS,   // (particleGroups + constraintGroups) wfVkPartial
+	WF_VK_REGION_PACKED,     // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits;
+							 // in the tile order for xpbd_tiled.comp, a and b as slots of the tile's region
+	WF_VK_REGION_REST,       // (n) vec4 rest positions, with self-collision (its exclusion rule)
+	WF_VK_REGION_TILE_START, // (colours x (tiles + 1)) int, the tile order's ranges; 16 bytes without it
 	WF_VK_REGION_COUNT
 };
 

@@ -76,7 +76,9 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_STATS_PARAMS 17  // wfVkStatsParams (host-visible, after the frame records)
 #define WF_VK_BIND_PARTIALS 18      // (particle groups + constraint groups) wfVkPartial
 #define WF_VK_BIND_REST 19          // (n) vec4 rest positions (self-collision's exclusion; 16 bytes without it)
-#define WF_VK_BIND_COUNT 20
+#define WF_VK_BIND_TILE_START 20     // (colours x (tiles + 1)) the tile order's ranges (wfTileRange)
+#define WF_VK_BIND_TILE_CON 21       // (constraints) uvec2 for xpbd_tiled.comp: region slots a | b << 12 | family << 24, rest bits
+#define WF_VK_BIND_COUNT 22
 
 // Contacts (wfSelfCollisionDef: a cloth's own particles, and cloth against cloth): set 1, one per
 // world, bound for the whole frame. The arrays hold N particles: the largest self-colliding cloth,
@@ -144,6 +146,13 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_TILE_JACOBI_HALO 8
 #define WF_VK_TILE_JACOBI_DEGREE 12
 #define WF_VK_TILE_JACOBI_MAX_PARTICLES 9216
+// XPBD in tiles (xpbd_tiled.comp; the tile order of wfClothModel): a workgroup relaxes every colour
+// of one WF_VK_XPBD_TILE square of owner cells from a region two rings wider on its high sides
+// ((T + 2)^2 positions in shared memory, 5.2 KB) with WF_VK_XPBD_TILE_GROUP invocations: about one
+// per constraint of a colour (a colour holds T^2 / 2 of a tile's constraints).
+#define WF_VK_XPBD_TILE 16
+#define WF_VK_XPBD_TILE_GROUP ((WF_VK_XPBD_TILE * WF_VK_XPBD_TILE / 2 + 31) / 32 * 32)
+#define WF_VK_XPBD_TILE_COLORS 12 // a grid's colours (the records of all are loaded before the first)
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit
                                          // per particle (free or not), a flag, the colour starts
 #define WF_VK_FUSED_SPEC_GROUP_SIZE 1    // constant_id of the workgroup size: the smallest power of

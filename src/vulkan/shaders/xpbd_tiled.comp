@@ -1,0 +1,104 @@
+#version 450
+// XPBD in the tile order (wfClothModel): one dispatch per tile colour and iteration; workgroup g
+// relaxes every colour of its tile in turn, from the region of the positions its constraints touch
+// (its WF_VK_XPBD_TILE square of owner cells and two more columns and rows) held in shared memory.
+// Two tiles of one tile colour touch no common particle, so the region is read once, relaxed
+// through all colours with a barrier between them, and written back whole. The projection is
+// xpbd_solve.comp's, with the same expressions in the same order (`precise`): the same bits as a
+// dispatch per colour of each tile colour, and as the CPU's tile order up to the GPU's square root
+// and division. Each invocation loads its constraint of every colour (half-size records whose
+// ends are region slots, and the multipliers) with the region, before the first colour, so the
+// colours' chain waits on shared memory only. H200, 1024 x 1024, 10 iterations: docs/PERFORMANCE.md.
+//
+// pc.first: the tile colour's first tile rank; pc.count: tiles in all + 1 (tileStart's row length);
+// pc.flags: WF_VK_PUSH_FIRST_ITERATION, the tile colour (bits 8-9) and the colour count (bits 16-23).
+#define WF_OWN_GROUP_SIZE 1
+#include "common.glsl"
+layout(local_size_x = WF_VK_XPBD_TILE_GROUP) in;
+layout(std430, binding = WF_VK_BIND_TILE_START) readonly buffer TileStartBuf { int tileStart[]; };
+layout(std430, binding = WF_VK_BIND_TILE_CON) readonly buffer TileConBuf { uvec2 tileCon[]; };
+
+const int kTile = WF_VK_XPBD_TILE;
+const int kSide = WF_VK_XPBD_TILE + 2; // region side: owner cells reach two columns and rows on
+shared vec4 sX[kSide * kSide];         // position, w inverse mass
+
+// Projects constraint k (record q, multiplier lam so far) in the region; xpbd_solve.comp.
+void Project(int k, uvec2 q, float lam, bool first)
+{
+	const uint sa = q.x & 0xfffu, sb = (q.x >> 12) & 0xfffu;
+	vec4 a = sX[sa], b = sX[sb];
+	precise float wsum = a.w + b.w;
+	precise float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+	if (wsum == 0.0 || len < WF_MIN_LENGTH) {
+		// lambda restarts every substep: clear what the previous substep left.
+		if (first)
+			lambda[k] = 0.0;
+		return;
+	}
+	float at = P.alphaTilde[q.x >> 24];
+	precise float dl = -(len - uintBitsToFloat(q.y) + at * lam) / (wsum + at);
+	precise float nl = lam + dl;
+	lambda[k] = nl;
+	precise float s = dl / len;
+	precise float sa2 = s * a.w, sb2 = s * b.w;
+	precise vec4 na = vec4(a.x + sa2 * dx, a.y + sa2 * dy, a.z + sa2 * dz, a.w);
+	precise vec4 nb = vec4(b.x - sb2 * dx, b.y - sb2 * dy, b.z - sb2 * dz, b.w);
+	sX[sa] = na;
+	sX[sb] = nb;
+}
+
+void main()
+{
+	const int cols = int(P.cols), rows = int(P.particleCount / P.cols);
+	const uint tc = (pc.flags >> 8) & 3u, colours = (pc.flags >> 16) & 0xffu;
+	const bool first = (pc.flags & WF_VK_PUSH_FIRST_ITERATION) != 0u;
+	// This tile: the rank-th of its tile colour, row by row (wfTileOrigin).
+	const int tilesX = (cols + kTile - 1) / kTile;
+	const int px = int(tc & 1u), py = int(tc >> 1);
+	const int across = (tilesX - px + 1) / 2;
+	const int rank = int(WfGroup());
+	const int x0 = (px + 2 * (rank % across)) * kTile, y0 = (py + 2 * (rank / across)) * kTile;
+	const uint g = pc.first + uint(rank);
+	const int l = int(gl_LocalInvocationID.x);
+	const int group = int(gl_WorkGroupSize.x);
+	// Constraint l of each colour of the tile (a colour holds at most T^2 / 2 of a tile's: one
+	// each; more, were there any, are projected after it).
+	int k[WF_VK_XPBD_TILE_COLORS], end[WF_VK_XPBD_TILE_COLORS];
+	uvec2 q[WF_VK_XPBD_TILE_COLORS];
+	float lam[WF_VK_XPBD_TILE_COLORS];
+	[[unroll]] for (int c = 0; c < WF_VK_XPBD_TILE_COLORS; ++c) {
+		k[c] = 0;
+		end[c] = 0;
+		if (uint(c) < colours) {
+			k[c] = tileStart[uint(c) * pc.count + g] + l;
+			end[c] = tileStart[uint(c) * pc.count + g + 1u];
+		}
+		q[c] = uvec2(0u);
+		lam[c] = 0.0;
+		if (k[c] < end[c]) {
+			q[c] = tileCon[k[c]];
+			lam[c] = first ? 0.0 : lambda[k[c]];
+		}
+	}
+	for (int s = l; s < kSide * kSide; s += group) {
+		const int gx = x0 + s % kSide, gy = y0 + s / kSide;
+		if (gx < cols && gy < rows)
+			sX[s] = pos[gy * cols + gx];
+	}
+	barrier();
+	[[unroll]] for (int c = 0; c < WF_VK_XPBD_TILE_COLORS; ++c) {
+		if (uint(c) < colours) {
+			if (k[c] < end[c])
+				Project(k[c], q[c], lam[c], first);
+			for (int j = k[c] + group; j < end[c]; j += group)
+				Project(j, tileCon[j], first ? 0.0 : lambda[j], first);
+			barrier();
+		}
+	}
+	for (int s = l; s < kSide * kSide; s += group) {
+		const int gx = x0 + s % kSide, gy = y0 + s / kSide;
+		if (gx < cols && gy < rows)
+			pos[gy * cols + gx] = sX[s];
+	}
+}
