@@ -690,7 +690,7 @@ WF_TEST(normals_flat_sheet)
 	return 0;
 }
 
-// The tile order (wfClothModel, grids of more than 256 x 256): XPBD relaxes tile colour by tile
+// The tile order (wfSolveOrder): XPBD relaxes tile colour by tile
 // colour, which is Gauss-Seidel with other colours than the colour order: a different iterate, but
 // the same cloth (a hammock settles to the same sag). Springs and Jacobi do not depend on the order within a colour: the same bits.
 // Threads and the AVX2 kernel keep the tile order's bits.
@@ -776,8 +776,8 @@ WF_TEST(tile_order_cpu)
 	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
 	wfClothDef cd = wfDefaultClothDef();
-	cd.cols = 257;
-	cd.rows = 256;
+	cd.cols = 512;
+	cd.rows = 512;
 	wfClothId id = MakeCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(id));
 	ENSURE_NEAR(wfGetCloth(id)->model.tileSize, 0, 0);

@@ -1359,18 +1359,17 @@ static int Tiled(TiledCase t)
 		ENSURE(!wfClothId_IsNull(id[k]));
 	}
 	const int n = t.cols * t.rows;
-	double worst[2] = {0.0, 0.0};
+	double worst[3] = {0.0, 0.0, 0.0};
 	for (int f = 0; f < t.frames; ++f) {
 		if (f == t.frames / 2) {
-			for (int k = 0; k < 3; ++k)
+			for (int k = 0; k < 5; ++k)
 				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
 		}
-		for (int k = 0; k < 3; ++k)
+		for (int k = 0; k < 5; ++k)
 			ENSURE(wfWorld_Step(w[k]) == WF_OK);
-		for (int k = 0; k < 2; ++k) {
-			double d = wfVkTestMaxDiff(id[k], id[2], n);
-			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
-		}
+		const double d[3] = {wfVkTestMaxDiff(id[0], id[2], n), wfVkTestMaxDiff(id[1], id[2], n), wfVkTestMaxDiff(id[3], id[4], n)};
+		for (int k = 0; k < 3; ++k)
+			worst[k] = d[k] > worst[k] || d[k] < 0.0 ? d[k] : worst[k];
 	}
 	// The dispatches the tiles replace, and how many they take instead.
 	int replaced, chunks = 0;
@@ -1493,15 +1492,20 @@ static int XpbdTiles(XpbdTileCase t)
 	cd.pinMode = WF_PIN_CORNERS;
 	cd.cols = t.cols;
 	cd.rows = t.rows;
-	wfWorld* w[3] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
-	ENSURE(w[0] != NULL && w[1] != NULL && w[2] != NULL);
-	ENSURE(wfWorld_GetBackend(w[1]) == WF_BACKEND_VULKAN && wfWorld_GetBackend(w[2]) == WF_BACKEND_VULKAN);
+	// 0 CPU, 1 Vulkan a dispatch per colour of each tile colour, 2 Vulkan in tiles: the tile order;
+	// 3 CPU and 4 Vulkan: the colour order, how far apart the device's rounding takes the backends.
+	wfWorldDef colours = wd;
+	colours.step.order = WF_ORDER_COLORS;
+	wfWorld* w[5] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN), wfVkTestWorld(wd, WF_BACKEND_VULKAN),
+		wfVkTestWorld(colours, WF_BACKEND_CPU), wfVkTestWorld(colours, WF_BACKEND_VULKAN)};
+	for (int k = 0; k < 5; ++k)
+		ENSURE(w[k] != NULL && wfWorld_GetBackend(w[k]) == (k == 0 || k == 3 ? WF_BACKEND_CPU : WF_BACKEND_VULKAN));
 	w[1]->tileSubsteps = 1; // a dispatch per colour of each tile colour
-	wfClothId id[3];
-	for (int k = 0; k < 3; ++k) {
+	wfClothId id[5];
+	for (int k = 0; k < 5; ++k) {
 		id[k] = wfCreateCloth(w[k], &cd);
 		ENSURE(!wfClothId_IsNull(id[k]));
-		ENSURE(wfGetCloth(id[k])->model.tileSize == WF_VK_XPBD_TILE);
+		ENSURE(wfGetCloth(id[k])->model.tileSize == (k < 3 ? WF_VK_XPBD_TILE : 0));
 	}
 	const wfClothModel* m = &wfGetCloth(id[2])->model;
 	int ranges = 0, tileColours = 0;
@@ -1511,30 +1515,32 @@ static int XpbdTiles(XpbdTileCase t)
 			ranges += wfTileRange(m, c, m->tileColorFirst[tc + 1]) > wfTileRange(m, c, m->tileColorFirst[tc]);
 	}
 	const int n = t.cols * t.rows;
-	double worst[2] = {0.0, 0.0};
+	double worst[3] = {0.0, 0.0, 0.0};
 	for (int f = 0; f < t.frames; ++f) {
 		if (f == t.frames / 2) {
-			for (int k = 0; k < 3; ++k)
+			for (int k = 0; k < 5; ++k)
 				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
 		}
-		for (int k = 0; k < 3; ++k)
+		for (int k = 0; k < 5; ++k)
 			ENSURE(wfWorld_Step(w[k]) == WF_OK);
-		for (int k = 0; k < 2; ++k) {
-			double d = wfVkTestMaxDiff(id[k], id[2], n);
-			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
-		}
+		const double d[3] = {wfVkTestMaxDiff(id[0], id[2], n), wfVkTestMaxDiff(id[1], id[2], n), wfVkTestMaxDiff(id[3], id[4], n)};
+		for (int k = 0; k < 3; ++k)
+			worst[k] = d[k] > worst[k] || d[k] < 0.0 ? d[k] : worst[k];
 	}
 	const int perColour = wfWorld_GetStepProfile(w[1]).dispatches, tiled = wfWorld_GetStepProfile(w[2]).dispatches;
 	fprintf(stderr,
-		"  xpbd %dx%d (%d tiles), %d substeps x %d, %d frames on %s: tiles against the CPU %.3g m, against a dispatch per colour %.3g m; "
-		"dispatches %d against %d\n",
-		t.cols, t.rows, m->tileCount, t.substeps, t.iterations, t.frames, wfWorld_GetDeviceName(w[2]), worst[0], worst[1], tiled,
+		"  xpbd %dx%d (%d tiles), %d substeps x %d, %d frames on %s: tiles against the CPU %.3g m (the colour order's backends %.3g m "
+		"apart), against a dispatch per colour %.3g m; dispatches %d against %d\n",
+		t.cols, t.rows, m->tileCount, t.substeps, t.iterations, t.frames, wfWorld_GetDeviceName(w[2]), worst[0], worst[2], worst[1], tiled,
 		perColour);
-	ENSURE_LE(worst[0], Slack(1e-4 * cd.width));
+	// On a hardware GPU the backends part by its rounding (1e-4 of the cloth's size, or as far as
+	// the colour order's do when the grab makes that more); on lavapipe not at all.
+	const double rounding = 1e-4 * cd.width > 2.0 * worst[2] ? 1e-4 * cd.width : 2.0 * worst[2];
+	ENSURE_LE(worst[0], Slack(rounding));
 	ENSURE_NEAR(worst[1], 0.0, 0.0);
 	ENSURE_NEAR(perColour - tiled, t.substeps * t.iterations * (ranges - tileColours), 0);
 	ENSURE(ValidationClean(w[1]) && ValidationClean(w[2]));
-	for (int k = 0; k < 3; ++k)
+	for (int k = 0; k < 5; ++k)
 		wfDestroyWorld(w[k]);
 	return 0;
 #endif
@@ -1543,8 +1549,9 @@ static int XpbdTiles(XpbdTileCase t)
 WF_TEST(vk_xpbd_tiled_uneven) { return XpbdTiles((XpbdTileCase){37, 29, 6, 2, 12, true}); }
 WF_TEST(vk_xpbd_tiled_square) { return XpbdTiles((XpbdTileCase){64, 64, 4, 3, 8, false}); }
 WF_TEST(vk_xpbd_tiled_strip) { return XpbdTiles((XpbdTileCase){70, 9, 5, 1, 10, true}); }
+WF_TEST(vk_xpbd_tiled_many) { return XpbdTiles((XpbdTileCase){140, 75, 3, 2, 6, false}); }
 
-// Left to itself (WF_ORDER_AUTO) a Vulkan world relaxes grids of more than 256 x 256 in tiles and
+// Left to itself (WF_ORDER_AUTO) a Vulkan world relaxes grids of 512 x 512 and more in tiles and
 // smaller ones by colours; WF_ORDER_COLORS keeps colours at any size.
 WF_TEST(vk_xpbd_tile_order_auto)
 {
@@ -1557,7 +1564,7 @@ WF_TEST(vk_xpbd_tile_order_auto)
 		int cols, rows;
 		wfSolveOrder order;
 		bool tiles;
-	} cases[] = {{256, 256, WF_ORDER_AUTO, false}, {257, 256, WF_ORDER_AUTO, true}, {257, 256, WF_ORDER_COLORS, false},
+	} cases[] = {{511, 512, WF_ORDER_AUTO, false}, {512, 512, WF_ORDER_AUTO, true}, {512, 512, WF_ORDER_COLORS, false},
 		{40, 40, WF_ORDER_TILES, true}};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		wfWorldDef wd = wfDefaultWorldDef();
@@ -1572,7 +1579,7 @@ WF_TEST(vk_xpbd_tile_order_auto)
 		ENSURE((wfGetCloth(id)->model.tileSize > 0) == cases[k].tiles);
 		wfDestroyWorld(w);
 	}
-	fprintf(stderr, "  ok 256x256 by colours, 257x256 in tiles (auto), by colours when asked; 40x40 in tiles when asked\n");
+	fprintf(stderr, "  ok 511x512 by colours, 512x512 in tiles (auto), by colours when asked; 40x40 in tiles when asked\n");
 	return 0;
 #endif
 }

@@ -212,14 +212,14 @@ typedef struct wfSelfCollisionDef {
 // Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 // The order in which XPBD relaxes a grid cloth's constraints (Gauss-Seidel: each projection sees
 // the ones before it). Colours: the 12 colours of the grid one after another over the whole cloth.
-// Tiles: the grid cut into 16 x 16 tiles in four tile colours (a checkerboard of 2 x 2); tile colour
+// Tiles: the grid cut into 32 x 32 tiles in four tile colours (a checkerboard of 2 x 2); tile colour
 // after tile colour, every colour of a tile in turn, so a GPU workgroup relaxes a whole tile in its
 // shared memory (docs/DESIGN.md). Both are Gauss-Seidel over colourings of the same constraints:
 // the same cloth, not the same bits (tile_order_cpu). Every backend follows the order a cloth was
 // created with; meshes and torn cloths are always relaxed by colours. Springs and Jacobi do not
 // depend on it.
 typedef enum wfSolveOrder {
-	WF_ORDER_AUTO = 0, // tiles for grids of more than 256 x 256 on Vulkan, colours on the CPU (whose
+	WF_ORDER_AUTO = 0, // tiles for grids of 512 x 512 and more on Vulkan, colours on the CPU (whose
 					   // structure-of-arrays kernel runs colours 3.4x faster than tiles)
 	WF_ORDER_COLORS,
 	WF_ORDER_TILES,

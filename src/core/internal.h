@@ -75,9 +75,11 @@ typedef struct wfClothModel {
 } wfClothModel;
 
 #define WF_TILE_COLORS 4
-// WF_ORDER_AUTO on Vulkan: grids of at least this many particles take the tile order, which
-// replaces the 12 passes over the positions per iteration by about one (H200: docs/PERFORMANCE.md).
-#define WF_TILE_ORDER_FROM 65537
+// WF_ORDER_AUTO on Vulkan: grids of at least this many particles (512 x 512) take the tile order,
+// which replaces the 12 passes over the positions per iteration by about one; on the H200 it wins
+// from 512 x 512 on (0.62 against 0.68 ms, 1024 x 1024 1.12 against 1.92) and loses at 384 x 384
+// (0.58 against 0.53), where a dispatch of a tile colour has too few tiles (docs/PERFORMANCE.md).
+#define WF_TILE_ORDER_FROM 262144
 
 // The first constraint of colour c in the tile of rank g (g = tileCount: the colour's end). Colour c
 // of tile colour t is [wfTileRange(m, c, first[t]), wfTileRange(m, c, first[t + 1])).

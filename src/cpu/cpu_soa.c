@@ -90,7 +90,7 @@ struct wfCpuSoa {
 	SoaFlag* flag; // (flagCount) per thread
 };
 
-// Grids in the colour order only: the tile order (grids of more than 256 x 256) takes cpu_xpbd.c.
+// Grids in the colour order only: the tile order (wfSolveOrder) takes cpu_xpbd.c.
 bool wfCpuSoaSupported(const wfClothModel* m) { return !m->mesh && m->tileSize == 0 && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2(); }
 
 void wfCpuSoaFree(wfCpuSoa* s)

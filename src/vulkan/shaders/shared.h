@@ -148,9 +148,10 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_TILE_JACOBI_MAX_PARTICLES 9216
 // XPBD in tiles (xpbd_tiled.comp; the tile order of wfClothModel): a workgroup relaxes every colour
 // of one WF_VK_XPBD_TILE square of owner cells from a region two rings wider on its high sides
-// ((T + 2)^2 positions in shared memory, 5.2 KB) with WF_VK_XPBD_TILE_GROUP invocations: about one
-// per constraint of a colour (a colour holds T^2 / 2 of a tile's constraints).
-#define WF_VK_XPBD_TILE 16
+// ((T + 2)^2 positions in shared memory, 18.5 KB) with WF_VK_XPBD_TILE_GROUP invocations: one per
+// constraint of a colour (a colour holds at most T^2 / 2 of a tile's constraints). H200, 1024 x 1024:
+// tiles of 32 1.12 ms, of 24 1.45, of 16 1.55; 32 with 256 invocations (two constraints each) 2.57.
+#define WF_VK_XPBD_TILE 32
 #define WF_VK_XPBD_TILE_GROUP ((WF_VK_XPBD_TILE * WF_VK_XPBD_TILE / 2 + 31) / 32 * 32)
 #define WF_VK_XPBD_TILE_COLORS 12 // a grid's colours (the records of all are loaded before the first)
 #define WF_VK_FUSED_SHARED_WORDS 164     // the kernel's other shared memory, in 4-byte words: a bit

@@ -20,6 +20,8 @@ layout(std430, binding = WF_VK_BIND_TILE_CON) readonly buffer TileConBuf { uvec2
 
 const int kTile = WF_VK_XPBD_TILE;
 const int kSide = WF_VK_XPBD_TILE + 2; // region side: owner cells reach two columns and rows on
+const int kGroup = WF_VK_XPBD_TILE_GROUP;
+const int kPer = (kTile * kTile / 2 + kGroup - 1) / kGroup; // constraints per invocation and colour
 shared vec4 sX[kSide * kSide];         // position, w inverse mass
 
 // Projects constraint k (record q, multiplier lam so far) in the region; xpbd_solve.comp.
@@ -61,27 +63,29 @@ void main()
 	const int x0 = (px + 2 * (rank % across)) * kTile, y0 = (py + 2 * (rank / across)) * kTile;
 	const uint g = pc.first + uint(rank);
 	const int l = int(gl_LocalInvocationID.x);
-	const int group = int(gl_WorkGroupSize.x);
-	// Constraint l of each colour of the tile (a colour holds at most T^2 / 2 of a tile's: one
-	// each; more, were there any, are projected after it).
-	int k[WF_VK_XPBD_TILE_COLORS], end[WF_VK_XPBD_TILE_COLORS];
-	uvec2 q[WF_VK_XPBD_TILE_COLORS];
-	float lam[WF_VK_XPBD_TILE_COLORS];
+	// Constraints l, l + group, ... of each colour of the tile (a colour holds at most T^2 / 2 of a
+	// tile's: kPer each; more, were there any, are projected after them).
+	int k[WF_VK_XPBD_TILE_COLORS][kPer], end[WF_VK_XPBD_TILE_COLORS];
+	uvec2 q[WF_VK_XPBD_TILE_COLORS][kPer];
+	float lam[WF_VK_XPBD_TILE_COLORS][kPer];
 	[[unroll]] for (int c = 0; c < WF_VK_XPBD_TILE_COLORS; ++c) {
-		k[c] = 0;
+		int begin = 0;
 		end[c] = 0;
 		if (uint(c) < colours) {
-			k[c] = tileStart[uint(c) * pc.count + g] + l;
+			begin = tileStart[uint(c) * pc.count + g] + l;
 			end[c] = tileStart[uint(c) * pc.count + g + 1u];
 		}
-		q[c] = uvec2(0u);
-		lam[c] = 0.0;
-		if (k[c] < end[c]) {
-			q[c] = tileCon[k[c]];
-			lam[c] = first ? 0.0 : lambda[k[c]];
+		[[unroll]] for (int j = 0; j < kPer; ++j) {
+			k[c][j] = begin + j * kGroup;
+			q[c][j] = uvec2(0u);
+			lam[c][j] = 0.0;
+			if (k[c][j] < end[c]) {
+				q[c][j] = tileCon[k[c][j]];
+				lam[c][j] = first ? 0.0 : lambda[k[c][j]];
+			}
 		}
 	}
-	for (int s = l; s < kSide * kSide; s += group) {
+	for (int s = l; s < kSide * kSide; s += kGroup) {
 		const int gx = x0 + s % kSide, gy = y0 + s / kSide;
 		if (gx < cols && gy < rows)
 			sX[s] = pos[gy * cols + gx];
@@ -89,14 +93,16 @@ void main()
 	barrier();
 	[[unroll]] for (int c = 0; c < WF_VK_XPBD_TILE_COLORS; ++c) {
 		if (uint(c) < colours) {
-			if (k[c] < end[c])
-				Project(k[c], q[c], lam[c], first);
-			for (int j = k[c] + group; j < end[c]; j += group)
+			[[unroll]] for (int j = 0; j < kPer; ++j) {
+				if (k[c][j] < end[c])
+					Project(k[c][j], q[c][j], lam[c][j], first);
+			}
+			for (int j = k[c][0] + kPer * kGroup; j < end[c]; j += kGroup)
 				Project(j, tileCon[j], first ? 0.0 : lambda[j], first);
 			barrier();
 		}
 	}
-	for (int s = l; s < kSide * kSide; s += group) {
+	for (int s = l; s < kSide * kSide; s += kGroup) {
 		const int gx = x0 + s % kSide, gy = y0 + s / kSide;
 		if (gx < cols && gy < rows)
 			pos[gy * cols + gx] = sX[s];
