@@ -37,6 +37,15 @@ if(NOT WEFT_FUSED_PROBE EQUAL 0)
   set(_probe -DWF_FUSED_PROBE=${WEFT_FUSED_PROBE})
   message(WARNING "weft: WEFT_FUSED_PROBE=${WEFT_FUSED_PROBE}: the fused XPBD kernel does not simulate (a measuring build)")
 endif()
+# The same for the tiles of several substeps (springs_tiled, jacobi_tiled): WEFT_TILE_PROBE=1 leaves
+# the neighbour gathers out, so what is left is the tiled design's floor (dispatches, the region's
+# load and write-back, the substeps' barriers, each particle's own update).
+set(WEFT_TILE_PROBE 0 CACHE STRING "springs and Jacobi tiles without their gathers, for measurement (0: the real kernels)")
+set(_tile_probe "")
+if(NOT WEFT_TILE_PROBE EQUAL 0)
+  set(_tile_probe -DWF_TILE_PROBE=${WEFT_TILE_PROBE})
+  message(WARNING "weft: WEFT_TILE_PROBE=${WEFT_TILE_PROBE}: the springs and Jacobi tiles do not simulate (a measuring build)")
+endif()
 set(_outputs "")
 foreach(kernel ${_kernels})
   set(_src ${_shader_dir}/${kernel}.comp)
@@ -44,6 +53,9 @@ foreach(kernel ${_kernels})
   set(_defs "")
   if(kernel STREQUAL "fused_xpbd")
     set(_defs ${_probe})
+  endif()
+  if(kernel STREQUAL "springs_tiled" OR kernel STREQUAL "jacobi_tiled")
+    set(_defs ${_tile_probe})
   endif()
   add_custom_command(
     OUTPUT ${_out}

@@ -150,7 +150,7 @@ WF_TEST(chain_and_partial_families)
 // rank is found as the shader finds it.
 WF_TEST(tile_order_tiles_independent)
 {
-	const int sizes[][2] = {{37, 29}, {16, 16}, {64, 64}, {17, 3}, {3, 40}, {33, 17}, {1, 20}};
+	const int sizes[][2] = {{37, 29}, {16, 16}, {64, 64}, {17, 3}, {3, 40}, {33, 17}, {1, 20}, {130, 97}};
 	const int t = WF_VK_XPBD_TILE;
 	int tilesSeen = 0;
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {

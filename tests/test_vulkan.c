@@ -1359,17 +1359,18 @@ static int Tiled(TiledCase t)
 		ENSURE(!wfClothId_IsNull(id[k]));
 	}
 	const int n = t.cols * t.rows;
-	double worst[3] = {0.0, 0.0, 0.0};
+	double worst[2] = {0.0, 0.0};
 	for (int f = 0; f < t.frames; ++f) {
 		if (f == t.frames / 2) {
-			for (int k = 0; k < 5; ++k)
+			for (int k = 0; k < 3; ++k)
 				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
 		}
-		for (int k = 0; k < 5; ++k)
-			ENSURE(wfWorld_Step(w[k]) == WF_OK);
-		const double d[3] = {wfVkTestMaxDiff(id[0], id[2], n), wfVkTestMaxDiff(id[1], id[2], n), wfVkTestMaxDiff(id[3], id[4], n)};
 		for (int k = 0; k < 3; ++k)
-			worst[k] = d[k] > worst[k] || d[k] < 0.0 ? d[k] : worst[k];
+			ENSURE(wfWorld_Step(w[k]) == WF_OK);
+		for (int k = 0; k < 2; ++k) {
+			double d = wfVkTestMaxDiff(id[k], id[2], n);
+			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
+		}
 	}
 	// The dispatches the tiles replace, and how many they take instead.
 	int replaced, chunks = 0;

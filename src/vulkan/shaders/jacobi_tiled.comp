@@ -44,6 +44,9 @@ void main()
 		}
 	}
 	barrier();
+#ifdef WF_TILE_PROBE
+	degree = 0; // a measuring build (WEFT_TILE_PROBE): no gathers, the tiles' floor
+#endif
 	const bool document = (P.flags & WF_VK_FLAG_JACOBI_DOCUMENT) != 0u;
 	const bool collide = (P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
 	const float h = P.h, f = P.velFactor;
