@@ -1552,8 +1552,9 @@ WF_TEST(vk_xpbd_tiled_square) { return XpbdTiles((XpbdTileCase){64, 64, 4, 3, 8,
 WF_TEST(vk_xpbd_tiled_strip) { return XpbdTiles((XpbdTileCase){70, 9, 5, 1, 10, true}); }
 WF_TEST(vk_xpbd_tiled_many) { return XpbdTiles((XpbdTileCase){140, 75, 3, 2, 6, false}); }
 
-// Left to itself (WF_ORDER_AUTO) a Vulkan world relaxes grids of 512 x 512 and more in tiles and
-// smaller ones by colours; WF_ORDER_COLORS keeps colours at any size.
+// Left to itself (WF_ORDER_AUTO) a Vulkan world on a GPU relaxes grids of 512 x 512 and more in
+// tiles and smaller ones by colours, on a CPU device (lavapipe, where tiles lose) every grid by
+// colours; WF_ORDER_COLORS keeps colours at any size.
 WF_TEST(vk_xpbd_tile_order_auto)
 {
 #ifndef WEFT_HAVE_VULKAN
@@ -1577,10 +1578,11 @@ WF_TEST(vk_xpbd_tile_order_auto)
 		cd.rows = cases[k].rows;
 		wfClothId id = wfCreateCloth(w, &cd);
 		ENSURE(!wfClothId_IsNull(id));
-		ENSURE((wfGetCloth(id)->model.tileSize > 0) == cases[k].tiles);
+		ENSURE((wfGetCloth(id)->model.tileSize > 0) == (cases[k].tiles && (cases[k].order == WF_ORDER_TILES || !DeviceIsExact())));
 		wfDestroyWorld(w);
 	}
-	fprintf(stderr, "  ok 511x512 by colours, 512x512 in tiles (auto), by colours when asked; 40x40 in tiles when asked\n");
+	fprintf(stderr, "  ok on %s: 511x512 by colours, 512x512 %s (auto), by colours when asked; 40x40 in tiles when asked\n",
+		wfVkTestDevice(), DeviceIsExact() ? "by colours (a CPU device)" : "in tiles");
 	return 0;
 #endif
 }

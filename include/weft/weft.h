@@ -219,8 +219,8 @@ typedef struct wfSelfCollisionDef {
 // created with; meshes and torn cloths are always relaxed by colours. Springs and Jacobi do not
 // depend on it.
 typedef enum wfSolveOrder {
-	WF_ORDER_AUTO = 0, // tiles for grids of 512 x 512 and more on Vulkan, colours on the CPU (whose
-					   // structure-of-arrays kernel runs colours 3.4x faster than tiles)
+	WF_ORDER_AUTO = 0, // tiles for grids of 512 x 512 and more on a Vulkan GPU, else colours (the
+					   // CPU's structure-of-arrays kernel runs colours 3.4x faster than tiles)
 	WF_ORDER_COLORS,
 	WF_ORDER_TILES,
 } wfSolveOrder;

@@ -132,7 +132,7 @@ static bool TileOrder(const wfWorld* world, const wfClothDef* def)
 	switch (world->def.step.order) {
 	case WF_ORDER_TILES: return true;
 	case WF_ORDER_COLORS: return false;
-	default: return world->backendType == WF_BACKEND_VULKAN && (int64_t)def->cols * def->rows >= WF_TILE_ORDER_FROM;
+	default: return world->backendType == WF_BACKEND_VULKAN && !world->cpuDevice && (int64_t)def->cols * def->rows >= WF_TILE_ORDER_FROM;
 	}
 }
 

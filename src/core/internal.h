@@ -75,10 +75,11 @@ typedef struct wfClothModel {
 } wfClothModel;
 
 #define WF_TILE_COLORS 4
-// WF_ORDER_AUTO on Vulkan: grids of at least this many particles (512 x 512) take the tile order,
+// WF_ORDER_AUTO on a Vulkan GPU: grids of at least this many particles (512 x 512) take the tile order,
 // which replaces the 12 passes over the positions per iteration by about one; on the H200 it wins
 // from 512 x 512 on (0.62 against 0.68 ms, 1024 x 1024 1.12 against 1.92) and loses at 384 x 384
-// (0.58 against 0.53), where a dispatch of a tile colour has too few tiles (docs/PERFORMANCE.md).
+// (0.58 against 0.53), where a dispatch of a tile colour has too few tiles (docs/PERFORMANCE.md). Not
+// on a CPU device: lavapipe takes 3.8 s a frame at 1024 x 1024 in tiles, 2.0 s by colours.
 #define WF_TILE_ORDER_FROM 262144
 
 // The first constraint of colour c in the tile of rank g (g = tileCount: the colour's end). Colour c
@@ -247,6 +248,7 @@ struct wfWorld {
 	void* backendData;
 	wfBackendType backendType;
 	char deviceName[256];          // the device in use
+	bool cpuDevice;                // Vulkan on a CPU device (lavapipe): WF_ORDER_AUTO keeps colours
 	char requestedDevice[256];     // copy of def.deviceName (def.deviceName points here)
 	wfVulkanDevice externalDevice; // copy of *def.vulkanDevice (def.vulkanDevice points here)
 	int threads;

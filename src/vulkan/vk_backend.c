@@ -2035,6 +2035,7 @@ wfResult wfVulkanBackendCreate(wfWorld* world, bool allowSoftware)
 	world->backendData = ctx;
 	world->threads = 1;
 	snprintf(world->deviceName, sizeof world->deviceName, "%s", ctx->gpu.properties.deviceName);
+	world->cpuDevice = ctx->gpu.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 	wfLog(world, WF_LOG_INFO, "vulkan: using %s", ctx->gpu.properties.deviceName);
 	return WF_OK;
 }
