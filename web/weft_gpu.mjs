@@ -88,8 +88,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
       if (solver === "xpbd") {
         dispatch("predict", 0, n, s, PUSH_DAMPED);
         for (let it = 0; it < iterations; ++it)
-          for (let c = 0; c < model.colors; ++c)
-            dispatch("xpbdSolve", model.colorStart[c], model.colorStart[c + 1] - model.colorStart[c], s, it === 0 ? PUSH_FIRST_ITERATION : 0);
+          for (let r = 0; r < model.solveRange.length; r += 2) // the model's order (its colours, or tiles)
+            dispatch("xpbdSolve", model.solveRange[r], model.solveRange[r + 1] - model.solveRange[r], s, it === 0 ? PUSH_FIRST_ITERATION : 0);
         dispatch("finish", 0, n, s, 0);
       } else if (solver === "jacobi") {
         dispatch("predict", 0, n, s, 0);

@@ -72,6 +72,11 @@ typedef struct wfClothModel {
 	int tilesX, tilesY, tileCount;
 	int tileColorFirst[5]; // (WF_TILE_COLORS + 1) tiles of tile colour t are ranks [first[t], first[t + 1])
 	int* tileStart;        // (colorCount x (tileCount + 1)) see wfTileRange
+	// What XPBD relaxes one after another, in the cloth's order: [solveRange[2 r], solveRange[2 r + 1])
+	// for r < solveRangeCount; the colours, or in the tile order each colour of each tile colour
+	// (empty ones left out). Every per-range solver walks these (CPU, Vulkan, WebGPU).
+	int solveRangeCount;
+	int* solveRange;
 } wfClothModel;
 
 #define WF_TILE_COLORS 4

@@ -523,6 +523,7 @@ wfResult wfCopyModel(const wfClothModel* f, wfClothModel* t)
 	ok &= CopyArray((void**)&t->restPositions, f->restPositions, n * sizeof(wfVec4));
 	ok &= CopyArray((void**)&t->tethers, f->tethers, n * sizeof(wfConstraint));
 	ok &= CopyArray((void**)&t->tileStart, f->tileStart, (size_t)f->colorCount * (size_t)(f->tileCount + 1) * sizeof(int));
+	ok &= CopyArray((void**)&t->solveRange, f->solveRange, (size_t)(2 * f->solveRangeCount) * sizeof(int));
 	if (!ok) {
 		wfFreeModel(t);
 		return WF_ERROR_OUT_OF_MEMORY;

@@ -48,6 +48,7 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->triList);
 	wfFree(m->tethers);
 	wfFree(m->tileStart);
+	wfFree(m->solveRange);
 	wfFree(m->restPositions);
 	memset(m, 0, sizeof *m);
 }
@@ -80,9 +81,16 @@ wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int c
 	const int n = m->particleCount, count = m->constraintCount;
 	m->colorCount = wfSortByColor(m->constraints, count, color, colorBound, m->colorStart);
 	wfFree(color);
-	if (m->colorCount < 0) {
+	m->solveRange = m->colorCount >= 0 ? (int*)wfAlloc((size_t)(2 * m->colorCount + 1) * sizeof(int)) : NULL;
+	if (m->solveRange == NULL) {
 		wfFreeModel(m);
 		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	// The colour order's solve ranges: the colours (TileStarts replaces them in the tile order).
+	m->solveRangeCount = m->colorCount;
+	for (int c = 0; c < m->colorCount; ++c) {
+		m->solveRange[2 * c] = m->colorStart[c];
+		m->solveRange[2 * c + 1] = m->colorStart[c + 1];
 	}
 
 	// Adjacency (compressed rows), in ascending constraint order per particle.
@@ -183,12 +191,16 @@ static bool TileOrder(wfClothModel* m, int* color)
 	return ok;
 }
 
-// After the colour sort: where each colour's run of each tile starts (wfTileRange).
+// After the colour sort: where each colour's run of each tile starts (wfTileRange), and the solve
+// ranges in the tile order.
 static bool TileStarts(wfClothModel* m)
 {
 	const int stride = m->tileCount + 1;
 	m->tileStart = (int*)wfAlloc((size_t)m->colorCount * (size_t)stride * sizeof(int));
-	if (m->tileStart == NULL)
+	wfFree(m->solveRange);
+	m->solveRangeCount = 0;
+	m->solveRange = (int*)wfAlloc((size_t)(2 * WF_TILE_COLORS * m->colorCount + 1) * sizeof(int));
+	if (m->tileStart == NULL || m->solveRange == NULL)
 		return false;
 	for (int c = 0; c < m->colorCount; ++c) {
 		int* row = &m->tileStart[c * stride];
@@ -200,6 +212,16 @@ static bool TileStarts(wfClothModel* m)
 		}
 		row[m->tileCount] = k;
 		WF_ASSERT(NULL, k == m->colorStart[c + 1]); // ranks ascend within a colour
+	}
+	for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
+		for (int c = 0; c < m->colorCount; ++c) {
+			const int first = wfTileRange(m, c, m->tileColorFirst[tc]), end = wfTileRange(m, c, m->tileColorFirst[tc + 1]);
+			if (end > first) {
+				m->solveRange[2 * m->solveRangeCount] = first;
+				m->solveRange[2 * m->solveRangeCount + 1] = end;
+				m->solveRangeCount++;
+			}
+		}
 	}
 	return true;
 }

@@ -1,6 +1,6 @@
 // XPBD (the first document's algorithm) with graph-coloured Gauss-Seidel:
-// predict -> solve colour range by colour range (in the tile order where the model has one) ->
-// update velocities -> collide.
+// predict -> solve range by range (the model's solve ranges: colours, or each colour of each tile
+// colour in the tile order) -> update velocities -> collide.
 #include "cpu.h"
 
 #include <math.h>
@@ -72,19 +72,10 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 #pragma omp for schedule(static)
 		for (int k = 0; k < m; ++k)
 			c->state.lambda[k] = 0.0f;
-		const wfClothModel* model = &c->model;
+		const int* range = c->model.solveRange;
 		for (int it = 0; it < ctx->params->iterations; ++it) {
-			if (model->tileSize > 0) {
-				// The tile order: tile colour by tile colour, each colour of its tiles in turn.
-				for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
-					for (int color = 0; color < model->colorCount; ++color)
-						SolveRange(ctx, c, wfTileRange(model, color, model->tileColorFirst[tc]),
-							wfTileRange(model, color, model->tileColorFirst[tc + 1]), alphaTilde);
-				}
-			} else {
-				for (int color = 0; color < model->colorCount; ++color)
-					SolveRange(ctx, c, model->colorStart[color], model->colorStart[color + 1], alphaTilde);
-			}
+			for (int r = 0; r < c->model.solveRangeCount; ++r)
+				SolveRange(ctx, c, range[2 * r], range[2 * r + 1], alphaTilde);
 		}
 		wfCpuTethers(ctx, c, false);
 		wfCpuSelfCollide(ctx, c, c->state.prev);

@@ -1213,15 +1213,15 @@ static void RecordClothStart(Recorder* rec, const wfCloth* c)
 	ComputeBarrier(rec->ctx, rec->cmd);
 }
 
-// One XPBD iteration: a dispatch per colour, or in the tile order (wfClothModel) a dispatch of
-// xpbd_tiled.comp per tile colour (world->tileSubsteps = 1: a dispatch per colour of each tile
-// colour instead, the same bits; for tests).
+// One XPBD iteration: a dispatch per solve range (wfClothModel), or in the tile order a dispatch of
+// xpbd_tiled.comp per tile colour (world->tileSubsteps = 1: a dispatch per range instead, the same
+// bits; for tests).
 static void RecordXpbdIteration(Recorder* rec, const wfWorld* world, const wfClothModel* m, uint32_t sub, uint32_t flags)
 {
 	const wfVkContext* ctx = rec->ctx;
-	if (m->tileSize == 0) {
-		for (int color = 0; color < m->colorCount; ++color) {
-			uint32_t first = (uint32_t)m->colorStart[color], end = (uint32_t)m->colorStart[color + 1];
+	if (m->tileSize == 0 || world->tileSubsteps == 1 || m->colorCount > WF_VK_XPBD_TILE_COLORS) {
+		for (int r = 0; r < m->solveRangeCount; ++r) {
+			const uint32_t first = (uint32_t)m->solveRange[2 * r], end = (uint32_t)m->solveRange[2 * r + 1];
 			Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, flags);
 			ComputeBarrier(ctx, rec->cmd);
 		}
@@ -1230,15 +1230,7 @@ static void RecordXpbdIteration(Recorder* rec, const wfWorld* world, const wfClo
 	_Static_assert(WF_TILE_COLORS == 4, "xpbd_tiled.comp takes the tile colour in two bits");
 	for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
 		const int from = m->tileColorFirst[tc], to = m->tileColorFirst[tc + 1];
-		if (world->tileSubsteps == 1 || m->colorCount > WF_VK_XPBD_TILE_COLORS) {
-			for (int color = 0; color < m->colorCount; ++color) {
-				uint32_t first = (uint32_t)wfTileRange(m, color, from), end = (uint32_t)wfTileRange(m, color, to);
-				if (end > first) {
-					Dispatch(rec, WF_VK_PIPE_XPBD_SOLVE, first, end - first, sub, flags);
-					ComputeBarrier(ctx, rec->cmd);
-				}
-			}
-		} else if (to > from) {
+		if (to > from) {
 			const uint32_t packed = flags | (uint32_t)tc << 8 | (uint32_t)m->colorCount << 16;
 			DispatchGroups(rec, WF_VK_PIPE_XPBD_TILED, (wfVkPush){(uint32_t)from, (uint32_t)m->tileCount + 1u, sub, packed},
 				(uint32_t)(to - from));

@@ -151,6 +151,22 @@ async function runBackend(backend) {
   }, name, bytes.toString("base64"));
   const [flagMessage, flagScene] = await drop("flag.json", readFileSync(join(repo, "scenes/flag.json")));
   check(flagMessage === "" && flagScene === "flag.json", `${backend} drop: flag.json runs on the page (${flagMessage || "no message"})`);
+  // The tile order (step.order "tiles"): the page relaxes the model's solve ranges as the native
+  // CPU does, bit for bit; the colour order gives other bits (so the order was not ignored).
+  const tileScene = (order) => JSON.stringify({ preset: "xpbd", world: { step: { order } }, cloth: { cols: 70, rows: 40 } });
+  for (const order of ["tiles", "colors"]) writeFileSync(join(outDir, `${order}.json`), tileScene(order));
+  const [tileMessage] = await drop("tiles.json", Buffer.from(tileScene("tiles")));
+  await page.evaluate(() => window.weft.stepFrames(40));
+  const tiled = new Float32Array(await page.evaluate(() => window.weft.positions()));
+  const lastFrame = (order) => {
+    execFileSync(nativeBin, [join(outDir, `${order}.json`), "40", join(outDir, `${order}.f32`)], { stdio: "ignore" });
+    return new Float32Array(readFileSync(join(outDir, `${order}.f32`)).buffer.slice(0)).subarray(-tiled.length);
+  };
+  const tilesWant = lastFrame("tiles"), coloursWant = lastFrame("colors");
+  const bitsEqual = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+  check(tileMessage === "" && bitsEqual(tiled, tilesWant) && !bitsEqual(tiled, coloursWant),
+    `${backend} drop tiles.json: 70 x 40 in the tile order, 40 frames: ${bitsEqual(tiled, tilesWant) ? "bit-identical to the native tile order" : "differs from the native tile order"}, ` +
+    `${bitsEqual(tiled, coloursWant) ? "the same as" : "other bits than"} the colour order (${tileMessage || "no message"})`);
   // The frame check: a cloth that blows up every frame is restored every frame (as natively: the
   // same positions, the same counts of discarded frames).
   await drop("explodes.json", readFileSync(join(repo, "tests/cli/good/explodes.json")));
