@@ -1322,6 +1322,29 @@ typedef struct TiledCase {
 	float h;
 } TiledCase;
 
+#ifdef WEFT_HAVE_VULKAN
+// Steps `count` worlds side by side for `frames` frames, grabbing particle `grab` of each half-way;
+// worst[p] is the largest difference between the cloths of pairs[p] over the frames (negative: the
+// positions could not be read).
+static int StepGrabCompare(wfWorld** w, const wfClothId* id, int count, int frames, int grab, int n, const int (*pairs)[2], int pairCount,
+	double* worst)
+{
+	for (int f = 0; f < frames; ++f) {
+		if (f == frames / 2) {
+			for (int k = 0; k < count; ++k)
+				ENSURE(wfCloth_Grab(id[k], grab, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
+		}
+		for (int k = 0; k < count; ++k)
+			ENSURE(wfWorld_Step(w[k]) == WF_OK);
+		for (int p = 0; p < pairCount; ++p) {
+			double d = wfVkTestMaxDiff(id[pairs[p][0]], id[pairs[p][1]], n);
+			worst[p] = d > worst[p] || d < 0.0 ? d : worst[p];
+		}
+	}
+	return 0;
+}
+#endif
+
 static int Tiled(TiledCase t)
 {
 #ifndef WEFT_HAVE_VULKAN
@@ -1360,18 +1383,8 @@ static int Tiled(TiledCase t)
 	}
 	const int n = t.cols * t.rows;
 	double worst[2] = {0.0, 0.0};
-	for (int f = 0; f < t.frames; ++f) {
-		if (f == t.frames / 2) {
-			for (int k = 0; k < 3; ++k)
-				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
-		}
-		for (int k = 0; k < 3; ++k)
-			ENSURE(wfWorld_Step(w[k]) == WF_OK);
-		for (int k = 0; k < 2; ++k) {
-			double d = wfVkTestMaxDiff(id[k], id[2], n);
-			worst[k] = d > worst[k] || d < 0.0 ? d : worst[k];
-		}
-	}
+	const int pairs[2][2] = {{0, 2}, {1, 2}};
+	ENSURE(StepGrabCompare(w, id, 3, t.frames, n / 2 + t.cols / 3, n, pairs, 2, worst) == 0);
 	// The dispatches the tiles replace, and how many they take instead.
 	int replaced, chunks = 0;
 	if (springs) {
@@ -1517,17 +1530,8 @@ static int XpbdTiles(XpbdTileCase t)
 	}
 	const int n = t.cols * t.rows;
 	double worst[3] = {0.0, 0.0, 0.0};
-	for (int f = 0; f < t.frames; ++f) {
-		if (f == t.frames / 2) {
-			for (int k = 0; k < 5; ++k)
-				ENSURE(wfCloth_Grab(id[k], n / 2 + t.cols / 3, (wfVec3){0.2f, 0.9f, 0.3f}) == WF_OK);
-		}
-		for (int k = 0; k < 5; ++k)
-			ENSURE(wfWorld_Step(w[k]) == WF_OK);
-		const double d[3] = {wfVkTestMaxDiff(id[0], id[2], n), wfVkTestMaxDiff(id[1], id[2], n), wfVkTestMaxDiff(id[3], id[4], n)};
-		for (int k = 0; k < 3; ++k)
-			worst[k] = d[k] > worst[k] || d[k] < 0.0 ? d[k] : worst[k];
-	}
+	const int pairs[3][2] = {{0, 2}, {1, 2}, {3, 4}};
+	ENSURE(StepGrabCompare(w, id, 5, t.frames, n / 2 + t.cols / 3, n, pairs, 3, worst) == 0);
 	const int perColour = wfWorld_GetStepProfile(w[1]).dispatches, tiled = wfWorld_GetStepProfile(w[2]).dispatches;
 	fprintf(stderr,
 		"  xpbd %dx%d (%d tiles), %d substeps x %d, %d frames on %s: tiles against the CPU %.3g m (the colour order's backends %.3g m "
