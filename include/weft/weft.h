@@ -209,7 +209,6 @@ typedef struct wfSelfCollisionDef {
 	bool pointTriangle;
 } wfSelfCollisionDef;
 
-// Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 // The order in which XPBD relaxes a grid cloth's constraints (Gauss-Seidel: each projection sees
 // the ones before it). Colours: the 12 colours of the grid one after another over the whole cloth.
 // Tiles: the grid cut into 32 x 32 tiles in four tile colours (a checkerboard of 2 x 2); tile colour
@@ -225,6 +224,7 @@ typedef enum wfSolveOrder {
 	WF_ORDER_TILES,
 } wfSolveOrder;
 
+// Frame stepping. A frame is `substeps` substeps of timeStep / substeps seconds each.
 typedef struct wfStepDef {
 	wfSolverType solver;
 	float timeStep;     // simulated seconds per frame, (0, 1]
