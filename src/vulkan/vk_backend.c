@@ -429,7 +429,7 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 	// and scan on 1/132 of the GPU; cloth against cloth needs every cloth at the same substep,
 	// while a fused workgroup runs its cloth's whole frame with no sync across workgroups.
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
-	// The tile order (only forced on a small grid, by tests): relaxed by xpbd_tiled.comp.
+	// The tile order (step.order "tiles" on a small grid): relaxed by xpbd_tiled.comp.
 	return ctx->fusedAvailable && c->model.particleCount <= WF_VK_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_VK_FUSED_MAX_COLORS &&
 		c->model.tileSize == 0 && aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled &&
 		!sc->betweenCloths;
