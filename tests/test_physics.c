@@ -732,7 +732,8 @@ WF_TEST(tile_order_cpu)
 		for (int r = 0; r < 4; ++r) {
 			id[r] = TileOrderCloth(presets[p], cols, runs[r].order, runs[r].threads, runs[r].simd, &w[r]);
 			ENSURE(!wfClothId_IsNull(id[r]));
-			ENSURE((wfGetCloth(id[r])->model.tileSize > 0) == (runs[r].order == WF_ORDER_TILES));
+			wfClothInfo info;
+			ENSURE(wfCloth_GetInfo(id[r], &info) == WF_OK && info.tileSize == (runs[r].order == WF_ORDER_TILES ? WF_VK_XPBD_TILE : 0));
 		}
 		wfVec3* out[4];
 		for (int r = 0; r < 4; ++r)
@@ -781,6 +782,8 @@ WF_TEST(tile_order_cpu)
 	wfClothId id = MakeCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(id));
 	ENSURE_NEAR(wfGetCloth(id)->model.tileSize, 0, 0);
+	wfClothInfo info;
+	ENSURE(wfCloth_GetInfo(id, &info) == WF_OK && info.tileSize == 0);
 	wfStepDef step = wd.step;
 	step.order = WF_ORDER_TILES;
 	ENSURE(wfWorld_SetStep(w, &step) == WF_ERROR_INVALID_DEF);

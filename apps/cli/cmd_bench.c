@@ -18,6 +18,7 @@ typedef struct BenchSizes {
 	long long constraints;
 	int colors;     // the most of any cloth
 	int cols, rows; // of the first cloth
+	int tileSize;   // of the first cloth: XPBD's tile order, 0 in the colour order
 } BenchSizes;
 
 static int CompareDoubles(const void* a, const void* b)
@@ -59,7 +60,7 @@ static int StepFrames(const CliSim* sim, int count, double* times, double* gpuTi
 
 static BenchSizes Measure(const CliSim* sim)
 {
-	BenchSizes s = {0, 0, 0, 0, 0};
+	BenchSizes s = {0, 0, 0, 0, 0, 0};
 	for (int i = 0; i < sim->clothCount; ++i) {
 		wfClothInfo info;
 		if (wfCloth_GetInfo(sim->cloths[i], &info) != WF_OK)
@@ -70,6 +71,7 @@ static BenchSizes Measure(const CliSim* sim)
 		if (i == 0) {
 			s.cols = info.cols;
 			s.rows = info.rows;
+			s.tileSize = info.tileSize;
 		}
 	}
 	return s;
@@ -127,8 +129,11 @@ static void Report(const CliSim* sim, const double* sorted, const double* gpuSor
 		def.threads, def.threads == 0 ? " (all cores)" : "");
 	printf("  cloth       %d cloth%s, first %dx%d; %lld particles, %lld constraints, %d colours\n", sim->clothCount,
 		sim->clothCount == 1 ? "" : "s", s.cols, s.rows, s.particles, s.constraints, s.colors);
-	printf("  step        %s, %d substeps x %d iteration%s per frame of %.6g s\n", wfSolverName(def.step.solver), def.step.substeps,
+	printf("  step        %s, %d substeps x %d iteration%s per frame of %.6g s", wfSolverName(def.step.solver), def.step.substeps,
 		def.step.iterations, def.step.iterations == 1 ? "" : "s", def.step.timeStep);
+	if (def.step.solver == WF_SOLVER_XPBD && s.tileSize > 0)
+		printf(", in tiles of %d x %d (step.order)", s.tileSize, s.tileSize);
+	printf("\n");
 	printf("  frames      %d timed after %d warm-up\n", frames, warmup);
 	printf("  ms/frame    median %.4f  p10 %.4f  p90 %.4f\n", 1e3 * median, 1e3 * Percentile(sorted, frames, 0.1),
 		1e3 * Percentile(sorted, frames, 0.9));

@@ -412,6 +412,7 @@ typedef struct wfClothInfo {
 	// are coloured again. topology counts those changes (0 until the first tear): a reader that
 	// keeps arrays of a cloth's size compares it, or the counts, before each read.
 	int topology;
+	int tileSize; // XPBD's order (wfSolveOrder): the tile side in the tile order, 0 in the colour order
 } wfClothInfo;
 
 // ---------------------------------------------------------------- colliders

@@ -311,6 +311,7 @@ wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 	info->colorCount = c->model.colorCount;
 	info->triangleCount = c->model.triangleCount;
 	info->topology = c->topology;
+	info->tileSize = c->model.tileSize;
 	return WF_OK;
 }
 
