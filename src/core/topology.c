@@ -81,6 +81,7 @@ wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int c
 	const int n = m->particleCount, count = m->constraintCount;
 	m->colorCount = wfSortByColor(m->constraints, count, color, colorBound, m->colorStart);
 	wfFree(color);
+	wfFree(m->solveRange); // a model coloured again (NULL in a new one)
 	m->solveRange = m->colorCount >= 0 ? (int*)wfAlloc((size_t)(2 * m->colorCount + 1) * sizeof(int)) : NULL;
 	if (m->solveRange == NULL) {
 		wfFreeModel(m);
