@@ -771,8 +771,8 @@ WF_TEST(tile_order_cpu)
 			wfDestroyWorld(w[r]);
 		}
 	}
-	// Left to itself (auto) the CPU keeps the colour order at any size; a mesh has no tiles; the
-	// order cannot change under a cloth.
+	// Left to itself (auto) the CPU keeps the colour order at any size; the order cannot change
+	// under a cloth.
 	wfWorldDef wd = wfDefaultWorldDef();
 	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);

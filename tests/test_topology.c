@@ -178,7 +178,7 @@ WF_TEST(tile_order_tiles_independent)
 			ENSURE(sum[0] == sum[1] && mix[0] == mix[1]);
 		}
 		int* touched = (int*)malloc((size_t)n * sizeof(int));
-		int clashes = 0, outside = 0, wrongTile = 0, visited = 0;
+		int clashes = 0, outside = 0, wrongTile = 0, visited = 0, most = 0;
 		const int tilesX = (cols + t - 1) / t;
 		for (int tc = 0; tc < WF_TILE_COLORS; ++tc) {
 			for (int i = 0; i < n; ++i)
@@ -189,6 +189,8 @@ WF_TEST(tile_order_tiles_independent)
 				const int x0 = (px + 2 * (r % across)) * t, y0 = (py + 2 * (r / across)) * t;
 				tilesSeen++;
 				for (int c = 0; c < tiled.colorCount; ++c) {
+					const int run = wfTileRange(&tiled, c, g + 1) - wfTileRange(&tiled, c, g);
+					most = run > most ? run : most;
 					for (int k = wfTileRange(&tiled, c, g); k < wfTileRange(&tiled, c, g + 1); ++k) {
 						const wfConstraint q = tiled.constraints[k];
 						const int ends[2] = {(int)q.a, (int)q.b};
@@ -213,6 +215,8 @@ WF_TEST(tile_order_tiles_independent)
 		ENSURE_NEAR(wrongTile, 0, 0);
 		ENSURE_NEAR(outside, 0, 0);
 		ENSURE_NEAR(clashes, 0, 0);
+		ENSURE_LE(most, t * t / 2); // xpbd_tiled.comp: one constraint of a colour per invocation
+		ENSURE_LE(t * t / 2, WF_VK_XPBD_TILE_GROUP);
 		wfFreeModel(&tiled);
 		wfFreeModel(&plain);
 	}

@@ -141,15 +141,15 @@ export async function loadWeft(bytes) {
         model() {
           const s = new Int32Array(floats(8, (p) => x.wfw_model_sizes(w, p)).buffer);
           const [np, m, colors, tri, entries] = s;
-          const sizes = [4 * m, colors + 1, np + 1, 2 * entries, m, np + 1, 3 * tri, 3 * tri, 2 * s[7]];
+          const sizes = [4 * m, np + 1, 2 * entries, m, np + 1, 3 * tri, 3 * tri, 2 * s[7]];
           const ptrs = sizes.map((k) => x.wfw_alloc(4 * Math.max(k, 1)));
           check(x.wfw_model(w, ...ptrs), "model");
           const arr = sizes.map((k, j) => new Uint32Array(memory.buffer.slice(ptrs[j], ptrs[j] + 4 * k)));
           ptrs.forEach((p) => x.wfw_free(p));
           return {
             particles: np, constraints: m, colors, triangles: tri, jacobiDocument: s[5] !== 0, maxDegree: s[6],
-            con: arr[0], colorStart: arr[1], adjStart: arr[2], adj: arr[3], jacobiWeight: new Float32Array(arr[4].buffer),
-            triStart: arr[5], triList: arr[6], indices: arr[7], solveRange: arr[8],
+            con: arr[0], adjStart: arr[1], adj: arr[2], jacobiWeight: new Float32Array(arr[3].buffer),
+            triStart: arr[4], triList: arr[5], indices: arr[6], solveRange: arr[7],
           };
         },
         localState() {

@@ -274,22 +274,20 @@ WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
 }
 
 // The model arrays as the kernels read them: constraints (m x uvec4: a, b, rest bits, family),
-// colour starts (colours + 1), adjacency starts (n + 1), adjacency pairs (entries x (constraint,
+// adjacency starts (n + 1), adjacency pairs (entries x (constraint,
 // other)), Jacobi weights (m), triangle incidence starts (n + 1) and lists (3 t, ascending triangle
 // index per particle: the order the CPU's normals scatter in), indices (3 t), and the ranges XPBD
 // relaxes one after another (solve ranges x (first, end): the colours, or in the tile order each
 // colour of each tile colour; wfClothModel.solveRange).
 WF_WASM_EXPORT(wfw_model)
-int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* colorStart, uint32_t* adjStart, uint32_t* adj, float* jacobiWeight, uint32_t* triStart,
-	uint32_t* triList, uint32_t* indices, uint32_t* solveRange)
+int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* adjStart, uint32_t* adj, float* jacobiWeight, uint32_t* triStart, uint32_t* triList,
+	uint32_t* indices, uint32_t* solveRange)
 {
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
-	if (c == NULL || !con || !colorStart || !adjStart || !adj || !jacobiWeight || !triStart || !triList || !indices || !solveRange)
+	if (c == NULL || !con || !adjStart || !adj || !jacobiWeight || !triStart || !triList || !indices || !solveRange)
 		return -1;
 	const wfClothModel* m = &c->model;
 	memcpy(con, m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
-	for (int k = 0; k <= m->colorCount; ++k)
-		colorStart[k] = (uint32_t)m->colorStart[k];
 	for (int r = 0; r < 2 * m->solveRangeCount; ++r)
 		solveRange[r] = (uint32_t)m->solveRange[r];
 	for (int i = 0; i <= m->particleCount; ++i)

@@ -253,7 +253,7 @@ struct wfWorld {
 	void* backendData;
 	wfBackendType backendType;
 	char deviceName[256];          // the device in use
-	bool cpuDevice;                // Vulkan on a CPU device (lavapipe): WF_ORDER_AUTO keeps colours
+	bool cpuDevice;                // Vulkan on a CPU device (lavapipe): no tiles unless asked for
 	char requestedDevice[256];     // copy of def.deviceName (def.deviceName points here)
 	wfVulkanDevice externalDevice; // copy of *def.vulkanDevice (def.vulkanDevice points here)
 	int threads;

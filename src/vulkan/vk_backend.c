@@ -1314,10 +1314,8 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 // in full (lavapipe, spring-mesh's document test: 3.5 s per stage, 23 s in tiles).
 static bool TilesAllowed(const wfWorld* world, const wfCloth* c)
 {
-	const wfVkContext* ctx = (const wfVkContext*)world->backendData;
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
-	const bool device = world->tileSubsteps > 1 ||
-		(world->tileSubsteps == 0 && ctx->gpu.properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
+	const bool device = world->tileSubsteps > 1 || (world->tileSubsteps == 0 && !world->cpuDevice);
 	return device && !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL &&
 		c->model.particleCount <= WF_VK_TILE_MAX_PARTICLES;
 }
