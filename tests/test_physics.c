@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
 #include "core/internal.h"
+#include "cpu/cpu.h"
 
 #include <float.h>
 #include <math.h>
@@ -547,7 +548,8 @@ WF_TEST(simd_matches_scalar_bitwise)
 // The structure-of-arrays XPBD path (cpu_soa.c: grids, AVX2, a frame at a time) gives the scalar
 // solver's bits on grids whose rows do not split evenly into its blocks, with several iterations
 // (lambda carried), without damping (its predict leaves the division by 1 out), with a grabbed
-// particle, with one family switched off, and on two threads (bands of rows, neighbour waits).
+// particle, with one family switched off, and on 2 to 16 threads (bands of rows, neighbour waits,
+// borders before interiors).
 WF_TEST(soa_matches_scalar_bitwise)
 {
 	if (wfTestBackend() != WF_BACKEND_CPU)
@@ -557,12 +559,12 @@ WF_TEST(soa_matches_scalar_bitwise)
 		float damping;
 		bool grab, shear;
 	} cases[] = {
-		{60, 60, 1, 1, 0.0f, false, true},
-		{37, 23, 3, 1, 0.02f, true, true},
-		{9, 50, 2, 1, 0.0f, false, false},
-		{61, 17, 1, 1, 0.01f, true, true},
-		{100, 90, 2, 2, 0.0f, true, true},
-		{130, 70, 1, 2, 0.05f, false, true},
+		{60, 60, 1, 1, 0.0f, false, true}, {37, 23, 3, 1, 0.02f, true, true}, {9, 50, 2, 1, 0.0f, false, false},
+		{61, 17, 1, 1, 0.01f, true, true}, {100, 90, 2, 2, 0.0f, true, true}, {130, 70, 1, 2, 0.05f, false, true},
+		// At least WF_CPU_PARALLEL_MIN particles, so that the threads run:
+		{1024, 9, 2, 4, 0.0f, true, true},   // bands of 2 and 3 rows: borders only
+		{200, 41, 1, 7, 0.01f, true, true},  // bands of 5 and 6 rows: borders and interiors
+		{130, 64, 2, 16, 0.0f, false, true}, // more threads than cores: the waits yield
 	};
 	// Each case with the processor's widest blocks (16 lanes where it has AVX-512) and with 8.
 	for (size_t run = 0; run < 2 * sizeof cases / sizeof cases[0]; ++run) {
@@ -602,13 +604,81 @@ WF_TEST(soa_matches_scalar_bitwise)
 			}
 			ENSURE(memcmp(out[0], out[1], (size_t)n * 2 * sizeof(wfVec3)) == 0);
 		}
-		fprintf(stderr, "  ok %dx%d, %d iterations, %d thread(s), damping %g%s%s, %d-lane blocks: %s and %s bit-identical over 12 frames\n",
+		const wfStepProfile team = wfWorld_GetStepProfile(w[0]);
+		fprintf(stderr,
+			"  ok %dx%d, %d iterations, %d thread(s), damping %g%s%s, %d-lane blocks: %s and %s bit-identical over 12 frames"
+			" (bands of %d to %d rows in the last)\n",
 			cases[t].cols, cases[t].rows, cases[t].iterations, cases[t].threads, (double)cases[t].damping, cases[t].grab ? ", grabbed" : "",
-			cases[t].shear ? "" : ", no shear", w[0]->soaLanes, wfWorld_GetDeviceName(w[0]), wfWorld_GetDeviceName(w[1]));
+			cases[t].shear ? "" : ", no shear", w[0]->soaLanes, wfWorld_GetDeviceName(w[0]), wfWorld_GetDeviceName(w[1]),
+			team.threadRowsMin, team.threadRowsMax);
 		free(out[0]);
 		free(out[1]);
 		wfDestroyWorld(w[0]);
 		wfDestroyWorld(w[1]);
+	}
+	return 0;
+}
+
+// The threaded frame's bands in proportion to the threads' measured speeds, at least two rows each.
+WF_TEST(soa_bands_cut_by_speed)
+{
+	int row[6];
+	wfCpuSoaCutBands(16, 4, (const double[]){1.0, 1.0, 1.0, 1.0}, row);
+	ENSURE(row[0] == 0 && row[1] == 4 && row[2] == 8 && row[3] == 12 && row[4] == 16);
+	// A thread twice as fast gets twice the rows.
+	wfCpuSoaCutBands(40, 3, (const double[]){2.0, 1.0, 1.0}, row);
+	ENSURE(row[0] == 0 && row[1] == 20 && row[2] == 30 && row[3] == 40);
+	wfCpuSoaCutBands(40, 3, (const double[]){1.0, 1.0, 2.0}, row);
+	ENSURE(row[1] == 10 && row[2] == 20 && row[3] == 40);
+	// No band below two rows, however slow its thread or fast the others.
+	wfCpuSoaCutBands(10, 3, (const double[]){100.0, 1.0, 1.0}, row);
+	ENSURE(row[1] == 6 && row[2] == 8 && row[3] == 10);
+	wfCpuSoaCutBands(10, 3, (const double[]){1.0, 1.0, 100.0}, row);
+	ENSURE(row[1] == 2 && row[2] == 4 && row[3] == 10);
+	// A rate that is not a positive number counts as the mean of the others.
+	wfCpuSoaCutBands(30, 3, (const double[]){2.0, NAN, 0.0}, row);
+	ENSURE(row[1] == 10 && row[2] == 20 && row[3] == 30);
+	wfCpuSoaCutBands(12, 2, (const double[]){-1.0, INFINITY}, row);
+	ENSURE(row[1] == 6 && row[2] == 12);
+	// Rows and rates that do not divide: every band at least 2 rows, the bands in order, all rows.
+	for (int team = 1; team <= 5; ++team) {
+		const double rate[5] = {0.3, 7.0, 1.0, 0.01, 2.5};
+		wfCpuSoaCutBands(11, team, rate, row);
+		ENSURE(row[0] == 0 && row[team] == 11);
+		for (int t = 0; t < team; ++t)
+			ENSURE(row[t + 1] - row[t] >= 2);
+	}
+	fprintf(stderr, "  ok even, 2:1:1, the two-row floor, bad rates, 1 to 5 threads over 11 rows\n");
+	return 0;
+}
+
+// The profile's threads: a threaded grid frame reports its team, bands and work; one thread none.
+WF_TEST(soa_threads_profile)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU)
+		return 0;
+	for (int threads = 1; threads <= 4; threads += 3) {
+		wfWorldDef wd;
+		wfClothDef cd;
+		wfPresetGet("xpbd", &wd, &cd);
+		wd.threads = threads;
+		cd.cols = cd.rows = 100;
+		wfWorld* w = wfTestMakeWorld(wd);
+		ENSURE(w != NULL);
+		ENSURE(!wfClothId_IsNull(MakeCloth(w, &cd)));
+		for (int f = 0; f < 5; ++f)
+			ENSURE(wfWorld_Step(w) == WF_OK);
+		const wfStepProfile p = wfWorld_GetStepProfile(w);
+		fprintf(stderr, "  %s: threads %d, rows %d to %d, %.3f to %.3f ms of work\n", wfWorld_GetDeviceName(w), p.threads, p.threadRowsMin,
+			p.threadRowsMax, p.threadBusyMinMs, p.threadBusyMaxMs);
+		if (threads == 1 || !w->simd) {
+			ENSURE(p.threads == 0 && p.threadRowsMax == 0 && p.threadBusyMaxMs == 0.0);
+		} else {
+			ENSURE(
+				p.threads == 4 && p.threadRowsMin >= 2 && p.threadRowsMin <= 25 && p.threadRowsMax >= 25 && p.threadRowsMax <= 100 - 3 * 2);
+			ENSURE(p.threadBusyMinMs > 0.0 && p.threadBusyMinMs <= p.threadBusyMaxMs && p.threadBusyMaxMs < 1e4);
+		}
+		wfDestroyWorld(w);
 	}
 	return 0;
 }

@@ -86,6 +86,9 @@ static void ReportFloor(const CliSim* sim, double median, const double* gpuSorte
 	double floor = memory > dispatch ? memory : dispatch;
 	printf("  model       %.4g bytes/frame, %d dispatches/frame, %.4g projections/frame\n", p.bytesPerFrame, p.dispatches,
 		p.projectionsPerFrame);
+	if (p.threads > 1)
+		printf("  threads     %d, the last frame: %d to %d rows each (cut by measured speed), %.4f to %.4f ms of work each\n", p.threads,
+			p.threadRowsMin, p.threadRowsMax, p.threadBusyMinMs, p.threadBusyMaxMs);
 	if (gpuSorted[0] < 0.0 || p.dispatches == 0)
 		return;
 	double gpu = Percentile(gpuSorted, frames, 0.5);

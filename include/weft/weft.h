@@ -548,6 +548,13 @@ typedef struct wfStepProfile {
 	// that did not run; -1 for all when unknown: stage timing off, no frame stepped since it was
 	// turned on, or a device without timestamps. Added last so the fields above keep their offsets.
 	double stageMs[WF_STAGE_COUNT];
+	// The CPU's threaded grid frames (XPBD's structure-of-arrays path on 2 or more threads; all 0
+	// otherwise), the last such cloth's: its threads, the fewest and most rows one was given (the
+	// rows are cut again after every frame in proportion to each thread's measured speed), and the
+	// least and most ms one worked, its waits left out.
+	int threads;
+	int threadRowsMin, threadRowsMax;
+	double threadBusyMinMs, threadBusyMaxMs;
 } wfStepProfile;
 
 WF_API wfStepProfile wfWorld_GetStepProfile(const wfWorld* world);

@@ -268,6 +268,9 @@ struct wfWorld {
 	// wfStage into stageMs; wfWorld_Step sets them to -1 first (unknown unless measured).
 	bool stageTiming;
 	double stageMs[WF_STAGE_COUNT];
+	// The last threaded structure-of-arrays frame's team (wfStepProfile.threads and what follows).
+	int teamThreads, teamRowsMin, teamRowsMax;
+	double teamBusyMinMs, teamBusyMaxMs;
 	wfColliderSlot* colliders; // (colliderCapacity) slots
 	int colliderCapacity;
 	int colliderCount;

@@ -303,6 +303,11 @@ wfStepProfile wfWorld_GetStepProfile(const wfWorld* world)
 		p.stageMs[k] = world != NULL && world->stageTiming ? world->stageMs[k] : -1.0;
 	if (world == NULL)
 		return p;
+	p.threads = world->teamThreads;
+	p.threadRowsMin = world->teamRowsMin;
+	p.threadRowsMax = world->teamRowsMax;
+	p.threadBusyMinMs = world->teamBusyMinMs;
+	p.threadBusyMaxMs = world->teamBusyMaxMs;
 	const wfStepDef* s = &world->def.step;
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];

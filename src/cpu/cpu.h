@@ -190,6 +190,16 @@ void wfCpuSoaLoad(wfCpuSoa* soa, const wfCloth* cloth); // positions and inverse
 // made for), each phase waiting for the two neighbours' phase before it and then publishing, as
 // wfCpuSoaFrame does between its stages, with no work in between; returns the seconds taken.
 double wfCpuSoaHandoverProbe(wfCpuSoa* soa, int threads, int phases);
+// The bands of a threaded frame: rows [bandRow[t], bandRow[t + 1]) for thread t of `team`, in
+// proportion to rate[t], each at least two rows (rows >= 2 team).
+void wfCpuSoaCutBands(int rows, int team, const double* rate, int* bandRow);
+// The last threaded frame's team (all 0 before one, or after a frame on one thread): its size, the
+// fewest and most rows a thread was given, and the least and most seconds a thread worked.
+typedef struct wfCpuSoaTeam {
+	int threads, rowsMin, rowsMax;
+	double busyMin, busyMax;
+} wfCpuSoaTeam;
+wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* soa);
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);

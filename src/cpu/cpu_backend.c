@@ -115,6 +115,14 @@ static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wf
 {
 	CpuCloth* cc = (CpuCloth*)c->backendData;
 	const bool suspect = wfCpuSoaFrame(cc->soa, ctx, c, cc->pos, cc->vel);
+	const wfCpuSoaTeam team = wfCpuSoaGetTeam(cc->soa);
+	if (team.threads > 1) {
+		world->teamThreads = team.threads;
+		world->teamRowsMin = team.rowsMin;
+		world->teamRowsMax = team.rowsMax;
+		world->teamBusyMinMs = 1e3 * team.busyMin;
+		world->teamBusyMaxMs = 1e3 * team.busyMax;
+	}
 	c->normalsValid = false;
 	c->verdict = WF_FRAME_GOOD;
 	c->verdictParticle = -1;
@@ -180,6 +188,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		timer.last = wfCpuClock();
 	}
 	const wfSolverType solver = world->def.step.solver;
+	world->teamThreads = world->teamRowsMin = world->teamRowsMax = 0;
+	world->teamBusyMinMs = world->teamBusyMaxMs = 0.0;
 	if (world->def.selfCollision.betweenCloths)
 		return StepTogether(world, params, &ctx);
 	for (int ci = 0; ci < world->clothCapacity; ++ci) {

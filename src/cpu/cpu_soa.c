@@ -28,9 +28,13 @@
 // particle stages and the constraints whose first end lies in them. A constraint spans at most two
 // rows, so with bands of at least two rows a thread shares particles only with the threads of the
 // bands next to it. Instead of a team barrier after each phase (predict, one per colour, finish)
-// a thread publishes the phase it finished and, before starting phase P, waits for its two
-// neighbours to have finished phase P - 1: every pair of phases that touch the same particle is
-// then ordered as with barriers, and a slow thread holds up only its neighbours.
+// a thread publishes the phase whose borders it finished and, before starting phase P, waits for
+// its two neighbours to have finished the borders of phase P - 1. The borders are what a
+// neighbour's work can touch: the constraints whose first end lies in the band's first two rows or
+// its last two, and the particles of its first two rows. A thread does them first, publishes, then
+// does the rest of the phase (its interior), which no other thread touches. Every pair of phases
+// that touch the same particle is then ordered as with barriers, a slow thread holds up only its
+// neighbours, and only once it is more than a phase's interior late.
 #include "cpu.h"
 
 #include <stdlib.h>
@@ -38,6 +42,31 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+// Thread t's band is rows [bandRow[t], bandRow[t + 1]), in proportion to rate[t] (a rate that is not
+// a positive number counts as the mean of the others, or 1), and at least two rows.
+void wfCpuSoaCutBands(int rows, int team, const double* rate, int* bandRow)
+{
+	double total = 0.0, fallback = 1.0;
+	int counted = 0;
+	for (int t = 0; t < team; ++t) {
+		if (rate[t] > 0.0 && isfinite(rate[t])) {
+			total += rate[t];
+			counted++;
+		}
+	}
+	if (counted > 0)
+		fallback = total / counted;
+	total += fallback * (team - counted);
+	double sum = 0.0;
+	bandRow[0] = 0;
+	for (int t = 1; t < team; ++t) {
+		sum += rate[t - 1] > 0.0 && isfinite(rate[t - 1]) ? rate[t - 1] : fallback;
+		const int want = (int)(rows * sum / total + 0.5), lo = bandRow[t - 1] + 2, hi = rows - 2 * (team - t);
+		bandRow[t] = want < lo ? lo : want > hi ? hi : want;
+	}
+	bandRow[team] = rows;
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "cpu_avx2.h"
@@ -59,6 +88,12 @@ typedef struct SoaSingle {
 	int32_t family;
 	float rest;
 } SoaSingle;
+
+// How much of a thread's measured speed a frame keeps of the frames before, and by what factor one
+// frame may move it at most (Rebalance).
+// (0.75 and 0.9, steps of 1.5 and 1.25 measured the same within the H200 host's noise.)
+#define WF_SOA_RATE_KEEP 0.75
+#define WF_SOA_RATE_STEP 4.0
 
 // A thread's published phase, one cache line each.
 typedef struct SoaFlag {
@@ -87,7 +122,14 @@ struct wfCpuSoa {
 	int* rowTail;        // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
 	int* rowSingle;      // (colorCount x (rows + 1)) the same for the singles
 	int flagCount;
-	SoaFlag* flag; // (flagCount) per thread
+	SoaFlag* flag;   // (flagCount) per thread
+	int bandTeam;    // the team the bands below were cut for (0: none yet)
+	int* bandRow;    // (flagCount + 1) thread t's band: rows [bandRow[t], bandRow[t + 1])
+	double* busy;    // (flagCount) seconds thread t worked in the last frame, its waits left out
+	double* rate;    // (flagCount) thread t's rows per second of work, smoothed over frames
+	int busyRowsMin; // the last frame's fewest and most rows of a band, least and most busy seconds
+	int busyRowsMax;
+	double busyMin, busyMax;
 };
 
 // Grids in the colour order only: the tile order (wfSolveOrder) takes cpu_xpbd.c.
@@ -108,6 +150,9 @@ void wfCpuSoaFree(wfCpuSoa* s)
 	wfFree(s->rowTail);
 	wfFree(s->rowSingle);
 	wfFree(s->flag);
+	wfFree(s->bandRow);
+	wfFree(s->busy);
+	wfFree(s->rate);
 	free(s);
 }
 
@@ -163,6 +208,9 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->rowTail = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
+	s->bandRow = (int*)wfAlloc((size_t)(s->flagCount + 1) * sizeof(int));
+	s->busy = (double*)wfAlloc((size_t)s->flagCount * sizeof(double));
+	s->rate = (double*)wfAlloc((size_t)s->flagCount * sizeof(double));
 	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
 	SoaEntry* unsorted = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
 	int* where = (int*)malloc((size_t)(s->slots > 0 ? s->slots : 1) * sizeof(int));
@@ -173,8 +221,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
 	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
-	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !e || !unsorted || !where || !s->block ||
-		!s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !s->bandRow || !s->busy || !s->rate || !e ||
+		!unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
 		free(e);
 		free(unsorted);
 		free(where);
@@ -641,25 +689,77 @@ static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, flo
 // ---------------------------------------------------------------------------------------------
 // The frame.
 
-// Before phase `phase`, the neighbours' phase - 1 is done. Spins a little (256 pauses, some
+// Before phase `phase`, the neighbours' borders of phase - 1 are done. Spins a little (256 pauses, some
 // microseconds), then yields the core
 // (a machine with more threads than cores would otherwise spin away the neighbour's time slice).
-static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
+// Returns the seconds it waited (the clock is read only when it has to wait).
+static double WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 {
+	double waited = 0.0;
 	for (int d = -1; d <= 1; d += 2) {
 		const int u = t + d;
-		if (u < 0 || u >= threads)
+		if (u < 0 || u >= threads || atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) >= phase - 1)
 			continue;
+		const double t0 = wfCpuClock();
 		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin) {
 			if (spin < 256)
 				_mm_pause();
 			else
 				sched_yield();
 		}
+		waited += wfCpuClock() - t0;
 	}
+	return waited;
 }
 
 static void Publish(wfCpuSoa* s, int t, int phase) { atomic_store_explicit(&s->flag[t].phase, phase, memory_order_release); }
+
+// Predict of slots [i0, i1), and the grabbed particle's target if it lies there.
+static void PredictBand(wfCpuSoa* s, const wfCloth* c, int grab, int i0, int i1, float h, float damping, wfVec3 accel)
+{
+	PredictRows(s, i0, i1, h, damping, accel);
+	if (grab >= i0 && grab < i1) {
+		s->x[grab] = c->local.grabTarget.x;
+		s->y[grab] = c->local.grabTarget.y;
+		s->z[grab] = c->local.grabTarget.z;
+	}
+}
+
+// After a frame: each thread's speed (rows per second of work), smoothed, and the bands cut again in
+// proportion to it, so that a slower core (one shared with another thread, a lower clock) gets
+// fewer rows and the team does not wait for it. Which thread solves which rows changes no bit.
+static void Rebalance(wfCpuSoa* s, int team)
+{
+	s->busyRowsMin = s->busyRowsMax = s->bandRow[1] - s->bandRow[0];
+	s->busyMin = s->busyMax = s->busy[0];
+	for (int t = 0; t < team; ++t) {
+		const int rows = s->bandRow[t + 1] - s->bandRow[t];
+		s->busyRowsMin = rows < s->busyRowsMin ? rows : s->busyRowsMin;
+		s->busyRowsMax = rows > s->busyRowsMax ? rows : s->busyRowsMax;
+		s->busyMin = s->busy[t] < s->busyMin ? s->busy[t] : s->busyMin;
+		s->busyMax = s->busy[t] > s->busyMax ? s->busy[t] : s->busyMax;
+	}
+	if (team < 2)
+		return;
+	// Rates relative to the mean, so that the smoothing keeps their scale from frame to frame.
+	double mean = 0.0;
+	for (int t = 0; t < team; ++t) {
+		const int rows = s->bandRow[t + 1] - s->bandRow[t];
+		mean += s->busy[t] > 0.0 ? rows / s->busy[t] / team : 0.0;
+	}
+	for (int t = 0; t < team; ++t) {
+		const int rows = s->bandRow[t + 1] - s->bandRow[t];
+		double measured = s->busy[t] > 0.0 && mean > 0.0 ? rows / s->busy[t] / mean : 0.0;
+		if (!(measured > 0.0 && isfinite(measured)))
+			continue;
+		// A frame's clock is noisy (a thread descheduled for a while): one frame moves a rate by at
+		// most a factor of WF_SOA_RATE_STEP.
+		measured = measured > s->rate[t] * WF_SOA_RATE_STEP ? s->rate[t] * WF_SOA_RATE_STEP : measured;
+		measured = measured < s->rate[t] / WF_SOA_RATE_STEP ? s->rate[t] / WF_SOA_RATE_STEP : measured;
+		s->rate[t] = WF_SOA_RATE_KEEP * s->rate[t] + (1.0 - WF_SOA_RATE_KEEP) * measured;
+	}
+	wfCpuSoaCutBands(s->rows, team, s->rate, s->bandRow);
+}
 
 int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 {
@@ -845,6 +945,12 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	const float limit = ctx0->world->def.maxSpeed;
 	for (int t = 0; t < s->flagCount; ++t)
 		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
+	if (s->bandTeam != threads) { // a new team: even bands, speeds unknown
+		for (int t = 0; t < threads; ++t)
+			s->rate[t] = 1.0;
+		wfCpuSoaCutBands(s->rows, threads, s->rate, s->bandRow);
+		s->bandTeam = threads;
+	}
 	int bad = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : bad)
 	{
@@ -853,8 +959,10 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 #else
 		const int t = 0, team = 1;
 #endif
+		const double started = wfCpuClock();
+		double waited = 0.0;
 		wfCpuContext ctx = *ctx0;
-		const int r0 = (int)((long long)s->rows * t / team), r1 = (int)((long long)s->rows * (t + 1) / team);
+		const int r0 = s->bandRow[t], r1 = s->bandRow[t + 1];
 		const int p0 = r0 * s->cols, p1 = r1 * s->cols;     // the band's particles
 		const int i0 = r0 * s->stride, i1 = r1 * s->stride; // and its slots (rows are permuted within)
 		// The frame start: the backup (the state before the re-centring shift), the shift, and
@@ -863,6 +971,13 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		memcpy(backupVel + p0, c->state.vel + p0, (size_t)(p1 - p0) * sizeof(wfVec4));
 		LoadRows(s, c, r0, r1);
 		const int grab = c->grabIndex >= p0 && c->grabIndex < p1 ? s->slot[c->grabIndex] : -1;
+		// The band's borders: the constraints whose first end lies in its first two rows or its
+		// last two (those touch what the neighbours' constraints touch), and the particles of its
+		// first two rows (those the band above reaches). The rest, its interior, only this thread
+		// touches. A band has at least two rows (wfCpuSoaThreads).
+		const int top = r0 + 2 < r1 ? r0 + 2 : r1, bottom = r1 - 2 > top ? r1 - 2 : top;
+		const int iTop = top * s->stride;
+		wfCpuColliders kPrev = {0};
 		int phase = 1;
 		for (int sub = 0; sub < p->substeps; ++sub) {
 			ctx.substep = sub;
@@ -874,32 +989,46 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 				WaveSubstep(s, c, &k, grab, h, damping, accel, factor, alphaTilde, p->iterations);
 				continue;
 			}
-			// Predict (continuing the phase of the substep before: it touches only the band's own
-			// particles, as the finish before it did).
-			PredictRows(s, i0, i1, h, damping, accel);
-			if (grab >= 0) {
-				s->x[grab] = c->local.grabTarget.x;
-				s->y[grab] = c->local.grabTarget.y;
-				s->z[grab] = c->local.grabTarget.z;
+			// The band's borders go first in every phase, then it is published, then the interior
+			// follows: a neighbour waits only for the borders (above), so a thread that is late by
+			// less than a phase's interior holds nobody up. Predict continues the phase of the
+			// finish before it (both touch only the band's own particles).
+			if (sub == 0) {
+				PredictBand(s, c, grab, i0, iTop, h, damping, accel);
+				Publish(s, t, phase);
+				PredictBand(s, c, grab, iTop, i1, h, damping, accel);
+			} else {
+				FinishRows(s, &kPrev, i0, iTop, factor);
+				PredictBand(s, c, grab, i0, iTop, h, damping, accel);
+				Publish(s, t, phase);
+				FinishRows(s, &kPrev, iTop, i1, factor);
+				wfCpuStageMark(&ctx, WF_STAGE_FINISH);
+				PredictBand(s, c, grab, iTop, i1, h, damping, accel);
 			}
-			Publish(s, t, phase);
 			wfCpuStageMark(&ctx, WF_STAGE_PREDICT);
 			for (int it = 0; it < p->iterations; ++it) {
 				for (int color = 0; color < s->colorCount; ++color) {
-					WaitNeighbours(s, t, team, ++phase);
-					SolveRows(s, color, r0, r1, alphaTilde, it == 0);
+					waited += WaitNeighbours(s, t, team, ++phase);
+					SolveRows(s, color, r0, top, alphaTilde, it == 0);
+					SolveRows(s, color, bottom, r1, alphaTilde, it == 0);
 					Publish(s, t, phase);
+					SolveRows(s, color, top, bottom, alphaTilde, it == 0);
 				}
 			}
 			wfCpuStageMark(&ctx, WF_STAGE_SOLVE);
-			WaitNeighbours(s, t, team, ++phase);
-			FinishRows(s, &k, i0, i1, factor);
-			wfCpuStageMark(&ctx, WF_STAGE_FINISH);
+			waited += WaitNeighbours(s, t, team, ++phase);
+			kPrev = k;
+			if (sub + 1 == p->substeps) {
+				FinishRows(s, &k, i0, i1, factor);
+				wfCpuStageMark(&ctx, WF_STAGE_FINISH);
+			}
 		}
 		// The frame end: the arrays back into the state, and the frame check's two tests
 		// (wfCheckFrame's expressions), so that a good frame needs no second pass.
 		bad |= StoreRows(s, c, r0, r1, limit);
+		s->busy[t] = wfCpuClock() - started - waited;
 	}
+	Rebalance(s, threads);
 	return bad != 0;
 }
 
@@ -1025,7 +1154,21 @@ void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
 	}
 }
 
+wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* s)
+{
+	wfCpuSoaTeam team = {0};
+	if (s != NULL && s->bandTeam > 1)
+		team = (wfCpuSoaTeam){s->bandTeam, s->busyRowsMin, s->busyRowsMax, s->busyMin, s->busyMax};
+	return team;
+}
+
 #else
+
+wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* s)
+{
+	(void)s;
+	return (wfCpuSoaTeam){0};
+}
 
 bool wfCpuSoaSupported(const wfClothModel* m)
 {
