@@ -91,7 +91,7 @@ typedef struct SoaSingle {
 
 // How much of a thread's measured speed a frame keeps of the frames before, and by what factor one
 // frame may move it at most (Rebalance).
-// (0.75 and 0.9, steps of 1.5 and 1.25 measured the same within the H200 host's noise.)
+// (Keeping 0.75, 0.9 or 0.95, steps of 4, 1.5 or 1.25: the same within the H200 host's noise.)
 #define WF_SOA_RATE_KEEP 0.75
 #define WF_SOA_RATE_STEP 4.0
 
