@@ -683,6 +683,45 @@ WF_TEST(soa_threads_profile)
 	return 0;
 }
 
+// A threaded world stepped from inside a parallel region (where OpenMP gives the inner region one
+// thread): the frame runs on the team it gets, with the bits of the world stepped alone.
+static void NestedRun(wfVec3* out, int n, int* team)
+{
+	wfWorldDef wd;
+	wfClothDef cd;
+	wfPresetGet("xpbd", &wd, &cd);
+	wd.threads = 4;
+	cd.cols = cd.rows = 100;
+	wfWorld* w = wfTestMakeWorld(wd);
+	wfClothId id = MakeCloth(w, &cd);
+	for (int f = 0; f < 5; ++f)
+		wfWorld_Step(w);
+	wfCloth_ReadPositions(id, out, n);
+	*team = wfWorld_GetStepProfile(w).threads;
+	wfDestroyWorld(w);
+}
+
+WF_TEST(soa_threads_nested)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU)
+		return 0;
+	const int n = 100 * 100;
+	wfVec3* out[2] = {(wfVec3*)calloc((size_t)n, sizeof(wfVec3)), (wfVec3*)calloc((size_t)n, sizeof(wfVec3))};
+	ENSURE(out[0] != NULL && out[1] != NULL);
+	int team[2] = {-1, -1};
+	NestedRun(out[0], n, &team[0]);
+#pragma omp parallel num_threads(2)
+	{
+#pragma omp single
+		NestedRun(out[1], n, &team[1]);
+	}
+	fprintf(stderr, "  alone: a team of %d; inside a parallel region: %d (0: one thread)\n", team[0], team[1]);
+	ENSURE(memcmp(out[0], out[1], (size_t)n * sizeof(wfVec3)) == 0);
+	free(out[0]);
+	free(out[1]);
+	return 0;
+}
+
 // Pins hold; unpinning lets a particle fall; a grabbed particle follows its target, then falls.
 WF_TEST(pins_and_grab)
 {

@@ -124,6 +124,7 @@ struct wfCpuSoa {
 	int flagCount;
 	SoaFlag* flag;   // (flagCount) per thread
 	int bandTeam;    // the team the bands below were cut for (0: none yet)
+	int ranTeam;     // the team the last frame ran on
 	int* bandRow;    // (flagCount + 1) thread t's band: rows [bandRow[t], bandRow[t + 1])
 	double* busy;    // (flagCount) seconds thread t worked in the last frame, its waits left out
 	double* rate;    // (flagCount) thread t's rows per second of work, smoothed over frames
@@ -962,7 +963,12 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		const double started = wfCpuClock();
 		double waited = 0.0;
 		wfCpuContext ctx = *ctx0;
-		const int r0 = s->bandRow[t], r1 = s->bandRow[t + 1];
+		// The bands cut for this team; even ones if OpenMP gave fewer threads (a nested region).
+		const bool cut = team == threads;
+		const int r0 = cut ? s->bandRow[t] : (int)((long long)s->rows * t / team);
+		const int r1 = cut ? s->bandRow[t + 1] : (int)((long long)s->rows * (t + 1) / team);
+		if (t == 0)
+			s->ranTeam = team;
 		const int p0 = r0 * s->cols, p1 = r1 * s->cols;     // the band's particles
 		const int i0 = r0 * s->stride, i1 = r1 * s->stride; // and its slots (rows are permuted within)
 		// The frame start: the backup (the state before the re-centring shift), the shift, and
@@ -1028,7 +1034,8 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		bad |= StoreRows(s, c, r0, r1, limit);
 		s->busy[t] = wfCpuClock() - started - waited;
 	}
-	Rebalance(s, threads);
+	if (s->ranTeam == threads)
+		Rebalance(s, threads);
 	return bad != 0;
 }
 
@@ -1157,7 +1164,7 @@ void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
 wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* s)
 {
 	wfCpuSoaTeam team = {0};
-	if (s != NULL && s->bandTeam > 1)
+	if (s != NULL && s->bandTeam > 1 && s->ranTeam == s->bandTeam)
 		team = (wfCpuSoaTeam){s->bandTeam, s->busyRowsMin, s->busyRowsMax, s->busyMin, s->busyMax};
 	return team;
 }
