@@ -27,16 +27,17 @@
 // Threads. One parallel region per frame. Thread t owns a band of rows: their particles in the
 // particle stages and the constraints whose first end lies in them. A constraint spans at most two
 // rows, so with bands of at least two rows a thread shares particles only with the threads of the
-// bands next to it. Instead of a team barrier after each phase (predict, one per colour, finish)
-// a thread publishes the phase whose borders it finished and, before starting phase P, waits for
-// its two neighbours to have finished the borders of phase P - 1. The borders are what a
-// neighbour's work can touch: the constraints whose first end lies in the band's first two rows or
-// its last two, and the particles of its first two rows. A thread does them first, publishes, then
-// does the rest of the phase (its interior), which no other thread touches. Every pair of phases
-// that touch the same particle is then ordered as with barriers, a slow thread holds up only its
-// neighbours, and only once it is more than a phase's interior late.
+// bands next to it. There is no team barrier between phases (predict, one per colour, finish):
+// each band is cut into pairs of rows, a pair may take its next phase once the pairs next to it
+// have done the phase before (PairWave), and only a band's two edge pairs are published to the
+// threads beside it. Every two pieces of work that touch the same particle are then ordered as with
+// barriers, a slow thread holds up only its neighbours, and a thread whose neighbour is late works
+// on its interior, which may trail its edges. After every frame the bands are cut again in
+// proportion to each thread's measured speed (Rebalance); which thread solves which rows changes no
+// bit.
 #include "cpu.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -123,6 +124,8 @@ struct wfCpuSoa {
 	int* rowSingle;      // (colorCount x (rows + 1)) the same for the singles
 	int flagCount;
 	SoaFlag* flag;   // (flagCount) per thread
+	SoaFlag* edge;   // (2 flagCount) the phase thread t's first (2 t) and last (2 t + 1) row pairs finished
+	int* pairPhase;  // (rows) the phase row pair j of a band [r0, r1) finished, at r0 + j (PairWave)
 	int bandTeam;    // the team the bands below were cut for (0: none yet)
 	int ranTeam;     // the team the last frame ran on
 	int* bandRow;    // (flagCount + 1) thread t's band: rows [bandRow[t], bandRow[t + 1])
@@ -151,6 +154,8 @@ void wfCpuSoaFree(wfCpuSoa* s)
 	wfFree(s->rowTail);
 	wfFree(s->rowSingle);
 	wfFree(s->flag);
+	wfFree(s->edge);
+	wfFree(s->pairPhase);
 	wfFree(s->bandRow);
 	wfFree(s->busy);
 	wfFree(s->rate);
@@ -210,6 +215,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
 	s->bandRow = (int*)wfAlloc((size_t)(s->flagCount + 1) * sizeof(int));
+	s->edge = (SoaFlag*)wfAlloc((size_t)(2 * s->flagCount) * sizeof(SoaFlag));
+	s->pairPhase = (int*)wfAlloc((size_t)(rows > 0 ? rows : 1) * sizeof(int));
 	s->busy = (double*)wfAlloc((size_t)s->flagCount * sizeof(double));
 	s->rate = (double*)wfAlloc((size_t)s->flagCount * sizeof(double));
 	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
@@ -222,8 +229,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
 	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
-	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !s->bandRow || !s->busy || !s->rate || !e ||
-		!unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !s->bandRow || !s->edge || !s->pairPhase ||
+		!s->busy || !s->rate || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
 		free(e);
 		free(unsorted);
 		free(where);
@@ -690,10 +697,10 @@ static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, flo
 // ---------------------------------------------------------------------------------------------
 // The frame.
 
-// Before phase `phase`, the neighbours' borders of phase - 1 are done. Spins a little (256 pauses, some
-// microseconds), then yields the core
-// (a machine with more threads than cores would otherwise spin away the neighbour's time slice).
-// Returns the seconds it waited (the clock is read only when it has to wait).
+// The hand-over probe's protocol (wfCpuSoaHandoverProbe): before phase `phase`, the neighbours'
+// phase - 1 is done. Spins a little (256 pauses, some microseconds), then yields the core (a
+// machine with more threads than cores would otherwise spin away the neighbour's time slice), as
+// PairWave does. Returns the seconds it waited (the clock is read only when it has to wait).
 static double WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 {
 	double waited = 0.0;
@@ -933,6 +940,82 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 	return badScalar || _mm256_movemask_ps(bad) != 0;
 }
 
+// A threaded frame on one band as a wave over its row pairs. The frame is a sequence of phases:
+// for each substep one per particle (the finish of the substep before, this one's predict), then
+// one per colour and iteration; last the final finish. A pair is the constraints whose first end
+// lies in its two rows (three for a band's last pair when the band's rows are odd), or those rows'
+// particles. A constraint reaches two rows past its first end, so the work of a pair in phase g
+// shares particles only with the phase-g - 1 and g + 1 work of the pair itself and of the pairs
+// next to it. A pair may thus do phase g + 1 once both its neighbours have done phase g: every two
+// pieces of work that share a particle still run in the plain order, so the bits are the colour
+// order's. The neighbours of a band's first and last pairs belong to the threads beside it, whose
+// edge pairs they publish (s->edge). Each sweep tries the edge pairs first, then the pairs inward
+// from both ends, so a thread keeps its neighbours supplied and works on its interior, which may
+// trail its edges by a phase per pair of depth, while they wait. Returns the seconds it waited.
+static double PairWave(wfCpuSoa* s, wfCpuContext* ctx, const wfCloth* c, int t, int team, int r0, int r1, int grab, const float* alphaTilde,
+	float h, float damping, float factor)
+{
+	const wfFrameParams* p = ctx->params;
+	const int colours = s->colorCount * p->iterations, per = 1 + colours, last = p->substeps * per + 1;
+	const int pairs = (r1 - r0) / 2, stride = s->stride;
+	int* phase = s->pairPhase + r0;
+	for (int j = 0; j < pairs; ++j)
+		phase[j] = 0;
+	wfCpuColliders k = {0};
+	int colliderSub = -1;
+	double waited = 0.0;
+	for (int unfinished = pairs; unfinished > 0;) {
+		const int above = t > 0 ? atomic_load_explicit(&s->edge[2 * t - 1].phase, memory_order_acquire) : INT_MAX;
+		const int below = t + 1 < team ? atomic_load_explicit(&s->edge[2 * t + 2].phase, memory_order_acquire) : INT_MAX;
+		bool progressed = false;
+		for (int n = 0; n < pairs; ++n) {
+			const int j = (n & 1) != 0 ? pairs - 1 - n / 2 : n / 2; // 0, pairs - 1, 1, pairs - 2, ...
+			const int g = phase[j];
+			if (g >= last || (j == 0 ? above : phase[j - 1]) < g || (j == pairs - 1 ? below : phase[j + 1]) < g)
+				continue;
+			// Phase g + 1 for rows [a, b).
+			const int a = r0 + 2 * j, b = j == pairs - 1 ? r1 : a + 2, sub = g / per, q = g % per;
+			if (q == 0) {
+				if (sub > 0) {
+					if (colliderSub != sub - 1) {
+						ctx->substep = sub - 1;
+						k = wfCpuCollidersAt(ctx, c);
+						colliderSub = sub - 1;
+					}
+					FinishRows(s, &k, a * stride, b * stride, factor);
+				}
+				if (sub < p->substeps)
+					PredictBand(s, c, grab, a * stride, b * stride, h, damping, wfExternalAccel(p, sub, 0, 1.0f / c->material.mass));
+				wfCpuStageMark(ctx, sub > 0 ? WF_STAGE_FINISH : WF_STAGE_PREDICT);
+			} else {
+				SolveRows(s, (q - 1) % s->colorCount, a, b, alphaTilde, q - 1 < s->colorCount);
+				wfCpuStageMark(ctx, WF_STAGE_SOLVE);
+			}
+			phase[j] = g + 1;
+			unfinished -= g + 1 == last;
+			if (j == 0)
+				atomic_store_explicit(&s->edge[2 * t].phase, g + 1, memory_order_release);
+			if (j == pairs - 1)
+				atomic_store_explicit(&s->edge[2 * t + 1].phase, g + 1, memory_order_release);
+			progressed = true;
+		}
+		if (progressed || unfinished == 0)
+			continue;
+		// Every pair waits for a neighbour's edge: spin a little, then yield, until one moves.
+		const double t0 = wfCpuClock();
+		for (int spin = 0; (t == 0 || atomic_load_explicit(&s->edge[2 * t - 1].phase, memory_order_acquire) == above) &&
+			 (t + 1 >= team || atomic_load_explicit(&s->edge[2 * t + 2].phase, memory_order_acquire) == below);
+			 ++spin) {
+			if (spin < 256)
+				_mm_pause();
+			else
+				sched_yield();
+		}
+		waited += wfCpuClock() - t0;
+	}
+	return waited;
+}
+
 bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
 {
 	const wfFrameParams* p = ctx0->params;
@@ -946,6 +1029,8 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	const float limit = ctx0->world->def.maxSpeed;
 	for (int t = 0; t < s->flagCount; ++t)
 		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
+	for (int t = 0; t < 2 * s->flagCount; ++t)
+		atomic_store_explicit(&s->edge[t].phase, 0, memory_order_relaxed);
 	if (s->bandTeam != threads) { // a new team: even bands, speeds unknown
 		for (int t = 0; t < threads; ++t)
 			s->rate[t] = 1.0;
@@ -969,65 +1054,24 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		const int r1 = cut ? s->bandRow[t + 1] : (int)((long long)s->rows * (t + 1) / team);
 		if (t == 0)
 			s->ranTeam = team;
-		const int p0 = r0 * s->cols, p1 = r1 * s->cols;     // the band's particles
-		const int i0 = r0 * s->stride, i1 = r1 * s->stride; // and its slots (rows are permuted within)
+		const int p0 = r0 * s->cols, p1 = r1 * s->cols; // the band's particles
 		// The frame start: the backup (the state before the re-centring shift), the shift, and
 		// the state into the arrays.
 		memcpy(backupPos + p0, c->state.pos + p0, (size_t)(p1 - p0) * sizeof(wfVec4));
 		memcpy(backupVel + p0, c->state.vel + p0, (size_t)(p1 - p0) * sizeof(wfVec4));
 		LoadRows(s, c, r0, r1);
 		const int grab = c->grabIndex >= p0 && c->grabIndex < p1 ? s->slot[c->grabIndex] : -1;
-		// The band's borders: the constraints whose first end lies in its first two rows or its
-		// last two (those touch what the neighbours' constraints touch), and the particles of its
-		// first two rows (those the band above reaches). The rest, its interior, only this thread
-		// touches. A band has at least two rows (wfCpuSoaThreads).
-		const int top = r0 + 2 < r1 ? r0 + 2 : r1, bottom = r1 - 2 > top ? r1 - 2 : top;
-		const int iTop = top * s->stride;
-		wfCpuColliders kPrev = {0};
-		int phase = 1;
-		for (int sub = 0; sub < p->substeps; ++sub) {
-			ctx.substep = sub;
-			const wfVec3 accel = wfExternalAccel(p, sub, 0, 1.0f / c->material.mass);
-			const wfCpuColliders k = wfCpuCollidersAt(&ctx, c);
-			// One thread: the wave. With stage timing the stages run one after another instead (the
-			// wave interleaves them, so it has no stage boundaries to time); the bits are the same.
-			if (team == 1 && ctx.timer == NULL && p->iterations * s->colorCount + 2 <= WF_SOA_MAX_STAGES) {
+		// One thread: a substep at a time as the wave over the rows. Threads (and one thread with
+		// stage timing): the frame as a wave over each band's row pairs (PairWave).
+		if (team == 1 && ctx.timer == NULL && p->iterations * s->colorCount + 2 <= WF_SOA_MAX_STAGES) {
+			for (int sub = 0; sub < p->substeps; ++sub) {
+				ctx.substep = sub;
+				const wfVec3 accel = wfExternalAccel(p, sub, 0, 1.0f / c->material.mass);
+				const wfCpuColliders k = wfCpuCollidersAt(&ctx, c);
 				WaveSubstep(s, c, &k, grab, h, damping, accel, factor, alphaTilde, p->iterations);
-				continue;
 			}
-			// The band's borders go first in every phase, then it is published, then the interior
-			// follows: a neighbour waits only for the borders (above), so a thread that is late by
-			// less than a phase's interior holds nobody up. Predict continues the phase of the
-			// finish before it (both touch only the band's own particles).
-			if (sub == 0) {
-				PredictBand(s, c, grab, i0, iTop, h, damping, accel);
-				Publish(s, t, phase);
-				PredictBand(s, c, grab, iTop, i1, h, damping, accel);
-			} else {
-				FinishRows(s, &kPrev, i0, iTop, factor);
-				PredictBand(s, c, grab, i0, iTop, h, damping, accel);
-				Publish(s, t, phase);
-				FinishRows(s, &kPrev, iTop, i1, factor);
-				wfCpuStageMark(&ctx, WF_STAGE_FINISH);
-				PredictBand(s, c, grab, iTop, i1, h, damping, accel);
-			}
-			wfCpuStageMark(&ctx, WF_STAGE_PREDICT);
-			for (int it = 0; it < p->iterations; ++it) {
-				for (int color = 0; color < s->colorCount; ++color) {
-					waited += WaitNeighbours(s, t, team, ++phase);
-					SolveRows(s, color, r0, top, alphaTilde, it == 0);
-					SolveRows(s, color, bottom, r1, alphaTilde, it == 0);
-					Publish(s, t, phase);
-					SolveRows(s, color, top, bottom, alphaTilde, it == 0);
-				}
-			}
-			wfCpuStageMark(&ctx, WF_STAGE_SOLVE);
-			waited += WaitNeighbours(s, t, team, ++phase);
-			kPrev = k;
-			if (sub + 1 == p->substeps) {
-				FinishRows(s, &k, i0, i1, factor);
-				wfCpuStageMark(&ctx, WF_STAGE_FINISH);
-			}
+		} else {
+			waited = PairWave(s, &ctx, c, t, team, r0, r1, grab, alphaTilde, h, damping, factor);
 		}
 		// The frame end: the arrays back into the state, and the frame check's two tests
 		// (wfCheckFrame's expressions), so that a good frame needs no second pass.

@@ -68,16 +68,22 @@ def test_step_releases_the_gil():
     w.step(1)
     per_substep = (time.perf_counter() - t0) / 10
     w.set_step(substeps=min(4096, max(10, int(0.8 / per_substep))))  # one frame of about 0.8 s
-    took, longest, paused = pauses(lambda: w.step(1))
+    # Up to three tries: the OS may pause this thread for a long stretch on a loaded machine, and
+    # one try of the three is enough to show the GIL was free (the GIL-holding control below pauses
+    # it for nearly the whole step in every try).
+    for attempt in range(3):
+        took, longest, paused = pauses(lambda: w.step(1))
+        if longest < 0.75 * took:
+            break
     held = ctypes.PyDLL(os.path.join(os.path.dirname(weft.__file__), "_native", "libweft.so.0"))
     held.wfWorld_Step.argtypes = [ctypes.c_void_p]
     ptr = int(ffi.cast("uintptr_t", w._ptr))
     c_took, c_longest, c_paused = pauses(lambda: held.wfWorld_Step(ptr))
     w.close()
-    print("cffi: step %.3f s, longest pause %.3f s, paused %.3f s; GIL held: step %.3f s, longest pause %.3f s" % (
-        took, longest, paused, c_took, c_longest))
+    print("cffi: step %.3f s, longest pause %.3f s, paused %.3f s (try %d); "
+          "GIL held: step %.3f s, longest pause %.3f s" % (took, longest, paused, attempt + 1, c_took, c_longest))
     assert took > 0.3 and c_took > 0.3  # long enough to tell the two apart
     # On a loaded machine the OS pauses this thread too (2 cores, load 10: up to 0.35 s of a 1.26 s
-    # step in one piece), so the bound leaves room for that.
+    # step in one piece), so the bound leaves room for that (and the tries above).
     assert longest < 0.75 * took, (longest, took)
     assert c_longest > 0.75 * c_took, (c_longest, c_took)
