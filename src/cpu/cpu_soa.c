@@ -697,10 +697,19 @@ static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, flo
 // ---------------------------------------------------------------------------------------------
 // The frame.
 
+// One step of a wait: a pause for the first 256, then the core given up (a machine with more threads
+// than cores would otherwise spin away the time slice of the thread waited for).
+static void Backoff(int spin)
+{
+	if (spin < 256)
+		_mm_pause();
+	else
+		sched_yield();
+}
+
 // The hand-over probe's protocol (wfCpuSoaHandoverProbe): before phase `phase`, the neighbours'
-// phase - 1 is done. Spins a little (256 pauses, some microseconds), then yields the core (a
-// machine with more threads than cores would otherwise spin away the neighbour's time slice), as
-// PairWave does. Returns the seconds it waited (the clock is read only when it has to wait).
+// phase - 1 is done (Backoff while not), as PairWave waits. Returns the seconds it waited (the clock
+// is read only when it has to wait).
 static double WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 {
 	double waited = 0.0;
@@ -709,12 +718,8 @@ static double WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 		if (u < 0 || u >= threads || atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) >= phase - 1)
 			continue;
 		const double t0 = wfCpuClock();
-		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin) {
-			if (spin < 256)
-				_mm_pause();
-			else
-				sched_yield();
-		}
+		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin)
+			Backoff(spin);
 		waited += wfCpuClock() - t0;
 	}
 	return waited;
@@ -1005,12 +1010,8 @@ static double PairWave(wfCpuSoa* s, wfCpuContext* ctx, const wfCloth* c, int t, 
 		const double t0 = wfCpuClock();
 		for (int spin = 0; (t == 0 || atomic_load_explicit(&s->edge[2 * t - 1].phase, memory_order_acquire) == above) &&
 			 (t + 1 >= team || atomic_load_explicit(&s->edge[2 * t + 2].phase, memory_order_acquire) == below);
-			 ++spin) {
-			if (spin < 256)
-				_mm_pause();
-			else
-				sched_yield();
-		}
+			 ++spin)
+			Backoff(spin);
 		waited += wfCpuClock() - t0;
 	}
 	return waited;
