@@ -548,8 +548,8 @@ WF_TEST(simd_matches_scalar_bitwise)
 // The structure-of-arrays XPBD path (cpu_soa.c: grids, AVX2, a frame at a time) gives the scalar
 // solver's bits on grids whose rows do not split evenly into its blocks, with several iterations
 // (lambda carried), without damping (its predict leaves the division by 1 out), with a grabbed
-// particle, with one family switched off, and on 2 to 16 threads (bands of rows, neighbour waits,
-// borders before interiors).
+// particle, with one family switched off, and on 2 to 16 threads (bands of rows cut again after
+// every frame, the row-pair wave with its neighbour waits).
 WF_TEST(soa_matches_scalar_bitwise)
 {
 	if (wfTestBackend() != WF_BACKEND_CPU)
@@ -562,8 +562,8 @@ WF_TEST(soa_matches_scalar_bitwise)
 		{60, 60, 1, 1, 0.0f, false, true}, {37, 23, 3, 1, 0.02f, true, true}, {9, 50, 2, 1, 0.0f, false, false},
 		{61, 17, 1, 1, 0.01f, true, true}, {100, 90, 2, 2, 0.0f, true, true}, {130, 70, 1, 2, 0.05f, false, true},
 		// At least WF_CPU_PARALLEL_MIN particles, so that the threads run:
-		{1024, 9, 2, 4, 0.0f, true, true},   // bands of 2 and 3 rows: borders only
-		{200, 41, 1, 7, 0.01f, true, true},  // bands of 5 and 6 rows: borders and interiors
+		{1024, 9, 2, 4, 0.0f, true, true},   // bands of 2 and 3 rows: one pair each
+		{200, 41, 1, 7, 0.01f, true, true},  // bands of 5 and 6 rows: interiors that can trail
 		{130, 64, 2, 16, 0.0f, false, true}, // more threads than cores: the waits yield
 	};
 	// Each case with the processor's widest blocks (16 lanes where it has AVX-512) and with 8.
