@@ -652,6 +652,38 @@ WF_TEST(soa_bands_cut_by_speed)
 	return 0;
 }
 
+// The rates the bands are cut by follow the threads' measured speeds: a thread that takes twice as
+// long per row ends with about half the rows of the others; one frame moves a rate by at most 4x
+// (then smoothed); a thread without a usable measure keeps its rate.
+WF_TEST(soa_rates_follow_speed)
+{
+	const double cost[3] = {2.0, 1.0, 1.0}; // seconds per row
+	double rate[3] = {1.0, 1.0, 1.0}, busy[3];
+	int row[4];
+	wfCpuSoaCutBands(100, 3, rate, row);
+	for (int frame = 0; frame < 40; ++frame) {
+		for (int t = 0; t < 3; ++t)
+			busy[t] = cost[t] * (row[t + 1] - row[t]);
+		wfCpuSoaUpdateRates(3, row, busy, rate);
+		wfCpuSoaCutBands(100, 3, rate, row);
+	}
+	fprintf(stderr, "  costs 2:1:1 per row: bands %d, %d, %d rows after 40 frames (rates %.3f %.3f %.3f)\n", row[1] - row[0],
+		row[2] - row[1], row[3] - row[2], rate[0], rate[1], rate[2]);
+	ENSURE(row[1] - row[0] >= 19 && row[1] - row[0] <= 21); // 100 / 5 = 20
+	ENSURE(row[2] - row[1] >= 39 && row[3] - row[2] >= 39);
+	// Equal speeds measured against a rate of 0.1: the frame counts at most 4 x 0.1, a quarter of the way.
+	const int even[3] = {0, 50, 100};
+	double r[2] = {0.1, 1.0};
+	wfCpuSoaUpdateRates(2, even, (const double[]){1.0, 1.0}, r);
+	ENSURE_NEAR(r[0], 0.75 * 0.1 + 0.25 * 0.4, 1e-12);
+	ENSURE_NEAR(r[1], 1.0, 1e-12);
+	// No usable measure (0, NaN): the rate stays.
+	double q[2] = {0.7, 1.3};
+	wfCpuSoaUpdateRates(2, even, (const double[]){0.0, NAN}, q);
+	ENSURE(q[0] == 0.7 && q[1] == 1.3);
+	return 0;
+}
+
 // The profile's threads: a threaded grid frame reports its team, bands and work; one thread none.
 WF_TEST(soa_threads_profile)
 {

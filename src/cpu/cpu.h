@@ -193,6 +193,10 @@ double wfCpuSoaHandoverProbe(wfCpuSoa* soa, int threads, int phases);
 // The bands of a threaded frame: rows [bandRow[t], bandRow[t + 1]) for thread t of `team`, in
 // proportion to rate[t], each at least two rows (rows >= 2 team).
 void wfCpuSoaCutBands(int rows, int team, const double* rate, int* bandRow);
+// After a frame: each thread's rate (rows per second of work, relative to the team's mean) moved
+// towards what the frame measured (busy[t] seconds for rows [bandRow[t], bandRow[t + 1])), smoothed
+// and by at most a bounded factor; a thread without a positive, finite measure keeps its rate.
+void wfCpuSoaUpdateRates(int team, const int* bandRow, const double* busy, double* rate);
 // The last threaded frame's team (all 0 before one, or after a frame on one thread): its size, the
 // fewest and most rows a thread was given, and the least and most seconds a thread worked.
 typedef struct wfCpuSoaTeam {

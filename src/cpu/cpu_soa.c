@@ -69,6 +69,33 @@ void wfCpuSoaCutBands(int rows, int team, const double* rate, int* bandRow)
 	bandRow[team] = rows;
 }
 
+// How much of a thread's measured speed a frame keeps of the frames before, and by what factor one
+// frame may move it at most (wfCpuSoaUpdateRates).
+// (Keeping 0.75, 0.9 or 0.95, steps of 4, 1.5 or 1.25: the same within the H200 host's noise.)
+#define WF_SOA_RATE_KEEP 0.75
+#define WF_SOA_RATE_STEP 4.0
+
+void wfCpuSoaUpdateRates(int team, const int* bandRow, const double* busy, double* rate)
+{
+	// Rates relative to the mean, so that the smoothing keeps their scale from frame to frame.
+	double mean = 0.0;
+	for (int t = 0; t < team; ++t) {
+		const int rows = bandRow[t + 1] - bandRow[t];
+		mean += busy[t] > 0.0 ? rows / busy[t] / team : 0.0;
+	}
+	for (int t = 0; t < team; ++t) {
+		const int rows = bandRow[t + 1] - bandRow[t];
+		double measured = busy[t] > 0.0 && mean > 0.0 ? rows / busy[t] / mean : 0.0;
+		if (!(measured > 0.0 && isfinite(measured)))
+			continue;
+		// A frame's clock is noisy (a thread descheduled for a while): one frame moves a rate by at
+		// most a factor of WF_SOA_RATE_STEP.
+		measured = measured > rate[t] * WF_SOA_RATE_STEP ? rate[t] * WF_SOA_RATE_STEP : measured;
+		measured = measured < rate[t] / WF_SOA_RATE_STEP ? rate[t] / WF_SOA_RATE_STEP : measured;
+		rate[t] = WF_SOA_RATE_KEEP * rate[t] + (1.0 - WF_SOA_RATE_KEEP) * measured;
+	}
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "cpu_avx2.h"
 
@@ -89,12 +116,6 @@ typedef struct SoaSingle {
 	int32_t family;
 	float rest;
 } SoaSingle;
-
-// How much of a thread's measured speed a frame keeps of the frames before, and by what factor one
-// frame may move it at most (Rebalance).
-// (Keeping 0.75, 0.9 or 0.95, steps of 4, 1.5 or 1.25: the same within the H200 host's noise.)
-#define WF_SOA_RATE_KEEP 0.75
-#define WF_SOA_RATE_STEP 4.0
 
 // A thread's published phase, one cache line each.
 typedef struct SoaFlag {
@@ -123,7 +144,6 @@ struct wfCpuSoa {
 	int* rowTail;        // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
 	int* rowSingle;      // (colorCount x (rows + 1)) the same for the singles
 	int flagCount;
-	SoaFlag* flag;   // (flagCount) per thread
 	SoaFlag* edge;   // (2 flagCount) the phase thread t's first (2 t) and last (2 t + 1) row pairs finished
 	int* pairPhase;  // (rows) the phase row pair j of a band [r0, r1) finished, at r0 + j (PairWave)
 	int bandTeam;    // the team the bands below were cut for (0: none yet)
@@ -153,7 +173,6 @@ void wfCpuSoaFree(wfCpuSoa* s)
 	wfFree(s->rowBlock);
 	wfFree(s->rowTail);
 	wfFree(s->rowSingle);
-	wfFree(s->flag);
 	wfFree(s->edge);
 	wfFree(s->pairPhase);
 	wfFree(s->bandRow);
@@ -213,7 +232,6 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->rowBlock = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->rowTail = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
 	s->rowSingle = (int*)wfAlloc((size_t)colors * (size_t)(rows + 1) * sizeof(int));
-	s->flag = (SoaFlag*)wfAlloc((size_t)s->flagCount * sizeof(SoaFlag));
 	s->bandRow = (int*)wfAlloc((size_t)(s->flagCount + 1) * sizeof(int));
 	s->edge = (SoaFlag*)wfAlloc((size_t)(2 * s->flagCount) * sizeof(SoaFlag));
 	s->pairPhase = (int*)wfAlloc((size_t)(rows > 0 ? rows : 1) * sizeof(int));
@@ -229,8 +247,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
 	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
-	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->flag || !s->bandRow || !s->edge || !s->pairPhase ||
-		!s->busy || !s->rate || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
+	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->bandRow || !s->edge || !s->pairPhase || !s->busy ||
+		!s->rate || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
 		free(e);
 		free(unsorted);
 		free(where);
@@ -707,25 +725,22 @@ static void Backoff(int spin)
 		sched_yield();
 }
 
-// The hand-over probe's protocol (wfCpuSoaHandoverProbe): before phase `phase`, the neighbours'
-// phase - 1 is done (Backoff while not), as PairWave waits. Returns the seconds it waited (the clock
-// is read only when it has to wait).
-static double WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
+// The hand-over probe's protocol (wfCpuSoaHandoverProbe), PairWave's with one pair a thread: before
+// phase `phase` the edges beside thread t have done phase - 1 (Backoff while not); then it
+// publishes both its edges.
+static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
 {
-	double waited = 0.0;
-	for (int d = -1; d <= 1; d += 2) {
-		const int u = t + d;
-		if (u < 0 || u >= threads || atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) >= phase - 1)
-			continue;
-		const double t0 = wfCpuClock();
-		for (int spin = 0; atomic_load_explicit(&s->flag[u].phase, memory_order_acquire) < phase - 1; ++spin)
-			Backoff(spin);
-		waited += wfCpuClock() - t0;
-	}
-	return waited;
+	for (int spin = 0; t > 0 && atomic_load_explicit(&s->edge[2 * t - 1].phase, memory_order_acquire) < phase - 1; ++spin)
+		Backoff(spin);
+	for (int spin = 0; t + 1 < threads && atomic_load_explicit(&s->edge[2 * t + 2].phase, memory_order_acquire) < phase - 1; ++spin)
+		Backoff(spin);
 }
 
-static void Publish(wfCpuSoa* s, int t, int phase) { atomic_store_explicit(&s->flag[t].phase, phase, memory_order_release); }
+static void Publish(wfCpuSoa* s, int t, int phase)
+{
+	atomic_store_explicit(&s->edge[2 * t].phase, phase, memory_order_release);
+	atomic_store_explicit(&s->edge[2 * t + 1].phase, phase, memory_order_release);
+}
 
 // Predict of slots [i0, i1), and the grabbed particle's target if it lies there.
 static void PredictBand(wfCpuSoa* s, const wfCloth* c, int grab, int i0, int i1, float h, float damping, wfVec3 accel)
@@ -754,23 +769,7 @@ static void Rebalance(wfCpuSoa* s, int team)
 	}
 	if (team < 2)
 		return;
-	// Rates relative to the mean, so that the smoothing keeps their scale from frame to frame.
-	double mean = 0.0;
-	for (int t = 0; t < team; ++t) {
-		const int rows = s->bandRow[t + 1] - s->bandRow[t];
-		mean += s->busy[t] > 0.0 ? rows / s->busy[t] / team : 0.0;
-	}
-	for (int t = 0; t < team; ++t) {
-		const int rows = s->bandRow[t + 1] - s->bandRow[t];
-		double measured = s->busy[t] > 0.0 && mean > 0.0 ? rows / s->busy[t] / mean : 0.0;
-		if (!(measured > 0.0 && isfinite(measured)))
-			continue;
-		// A frame's clock is noisy (a thread descheduled for a while): one frame moves a rate by at
-		// most a factor of WF_SOA_RATE_STEP.
-		measured = measured > s->rate[t] * WF_SOA_RATE_STEP ? s->rate[t] * WF_SOA_RATE_STEP : measured;
-		measured = measured < s->rate[t] / WF_SOA_RATE_STEP ? s->rate[t] / WF_SOA_RATE_STEP : measured;
-		s->rate[t] = WF_SOA_RATE_KEEP * s->rate[t] + (1.0 - WF_SOA_RATE_KEEP) * measured;
-	}
+	wfCpuSoaUpdateRates(team, s->bandRow, s->busy, s->rate);
 	wfCpuSoaCutBands(s->rows, team, s->rate, s->bandRow);
 }
 
@@ -967,7 +966,8 @@ static double PairWave(wfCpuSoa* s, wfCpuContext* ctx, const wfCloth* c, int t, 
 	for (int j = 0; j < pairs; ++j)
 		phase[j] = 0;
 	wfCpuColliders k = {0};
-	int colliderSub = -1;
+	int colliderSub = -1, accelSub = -1;
+	wfVec3 accel = {0.0f, 0.0f, 0.0f};
 	double waited = 0.0;
 	for (int unfinished = pairs; unfinished > 0;) {
 		const int above = t > 0 ? atomic_load_explicit(&s->edge[2 * t - 1].phase, memory_order_acquire) : INT_MAX;
@@ -989,8 +989,13 @@ static double PairWave(wfCpuSoa* s, wfCpuContext* ctx, const wfCloth* c, int t, 
 					}
 					FinishRows(s, &k, a * stride, b * stride, factor);
 				}
-				if (sub < p->substeps)
-					PredictBand(s, c, grab, a * stride, b * stride, h, damping, wfExternalAccel(p, sub, 0, 1.0f / c->material.mass));
+				if (sub < p->substeps) {
+					if (accelSub != sub) {
+						accel = wfExternalAccel(p, sub, 0, 1.0f / c->material.mass);
+						accelSub = sub;
+					}
+					PredictBand(s, c, grab, a * stride, b * stride, h, damping, accel);
+				}
 				wfCpuStageMark(ctx, sub > 0 ? WF_STAGE_FINISH : WF_STAGE_PREDICT);
 			} else {
 				SolveRows(s, (q - 1) % s->colorCount, a, b, alphaTilde, q - 1 < s->colorCount);
@@ -1028,8 +1033,6 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	};
 	const int threads = wfCpuSoaThreads(s, ctx0);
 	const float limit = ctx0->world->def.maxSpeed;
-	for (int t = 0; t < s->flagCount; ++t)
-		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
 	for (int t = 0; t < 2 * s->flagCount; ++t)
 		atomic_store_explicit(&s->edge[t].phase, 0, memory_order_relaxed);
 	if (s->bandTeam != threads) { // a new team: even bands, speeds unknown
@@ -1168,8 +1171,8 @@ double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTild
 double wfCpuSoaHandoverProbe(wfCpuSoa* s, int threads, int phases)
 {
 	threads = threads < s->flagCount ? threads : s->flagCount;
-	for (int t = 0; t < s->flagCount; ++t)
-		atomic_store_explicit(&s->flag[t].phase, 0, memory_order_relaxed);
+	for (int t = 0; t < 2 * s->flagCount; ++t)
+		atomic_store_explicit(&s->edge[t].phase, 0, memory_order_relaxed);
 	double seconds = 0.0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
 	{
