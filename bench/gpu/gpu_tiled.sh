@@ -10,6 +10,12 @@
 #   bench/gpu/gpu_tiled.sh compute-cloth "60x60 128x128" T8 S87 S85 S65 N85
 #   TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 128x128 1024x1024" B J
 #   ROUNDS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96 128x128" B J J8
+# Round six (docs/PERFORMANCE.md, "Speed, round six"): B = 103c376, N = Jacobi with two copies and its
+# constants in registers, Q = N + the springs' substep records in shared memory, Q9 / Q11 = Q with
+# WF_VK_TILE_HALO 9 / 11, F = Q with fma sums, QP = Q with two springs copies, QPF = both, QF / BF the
+# WEFT_TILE_PROBE builds of Q / B:
+#   ROUNDS=3 bench/gpu/gpu_tiled.sh compute-cloth "60x60 96x96 128x128" B Q Q9 Q11 F QP QPF QF
+#   ROUNDS=3 TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96" B N Q QF BF
 set -u
 preset=$1 grids=$2
 shift 2

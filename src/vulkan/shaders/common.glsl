@@ -59,6 +59,16 @@ layout(std430, binding = WF_VK_BATCH_BIND_SLOTS_RO) readonly restrict buffer Slo
 
 layout(push_constant) uniform PushBlock { wfVkPush pc; };
 
+// A kernel that takes several substeps in one dispatch may hold their records in shared memory, so
+// that a substep does not wait on a load from the cache: WF_SUBSTEP_SHARED n, the records of
+// substeps pc.substep to pc.substep + n - 1, which the kernel copies before its first barrier.
+#ifdef WF_SUBSTEP_SHARED
+shared wfVkSubstep sSubstep[WF_SUBSTEP_SHARED];
+#define WF_SUBSTEP(s) sSubstep[(s) - pc.substep]
+#else
+#define WF_SUBSTEP(s) S[s]
+#endif
+
 // Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap);
 // set per pipeline (shared.h, WF_VK_SPEC_GATHER).
 layout(constant_id = WF_VK_SPEC_GATHER) const int WF_GATHER = WF_VK_GATHER;
@@ -112,9 +122,9 @@ float WfRest(uint k) { return uintBitsToFloat(con[k].z); }
 vec3 WfExternalAccel(uint substep, uint column, float invMass)
 {
 	if ((P.flags & WF_VK_FLAG_WAVE) == 0u)
-		return S[substep].accel.xyz;
+		return WF_SUBSTEP(substep).accel.xyz;
 	precise vec3 a = P.gravity.xyz;
-	float t = S[substep].accel.w;
+	float t = WF_SUBSTEP(substep).accel.w;
 	float len = P.windDir.w;
 	if (len > 0.0) {
 		precise float f = P.windStrength * invMass / len *
@@ -268,7 +278,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 		return;
 	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
 		// The centre in the cloth's local frame: phase-0 centre plus the substep's motion (as the CPU).
-		precise vec3 c = P.sphereCenter.xyz + S[substep].sphereMotion.xyz;
+		precise vec3 c = P.sphereCenter.xyz + WF_SUBSTEP(substep).sphereMotion.xyz;
 		float R = P.sphereR;
 		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 		precise float d2 = dx * dx + dy * dy + dz * dz;
@@ -285,7 +295,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 			x.x = px;
 			x.y = py;
 			x.z = pz;
-			WfRespond(v, nx, ny, nz, S[substep].sphereVel.xyz);
+			WfRespond(v, nx, ny, nz, WF_SUBSTEP(substep).sphereVel.xyz);
 		}
 	}
 	if ((P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y < P.floorY) {

@@ -9,7 +9,11 @@
 // springs), predict and finish none, so after q sweeps every particle at least q reach rings inside
 // the region is what the dispatches per stage would give; the tile is written to the pair's other
 // buffers (positions, velocities, and the last substep's start positions into prev). H200,
-// spring-mesh 56x56: 7 dispatches, 0.088 ms a frame against 35 and 0.147 ms (docs/PERFORMANCE.md).
+// spring-mesh 56x56: 7 dispatches, 0.072 ms a frame against 35 and 0.147 ms (docs/PERFORMANCE.md).
+// The positions are held twice: a sweep reads one copy and writes the other, and predict and
+// finish touch only the invocation's own slot, so a substep of q sweeps needs q barriers (the one
+// after predict and one between sweeps), not 2 q + 2. Each invocation keeps its constraints' rest
+// lengths and weights in registers.
 //
 // pc.substep: the first substep; pc.count: substeps; pc.first: sweeps per substep; pc.flags: tiles
 // per row (low 16 bits) and the reach (high 16 bits).
@@ -18,7 +22,8 @@
 #define WF_TILE_HALO WF_VK_TILE_JACOBI_HALO
 #include "tiled.glsl"
 
-shared vec4 sX[kSide * kSide]; // position, w inverse mass
+const int kSlots = kSide * kSide;
+shared vec4 sX[2 * kSlots]; // position, w inverse mass: two copies of the region
 
 void main()
 {
@@ -27,23 +32,29 @@ void main()
 	const int l = r.l, gx = r.gx, ring = r.ring;
 	const bool inside = r.inside;
 	const uint i = r.i;
-	// The neighbours as region slots (-1: outside the region), in adjacency order.
+	// The neighbours as region slots (-1: outside the region), their constraints' weights and rest
+	// lengths, in adjacency order.
 	int nb[WF_VK_TILE_JACOBI_DEGREE];
-	int first = 0, degree = 0;
+	float weight[WF_VK_TILE_JACOBI_DEGREE], rest[WF_VK_TILE_JACOBI_DEGREE];
+	int degree = 0;
 	vec4 v = vec4(0.0), p = vec4(0.0);
 	if (inside) {
 		sX[l] = pos[i];
 		v = vel[i];
-		first = adjStart[i];
+		const int first = adjStart[i];
 		degree = adjStart[i + 1u] - first;
 		[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
 			nb[b] = -1;
+			weight[b] = 0.0;
+			rest[b] = 0.0;
 			if (b < degree) {
+				const uint kc = adjConstraint[first + b];
 				nb[b] = WfRegionSlot(r, adjOther[first + b]);
+				weight[b] = jacobiWeight[kc];
+				rest[b] = WfRest(kc);
 			}
 		}
 	}
-	barrier();
 #ifdef WF_TILE_PROBE
 	degree = 0; // a measuring build (WEFT_TILE_PROBE): no gathers, the tiles' floor
 #endif
@@ -52,15 +63,19 @@ void main()
 	const float h = P.h, f = P.velFactor;
 	const uint sweeps = pc.first;
 	int done = 0; // sweeps so far: rings done * reach and further in are exact
+	// The copy holding the positions. A particle live at sweep d reads neighbours live at sweep
+	// d - 1 (or predicted), whose values are in that copy; a sweep writes the other copy, which no
+	// invocation reads again before the next barrier.
+	int cur = 0;
 	for (uint k = 0u; k < pc.count; ++k) {
 		uint substep = pc.substep + k;
 		// predict.comp (undamped)
 		if (inside && ring >= done * reach) {
-			vec4 x = sX[l];
+			vec4 x = sX[cur + l];
 			p = x;
 			if (x.w == 0.0) {
 				if (int(i) == P.grabIndex)
-					sX[l] = vec4(P.grabTarget.xyz, x.w);
+					sX[cur + l] = vec4(P.grabTarget.xyz, x.w);
 			} else {
 				precise vec3 a = WfExternalAccel(substep, uint(gx), x.w);
 				precise vec4 u = v;
@@ -69,18 +84,17 @@ void main()
 				u.z += h * a.z;
 				v = u;
 				precise vec4 y = vec4(x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w);
-				sX[l] = y;
+				sX[cur + l] = y;
 			}
 		}
 		barrier();
 		for (uint it = 0u; it < sweeps; ++it) {
 			++done;
 			const bool live = inside && ring >= done * reach;
-			vec4 y = vec4(0.0);
 			if (live) {
 				// jacobi_sweep.comp
-				vec4 xi = sX[l];
-				y = xi;
+				vec4 xi = sX[cur + l];
+				vec4 y = xi;
 				if (xi.w != 0.0) {
 					precise float cx = 0.0, cy = 0.0, cz = 0.0;
 					[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
@@ -88,14 +102,13 @@ void main()
 							break;
 						if (nb[b] < 0)
 							continue;
-						uint kc = adjConstraint[first + b];
-						vec4 xj = sX[nb[b]];
+						vec4 xj = sX[cur + nb[b]];
 						precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
 						precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 						if (len < WF_MIN_LENGTH)
 							continue;
 						precise float fw = document ? 1.0 : 2.0 * xi.w / (xi.w + xj.w);
-						precise float g = jacobiWeight[kc] * fw * (len - WfRest(kc)) / len;
+						precise float g = weight[b] * fw * (len - rest[b]) / len;
 						cx += g * dx;
 						cy += g * dy;
 						cz += g * dz;
@@ -106,30 +119,29 @@ void main()
 					precise vec4 z = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
 					y = z;
 				}
+				sX[kSlots - cur + l] = y;
 			}
-			barrier();
-			if (live)
-				sX[l] = y;
-			barrier();
+			cur = kSlots - cur;
+			if (it + 1u < sweeps)
+				barrier();
 		}
-		// finish.comp
+		// finish.comp (the invocation's own slot: no barrier before or after it)
 		if (inside && ring >= done * reach) {
-			vec4 x = sX[l];
+			vec4 x = sX[cur + l];
 			if (x.w == 0.0) {
 				v = vec4(0.0);
 			} else {
 				precise vec4 u = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
 				if (collide) {
 					WfCollide(x, u, substep);
-					sX[l] = x;
+					sX[cur + l] = x;
 				}
 				v = u;
 			}
 		}
-		barrier();
 	}
 	if (WfInTile(r)) {
-		posAlt[i] = sX[l];
+		posAlt[i] = sX[cur + l];
 		velAlt[i] = v;
 		prev[i] = p;
 	}

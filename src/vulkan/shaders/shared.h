@@ -138,7 +138,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_TILE_GROUP(halo) (((WF_VK_TILE + 2 * (halo)) * (WF_VK_TILE + 2 * (halo)) + 31) / 32 * 32)
 #define WF_VK_TILE_MAX_PARTICLES 16384
 // Jacobi in tiles (jacobi_tiled.comp): whole substeps (predict, sweeps, finish) of a WF_VK_TILE
-// square, from a region WF_VK_TILE_JACOBI_HALO rings wider (24 x 24 particles, 9.2 KB); a sweep
+// square, from a region WF_VK_TILE_JACOBI_HALO rings wider (24 x 24 particles, twice: 18.4 KB); a sweep
 // reaches as far as the cloth's constraints (2 rows and columns with bending), so a dispatch takes
 // up to halo / (sweeps x reach) substeps: 2 of the spring-mesh document's. Particles of at most
 // WF_VK_TILE_JACOBI_DEGREE constraints; cloths of at most WF_VK_TILE_JACOBI_MAX_PARTICLES (on the
