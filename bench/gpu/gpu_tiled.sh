@@ -16,6 +16,10 @@
 # WEFT_TILE_PROBE builds of Q / B:
 #   ROUNDS=3 bench/gpu/gpu_tiled.sh compute-cloth "60x60 96x96 128x128" B Q Q9 Q11 F QP QPF QF
 #   ROUNDS=3 TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96" B N Q QF BF
+# then J3 / J4 / J6 = Jacobi loading its neighbours 3 / 4 / 6 at a time (kBatch in jacobi_tiled.comp;
+# J6 kept), G8 / G4 = springs 8 / 4 and Jacobi 12 / 6 at a time:
+#   ROUNDS=2 bench/gpu/gpu_tiled.sh compute-cloth "60x60 96x96 128x128" B Q G8 G4
+#   ROUNDS=3 TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96" B Q J3 J4 J6
 set -u
 preset=$1 grids=$2
 shift 2

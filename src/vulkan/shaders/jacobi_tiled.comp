@@ -9,11 +9,11 @@
 // springs), predict and finish none, so after q sweeps every particle at least q reach rings inside
 // the region is what the dispatches per stage would give; the tile is written to the pair's other
 // buffers (positions, velocities, and the last substep's start positions into prev). H200,
-// spring-mesh 56x56: 7 dispatches, 0.072 ms a frame against 35 and 0.147 ms (docs/PERFORMANCE.md).
+// spring-mesh 56x56: 7 dispatches, 0.070 ms a frame against 35 and 0.147 ms (docs/PERFORMANCE.md).
 // The positions are held twice: a sweep reads one copy and writes the other, and predict and
 // finish touch only the invocation's own slot, so a substep of q sweeps needs q barriers (the one
 // after predict and one between sweeps), not 2 q + 2. Each invocation keeps its constraints' rest
-// lengths and weights in registers.
+// lengths and weights in registers and loads its neighbours six at a time.
 //
 // pc.substep: the first substep; pc.count: substeps; pc.first: sweeps per substep; pc.flags: tiles
 // per row (low 16 bits) and the reach (high 16 bits).
@@ -24,6 +24,10 @@
 
 const int kSlots = kSide * kSide;
 shared vec4 sX[2 * kSlots]; // position, w inverse mass: two copies of the region
+
+// Neighbours loaded at once, before any is used, so that their loads overlap (H200, spring-mesh
+// 56x56: batches of 3, 4, 6 and 12 took 0.0705, 0.0701, 0.0698 and 0.0734 ms, one at a time 0.0718).
+const int kBatch = 6;
 
 void main()
 {
@@ -97,21 +101,28 @@ void main()
 				vec4 y = xi;
 				if (xi.w != 0.0) {
 					precise float cx = 0.0, cy = 0.0, cz = 0.0;
-					[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
-						if (b >= degree)
+					[[unroll]] for (int b0 = 0; b0 < WF_VK_TILE_JACOBI_DEGREE; b0 += kBatch) {
+						if (b0 >= degree)
 							break;
-						if (nb[b] < 0)
-							continue;
-						vec4 xj = sX[cur + nb[b]];
-						precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
-						precise float len = sqrt(dx * dx + dy * dy + dz * dz);
-						if (len < WF_MIN_LENGTH)
-							continue;
-						precise float fw = document ? 1.0 : 2.0 * xi.w / (xi.w + xj.w);
-						precise float g = weight[b] * fw * (len - rest[b]) / len;
-						cx += g * dx;
-						cy += g * dy;
-						cz += g * dz;
+						// A neighbour outside the region reads its copy's slot 0 and is skipped.
+						vec4 xs[kBatch];
+						[[unroll]] for (int e = 0; e < kBatch; ++e)
+							xs[e] = sX[cur + max(nb[b0 + e], 0)];
+						[[unroll]] for (int e = 0; e < kBatch; ++e) {
+							const int b = b0 + e;
+							if (b >= degree || nb[b] < 0)
+								continue;
+							vec4 xj = xs[e];
+							precise float dx = xj.x - xi.x, dy = xj.y - xi.y, dz = xj.z - xi.z;
+							precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+							if (len < WF_MIN_LENGTH)
+								continue;
+							precise float fw = document ? 1.0 : 2.0 * xi.w / (xi.w + xj.w);
+							precise float g = weight[b] * fw * (len - rest[b]) / len;
+							cx += g * dx;
+							cy += g * dy;
+							cz += g * dz;
+						}
 					}
 					precise float s = P.relaxation;
 					if (document)
