@@ -20,6 +20,9 @@
 # J6 kept), G8 / G4 = springs 8 / 4 and Jacobi 12 / 6 at a time:
 #   ROUNDS=2 bench/gpu/gpu_tiled.sh compute-cloth "60x60 96x96 128x128" B Q G8 G4
 #   ROUNDS=3 TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96" B Q J3 J4 J6
+# and K = f677ad3, T6 / T7 = WF_VK_TILE 6 / 7, T6H5 = tile 6 with WF_VK_TILE_HALO 5:
+#   ROUNDS=2 bench/gpu/gpu_tiled.sh compute-cloth "60x60 64x64 96x96 128x128" K T6 T7 T6H5
+#   ROUNDS=2 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96" K T6 T7
 set -u
 preset=$1 grids=$2
 shift 2
