@@ -56,6 +56,10 @@ wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize);
 // A world of the def on the physics tests' backend (wfTestBackend), the reason printed on failure.
 wfWorld* wfTestMakeWorld(wfWorldDef def);
 
+// The mean period of a sampled signal x[0..count) (spacing dt) from its upward zero crossings,
+// linearly interpolated; -1 with fewer than two crossings.
+double wfTestPeriod(const double* x, int count, double dt);
+
 // An open cylinder as an OBJ mesh (test_mesh.c): `around` x `rings` vertices, triangles, top ring at y = 0.
 wfMesh* wfTestCylinder(int around, int rings, float radius, float length);
 

@@ -75,3 +75,19 @@ int main(int argc, char** argv)
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 && passed > 0 ? 0 : 1;
 }
+
+double wfTestPeriod(const double* x, int count, double dt)
+{
+	double first = -1.0, last = -1.0;
+	int crossings = 0;
+	for (int i = 1; i < count; ++i) {
+		if (x[i - 1] < 0.0 && x[i] >= 0.0) {
+			double t = dt * ((double)(i - 1) + x[i - 1] / (x[i - 1] - x[i]));
+			if (first < 0.0)
+				first = t;
+			last = t;
+			crossings++;
+		}
+	}
+	return crossings > 1 ? (last - first) / (double)(crossings - 1) : -1.0;
+}

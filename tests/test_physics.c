@@ -90,23 +90,6 @@ WF_TEST(jacobi_sag_depends_on_sweeps)
 	return 0;
 }
 
-// Zero crossings of a sampled signal, linearly interpolated; returns the mean period.
-static double MeasurePeriod(const double* x, int count, double dt)
-{
-	double first = -1.0, last = -1.0;
-	int crossings = 0;
-	for (int i = 1; i < count; ++i) {
-		if (x[i - 1] < 0.0 && x[i] >= 0.0) {
-			double t = dt * ((double)(i - 1) + x[i - 1] / (x[i - 1] - x[i]));
-			if (first < 0.0)
-				first = t;
-			last = t;
-			crossings++;
-		}
-	}
-	return crossings > 1 ? (last - first) / (double)(crossings - 1) : -1.0;
-}
-
 // A rigid pendulum of length 1 m released at 0.05 rad swings with period 2 pi sqrt(L/g).
 WF_TEST(xpbd_pendulum_period)
 {
@@ -132,7 +115,7 @@ WF_TEST(xpbd_pendulum_period)
 		wfCloth_ReadPositions(id, p, 2);
 		x[f] = p[1].x - p[0].x;
 	}
-	double period = MeasurePeriod(x, FRAMES, 1.0 / 60.0);
+	double period = wfTestPeriod(x, FRAMES, 1.0 / 60.0);
 	double expected = 2.0 * 3.14159265358979 * sqrt(1.0 / 9.8);
 	ENSURE_NEAR(period, expected, 0.01 * expected);
 	wfDestroyWorld(w);
@@ -167,7 +150,7 @@ WF_TEST(springs_oscillator_period)
 		wfCloth_ReadPositions(id, p, 2);
 		x[f] = (double)(p[0].y - p[1].y) - 1.0;
 	}
-	double period = MeasurePeriod(x, FRAMES, 1e-3);
+	double period = wfTestPeriod(x, FRAMES, 1e-3);
 	double expected = 2.0 * 3.14159265358979 * sqrt(0.1 / 100.0);
 	ENSURE_NEAR(period, expected, 0.01 * expected);
 	wfDestroyWorld(w);

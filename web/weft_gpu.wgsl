@@ -140,7 +140,7 @@ fn collide(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32) {
   }
 }
 
-// Predict (XPBD and Jacobi): v = (v + h a) / (1 + h w d) (XPBD damping) or v += h a; p = x; x += h v.
+// Predict (XPBD and Jacobi): v = v / (1 + h w d) + h a (XPBD damping, on v only) or v += h a; p = x; x += h v.
 // A grabbed particle (inverse mass 0) is placed at the grab target. PUSH_SHIFT: only the frame
 // start's re-centring, x -= shift.
 @compute @workgroup_size(GROUP_SIZE)
@@ -166,9 +166,9 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
   var v = vel[i];
   if ((pc.flags & PUSH_DAMPED) != 0u) {
     let k = 1.0 + h * x.w * F.P.damping;
-    v.x = (v.x + h * a.x) / k;
-    v.y = (v.y + h * a.y) / k;
-    v.z = (v.z + h * a.z) / k;
+    v.x = v.x / k + h * a.x;
+    v.y = v.y / k + h * a.y;
+    v.z = v.z / k + h * a.z;
   } else {
     v.x += h * a.x;
     v.y += h * a.y;

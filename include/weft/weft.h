@@ -298,7 +298,8 @@ typedef struct wfMaterial {
 	float shearCompliance;
 	float bendCompliance;
 	float damping; // XPBD velocity damping d of f = m g - d v, kg/s, [0, 1e3]; integrated
-				   // implicitly, v <- (v + h a) / (1 + h d / m): stable for every d >= 0
+				   // implicitly on the velocity, v <- v / (1 + h d / m) + h a: stable for every
+				   // d >= 0, and a cloth at rest carries its whole weight
 	// Jacobi (small-step PBD)
 	float relaxation; // s in [0, 1): at s = 1 two particles joined by one constraint swap
 					  // the error every sweep (C -> -C), so the projection never converges

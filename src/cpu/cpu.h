@@ -45,7 +45,7 @@ void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfV
 	float damping);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
 // Particle stages over [begin, end), two particles a step; return where the scalar loop goes on.
-// Predict with a uniform acceleration a: v = (v + h a) / (1 + h w damping), p = x, x += h v (w != 0).
+// Predict with a uniform acceleration a: v = v / (1 + h w damping) + h a, p = x, x += h v (w != 0).
 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a);
 // v = factor (x - p) with w = 0 for dynamic particles, 0 for the others.
 int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor);

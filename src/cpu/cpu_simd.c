@@ -190,7 +190,7 @@ WF_TARGET_AVX2 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int 
 		__m256 dynamic = Dynamic(x);
 		__m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, _mm256_permute_ps(x, 0xFF)), dv)); // 1 + h w d
 		__m256 v = _mm256_loadu_ps(&vel[i].x);
-		__m256 nv = _mm256_div_ps(_mm256_add_ps(v, ha), k);  // v = (v + h a) / k
+		__m256 nv = _mm256_add_ps(_mm256_div_ps(v, k), ha);  // v = v / k + h a
 		__m256 nx = _mm256_add_ps(x, _mm256_mul_ps(hv, nv)); // x += h v
 		nx = _mm256_blend_ps(nx, x, 0x88);                   // w stays
 		nv = _mm256_blend_ps(nv, v, 0x88);

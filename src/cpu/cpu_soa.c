@@ -531,9 +531,9 @@ static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, b
 	}
 }
 
-// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop). Without
-// damping the divisor 1 + h w 0 is exactly 1 (h w is finite: masses are at least 1e-9 kg), and a
-// division by 1 returns its dividend, so the vector loop leaves the three divisions out.
+// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop: v = v / k + h a).
+// Without damping the divisor k = 1 + h w 0 is exactly 1 (h w is finite: masses are at least
+// 1e-9 kg), and a division by 1 returns its dividend, so the vector loop leaves the divisions out.
 WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
 {
 	const bool damped = damping != 0.0f;
@@ -549,13 +549,16 @@ WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float d
 		_mm256_storeu_ps(s->pz + i, z);
 		const __m256 dynamic = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ);
 		const __m256 vx = _mm256_loadu_ps(s->vx + i), vy = _mm256_loadu_ps(s->vy + i), vz = _mm256_loadu_ps(s->vz + i);
-		__m256 nvx = _mm256_add_ps(vx, hx), nvy = _mm256_add_ps(vy, hy), nvz = _mm256_add_ps(vz, hz);
+		__m256 nvx = vx, nvy = vy, nvz = vz;
 		if (damped) {
 			const __m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, w), dv)); // 1 + h w d
 			nvx = _mm256_div_ps(nvx, k);
 			nvy = _mm256_div_ps(nvy, k);
 			nvz = _mm256_div_ps(nvz, k);
 		}
+		nvx = _mm256_add_ps(nvx, hx);
+		nvy = _mm256_add_ps(nvy, hy);
+		nvz = _mm256_add_ps(nvz, hz);
 		_mm256_storeu_ps(s->vx + i, _mm256_blendv_ps(vx, nvx, dynamic));
 		_mm256_storeu_ps(s->vy + i, _mm256_blendv_ps(vy, nvy, dynamic));
 		_mm256_storeu_ps(s->vz + i, _mm256_blendv_ps(vz, nvz, dynamic));
@@ -570,9 +573,9 @@ WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float d
 		if (s->w[i] == 0.0f)
 			continue;
 		const float k = 1.0f + h * s->w[i] * damping;
-		s->vx[i] = (s->vx[i] + hax) / k;
-		s->vy[i] = (s->vy[i] + hay) / k;
-		s->vz[i] = (s->vz[i] + haz) / k;
+		s->vx[i] = s->vx[i] / k + hax;
+		s->vy[i] = s->vy[i] / k + hay;
+		s->vz[i] = s->vz[i] / k + haz;
 		s->x[i] = s->x[i] + h * s->vx[i];
 		s->y[i] = s->y[i] + h * s->vy[i];
 		s->z[i] = s->z[i] + h * s->vz[i];
@@ -594,14 +597,16 @@ WF_TARGET_AVX512 static void Predict16(wfCpuSoa* s, int i0, int i1, float h, flo
 		_mm512_storeu_ps(s->py + i, y);
 		_mm512_storeu_ps(s->pz + i, z);
 		const __mmask16 dynamic = _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
-		__m512 nvx = _mm512_add_ps(_mm512_loadu_ps(s->vx + i), hx), nvy = _mm512_add_ps(_mm512_loadu_ps(s->vy + i), hy);
-		__m512 nvz = _mm512_add_ps(_mm512_loadu_ps(s->vz + i), hz);
+		__m512 nvx = _mm512_loadu_ps(s->vx + i), nvy = _mm512_loadu_ps(s->vy + i), nvz = _mm512_loadu_ps(s->vz + i);
 		if (damped) {
 			const __m512 k = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(hv, w), dv)); // 1 + h w d
 			nvx = _mm512_div_ps(nvx, k);
 			nvy = _mm512_div_ps(nvy, k);
 			nvz = _mm512_div_ps(nvz, k);
 		}
+		nvx = _mm512_add_ps(nvx, hx);
+		nvy = _mm512_add_ps(nvy, hy);
+		nvz = _mm512_add_ps(nvz, hz);
 		_mm512_mask_storeu_ps(s->vx + i, dynamic, nvx);
 		_mm512_mask_storeu_ps(s->vy + i, dynamic, nvy);
 		_mm512_mask_storeu_ps(s->vz + i, dynamic, nvz);

@@ -31,9 +31,11 @@ void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage)
 	}
 }
 
-// Forces m g - d v (plus wind), the damping implicit: v = (v + h a) / (1 + h w d); p = x; x += h v.
-// The implicit damping factor 1 / (1 + h w d) lies in (0, 1] for every d >= 0, so no damping can
-// make a step unstable (the explicit v (1 - h w d) overshoots once h w d > 2).
+// Forces m g - d v (plus wind): the damper implicit on the velocity the substep starts with, the
+// applied forces added after it: v = v / (1 + h w d) + h a; p = x; x += h v. The factor
+// 1 / (1 + h w d) lies in (0, 1] for every d >= 0, so no damping can make a step unstable (the
+// explicit v (1 - h w d) overshoots once h w d > 2), and a particle at rest gets the whole h a:
+// a damper never holds up weight (dividing h a too left a hanging chain m g / (1 + h w d)).
 // Pinned and grabbed particles (w = 0) keep their place.
 void wfCpuAero(const wfCpuContext* ctx, wfCloth* c)
 {
@@ -108,10 +110,10 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 				a.z += aero[i].z;
 			}
 			wfVec4 v = vel[i];
-			float k = 1.0f + h * x.w * damping;
-			v.x = (v.x + h * a.x) / k;
-			v.y = (v.y + h * a.y) / k;
-			v.z = (v.z + h * a.z) / k;
+			const float k = 1.0f + h * x.w * damping;
+			v.x = v.x / k + h * a.x;
+			v.y = v.y / k + h * a.y;
+			v.z = v.z / k + h * a.z;
 			vel[i] = v;
 			pos[i] = (wfVec4){x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w};
 		}

@@ -173,9 +173,9 @@ void Predict(uint substep, bool damped)
 		precise vec3 v = gV[j];
 		if (damped) {
 			precise float k = 1.0 + h * w * P.damping;
-			v.x = (v.x + h * a.x) / k;
-			v.y = (v.y + h * a.y) / k;
-			v.z = (v.z + h * a.z) / k;
+			v.x = v.x / k + h * a.x;
+			v.y = v.y / k + h * a.y;
+			v.z = v.z / k + h * a.z;
 		} else {
 			v.x += h * a.x;
 			v.y += h * a.y;

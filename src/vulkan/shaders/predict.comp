@@ -1,5 +1,5 @@
 #version 450
-// Predict (XPBD and Jacobi): v = (v + h a) / (1 + h w d) (XPBD damping, implicit) or v += h a; p = x; x += h v.
+// Predict (XPBD and Jacobi): v = v / (1 + h w d) + h a (XPBD damping, implicit on v only) or v += h a; p = x; x += h v.
 // A grabbed particle (inverse mass 0) is placed at the grab target (wfCpuPlaceGrab).
 // With WF_VK_PUSH_SHIFT it only re-centres the cloth at the frame start: x -= shift; with
 // WF_VK_PUSH_AERO it only writes the particle's drag and lift acceleration into prev (wfAeroAccel).
@@ -63,9 +63,9 @@ void main()
 	precise vec4 v = vel[i];
 	if ((pc.flags & WF_VK_PUSH_DAMPED) != 0u) {
 		precise float k = 1.0 + h * x.w * P.damping;
-		v.x = (v.x + h * a.x) / k;
-		v.y = (v.y + h * a.y) / k;
-		v.z = (v.z + h * a.z) / k;
+		v.x = v.x / k + h * a.x;
+		v.y = v.y / k + h * a.y;
+		v.z = v.z / k + h * a.z;
 	} else {
 		v.x += h * a.x;
 		v.y += h * a.y;
