@@ -780,8 +780,8 @@ WF_TEST(xpbd_damping_keeps_statics)
 			// d = 1000 kg/s on ten 0.1 kg particles: overdamped, settled in about 40 s.
 			const int frames = dampings[k] >= 1000.0f ? 2400 : 600;
 			const double ext = SettledChain(links, chain ? 4 : 1, dampings[k], alpha, frames);
-			fprintf(stderr, "  %d link(s), damping %g kg/s: extension %.7f m, expected %.7f (ratio %.5f)\n", links,
-				(double)dampings[k], ext, expected, ext / expected);
+			fprintf(stderr, "  %d link(s), damping %g kg/s: extension %.7f m, expected %.7f (ratio %.5f)\n", links, (double)dampings[k],
+				ext, expected, ext / expected);
 			ENSURE_NEAR(ext / expected, 1.0, chain ? 5e-3 : 1e-3);
 		}
 	}
