@@ -350,6 +350,13 @@ test_help() {
 	run help bench
 	expect_code 0
 	grep -q -- '--warmup N' "$tmp/stdout" || fail "help bench lacks --warmup"
+	# Jacobi takes any sweep count (an odd one copies the result back): the help says so, and an odd
+	# count runs.
+	run help run
+	! grep -q 'even --iterations' "$tmp/stdout" || fail "help run says jacobi needs an even --iterations"
+	grep -q 'jacobi: sweeps, any count' "$tmp/stdout" || fail "help run does not say jacobi takes any sweep count"
+	run run --preset spring-mesh --grid 8x8 --frames 3 --iterations 3 --backend cpu --quiet
+	expect_code 0
 }
 
 test_bench() {
