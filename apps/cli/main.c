@@ -51,7 +51,9 @@ static const Command kCommands[] = {
 		"  Ctrl-C (SIGINT) or SIGTERM stops after the frame in progress and keeps what was finished: the\n"
 		"  OBJ and PNG frames, the CSV and the video of those frames (exit code 130); a second one stops at\n"
 		"  once. Temporaries left by a killed run are removed by the next run into the same place. A run\n"
-		"  in which every frame was discarded (the step blew up each time) fails with exit code 1.\n"},
+		"  in which every frame was discarded (the step blew up each time) fails with exit code 1, and\n"
+		"  writes no statistics or video; one in which more than half were discarded writes its outputs\n"
+		"  and fails with exit code 1 too (what it shows is mostly frame starts kept).\n"},
 	{"bench", CliBench,
 		"weft bench (--scene FILE.json | --preset NAME) [options]\n"
 		"  Times frames after a warm-up: median, p10 and p90 ms per frame, particle-substeps and\n"
