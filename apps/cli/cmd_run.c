@@ -329,6 +329,13 @@ int CliRun(int argc, char** argv)
 			kept[0] != 0 ? kept : "nothing (no frame was finished)");
 	if (code == CLI_EXIT_OK && !o.quiet)
 		PrintSummary(&sim, &o, &result);
+	// Most frames discarded: the outputs are written, but what they show is mostly frame starts kept.
+	if (code == CLI_EXIT_OK && 2 * result.discarded > result.frames) {
+		fprintf(stderr,
+			"weft run: %d of %d frames were discarded (more than half): the run failed (lower the time step or the stiffness, or raise --substeps)\n",
+			result.discarded, result.frames);
+		code = CLI_EXIT_RUNTIME;
+	}
 	CliSimDestroy(&sim);
 	return code;
 }

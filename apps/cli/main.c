@@ -17,10 +17,10 @@ static const Command kCommands[] = {
 		"weft run (--scene FILE.json | --preset NAME) [options]\n"
 		"  Steps the scene, writes one OBJ per frame and a statistics CSV, prints a summary.\n"
 		"  --frames N        frames to step, [1, 10000000] (default: the scene's \"frames\", else 120)\n"
-		"  --solver S        xpbd, jacobi or springs (jacobi needs an even --iterations)\n"
+		"  --solver S        xpbd, jacobi or springs\n"
 		"  --grid CxR        particles per row and column of every cloth, each [1, 8192]\n"
 		"  --substeps N      substeps per frame, [1, 4096]\n"
-		"  --iterations N    iterations (jacobi: sweeps) per substep, [1, 1024]\n"
+		"  --iterations N    iterations (jacobi: sweeps, any count; an odd one adds a copy back) per substep, [1, 1024]\n"
 		"  --backend B       auto, cpu or vulkan\n"
 		"  --threads N       CPU worker threads, [0, 1024], 0 = all cores\n"
 		"  --self-collision on|off  particles of each cloth kept 2 x thickness apart (CPU)\n"
@@ -51,7 +51,9 @@ static const Command kCommands[] = {
 		"  Ctrl-C (SIGINT) or SIGTERM stops after the frame in progress and keeps what was finished: the\n"
 		"  OBJ and PNG frames, the CSV and the video of those frames (exit code 130); a second one stops at\n"
 		"  once. Temporaries left by a killed run are removed by the next run into the same place. A run\n"
-		"  in which every frame was discarded (the step blew up each time) fails with exit code 1.\n"},
+		"  in which every frame was discarded (the step blew up each time) fails with exit code 1, and\n"
+		"  writes no statistics or video; one in which more than half were discarded writes its outputs\n"
+		"  and fails with exit code 1 too (what it shows is mostly frame starts kept).\n"},
 	{"bench", CliBench,
 		"weft bench (--scene FILE.json | --preset NAME) [options]\n"
 		"  Times frames after a warm-up: median, p10 and p90 ms per frame, particle-substeps and\n"

@@ -308,7 +308,8 @@ typedef struct wfMaterial {
 	float stiffness;     // N/m, [0, 1e7]
 	float springDamping; // damper along each spring, N s/m, [0, 1e5]
 	// Tearing: a stretch constraint whose strain (length - rest) / rest passes tearStrain at the end
-	// of a frame breaks, and the mesh splits there (see wfCloth_GetTearCount). [0, 100]; 0 = never
+	// of a frame breaks, and the mesh splits there within that frame (wfClothInfo.topology counts
+	// the changes, wfCloth_ReadSourceParticles tells each copy's particle). [0, 100]; 0 = never
 	// (the default). Live like the rest: the check runs between frames.
 	float tearStrain;
 } wfMaterial;

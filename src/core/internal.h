@@ -332,6 +332,8 @@ wfResult wfBuildTriangleRows(wfClothModel* m);
 wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
 // tear.c: between frames, the stretch constraints past wfMaterial.tearStrain break and the mesh
 // splits there (a no-op without tearStrain or without a constraint past it).
+// A frame's tear repeats its split pass at most this many times (tear.c).
+#define WF_TEAR_PASSES 16
 wfResult wfClothTear(wfWorld* world, wfCloth* cloth);
 // Gives a cloth a new model of nm->particleCount particles (taken over): particle k takes pin and
 // source of particle from[k] of the old model, the state pos/vel (NULL: the old arrays, grown);

@@ -13,8 +13,11 @@
 //   with x (the particle between them along the cloth), by the plane when both do;
 // - a shear or bending constraint (a, b) that spanned a split vertex (their shared stretch
 //   neighbour) and no longer has a shared neighbour is removed: it would bridge the crack.
-// Each particle splits at most once a frame, and a constraint whose end split or was made this
-// frame waits for the next frame (its strain was measured before the split). The particles of the
+// A constraint past the threshold that is already released at an end (that end not held, and all
+// its triangles on the other end's side: the copy a split made for it) is not split again. Each
+// particle splits at most once a pass, and the passes repeat on the model the last one built until
+// no constraint past the threshold is joined at both ends (bounded by WF_TEAR_PASSES): no tear waits
+// for the next frame. The particles of the
 // cloth keep their indices; the copies are appended, and wfCloth_ReadSourceParticles tells which
 // particle of the untorn cloth each one came from.
 //
@@ -208,9 +211,8 @@ static void FreeEdit(TearEdit* e)
 
 // The model of the edit: constraints coloured again, adjacency and triangle rows rebuilt, the
 // per-particle arrays of the copies taken from their particles.
-static wfResult BuildModel(const wfCloth* c, const TearEdit* e, wfClothModel* nm)
+static wfResult BuildModel(const wfCloth* c, const wfClothModel* m, const TearEdit* e, wfClothModel* nm)
 {
-	const wfClothModel* m = &c->model;
 	memset(nm, 0, sizeof *nm);
 	const int n = e->n;
 	int count = 0;
@@ -366,107 +368,139 @@ static bool StretchStrain(const wfClothModel* m, const wfVec4* pos, int k, float
 	return true;
 }
 
-wfResult wfClothTear(wfWorld* world, wfCloth* c)
+// Whether end e of stretch constraint (e, o) is free of the cloth behind it: e is not held
+// (inverse mass > 0) and every triangle around e has its centroid on o's side of the plane through
+// e perpendicular to o - e (SplitVertex's side test, the same float operations). The copy a split
+// makes for the constraint is such an end: the constraint no longer holds the cloth together.
+static bool ReleasedEnd(const wfClothModel* m, const wfVec4* pos, uint32_t e, uint32_t o)
 {
-	const float limit = c->material.tearStrain;
-	const wfClothModel* m = &c->model;
-	if (!(limit > 0.0f) || m->familyCount[WF_FAMILY_STRETCH] == 0)
-		return WF_OK;
-	wfResult r = wfSyncHost(world, c);
-	if (r != WF_OK)
-		return r;
-	// The constraints past the threshold, the most strained first.
-	const wfVec4* pos = c->state.pos;
+	const wfVec4 x = pos[e], d = pos[o];
+	if (!(x.w > 0.0f))
+		return false;
+	wfVec4 nrm = {d.x - x.x, d.y - x.y, d.z - x.z, 0.0f};
+	const float len = sqrtf(nrm.x * nrm.x + nrm.y * nrm.y + nrm.z * nrm.z);
+	if (!(len > 0.0f))
+		return false;
+	nrm.x /= len;
+	nrm.y /= len;
+	nrm.z /= len;
+	for (int s = m->triStart[e]; s < m->triStart[e + 1]; ++s) {
+		const uint32_t* t = &m->indices[3 * m->triList[s]];
+		wfVec4 g = {(pos[t[0]].x + pos[t[1]].x + pos[t[2]].x) / 3.0f, (pos[t[0]].y + pos[t[1]].y + pos[t[2]].y) / 3.0f,
+			(pos[t[0]].z + pos[t[1]].z + pos[t[2]].z) / 3.0f, 0.0f};
+		if (!(Dot3(x, g, nrm) > 0.0f))
+			return false;
+	}
+	return true;
+}
+
+// Whether constraint k is past the limit and joined: neither end released (ReleasedEnd).
+static bool JoinedPastLimit(const wfClothModel* m, const wfVec4* pos, int k, float limit, float* strain)
+{
+	if (!StretchStrain(m, pos, k, strain) || !(*strain > limit))
+		return false;
+	const wfConstraint* q = &m->constraints[k];
+	return !ReleasedEnd(m, pos, q->a, q->b) && !ReleasedEnd(m, pos, q->b, q->a);
+}
+
+// One split pass over model m with positions pos and velocities vel (m's particles): each joined
+// constraint past the limit, the most strained first, splits one of its ends unless an end was
+// split or made in this pass. Returns the edit in e (e->splits 0: nothing changed) or an error.
+static wfResult SplitPass(wfWorld* world, const wfCloth* c, const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, float limit,
+	TearEdit* e)
+{
+	memset(e, 0, sizeof *e);
 	int candidates = 0;
 	float strain;
 	for (int k = 0; k < m->constraintCount; ++k)
-		candidates += StretchStrain(m, pos, k, &strain) && strain > limit;
+		candidates += JoinedPastLimit(m, pos, k, limit, &strain);
 	if (candidates == 0)
 		return WF_OK;
 	Candidate* list = (Candidate*)malloc((size_t)candidates * sizeof *list);
 	const int n = m->particleCount, splitsMax = candidates < n ? candidates : n;
-	TearEdit e = {.n = n, .capacity = n + splitsMax};
-	e.conCapacity = m->constraintCount + splitsMax * (m->maxDegree + 1);
-	e.pos = (wfVec4*)malloc((size_t)e.capacity * sizeof(wfVec4));
-	e.vel = (wfVec4*)malloc((size_t)e.capacity * sizeof(wfVec4));
-	e.from = (int*)malloc((size_t)e.capacity * sizeof(int));
-	e.touched = (uint8_t*)calloc((size_t)e.capacity, 1);
-	e.tri = (uint32_t*)malloc((size_t)(3 * m->triangleCount + 1) * sizeof(uint32_t));
-	e.con = (wfConstraint*)malloc((size_t)e.conCapacity * sizeof(wfConstraint));
-	e.dead = (uint8_t*)calloc((size_t)e.conCapacity, 1);
-	if (!list || !e.pos || !e.vel || !e.from || !e.touched || !e.tri || !e.con || !e.dead) {
+	e->n = n;
+	e->capacity = n + splitsMax;
+	e->conCapacity = m->constraintCount + splitsMax * (m->maxDegree + 1);
+	e->pos = (wfVec4*)malloc((size_t)e->capacity * sizeof(wfVec4));
+	e->vel = (wfVec4*)malloc((size_t)e->capacity * sizeof(wfVec4));
+	e->from = (int*)malloc((size_t)e->capacity * sizeof(int));
+	e->touched = (uint8_t*)calloc((size_t)e->capacity, 1);
+	e->tri = (uint32_t*)malloc((size_t)(3 * m->triangleCount + 1) * sizeof(uint32_t));
+	e->con = (wfConstraint*)malloc((size_t)e->conCapacity * sizeof(wfConstraint));
+	e->dead = (uint8_t*)calloc((size_t)e->conCapacity, 1);
+	if (!list || !e->pos || !e->vel || !e->from || !e->touched || !e->tri || !e->con || !e->dead) {
 		free(list);
-		FreeEdit(&e);
+		FreeEdit(e);
+		memset(e, 0, sizeof *e);
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "tear: out of memory for cloth %d", c->index);
 	}
 	int at = 0;
 	for (int k = 0; k < m->constraintCount; ++k) {
-		if (StretchStrain(m, pos, k, &strain) && strain > limit)
+		if (JoinedPastLimit(m, pos, k, limit, &strain))
 			list[at++] = (Candidate){strain, k};
 	}
 	qsort(list, (size_t)candidates, sizeof *list, CompareCandidates);
-	memcpy(e.pos, c->state.pos, (size_t)n * sizeof(wfVec4));
-	memcpy(e.vel, c->state.vel, (size_t)n * sizeof(wfVec4));
+	memcpy(e->pos, pos, (size_t)n * sizeof(wfVec4));
+	memcpy(e->vel, vel, (size_t)n * sizeof(wfVec4));
 	for (int i = 0; i < n; ++i)
-		e.from[i] = i;
-	memcpy(e.tri, m->indices, (size_t)3 * m->triangleCount * sizeof(uint32_t));
-	memcpy(e.con, m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
-	e.conCount = m->constraintCount;
+		e->from[i] = i;
+	memcpy(e->tri, m->indices, (size_t)3 * m->triangleCount * sizeof(uint32_t));
+	memcpy(e->con, m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	e->conCount = m->constraintCount;
 
 	// Split at the end with more triangles around it (an interior particle), else at the other.
 	for (int i = 0; i < candidates; ++i) {
-		const wfConstraint q = e.con[list[i].index];
-		if (e.dead[list[i].index] || e.touched[q.a] || e.touched[q.b])
+		const wfConstraint q = e->con[list[i].index];
+		if (e->dead[list[i].index] || e->touched[q.a] || e->touched[q.b])
 			continue;
 		const int ta = m->triStart[q.a + 1] - m->triStart[q.a], tb = m->triStart[q.b + 1] - m->triStart[q.b];
 		const uint32_t v = tb > ta ? q.b : q.a, w = v == q.a ? q.b : q.a;
-		if (!SplitVertex(&e, m, v, w) && !SplitVertex(&e, m, w, v))
-			e.touched[q.a] = e.touched[q.b] = 1;
+		if (!SplitVertex(e, m, v, w) && !SplitVertex(e, m, w, v))
+			e->touched[q.a] = e->touched[q.b] = 1;
 	}
 	free(list);
-	if (e.splits == 0) {
-		FreeEdit(&e);
+	if (e->splits == 0)
 		return WF_OK;
-	}
 	// Shear and bending constraints at a split particle, or that spanned one (their shared stretch
 	// neighbour), and no longer share a stretch neighbour bridge the crack: removed. The stretch
 	// neighbours after the splits in compressed rows.
-	int* start = (int*)calloc((size_t)e.n + 1, sizeof(int));
-	uint32_t* other = (uint32_t*)malloc((size_t)(2 * e.conCount + 1) * sizeof(uint32_t));
+	int* start = (int*)calloc((size_t)e->n + 1, sizeof(int));
+	uint32_t* other = (uint32_t*)malloc((size_t)(2 * e->conCount + 1) * sizeof(uint32_t));
 	if (start == NULL || other == NULL) {
 		free(start);
 		free(other);
-		FreeEdit(&e);
+		FreeEdit(e);
+		memset(e, 0, sizeof *e);
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "tear: out of memory for cloth %d", c->index);
 	}
-	for (int i = 0; i < e.conCount; ++i) {
-		if (!e.dead[i] && e.con[i].family == WF_FAMILY_STRETCH) {
-			start[e.con[i].a + 1]++;
-			start[e.con[i].b + 1]++;
+	for (int i = 0; i < e->conCount; ++i) {
+		if (!e->dead[i] && e->con[i].family == WF_FAMILY_STRETCH) {
+			start[e->con[i].a + 1]++;
+			start[e->con[i].b + 1]++;
 		}
 	}
-	for (int i = 0; i < e.n; ++i)
+	for (int i = 0; i < e->n; ++i)
 		start[i + 1] += start[i];
-	const int total = start[e.n];
+	const int total = start[e->n];
 	// Each row fills from its end down: afterwards start[i + 1] is row i's beginning.
-	for (int i = 0; i < e.conCount; ++i) {
-		if (e.dead[i] || e.con[i].family != WF_FAMILY_STRETCH)
+	for (int i = 0; i < e->conCount; ++i) {
+		if (e->dead[i] || e->con[i].family != WF_FAMILY_STRETCH)
 			continue;
-		other[--start[e.con[i].a + 1]] = e.con[i].b;
-		other[--start[e.con[i].b + 1]] = e.con[i].a;
+		other[--start[e->con[i].a + 1]] = e->con[i].b;
+		other[--start[e->con[i].b + 1]] = e->con[i].a;
 	}
-	for (int i = 0; i < e.n; ++i)
+	for (int i = 0; i < e->n; ++i)
 		start[i] = start[i + 1];
-	start[e.n] = total;
-	for (int i = 0; i < e.conCount; ++i) {
-		const wfConstraint* q = &e.con[i];
-		if (e.dead[i] || q->family == WF_FAMILY_STRETCH)
+	start[e->n] = total;
+	for (int i = 0; i < e->conCount; ++i) {
+		const wfConstraint* q = &e->con[i];
+		if (e->dead[i] || q->family == WF_FAMILY_STRETCH)
 			continue;
-		bool near = e.touched[q->a] || e.touched[q->b];
+		bool near = e->touched[q->a] || e->touched[q->b];
 		if (!near && i < m->constraintCount) {
 			for (int s = m->adjStart[q->a]; s < m->adjStart[q->a + 1] && !near; ++s) {
 				const uint32_t y = m->adjOther[s];
-				if (!e.touched[y] || m->constraints[m->adjConstraint[s]].family != WF_FAMILY_STRETCH)
+				if (!e->touched[y] || m->constraints[m->adjConstraint[s]].family != WF_FAMILY_STRETCH)
 					continue;
 				for (int t = m->adjStart[q->b]; t < m->adjStart[q->b + 1] && !near; ++t)
 					near = m->adjOther[t] == y && m->constraints[m->adjConstraint[t]].family == WF_FAMILY_STRETCH;
@@ -478,18 +512,76 @@ wfResult wfClothTear(wfWorld* world, wfCloth* c)
 		for (int s = start[q->a]; s < start[q->a + 1] && !shared; ++s)
 			for (int t = start[q->b]; t < start[q->b + 1] && !shared; ++t)
 				shared = other[s] == other[t];
-		e.dead[i] = !shared;
+		e->dead[i] = !shared;
 	}
 	free(start);
 	free(other);
-	wfClothModel nm;
-	r = BuildModel(c, &e, &nm);
-	if (r != WF_OK) {
+	return WF_OK;
+}
+
+// The tear of one frame: split passes repeat on the model each one builds until no joined
+// constraint past the limit is left (or a pass splits nothing, or WF_TEAR_PASSES passes ran: a
+// particle splits at most once a pass, so a particle with several constraints past the limit
+// needs a pass for each); the backend then takes the last model once.
+wfResult wfClothTear(wfWorld* world, wfCloth* c)
+{
+	const float limit = c->material.tearStrain;
+	if (!(limit > 0.0f) || c->model.familyCount[WF_FAMILY_STRETCH] == 0)
+		return WF_OK;
+	wfResult r = wfSyncHost(world, c);
+	if (r != WF_OK)
+		return r;
+	// The working model, state and, per particle, the particle of c->model it copies.
+	wfClothModel work = c->model;
+	wfVec4* pos = c->state.pos;
+	wfVec4* vel = c->state.vel;
+	int* from = NULL;
+	bool changed = false;
+	for (int pass = 0; pass < WF_TEAR_PASSES && r == WF_OK; ++pass) {
+		TearEdit e;
+		r = SplitPass(world, c, &work, pos, vel, limit, &e);
+		if (r != WF_OK || e.splits == 0) {
+			if (e.splits == 0)
+				FreeEdit(&e);
+			break;
+		}
+		wfClothModel nm;
+		r = BuildModel(c, &work, &e, &nm);
+		int* composed = (int*)malloc((size_t)e.n * sizeof(int));
+		if (r != WF_OK || composed == NULL) {
+			if (r == WF_OK)
+				wfFreeModel(&nm);
+			free(composed);
+			FreeEdit(&e);
+			r = wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "tear: out of memory rebuilding cloth %d", c->index);
+			break;
+		}
+		for (int k = 0; k < e.n; ++k)
+			composed[k] = from != NULL ? from[e.from[k]] : e.from[k];
+		// The pass's edit becomes the working state (its arrays handed over, the rest freed).
+		if (changed) {
+			wfFreeModel(&work);
+			free(pos);
+			free(vel);
+		}
+		free(from);
+		from = composed;
+		work = nm;
+		pos = e.pos;
+		vel = e.vel;
+		e.pos = e.vel = NULL;
 		FreeEdit(&e);
-		return wfSetError(world, r, "tear: out of memory rebuilding cloth %d", c->index);
+		changed = true;
 	}
-	r = wfClothReplaceModel(world, c, &nm, e.from, e.pos, e.vel);
-	FreeEdit(&e);
+	if (changed && r == WF_OK)
+		r = wfClothReplaceModel(world, c, &work, from, pos, vel);
+	else if (changed)
+		wfFreeModel(&work);
+	if (changed) {
+		free(pos);
+		free(vel);
+	}
+	free(from);
 	return r;
 }
 

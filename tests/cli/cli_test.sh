@@ -93,6 +93,12 @@ test_unwritable_obj() {
 	[ -z "$(find "$tmp" -name '*.obj')" ] || fail "OBJ files written despite the error"
 	[ ! -s "$tmp/stdout" ] || fail "a summary was printed"
 	expect_no_temporaries
+	# 29 of 30 frames discarded (frame 1 passed the check): the outputs are written, the run fails.
+	run run --scene "$here/good/mostly_discarded.json" --stats "$tmp/m.csv"
+	expect_code 1
+	expect_stderr "29 of 30 frames were discarded (more than half)"
+	[ -s "$tmp/m.csv" ] || fail "the statistics of a mostly discarded run were not written"
+	expect_no_temporaries
 }
 
 test_unwritable_stats() {
@@ -350,6 +356,13 @@ test_help() {
 	run help bench
 	expect_code 0
 	grep -q -- '--warmup N' "$tmp/stdout" || fail "help bench lacks --warmup"
+	# Jacobi takes any sweep count (an odd one copies the result back): the help says so, and an odd
+	# count runs.
+	run help run
+	! grep -q 'even --iterations' "$tmp/stdout" || fail "help run says jacobi needs an even --iterations"
+	grep -q 'jacobi: sweeps, any count' "$tmp/stdout" || fail "help run does not say jacobi takes any sweep count"
+	run run --preset spring-mesh --grid 8x8 --frames 3 --iterations 3 --backend cpu --quiet
+	expect_code 0
 }
 
 test_bench() {
