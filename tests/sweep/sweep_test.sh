@@ -380,12 +380,14 @@ test_scenes_equal_run() {
 		n=$((n + 1))
 	done
 	[ $n -ge 12 ] || fail "only $n scenes in scenes/"
-	# A cloth dropped on the tablecloth's box comes to rest on it (the box is a collider of the
-	# scene): 90 frames, the final kinetic energy under 1 J (without the box, 1 229 J at frame 180).
+	# The tablecloth drapes over the scene's box (a collider, top at about 0.7 m): after 90 frames
+	# its particles have dropped 0.40 m on average, not the 0.995 m of a cloth lying flat on the
+	# floor, which is where it ends without the box.
 	sweep_file table.json "{\"scene\": \"$(realpath "$here/../../scenes/tablecloth.json")\", \"frames\": 90}"
 	run sweep "$tmp/table.json" --out "$tmp/table" --backend cpu --quiet
 	expect_code 0 sweep tablecloth 90 frames
-	awk -F, 'NR == 2 { exit !($5 < 1) }' "$tmp/table/summary.csv" || fail "tablecloth: kinetic energy $(awk -F, 'NR == 2 { print $5 }' "$tmp/table/summary.csv") J at frame 90, expected < 1 J (at rest on the box)"
+	awk -F, 'NR == 2 { exit !($10 > 0.3 && $10 < 0.6) }' "$tmp/table/summary.csv" ||
+		fail "tablecloth: sag $(awk -F, 'NR == 2 { print $10 }' "$tmp/table/summary.csv") m at frame 90, expected 0.3 to 0.6 m (draped over the box)"
 	# Cloths that collide with each other (world.selfCollision.betweenCloths) are never batched with
 	# another variant's: 2 variants of stacked.json, 2 worlds even with --batch 1024.
 	sweep_file stacked.json "{\"scene\": \"$(realpath "$here/../../scenes/stacked.json")\", \"frames\": 2, \"axes\": {\"cloths[0].material.damping\": [0, 0.01]}}"
@@ -594,8 +596,9 @@ test_disk_full() {
 }
 
 # Planning is linear in the variant count: --list of 100 000 variants of distinct worlds (a
-# time step each, so 100 000 groups) within 60 s (measured 2025: about 2.5 s on the 2-core VM;
-# the quadratic grouping and axis lookups took 8.5 s at 20 000 and would take minutes here).
+# time step each, so 100 000 groups) within 60 s (measured: 2.3 to 3.3 s on the 2-core VM, 7.7 s
+# under ASan; the quadratic grouping and axis lookups took 5.7 s at 20 000 and did not finish
+# 100 000 in 5 minutes).
 test_plan_linear() {
 	sweep_file big.json '{"scene": {"world": {"backend": "cpu"}, "cloth": {"cols": 2, "rows": 2}}, "frames": 1,
   "axes": {"world.step.timeStep": {"linear": [0.001, 0.02], "n": 100000}}}'
