@@ -71,12 +71,12 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer (clang): the scene loader, the OBJ reader and the command-line parser, seeded from scenes/ and tests/cli,
+# libFuzzer (clang): the scene loader, the OBJ reader, the command-line parser and the sweep file parser, seeded from scenes/ and tests/cli,
 # FUZZ_SECONDS each; only the library and the two targets are built. Longer runs: docs/FUZZING.md.
 test-fuzz: deps
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
 		-DWEFT_FUZZ=ON -DWEFT_VULKAN=OFF -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_APPS=OFF -DWEFT_BUILD_BENCH=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz_scene weft_fuzz_obj weft_fuzz_args
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz_scene weft_fuzz_obj weft_fuzz_args weft_fuzz_sweep
 	fuzz/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 test: test-format test-plain test-asan test-fuzz

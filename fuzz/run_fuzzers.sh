@@ -2,7 +2,7 @@
 # Runs each libFuzzer target of a WEFT_FUZZ build for a bounded time, seeded from the repository:
 #   run_fuzzers.sh BUILD_DIR SECONDS [more libFuzzer flags]
 # Seeds: scene files from scenes/ and tests/cli/{good,bad}; OBJ files (scenes/meshes and small
-# forms); argument sets from tests/cli/cases.txt.
+# forms); argument sets from tests/cli/cases.txt; sweep files from scenes/sweeps and tests/sweep.
 # New inputs go to BUILD_DIR/fuzz/<target>-corpus (kept between runs), crashes to BUILD_DIR/fuzz/.
 # Exit code: 0 when no target found anything, else the first failing target's.
 set -u
@@ -13,9 +13,16 @@ extra=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 work=$build/fuzz
-mkdir -p "$work/scene-seed" "$work/args-seed" "$work/obj-seed" "$work/scene-corpus" "$work/args-corpus" "$work/obj-corpus"
+mkdir -p "$work/scene-seed" "$work/args-seed" "$work/obj-seed" "$work/sweep-seed" "$work/scene-corpus" "$work/args-corpus" "$work/obj-corpus" \
+	"$work/sweep-corpus"
 
 cp "$root"/scenes/*.json "$root"/tests/cli/good/*.json "$root"/tests/cli/bad/*.json "$work/scene-seed/"
+# Sweep seeds: the shipped sweep files (their "../scene.json" resolves: the target names its input
+# scenes/sweeps/fuzz.json) and the tests' (their base scene path made one of scenes/).
+cp "$root"/scenes/sweeps/*.json "$work/sweep-seed/"
+for f in "$root"/tests/sweep/*.json; do
+	sed 's|"\.\./\.\./scenes/|"../|' "$f" >"$work/sweep-seed/test_$(basename "$f")"
+done
 # OBJ seeds: the shipped meshes' first lines (the whole skirt is slow to mutate) and small forms.
 head -c 4000 "$root"/scenes/meshes/skirt.obj >"$work/obj-seed/skirt_head.obj"
 printf 'v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nf 1/1 4/4 3/3 2/2\nf -4 -3 -2\n' >"$work/obj-seed/quad.obj"
@@ -49,7 +56,7 @@ while IFS='|' read -r name code text more args; do
 done <"$root/tests/cli/cases.txt"
 
 status=0
-for target in scene obj args; do
+for target in scene obj args sweep; do
 	exe=$build/fuzz/weft_fuzz_$target
 	[ -x "$exe" ] || exe=$build/weft_fuzz_$target
 	[ -x "$exe" ] || { echo "run_fuzzers.sh: $target: no executable in $build/fuzz" >&2; exit 2; }

@@ -84,6 +84,12 @@ typedef struct CliSim {
 // Returns CLI_EXIT_OK or an exit code after printing the reason.
 int CliSimCreate(CliSim* sim, const CliOptions* options, int defaultFrames);
 void CliSimDestroy(CliSim* sim);
+// What a scene adds to its world, in the order `weft run --scene` adds it: the scene's colliders
+// (with `colliders`), then `count` cloths: `cloths` (the scene's defs after the command line's
+// changes), or the scene's own defs when NULL. `weft sweep` builds each batch's world through it.
+// Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME after printing "WHO: cannot create ...".
+int CliPopulateWorld(wfWorld* world, const wfScene* scene, bool colliders, const wfClothDef* cloths, int count, wfClothId* out,
+	const char* who);
 
 // Wall clock for timings (CLOCK_MONOTONIC), in seconds.
 double CliNow(void);

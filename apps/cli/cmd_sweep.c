@@ -11,7 +11,12 @@
 #include "sweep_plan.h"
 #include "weft_env.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +56,9 @@ typedef struct Sweep {
 	int batchCount;
 	char device[256]; // this rank's --devices entry
 	int ranHere;
-	bool toldAuto; // the message of "auto" on the CPU was printed
-	int hardware;  // a hardware Vulkan device: 1, 0, or -1 not asked yet (HasHardware)
+	bool toldAuto;    // the message of "auto" on the CPU was printed
+	bool writeFailed; // a result file could not be written (a full disk): no more variants are run
+	int hardware;     // a hardware Vulkan device: 1, 0, or -1 not asked yet (HasHardware)
 	double start;
 } Sweep;
 
@@ -212,18 +218,180 @@ static char* PlanText(const Sweep* s)
 	return text;
 }
 
+// ------------------------------------------------------------------ finished variants
+
+// A row as WriteVariant writes it: "v,<the variant's parameters>,<status>,<frames>," then the 13
+// other measures (numbers; the clearances may be empty) and one '\n'. A row of another variant,
+// another sweep or another program, or one cut short, is not this variant's.
+static bool RowValid(const Sweep* s, int v, const char* row)
+{
+	const SweepVariant* variant = &s->plan.variants[v];
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "%d%s", v, s->plan.columnCount > 0 ? "," : "");
+	size_t n = strlen(prefix), params = strlen(variant->params);
+	if (strncmp(row, prefix, n) != 0 || strncmp(row + n, variant->params, params) != 0 || row[n + params] != ',')
+		return false;
+	const char* at = row + n + params + 1;
+	if (strncmp(at, "ok,", 3) == 0)
+		at += 3;
+	else if (strncmp(at, "blown_up,", 9) == 0)
+		at += 9;
+	else
+		return false;
+	// frames, time, kinetic, potential, energy, max strain, mean strain, sag, sphere and floor
+	// clearances, non-finite, then the three warning counts.
+	for (int field = 0; field < 14; ++field) {
+		char* end;
+		bool integer = field == 0 || field >= 10;
+		bool empty = (field == 8 || field == 9) && (*at == ',');
+		if (!empty) {
+			if (integer) {
+				long long value = strtoll(at, &end, 10);
+				if (end == at || value < 0 || (field == 0 && value != variant->frames))
+					return false;
+			} else {
+				(void)strtod(at, &end);
+				if (end == at)
+					return false;
+			}
+			at = end;
+		}
+		if (*at != (field == 13 ? '\n' : ','))
+			return false;
+		++at;
+	}
+	return *at == 0;
+}
+
+// Whether a .npy file is whole: weft's float32 header with the shape `want` (-1: any extent) and
+// exactly the bytes that shape holds after it.
+static bool NpyWhole(const char* path, const int* want, int dims)
+{
+	FILE* f = fopen(path, "rb");
+	if (f == NULL)
+		return false;
+	unsigned char preamble[10];
+	char header[1024];
+	struct stat st;
+	bool ok = fread(preamble, 1, 10, f) == 10 && memcmp(preamble, "\x93NUMPY\x01\x00", 8) == 0;
+	size_t length = ok ? (size_t)preamble[8] | (size_t)preamble[9] << 8 : 0;
+	ok = ok && length < sizeof header && fread(header, 1, length, f) == length && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	fclose(f);
+	if (!ok)
+		return false;
+	header[length] = 0;
+	const char* at = strstr(header, "'shape': (");
+	if (at == NULL || strstr(header, "'descr': '<f4'") == NULL)
+		return false;
+	at += 10;
+	size_t count = 1;
+	for (int i = 0; i < dims; ++i) {
+		char* end;
+		long extent = strtol(at, &end, 10);
+		if (end == at || extent < 0 || extent > INT_MAX || (want[i] >= 0 && extent != want[i]))
+			return false;
+		count *= (size_t)extent;
+		at = end;
+		if (*at == ',')
+			++at;
+		while (*at == ' ')
+			++at;
+	}
+	return *at == ')' && (uint64_t)st.st_size == 10 + length + 4 * (uint64_t)count;
+}
+
+// Lines of a text file ending in '\n'; -1 when it cannot be read or its last line is cut.
+static long long TextLines(const char* path)
+{
+	FILE* f = fopen(path, "rb");
+	if (f == NULL)
+		return -1;
+	char block[65536];
+	long long lines = 0;
+	size_t n;
+	char last = '\n';
+	while ((n = fread(block, 1, sizeof block, f)) > 0) {
+		for (size_t i = 0; i < n; ++i)
+			lines += block[i] == '\n';
+		last = block[n - 1];
+	}
+	bool failed = ferror(f) != 0;
+	fclose(f);
+	return failed || last != '\n' ? -1 : lines;
+}
+
+// Whether variant v finished in an earlier run: NULL when its row is this sweep's row of v and
+// every file it records is there and whole; else why not ("no row" when it never finished).
+static const char* NotFinished(const Sweep* s, int v)
+{
+	const SweepPlan* p = &s->plan;
+	const SweepVariant* variant = &p->variants[v];
+	char path[SWEEP_PATH];
+	struct stat st;
+	VariantPath(s, v, "row", path, sizeof path);
+	if (stat(path, &st) != 0)
+		return "no row";
+	if (!S_ISREG(st.st_mode) || st.st_size > 65536 + (off_t)strlen(variant->params))
+		return "its row file is not a row";
+	char* row = ReadFileText(path);
+	bool valid = row != NULL && RowValid(s, v, row);
+	free(row);
+	if (!valid)
+		return "its row file is not this variant's row of this sweep";
+	VariantPath(s, v, "scene.json", path, sizeof path);
+	char* scene = ReadFileText(path);
+	size_t length = strlen(variant->sceneText);
+	valid = scene != NULL && strncmp(scene, variant->sceneText, length) == 0 && strcmp(scene + length, "\n") == 0;
+	free(scene);
+	if (!valid)
+		return "its scene.json is missing or differs";
+	VariantPath(s, v, "stats.csv", path, sizeof path);
+	if (p->stats && TextLines(path) != 1 + (long long)variant->frames * variant->clothCount)
+		return "its stats.csv is missing or cut short";
+	const int finalShape[2] = {-1, 3};
+	VariantPath(s, v, "final.npy", path, sizeof path);
+	if (p->final && !NpyWhole(path, finalShape, 2))
+		return "its final.npy is missing or not whole";
+	const int framesShape[3] = {p->every > 0 ? variant->frames / p->every : 0, -1, 3};
+	VariantPath(s, v, "frames.npy", path, sizeof path);
+	if (p->every > 0 && !NpyWhole(path, framesShape, 3))
+		return "its frames.npy is missing or not whole";
+	return NULL;
+}
+
+// Whether a folder has anything in it.
+static bool FolderHasEntries(const char* path)
+{
+	DIR* dir = opendir(path);
+	if (dir == NULL)
+		return false;
+	bool any = false;
+	for (struct dirent* e; !any && (e = readdir(dir)) != NULL;)
+		any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(dir);
+	return any;
+}
+
 // Rank 0: the folders, the plan (written once; a different one refuses the folder), the stale
-// temporaries of killed runs, and which variants are finished.
+// temporaries of killed runs, and which variants are finished. A folder that holds files but no
+// plan.txt is not a sweep's: it is refused, so that none of its files is overwritten.
 static int Prepare(Sweep* s)
 {
 	char error[SWEEP_PATH + 256], path[SWEEP_PATH];
-	if (!CliPrepareFolder(s->o.out, error, sizeof error) || !CliPrepareFolder(s->variantsDir, error, sizeof error)) {
+	struct stat st;
+	snprintf(path, sizeof path, "%s/plan.txt", s->o.out);
+	if (stat(s->o.out, &st) == 0 && S_ISDIR(st.st_mode) && stat(path, &st) != 0 && FolderHasEntries(s->o.out)) {
+		fprintf(stderr,
+			"weft sweep: --out: '%s' is not empty and holds no plan.txt of a weft sweep; its files are left as they are "
+			"(allowed: a new or empty folder, or the folder of this sweep)\n",
+			s->o.out);
+		return CLI_EXIT_USAGE;
+	}
+	if (!CliPrepareFolder(s->o.out, error, sizeof error)) {
 		fprintf(stderr, "weft sweep: --out: %s\n", error);
 		return CLI_EXIT_USAGE;
 	}
 	CliRemoveStaleTemporaries(s->o.out, NULL);
-	CliRemoveStaleTemporaries(s->variantsDir, NULL);
-	snprintf(path, sizeof path, "%s/plan.txt", s->o.out);
 	char* want = PlanText(s);
 	char* have = ReadFileText(path);
 	int code = CLI_EXIT_OK;
@@ -245,10 +413,26 @@ static int Prepare(Sweep* s)
 	}
 	free(want);
 	free(have);
+	// The plan first, then the variants' folder: a folder of this program always has its plan.
+	if (code == CLI_EXIT_OK && !CliPrepareFolder(s->variantsDir, error, sizeof error)) {
+		fprintf(stderr, "weft sweep: --out: %s\n", error);
+		code = CLI_EXIT_USAGE;
+	}
+	if (code == CLI_EXIT_OK)
+		CliRemoveStaleTemporaries(s->variantsDir, NULL);
+	// A row that is not this variant's, or whose files are gone or cut short, is removed (the folder
+	// is this sweep's: its plan matched) and the variant runs again.
 	for (int v = 0; code == CLI_EXIT_OK && v < s->plan.variantCount; ++v) {
-		struct stat st;
+		const char* why = NotFinished(s, v);
+		s->done[v] = why == NULL;
+		if (why == NULL || strcmp(why, "no row") == 0)
+			continue;
 		VariantPath(s, v, "row", path, sizeof path);
-		s->done[v] = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+		fprintf(stderr, "weft sweep: variant %d: %s; it runs again\n", v, why);
+		if (unlink(path) != 0) {
+			fprintf(stderr, "weft sweep: %s: cannot remove the row of an unfinished variant: %s\n", path, strerror(errno));
+			code = CLI_EXIT_RUNTIME;
+		}
 	}
 	return code;
 }
@@ -288,48 +472,42 @@ static wfBackendType BackendOf(Sweep* s, const SweepVariant* v)
 	return backend;
 }
 
+// Cloths between cloths (world.selfCollision.betweenCloths) would make batch mates collide: such a
+// variant has a world of its own, as under `weft run --scene`.
 static int BatchLimit(Sweep* s, const SweepVariant* v)
 {
+	if (wfScene_GetWorldDef(v->scene).selfCollision.betweenCloths)
+		return v->clothCount;
 	if (s->o.batch > 0)
 		return s->o.batch;
 	return BackendOf(s, v) == WF_BACKEND_CPU ? 1 : SWEEP_MAX_BATCH;
 }
 
-// The unfinished variants grouped by world key (groups in order of first appearance, variants in
-// index order), each group cut into batches of at most BatchLimit cloths and of recorded frames
-// within SWEEP_RECORD_BUDGET. The same on every rank: it depends on the plan and `done` only.
+// The unfinished variants grouped by world (the plan's groups, in order of first appearance,
+// variants in index order: a counting sort, linear in the variant count), each group cut into
+// batches of at most BatchLimit cloths and of recorded frames within SWEEP_RECORD_BUDGET. The same
+// on every rank: it depends on the plan and `done` only.
 static bool MakeBatches(Sweep* s)
 {
 	const SweepPlan* p = &s->plan;
 	int n = p->variantCount;
-	int* group = (int*)malloc((size_t)n * sizeof(int));
-	s->order = (int*)malloc((size_t)n * sizeof(int));
-	s->batches = (Batch*)malloc((size_t)n * sizeof(Batch));
-	if (group == NULL || s->order == NULL || s->batches == NULL) {
-		free(group);
+	int* start = (int*)calloc((size_t)p->groupCount + 1, sizeof(int)); // each group's first place in the order
+	s->order = (int*)malloc((size_t)n * sizeof(int) + 1);
+	s->batches = (Batch*)malloc((size_t)n * sizeof(Batch) + 1);
+	if (start == NULL || s->order == NULL || s->batches == NULL) {
+		free(start);
 		return false;
 	}
-	// Each variant against the first variant of each group so far.
-	int groups = 0;
-	int* first = s->order; // scratch until the order is made: at most n groups
+	for (int v = 0; v < n; ++v)
+		start[p->variants[v].group + 1] += !s->done[v];
+	for (int g = 0; g < p->groupCount; ++g)
+		start[g + 1] += start[g];
+	s->todoCount = start[p->groupCount];
 	for (int v = 0; v < n; ++v) {
-		group[v] = -1;
-		for (int g = 0; g < groups && group[v] < 0; ++g) {
-			if (strcmp(p->variants[first[g]].groupKey, p->variants[v].groupKey) == 0)
-				group[v] = g;
-		}
-		if (group[v] < 0) {
-			first[groups] = v;
-			group[v] = groups++;
-		}
+		if (!s->done[v])
+			s->order[start[p->variants[v].group]++] = v;
 	}
-	s->todoCount = 0;
-	for (int g = 0; g < groups; ++g) {
-		for (int v = 0; v < n; ++v) {
-			if (group[v] == g && !s->done[v])
-				s->order[s->todoCount++] = v;
-		}
-	}
+	free(start);
 	s->batchCount = 0;
 	int cloths = 0;
 	double recorded = 0.0;
@@ -337,7 +515,7 @@ static bool MakeBatches(Sweep* s)
 		const SweepVariant* v = &p->variants[s->order[i]];
 		double bytes = p->every > 0 ? (double)(v->frames / p->every) * v->particles * 12.0 : 0.0;
 		Batch* b = s->batchCount > 0 ? &s->batches[s->batchCount - 1] : NULL;
-		bool fits = b != NULL && group[s->order[b->first]] == group[s->order[i]] && cloths + v->clothCount <= BatchLimit(s, v) &&
+		bool fits = b != NULL && p->variants[s->order[b->first]].group == v->group && cloths + v->clothCount <= BatchLimit(s, v) &&
 			recorded + bytes <= SWEEP_RECORD_BUDGET;
 		if (!fits) {
 			b = &s->batches[s->batchCount++];
@@ -352,7 +530,6 @@ static bool MakeBatches(Sweep* s)
 		cloths += v->clothCount;
 		recorded += bytes;
 	}
-	free(group);
 	// The queue hands out the dearest batches first (longest processing time first), so that the
 	// last batches to finish are short ones.
 	if (s->o.queue)
@@ -362,15 +539,22 @@ static bool MakeBatches(Sweep* s)
 
 // ------------------------------------------------------------------ running
 
+// A variant's particle counts are its cloths' live ones (wfClothInfo), read with the positions:
+// tearing adds particles between frames, and a mesh cloth has its vertices, not cols x rows.
 typedef struct VariantRun {
 	int variant;
 	int firstCloth; // into the batch's cloth ids
 	int clothCount;
-	int particles;
-	double startY;       // sum of the particles' start heights, for the sag
-	wfClothStats* stats; // (frames x clothCount) when recorded
-	float* frames;       // (recorded frames x particles x 3)
+	int particles;       // of all its cloths, at the last read of `final`
+	int finalCapacity;   // particles `final` has room for
 	float* final;        // (particles x 3)
+	float* startY;       // (startAt[clothCount]) the particles' start heights, for the sag
+	int* startAt;        // (clothCount + 1) each cloth's first particle in startY
+	wfClothStats* stats; // (frames x clothCount) when recorded
+	int recorded;        // frames recorded so far (record.every)
+	int recordSlots;     // frames / every
+	float** frames;      // (frames / every) each recorded frame's positions (frameParticles[i] x 3)
+	int* frameParticles; // (frames / every)
 	wfWarnings warnings; // the variant's own (a batch that warns is run again variant by variant)
 } VariantRun;
 
@@ -386,9 +570,15 @@ typedef struct BatchRun {
 static void FreeBatch(BatchRun* b)
 {
 	for (int i = 0; b->runs != NULL && i < b->count; ++i) {
-		free(b->runs[i].stats);
-		free(b->runs[i].frames);
-		free(b->runs[i].final);
+		VariantRun* r = &b->runs[i];
+		for (int f = 0; r->frames != NULL && f < r->recordSlots; ++f)
+			free(r->frames[f]);
+		free(r->frames);
+		free(r->frameParticles);
+		free(r->stats);
+		free(r->final);
+		free(r->startY);
+		free(r->startAt);
 	}
 	free(b->runs);
 	free(b->cloths);
@@ -396,15 +586,56 @@ static void FreeBatch(BatchRun* b)
 	memset(b, 0, sizeof *b);
 }
 
-static bool ReadAll(const BatchRun* b, const VariantRun* r, float* out)
+// The variant's positions now, all its cloths in order, into *out (grown to hold them; *capacity
+// particles): *count is the cloths' live particle count, which tearing raises between frames.
+static bool ReadAll(const BatchRun* b, const VariantRun* r, float** out, int* capacity, int* count)
 {
+	long long total = 0;
+	for (int c = 0; c < r->clothCount; ++c) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(b->cloths[r->firstCloth + c], &info) != WF_OK)
+			return false;
+		total += info.particleCount;
+	}
+	if (total > INT_MAX / 3)
+		return false;
+	if (total > *capacity) {
+		float* bigger = (float*)realloc(*out, (size_t)total * 3 * sizeof(float));
+		if (bigger == NULL)
+			return false;
+		*out = bigger;
+		*capacity = (int)total;
+	}
 	for (int c = 0, at = 0; c < r->clothCount; ++c) {
 		wfClothInfo info;
 		wfClothId id = b->cloths[r->firstCloth + c];
-		if (wfCloth_GetInfo(id, &info) != WF_OK || wfCloth_ReadPositions(id, (wfVec3*)(out + 3 * at), info.particleCount) != WF_OK)
+		if (wfCloth_GetInfo(id, &info) != WF_OK || at + info.particleCount > total ||
+			wfCloth_ReadPositions(id, (wfVec3*)(*out + 3 * (size_t)at), info.particleCount) != WF_OK)
 			return false;
 		at += info.particleCount;
 	}
+	*count = (int)total;
+	return true;
+}
+
+// The start heights of the particles at creation, each cloth's from its first particle on.
+static bool ReadStart(const BatchRun* b, VariantRun* r)
+{
+	if (!ReadAll(b, r, &r->final, &r->finalCapacity, &r->particles))
+		return false;
+	r->startY = (float*)malloc((size_t)r->particles * sizeof(float) + 1);
+	r->startAt = (int*)malloc(((size_t)r->clothCount + 1) * sizeof(int));
+	if (r->startY == NULL || r->startAt == NULL)
+		return false;
+	r->startAt[0] = 0;
+	for (int c = 0; c < r->clothCount; ++c) {
+		wfClothInfo info;
+		if (wfCloth_GetInfo(b->cloths[r->firstCloth + c], &info) != WF_OK)
+			return false;
+		r->startAt[c + 1] = r->startAt[c] + info.particleCount;
+	}
+	for (int k = 0; k < r->particles; ++k)
+		r->startY[k] = r->final[3 * k + 1];
 	return true;
 }
 
@@ -443,6 +674,8 @@ static int CreateBatch(Sweep* s, const int* variants, int count, BatchRun* b)
 	b->cloths = (wfClothId*)calloc((size_t)(unsigned)b->clothCount, sizeof(wfClothId));
 	if (b->runs == NULL || b->cloths == NULL)
 		return CLI_EXIT_RUNTIME;
+	// What `weft run --scene` of each variant's scene file creates (CliPopulateWorld): the colliders
+	// (equal for the batch: they are part of the world key), then each variant's cloths.
 	int cloth = 0;
 	for (int i = 0; i < count; ++i) {
 		const SweepVariant* v = &p->variants[variants[i]];
@@ -450,28 +683,21 @@ static int CreateBatch(Sweep* s, const int* variants, int count, BatchRun* b)
 		r->variant = variants[i];
 		r->firstCloth = cloth;
 		r->clothCount = v->clothCount;
-		r->particles = v->particles;
-		for (int c = 0; c < v->clothCount; ++c, ++cloth) {
-			wfClothDef cd = wfScene_GetClothDef(v->scene, c);
-			b->cloths[cloth] = wfCreateCloth(b->world, &cd);
-			if (wfClothId_IsNull(b->cloths[cloth])) {
-				fprintf(stderr, "weft sweep: variant %d: cannot create cloth %d: %s\n", r->variant, c, wfWorld_GetLastError(b->world));
-				return CLI_EXIT_RUNTIME;
-			}
-		}
-		size_t recorded = p->every > 0 ? (size_t)(b->frames / p->every) : 0, particles = (size_t)(unsigned)r->particles;
-		r->final = (float*)malloc(particles * 3 * sizeof(float));
+		char who[64];
+		snprintf(who, sizeof who, "weft sweep: variant %d", r->variant);
+		if (CliPopulateWorld(b->world, v->scene, i == 0, NULL, v->clothCount, &b->cloths[cloth], who) != CLI_EXIT_OK)
+			return CLI_EXIT_RUNTIME;
+		cloth += v->clothCount;
+		size_t recorded = p->every > 0 ? (size_t)(b->frames / p->every) : 0;
 		r->stats = p->stats ? (wfClothStats*)calloc((size_t)(unsigned)b->frames * (size_t)(unsigned)r->clothCount, sizeof(wfClothStats))
 							: NULL;
-		r->frames = recorded > 0 ? (float*)malloc(recorded * particles * 3 * sizeof(float)) : NULL;
-		if (r->final == NULL || (p->stats && r->stats == NULL) || (recorded > 0 && r->frames == NULL)) {
+		r->recordSlots = (int)recorded;
+		r->frames = recorded > 0 ? (float**)calloc(recorded, sizeof(float*)) : NULL;
+		r->frameParticles = recorded > 0 ? (int*)calloc(recorded, sizeof(int)) : NULL;
+		if ((p->stats && r->stats == NULL) || (recorded > 0 && (r->frames == NULL || r->frameParticles == NULL)) || !ReadStart(b, r)) {
 			fprintf(stderr, "weft sweep: variant %d: out of memory for its recording\n", r->variant);
 			return CLI_EXIT_RUNTIME;
 		}
-		if (!ReadAll(b, r, r->final))
-			return CLI_EXIT_RUNTIME;
-		for (int k = 0; k < r->particles; ++k)
-			r->startY += r->final[3 * k + 1];
 	}
 	return CLI_EXIT_OK;
 }
@@ -503,8 +729,14 @@ static int StepBatch(const Sweep* s, BatchRun* b, bool* mixed)
 				if (wfCloth_GetStats(b->cloths[r->firstCloth + c], &r->stats[(size_t)(frame - 1) * r->clothCount + c]) != WF_OK)
 					return CLI_EXIT_RUNTIME;
 			}
-			if (p->every > 0 && frame % p->every == 0 && !ReadAll(b, r, r->frames + (size_t)(frame / p->every - 1) * r->particles * 3))
-				return CLI_EXIT_RUNTIME;
+			if (p->every > 0 && frame % p->every == 0 && r->recorded < r->recordSlots) {
+				int capacity = 0;
+				if (!ReadAll(b, r, &r->frames[r->recorded], &capacity, &r->frameParticles[r->recorded])) {
+					fprintf(stderr, "weft sweep: variant %d: frame %d: cannot read the positions back\n", r->variant, frame);
+					return CLI_EXIT_RUNTIME;
+				}
+				r->recorded++;
+			}
 		}
 	}
 	for (int i = 0; i < b->count; ++i)
@@ -546,10 +778,28 @@ static char* FormatRow(const Sweep* s, const BatchRun* b, const VariantRun* r)
 		total.floorClearance = st.floorClearance < total.floorClearance ? st.floorClearance : total.floorClearance;
 		total.nonFinite += st.nonFinite;
 	}
-	double endY = 0.0;
+	// The sag over the particles there are at the end, each from the start of the particle it
+	// descends from (a tear's copies from their original's; the others from their own).
+	double startY = 0.0, endY = 0.0;
+	for (int c = 0, at = 0; c < r->clothCount; ++c) {
+		wfClothId id = b->cloths[r->firstCloth + c];
+		wfClothInfo info;
+		int* source = NULL;
+		if (wfCloth_GetInfo(id, &info) != WF_OK || at + info.particleCount > r->particles ||
+			(source = (int*)malloc((size_t)info.particleCount * sizeof(int) + 1)) == NULL ||
+			wfCloth_ReadSourceParticles(id, source, info.particleCount) != WF_OK) {
+			free(source);
+			return NULL;
+		}
+		int first = r->startAt[c], count = r->startAt[c + 1] - first;
+		for (int k = 0; k < info.particleCount; ++k)
+			startY += r->startY[first + (source[k] >= 0 && source[k] < count ? source[k] : k % count)];
+		free(source);
+		at += info.particleCount;
+	}
 	for (int k = 0; k < r->particles; ++k)
 		endY += r->final[3 * k + 1];
-	double sag = (r->startY - endY) / r->particles;
+	double sag = (startY - endY) / r->particles;
 	const wfWarnings* w = &r->warnings;
 	bool blown = w->nonFinite + w->unstable > 0 || total.nonFinite > 0;
 	const SweepVariant* v = &s->plan.variants[r->variant];
@@ -568,21 +818,51 @@ static char* FormatRow(const Sweep* s, const BatchRun* b, const VariantRun* r)
 	return row;
 }
 
-// A finished variant's files, each atomic; the row last: it marks the variant finished.
-static bool WriteVariant(const Sweep* s, const BatchRun* b, VariantRun* r)
+// The recorded frames as one (recorded x particles x 3) array, particles the most any frame had:
+// a frame before a tear has fewer, and the rows of the particles it did not have yet are NaN.
+static float* FramesArray(const VariantRun* r, int* width)
+{
+	*width = 0;
+	for (int f = 0; f < r->recorded; ++f)
+		*width = r->frameParticles[f] > *width ? r->frameParticles[f] : *width;
+	size_t row = (size_t)*width * 3;
+	float* all = (float*)malloc((size_t)r->recorded * row * sizeof(float) + 1);
+	for (int f = 0; all != NULL && f < r->recorded; ++f) {
+		size_t have = (size_t)r->frameParticles[f] * 3;
+		memcpy(all + f * row, r->frames[f], have * sizeof(float));
+		for (size_t k = have; k < row; ++k)
+			all[f * row + k] = NAN;
+	}
+	return all;
+}
+
+// A finished variant's files, each atomic; the row last: it marks the variant finished. A file
+// that cannot be written (a full disk) sets s->writeFailed: the sweep stops there.
+static bool WriteVariant(Sweep* s, const BatchRun* b, VariantRun* r)
 {
 	const SweepPlan* p = &s->plan;
 	char path[SWEEP_PATH], error[CLI_PATH_MAX + 256];
-	bool ok = ReadAll(b, r, r->final);
-	VariantPath(s, r->variant, "scene.json", path, sizeof path);
+	error[0] = 0;
+	if (!ReadAll(b, r, &r->final, &r->finalCapacity, &r->particles)) {
+		fprintf(stderr, "weft sweep: variant %d: cannot read the cloths' positions back\n", r->variant);
+		return false;
+	}
+	char* row = FormatRow(s, b, r);
 	size_t length = strlen(p->variants[r->variant].sceneText);
 	char* scene = (char*)malloc(length + 2);
-	if (ok && scene != NULL) {
-		memcpy(scene, p->variants[r->variant].sceneText, length);
-		memcpy(scene + length, "\n", 2);
-		ok = WriteText(path, scene, error, sizeof error);
+	int width = 0;
+	float* frames = p->every > 0 ? FramesArray(r, &width) : NULL;
+	if (row == NULL || scene == NULL || (p->every > 0 && frames == NULL)) {
+		fprintf(stderr, "weft sweep: variant %d: out of memory for its files\n", r->variant);
+		free(row);
+		free(scene);
+		free(frames);
+		return false;
 	}
-	free(scene);
+	memcpy(scene, p->variants[r->variant].sceneText, length);
+	memcpy(scene + length, "\n", 2);
+	VariantPath(s, r->variant, "scene.json", path, sizeof path);
+	bool ok = WriteText(path, scene, error, sizeof error);
 	if (ok && p->stats) {
 		CliFile f;
 		VariantPath(s, r->variant, "stats.csv", path, sizeof path);
@@ -600,20 +880,20 @@ static bool WriteVariant(const Sweep* s, const BatchRun* b, VariantRun* r)
 	}
 	if (ok && p->every > 0) {
 		VariantPath(s, r->variant, "frames.npy", path, sizeof path);
-		const int shape[3] = {b->frames / p->every, r->particles, 3};
-		ok = CliNpyWriteFloat32(path, shape, 3, r->frames, error, sizeof error);
+		const int shape[3] = {r->recorded, width, 3};
+		ok = CliNpyWriteFloat32(path, shape, 3, frames, error, sizeof error);
 	}
-	char* row = ok ? FormatRow(s, b, r) : NULL;
-	if (ok && row != NULL) {
+	if (ok) {
 		VariantPath(s, r->variant, "row", path, sizeof path);
 		ok = WriteText(path, row, error, sizeof error);
-	} else if (ok) {
-		snprintf(error, sizeof error, "variant %d: out of memory", r->variant);
-		ok = false;
 	}
 	free(row);
-	if (!ok)
-		fprintf(stderr, "weft sweep: %s\n", error[0] != 0 ? error : "cannot read the cloth's state back");
+	free(scene);
+	free(frames);
+	if (!ok) {
+		fprintf(stderr, "weft sweep: variant %d: %s\n", r->variant, error);
+		s->writeFailed = true;
+	}
 	return ok;
 }
 
@@ -656,7 +936,7 @@ static int RunBatchOf(Sweep* s, const int* variants, int count, double* lastShow
 	// Warnings are the world's: the variants of a batch that warned run again alone (the same
 	// results, bit for bit, as the test sweep_batched_equals_alone checks), each with its own counts.
 	if (code == CLI_EXIT_OK && mixed) {
-		for (int i = 0; i < count && code != CLI_EXIT_INTERRUPTED; ++i) {
+		for (int i = 0; i < count && code != CLI_EXIT_INTERRUPTED && !s->writeFailed; ++i) {
 			int one = RunVariants(s, &variants[i], 1, lastShown);
 			code = one > code ? one : code;
 		}
@@ -669,10 +949,10 @@ static int RunBatchOf(Sweep* s, const int* variants, int count, double* lastShow
 static int RunVariants(Sweep* s, const int* variants, int count, double* lastShown)
 {
 	int code = RunBatchOf(s, variants, count, lastShown);
-	if (code != CLI_EXIT_RUNTIME || count == 1)
+	if (code != CLI_EXIT_RUNTIME || count == 1 || s->writeFailed)
 		return code;
 	code = CLI_EXIT_OK;
-	for (int i = 0; i < count && code != CLI_EXIT_INTERRUPTED; ++i) {
+	for (int i = 0; i < count && code != CLI_EXIT_INTERRUPTED && !s->writeFailed; ++i) {
 		char path[SWEEP_PATH];
 		struct stat st;
 		VariantPath(s, variants[i], "row", path, sizeof path);
@@ -707,6 +987,15 @@ static int RunBatches(Sweep* s)
 			break;
 		}
 		worst = code > worst ? code : worst;
+		// A file that could not be written (a full disk, a file size limit): every later variant
+		// would fail the same way, so the sweep stops with the finished ones kept.
+		if (s->writeFailed) {
+			fprintf(stderr,
+				"weft sweep: stopped at the first result file that could not be written (see above); the finished "
+				"variants are kept, and the same command runs the others once there is room\n");
+			worst = CLI_EXIT_RUNTIME;
+			break;
+		}
 	}
 	if (lastShown > 0.0)
 		fprintf(stderr, "\r%78s\r", "");
@@ -735,8 +1024,10 @@ static int WriteSummary(Sweep* s, int* finished, int* blown)
 	for (int v = 0; v < s->plan.variantCount; ++v) {
 		VariantPath(s, v, "row", path, sizeof path);
 		char* row = ReadFileText(path);
-		if (row == NULL)
+		if (row == NULL || !RowValid(s, v, row)) {
+			free(row);
 			continue;
+		}
 		fputs(row, f.file);
 		(*finished)++;
 		*blown += strstr(row, ",blown_up,") != NULL;

@@ -201,20 +201,28 @@ static int CreateAll(CliSim* sim, const Defs* d)
 		fprintf(stderr, "weft: out of memory\n");
 		return CLI_EXIT_RUNTIME;
 	}
-	for (int i = 0; d->scene != NULL && i < wfScene_GetColliderCount(d->scene); ++i) {
-		wfColliderDef k = wfScene_GetColliderDef(d->scene, i);
-		if (wfColliderId_IsNull(wfCreateCollider(sim->world, &k))) {
-			fprintf(stderr, "weft: cannot create collider %d: %s\n", i, wfWorld_GetLastError(sim->world));
+	int code = CliPopulateWorld(sim->world, d->scene, true, d->cloths, d->count, sim->cloths, "weft");
+	sim->clothCount = code == CLI_EXIT_OK ? d->count : 0;
+	return code;
+}
+
+int CliPopulateWorld(wfWorld* world, const wfScene* scene, bool colliders, const wfClothDef* cloths, int count, wfClothId* out,
+	const char* who)
+{
+	for (int i = 0; colliders && scene != NULL && i < wfScene_GetColliderCount(scene); ++i) {
+		wfColliderDef k = wfScene_GetColliderDef(scene, i);
+		if (wfColliderId_IsNull(wfCreateCollider(world, &k))) {
+			fprintf(stderr, "%s: cannot create collider %d: %s\n", who, i, wfWorld_GetLastError(world));
 			return CLI_EXIT_RUNTIME;
 		}
 	}
-	for (int i = 0; i < d->count; ++i) {
-		sim->cloths[i] = wfCreateCloth(sim->world, &d->cloths[i]);
-		if (wfClothId_IsNull(sim->cloths[i])) {
-			fprintf(stderr, "weft: cannot create cloth %d: %s\n", i, wfWorld_GetLastError(sim->world));
+	for (int i = 0; i < count; ++i) {
+		wfClothDef def = cloths != NULL ? cloths[i] : wfScene_GetClothDef(scene, i);
+		out[i] = wfCreateCloth(world, &def);
+		if (wfClothId_IsNull(out[i])) {
+			fprintf(stderr, "%s: cannot create cloth %d: %s\n", who, i, wfWorld_GetLastError(world));
 			return CLI_EXIT_RUNTIME;
 		}
-		sim->clothCount = i + 1;
 	}
 	return CLI_EXIT_OK;
 }

@@ -1,5 +1,8 @@
 // The sweep file (docs/SWEEP.md): a base scene, axes over scene-file paths, explicit variants and
 // what to record. Expanded here into one scene text per variant, each parsed by the scene loader.
+#if !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700 // realpath
+#endif
 #include "sweep_plan.h"
 
 #include <cjson/cJSON.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SWEEP_MAX_AXIS_VALUES 1000000
 #define SWEEP_MAX_FILE_BYTES (64 << 20)
@@ -20,6 +24,8 @@ typedef struct Loader {
 	SweepPlan* plan;
 	char* error;
 	size_t errorSize;
+	int maxVariants;   // SWEEP_MAX_VARIANTS, or fewer (the fuzzer)
+	char folder[4096]; // the sweep file's folder, absolute: relative paths in it start there
 } Loader;
 
 #if defined(__GNUC__)
@@ -248,13 +254,14 @@ static bool ReadRange(const Loader* l, const cJSON* spec, const char* kind, cons
 
 static bool ReadCount(const Loader* l, const cJSON* spec, const char* where, int* n)
 {
+	const int most = l->maxVariants < SWEEP_MAX_AXIS_VALUES ? l->maxVariants : SWEEP_MAX_AXIS_VALUES;
 	const cJSON* j = cJSON_GetObjectItemCaseSensitive(spec, "n");
 	if (j == NULL)
-		return Fail(l, where, "\"n\": missing (allowed: an integer in [1, %d], the number of values)", SWEEP_MAX_AXIS_VALUES);
+		return Fail(l, where, "\"n\": missing (allowed: an integer in [1, %d], the number of values)", most);
 	if (!cJSON_IsNumber(j))
-		return Fail(l, where, "\"n\": expected an integer in [1, %d], got %s", SWEEP_MAX_AXIS_VALUES, TypeName(j));
-	if (j->valuedouble != floor(j->valuedouble) || j->valuedouble < 1 || j->valuedouble > SWEEP_MAX_AXIS_VALUES)
-		return Fail(l, where, "\"n\": %g is out of range (allowed: an integer in [1, %d])", j->valuedouble, SWEEP_MAX_AXIS_VALUES);
+		return Fail(l, where, "\"n\": expected an integer in [1, %d], got %s", most, TypeName(j));
+	if (j->valuedouble != floor(j->valuedouble) || j->valuedouble < 1 || j->valuedouble > most)
+		return Fail(l, where, "\"n\": %g is out of range (allowed: an integer in [1, %d])", j->valuedouble, most);
 	*n = (int)j->valuedouble;
 	return true;
 }
@@ -414,11 +421,67 @@ static bool AddColumn(const Loader* l, const char* path, const char* where)
 	return true;
 }
 
-// The base scene: inline, or a path relative to the sweep file's folder.
+// ------------------------------------------------------------------ mesh paths
+
+// The absolute folder of a file ("." for a bare name): the relative paths written in that file start there.
+static void FolderOf(const char* file, char* out, size_t size)
+{
+	char dir[4096];
+	const char* slash = strrchr(file, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", slash == file ? 1 : (int)(slash - file), file);
+	char* real = realpath(dir, NULL);
+	snprintf(out, size, "%s", real != NULL ? real : dir);
+	free(real);
+}
+
+// A cloth's relative "mesh" made absolute from `folder`, the folder of the file that names it: what
+// `weft run --scene` reads from that file's folder. The variants' scene files then name their meshes
+// wherever they are written or run from (docs/SWEEP.md).
+static bool AbsoluteMesh(const Loader* l, cJSON* cloth, const char* folder)
+{
+	const cJSON* mesh = cJSON_IsObject(cloth) ? cJSON_GetObjectItemCaseSensitive(cloth, "mesh") : NULL;
+	if (!cJSON_IsString(mesh) || mesh->valuestring[0] == 0 || mesh->valuestring[0] == '/')
+		return true; // absolute, or not a path: the scene loader names the problem
+	size_t size = strlen(folder) + strlen(mesh->valuestring) + 2;
+	char* full = (char*)malloc(size);
+	cJSON* item = NULL;
+	if (full != NULL) {
+		snprintf(full, size, "%s/%s", folder, mesh->valuestring);
+		item = cJSON_CreateString(full);
+		free(full);
+	}
+	if (item == NULL || !cJSON_ReplaceItemInObjectCaseSensitive(cloth, "mesh", item)) {
+		cJSON_Delete(item);
+		return Fail(l, "scene", "out of memory");
+	}
+	return true;
+}
+
+// Every cloth's mesh ("cloth", "cloths[i]") of a scene tree made absolute.
+static bool AbsoluteMeshes(const Loader* l, cJSON* root, const char* folder)
+{
+	bool ok = AbsoluteMesh(l, cJSON_GetObjectItemCaseSensitive(root, "cloth"), folder);
+	cJSON* many = cJSON_GetObjectItemCaseSensitive(root, "cloths");
+	for (cJSON* c = cJSON_IsArray(many) ? many->child : NULL; ok && c != NULL; c = c->next)
+		ok = AbsoluteMesh(l, c, folder);
+	return ok;
+}
+
+// The base scene: inline, or a path relative to the sweep file's folder. Its meshes are made
+// absolute from the folder of the file that names them.
 static cJSON* LoadBase(const Loader* l, const cJSON* scene, const char* sweepPath)
 {
-	if (cJSON_IsObject(scene))
-		return cJSON_Duplicate(scene, 1);
+	if (cJSON_IsObject(scene)) {
+		cJSON* copy = cJSON_Duplicate(scene, 1);
+		if (copy != NULL && !AbsoluteMeshes(l, copy, l->folder)) {
+			cJSON_Delete(copy);
+			return NULL;
+		}
+		return copy;
+	}
 	if (!cJSON_IsString(scene)) {
 		Fail(l, "scene", "expected a scene object or the path of a scene file (relative to the sweep file), got %s",
 			scene == NULL ? "nothing" : TypeName(scene));
@@ -430,6 +493,12 @@ static cJSON* LoadBase(const Loader* l, const cJSON* scene, const char* sweepPat
 		snprintf(path, sizeof path, "%s", scene->valuestring);
 	else
 		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - sweepPath), sweepPath, scene->valuestring);
+	// The base scene named in the file: a FIFO or a device there would block or never end.
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		Fail(l, "scene", "%.4000s is not a regular file (allowed: the path of a scene file)", path);
+		return NULL;
+	}
 	char* text = ReadText(l, path, path);
 	if (text == NULL)
 		return NULL;
@@ -437,6 +506,12 @@ static cJSON* LoadBase(const Loader* l, const cJSON* scene, const char* sweepPat
 	free(text);
 	if (root != NULL && !cJSON_IsObject(root)) {
 		snprintf(l->error, l->errorSize, "%s: (top level): expected an object, got %s", path, TypeName(root));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	char folder[4096];
+	FolderOf(path, folder, sizeof folder);
+	if (root != NULL && !AbsoluteMeshes(l, root, folder)) {
 		cJSON_Delete(root);
 		return NULL;
 	}
@@ -475,6 +550,11 @@ static bool BuildVariant(const Loader* l, const cJSON* base, const cJSON* const*
 	}
 	if (root == NULL)
 		return Fail(l, "variants", "out of memory");
+	// A mesh set by the sweep file (an axis, a variant) is relative to the sweep file's folder.
+	if (!AbsoluteMeshes(l, root, l->folder)) {
+		cJSON_Delete(root);
+		return false;
+	}
 	// The frames: the sweep's, else the scene's, else the default; always written into the
 	// variant's scene so that `weft run --scene vNNNNNN.scene.json` repeats the variant.
 	const cJSON* sceneFrames = cJSON_GetObjectItemCaseSensitive(root, "frames");
@@ -486,10 +566,10 @@ static bool BuildVariant(const Loader* l, const cJSON* base, const cJSON* const*
 			cJSON_AddItemToObject(root, "frames", f);
 	}
 	v->sceneText = cJSON_PrintUnformatted(root);
-	// The key: the world subtree, the preset and the frames (all that is shared by a world).
+	// The key: the world subtree, the preset, the frames and the colliders (all that is shared by a world).
 	cJSON* key = cJSON_CreateArray();
-	const char* keyParts[] = {"world", "preset", "frames"};
-	for (int i = 0; i < 3 && key != NULL; ++i) {
+	const char* keyParts[] = {"world", "preset", "frames", "colliders"};
+	for (int i = 0; i < 4 && key != NULL; ++i) {
 		const cJSON* part = cJSON_GetObjectItemCaseSensitive(root, keyParts[i]);
 		cJSON_AddItemToArray(key, part != NULL ? cJSON_Duplicate(part, 1) : cJSON_CreateNull());
 	}
@@ -514,8 +594,9 @@ static bool BuildVariant(const Loader* l, const cJSON* base, const cJSON* const*
 	double perFrame = 0.0;
 	for (int i = 0; i < v->clothCount; ++i) {
 		wfClothDef cd = wfScene_GetClothDef(v->scene, i);
-		v->particles += cd.cols * cd.rows;
-		perFrame += (double)cd.cols * cd.rows;
+		int particles = cd.mesh != NULL ? cd.mesh->vertexCount : cd.cols * cd.rows; // a mesh ignores cols and rows
+		v->particles += particles;
+		perFrame += particles;
 	}
 	v->cost = perFrame * world.step.substeps * world.step.iterations * v->frames;
 	return true;
@@ -569,8 +650,8 @@ static bool ReadAxes(const Loader* l, const cJSON* axes, const cJSON* variants, 
 			return false;
 		axisValues[(*axisCount)++] = values;
 		*total *= cJSON_GetArraySize(values);
-		if (*total > SWEEP_MAX_VARIANTS)
-			return Fail(l, "axes", "more than %d variants (the product of the axes' sizes)", SWEEP_MAX_VARIANTS);
+		if (*total > l->maxVariants)
+			return Fail(l, "axes", "more than %d variants (the product of the axes' sizes)", l->maxVariants);
 	}
 	if (variants == NULL)
 		return true;
@@ -592,9 +673,48 @@ static bool ReadAxes(const Loader* l, const cJSON* axes, const cJSON* variants, 
 		}
 	}
 	*total *= i;
-	if (*total > SWEEP_MAX_VARIANTS)
-		return Fail(l, "variants", "more than %d variants (the explicit variants times the product of the axes' sizes)",
-			SWEEP_MAX_VARIANTS);
+	if (*total > l->maxVariants)
+		return Fail(l, "variants", "more than %d variants (the explicit variants times the product of the axes' sizes)", l->maxVariants);
+	return true;
+}
+
+// FNV-1a of a group key.
+static uint64_t HashText(const char* text)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char* c = (const unsigned char*)text; *c != 0; ++c)
+		h = (h ^ *c) * 0x100000001b3ull;
+	return h;
+}
+
+// Each variant's world: variants with equal group keys share one, numbered in order of first
+// appearance. A hash table of the groups' first variants keeps it linear in the variant count
+// (comparing each variant with every group before it took 8.5 s at 20 000 variants of distinct worlds).
+static bool GroupVariants(const Loader* l)
+{
+	SweepPlan* plan = l->plan;
+	size_t slots = 16;
+	while (slots < 2 * (size_t)plan->variantCount)
+		slots *= 2;
+	int* table = (int*)malloc(slots * sizeof(int)); // a group's first variant, -1 empty
+	if (table == NULL)
+		return Fail(l, "variants", "out of memory");
+	for (size_t i = 0; i < slots; ++i)
+		table[i] = -1;
+	plan->groupCount = 0;
+	for (int v = 0; v < plan->variantCount; ++v) {
+		SweepVariant* variant = &plan->variants[v];
+		size_t at = (size_t)HashText(variant->groupKey) & (slots - 1);
+		while (table[at] >= 0 && strcmp(plan->variants[table[at]].groupKey, variant->groupKey) != 0)
+			at = (at + 1) & (slots - 1);
+		if (table[at] < 0) {
+			table[at] = v;
+			variant->group = plan->groupCount++;
+		} else {
+			variant->group = plan->variants[table[at]].group;
+		}
+	}
+	free(table);
 	return true;
 }
 
@@ -644,27 +764,58 @@ static bool LoadRoot(const Loader* l, const cJSON* root, const char* path)
 		plan->variants = (SweepVariant*)calloc((size_t)total, sizeof(SweepVariant));
 		ok = plan->variants != NULL || Fail(l, "variants", "out of memory");
 	}
+	// The values of each axis and the explicit variants as arrays: cJSON_GetArrayItem walks its list,
+	// which made the expansion quadratic in an axis's length.
+	const cJSON** items[SWEEP_MAX_COLUMNS + 1] = {0};
+	int sizes[SWEEP_MAX_COLUMNS + 1] = {0};
+	for (int a = 0; ok && a <= axisCount; ++a) {
+		const cJSON* list = a < axisCount ? axisValues[a] : variants;
+		if (list == NULL)
+			continue;
+		sizes[a] = cJSON_GetArraySize(list);
+		items[a] = (const cJSON**)malloc((size_t)sizes[a] * sizeof(const cJSON*));
+		ok = (items[a] != NULL && sizes[a] > 0) || Fail(l, "variants", "out of memory");
+		int i = 0;
+		for (const cJSON* e = ok ? list->child : NULL; e != NULL; e = e->next)
+			items[a][i++] = e;
+	}
 	// Variant v: the explicit variant slowest, then the axes in order, the last fastest.
-	long long perExplicit = variants != NULL ? total / cJSON_GetArraySize(variants) : total;
+	long long perExplicit = variants != NULL && sizes[axisCount] > 0 ? total / sizes[axisCount] : total;
 	for (long long v = 0; ok && v < total; ++v) {
 		const cJSON* values[SWEEP_MAX_COLUMNS] = {0};
 		long long rest = v % perExplicit;
 		for (int a = axisCount - 1; a >= 0; --a) {
-			int size = cJSON_GetArraySize(axisValues[a]);
-			values[a] = cJSON_GetArrayItem(axisValues[a], (int)(rest % size));
-			rest /= size;
+			values[a] = items[a][rest % sizes[a]];
+			rest /= sizes[a];
 		}
 		if (variants != NULL) {
-			const cJSON* e = cJSON_GetArrayItem(variants, (int)(v / perExplicit));
+			const cJSON* e = items[axisCount][v / perExplicit];
 			for (const cJSON* p = e->child; p != NULL; p = p->next)
 				values[FindColumn(plan, p->string)] = p;
 		}
 		ok = BuildVariant(l, base, values, frames, (int)v, &plan->variants[v]);
 		plan->variantCount = (int)v + 1;
 	}
+	for (int a = 0; a <= axisCount; ++a)
+		free(items[a]);
 	for (int a = 0; a < axisCount; ++a)
 		cJSON_Delete(axisValues[a]);
 	cJSON_Delete(base);
+	return ok && GroupVariants(l);
+}
+
+bool SweepPlanParse(SweepPlan* plan, const char* text, const char* path, int maxVariants, char* error, size_t errorSize)
+{
+	memset(plan, 0, sizeof *plan);
+	snprintf(plan->file, sizeof plan->file, "%s", path);
+	Loader l = {plan, error, errorSize, maxVariants < SWEEP_MAX_VARIANTS ? maxVariants : SWEEP_MAX_VARIANTS, {0}};
+	error[0] = 0;
+	FolderOf(path, l.folder, sizeof l.folder);
+	cJSON* root = ParseJson(&l, text, path);
+	bool ok = root != NULL && LoadRoot(&l, root, path);
+	cJSON_Delete(root);
+	if (!ok)
+		SweepPlanFree(plan);
 	return ok;
 }
 
@@ -672,17 +823,13 @@ bool SweepPlanLoad(SweepPlan* plan, const char* path, char* error, size_t errorS
 {
 	memset(plan, 0, sizeof *plan);
 	snprintf(plan->file, sizeof plan->file, "%s", path);
-	Loader l = {plan, error, errorSize};
+	Loader l = {plan, error, errorSize, SWEEP_MAX_VARIANTS, {0}};
 	error[0] = 0;
 	char* text = ReadText(&l, path, path);
 	if (text == NULL)
 		return false;
-	cJSON* root = ParseJson(&l, text, path);
+	bool ok = SweepPlanParse(plan, text, path, SWEEP_MAX_VARIANTS, error, errorSize);
 	free(text);
-	bool ok = root != NULL && LoadRoot(&l, root, path);
-	cJSON_Delete(root);
-	if (!ok)
-		SweepPlanFree(plan);
 	return ok;
 }
 

@@ -4,6 +4,9 @@
 #   bench/sweep/sweep_bench.sh WEFT batch [BACKEND] [VARIANTS] [FRAMES] [ALONE]
 #       VARIANTS variants of a 60x60 xpbd cloth, batched (--batch 1024), and ALONE of them
 #       (default VARIANTS) one at a time (--batch 1): variants per second and the ratio
+#   bench/sweep/sweep_bench.sh WEFT plan [SIZES]
+#       planning alone (--list): SIZES (default "5000 20000 100000") variants of distinct worlds (a
+#       time step each, the worst case of the grouping), a 2x2 cloth, 1 frame; the median of RUNS
 #   bench/sweep/sweep_bench.sh WEFT schedule [NP]
 #       scenes/sweeps/unequal-cost.json (substeps 2 to 32) under mpirun -np NP (default 2):
 #       static blocks against the rank-0 queue, --batch 1, one thread per rank
@@ -52,6 +55,16 @@ JSON
 	rateAlone=$(awk -v a="$few" -v b="$alone" 'BEGIN { printf "%.6f", a / b }')
 	echo "60x60 xpbd, $frames frames, backend $backend: $variants variants batched in $batched s ($(printf '%.1f' "$rate") variants/s), $few one at a time in $alone s ($(printf '%.1f' "$rateAlone") variants/s), ratio $(awk -v a="$rate" -v b="$rateAlone" 'BEGIN { printf "%.2f", a / b }')"
 	;;
+plan)
+	for n in ${3:-5000 20000 100000}; do
+		cat >"$tmp/plan$n.json" <<JSON
+{"scene": {"world": {"backend": "cpu"}, "cloth": {"cols": 2, "rows": 2}}, "frames": 1,
+ "axes": {"world.step.timeStep": {"linear": [0.001, 0.02], "n": $n}}}
+JSON
+		t=$(median "$weft" sweep "$tmp/plan$n.json" --list)
+		echo "plan (--list) of $n variants of distinct worlds: $t s ($(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.1f", 1e6 * t / n }') us per variant)"
+	done
+	;;
 schedule)
 	np=${3:-2}
 	for schedule in static queue; do
@@ -63,7 +76,7 @@ schedule)
 	echo "unequal-cost.json, one process, 1 thread: $one s"
 	;;
 *)
-	echo "usage: $0 WEFT batch [BACKEND] [VARIANTS] [FRAMES] | schedule [NP]" >&2
+	echo "usage: $0 WEFT batch [BACKEND] [VARIANTS] [FRAMES] | plan [SIZES] | schedule [NP]" >&2
 	exit 2
 	;;
 esac

@@ -148,9 +148,13 @@ test_bad_files() {
 	bad unknown_top "{$base, \"axis\": {}}" "unknown_top.json: (top level): unknown key \"axis\"" "known: description, scene, frames, axes, variants, record"
 	bad both_axis_and_variant "{$base, \"axes\": {\"frames\": [1]}, \"variants\": [{\"frames\": 2}]}" "variants[0]: \"frames\" is also an axis"
 	bad record_every "{$base, \"record\": {\"every\": -1}}" "record.every: expected an integer in [0, 1000000]"
+	bad empty_variants "{$base, \"variants\": []}" "empty_variants.json: variants: expected a non-empty list of objects"
+	bad empty_variants_axes "{$base, \"axes\": {\"world.step.substeps\": [2, 3]}, \"variants\": []}" "empty_variants_axes.json: variants: expected a non-empty list"
 	bad base_value '{"scene": {"world": {"step": {"substeps": 0}}}}' "base_value.json: scene: world.step.substeps: 0 is out of range [1, 4096]"
 	bad no_scene '{"axes": {"frames": [1]}}' "no_scene.json: scene: expected a scene object or the path of a scene file"
 	bad missing_scene '{"scene": "nowhere.json"}' "nowhere.json: cannot open"
+	mkfifo "$tmp/fifo.json"
+	bad fifo_scene '{"scene": "fifo.json"}' "fifo_scene.json: scene: $tmp/fifo.json is not a regular file"
 	printf '{\n  "scene": {},\n  "axes": {\n    "frames": [1, 2,]\n  }\n}\n' >"$tmp/syntax.json"
 	run sweep "$tmp/syntax.json" --out "$tmp/out-syntax"
 	expect_code 2 sweep syntax
@@ -333,6 +337,279 @@ test_vulkan() {
 	run sweep "$tmp/vk.json" --out "$tmp/bad-device" --devices '#99'
 	expect_code 1 sweep --devices '#99'
 	expect_stderr 'no Vulkan device "#99" (allowed: #0 to #'
+}
+
+# ---------------------------------------------------------------- the same as weft run
+
+# The final positions of a .npy file against the "v" lines of an OBJ frame of `weft run --obj`
+# (written with %.6g): every particle of every cloth, in order, the same text.
+same_positions() { # NPY OBJ WHAT
+	"$(python_numpy)" - "$1" "$2" <<'PY' || fail "$3: the sweep's final positions differ from weft run's"
+import sys
+import numpy as np
+final = np.load(sys.argv[1])
+have = [l for l in open(sys.argv[2]) if l.startswith("v ")]
+want = ["v %.6g %.6g %.6g\n" % tuple(float(x) for x in p) for p in final]
+assert final.dtype == np.float32 and final.ndim == 2 and final.shape[1] == 3, (final.dtype, final.shape)
+assert len(have) == len(want), f"{len(want)} particles in the sweep, {len(have)} in weft run"
+bad = [i for i, (a, b) in enumerate(zip(have, want)) if a != b]
+assert not bad, f"particle {bad[0]}: weft run {have[bad[0]]!r}, sweep {want[bad[0]]!r} ({len(bad)} differ)"
+PY
+}
+
+# A one-variant sweep of every scene in scenes/ (the folder is listed, so a new scene is covered)
+# steps what `weft run --scene` steps: its colliders, its meshes, its cloths. For each, 4 frames on
+# the CPU: the statistics CSV byte for byte against weft run of the variant's scene.json and of
+# the scene file itself, and the final positions against weft run's last OBJ frame.
+test_scenes_equal_run() {
+	local scene name n=0 frames=4
+	for scene in "$here"/../../scenes/*.json; do
+		name=$(basename "$scene" .json)
+		sweep_file "$name.sweep.json" "{\"scene\": \"$(realpath "$scene")\", \"frames\": $frames}"
+		run sweep "$tmp/$name.sweep.json" --out "$tmp/$name" --backend cpu --quiet
+		expect_code 0 sweep "$name"
+		[ "$(rows "$tmp/$name/summary.csv")" -eq 1 ] || fail "$name: expected one row"
+		# From another folder: the variant's scene names its meshes wherever it is run from.
+		(cd / && "$weft" run --scene "$tmp/$name/variants/v000000.scene.json" --backend cpu --stats "$tmp/$name.run.csv" \
+			--obj "$tmp/$name.obj" --quiet) >"$tmp/stdout" 2>"$tmp/stderr" || fail "$name: weft run of the variant's scene.json"
+		cmp -s "$tmp/$name.run.csv" "$tmp/$name/variants/v000000.stats.csv" || fail "$name: weft run's statistics differ from the sweep's"
+		run run --scene "$scene" --frames $frames --backend cpu --stats "$tmp/$name.scene.csv" --quiet
+		expect_code 0 run "$name"
+		cmp -s "$tmp/$name.scene.csv" "$tmp/$name/variants/v000000.stats.csv" || fail "$name: weft run of scenes/$name.json differs from the sweep"
+		same_positions "$tmp/$name/variants/v000000.final.npy" "$tmp/$name.obj/frame_$(printf %04d $frames).obj" "$name"
+		n=$((n + 1))
+	done
+	[ $n -ge 12 ] || fail "only $n scenes in scenes/"
+	# The tablecloth drapes over the scene's box (a collider, top at about 0.7 m): after 90 frames
+	# its particles have dropped 0.40 m on average, not the 0.995 m of a cloth lying flat on the
+	# floor, which is where it ends without the box.
+	sweep_file table.json "{\"scene\": \"$(realpath "$here/../../scenes/tablecloth.json")\", \"frames\": 90}"
+	run sweep "$tmp/table.json" --out "$tmp/table" --backend cpu --quiet
+	expect_code 0 sweep tablecloth 90 frames
+	awk -F, 'NR == 2 { exit !($10 > 0.3 && $10 < 0.6) }' "$tmp/table/summary.csv" ||
+		fail "tablecloth: sag $(awk -F, 'NR == 2 { print $10 }' "$tmp/table/summary.csv") m at frame 90, expected 0.3 to 0.6 m (draped over the box)"
+	# Cloths that collide with each other (world.selfCollision.betweenCloths) are never batched with
+	# another variant's: 2 variants of stacked.json, 2 worlds even with --batch 1024.
+	sweep_file stacked.json "{\"scene\": \"$(realpath "$here/../../scenes/stacked.json")\", \"frames\": 2, \"axes\": {\"cloths[0].material.damping\": [0, 0.01]}}"
+	run sweep "$tmp/stacked.json" --list --batch 1024
+	expect_code 0 sweep stacked --list
+	[ "$(awk -F, 'NR > 1 { print $(NF - 3) }' "$tmp/stdout" | sort -u | wc -l)" -eq 2 ] || fail "betweenCloths: 2 variants in one world"
+}
+
+# Tearing adds particles while the sweep runs (scenes/tear.json at tear strains 1 % and 30 %, 12
+# frames): the final positions are the torn cloth's, all of them (as many as weft run's OBJ has,
+# more than the 1 600 of the grid), frames.npy is as wide as the widest frame, its rows of particles
+# not yet torn off NaN, and the last recorded frame equals final.npy.
+test_tear() {
+	sweep_file tear.json "{\"scene\": \"$(realpath "$here/../../scenes/tear.json")\", \"frames\": 12,
+  \"axes\": {\"cloth.material.tearStrain\": [0.01, 0.3]}, \"record\": {\"every\": 4}}"
+	run sweep "$tmp/tear.json" --out "$tmp/t" --backend cpu --quiet
+	expect_code 0 sweep tear
+	local v strain
+	for v in 0 1; do
+		strain=$([ $v -eq 0 ] && echo 0.01 || echo 0.3)
+		run run --scene "$tmp/t/variants/v00000$v.scene.json" --backend cpu --stats "$tmp/tear$v.csv" --obj "$tmp/tear$v" --quiet
+		expect_code 0 run tear variant $v
+		cmp -s "$tmp/tear$v.csv" "$tmp/t/variants/v00000$v.stats.csv" || fail "tear variant $v: statistics differ from weft run's"
+		same_positions "$tmp/t/variants/v00000$v.final.npy" "$tmp/tear$v/frame_0012.obj" "tear variant $v (tear strain $strain)"
+	done
+	"$(python_numpy)" - "$tmp/t" <<'PY' || fail "tear: the recorded frames"
+import sys
+import numpy as np
+out = sys.argv[1]
+final = np.load(f"{out}/variants/v000000.final.npy")
+frames = np.load(f"{out}/variants/v000000.frames.npy")
+assert final.shape[0] > 1600, f"tear strain 1 %: {final.shape[0]} particles after 12 frames, expected more than 1600"
+assert frames.shape == (3, final.shape[0], 3), frames.shape
+assert np.array_equal(frames[-1], final)
+# Frame 4 has fewer particles than frame 12: the rest of its rows are NaN, the others finite.
+first = np.isfinite(frames[0]).all(axis=1)
+assert first[:1600].all() and not first.all(), (first.sum(), len(first))
+assert np.isnan(frames[0][~first]).all()
+assert np.load(f"{out}/variants/v000001.final.npy").shape[0] == 1600  # 30 %: not torn by frame 12
+print(f"torn: {final.shape[0]} particles at frame 12, {first.sum()} at frame 4")
+PY
+}
+
+# A mesh cloth has its vertices, whatever cols and rows say: a 6 x 6-vertex OBJ sheet with cols 2,
+# rows 1 and with the default cols and rows gives final.npy (36, 3), the positions weft run gives,
+# and a sag that is the mean drop of those 36 particles.
+test_mesh_cloth() {
+	"$(python_numpy)" - "$tmp/sheet.obj" <<'PY' || fail "writing the OBJ"
+import sys
+with open(sys.argv[1], "w") as f:
+    for r in range(6):
+        for c in range(6):
+            f.write(f"v {c * 0.1} 0 {r * 0.1}\n")
+    for r in range(5):
+        for c in range(5):
+            a = r * 6 + c + 1
+            f.write(f"f {a} {a + 1} {a + 7} {a + 6}\n")
+PY
+	sweep_file mesh.json '{"scene": {"world": {"backend": "cpu"}, "cloth": {"mesh": "sheet.obj", "origin": [0, 1, 0]}}, "frames": 10,
+  "variants": [{"cloth.cols": 2, "cloth.rows": 1}, {"cloth.cols": 32}]}'
+	run sweep "$tmp/mesh.json" --out "$tmp/m" --quiet
+	expect_code 0 sweep mesh
+	local v
+	for v in 0 1; do
+		run run --scene "$tmp/m/variants/v00000$v.scene.json" --obj "$tmp/mesh$v" --quiet
+		expect_code 0 run mesh variant $v
+		same_positions "$tmp/m/variants/v00000$v.final.npy" "$tmp/mesh$v/frame_0010.obj" "mesh variant $v"
+	done
+	"$(python_numpy)" - "$tmp/m" <<'PY' || fail "mesh: sag"
+import csv, sys
+import numpy as np
+out = sys.argv[1]
+for row in csv.DictReader(open(f"{out}/summary.csv")):
+    final = np.load(f"{out}/variants/v{int(row['variant']):06d}.final.npy")
+    assert final.shape == (36, 3), final.shape
+    sag = 1.0 - final[:, 1].astype(np.float64).mean()  # every vertex starts at y = 1
+    assert abs(float(row["sag"]) - sag) < 1e-6, (row["sag"], sag)
+print("36 particles, sag", row["sag"])
+PY
+	run sweep "$tmp/mesh.json" --list
+	grep -q '^0,2,1,0,10,1,36$' "$tmp/stdout" && grep -q '^1,32,,1,10,1,36$' "$tmp/stdout" ||
+		fail "--list: the mesh's 36 particles, not cols x rows: $(tail -n +2 "$tmp/stdout")"
+}
+
+# Meshes are found from the folder of the file that names them, as weft run finds them: the shipped
+# skirt.json swept by file through a relative path, run from another folder; an inline scene's and
+# an axis's "mesh" from the sweep file's folder. The variants' scene.json files run again from
+# anywhere (weft run from /) and give the sweep's statistics.
+test_mesh_paths() {
+	mkdir -p "$tmp/a/b" "$tmp/meshes"
+	cp "$here/../../scenes/meshes/skirt.obj" "$tmp/meshes/skirt.obj"
+	local rel
+	rel=$(realpath --relative-to="$tmp/a/b" "$here/../../scenes/skirt.json")
+	sweep_file a/b/skirt.json "{\"scene\": \"$rel\", \"frames\": 2}"
+	sweep_file inline.json "{\"scene\": {\"world\": {\"backend\": \"cpu\"}, \"cloth\": {\"mesh\": \"meshes/skirt.obj\"}}, \"frames\": 2,
+  \"axes\": {\"cloth.material.damping\": [0, 0.01]}}"
+	sweep_file axis.json '{"scene": {"world": {"backend": "cpu"}}, "frames": 2, "axes": {"cloth.mesh": ["meshes/skirt.obj"]}}'
+	local sweep out
+	for sweep in a/b/skirt inline axis; do
+		out=$tmp/out-${sweep##*/}
+		(cd "$tmp/a" && "$weft" sweep "$tmp/$sweep.json" --out "$out" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
+		code=$?
+		expect_code 0 sweep "$sweep.json" from another folder
+		grep -q '"mesh":"/' "$out/variants/v000000.scene.json" || fail "$sweep: the variant's mesh path is not absolute"
+		for v in $(ls "$out/variants" | grep 'scene.json$' | cut -c2-7); do
+			(cd / && "$weft" run --scene "$out/variants/v$v.scene.json" --backend cpu --stats "$tmp/re.csv" --quiet) >"$tmp/stdout" 2>"$tmp/stderr" ||
+				fail "$sweep: variant $v's scene.json does not run again: $(cat "$tmp/stderr")"
+			cmp -s "$tmp/re.csv" "$out/variants/v$v.stats.csv" || fail "$sweep: variant $v run again differs"
+		done
+	done
+	# A relative path through the sweep file's path (not the current folder) is also resolved there.
+	(cd "$tmp" && "$weft" sweep inline.json --list >"$tmp/stdout" 2>"$tmp/stderr") || fail "inline.json by a bare name: $(cat "$tmp/stderr")"
+	# A missing mesh is named by its full path.
+	sweep_file missing.json '{"scene": {"cloth": {"mesh": "nowhere.obj"}}}'
+	run sweep "$tmp/missing.json" --list
+	expect_code 2 sweep a missing mesh
+	expect_stderr "$tmp/nowhere.obj"
+}
+
+# ---------------------------------------------------------------- folders and faults
+
+# A folder that weft did not make (files, no plan.txt) is refused and left as it was: the user's
+# summary.csv and variants/ are not overwritten. An empty folder is taken.
+test_out_not_ours() {
+	sweep_file small.json '{"scene": {"world": {"backend": "cpu"}, "cloth": {"cols": 4, "rows": 4}}, "frames": 2, "axes": {"world.step.substeps": [2, 3]}}'
+	mkdir -p "$tmp/mine/variants"
+	echo "my results" >"$tmp/mine/summary.csv"
+	echo "mine too" >"$tmp/mine/variants/v000000.row"
+	local before
+	before=$(cd "$tmp/mine" && find . -type f -exec md5sum {} + | sort)
+	run sweep "$tmp/small.json" --out "$tmp/mine" --quiet
+	expect_code 2 sweep into a folder it did not make
+	expect_stderr "'$tmp/mine' is not empty and holds no plan.txt of a weft sweep"
+	[ "$(cd "$tmp/mine" && find . -type f -exec md5sum {} + | sort)" = "$before" ] || fail "the user's files were changed"
+	[ ! -e "$tmp/mine/plan.txt" ] || fail "plan.txt written into the user's folder"
+	# Only a hidden file: still not empty.
+	mkdir -p "$tmp/hidden" && echo x >"$tmp/hidden/.keep"
+	run sweep "$tmp/small.json" --out "$tmp/hidden" --quiet
+	expect_code 2 sweep into a folder with a hidden file
+	mkdir -p "$tmp/empty"
+	run sweep "$tmp/small.json" --out "$tmp/empty" --quiet
+	expect_code 0 sweep into an empty folder
+	[ "$(rows "$tmp/empty/summary.csv")" -eq 2 ] || fail "2 rows expected in the empty folder's summary"
+	run sweep "$tmp/small.json" --out "$tmp/empty" --quiet
+	expect_code 0 sweep again into its own folder
+}
+
+# On resume, a row is trusted only when it is this variant's row of this sweep and its files are
+# whole: a corrupted row, another variant's row, a deleted final.npy and a cut stats.csv each make
+# their variant run again, and the folder ends equal to an uninterrupted run's, file for file.
+test_resume_invalid() {
+	sweep_file four.json '{"scene": {"world": {"backend": "cpu"}, "cloth": {"cols": 6, "rows": 6, "pinMode": "top-corners"}}, "frames": 5,
+  "axes": {"cloth.material.damping": [0, 0.01, 0.02, 0.03, 0.04, 0.05]}, "record": {"every": 5}}'
+	run sweep "$tmp/four.json" --out "$tmp/full" --quiet
+	expect_code 0 full sweep
+	cp -r "$tmp/full" "$tmp/part"
+	local v=$tmp/part/variants
+	printf 'garbage\n' >"$v/v000001.row"
+	cp "$v/v000003.row" "$v/v000002.row"
+	rm "$v/v000000.final.npy"
+	head -c 100 "$tmp/full/variants/v000003.stats.csv" >"$v/v000003.stats.csv"
+	head -c 200 "$tmp/full/variants/v000004.frames.npy" >"$v/v000004.frames.npy"
+	printf 'foreign,row\n' >>"$tmp/part/summary.csv"
+	run sweep "$tmp/four.json" --out "$tmp/part"
+	expect_code 0 resumed sweep
+	grep -qF "6 variants (5 run now in 5 batches by 1 process, 1 finished before)" "$tmp/stdout" || fail "expected 5 variants run again: $(cat "$tmp/stdout")"
+	expect_stderr "variant 0: its final.npy is missing or not whole; it runs again"
+	expect_stderr "variant 1: its row file is not this variant's row of this sweep; it runs again"
+	expect_stderr "variant 2: its row file is not this variant's row of this sweep; it runs again"
+	expect_stderr "variant 3: its stats.csv is missing or cut short; it runs again"
+	expect_stderr "variant 4: its frames.npy is missing or not whole; it runs again"
+	diff -r "$tmp/full" "$tmp/part" >"$tmp/diff" || fail "resumed and uninterrupted differ: $(head -5 "$tmp/diff")"
+}
+
+# A full disk: the first result file that cannot be written stops the sweep (exit 1, the file and
+# the reason named), the variants finished before are kept whole, and none after it is run. The
+# disk is a file size limit of 8 KiB (RLIMIT_FSIZE through ulimit -f, SIGXFSZ ignored: write()
+# fails with EFBIG) in a subshell: variant 2's final.npy (40 x 40 x 12 bytes) passes it, the
+# variants of 4 x 4 particles do not.
+test_disk_full() {
+	sweep_file full.json '{"scene": {"world": {"backend": "cpu"}, "cloth": {"cols": 4, "rows": 4}}, "frames": 2,
+  "variants": [{"cloth.cols": 4}, {"cloth.cols": 5}, {"cloth.cols": 40, "cloth.rows": 40}, {"cloth.cols": 6}, {"cloth.cols": 7}]}'
+	run sweep "$tmp/full.json" --out "$tmp/ref" --quiet
+	expect_code 0 sweep without a limit
+	(
+		trap '' XFSZ
+		ulimit -f 8
+		exec "$weft" sweep "$tmp/full.json" --out "$tmp/limited" --quiet
+	) >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1 sweep with a full disk
+	expect_stderr "variant 2: "
+	expect_stderr "v000002.final.npy"
+	expect_stderr "stopped at the first result file that could not be written"
+	[ "$(ls "$tmp/limited/variants" | grep -c '\.row$')" -eq 2 ] || fail "expected the rows of variants 0 and 1 only: $(ls "$tmp/limited/variants")"
+	for f in v000000.row v000000.final.npy v000000.stats.csv v000000.scene.json v000001.row v000001.final.npy; do
+		cmp -s "$tmp/ref/variants/$f" "$tmp/limited/variants/$f" || fail "$f differs from the run without a limit"
+	done
+	[ ! -e "$tmp/limited/variants/v000003.scene.json" ] || fail "variant 3 ran after the failed write"
+	[ -z "$(find "$tmp/limited" -name '*.tmp')" ] || fail "temporaries left: $(find "$tmp/limited" -name '*.tmp')"
+	[ "$(rows "$tmp/limited/summary.csv")" -eq 2 ] || fail "the summary should hold the 2 finished variants"
+	# With room again, the same command runs the other three: the folder equals the reference.
+	run sweep "$tmp/full.json" --out "$tmp/limited" --quiet
+	expect_code 0 sweep with room again
+	diff -r "$tmp/ref" "$tmp/limited" >"$tmp/diff" || fail "after the full disk, resumed and uninterrupted differ: $(head -5 "$tmp/diff")"
+}
+
+# Planning is linear in the variant count: --list of 100 000 variants of distinct worlds (a
+# time step each, so 100 000 groups) within 60 s (measured: 2.3 to 3.3 s on the 2-core VM, 7.7 s
+# under ASan; the quadratic grouping and axis lookups took 5.7 s at 20 000 and did not finish
+# 100 000 in 5 minutes).
+test_plan_linear() {
+	sweep_file big.json '{"scene": {"world": {"backend": "cpu"}, "cloth": {"cols": 2, "rows": 2}}, "frames": 1,
+  "axes": {"world.step.timeStep": {"linear": [0.001, 0.02], "n": 100000}}}'
+	local t0 t1
+	t0=$(date +%s.%N)
+	run sweep "$tmp/big.json" --list
+	t1=$(date +%s.%N)
+	expect_code 0 sweep --list of 100 000 variants
+	[ "$(rows "$tmp/stdout")" -eq 100000 ] || fail "expected 100000 variants, got $(rows "$tmp/stdout")"
+	[ "$(awk -F, 'NR > 1 { print $(NF - 3) }' "$tmp/stdout" | sort -u | wc -l)" -eq 100000 ] || fail "expected 100000 batches (worlds)"
+	awk -v a="$t1" -v b="$t0" 'BEGIN { printf "planned 100000 variants in %.2f s\n", a - b; exit !(a - b < 60) }' || fail "planning 100000 variants took more than 60 s"
 }
 
 # ---------------------------------------------------------------- MPI
