@@ -585,8 +585,13 @@ WF_API wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size);
 WF_API wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size);
 
 // ---------------------------------------------------------------- cloth
-// Returns the null id on failure; the reason is in wfWorld_GetLastError.
+// Returns the null id on failure; the reason is in wfWorld_GetLastError. A cloth whose estimate
+// (wfEstimateClothBytes) exceeds the machine's memory, or RLIMIT_AS / RLIMIT_DATA, is refused before
+// anything is allocated (WF_ERROR_OUT_OF_MEMORY, "a 4096 x 4096 grid needs about 20.1 GB ...").
 WF_API wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def);
+// Host bytes wfCreateCloth needs at its peak for this def in a world of this def (NULL: a CPU world
+// without self-collision); an upper bound, about 1.2 KB per particle of a grid on the CPU.
+WF_API double wfEstimateClothBytes(const wfWorldDef* world, const wfClothDef* def);
 WF_API void wfDestroyCloth(wfClothId id);
 
 WF_API wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info);
