@@ -1,5 +1,5 @@
 // Video output: raw RGBA frames piped into the `ffmpeg` command, which encodes H.264 (yuv420p) into a
-// temporary file (".NAME.PID.tmp" beside the path); a successful close renames it to the requested
+// temporary file (".NAME.weft-PID.tmp" beside the path); a successful close renames it to the requested
 // path. An existing character device or FIFO is never replaced: it is opened here and handed to
 // ffmpeg as its fd 3 ("pipe:3"), written as fragmented MP4, which needs no seeking.
 //

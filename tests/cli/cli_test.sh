@@ -245,6 +245,29 @@ test_render_stale_temporaries() {
 	[ "$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)" -eq 3 ] || fail "expected the 3 new OBJ files only"
 }
 
+# Issue 31, item 6: the stale-temporary cleanup removes only names weft makes (".NAME.weft-PID.tmp"
+# of a process that is gone), never a user's file that happens to look like one (".thesis.2023.tmp",
+# or ".s.csv.PID.tmp" without the marker), in the --obj folder or beside --stats.
+test_stale_user_files() {
+	local dead
+	dead=$(sh -c 'echo $$') # a process that has ended: its PID is free
+	mkdir -p "$tmp/o"
+	local f
+	for f in "$tmp/o/.thesis.2023.tmp" "$tmp/o/.notes.$dead.tmp" "$tmp/.s.csv.$dead.tmp" "$tmp/.thesis.2023.tmp"; do
+		echo "the user's" >"$f"
+	done
+	echo "weft's" >"$tmp/o/.frame_0001.obj.weft-$dead.tmp"
+	echo "weft's" >"$tmp/.s.csv.weft-$dead.tmp"
+	run run --preset xpbd --grid 4x4 --frames 2 --obj "$tmp/o" --stats "$tmp/s.csv" --quiet
+	expect_code 0
+	for f in "$tmp/o/.thesis.2023.tmp" "$tmp/o/.notes.$dead.tmp" "$tmp/.s.csv.$dead.tmp" "$tmp/.thesis.2023.tmp"; do
+		[ -f "$f" ] && grep -q "the user's" "$f" || fail "the user's file $f was removed"
+	done
+	[ ! -e "$tmp/o/.frame_0001.obj.weft-$dead.tmp" ] || fail "weft's stale temporary in the --obj folder was kept"
+	[ ! -e "$tmp/.s.csv.weft-$dead.tmp" ] || fail "weft's stale temporary beside --stats was kept"
+	[ "$(wc -l <"$tmp/s.csv")" -eq 3 ] || fail "statistics not written"
+}
+
 # A run in which every frame was discarded (explicit springs far past their stability limit)
 # fails with the reason and writes no statistics.
 test_all_discarded() {
