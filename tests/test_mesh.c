@@ -119,6 +119,11 @@ WF_TEST(obj_bad_files)
 		{"v 0 0 0\nv 1 0 0\nf 1 2\n", "test.obj:3: face with 2 corners, at least 3 needed"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "test.obj:4: face corner 3: vertex index 4 is out of range [1, 3]"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n", "test.obj:4: face corner 3: vertex index -4 is out of range"},
+		// LONG_MIN: its negation overflowed (undefined behaviour; issue 31, item 13).
+		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -9223372036854775808\n",
+			"test.obj:4: face corner 3: vertex index -9223372036854775808 is out of range [1, 3] (or [-3, -1])"},
+		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/-9223372036854775808 2/1 3/1\n",
+			"test.obj:5: face corner 1: texture index -9223372036854775808 is out of range [1, 1] (or [-1, -1])"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/2 2 3\n", "test.obj:4: face corner 1: texture index 2 is out of range [1, 0]"},
 		{"v 0 0\n", "test.obj:1: v: 2 numbers, expected at least 3"},
 		{"v 0 zero 0\n", "test.obj:1: v: number 2 is not a number"},

@@ -435,7 +435,8 @@ static bool ReadIndex(Reader* r, const char** s, size_t count, int corner, const
 	long i = strtol(*s, &end, 10);
 	if (end == *s)
 		return ReadFail(r, "face corner %d: %s index missing", corner, what);
-	if (errno != 0 || i == 0 || (i > 0 && (size_t)i > count) || (i < 0 && (size_t)(-i) > count))
+	// The magnitude of a negative index in unsigned arithmetic: -i overflows for LONG_MIN ("f -9223372036854775808").
+	if (errno != 0 || i == 0 || (i > 0 && (size_t)i > count) || (i < 0 && (size_t)0 - (size_t)i > count))
 		return ReadFail(r, "face corner %d: %s index %ld is out of range [1, %zu] (or [-%zu, -1])", corner, what, i, count, count);
 	*out = i > 0 ? (int)(i - 1) : (int)((long)count + i);
 	*s = end;
