@@ -438,20 +438,25 @@ WF_TEST(mesh_def_errors)
 	const wfVec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}};
 	const uint32_t quad[4] = {0, 3, 2, 1}, bad[4] = {0, 3, 7, 1}, twice[4] = {0, 3, 3, 1};
 	const uint8_t sizes[1] = {4}, five[1] = {5};
+	const float uv[8] = {0};
 	struct {
 		wfMeshDef mesh;
 		wfPinMode pins;
 		float jitter;
 		const char* message;
 	} cases[] = {
-		{{p, 4, bad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.indices[2]: 7 is out of range [0, 3]"},
-		{{p, 4, twice, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh face 0: vertex 3 appears twice"},
-		{{p, 4, quad, five, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.faceSizes[0]: 5 corners, allowed 3 or 4"},
-		{{p, 1, quad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.vertexCount: 1 is out of range [2, 16777216]"},
-		{{p, 4, quad, sizes, 0, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.faceCount: 0 is out of range [1, 16777216]"},
-		{{NULL, 4, quad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.positions: NULL"},
-		{{p, 4, quad, sizes, 1, NULL, NULL}, WF_PIN_CORNERS, 0.0f, "pinMode: \"corners\" needs a grid"},
-		{{p, 4, quad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.5f, "jitter: 0.5, a mesh starts at its own positions"},
+		{{p, 4, bad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.indices[2]: 7 is out of range [0, 3]"},
+		{{p, 4, twice, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh face 0: vertex 3 appears twice"},
+		{{p, 4, quad, five, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.faceSizes[0]: 5 corners, allowed 3 or 4"},
+		{{p, 1, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.vertexCount: 1 is out of range [2, 16777216]"},
+		{{p, 4, quad, sizes, 0, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.faceCount: 0 is out of range [1, 16777216]"},
+		{{NULL, 4, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.positions: NULL"},
+		// The arrays' lengths (issue 31, item 3: a short one was read past its end).
+		{{p, 4, quad, sizes, 1, uv, 1, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.uvCount: 1 rows of uvs for 4 vertices (allowed: vertexCount, 4"},
+		{{p, 4, quad, sizes, 1, uv, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.uvCount: 0 rows of uvs for 4 vertices"},
+		{{p, 4, quad, sizes, 1, NULL, 0, uv, 3}, WF_PIN_NONE, 0.0f, "mesh.cornerUVCount: 3 rows of cornerUVs for 4 face corners"},
+		{{p, 4, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_CORNERS, 0.0f, "pinMode: \"corners\" needs a grid"},
+		{{p, 4, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.5f, "jitter: 0.5, a mesh starts at its own positions"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		wfClothDef cd = wfDefaultClothDef();

@@ -325,8 +325,10 @@ typedef struct wfMeshDef {
 	const uint32_t* indices;  // the faces' corners, face after face
 	const uint8_t* faceSizes; // (faceCount) 3 or 4 corners each; NULL: every face is a triangle
 	int faceCount;            // [1, 1 << 24]
-	const float* uvs;         // optional (vertexCount x 2) texture coordinates; NULL: all 0
-	const float* cornerUVs;   // optional (corners x 2) per-corner coordinates (seams), kept for export
+	const float* uvs;         // optional (uvCount x 2) texture coordinates; NULL: all 0
+	int uvCount;              // rows of uvs: vertexCount when uvs is set (anything else is refused)
+	const float* cornerUVs;   // optional (cornerUVCount x 2) per-corner coordinates (seams), kept for export
+	int cornerUVCount;        // rows of cornerUVs: the faces' corners (sum of faceSizes) when it is set
 } wfMeshDef;
 
 typedef struct wfClothDef {

@@ -54,6 +54,18 @@ bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize)
 		}
 		corner += size;
 	}
+	// The arrays' own lengths, so that a short one is refused instead of read past its end.
+	if (mesh->uvs != NULL && mesh->uvCount != mesh->vertexCount) {
+		snprintf(error, (size_t)errorSize, "mesh.uvCount: %d rows of uvs for %d vertices (allowed: vertexCount, %d, or uvs NULL)",
+			mesh->uvCount, mesh->vertexCount, mesh->vertexCount);
+		return false;
+	}
+	if (mesh->cornerUVs != NULL && mesh->cornerUVCount != corner) {
+		snprintf(error, (size_t)errorSize,
+			"mesh.cornerUVCount: %d rows of cornerUVs for %d face corners (allowed: the corners, %d, or cornerUVs NULL)",
+			mesh->cornerUVCount, corner, corner);
+		return false;
+	}
 	return true;
 }
 
@@ -348,7 +360,12 @@ wfMeshDef wfMesh_GetDef(const wfMesh* mesh)
 	d.faceSizes = mesh->faceSizes;
 	d.faceCount = mesh->faceCount;
 	d.uvs = mesh->uvs;
+	d.uvCount = mesh->uvs != NULL ? mesh->vertexCount : 0;
 	d.cornerUVs = mesh->cornerUVs;
+	if (mesh->cornerUVs != NULL) {
+		for (int f = 0; f < mesh->faceCount; ++f)
+			d.cornerUVCount += mesh->faceSizes != NULL ? mesh->faceSizes[f] : 3;
+	}
 	return d;
 }
 
