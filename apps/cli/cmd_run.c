@@ -295,6 +295,9 @@ int CliRun(int argc, char** argv)
 	int code = CliParseOptions(CLI_CMD_RUN, argc, argv, 2, &o);
 	if (code != CLI_EXIT_OK)
 		return code == CLI_EXIT_HELP ? CLI_EXIT_OK : code;
+	// Before any output is opened (the CSV's temporary, the renderer's set-up and ffmpeg's file): a
+	// Ctrl-C in the first second then stops the run like one later, with nothing left behind.
+	CliCatchSignals();
 	CliSim sim;
 	code = CliSimCreate(&sim, &o, RUN_DEFAULT_FRAMES);
 	if (code != CLI_EXIT_OK)
@@ -303,10 +306,8 @@ int CliRun(int argc, char** argv)
 	RunResult result;
 	memset(&result, 0, sizeof result);
 	code = OpenOutputs(&o, &sim, &out);
-	if (code == CLI_EXIT_OK) {
-		CliCatchSignals();
+	if (code == CLI_EXIT_OK)
 		code = Simulate(&sim, &out, !o.quiet && isatty(STDERR_FILENO), &result);
-	}
 	// A run in which no frame survived produced nothing: a failure, whatever was written.
 	if (code == CLI_EXIT_OK && result.frames > 0 && result.discarded == result.frames) {
 		wfWarnings w = wfWorld_GetWarnings(sim.world);
@@ -322,7 +323,8 @@ int CliRun(int argc, char** argv)
 	}
 	char kept[3 * CLI_PATH_MAX];
 	bool interrupted = code == CLI_EXIT_INTERRUPTED;
-	int closeCode = CloseOutputs(&out, &o, code == CLI_EXIT_OK || interrupted, result.frames, kept, sizeof kept);
+	// Interrupted before the first frame: nothing to keep (a CSV of a header alone is not written).
+	int closeCode = CloseOutputs(&out, &o, code == CLI_EXIT_OK || (interrupted && result.frames > 0), result.frames, kept, sizeof kept);
 	code = code != CLI_EXIT_OK ? code : closeCode;
 	if (interrupted)
 		fprintf(stderr, "weft run: interrupted after %d frame%s; kept: %s\n", result.frames, result.frames == 1 ? "" : "s",

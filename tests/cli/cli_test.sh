@@ -224,6 +224,38 @@ test_render_sigint() {
 	expect_no_temporaries
 }
 
+# Issue 31, item 15: Ctrl-C during the renderer's set-up (the CSV's temporary is open, no frame
+# stepped yet) stops the run like one later: exit 130 with the message, no temporary left (it used to
+# die by the default action, leaving the CSV's and ffmpeg's temporaries).
+test_render_sigint_early() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	set -m
+	"$weft" run --preset xpbd --grid 8x8 --frames 100000 --size 32x32 --video "$tmp/v.mp4" --stats "$tmp/s.csv" \
+		--png "$tmp/png" --backend cpu >"$tmp/stdout" 2>"$tmp/stderr" &
+	local pid=$! i
+	set +m
+	for i in $(seq 2000); do
+		[ -n "$(find "$tmp" -maxdepth 1 -name '.s.csv.*.tmp' | head -1)" ] && break
+		kill -0 "$pid" 2>/dev/null || fail "weft ended before its CSV was opened"
+		sleep 0.005
+	done
+	[ -n "$(find "$tmp" -maxdepth 1 -name '.s.csv.*.tmp' | head -1)" ] || fail "the CSV's temporary never appeared"
+	local png
+	png=$(find "$tmp/png" -name '*.png' 2>/dev/null | wc -l)
+	kill -INT "$pid"
+	wait_for_exit "$pid" "weft run (early SIGINT)"
+	wait "$pid"
+	code=$?
+	expect_code 130
+	expect_stderr "weft run: interrupted after"
+	echo "SIGINT after $png PNG frames: $(grep -o 'interrupted after [0-9]* frames*' "$tmp/stderr")"
+	expect_no_temporaries
+	if grep -q 'interrupted after 0 frames' "$tmp/stderr"; then
+		[ ! -e "$tmp/s.csv" ] || fail "a CSV was written for a run that stepped no frame"
+		[ ! -e "$tmp/v.mp4" ] || fail "a video was written for a run that stepped no frame"
+	fi
+}
+
 # SIGKILL leaves temporaries (the CSV's, the video's); the next run into the same places removes them.
 test_render_stale_temporaries() {
 	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
