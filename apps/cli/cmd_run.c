@@ -83,6 +83,30 @@ static void RemoveStale(const char* folder, const char* filePath)
 	CliRemoveStaleTemporaries(dir, slash != NULL ? slash + 1 : filePath);
 }
 
+// An output that is an input (--stats naming the scene would overwrite it) or another output (--stats
+// X --video X would write two files into one) is refused before anything is made.
+static int CheckDistinctFiles(const CliOptions* o)
+{
+	const struct {
+		const char* option;
+		const char* path;
+		bool input;
+	} files[] = {{"scene", o->scene, true}, {"stats", o->statsPath, false}, {"video", o->render.videoPath, false}};
+	const int count = (int)(sizeof files / sizeof files[0]);
+	for (int i = 0; i < count; ++i) {
+		for (int j = i + 1; j < count; ++j) {
+			if (files[i].path == NULL || files[j].path == NULL || files[j].input || !CliSameFile(files[i].path, files[j].path))
+				continue;
+			fprintf(stderr, "weft run: --%s: '%s' is %s --%s file ('%s')%s\n", files[j].option, files[j].path,
+				files[i].input ? "the" : "also the", files[i].option, files[i].path,
+				files[i].input ? ", an input: it would be overwritten; choose another output file"
+							   : ": each output needs a file of its own");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
 // Folders are created and checked before the first step, so a bad path costs no simulation.
 static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 {
@@ -298,6 +322,9 @@ int CliRun(int argc, char** argv)
 	// Before any output is opened (the CSV's temporary, the renderer's set-up and ffmpeg's file): a
 	// Ctrl-C in the first second then stops the run like one later, with nothing left behind.
 	CliCatchSignals();
+	code = CheckDistinctFiles(&o);
+	if (code != CLI_EXIT_OK)
+		return code;
 	CliSim sim;
 	code = CliSimCreate(&sim, &o, RUN_DEFAULT_FRAMES);
 	if (code != CLI_EXIT_OK)

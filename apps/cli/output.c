@@ -1,10 +1,12 @@
 // Output files of `weft run`: temporary name + rename, folder preparation, OBJ and CSV writers.
+#define _XOPEN_SOURCE 700 // realpath
 #include "output.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +146,34 @@ void CliFolderOf(const char* path, char* out, size_t size)
 		snprintf(out, size, "/");
 	else
 		snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
+// The resolved folder of path followed by its last name ("/home/u/run/s.csv" for "run/../run/s.csv");
+// false when the folder does not resolve.
+static bool ResolvedName(const char* path, char* out, size_t size)
+{
+	char folder[CLI_PATH_MAX], resolved[PATH_MAX];
+	CliFolderOf(path, folder, sizeof folder);
+	const char* slash = strrchr(path, '/');
+	const char* base = slash != NULL ? slash + 1 : path;
+	if (realpath(folder, resolved) == NULL)
+		return false;
+	int n = snprintf(out, size, "%s/%s", resolved, base);
+	return n > 0 && (size_t)n < size;
+}
+
+bool CliSameFile(const char* a, const char* b)
+{
+	struct stat sa, sb;
+	const bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
+	if (ea != eb)
+		return false; // one exists and the other does not: not one file
+	char ra[CLI_PATH_MAX + 8], rb[CLI_PATH_MAX + 8];
+	if (ResolvedName(a, ra, sizeof ra) && ResolvedName(b, rb, sizeof rb))
+		return strcmp(ra, rb) == 0;
+	return strcmp(a, b) == 0;
 }
 
 // ".BASE.weft-PID.tmp": the PID, or 0 when the name is not of that form (or not of `base`). A name

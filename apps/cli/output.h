@@ -37,6 +37,9 @@ int CliRemoveStaleTemporaries(const char* folder, const char* base);
 int CliOldFrames(const char* folder, const char* extension, bool remove, char* example, size_t exampleSize);
 // The folder part of a file path ("." when it has none).
 void CliFolderOf(const char* path, char* out, size_t size);
+// Whether two paths name one file: the same device and inode where both exist, else the same
+// resolved folder and name. A character device (/dev/null for two outputs) is never "the same".
+bool CliSameFile(const char* a, const char* b);
 
 // Creates a folder and its parents if missing, then checks that a file can be created in it.
 bool CliPrepareFolder(const char* path, char* error, size_t errorSize);

@@ -300,6 +300,36 @@ test_stale_user_files() {
 	[ "$(wc -l <"$tmp/s.csv")" -eq 3 ] || fail "statistics not written"
 }
 
+# Issue 31, item 8: an output that is an input (--stats naming the scene overwrote it) or another
+# output (--stats X --video X garbled X) is refused before anything is written, however the path
+# is spelt; two outputs to one character device stay allowed.
+test_outputs_distinct() {
+	cp "$here/good/two_cloths.json" "$tmp/scene.json"
+	mkdir -p "$tmp/d"
+	run run --scene "$tmp/scene.json" --frames 1 --stats "$tmp/scene.json"
+	expect_code 2
+	expect_stderr "--stats: '$tmp/scene.json' is the --scene file ('$tmp/scene.json'), an input: it would be overwritten"
+	run run --scene "$tmp/scene.json" --frames 1 --stats "$tmp/d/../scene.json"
+	expect_code 2
+	expect_stderr "is the --scene file"
+	ln -s "$tmp/scene.json" "$tmp/link.json"
+	run run --scene "$tmp/link.json" --frames 1 --stats "$tmp/scene.json"
+	expect_code 2
+	expect_stderr "is the --scene file"
+	cmp -s "$here/good/two_cloths.json" "$tmp/scene.json" || fail "the scene was changed"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats "$tmp/x.mp4" --video "$tmp/./x.mp4" --size 32x32
+	expect_code 2
+	expect_stderr "--video: '$tmp/./x.mp4' is also the --stats file ('$tmp/x.mp4'): each output needs a file of its own"
+	[ ! -e "$tmp/x.mp4" ] || fail "a file was written despite the refusal"
+	echo "the user's" >"$tmp/old.csv"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats "$tmp/old.csv" --video "$tmp/old.csv" --size 32x32
+	expect_code 2
+	grep -q "the user's" "$tmp/old.csv" || fail "the existing file was changed"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats /dev/null --obj "$tmp/o" --quiet
+	expect_code 0
+	expect_no_temporaries
+}
+
 # A run in which every frame was discarded (explicit springs far past their stability limit)
 # fails with the reason and writes no statistics.
 test_all_discarded() {
