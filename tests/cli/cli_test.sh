@@ -530,6 +530,33 @@ test_render_outputs() {
 	fi
 }
 
+# Issue 31, item 5: a disk that fills while ffmpeg finishes the file. ffmpeg logs "Error writing
+# trailer ... No space left on device" (here "File too large": a 4 KB RLIMIT_FSIZE, which ffmpeg
+# inherits, with SIGXFSZ ignored) and exits 0; weft used to rename the broken MP4 over the earlier
+# good one and exit 0. Now: exit 1, the message, the earlier file as it was, no temporary.
+test_render_video_disk_full() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	run run --preset xpbd --grid 8x8 --frames 30 --size 64x64 --video "$tmp/v.mp4" --backend cpu --quiet
+	expect_code 0
+	[ "$(stat -c %s "$tmp/v.mp4")" -gt 4096 ] || fail "the first video is too small for the test ($(stat -c %s "$tmp/v.mp4") bytes)"
+	cp "$tmp/v.mp4" "$tmp/good.mp4"
+	(trap '' XFSZ && ulimit -f 4 && MESA_SHADER_CACHE_DISABLE=true exec "$weft" run --preset xpbd --grid 8x8 --frames 30 \
+		--size 64x64 --video "$tmp/v.mp4" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	expect_stderr "--video: $tmp/v.mp4: ffmpeg could not write the video"
+	expect_stderr "(the existing $tmp/v.mp4 was left as it was)"
+	cmp -s "$tmp/v.mp4" "$tmp/good.mp4" || fail "the earlier video was replaced ($(stat -c %s "$tmp/v.mp4") bytes)"
+	expect_no_temporaries
+	# A new name: nothing is left under it.
+	(trap '' XFSZ && ulimit -f 4 && MESA_SHADER_CACHE_DISABLE=true exec "$weft" run --preset xpbd --grid 8x8 --frames 30 \
+		--size 64x64 --video "$tmp/w.mp4" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	[ ! -e "$tmp/w.mp4" ] || fail "a broken video was left as $tmp/w.mp4"
+	expect_no_temporaries
+}
+
 # --camera: the picture is taken from the given eye, the same one twice gives the same picture.
 test_render_camera() {
 	run run --preset xpbd --grid 8x8 --frames 1 --size 64x48 --png "$tmp/a" --backend cpu --quiet
