@@ -1,5 +1,6 @@
 // Mesh cloths: the model of a polygon mesh (constraints from its edges and faces), its colouring,
 // and the Wavefront OBJ reader.
+#define _POSIX_C_SOURCE 200809L // stat
 #include "internal.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { WF_MESH_MAX_ELEMENTS = 1 << 24 };
 
@@ -718,6 +720,18 @@ wfMesh* wfMesh_LoadObj(const char* path, char* error, int errorSize)
 	if (path == NULL) {
 		if (error != NULL && errorSize > 0)
 			snprintf(error, (size_t)errorSize, "mesh: no path");
+		return NULL;
+	}
+	// A FIFO would block the open (and the read) until something writes to it, a device read
+	// forever: only a regular file is read (issue 31: a scene's "mesh" naming a FIFO hung).
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "%s: cannot read: not a regular file (a %s; allowed: a regular OBJ file)", path,
+				S_ISFIFO(st.st_mode)      ? "FIFO"
+					: S_ISDIR(st.st_mode) ? "folder"
+					: S_ISCHR(st.st_mode) ? "character device"
+										  : "special file");
 		return NULL;
 	}
 	FILE* f = fopen(path, "rb");

@@ -330,6 +330,19 @@ test_outputs_distinct() {
 	expect_no_temporaries
 }
 
+# Issue 31, item 14: a scene whose "mesh" names a FIFO blocked forever in the open; only a regular
+# file is read now (the FIFO lives in the test's folder, nothing writes to it).
+test_mesh_fifo() {
+	mkfifo "$tmp/m.obj" || fail "mkfifo failed"
+	printf '{ "cloth": { "mesh": "m.obj" } }\n' >"$tmp/scene.json"
+	timeout 20 "$weft" run --scene "$tmp/scene.json" --frames 1 >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	[ "$code" -ne 124 ] || fail "weft blocked on the FIFO (killed after 20 s)"
+	expect_code 2
+	expect_stderr "m.obj: cannot read: not a regular file (a FIFO; allowed: a regular OBJ file)"
+	[ -p "$tmp/m.obj" ] || fail "the FIFO was replaced"
+}
+
 # A run in which every frame was discarded (explicit springs far past their stability limit)
 # fails with the reason and writes no statistics.
 test_all_discarded() {
