@@ -633,3 +633,33 @@ WF_TEST(cloth_memory_refused_up_front)
 	wfDestroyWorld(w);
 	return 0;
 }
+
+// Issue 31, item 14: a finite but absurd grab target (1e30) was accepted; it is bounded like every
+// position (1e6 m), by Grab and by MoveGrab, and the grab state is left as it was.
+WF_TEST(grab_target_bounded_like_positions)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* w = wfCreateWorld(&wd, NULL, 0);
+	ENSURE(w != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 4;
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	const wfVec3 far = {1e30f, 0.0f, 0.0f}, edge = {-1e6f, 1e6f, 0.0f}, past = {0.0f, 0.0f, 1.5e6f};
+	ENSURE(wfCloth_Grab(id, 3, far) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(Contains(wfWorld_GetLastError(w), "grab: target (1e+30, 0, 0) must be finite and within 1e6 m"));
+	ENSURE(wfCloth_GetGrabbed(id) == -1);
+	ENSURE(wfCloth_Grab(id, 3, edge) == WF_OK);
+	ENSURE(wfCloth_MoveGrab(id, past) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(Contains(wfWorld_GetLastError(w), "move grab: target (0, 0, 1.5e+06) must be finite and within 1e6 m"));
+	ENSURE(wfCloth_MoveGrab(id, far) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(wfCloth_GetGrabbed(id) == 3);
+	ENSURE(wfWorld_Step(w) == WF_OK);
+	wfVec3 p[16];
+	ENSURE(wfCloth_ReadPositions(id, p, 16) == WF_OK);
+	for (int i = 0; i < 16; ++i)
+		ENSURE(isfinite(p[i].x) && isfinite(p[i].y) && isfinite(p[i].z));
+	wfDestroyWorld(w);
+	return 0;
+}

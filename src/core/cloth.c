@@ -375,6 +375,9 @@ static wfResult HostChanged(wfWorld* world, wfCloth* c)
 
 // Non-finite coordinates are refused: the solvers would spread them over the whole cloth.
 static bool IsFinite3(wfVec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+// A grab target within the world every position lives in (origins, colliders and mesh vertices:
+// 1e6 m of the world's origin); 1e30 is finite but no place a particle can be held at.
+static bool InWorld3(wfVec3 v) { return fabsf(v.x) <= 1e6f && fabsf(v.y) <= 1e6f && fabsf(v.z) <= 1e6f; }
 
 wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 {
@@ -491,8 +494,9 @@ bool wfCloth_IsPinned(wfClothId id, int particle)
 wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 {
 	GET_CLOTH(c, id);
-	if (!IsFinite3(target))
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "grab: target (%g, %g, %g) must be finite", (double)target.x,
+	if (!IsFinite3(target) || !InWorld3(target))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT,
+			"grab: target (%g, %g, %g) must be finite and within 1e6 m (each coordinate in [-1e6, 1e6])", (double)target.x,
 			(double)target.y, (double)target.z);
 	if (particle < 0 || particle >= c->model.particleCount)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle,
@@ -510,8 +514,9 @@ wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target)
 {
 	GET_CLOTH(c, id);
-	if (!IsFinite3(target))
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: target (%g, %g, %g) must be finite", (double)target.x,
+	if (!IsFinite3(target) || !InWorld3(target))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT,
+			"move grab: target (%g, %g, %g) must be finite and within 1e6 m (each coordinate in [-1e6, 1e6])", (double)target.x,
 			(double)target.y, (double)target.z);
 	if (c->grabIndex < 0)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: nothing is grabbed");
