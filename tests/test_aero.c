@@ -22,7 +22,7 @@ WF_TEST(aero_plate_terminal_velocity)
 	const float side = 0.6f, hgt = 0.5f * sqrtf(3.0f) * side;
 	const wfVec3 corners[3] = {{-0.5f * side, 0.0f, -hgt / 3.0f}, {0.5f * side, 0.0f, -hgt / 3.0f}, {0.0f, 0.0f, 2.0f * hgt / 3.0f}};
 	const uint32_t tri[3] = {0, 2, 1}; // counter-clockwise from above
-	wfMeshDef md = {corners, 3, tri, NULL, 1, NULL, NULL};
+	wfMeshDef md = {corners, 3, tri, NULL, 1, NULL, 0, NULL, 0};
 	wfClothDef cd = wfDefaultClothDef();
 	cd.mesh = &md;
 	cd.origin = (wfVec3){0.0f, 100.0f, 0.0f};

@@ -131,7 +131,7 @@ static int TiltedPlane(float degrees, float mu, float* slid)
 			idx[4 * f + 3] = i0 + 1;
 			sizes[f] = 4;
 		}
-	wfMeshDef md = {v, 36, idx, sizes, 25, NULL, NULL};
+	wfMeshDef md = {v, 36, idx, sizes, 25, NULL, 0, NULL, 0};
 	wfClothDef cd = wfDefaultClothDef();
 	cd.mesh = &md;
 	cd.pinMode = WF_PIN_NONE;

@@ -119,6 +119,11 @@ WF_TEST(obj_bad_files)
 		{"v 0 0 0\nv 1 0 0\nf 1 2\n", "test.obj:3: face with 2 corners, at least 3 needed"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "test.obj:4: face corner 3: vertex index 4 is out of range [1, 3]"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n", "test.obj:4: face corner 3: vertex index -4 is out of range"},
+		// LONG_MIN: its negation overflowed (undefined behaviour; issue 31, item 13).
+		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -9223372036854775808\n",
+			"test.obj:4: face corner 3: vertex index -9223372036854775808 is out of range [1, 3] (or [-3, -1])"},
+		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/-9223372036854775808 2/1 3/1\n",
+			"test.obj:5: face corner 1: texture index -9223372036854775808 is out of range [1, 1] (or [-1, -1])"},
 		{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/2 2 3\n", "test.obj:4: face corner 1: texture index 2 is out of range [1, 0]"},
 		{"v 0 0\n", "test.obj:1: v: 2 numbers, expected at least 3"},
 		{"v 0 zero 0\n", "test.obj:1: v: number 2 is not a number"},
@@ -433,20 +438,25 @@ WF_TEST(mesh_def_errors)
 	const wfVec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}};
 	const uint32_t quad[4] = {0, 3, 2, 1}, bad[4] = {0, 3, 7, 1}, twice[4] = {0, 3, 3, 1};
 	const uint8_t sizes[1] = {4}, five[1] = {5};
+	const float uv[8] = {0};
 	struct {
 		wfMeshDef mesh;
 		wfPinMode pins;
 		float jitter;
 		const char* message;
 	} cases[] = {
-		{{p, 4, bad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.indices[2]: 7 is out of range [0, 3]"},
-		{{p, 4, twice, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh face 0: vertex 3 appears twice"},
-		{{p, 4, quad, five, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.faceSizes[0]: 5 corners, allowed 3 or 4"},
-		{{p, 1, quad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.vertexCount: 1 is out of range [2, 16777216]"},
-		{{p, 4, quad, sizes, 0, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.faceCount: 0 is out of range [1, 16777216]"},
-		{{NULL, 4, quad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.0f, "mesh.positions: NULL"},
-		{{p, 4, quad, sizes, 1, NULL, NULL}, WF_PIN_CORNERS, 0.0f, "pinMode: \"corners\" needs a grid"},
-		{{p, 4, quad, sizes, 1, NULL, NULL}, WF_PIN_NONE, 0.5f, "jitter: 0.5, a mesh starts at its own positions"},
+		{{p, 4, bad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.indices[2]: 7 is out of range [0, 3]"},
+		{{p, 4, twice, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh face 0: vertex 3 appears twice"},
+		{{p, 4, quad, five, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.faceSizes[0]: 5 corners, allowed 3 or 4"},
+		{{p, 1, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.vertexCount: 1 is out of range [2, 16777216]"},
+		{{p, 4, quad, sizes, 0, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.faceCount: 0 is out of range [1, 16777216]"},
+		{{NULL, 4, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.positions: NULL"},
+		// The arrays' lengths (issue 31, item 3: a short one was read past its end).
+		{{p, 4, quad, sizes, 1, uv, 1, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.uvCount: 1 rows of uvs for 4 vertices (allowed: vertexCount, 4"},
+		{{p, 4, quad, sizes, 1, uv, 0, NULL, 0}, WF_PIN_NONE, 0.0f, "mesh.uvCount: 0 rows of uvs for 4 vertices"},
+		{{p, 4, quad, sizes, 1, NULL, 0, uv, 3}, WF_PIN_NONE, 0.0f, "mesh.cornerUVCount: 3 rows of cornerUVs for 4 face corners"},
+		{{p, 4, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_CORNERS, 0.0f, "pinMode: \"corners\" needs a grid"},
+		{{p, 4, quad, sizes, 1, NULL, 0, NULL, 0}, WF_PIN_NONE, 0.5f, "jitter: 0.5, a mesh starts at its own positions"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		wfClothDef cd = wfDefaultClothDef();

@@ -83,6 +83,30 @@ static void RemoveStale(const char* folder, const char* filePath)
 	CliRemoveStaleTemporaries(dir, slash != NULL ? slash + 1 : filePath);
 }
 
+// An output that is an input (--stats naming the scene would overwrite it) or another output (--stats
+// X --video X would write two files into one) is refused before anything is made.
+static int CheckDistinctFiles(const CliOptions* o)
+{
+	const struct {
+		const char* option;
+		const char* path;
+		bool input;
+	} files[] = {{"scene", o->scene, true}, {"stats", o->statsPath, false}, {"video", o->render.videoPath, false}};
+	const int count = (int)(sizeof files / sizeof files[0]);
+	for (int i = 0; i < count; ++i) {
+		for (int j = i + 1; j < count; ++j) {
+			if (files[i].path == NULL || files[j].path == NULL || files[j].input || !CliSameFile(files[i].path, files[j].path))
+				continue;
+			fprintf(stderr, "weft run: --%s: '%s' is %s --%s file ('%s')%s\n", files[j].option, files[j].path,
+				files[i].input ? "the" : "also the", files[i].option, files[i].path,
+				files[i].input ? ", an input: it would be overwritten; choose another output file"
+							   : ": each output needs a file of its own");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
 // Folders are created and checked before the first step, so a bad path costs no simulation.
 static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 {
@@ -295,6 +319,12 @@ int CliRun(int argc, char** argv)
 	int code = CliParseOptions(CLI_CMD_RUN, argc, argv, 2, &o);
 	if (code != CLI_EXIT_OK)
 		return code == CLI_EXIT_HELP ? CLI_EXIT_OK : code;
+	// Before any output is opened (the CSV's temporary, the renderer's set-up and ffmpeg's file): a
+	// Ctrl-C in the first second then stops the run like one later, with nothing left behind.
+	CliCatchSignals();
+	code = CheckDistinctFiles(&o);
+	if (code != CLI_EXIT_OK)
+		return code;
 	CliSim sim;
 	code = CliSimCreate(&sim, &o, RUN_DEFAULT_FRAMES);
 	if (code != CLI_EXIT_OK)
@@ -303,10 +333,8 @@ int CliRun(int argc, char** argv)
 	RunResult result;
 	memset(&result, 0, sizeof result);
 	code = OpenOutputs(&o, &sim, &out);
-	if (code == CLI_EXIT_OK) {
-		CliCatchSignals();
+	if (code == CLI_EXIT_OK)
 		code = Simulate(&sim, &out, !o.quiet && isatty(STDERR_FILENO), &result);
-	}
 	// A run in which no frame survived produced nothing: a failure, whatever was written.
 	if (code == CLI_EXIT_OK && result.frames > 0 && result.discarded == result.frames) {
 		wfWarnings w = wfWorld_GetWarnings(sim.world);
@@ -322,7 +350,8 @@ int CliRun(int argc, char** argv)
 	}
 	char kept[3 * CLI_PATH_MAX];
 	bool interrupted = code == CLI_EXIT_INTERRUPTED;
-	int closeCode = CloseOutputs(&out, &o, code == CLI_EXIT_OK || interrupted, result.frames, kept, sizeof kept);
+	// Interrupted before the first frame: nothing to keep (a CSV of a header alone is not written).
+	int closeCode = CloseOutputs(&out, &o, code == CLI_EXIT_OK || (interrupted && result.frames > 0), result.frames, kept, sizeof kept);
 	code = code != CLI_EXIT_OK ? code : closeCode;
 	if (interrupted)
 		fprintf(stderr, "weft run: interrupted after %d frame%s; kept: %s\n", result.frames, result.frames == 1 ? "" : "s",

@@ -1,10 +1,12 @@
 // Output files of `weft run`: temporary name + rename, folder preparation, OBJ and CSV writers.
+#define _XOPEN_SOURCE 700 // realpath
 #include "output.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +15,14 @@
 
 // ------------------------------------------------------------------ temporary file + rename
 
-// ".NAME.PID.tmp" in the folder of path: the same file system, so the rename is atomic.
+// ".NAME.weft-PID.tmp" in the folder of path: the same file system, so the rename is atomic. The
+// "weft-" marks the name as this program's: only names with it are ever removed as stale.
 static bool TempName(const char* path, char* out, size_t size)
 {
 	const char* slash = strrchr(path, '/');
 	int folderLength = slash != NULL ? (int)(slash - path + 1) : 0;
 	const char* base = slash != NULL ? slash + 1 : path;
-	int n = snprintf(out, size, "%.*s.%s.%ld.tmp", folderLength, path, base, (long)getpid());
+	int n = snprintf(out, size, "%.*s.%s." CLI_TEMP_MARK "%ld.tmp", folderLength, path, base, (long)getpid());
 	return n > 0 && (size_t)n < size && base[0] != 0;
 }
 
@@ -145,19 +148,53 @@ void CliFolderOf(const char* path, char* out, size_t size)
 		snprintf(out, size, "%.*s", (int)(slash - path), path);
 }
 
-// ".BASE.PID.tmp": the PID, or 0 when the name is not of that form (or not of `base`).
+// The resolved folder of path followed by its last name ("/home/u/run/s.csv" for "run/../run/s.csv");
+// false when the folder does not resolve.
+static bool ResolvedName(const char* path, char* out, size_t size)
+{
+	char folder[CLI_PATH_MAX], resolved[PATH_MAX];
+	CliFolderOf(path, folder, sizeof folder);
+	const char* slash = strrchr(path, '/');
+	const char* base = slash != NULL ? slash + 1 : path;
+	if (realpath(folder, resolved) == NULL)
+		return false;
+	int n = snprintf(out, size, "%s/%s", resolved, base);
+	return n > 0 && (size_t)n < size;
+}
+
+bool CliSameFile(const char* a, const char* b)
+{
+	struct stat sa, sb;
+	const bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
+	if (ea != eb)
+		return false; // one exists and the other does not: not one file
+	char ra[CLI_PATH_MAX + 8], rb[CLI_PATH_MAX + 8];
+	if (ResolvedName(a, ra, sizeof ra) && ResolvedName(b, rb, sizeof rb))
+		return strcmp(ra, rb) == 0;
+	return strcmp(a, b) == 0;
+}
+
+// ".BASE.weft-PID.tmp": the PID, or 0 when the name is not of that form (or not of `base`). A name
+// without the marker (a user's ".thesis.2023.tmp") is never weft's, whatever its digits.
 static long TemporaryOwner(const char* name, const char* base)
 {
+	const size_t mark = strlen(CLI_TEMP_MARK);
 	size_t n = strlen(name);
-	if (n < 7 || name[0] != '.' || strcmp(name + n - 4, ".tmp") != 0)
+	if (n < 1 + 1 + 1 + mark + 1 + 4 || name[0] != '.' || strcmp(name + n - 4, ".tmp") != 0)
 		return 0;
 	const char* end = name + n - 4;
 	const char* digits = end;
 	while (digits > name + 1 && digits[-1] >= '0' && digits[-1] <= '9')
 		--digits;
-	if (digits == end || digits[-1] != '.' || digits - 1 <= name + 1)
+	if (digits == end || end - digits > 10 || (size_t)(digits - (name + 1)) < mark + 2)
 		return 0;
-	if (base != NULL && ((size_t)(digits - 1 - (name + 1)) != strlen(base) || strncmp(name + 1, base, strlen(base)) != 0))
+	const char* marker = digits - mark; // "weft-", after the '.' that ends NAME
+	if (strncmp(marker, CLI_TEMP_MARK, mark) != 0 || marker[-1] != '.' || marker - 1 <= name + 1)
+		return 0;
+	size_t baseLength = (size_t)(marker - 1 - (name + 1));
+	if (base != NULL && (baseLength != strlen(base) || strncmp(name + 1, base, baseLength) != 0))
 		return 0;
 	return strtol(digits, NULL, 10);
 }
@@ -257,7 +294,7 @@ bool CliPrepareFolder(const char* path, char* error, size_t errorSize)
 		return false;
 	// Probe: the folder's permissions alone do not tell (read-only mounts, ACLs).
 	char probe[CLI_PATH_MAX + 64];
-	snprintf(probe, sizeof probe, "%s/.weft-probe.%ld.tmp", path, (long)getpid());
+	snprintf(probe, sizeof probe, "%s/.probe." CLI_TEMP_MARK "%ld.tmp", path, (long)getpid());
 	int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
 	if (fd < 0) {
 		snprintf(error, errorSize, "folder '%s' is not writable: %s", path, strerror(errno));

@@ -12,11 +12,15 @@
 #include <stdio.h>
 
 #define CLI_PATH_MAX 4096
+// Temporaries are ".NAME.weft-PID.tmp": the marker tells them from a user's files (".thesis.2023.tmp"),
+// so that the stale-temporary cleanup removes only what weft wrote. The renderer (src/render/out_path.c)
+// names its temporaries the same way.
+#define CLI_TEMP_MARK "weft-"
 
 typedef struct CliFile {
 	FILE* file;                  // open on tempPath; NULL when closed
 	char path[CLI_PATH_MAX];     // the final name
-	char tempPath[CLI_PATH_MAX]; // ".NAME.PID.tmp" beside it; empty when written in place
+	char tempPath[CLI_PATH_MAX]; // ".NAME.weft-PID.tmp" beside it; empty when written in place
 	bool inPlace;                // path is a device or FIFO: no temporary, no rename
 } CliFile;
 
@@ -25,14 +29,17 @@ bool CliFileOpen(CliFile* f, const char* path, char* error, size_t errorSize);
 bool CliFileCommit(CliFile* f, char* error, size_t errorSize); // flush, close, rename
 void CliFileAbort(CliFile* f);                                 // close and remove the temporary
 
-// Removes temporaries (".NAME.PID.tmp") that runs killed earlier left in `folder`: those whose
-// process is gone. With `base`, only those of that file name. Returns how many were removed.
+// Removes temporaries (".NAME.weft-PID.tmp") that runs killed earlier left in `folder`: those whose
+// process is gone. Names without the marker are never touched. With `base`, only those of that file name. Returns how many were removed.
 int CliRemoveStaleTemporaries(const char* folder, const char* base);
 // Files "frame_<digits>.<extension>" in folder (frames of an earlier run); with remove, deletes them.
 // Returns how many there were (removed), -1 when the folder cannot be read; *example gets one name.
 int CliOldFrames(const char* folder, const char* extension, bool remove, char* example, size_t exampleSize);
 // The folder part of a file path ("." when it has none).
 void CliFolderOf(const char* path, char* out, size_t size);
+// Whether two paths name one file: the same device and inode where both exist, else the same
+// resolved folder and name. A character device (/dev/null for two outputs) is never "the same".
+bool CliSameFile(const char* a, const char* b);
 
 // Creates a folder and its parents if missing, then checks that a file can be created in it.
 bool CliPrepareFolder(const char* path, char* error, size_t errorSize);

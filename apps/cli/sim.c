@@ -128,20 +128,9 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 	return CheckPins(ov, d);
 }
 
-// Memory of a cloth in the library, from what it allocates per particle (positions, velocities,
-// prev, two ping-pong buffers, normals and rest positions at 16 bytes; uvs; pin flags; adjacency
-// starts), per constraint (record, multiplier, Jacobi weight, two adjacency entries, the colouring's
-// scratch) and per triangle. An 8192x8192 grid comes to about 28 GB.
-static double ClothBytes(const wfClothDef* c)
-{
-	double cols = c->cols, rows = c->rows, n = cols * rows;
-	double structural = c->structural ? (cols - 1) * rows + cols * (rows - 1) : 0.0;
-	double shear = c->shear ? 2.0 * (cols - 1) * (rows - 1) : 0.0;
-	double bend = c->bending ? (cols > 2 ? (cols - 2) * rows : 0.0) + (rows > 2 ? cols * (rows - 2) : 0.0) : 0.0;
-	double constraints = structural + shear + bend;
-	double triangles = 2.0 * (cols - 1) * (rows - 1);
-	return n * (7 * 16 + 8 + 1 + 4) + constraints * (16 + 4 + 4 + 16 + 4) + triangles * 12;
-}
+// Memory of a cloth in the library: its own estimate (the one wfCreateCloth refuses by), so that
+// a grid the library would refuse is refused here first, with the size that would fit.
+static double ClothBytes(const wfWorldDef* w, const wfClothDef* c) { return wfEstimateClothBytes(w, c); }
 
 // What this process may use: physical memory, or less under an address-space or data limit.
 static double MemoryLimit(const char** what)
@@ -172,11 +161,11 @@ static int CheckMemory(const Defs* d)
 	if (limit <= 0.0)
 		return CLI_EXIT_OK;
 	for (int i = 0; i < d->count; ++i)
-		total += ClothBytes(&d->cloths[i]);
-	if (total <= limit)
-		return CLI_EXIT_OK;
+		total += ClothBytes(&d->world, &d->cloths[i]);
 	const wfClothDef* c = &d->cloths[0];
-	double perParticle = ClothBytes(c) / ((double)c->cols * c->rows);
+	if (total <= limit || c->mesh != NULL) // a mesh: the library's message names its vertices
+		return CLI_EXIT_OK;
+	double perParticle = ClothBytes(&d->world, c) / ((double)c->cols * c->rows);
 	int side = (int)sqrt(limit / perParticle / d->count);
 	fprintf(stderr,
 		"weft: --grid / cols x rows: %d cloth%s of %dx%d need%s about %.1f GB (%.0f bytes per particle), more than "

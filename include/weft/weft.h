@@ -327,8 +327,10 @@ typedef struct wfMeshDef {
 	const uint32_t* indices;  // the faces' corners, face after face
 	const uint8_t* faceSizes; // (faceCount) 3 or 4 corners each; NULL: every face is a triangle
 	int faceCount;            // [1, 1 << 24]
-	const float* uvs;         // optional (vertexCount x 2) texture coordinates; NULL: all 0
-	const float* cornerUVs;   // optional (corners x 2) per-corner coordinates (seams), kept for export
+	const float* uvs;         // optional (uvCount x 2) texture coordinates; NULL: all 0
+	int uvCount;              // rows of uvs: vertexCount when uvs is set (anything else is refused)
+	const float* cornerUVs;   // optional (cornerUVCount x 2) per-corner coordinates (seams), kept for export
+	int cornerUVCount;        // rows of cornerUVs: the faces' corners (sum of faceSizes) when it is set
 } wfMeshDef;
 
 typedef struct wfClothDef {
@@ -587,8 +589,13 @@ WF_API wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size);
 WF_API wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size);
 
 // ---------------------------------------------------------------- cloth
-// Returns the null id on failure; the reason is in wfWorld_GetLastError.
+// Returns the null id on failure; the reason is in wfWorld_GetLastError. A cloth whose estimate
+// (wfEstimateClothBytes) exceeds the machine's memory, or RLIMIT_AS / RLIMIT_DATA, is refused before
+// anything is allocated (WF_ERROR_OUT_OF_MEMORY, "a 4096 x 4096 grid needs about 20.1 GB ...").
 WF_API wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def);
+// Host bytes wfCreateCloth needs at its peak for this def in a world of this def (NULL: a CPU world
+// without self-collision); an upper bound, about 1.2 KB per particle of a grid on the CPU.
+WF_API double wfEstimateClothBytes(const wfWorldDef* world, const wfClothDef* def);
 WF_API void wfDestroyCloth(wfClothId id);
 
 WF_API wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info);

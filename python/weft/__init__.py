@@ -76,10 +76,20 @@ class Mesh:
             sizes = np.array([len(f) for f in faces], dtype=np.uint8)
             indices = np.array([i for f in faces for i in f], dtype=np.uint32)
         self._arrays = {"positions": p, "indices": indices, "faceSizes": sizes}
-        if uvs is not None:
-            self._arrays["uvs"] = np.array(uvs, dtype=np.float32, order="C").reshape(-1, 2)
-        if cornerUVs is not None:
-            self._arrays["cornerUVs"] = np.array(cornerUVs, dtype=np.float32, order="C").reshape(-1, 2)
+        # The arrays' shapes against the mesh (the library refuses a count that does not match too,
+        # wfMeshDef.uvCount / cornerUVCount): a short one would otherwise be read past its end.
+        corners = int(sizes.sum(dtype=np.int64))
+        for name, value, rows, what in (("uvs", uvs, p.shape[0], "vertices"),
+                                        ("cornerUVs", cornerUVs, corners, "face corners")):
+            if value is None:
+                continue
+            a = np.array(value, dtype=np.float32, order="C")
+            if a.ndim == 1 and a.size % 2 == 0:
+                a = a.reshape(-1, 2)
+            if a.ndim != 2 or a.shape != (rows, 2):
+                raise DefError("mesh.%s: shape %s for %d %s (allowed: (%d, 2))" % (name, a.shape, rows, what, rows),
+                               "mesh." + name)
+            self._arrays[name] = a
         for a in self._arrays.values():
             a.setflags(write=False)
         c = ffi.new("wfMeshDef *")
@@ -89,9 +99,10 @@ class Mesh:
         # all triangles: faceSizes NULL, as the header allows
         c.faceSizes = ffi.NULL if (sizes == 3).all() else ffi.cast("uint8_t *", ffi.from_buffer(sizes))
         c.faceCount = sizes.size
-        for name in ("uvs", "cornerUVs"):
+        for name, count in (("uvs", "uvCount"), ("cornerUVs", "cornerUVCount")):
             if name in self._arrays:
                 setattr(c, name, ffi.cast("float *", ffi.from_buffer(self._arrays[name])))
+                setattr(c, count, self._arrays[name].shape[0])
         self._c = c
 
     @classmethod

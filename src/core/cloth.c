@@ -1,4 +1,5 @@
 // Cloth: creation from a def, pins, grab, read-back, statistics.
+#define _POSIX_C_SOURCE 200809L // sysconf, getrlimit
 #include "internal.h"
 #include "names.h"
 
@@ -7,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(__wasi__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 bool wfClothId_IsNull(wfClothId id) { return id.world == NULL || id.index < 0; }
 
@@ -136,6 +141,79 @@ static bool TileOrder(const wfWorld* world, const wfClothDef* def)
 	}
 }
 
+// ------------------------------------------------------------------ memory, before any allocation
+
+// Bytes a cloth holds at the peak of its creation, by what it allocates (docs/DESIGN.md "Memory"
+// has the table): per particle the state (7 x 16: pos, vel, prev, pos2, vel2, normals, aero), the
+// pin flags, rest positions, UVs and two row starts; per constraint the record, multiplier, Jacobi
+// weight, colour start, two adjacency entries each way, the colouring's scratch and sorted copy; per
+// triangle its corners and its three incident-list entries. The CPU backend adds its own positions
+// and velocities, the AVX2 layout (ten float arrays over the padded slots, the blocks of 16 lanes of
+// rest length and multiplier) and its build scratch; self-collision its hash grid.
+static double ClothBytes(const wfWorldDef* wd, const wfClothDef* def)
+{
+	double n, constraints, triangles;
+	if (def->mesh != NULL) {
+		// A mesh: at most stretch on every corner's edge, shear on each quad, bending on every edge.
+		n = def->mesh->vertexCount > 0 ? def->mesh->vertexCount : 0;
+		const double faces = def->mesh->faceCount > 0 ? def->mesh->faceCount : 0;
+		constraints = 4.0 * faces * 3.0;
+		triangles = 2.0 * faces;
+	} else {
+		const double cols = def->cols > 0 ? def->cols : 0, rows = def->rows > 0 ? def->rows : 0;
+		n = cols * rows;
+		constraints = wfGridConstraintCount(def->cols, def->rows, def->structural, def->shear, def->bending);
+		triangles = cols > 1 && rows > 1 ? 2.0 * (cols - 1) * (rows - 1) : 0.0;
+	}
+	const bool cpu = wd == NULL || wd->backend != WF_BACKEND_VULKAN;
+	const bool self = wd != NULL && wd->selfCollision.enabled;
+	double perParticle = WF_BYTES_PER_PARTICLE + (cpu ? WF_BYTES_PER_PARTICLE_CPU : 0) + (self ? WF_BYTES_PER_PARTICLE_SELF : 0);
+	double perConstraint = WF_BYTES_PER_CONSTRAINT + (cpu ? WF_BYTES_PER_CONSTRAINT_CPU : 0);
+	return n * perParticle + constraints * perConstraint + triangles * WF_BYTES_PER_TRIANGLE;
+}
+
+double wfEstimateClothBytes(const wfWorldDef* world, const wfClothDef* def) { return def != NULL ? ClothBytes(world, def) : 0.0; }
+
+double wfHostMemoryLimit(const char** what)
+{
+	double limit = 0.0;
+	*what = "this machine's memory";
+#if !defined(__wasi__) // the page's memory is the browser's: no limit known here
+	long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && pageSize > 0)
+		limit = (double)pages * (double)pageSize;
+	const int resources[] = {RLIMIT_AS, RLIMIT_DATA};
+	const char* names[] = {"the address-space limit (ulimit -v)", "the data-size limit (ulimit -d)"};
+	for (int i = 0; i < 2; ++i) {
+		struct rlimit rl;
+		if (getrlimit(resources[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (limit == 0.0 || (double)rl.rlim_cur < limit)) {
+			limit = (double)rl.rlim_cur;
+			*what = names[i];
+		}
+	}
+#endif
+	return limit;
+}
+
+// A cloth that cannot fit is refused here, in milliseconds, with the figure: allocating it would
+// fail (or be killed) a minute later, somewhere inside the model's build.
+static bool CheckHostMemory(wfWorld* world, const wfClothDef* def)
+{
+	const char* what;
+	const double limit = wfHostMemoryLimit(&what), need = ClothBytes(&world->def, def);
+	if (limit <= 0.0 || need <= limit)
+		return true;
+	const double n = def->mesh != NULL ? (double)def->mesh->vertexCount : (double)def->cols * (double)def->rows;
+	char shape[64];
+	if (def->mesh != NULL)
+		snprintf(shape, sizeof shape, "a mesh of %d vertices", def->mesh->vertexCount);
+	else
+		snprintf(shape, sizeof shape, "a %d x %d grid", def->cols, def->rows);
+	wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: %s needs about %.1f GB of memory (%.0f bytes per particle), more than %s, %.1f GB",
+		shape, need / 1e9, n > 0 ? need / n : 0.0, what, limit / 1e9);
+	return false;
+}
+
 wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 {
 	wfClothId nullId = {world, -1, 0};
@@ -158,6 +236,8 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 			def->collisionGroup != 1 ? def->collisionGroup : def->collisionMask);
 		return nullId;
 	}
+	if (!CheckHostMemory(world, def))
+		return nullId;
 	// Find a free slot, growing the slot array when full.
 	int slot = -1;
 	for (int i = 0; i < world->clothCapacity; ++i) {
@@ -295,6 +375,9 @@ static wfResult HostChanged(wfWorld* world, wfCloth* c)
 
 // Non-finite coordinates are refused: the solvers would spread them over the whole cloth.
 static bool IsFinite3(wfVec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+// A grab target within the world every position lives in (origins, colliders and mesh vertices:
+// 1e6 m of the world's origin); 1e30 is finite but no place a particle can be held at.
+static bool InWorld3(wfVec3 v) { return fabsf(v.x) <= 1e6f && fabsf(v.y) <= 1e6f && fabsf(v.z) <= 1e6f; }
 
 wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info)
 {
@@ -411,8 +494,9 @@ bool wfCloth_IsPinned(wfClothId id, int particle)
 wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 {
 	GET_CLOTH(c, id);
-	if (!IsFinite3(target))
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "grab: target (%g, %g, %g) must be finite", (double)target.x,
+	if (!IsFinite3(target) || !InWorld3(target))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT,
+			"grab: target (%g, %g, %g) must be finite and within 1e6 m (each coordinate in [-1e6, 1e6])", (double)target.x,
 			(double)target.y, (double)target.z);
 	if (particle < 0 || particle >= c->model.particleCount)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "particle: %d is out of range [0, %d]", particle,
@@ -430,8 +514,9 @@ wfResult wfCloth_Grab(wfClothId id, int particle, wfVec3 target)
 wfResult wfCloth_MoveGrab(wfClothId id, wfVec3 target)
 {
 	GET_CLOTH(c, id);
-	if (!IsFinite3(target))
-		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: target (%g, %g, %g) must be finite", (double)target.x,
+	if (!IsFinite3(target) || !InWorld3(target))
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT,
+			"move grab: target (%g, %g, %g) must be finite and within 1e6 m (each coordinate in [-1e6, 1e6])", (double)target.x,
 			(double)target.y, (double)target.z);
 	if (c->grabIndex < 0)
 		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "move grab: nothing is grabbed");

@@ -351,6 +351,16 @@ int wfColorMesh(const wfConstraint* constraints, int count, int particleCount, i
 void wfFreeModel(wfClothModel* model);
 // Number of constraints a grid has with the given families (the seed formula with all three).
 int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool bending);
+// Host bytes a cloth holds at the peak of its creation (wfEstimateClothBytes), by element; the
+// table in docs/DESIGN.md "Memory" lists the buffers behind each figure.
+#define WF_BYTES_PER_PARTICLE 145.0      // state 112, pins 1, rest positions 16, UVs 8, two row starts 8
+#define WF_BYTES_PER_PARTICLE_CPU 91.0   // backend positions and velocities 32, AVX2 slots 4, arrays 50, scratch 5
+#define WF_BYTES_PER_PARTICLE_SELF 92.0  // hash grid and corrections: the cloth's 32, the backend's 60
+#define WF_BYTES_PER_CONSTRAINT 64.0     // record 16, multiplier 4, weight 4, colour start 4, adjacency 16, scratch 20
+#define WF_BYTES_PER_CONSTRAINT_CPU 88.0 // AVX2 blocks 36, singles 20, sort scratch 32
+#define WF_BYTES_PER_TRIANGLE 24.0       // corners 12, incident lists 12
+// Physical memory, or less under RLIMIT_AS / RLIMIT_DATA; *what names which. 0 when unknown.
+double wfHostMemoryLimit(const char** what);
 
 // coloring.c
 // Colours constraints so that no two of a colour share a particle. Writes color[i] per constraint

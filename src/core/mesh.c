@@ -1,5 +1,6 @@
 // Mesh cloths: the model of a polygon mesh (constraints from its edges and faces), its colouring,
 // and the Wavefront OBJ reader.
+#define _POSIX_C_SOURCE 200809L // stat
 #include "internal.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { WF_MESH_MAX_ELEMENTS = 1 << 24 };
 
@@ -53,6 +55,18 @@ bool wfValidateMeshDef(const wfMeshDef* mesh, char* error, int errorSize)
 			}
 		}
 		corner += size;
+	}
+	// The arrays' own lengths, so that a short one is refused instead of read past its end.
+	if (mesh->uvs != NULL && mesh->uvCount != mesh->vertexCount) {
+		snprintf(error, (size_t)errorSize, "mesh.uvCount: %d rows of uvs for %d vertices (allowed: vertexCount, %d, or uvs NULL)",
+			mesh->uvCount, mesh->vertexCount, mesh->vertexCount);
+		return false;
+	}
+	if (mesh->cornerUVs != NULL && mesh->cornerUVCount != corner) {
+		snprintf(error, (size_t)errorSize,
+			"mesh.cornerUVCount: %d rows of cornerUVs for %d face corners (allowed: the corners, %d, or cornerUVs NULL)",
+			mesh->cornerUVCount, corner, corner);
+		return false;
 	}
 	return true;
 }
@@ -348,7 +362,12 @@ wfMeshDef wfMesh_GetDef(const wfMesh* mesh)
 	d.faceSizes = mesh->faceSizes;
 	d.faceCount = mesh->faceCount;
 	d.uvs = mesh->uvs;
+	d.uvCount = mesh->uvs != NULL ? mesh->vertexCount : 0;
 	d.cornerUVs = mesh->cornerUVs;
+	if (mesh->cornerUVs != NULL) {
+		for (int f = 0; f < mesh->faceCount; ++f)
+			d.cornerUVCount += mesh->faceSizes != NULL ? mesh->faceSizes[f] : 3;
+	}
 	return d;
 }
 
@@ -435,7 +454,8 @@ static bool ReadIndex(Reader* r, const char** s, size_t count, int corner, const
 	long i = strtol(*s, &end, 10);
 	if (end == *s)
 		return ReadFail(r, "face corner %d: %s index missing", corner, what);
-	if (errno != 0 || i == 0 || (i > 0 && (size_t)i > count) || (i < 0 && (size_t)(-i) > count))
+	// The magnitude of a negative index in unsigned arithmetic: -i overflows for LONG_MIN ("f -9223372036854775808").
+	if (errno != 0 || i == 0 || (i > 0 && (size_t)i > count) || (i < 0 && (size_t)0 - (size_t)i > count))
 		return ReadFail(r, "face corner %d: %s index %ld is out of range [1, %zu] (or [-%zu, -1])", corner, what, i, count, count);
 	*out = i > 0 ? (int)(i - 1) : (int)((long)count + i);
 	*s = end;
@@ -700,6 +720,18 @@ wfMesh* wfMesh_LoadObj(const char* path, char* error, int errorSize)
 	if (path == NULL) {
 		if (error != NULL && errorSize > 0)
 			snprintf(error, (size_t)errorSize, "mesh: no path");
+		return NULL;
+	}
+	// A FIFO would block the open (and the read) until something writes to it, a device read
+	// forever: only a regular file is read (issue 31: a scene's "mesh" naming a FIFO hung).
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (error != NULL && errorSize > 0)
+			snprintf(error, (size_t)errorSize, "%s: cannot read: not a regular file (a %s; allowed: a regular OBJ file)", path,
+				S_ISFIFO(st.st_mode)      ? "FIFO"
+					: S_ISDIR(st.st_mode) ? "folder"
+					: S_ISCHR(st.st_mode) ? "character device"
+										  : "special file");
 		return NULL;
 	}
 	FILE* f = fopen(path, "rb");

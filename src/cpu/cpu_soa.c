@@ -193,6 +193,18 @@ static int CompareEntry(const void* l, const void* r)
 	return (p->a > q->a) - (p->a < q->a);
 }
 
+// *p replaced by a copy of its first `bytes` (64-byte aligned, as wfAlloc gives); false when out of memory.
+static bool Shrink(void** p, size_t bytes)
+{
+	void* smaller = wfAlloc(bytes);
+	if (smaller == NULL)
+		return false;
+	memcpy(smaller, *p, bytes);
+	wfFree(*p);
+	*p = smaller;
+	return true;
+}
+
 int wfCpuSoaWidest(void)
 {
 	__builtin_cpu_init();
@@ -240,13 +252,16 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
 	SoaEntry* unsorted = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
 	int* where = (int*)malloc((size_t)(s->slots > 0 ? s->slots : 1) * sizeof(int));
-	// At most one block per 8 constraints plus one per run, at most one run per constraint.
-	const int cap = m->constraintCount + colors + 1;
-	s->block = (SoaBlock*)wfAlloc((size_t)cap * sizeof(SoaBlock));
-	s->rest = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
-	s->lambda = (float*)wfAlloc((size_t)cap * (size_t)L * sizeof(float));
-	s->single = (SoaSingle*)wfAlloc((size_t)cap * sizeof(SoaSingle));
-	s->lambdaSingle = (float*)wfAlloc((size_t)cap * sizeof(float));
+	// Blocks: a run of len >= least constraints (8 with 8 lanes, 4 with 16) takes ceil(len / L)
+	// blocks, at most len / 4 either way, so a quarter of the constraints bounds them (a bound of one
+	// block per constraint held 16 lanes of rest length and multiplier each: 770 of the 1550 bytes
+	// of a particle of a grid, docs/DESIGN.md "Memory"). Singles: at most one per constraint.
+	const int blockCap = m->constraintCount / 4 + colors + 1, singleCap = m->constraintCount + 1;
+	s->block = (SoaBlock*)wfAlloc((size_t)blockCap * sizeof(SoaBlock));
+	s->rest = (float*)wfAlloc((size_t)blockCap * (size_t)L * sizeof(float));
+	s->lambda = (float*)wfAlloc((size_t)blockCap * (size_t)L * sizeof(float));
+	s->single = (SoaSingle*)wfAlloc((size_t)singleCap * sizeof(SoaSingle));
+	s->lambdaSingle = (float*)wfAlloc((size_t)singleCap * sizeof(float));
 	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->bandRow || !s->edge || !s->pairPhase || !s->busy ||
 		!s->rate || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
 		free(e);
@@ -329,6 +344,16 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	free(e);
 	free(unsorted);
 	free(where);
+	// The blocks and singles at their counts (a grid has about one block per 16 constraints and no
+	// singles): the bounds above are freed once the counts are known.
+	if (!Shrink((void**)&s->block, (size_t)s->blockCount * sizeof(SoaBlock)) ||
+		!Shrink((void**)&s->rest, (size_t)s->blockCount * (size_t)L * sizeof(float)) ||
+		!Shrink((void**)&s->lambda, (size_t)s->blockCount * (size_t)L * sizeof(float)) ||
+		!Shrink((void**)&s->single, (size_t)s->singleCount * sizeof(SoaSingle)) ||
+		!Shrink((void**)&s->lambdaSingle, (size_t)s->singleCount * sizeof(float))) {
+		wfCpuSoaFree(s);
+		return NULL;
+	}
 	return s;
 }
 

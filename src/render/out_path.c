@@ -55,6 +55,6 @@ bool rdTempName(const char* path, char* out, size_t size)
 	const char* slash = strrchr(path, '/');
 	int folderLength = slash != NULL ? (int)(slash - path + 1) : 0;
 	const char* base = slash != NULL ? slash + 1 : path;
-	int n = snprintf(out, size, "%.*s.%s.%ld.tmp", folderLength, path, base, (long)getpid());
+	int n = snprintf(out, size, "%.*s.%s.weft-%ld.tmp", folderLength, path, base, (long)getpid());
 	return base[0] != 0 && n > 0 && (size_t)n < size;
 }

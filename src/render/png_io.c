@@ -1,4 +1,4 @@
-// PNG output through libpng: written to ".NAME.PID.tmp" beside the path and renamed into place when
+// PNG output through libpng: written to ".NAME.weft-PID.tmp" beside the path and renamed into place when
 // complete, so a reader never sees half a file; an existing device or FIFO is written in place.
 #define _POSIX_C_SOURCE 200809L
 #include "render_internal.h"

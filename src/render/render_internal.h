@@ -37,7 +37,7 @@ typedef struct RdShaderCode {
 // or RD_OUTPUT_REFUSED with the reason in `why` (a folder, a block device, a FIFO without reader).
 enum { RD_OUTPUT_REPLACE = -1, RD_OUTPUT_REFUSED = -2 };
 int rdOpenOutputInPlace(const char* path, char* why, size_t whySize);
-// ".NAME.PID.tmp" beside path (the same folder, so the rename is atomic); false when it does not fit.
+// ".NAME.weft-PID.tmp" beside path (the same folder, so the rename is atomic); false when it does not fit.
 bool rdTempName(const char* path, char* out, size_t size);
 
 extern const RdShaderCode rdLitVert, rdLitPullVert, rdLitFrag, rdLineVert, rdLineFrag, rdNodesLineVert, rdNodesLineFrag, rdShadowVert,

@@ -1,11 +1,17 @@
 // Video output: raw RGBA frames piped into the `ffmpeg` command, which encodes H.264 (yuv420p) into a
-// temporary file (".NAME.PID.tmp" beside the path); a successful close renames it to the requested
+// temporary file (".NAME.weft-PID.tmp" beside the path); a successful close renames it to the requested
 // path. An existing character device or FIFO is never replaced: it is opened here and handed to
 // ffmpeg as its fd 3 ("pipe:3"), written as fragmented MP4, which needs no seeking.
 //
 // Paths never reach ffmpeg's command line as they are: the temporary goes as "file:PATH", so a name
 // like "-1" or "a:b.mp4" is a file, not an option or a protocol. ffmpeg runs in its own process
 // group, so a Ctrl-C at the terminal reaches only the caller, which can still finish the video.
+//
+// ffmpeg exits 0 even when it could not finish the file ("Error writing trailer ...: No space left
+// on device"), so its exit status alone does not say the video is whole: its stderr (at -loglevel
+// error it says nothing unless something failed) comes back through a pipe, drained while frames
+// are written, and any line there, or an empty file, fails the close. The temporary is then removed
+// and an earlier file of the requested name is left as it was.
 //
 // The child is started with posix_spawnp (popen's fork + exec without a shell, so paths need no
 // quoting). A write to a pipe whose reader died raises SIGPIPE; the library must not kill its host
@@ -16,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -30,13 +37,16 @@ extern char** environ;
 
 struct wfVideo {
 	pid_t pid;
-	int fd; // write end of the pipe to ffmpeg's stdin
+	int fd;        // write end of the pipe to ffmpeg's stdin (non-blocking)
+	int errFd;     // read end of the pipe from ffmpeg's stderr (non-blocking), -1 when closed
+	char log[512]; // the last of what ffmpeg wrote to stderr
+	size_t logLength;
 	int width, height;
 	char* path;
 	char* temp; // NULL when written in place
 	int frames;
 	wfResult status; // first failure
-	char error[256];
+	char error[1024];
 };
 
 static void SetError(char* error, int errorSize, const char* format, const char* a, const char* b)
@@ -109,6 +119,7 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 	v->width = width;
 	v->height = height;
 	v->fd = -1;
+	v->errFd = -1;
 	char target[4096 + 8];
 	if (inPlace >= 0) {
 		snprintf(target, sizeof target, "pipe:3");
@@ -158,8 +169,16 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 		target,
 		NULL,
 	};
-	int fds[2];
-	if (pipe(fds) != 0) {
+	int fds[2], errFds[2];
+	bool piped = pipe(fds) == 0;
+	if (piped && pipe(errFds) != 0) {
+		int saved = errno;
+		close(fds[0]);
+		close(fds[1]);
+		errno = saved;
+		piped = false;
+	}
+	if (!piped) {
 		SetError(error, errorSize, "%s: pipe: %s", path, strerror(errno));
 		if (inPlace >= 0)
 			close(inPlace);
@@ -171,6 +190,9 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 	posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
 	posix_spawn_file_actions_addclose(&actions, fds[0]);
 	posix_spawn_file_actions_addclose(&actions, fds[1]);
+	posix_spawn_file_actions_adddup2(&actions, errFds[1], STDERR_FILENO);
+	posix_spawn_file_actions_addclose(&actions, errFds[0]);
+	posix_spawn_file_actions_addclose(&actions, errFds[1]);
 	if (inPlace >= 0)
 		posix_spawn_file_actions_adddup2(&actions, inPlace, 3);
 	posix_spawnattr_t attributes;
@@ -181,10 +203,12 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 	posix_spawnattr_destroy(&attributes);
 	posix_spawn_file_actions_destroy(&actions);
 	close(fds[0]);
+	close(errFds[1]);
 	if (inPlace >= 0)
 		close(inPlace);
 	if (rc != 0) {
 		close(fds[1]);
+		close(errFds[0]);
 		v->pid = 0;
 		SetError(error, errorSize, "%s: cannot start ffmpeg: %s", path, strerror(rc));
 		wfVideoDestroy(v);
@@ -192,13 +216,49 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 	}
 	// The write end must not leak into other children.
 	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	fcntl(errFds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+	fcntl(errFds[0], F_SETFL, fcntl(errFds[0], F_GETFL) | O_NONBLOCK);
 	v->fd = fds[1];
+	v->errFd = errFds[0];
 	return v;
 }
 
-// Writes everything, reporting EPIPE instead of dying of SIGPIPE. Returns 0 or an errno value.
-static int WriteAll(int fd, const uint8_t* data, size_t size)
+// Reads what ffmpeg wrote to stderr so far, keeping the last sizeof log - 1 bytes; at its end of file
+// the pipe is closed.
+static void DrainLog(wfVideo* v)
 {
+	char chunk[512];
+	while (v->errFd >= 0) {
+		ssize_t n = read(v->errFd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0 || errno != EAGAIN) {
+				close(v->errFd);
+				v->errFd = -1;
+			}
+			return;
+		}
+		const size_t room = sizeof v->log - 1;
+		size_t take = (size_t)n > room ? room : (size_t)n;
+		const char* from = chunk + ((size_t)n - take);
+		if (v->logLength + take > room) {
+			size_t drop = v->logLength + take - room;
+			memmove(v->log, v->log + drop, v->logLength - drop);
+			v->logLength -= drop;
+		}
+		memcpy(v->log + v->logLength, from, take);
+		v->logLength += take;
+		v->log[v->logLength] = 0;
+	}
+}
+
+// Writes everything, reporting EPIPE instead of dying of SIGPIPE, and drains ffmpeg's stderr while
+// it waits (a full stderr pipe would stop ffmpeg reading its input). Returns 0 or an errno value.
+static int WriteAll(wfVideo* v, const uint8_t* data, size_t size)
+{
+	const int fd = v->fd;
 	sigset_t block, old, pending;
 	sigemptyset(&block);
 	sigaddset(&block, SIGPIPE);
@@ -207,9 +267,20 @@ static int WriteAll(int fd, const uint8_t* data, size_t size)
 	bool wasPending = sigismember(&pending, SIGPIPE);
 	int err = 0;
 	while (size > 0) {
+		struct pollfd fds[2] = {{fd, POLLOUT, 0}, {v->errFd, POLLIN, 0}};
+		if (poll(fds, v->errFd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		if (v->errFd >= 0 && fds[1].revents != 0)
+			DrainLog(v);
+		if (fds[0].revents == 0)
+			continue;
 		ssize_t n = write(fd, data, size);
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			err = errno;
 			break;
@@ -231,7 +302,7 @@ wfResult wfVideoWrite(wfVideo* v, const uint8_t* rgba)
 		return WF_ERROR_INVALID_ARGUMENT;
 	if (v->status != WF_OK)
 		return v->status;
-	int err = WriteAll(v->fd, rgba, (size_t)v->width * (size_t)v->height * 4);
+	int err = WriteAll(v, rgba, (size_t)v->width * (size_t)v->height * 4);
 	if (err != 0) {
 		v->status = WF_ERROR_IO;
 		snprintf(v->error, sizeof v->error, "%s: ffmpeg stopped reading frames (%s)", v->path, strerror(err));
@@ -247,6 +318,16 @@ static int Finish(wfVideo* v)
 	if (v->fd >= 0)
 		close(v->fd);
 	v->fd = -1;
+	// The rest of ffmpeg's stderr, to its end (ffmpeg closes it when it exits).
+	while (v->errFd >= 0) {
+		struct pollfd p = {v->errFd, POLLIN, 0};
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			break;
+		DrainLog(v);
+	}
+	if (v->errFd >= 0)
+		close(v->errFd);
+	v->errFd = -1;
 	int status = -1;
 	if (v->pid > 0) {
 		while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {
@@ -269,12 +350,34 @@ wfResult wfVideoClose(wfVideo* v, char* error, int errorSize)
 		v->status = WF_ERROR_IO;
 		snprintf(v->error, sizeof v->error, "%s: ffmpeg failed (exit status %d)", v->path, code);
 	}
+	// ffmpeg said something at -loglevel error: it could not write the whole file, whatever its
+	// exit status. Its last line goes into the message.
+	if (v->status == WF_OK && v->logLength > 0) {
+		size_t end = v->logLength;
+		while (end > 0 && (v->log[end - 1] == '\n' || v->log[end - 1] == '\r'))
+			--end;
+		size_t start = end;
+		while (start > 0 && v->log[start - 1] != '\n')
+			--start;
+		v->status = WF_ERROR_IO;
+		snprintf(v->error, sizeof v->error, "%s: ffmpeg could not write the video: %.*s", v->path, (int)(end - start), v->log + start);
+	}
+	struct stat st;
+	if (v->status == WF_OK && v->temp != NULL && (stat(v->temp, &st) != 0 || st.st_size == 0)) {
+		v->status = WF_ERROR_IO;
+		snprintf(v->error, sizeof v->error, "%s: ffmpeg wrote an empty file", v->path);
+	}
 	if (v->status == WF_OK && v->temp != NULL && rename(v->temp, v->path) != 0) {
 		v->status = WF_ERROR_IO;
 		snprintf(v->error, sizeof v->error, "%s: rename failed: %s", v->path, strerror(errno));
 	}
-	if (v->status != WF_OK && v->temp != NULL)
+	if (v->status != WF_OK && v->temp != NULL) {
 		remove(v->temp);
+		if (access(v->path, F_OK) == 0) {
+			size_t used = strlen(v->error);
+			snprintf(v->error + used, sizeof v->error - used, " (the existing %s was left as it was)", v->path);
+		}
+	}
 	wfResult result = v->status;
 	if (result != WF_OK && error != NULL && errorSize > 0)
 		snprintf(error, (size_t)errorSize, "%s", v->error);

@@ -230,6 +230,38 @@ test_render_sigint() {
 	expect_no_temporaries
 }
 
+# Issue 31, item 15: Ctrl-C during the renderer's set-up (the CSV's temporary is open, no frame
+# stepped yet) stops the run like one later: exit 130 with the message, no temporary left (it used to
+# die by the default action, leaving the CSV's and ffmpeg's temporaries).
+test_render_sigint_early() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	set -m
+	"$weft" run --preset xpbd --grid 8x8 --frames 100000 --size 32x32 --video "$tmp/v.mp4" --stats "$tmp/s.csv" \
+		--png "$tmp/png" --backend cpu >"$tmp/stdout" 2>"$tmp/stderr" &
+	local pid=$! i
+	set +m
+	for i in $(seq 2000); do
+		[ -n "$(find "$tmp" -maxdepth 1 -name '.s.csv.*.tmp' | head -1)" ] && break
+		kill -0 "$pid" 2>/dev/null || fail "weft ended before its CSV was opened"
+		sleep 0.005
+	done
+	[ -n "$(find "$tmp" -maxdepth 1 -name '.s.csv.*.tmp' | head -1)" ] || fail "the CSV's temporary never appeared"
+	local png
+	png=$(find "$tmp/png" -name '*.png' 2>/dev/null | wc -l)
+	kill -INT "$pid"
+	wait_for_exit "$pid" "weft run (early SIGINT)"
+	wait "$pid"
+	code=$?
+	expect_code 130
+	expect_stderr "weft run: interrupted after"
+	echo "SIGINT after $png PNG frames: $(grep -o 'interrupted after [0-9]* frames*' "$tmp/stderr")"
+	expect_no_temporaries
+	if grep -q 'interrupted after 0 frames' "$tmp/stderr"; then
+		[ ! -e "$tmp/s.csv" ] || fail "a CSV was written for a run that stepped no frame"
+		[ ! -e "$tmp/v.mp4" ] || fail "a video was written for a run that stepped no frame"
+	fi
+}
+
 # SIGKILL leaves temporaries (the CSV's, the video's); the next run into the same places removes them.
 test_render_stale_temporaries() {
 	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
@@ -249,6 +281,72 @@ test_render_stale_temporaries() {
 	expect_code 0
 	expect_no_temporaries
 	[ "$(find "$tmp/frames" -name 'frame_*.obj' | wc -l)" -eq 3 ] || fail "expected the 3 new OBJ files only"
+}
+
+# Issue 31, item 6: the stale-temporary cleanup removes only names weft makes (".NAME.weft-PID.tmp"
+# of a process that is gone), never a user's file that happens to look like one (".thesis.2023.tmp",
+# or ".s.csv.PID.tmp" without the marker), in the --obj folder or beside --stats.
+test_stale_user_files() {
+	local dead
+	dead=$(sh -c 'echo $$') # a process that has ended: its PID is free
+	mkdir -p "$tmp/o"
+	local f
+	for f in "$tmp/o/.thesis.2023.tmp" "$tmp/o/.notes.$dead.tmp" "$tmp/.s.csv.$dead.tmp" "$tmp/.thesis.2023.tmp"; do
+		echo "the user's" >"$f"
+	done
+	echo "weft's" >"$tmp/o/.frame_0001.obj.weft-$dead.tmp"
+	echo "weft's" >"$tmp/.s.csv.weft-$dead.tmp"
+	run run --preset xpbd --grid 4x4 --frames 2 --obj "$tmp/o" --stats "$tmp/s.csv" --quiet
+	expect_code 0
+	for f in "$tmp/o/.thesis.2023.tmp" "$tmp/o/.notes.$dead.tmp" "$tmp/.s.csv.$dead.tmp" "$tmp/.thesis.2023.tmp"; do
+		[ -f "$f" ] && grep -q "the user's" "$f" || fail "the user's file $f was removed"
+	done
+	[ ! -e "$tmp/o/.frame_0001.obj.weft-$dead.tmp" ] || fail "weft's stale temporary in the --obj folder was kept"
+	[ ! -e "$tmp/.s.csv.weft-$dead.tmp" ] || fail "weft's stale temporary beside --stats was kept"
+	[ "$(wc -l <"$tmp/s.csv")" -eq 3 ] || fail "statistics not written"
+}
+
+# Issue 31, item 8: an output that is an input (--stats naming the scene overwrote it) or another
+# output (--stats X --video X garbled X) is refused before anything is written, however the path
+# is spelt; two outputs to one character device stay allowed.
+test_outputs_distinct() {
+	cp "$here/good/two_cloths.json" "$tmp/scene.json"
+	mkdir -p "$tmp/d"
+	run run --scene "$tmp/scene.json" --frames 1 --stats "$tmp/scene.json"
+	expect_code 2
+	expect_stderr "--stats: '$tmp/scene.json' is the --scene file ('$tmp/scene.json'), an input: it would be overwritten"
+	run run --scene "$tmp/scene.json" --frames 1 --stats "$tmp/d/../scene.json"
+	expect_code 2
+	expect_stderr "is the --scene file"
+	ln -s "$tmp/scene.json" "$tmp/link.json"
+	run run --scene "$tmp/link.json" --frames 1 --stats "$tmp/scene.json"
+	expect_code 2
+	expect_stderr "is the --scene file"
+	cmp -s "$here/good/two_cloths.json" "$tmp/scene.json" || fail "the scene was changed"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats "$tmp/x.mp4" --video "$tmp/./x.mp4" --size 32x32
+	expect_code 2
+	expect_stderr "--video: '$tmp/./x.mp4' is also the --stats file ('$tmp/x.mp4'): each output needs a file of its own"
+	[ ! -e "$tmp/x.mp4" ] || fail "a file was written despite the refusal"
+	echo "the user's" >"$tmp/old.csv"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats "$tmp/old.csv" --video "$tmp/old.csv" --size 32x32
+	expect_code 2
+	grep -q "the user's" "$tmp/old.csv" || fail "the existing file was changed"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats /dev/null --obj "$tmp/o" --quiet
+	expect_code 0
+	expect_no_temporaries
+}
+
+# Issue 31, item 14: a scene whose "mesh" names a FIFO blocked forever in the open; only a regular
+# file is read now (the FIFO lives in the test's folder, nothing writes to it).
+test_mesh_fifo() {
+	mkfifo "$tmp/m.obj" || fail "mkfifo failed"
+	printf '{ "cloth": { "mesh": "m.obj" } }\n' >"$tmp/scene.json"
+	timeout 20 "$weft" run --scene "$tmp/scene.json" --frames 1 >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	[ "$code" -ne 124 ] || fail "weft blocked on the FIFO (killed after 20 s)"
+	expect_code 2
+	expect_stderr "m.obj: cannot read: not a regular file (a FIFO; allowed: a regular OBJ file)"
+	[ -p "$tmp/m.obj" ] || fail "the FIFO was replaced"
 }
 
 # A run in which every frame was discarded (explicit springs far past their stability limit)
@@ -297,6 +395,27 @@ test_grid_memory() {
 	expect_stderr "8192x8192 needs about"
 	expect_stderr "more than this machine's memory"
 	expect_stderr "allowed here: up to about"
+}
+
+# Issue 31, item 10: a 4096x4096 grid under a 4 GB address-space limit is refused at once (it took
+# 60-80 s to fail "out of memory" when the estimate said 205 bytes a particle and the library held
+# 1500), with the figure: the library's estimate, the CLI's message. Skipped where the program
+# cannot start under 4 GB (a sanitizer's shadow memory).
+test_grid_memory_fast() {
+	(ulimit -v 4000000 && "$weft" --version) >/dev/null 2>&1 || { echo "skipped: weft does not start under ulimit -v 4000000"; exit 77; }
+	local start end
+	start=$(date +%s%N)
+	(ulimit -v 4000000 && exec "$weft" run --preset xpbd --grid 4096x4096 --frames 1 --backend cpu --stats "$tmp/s.csv") \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	end=$(date +%s%N)
+	expect_code 2
+	expect_stderr "4096x4096 needs about 20.1 GB"
+	expect_stderr "bytes per particle), more than the address-space limit (ulimit -v), 4.1 GB"
+	[ $(((end - start) / 1000000)) -lt 2000 ] || fail "refused after $(((end - start) / 1000000)) ms, expected under 2 s"
+	echo "refused in $(((end - start) / 1000000)) ms"
+	[ ! -e "$tmp/s.csv" ] || fail "statistics written"
+	expect_no_temporaries
 }
 
 # An output path that is a character device or a FIFO is written in place, never replaced by a
@@ -435,6 +554,33 @@ test_render_outputs() {
 		info=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$tmp/v.mp4")
 		[ "$info" = "96,64,6" ] || fail "ffprobe reports '$info', expected 96,64,6"
 	fi
+}
+
+# Issue 31, item 5: a disk that fills while ffmpeg finishes the file. ffmpeg logs "Error writing
+# trailer ... No space left on device" (here "File too large": a 4 KB RLIMIT_FSIZE, which ffmpeg
+# inherits, with SIGXFSZ ignored) and exits 0; weft used to rename the broken MP4 over the earlier
+# good one and exit 0. Now: exit 1, the message, the earlier file as it was, no temporary.
+test_render_video_disk_full() {
+	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
+	run run --preset xpbd --grid 8x8 --frames 30 --size 64x64 --video "$tmp/v.mp4" --backend cpu --quiet
+	expect_code 0
+	[ "$(stat -c %s "$tmp/v.mp4")" -gt 4096 ] || fail "the first video is too small for the test ($(stat -c %s "$tmp/v.mp4") bytes)"
+	cp "$tmp/v.mp4" "$tmp/good.mp4"
+	(trap '' XFSZ && ulimit -f 4 && MESA_SHADER_CACHE_DISABLE=true exec "$weft" run --preset xpbd --grid 8x8 --frames 30 \
+		--size 64x64 --video "$tmp/v.mp4" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	expect_stderr "--video: $tmp/v.mp4: ffmpeg could not write the video"
+	expect_stderr "(the existing $tmp/v.mp4 was left as it was)"
+	cmp -s "$tmp/v.mp4" "$tmp/good.mp4" || fail "the earlier video was replaced ($(stat -c %s "$tmp/v.mp4") bytes)"
+	expect_no_temporaries
+	# A new name: nothing is left under it.
+	(trap '' XFSZ && ulimit -f 4 && MESA_SHADER_CACHE_DISABLE=true exec "$weft" run --preset xpbd --grid 8x8 --frames 30 \
+		--size 64x64 --video "$tmp/w.mp4" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	[ ! -e "$tmp/w.mp4" ] || fail "a broken video was left as $tmp/w.mp4"
+	expect_no_temporaries
 }
 
 # --camera: the picture is taken from the given eye, the same one twice gives the same picture.

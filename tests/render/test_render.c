@@ -1093,8 +1093,11 @@ static wfClothId SeamSheet(wfWorld* world, int uvMode)
 		}
 	}
 	wfMeshDef mesh = {.positions = positions, .vertexCount = uvMode == 1 ? 90 : 81, .indices = indices, .faceCount = 8 * 8 * 2, .uvs = uvs};
-	if (uvMode == 0)
+	mesh.uvCount = mesh.vertexCount;
+	if (uvMode == 0) {
 		mesh.cornerUVs = cornerUVs;
+		mesh.cornerUVCount = 3 * mesh.faceCount;
+	}
 	wfClothDef cd = wfDefaultClothDef();
 	cd.mesh = &mesh;
 	cd.origin = (wfVec3){0.0f, 1.0f, 0.0f};
