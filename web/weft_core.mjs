@@ -98,6 +98,15 @@ export async function loadWeft(bytes) {
         get substeps() { return floats(8, (p) => x.wfw_info(w, p))[5]; },
         get iterations() { return floats(8, (p) => x.wfw_info(w, p))[6]; },
         step() { check(x.wfw_step(w), "step"); },
+        // wfWorld_GetStateHash: the bits of the whole dynamic state, as a BigInt.
+        stateHash() {
+          const p = x.wfw_alloc(8);
+          const r = x.wfw_state_hash(w, p);
+          const h = new BigUint64Array(memory.buffer.slice(p, p + 8))[0];
+          x.wfw_free(p);
+          check(r, "state hash");
+          return h;
+        },
         time() { return x.wfw_time(w); },
         positions() {
           if (x.wfw_positions(w, buffer) !== 0) throw new Error("positions");

@@ -100,9 +100,14 @@ fn respond(v: ptr<function, vec4f>, nx: f32, ny: f32, nz: f32, vs: vec3f) {
   if (vt > F.P.friction * -vn) {
     scale = 1.0 - F.P.friction * -vn / vt;
   }
-  (*v).x = vs.x + tx * scale;
-  (*v).y = vs.y + ty * scale;
-  (*v).z = vs.z + tz * scale;
+  (*v).x = plusZero(vs.x + tx * scale);
+  (*v).y = plusZero(vs.y + ty * scale);
+  (*v).z = plusZero(vs.z + tz * scale);
+}
+
+// wfPlusZero: a zero of either sign as +0, by its bits (no compiler folds a bit test away).
+fn plusZero(x: f32) -> f32 {
+  return select(x, 0.0, bitcast<u32>(x) == 0x80000000u);
 }
 
 // wfCpuCollide for one particle: out of the sphere and above the floor, then fix the velocity.

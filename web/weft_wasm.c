@@ -126,6 +126,14 @@ WF_WASM_EXPORT(wfw_positions) int wfwPositions(WfwWorld* w, float* out)
 	return (int)wfCloth_ReadPositions(w->cloth, (wfVec3*)(void*)out, w->particles);
 }
 
+// The world's state hash (wfWorld_GetStateHash) into out[0].
+WF_WASM_EXPORT(wfw_state_hash) int wfwStateHash(WfwWorld* w, uint64_t* out)
+{
+	if (w == NULL || out == NULL)
+		return -1;
+	return (int)wfWorld_GetStateHash(w->world, out);
+}
+
 WF_WASM_EXPORT(wfw_destroy) void wfwDestroy(WfwWorld* w)
 {
 	if (w == NULL)
@@ -418,7 +426,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 		const float t = (float)(p.time + (double)s * p.h);
 		for (int col = 0; col < c->model.cols; ++col)
 			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] = 0.5f +
-				0.5f * wfSinf(WF_TWO_PI * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
+				0.5f * wfWaveSinf(WF_TWO_PI * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
 	}
 	return wfwGpuFrameBytes(w);
 }

@@ -587,6 +587,12 @@ WF_API wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDe
 WF_API size_t wfWorld_GetSnapshotSize(const wfWorld* world);
 WF_API wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size);
 WF_API wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size);
+// A 64-bit FNV-1a hash of the bits of the world's dynamic state: the clock, the sphere's phase and,
+// cloth by cloth, its origin, particle count, topology, positions (with inverse masses) and
+// velocities. Two worlds with equal hashes hold the same bits (zeros' signs included). XPBD's
+// multipliers restart at zero every substep: they carry nothing into the next one and are not part
+// of it.
+WF_API wfResult wfWorld_GetStateHash(wfWorld* world, uint64_t* hash);
 
 // ---------------------------------------------------------------- cloth
 // Returns the null id on failure; the reason is in wfWorld_GetLastError. A cloth whose estimate

@@ -497,6 +497,13 @@ class World:
             self._check(lib.wfWorld_SaveSnapshot(p, buf, n))
             return bytes(ffi.buffer(buf, n))
 
+    def state_hash(self):
+        """A 64-bit hash of the bits of the dynamic state (wfWorld_GetStateHash): equal on every backend."""
+        with self._lock:
+            out = ffi.new("uint64_t*")
+            self._check(lib.wfWorld_GetStateHash(self._live(), out))
+            return int(out[0])
+
     def restore(self, snapshot):
         with self._lock:
             data = bytes(snapshot)

@@ -53,6 +53,23 @@ static float PortableSinCos(float x, int quadrant)
 float wfSinf(float x) { return PortableSinCos(x, 0); }
 float wfCosf(float x) { return PortableSinCos(x, 1); }
 
+// sin in float arithmetic only, for what a GPU evaluates per particle (the wave wind): GLSL has no
+// double without an optional feature, and its sin is the driver's. Reduce by pi/2 in three parts
+// (Cody-Waite; the first has 8 bits, so k times it is exact for |k| < 2^16), then a degree-7 sin and a
+// degree-8 cos on [-pi/4, pi/4]. Error below 5e-7 for |x| < 4e4 (against double sin). Every
+// operation is one IEEE float operation (no contraction: -ffp-contract=off, `precise` in GLSL), so
+// WfWaveSin (common.glsl) returns the same bits on lavapipe and the web build's table the same too.
+float wfWaveSinf(float x)
+{
+	const float k = floorf(x * 0.636619747f + 0.5f);
+	const float r = ((x - k * 1.5703125f) - k * 0.000483751297f) - k * 7.54979013e-08f;
+	const int q = (int)(k - 4.0f * floorf(k * 0.25f));
+	const float r2 = r * r;
+	const float s = r + r * r2 * (-0.166666546f + r2 * (0.00833216087f + r2 * -0.000195152956f));
+	const float c = 1.0f - 0.5f * r2 + r2 * r2 * (0.0416666456f + r2 * (-0.00138873165f + r2 * 2.44331568e-05f));
+	return q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+}
+
 // The sphere's motion clock runs only while it moves; substep k ends at sphereTime + (k+1) h.
 // The motion is kept apart from the centre: solvers add it to the centre in their cloth's local
 // frame (wfClothLocal.sphereCenter), so it is the same whatever the world position.
@@ -93,7 +110,7 @@ wfVec3 wfExternalAccel(const wfFrameParams* p, int substep, int column, float in
 		float len = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
 		if (len > 0.0f) {
 			float f = p->wind.strength * invMass / len *
-				(0.5f + 0.5f * wfSinf(WF_TWO_PI * p->wind.frequency * t + p->wind.phasePerColumn * (float)column));
+				(0.5f + 0.5f * wfWaveSinf(WF_TWO_PI * p->wind.frequency * t + p->wind.phasePerColumn * (float)column));
 			a.x += d.x * f;
 			a.y += d.y * f;
 			a.z += d.z * f;

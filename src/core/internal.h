@@ -436,6 +436,7 @@ wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 // sin and cos with the same bits on every machine and in the wasm build (not the C library's).
 float wfSinf(float x);
 float wfCosf(float x);
+float wfWaveSinf(float x); // float operations only, evaluated the same by the GPU (WfWaveSin): the wave wind
 wfVec3 wfSphereCenterAt(const wfFrameParams* p, int substep); // at the end of the substep, world
 wfVec3 wfSphereMotionAt(const wfFrameParams* p, int substep); // the same less the centre at phase 0
 wfVec3 wfSphereVelocityAt(const wfFrameParams* p, int substep);

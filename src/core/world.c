@@ -403,6 +403,39 @@ wfResult wfWorld_SaveSnapshot(wfWorld* world, void* buffer, size_t size)
 	return WF_OK;
 }
 
+static uint64_t Fnv1a(uint64_t h, const void* data, size_t bytes)
+{
+	const unsigned char* b = (const unsigned char*)data;
+	for (size_t i = 0; i < bytes; ++i)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+wfResult wfWorld_GetStateHash(wfWorld* world, uint64_t* hash)
+{
+	if (world == NULL || hash == NULL)
+		return world == NULL ? WF_ERROR_INVALID_ARGUMENT : wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "state hash: hash is NULL");
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = Fnv1a(h, &world->time, sizeof world->time);
+	h = Fnv1a(h, &world->sphereTime, sizeof world->sphereTime);
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		wfCloth* c = &world->cloths[i];
+		if (c->generation == 0)
+			continue;
+		wfResult r = wfSyncHost(world, c);
+		if (r != WF_OK)
+			return r;
+		const int32_t shape[2] = {c->model.particleCount, c->topology};
+		h = Fnv1a(h, c->origin, sizeof c->origin);
+		h = Fnv1a(h, shape, sizeof shape);
+		h = Fnv1a(h, c->state.pos, (size_t)c->model.particleCount * sizeof(wfVec4));
+		for (int k = 0; k < c->model.particleCount; ++k)
+			h = Fnv1a(h, &c->state.vel[k], 3 * sizeof(float)); // w is not state
+	}
+	*hash = h;
+	return WF_OK;
+}
+
 wfResult wfWorld_RestoreSnapshot(wfWorld* world, const void* buffer, size_t size)
 {
 	if (world == NULL)

@@ -28,6 +28,8 @@ def test_vulkan_world_equals_cpu_bit_for_bit():
         assert a.shape == (256, 3)
         assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
         assert np.array_equal(cpu.cloths[0].velocities, vk.cloths[0].velocities)
+        # The whole state's bits (clock, origin, positions, inverse masses, velocities), signs of zeros included.
+        assert cpu.state_hash() == vk.state_hash()
         assert vk.warnings["validationMessages"] == 0
         assert vk.profile["dispatches"] > 0 and cpu.profile["dispatches"] == 0
 

@@ -122,9 +122,12 @@ def test_snapshot_restores_bit_for_bit():
         assert isinstance(snap, bytes) and len(snap) > c.particle_count * 24
         w.step(20)
         a, t = c.positions, w.time
+        h = w.state_hash()
         w.restore(snap)
+        assert w.state_hash() != h
         w.step(20)
         assert np.array_equal(c.positions.view(np.uint32), a.view(np.uint32)) and w.time == t
+        assert w.state_hash() == h and isinstance(h, int) and 0 <= h < 2**64
         with pytest.raises(weft.ArgumentError):
             w.restore(snap[:-1])
         with pytest.raises(weft.ArgumentError):

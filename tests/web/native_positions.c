@@ -3,11 +3,37 @@
 // PRESET may be a scene file (NAME.json): its first cloth, as the page runs it. Prints the frames
 // the frame check discarded: non-finite, unstable, unstable in contact.
 //   weft_native_positions PRESET|SCENE.json FRAMES OUT.f32
+//   weft_native_positions PRESET|SCENE.json FRAMES OUT.hash   (the state hash of every frame)
 #include "weft/weft.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// OUT named NAME.hash: the scene's colliders and first cloth, as the page's wasm core builds the
+// world, and the world's state hash (wfWorld_GetStateHash) after every frame, one hex line each.
+static int WriteHashes(wfWorld* w, wfScene* scene, const wfClothDef* cd, int frames, const char* path)
+{
+	int code = 0;
+	for (int i = 0; scene != NULL && i < wfScene_GetColliderCount(scene); ++i) {
+		const wfColliderDef def = wfScene_GetColliderDef(scene, i);
+		code |= wfColliderId_IsNull(wfCreateCollider(w, &def));
+	}
+	code |= wfClothId_IsNull(wfCreateCloth(w, cd));
+	FILE* f = code == 0 ? fopen(path, "w") : NULL;
+	for (int frame = 0; f != NULL && frame < frames; ++frame) {
+		uint64_t h = 0;
+		if (wfWorld_Step(w) != WF_OK || wfWorld_GetStateHash(w, &h) != WF_OK || fprintf(f, "%016llx\n", (unsigned long long)h) < 0)
+			code = 1;
+	}
+	if (f == NULL || fclose(f) != 0)
+		code = 1;
+	if (code != 0)
+		fprintf(stderr, "weft_native_positions: %s\n", wfWorld_GetLastError(w));
+	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
+	return code;
+}
 
 int main(int argc, char** argv)
 {
@@ -43,6 +69,9 @@ int main(int argc, char** argv)
 		fprintf(stderr, "weft_native_positions: %s\n", error);
 		return 1;
 	}
+	const size_t outLen = strlen(argv[3]);
+	if (outLen > 5 && strcmp(argv[3] + outLen - 5, ".hash") == 0)
+		return WriteHashes(w, scene, &cd, frames, argv[3]);
 	wfClothId id = wfCreateCloth(w, &cd);
 	const int n = cd.cols * cd.rows;
 	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof *p);

@@ -1,12 +1,13 @@
 // The wasm core against the native scalar solver: every preset, frame by frame, bit for bit.
-//   node wasm_matches_native.mjs WEFT.wasm NATIVE_POSITIONS_BINARY FRAMES
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+// Then every scene of SCENES_DIR by the whole state's hash.
+//   node wasm_matches_native.mjs WEFT.wasm NATIVE_POSITIONS_BINARY FRAMES [SCENES_DIR]
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadWeft } from "../../web/weft_core.mjs";
 
-const [wasmPath, nativeBin, framesArg] = process.argv.slice(2);
+const [wasmPath, nativeBin, framesArg, scenesDir] = process.argv.slice(2);
 const frames = Number(framesArg);
 const weft = await loadWeft(readFileSync(wasmPath));
 const dir = mkdtempSync(join(tmpdir(), "weft-wasm-"));
@@ -36,6 +37,41 @@ for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
     (ok ? "bit-identical to the native scalar solver" : `first difference in frame ${firstDiff + 1}, largest ${worst} m`) +
     ` (wasm ${ms.toFixed(2)} ms/frame incl. read-back)`);
   if (!ok) failed++;
+}
+// Every scene of scenes/ (its first cloth and its colliders, as the page runs it): the whole state's
+// hash (wfWorld_GetStateHash) after every frame, wasm against native. A scene whose mesh file the
+// wasm core cannot open (it has no files) is named and skipped.
+if (scenesDir) {
+  let stepped = 0;
+  for (const file of readdirSync(scenesDir).filter((f) => f.endsWith(".json")).sort()) {
+    const bytes = readFileSync(join(scenesDir, file));
+    let cloth;
+    try {
+      cloth = weft.createScene(new Uint8Array(bytes), file);
+    } catch (e) {
+      console.log(`skipped ${file}: ${e.message}`);
+      continue;
+    }
+    const out = join(dir, `${file}.hash`);
+    const sceneFrames = Math.min(frames, 40);
+    execFileSync(nativeBin, [join(scenesDir, file), String(sceneFrames), out]);
+    const native = readFileSync(out, "utf8").trim().split("\n");
+    let firstDiff = -1;
+    for (let f = 0; f < sceneFrames && firstDiff < 0; ++f) {
+      cloth.step();
+      if (cloth.stateHash().toString(16).padStart(16, "0") !== native[f]) firstDiff = f;
+    }
+    cloth.destroy();
+    stepped++;
+    const ok = firstDiff < 0;
+    console.log(`${ok ? "ok" : "FAILED"} ${file}: ${sceneFrames} frames, ` +
+      (ok ? "the same state hash as native after every frame" : `state hashes differ after frame ${firstDiff + 1}`));
+    if (!ok) failed++;
+  }
+  if (stepped < 8) {
+    console.log(`FAILED: only ${stepped} scenes stepped`);
+    failed++;
+  }
 }
 rmSync(dir, { recursive: true, force: true });
 process.exit(failed > 0 ? 1 : 0);

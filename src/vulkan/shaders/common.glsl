@@ -118,6 +118,19 @@ bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000
 float WfRest(uint k) { return uintBitsToFloat(con[k].z); }
 #endif
 
+// wfWaveSinf, operation by operation: sin in float arithmetic, the CPU's bits.
+float WfWaveSin(float x)
+{
+	precise float k = floor(x * 0.636619747 + 0.5);
+	precise float r = ((x - k * 1.5703125) - k * 0.000483751297) - k * 7.54979013e-08;
+	precise float kq = k - 4.0 * floor(k * 0.25);
+	const int q = int(kq);
+	precise float r2 = r * r;
+	precise float s = r + r * r2 * (-0.166666546 + r2 * (0.00833216087 + r2 * -0.000195152956));
+	precise float c = 1.0 - 0.5 * r2 + r2 * r2 * (0.0416666456 + r2 * (-0.00138873165 + r2 * 2.44331568e-05));
+	return q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+}
+
 // wfExternalAccel: gravity plus wind at the start of the substep.
 vec3 WfExternalAccel(uint substep, uint column, float invMass)
 {
@@ -128,7 +141,7 @@ vec3 WfExternalAccel(uint substep, uint column, float invMass)
 	float len = P.windDir.w;
 	if (len > 0.0) {
 		precise float f = P.windStrength * invMass / len *
-			(0.5 + 0.5 * sin(WF_TWO_PI * P.windFrequency * t + P.windPhasePerColumn * float(column)));
+			(0.5 + 0.5 * WfWaveSin(WF_TWO_PI * P.windFrequency * t + P.windPhasePerColumn * float(column)));
 		a.x += P.windDir.x * f;
 		a.y += P.windDir.y * f;
 		a.z += P.windDir.z * f;
@@ -185,6 +198,9 @@ vec3 WfAeroAccel(uint i)
 
 // Respond (cpu_stages.c): STOP zeroes the velocity; FRICTION removes the approaching normal part
 // of the relative velocity and applies Coulomb friction to the tangential part.
+// x with a zero of either sign as +0 (wfPlusZero): a bit test, which no compiler folds away.
+float WfPlusZero(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
+
 void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 {
 	if ((P.flags & WF_VK_FLAG_STOP) != 0u) {
@@ -199,9 +215,9 @@ void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 	precise float vt = sqrt(tx * tx + ty * ty + tz * tz);
 	precise float scale = vt > P.friction * -vn ? 1.0 - P.friction * -vn / vt : 0.0;
 	precise float ox = vs.x + tx * scale, oy = vs.y + ty * scale, oz = vs.z + tz * scale;
-	v.x = ox;
-	v.y = oy;
-	v.z = oz;
+	v.x = WfPlusZero(ox);
+	v.y = WfPlusZero(oy);
+	v.z = WfPlusZero(oz);
 }
 
 // Pushes x to q + n r and responds against the collider's surface velocity there: v + w x (x - c)
