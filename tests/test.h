@@ -59,6 +59,8 @@ wfWorld* wfTestMakeWorld(wfWorldDef def);
 // The mean period of a sampled signal x[0..count) (spacing dt) from its upward zero crossings,
 // linearly interpolated; -1 with fewer than two crossings.
 double wfTestPeriod(const double* x, int count, double dt);
+// Wall-clock seconds (any origin).
+double wfTestSeconds(void);
 
 // An open cylinder as an OBJ mesh (test_mesh.c): `around` x `rings` vertices, triangles, top ring at y = 0.
 wfMesh* wfTestCylinder(int around, int rings, float radius, float length);

@@ -1,5 +1,7 @@
 // Test runner: `weft_tests` runs all, `weft_tests NAME...` runs the named ones, `--list` lists them.
 #include "test.h"
+
+#include <time.h>
 #include "weft_env.h"
 
 #include <stdlib.h>
@@ -90,4 +92,11 @@ double wfTestPeriod(const double* x, int count, double dt)
 		}
 	}
 	return crossings > 1 ? (last - first) / (double)(crossings - 1) : -1.0;
+}
+
+double wfTestSeconds(void)
+{
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

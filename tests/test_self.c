@@ -687,3 +687,44 @@ WF_TEST(heap_needs_self_collision)
 	ENSURE(on == 0);
 	return 0;
 }
+
+// The contact search's work grows with (thickness / edge)^2 and turns into all pairs once the hash
+// cells (2 thickness) span the cloth: at the def's largest thickness (1 m) two frames of a 128 x 128
+// sheet took 132 s. A thickness over twice the cloth's mean rest edge is refused, at cloth creation
+// and by wfWorld_SetSelfCollision (naming the field and the cloth's allowed range, changing nothing);
+// at the largest accepted one the same two frames take a bounded time.
+WF_TEST(self_thickness_bounded_by_edges)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.selfCollision.enabled = true;
+	wd.selfCollision.thickness = 1.0f;
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 128;
+	cd.width = cd.height = 1.0f;
+	const float edge = 1.0f / 127.0f;
+	wfWorld* w = wfTestMakeWorld(wd);
+	ENSURE(w != NULL);
+	ENSURE(wfClothId_IsNull(wfCreateCloth(w, &cd)));
+	const char* e = wfWorld_GetLastError(w);
+	fprintf(stderr, "  1 m: %s\n", e);
+	ENSURE(strstr(e, "selfCollision.thickness") != NULL && strstr(e, "0.0157") != NULL);
+	wfDestroyWorld(w);
+	// Accepted at twice the edge; a change past it refused, the setting kept.
+	wd.selfCollision.thickness = 2.0f * edge * 0.999f;
+	w = wfTestMakeWorld(wd);
+	ENSURE(w != NULL);
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	wfSelfCollisionDef sc = wd.selfCollision;
+	sc.thickness = 1.0f;
+	ENSURE(wfWorld_SetSelfCollision(w, &sc) == WF_ERROR_INVALID_DEF);
+	ENSURE(wfWorld_GetDef(w).selfCollision.thickness == wd.selfCollision.thickness);
+	const double t0 = wfTestSeconds();
+	for (int f = 0; f < 2; ++f)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	const double seconds = wfTestSeconds() - t0;
+	fprintf(stderr, "  %.4f m (2 edges): 2 frames of 128 x 128 in %.2f s\n", (double)wd.selfCollision.thickness, seconds);
+	ENSURE_LE(seconds, 20.0);
+	wfDestroyWorld(w);
+	return 0;
+}

@@ -214,6 +214,31 @@ static bool CheckHostMemory(wfWorld* world, const wfClothDef* def)
 	return false;
 }
 
+// The mean rest length of a cloth's stretch constraints (its edges); 0 without any.
+static double MeanEdge(const wfClothModel* m)
+{
+	double sum = 0.0;
+	int count = 0;
+	for (int k = 0; k < m->constraintCount; ++k) {
+		if (m->constraints[k].family == WF_FAMILY_STRETCH) {
+			sum += m->constraints[k].rest;
+			count++;
+		}
+	}
+	return count > 0 ? sum / count : 0.0;
+}
+
+bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth, char* error, int errorSize)
+{
+	const double edge = MeanEdge(m), limit = WF_SELF_THICKNESS_PER_EDGE * edge;
+	if (edge <= 0.0 || sc->thickness <= limit)
+		return true;
+	snprintf(error, (size_t)errorSize,
+		"selfCollision.thickness: %g m is more than %g times cloth %d's mean edge (%g m) (allowed: 1e-06 to %g m for it)",
+		(double)sc->thickness, (double)WF_SELF_THICKNESS_PER_EDGE, cloth, edge, limit);
+	return false;
+}
+
 wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 {
 	wfClothId nullId = {world, -1, 0};
@@ -272,6 +297,14 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a mesh of %d vertices", def->mesh->vertexCount);
 		else
 			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a %d x %d grid", def->cols, def->rows);
+		return nullId;
+	}
+	char tooThick[256];
+	if (world->def.selfCollision.enabled &&
+		!wfSelfThicknessFits(&world->def.selfCollision, &c->model, slot, tooThick, (int)sizeof tooThick)) {
+		c->generation = wfNextGeneration();
+		wfDestroyCloth((wfClothId){world, slot, c->generation});
+		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", tooThick);
 		return nullId;
 	}
 	size_t n = (size_t)c->model.particleCount, v4 = n * sizeof(wfVec4);

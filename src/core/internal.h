@@ -380,6 +380,15 @@ const char* wfReadAll(FILE* f, char** text, size_t* used);
 
 // cloth.c
 wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
+// Self-collision looks for contacts within 2 thickness of a particle in a hash grid of cells that
+// size: the work per particle grows with (thickness / edge)^2 and, once the cells span the cloth,
+// every pair is a candidate (a 128 x 128 cloth at 1 m: 66 s a frame). A thickness is meaningful up
+// to about an edge (a grid's cell hole closes at 0.71 edges): at most twice the cloth's mean rest
+// edge is accepted, checked when a cloth is created in a self-colliding world and when the setting
+// changes. False (and the message, naming the field and the allowed range) past it.
+#define WF_SELF_THICKNESS_PER_EDGE 2.0f
+bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth, char* error, int errorSize);
+
 // The self-collision hash grid's arrays of a cloth (wfClothState.hash*), when not there yet.
 bool wfClothReserveSelf(wfCloth* cloth);
 void wfClothApplyInverseMass(wfCloth* cloth);        // writes pos.w from pins, grab and mass

@@ -238,6 +238,11 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 			"per-range path; allowed: %s, as created)",
 			sc->enabled != now->enabled ? "enabled" : "betweenCloths",
 			(sc->enabled != now->enabled ? now->enabled : now->betweenCloths) ? "true" : "false");
+	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation != 0 && !wfSelfThicknessFits(sc, &c->model, i, msg, (int)sizeof msg))
+			return wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+	}
 	// Room first (the hash grid of each cloth, the backend's contacts), so that a failure changes nothing.
 	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
 		wfCloth* c = &world->cloths[i];
