@@ -127,7 +127,7 @@ static wfMeshDef UnevenSheet(double ratio, wfVec3 pos[UN * UN], uint32_t idx[6 *
 // Each triangle's force goes a third to each corner, and the corner's share is scaled by its air
 // share (the cloth's mean lumped rest area over its own, topology.c wfBuildAirShares), so the air
 // acts per kilogram alike everywhere on a flat sheet. Before that (a third over equal masses: a
-// border particle half, a corner a quarter to an eighth of an inner one's air per kilogram) the
+// border particle half, a corner a third or a sixth of an inner one's air per kilogram) the
 // border fell ahead, the sheet curled into a tube falling edge-on, and over seconds 2 to 4 it fell
 // at 3.00 v_t (20 x 20, 1.38 sides between its highest and lowest particles at 4 s) and 2.50 v_t
 // (40 x 40, 1.02 sides); the uneven mesh at 4.37 v_t (1.33 sides); the 2 x 2 sheet tilted (0.027

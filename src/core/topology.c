@@ -81,7 +81,7 @@ static double LumpedArea(const wfClothModel* m, int i)
 // particles that have one. Every particle weighs the same, so the cloth's mass per rest area is
 // sigma = m / Abar, and a force F_i shared to a particle of area A_i accelerates it by
 // F_i / (sigma A_i) = F_i w Abar / A_i: the air acts on every kilogram of a flat sheet alike, border
-// or corner (which carry the same mass for a half to an eighth of an inner particle's area), and on
+// or corner (which carry the same mass for a half, a third or a sixth of an inner one's area), and on
 // a sheet moving as one the forces still add to the sum of the triangles'. One triangle: 1 exactly.
 // A particle without rest area keeps 1 (the force's third times its inverse mass).
 void wfBuildAirShares(wfClothModel* m)
