@@ -105,8 +105,8 @@ wfResult wfBuildTriangleRows(wfClothModel* m)
 	const int n = m->particleCount, t3 = 3 * m->triangleCount;
 	m->triStart = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
 	m->triList = (uint32_t*)wfAlloc((size_t)(t3 + 1) * sizeof(uint32_t));
-	// The triangles' rest areas: a grid's and a torn cloth's are set (the flat cells'), a mesh's come
-	// from its shape.
+	// The triangles' rest areas: a grid's (its flat cells) and a torn cloth's (its model's before)
+	// are set, a mesh's come from its shape.
 	const bool areas = m->triArea == NULL;
 	if (areas)
 		m->triArea = (float*)wfAlloc((size_t)(m->triangleCount + 1) * sizeof(float));
