@@ -174,7 +174,9 @@ typedef struct wfContactDef {
 // With r the air's velocity relative to the triangle (airVelocity less the mean of its corners'
 // velocities), n its unit normal, A its area and q = density A / 2:
 //   drag = q drag |r.n| (r.n) n,   lift = q lift (r.n) |r| (n - (r.n / |r|^2) r),
-// a third of the sum on each corner. Off while drag and lift are 0 (the default). Adds to wind.
+// a third of the sum on each corner, scaled by the cloth's mean lumped rest area over the corner's
+// own, so the air acts per kilogram alike at the border and inside (equal particle masses; see
+// docs/DESIGN.md). Off while drag and lift are 0 (the default). Adds to wind.
 typedef struct wfAeroDef {
 	float density;      // air, kg/m^3, [0, 1e4] (default 1.2)
 	float drag;         // drag coefficient, [0, 100]

@@ -160,6 +160,7 @@ wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, 
 		sy += f.y;
 		sz += f.z;
 	}
-	const float w = pos[i].w;
-	return (wfVec3){sx * w / 3.0f, sy * w / 3.0f, sz * w / 3.0f};
+	// A third of the force over the particle's mass, scaled to its share of the air per kilogram.
+	const float w = pos[i].w, share = m->restPositions[i].w;
+	return (wfVec3){sx * w / 3.0f * share, sy * w / 3.0f * share, sz * w / 3.0f * share};
 }

@@ -49,13 +49,16 @@ typedef struct wfClothModel {
 	bool jacobiDocument;     // WF_JACOBI_DOCUMENT: no pin factor, particle i scaled by s / degree(i)
 	int maxDegree;           // the most constraints at one particle
 	int triangleCount;
-	uint32_t* indices;     // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
-	float* uvs;            // (particleCount x 2)
-	float* cornerUVs;      // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
-	int* triStart;         // (particleCount + 1) incident triangles per particle, compressed rows
-	uint32_t* triList;     // (3 x triangleCount) ascending triangle indices
-	bool mesh;             // built from a wfMeshDef (cols = 1, rows = particleCount)
-	wfVec4* restPositions; // (particleCount) initial positions relative to the def's origin, w unused
+	uint32_t* indices; // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
+	float* uvs;        // (particleCount x 2)
+	float* cornerUVs;  // (6 x triangleCount) per triangle corner (a mesh's seams), or NULL
+	int* triStart;     // (particleCount + 1) incident triangles per particle, compressed rows
+	uint32_t* triList; // (3 x triangleCount) ascending triangle indices
+	float* triArea;    // (triangleCount) rest areas: a flat grid cell's half, a mesh's; kept by tearing
+	bool mesh;         // built from a wfMeshDef (cols = 1, rows = particleCount)
+	// (particleCount) initial positions relative to the def's origin; w the particle's air share,
+	// the cloth's mean lumped rest area over the particle's own (wfBuildAirShares, wfAeroAccel)
+	wfVec4* restPositions;
 	// Tethers (wfClothDef.tethers), or NULL: record i is particle i's, b its anchor (0xffffffff: none),
 	// rest its length limit, family WF_FAMILY_TETHER. Built from the pins at creation (tether.c).
 	wfConstraint* tethers;
@@ -325,10 +328,16 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model, bool tiles
 // After the constraints (in m->constraints, m->constraintCount) and color[] are set: sorts them into
 // colour ranges and builds the adjacency and Jacobi weights. Frees color. colorBound > every colour.
 wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound);
-// The incident triangles of each particle (triStart, triList) once the triangles are set.
+// The incident triangles of each particle (triStart, triList) once the triangles are set, the rest
+// areas (triArea, from the rest positions where not set) and the air shares (wfBuildAirShares):
+// every model builder (grid, mesh, tear) ends with it.
 wfResult wfBuildTriangleRows(wfClothModel* m);
+// Each particle's air share into restPositions[i].w: the mean lumped rest area over its own.
+void wfBuildAirShares(wfClothModel* m);
 // The aerodynamic acceleration of particle i (wfAeroDef): the corner's third of each incident
-// triangle's drag and lift, times its inverse mass. The GPU computes the same expressions.
+// triangle's drag and lift, times its inverse mass and its air share (restPositions[i].w), so a
+// flat sheet's border takes the air per kilogram its inner particles do. The GPU computes the same
+// expressions.
 wfVec3 wfAeroAccel(const wfClothModel* m, const wfVec4* pos, const wfVec4* vel, const wfFrameParams* p, int i);
 // tear.c: between frames, the stretch constraints past wfMaterial.tearStrain break and the mesh
 // splits there (a no-op without tearStrain or without a constraint past it).

@@ -230,6 +230,7 @@ static wfResult BuildModel(const wfCloth* c, const wfClothModel* m, const TearEd
 	nm->uvs = (float*)wfAlloc((size_t)n * 2 * sizeof(float));
 	nm->indices = (uint32_t*)wfAlloc((size_t)(3 * m->triangleCount + 1) * sizeof(uint32_t));
 	nm->cornerUVs = m->cornerUVs != NULL ? (float*)wfAlloc((size_t)m->triangleCount * 6 * sizeof(float)) : NULL;
+	nm->triArea = (float*)wfAlloc((size_t)(m->triangleCount + 1) * sizeof(float)); // the triangles keep their rest areas
 	nm->tethers = m->tethers != NULL ? (wfConstraint*)wfAlloc((size_t)n * sizeof(wfConstraint)) : NULL;
 	nm->constraints = (wfConstraint*)wfAlloc((size_t)(count + 1) * sizeof(wfConstraint));
 	nm->jacobiWeight = (float*)wfAlloc((size_t)(count + 1) * sizeof(float));
@@ -237,8 +238,9 @@ static wfResult BuildModel(const wfCloth* c, const wfClothModel* m, const TearEd
 	nm->adjConstraint = (uint32_t*)wfAlloc((size_t)(2 * count + 1) * sizeof(uint32_t));
 	nm->adjOther = (uint32_t*)wfAlloc((size_t)(2 * count + 1) * sizeof(uint32_t));
 	int* color = (int*)wfAlloc((size_t)(count + 1) * sizeof(int));
-	if (!nm->restPositions || !nm->uvs || !nm->indices || (m->cornerUVs && !nm->cornerUVs) || (m->tethers && !nm->tethers) ||
-		!nm->constraints || !nm->jacobiWeight || !nm->adjStart || !nm->adjConstraint || !nm->adjOther || !color) {
+	if (!nm->restPositions || !nm->uvs || !nm->indices || !nm->triArea || (m->cornerUVs && !nm->cornerUVs) ||
+		(m->tethers && !nm->tethers) || !nm->constraints || !nm->jacobiWeight || !nm->adjStart || !nm->adjConstraint || !nm->adjOther ||
+		!color) {
 		wfFree(color);
 		wfFreeModel(nm);
 		return WF_ERROR_OUT_OF_MEMORY;
@@ -256,6 +258,7 @@ static wfResult BuildModel(const wfCloth* c, const wfClothModel* m, const TearEd
 		}
 	}
 	memcpy(nm->indices, e->tri, (size_t)3 * m->triangleCount * sizeof(uint32_t));
+	memcpy(nm->triArea, m->triArea, (size_t)m->triangleCount * sizeof(float));
 	if (nm->cornerUVs != NULL)
 		memcpy(nm->cornerUVs, m->cornerUVs, (size_t)m->triangleCount * 6 * sizeof(float));
 	int k = 0;
@@ -612,6 +615,7 @@ wfResult wfCopyModel(const wfClothModel* f, wfClothModel* t)
 	ok &= CopyArray((void**)&t->cornerUVs, f->cornerUVs, 6 * tri * sizeof(float));
 	ok &= CopyArray((void**)&t->triStart, f->triStart, (n + 1) * sizeof(int));
 	ok &= CopyArray((void**)&t->triList, f->triList, 3 * tri * sizeof(uint32_t));
+	ok &= CopyArray((void**)&t->triArea, f->triArea, tri * sizeof(float));
 	ok &= CopyArray((void**)&t->restPositions, f->restPositions, n * sizeof(wfVec4));
 	ok &= CopyArray((void**)&t->tethers, f->tethers, n * sizeof(wfConstraint));
 	ok &= CopyArray((void**)&t->tileStart, f->tileStart, (size_t)f->colorCount * (size_t)(f->tileCount + 1) * sizeof(int));

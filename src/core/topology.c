@@ -46,6 +46,7 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->cornerUVs);
 	wfFree(m->triStart);
 	wfFree(m->triList);
+	wfFree(m->triArea);
 	wfFree(m->tethers);
 	wfFree(m->tileStart);
 	wfFree(m->solveRange);
@@ -53,13 +54,64 @@ void wfFreeModel(wfClothModel* m)
 	memset(m, 0, sizeof *m);
 }
 
+// Each triangle's rest area from the rest positions (a mesh's shape), in double.
+static void RestAreasFromPositions(wfClothModel* m)
+{
+	const wfVec4* r = m->restPositions;
+	for (int k = 0; k < m->triangleCount; ++k) {
+		const uint32_t* t = &m->indices[3 * k];
+		const double ax = (double)r[t[1]].x - r[t[0]].x, ay = (double)r[t[1]].y - r[t[0]].y, az = (double)r[t[1]].z - r[t[0]].z;
+		const double bx = (double)r[t[2]].x - r[t[0]].x, by = (double)r[t[2]].y - r[t[0]].y, bz = (double)r[t[2]].z - r[t[0]].z;
+		const double nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+		m->triArea[k] = (float)(0.5 * sqrt(nx * nx + ny * ny + nz * nz));
+	}
+}
+
+// A third of the rest areas of particle i's triangles: its lumped area.
+static double LumpedArea(const wfClothModel* m, int i)
+{
+	double area = 0.0;
+	for (int e = m->triStart[i]; e < m->triStart[i + 1]; ++e)
+		area += (double)m->triArea[m->triList[e]];
+	return area / 3.0;
+}
+
+// Particle i's air share (restPositions[i].w, wfAeroAccel): the mean lumped rest area over its own,
+// Abar / A_i. A_i is a third of its incident triangles' rest areas, Abar the mean A_i of the
+// particles that have one. Every particle weighs the same, so the cloth's mass per rest area is
+// sigma = m / Abar, and a force F_i shared to a particle of area A_i accelerates it by
+// F_i / (sigma A_i) = F_i w Abar / A_i: the air acts on every kilogram of a flat sheet alike, border
+// or corner (which carry the same mass for a half, a third or a sixth of an inner one's area), and on
+// a sheet moving as one the forces still add to the sum of the triangles'. One triangle: 1 exactly.
+// A particle without rest area keeps 1 (the force's third times its inverse mass).
+void wfBuildAirShares(wfClothModel* m)
+{
+	double total = 0.0;
+	int carriers = 0;
+	for (int i = 0; i < m->particleCount; ++i) {
+		const double area = LumpedArea(m, i);
+		total += area;
+		carriers += area > 0.0 ? 1 : 0;
+	}
+	const double mean = carriers > 0 ? total / carriers : 0.0;
+	for (int i = 0; i < m->particleCount; ++i) {
+		const double area = LumpedArea(m, i);
+		m->restPositions[i].w = area > 0.0 ? (float)(mean / area) : 1.0f;
+	}
+}
+
 wfResult wfBuildTriangleRows(wfClothModel* m)
 {
 	const int n = m->particleCount, t3 = 3 * m->triangleCount;
 	m->triStart = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
 	m->triList = (uint32_t*)wfAlloc((size_t)(t3 + 1) * sizeof(uint32_t));
+	// The triangles' rest areas: a grid's (its flat cells) and a torn cloth's (its model's before)
+	// are set, a mesh's come from its shape.
+	const bool areas = m->triArea == NULL;
+	if (areas)
+		m->triArea = (float*)wfAlloc((size_t)(m->triangleCount + 1) * sizeof(float));
 	int* fill = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
-	if (m->triStart == NULL || m->triList == NULL || fill == NULL) {
+	if (m->triStart == NULL || m->triList == NULL || m->triArea == NULL || fill == NULL) {
 		wfFree(fill);
 		wfFreeModel(m);
 		return WF_ERROR_OUT_OF_MEMORY;
@@ -73,6 +125,9 @@ wfResult wfBuildTriangleRows(wfClothModel* m)
 	for (int k = 0; k < t3; ++k)
 		m->triList[fill[m->indices[k]]++] = (uint32_t)(k / 3);
 	wfFree(fill);
+	if (areas)
+		RestAreasFromPositions(m);
+	wfBuildAirShares(m);
 	return WF_OK;
 }
 
@@ -343,6 +398,14 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m, bool tiles)
 		}
 	}
 	m->triangleCount = t / 3;
+	// Every triangle's rest area is half a flat cell's (the jitter is a start shape, not the rest).
+	m->triArea = (float*)wfAlloc((size_t)(m->triangleCount + 1) * sizeof(float));
+	if (m->triArea == NULL) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	for (int k = 0; k < m->triangleCount; ++k)
+		m->triArea[k] = (float)(0.5 * (double)dx * (double)dy);
 	return wfBuildTriangleRows(m);
 }
 

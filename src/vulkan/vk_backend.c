@@ -296,6 +296,12 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 	return WF_OK;
 }
 
+// The rest positions (and air shares) on the device: for self-collision and aerodynamics.
+static bool RestNeeded(const wfWorld* world)
+{
+	return world->def.selfCollision.enabled || world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
+}
+
 // Model arrays in the layout of the device buffer, copied once through a temporary buffer.
 static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 {
@@ -326,7 +332,8 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 		}
 	}
 	memcpy(REGION(WF_VK_REGION_ADJ_START), m->adjStart, (size_t)(m->particleCount + 1) * sizeof(int));
-	if (ctx->world->def.selfCollision.enabled) // the exclusion rule reads the rest shape
+	// Self-collision's exclusion rule reads the rest shape, the aerodynamics the air shares in w.
+	if (RestNeeded(ctx->world))
 		memcpy(REGION(WF_VK_REGION_REST), m->restPositions, (size_t)m->particleCount * sizeof(wfVec4));
 	memcpy(REGION(WF_VK_REGION_ADJ_CONSTRAINT), m->adjConstraint, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_ADJ_OTHER), m->adjOther, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
@@ -803,7 +810,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_STATUS] = sizeof(wfVkStatus),
 		[WF_VK_REGION_PARTIALS] = partials,
 		[WF_VK_REGION_PACKED] = k * 8,
-		[WF_VK_REGION_REST] = world->def.selfCollision.enabled ? v4 : 0,
+		[WF_VK_REGION_REST] = RestNeeded(world) ? v4 : 0,
 		[WF_VK_REGION_TILE_START] = m->tileSize > 0 ? (VkDeviceSize)m->colorCount * (VkDeviceSize)(m->tileCount + 1) * 4 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;

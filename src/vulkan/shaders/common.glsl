@@ -180,7 +180,8 @@ vec3 WfTriangleAero(uint t)
 	return f;
 }
 
-// wfAeroAccel: the corner's third of each incident triangle's force, times the inverse mass.
+// wfAeroAccel: the corner's third of each incident triangle's force, times the inverse mass and the
+// particle's air share.
 vec3 WfAeroAccel(uint i)
 {
 	precise float sx = 0.0, sy = 0.0, sz = 0.0;
@@ -190,8 +191,8 @@ vec3 WfAeroAccel(uint i)
 		sy += f.y;
 		sz += f.z;
 	}
-	const float w = pos[i].w;
-	precise vec3 a = vec3(sx * w / 3.0, sy * w / 3.0, sz * w / 3.0);
+	const float w = pos[i].w, share = rest[i].w; // the air share (topology.c wfBuildAirShares)
+	precise vec3 a = vec3(sx * w / 3.0 * share, sy * w / 3.0 * share, sz * w / 3.0 * share);
 	return a;
 }
 #endif

@@ -75,7 +75,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_STATUS 16        // wfVkStatus
 #define WF_VK_BIND_STATS_PARAMS 17  // wfVkStatsParams (host-visible, after the frame records)
 #define WF_VK_BIND_PARTIALS 18      // (particle groups + constraint groups) wfVkPartial
-#define WF_VK_BIND_REST 19          // (n) vec4 rest positions (self-collision's exclusion; 16 bytes without it)
+#define WF_VK_BIND_REST 19          // (n) vec4 rest positions, w the air share (self-collision, aerodynamics; 16 bytes without)
 #define WF_VK_BIND_TILE_START 20     // (colours x (tiles + 1)) the tile order's ranges (wfTileRange)
 #define WF_VK_BIND_TILE_CON 21       // (constraints) uvec2 for xpbd_tiled.comp: region slots a | b << 12 | family << 24, rest bits
 #define WF_VK_BIND_COUNT 22
