@@ -121,7 +121,7 @@ static wfMeshDef UnevenSheet(double ratio, wfVec3 pos[UN * UN], uint32_t idx[6 *
 			t += 6;
 		}
 	}
-	return (wfMeshDef){pos, UN * UN, idx, NULL, t / 3, NULL, NULL};
+	return (wfMeshDef){pos, UN * UN, idx, NULL, t / 3, NULL, 0, NULL, 0};
 }
 
 // Each triangle's force goes a third to each corner, and the corner's share is scaled by its air
