@@ -5,6 +5,8 @@
 # forms); argument sets from tests/cli/cases.txt; sweep files from scenes/sweeps and tests/sweep.
 # New inputs go to BUILD_DIR/fuzz/<target>-corpus (kept between runs), crashes to BUILD_DIR/fuzz/.
 # Exit code: 0 when no target found anything, else the first failing target's.
+# WEFT_FUZZ_TARGETS="scene sweep" runs only those (several copies of this script can then run the
+# targets side by side on a machine with the cores for it).
 set -u
 build=$1
 seconds=$2
@@ -56,7 +58,7 @@ while IFS='|' read -r name code text more args; do
 done <"$root/tests/cli/cases.txt"
 
 status=0
-for target in scene obj args sweep; do
+for target in ${WEFT_FUZZ_TARGETS:-scene obj args sweep}; do
 	exe=$build/fuzz/weft_fuzz_$target
 	[ -x "$exe" ] || exe=$build/weft_fuzz_$target
 	[ -x "$exe" ] || { echo "run_fuzzers.sh: $target: no executable in $build/fuzz" >&2; exit 2; }
