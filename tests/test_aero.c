@@ -287,8 +287,16 @@ WF_TEST(aero_air_shares_follow_the_model)
 		ENSURE(TornSheet(WF_BACKEND_CPU, q, &cpuCount, &miss, &before) == 0);
 		ENSURE(cpuCount == count);
 		const bool bits = memcmp(p, q, (size_t)count * sizeof(wfVec3)) == 0;
-		fprintf(stderr, "  the same torn sheet on the CPU: %d particles, positions %s\n", cpuCount, bits ? "bit-identical" : "differ");
-		ENSURE(bits);
+		double diff = 0.0;
+		for (int i = 0; i < count; ++i)
+			diff = fmax(diff, fabs((double)p[i].x - q[i].x) + fabs((double)p[i].y - q[i].y) + fabs((double)p[i].z - q[i].z));
+		fprintf(stderr, "  the same torn sheet on the CPU: %d particles, positions %s (largest difference %.3g m)\n", cpuCount,
+			bits ? "bit-identical" : "differ", diff);
+		// lavapipe rounds as the CPU does; a hardware GPU's sqrt and division differ in the last bits.
+		if (wfVkTestDeviceIsExact())
+			ENSURE(bits);
+		else
+			ENSURE_LE(diff, 1e-3);
 	}
 	return 0;
 }

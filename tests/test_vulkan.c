@@ -23,17 +23,7 @@
 // lavapipe performs IEEE float arithmetic with correctly rounded sqrt and division, like the CPU,
 // so there the GPU must match the CPU bit for bit. Hardware GPUs round sqrt, division and sin
 // differently in the last bits (NVIDIA: up to 2 ulp), so the exact checks get a tolerance there.
-static bool DeviceIsExact(void)
-{
-	wfDeviceInfo devices[16];
-	char err[256];
-	int count = wfEnumerateDevices(devices, 16, err, sizeof err);
-	for (int i = 0; i < count && i < 16; ++i) {
-		if (strstr(devices[i].name, wfVkTestDevice()) != NULL)
-			return !devices[i].hardware;
-	}
-	return false;
-}
+static bool DeviceIsExact(void) { return wfVkTestDeviceIsExact(); }
 
 // 0 on an exact device, `tolerance` on a hardware GPU.
 static double Slack(double tolerance) { return DeviceIsExact() ? 0.0 : tolerance; }

@@ -2,6 +2,7 @@
 #include "vk_test_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool wfVkTestMissing(void)
 {
@@ -47,4 +48,16 @@ double wfVkTestMaxDiff(wfClothId a, wfClothId b, int n)
 	free(pa);
 	free(pb);
 	return worst;
+}
+
+bool wfVkTestDeviceIsExact(void)
+{
+	wfDeviceInfo devices[16];
+	char err[256];
+	int count = wfEnumerateDevices(devices, 16, err, sizeof err);
+	for (int i = 0; i < count && i < 16; ++i) {
+		if (strstr(devices[i].name, wfVkTestDevice()) != NULL)
+			return !devices[i].hardware;
+	}
+	return false;
 }

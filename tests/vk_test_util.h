@@ -10,6 +10,9 @@ bool wfVkTestMissing(void);
 const char* wfVkTestDevice(void);
 // A world on the given backend with one CPU thread; Vulkan worlds use wfVkTestDevice().
 wfWorld* wfVkTestWorld(wfWorldDef def, wfBackendType backend);
+// Whether wfVkTestDevice() rounds as the CPU does (lavapipe: IEEE float, correctly rounded sqrt and
+// division); hardware GPUs differ in the last bits, so same-bits checks take a tolerance there.
+bool wfVkTestDeviceIsExact(void);
 // Largest |dx| + |dy| + |dz| between the positions of two cloths of n particles (NaN: infinity).
 double wfVkTestMaxDiff(wfClothId a, wfClothId b, int n);
 
