@@ -14,6 +14,7 @@ threads; one world is used by one thread at a time (each World holds a lock arou
 import logging
 import re
 import threading
+import weakref
 
 import numpy as np
 
@@ -248,6 +249,11 @@ def _def_from(cls, def_, fields):
     return d.update(**fields)
 
 
+def _id_key(cid):
+    """A cloth's or collider's id as a dict key: (index, generation) within its world."""
+    return (cid.index, cid.generation)
+
+
 def _vec3(v):
     x, y, z = (float(a) for a in v)
     return {"x": x, "y": y, "z": z}
@@ -272,6 +278,50 @@ def _struct_dict(value):
 
 
 # ------------------------------------------------------------------------------------------ world
+# Lifetimes (issue 29.1). Nothing the library calls back, and nothing a World refers to, refers back
+# to the World: its log callback holds a weakref, its cloths and colliders are kept as ids (a Cloth
+# refers to its World, which keeps the world alive while a cloth is in use), and its renderers as
+# handles. So `del world` destroys the C world at once by reference counting, and no cycle waits for
+# the cyclic GC. The destruction is a weakref.finalize of a function that sees only a _WorldCore
+# (the pointers), never the World: it runs once, from close(), from the last reference going, or at
+# exit. Its library calls were looked up at import (_ffi._resolve_all), so a finaliser run by the GC
+# in the middle of a cffi lookup takes no lock.
+class _WorldCore:
+    """What destroying a world needs: its pointer, its log callback (alive until then) and the
+    handles of the renderers that must go first."""
+    __slots__ = ("ptr", "log_cb", "renderers")
+
+    def __init__(self):
+        self.ptr = None
+        self.log_cb = None
+        self.renderers = set()
+
+
+def _destroy_world(core):
+    for h in list(core.renderers):
+        _destroy_renderer(h)
+    ptr, core.ptr = core.ptr, None
+    if ptr is not None:
+        lib.wfDestroyWorld(ptr)
+    core.log_cb = None
+
+
+_LOG_LEVELS = {0: ("error", logging.ERROR), 1: ("warning", logging.WARNING)}
+
+
+def _log_callback(world_ref):
+    """A wfLogFn for one world that holds the World by a weakref: lines go to its `messages` while it
+    lives and always to the "weft" logger."""
+    def on_log(level, message, context):
+        text = ffi.string(message).decode(errors="replace")
+        name, py_level = _LOG_LEVELS.get(level, ("info", logging.INFO))
+        world = world_ref()
+        if world is not None and len(world.messages) < 10000:
+            world.messages.append((name, text))
+        _log.log(py_level, "%s", text)
+    return ffi.callback("wfLogFn", on_log)
+
+
 class World:
     """A wfWorld: the backend, colliders, wind, stepping settings and its cloths.
 
@@ -283,37 +333,32 @@ class World:
         d = _def_from(WorldDef, def_, fields)
         self._lock = threading.RLock()
         self._ptr = None
-        self._cloths = []
-        self._colliders = []
-        self._renderers = []
+        self._core = core = _WorldCore()
+        self._cloth_ids = []     # wfClothId* of the live cloths, in creation order
+        self._cloth_objs = weakref.WeakValueDictionary()     # (index, generation) -> its Cloth while one exists
+        self._collider_ids = []  # wfColliderId*, likewise
+        self._collider_objs = weakref.WeakValueDictionary()
         self.messages = []  # (level, message) of every line the library logged for this world
-        # The logger: one cffi callback per world, alive until the world is destroyed.
-        self._log_cb = ffi.callback("wfLogFn", self._on_log)
-        d._c.logFn = self._log_cb
+        core.log_cb = _log_callback(weakref.ref(self))
+        d._c.logFn = core.log_cb
         err = ffi.new("char[]", _ERROR_SIZE)
         ptr = lib.wfCreateWorld(d._c, err, _ERROR_SIZE)
         if ptr == ffi.NULL:
             raise _creation_error(ffi.string(err).decode(), d, lambda m: BackendUnavailableError(
                 m, "WF_ERROR_BACKEND_UNAVAILABLE"))
-        self._ptr = ptr
-
-    def _on_log(self, level, message, context):
-        text = ffi.string(message).decode(errors="replace")
-        name = {0: "error", 1: "warning"}.get(level, "info")
-        if len(self.messages) < 10000:
-            self.messages.append((name, text))
-        _log.log({0: logging.ERROR, 1: logging.WARNING}.get(level, logging.INFO), "%s", text)
+        self._ptr = core.ptr = ptr
+        self._finalizer = weakref.finalize(self, _destroy_world, core)
 
     # ---- lifetime
     def close(self):
         """Destroys the world (renderers on it first). Cloths and renderers of it refuse further use;
-        arrays read from them stay valid (they are copies)."""
+        arrays read from them stay valid (they are copies). Dropping the last reference to the world
+        (and to its cloths and colliders) does the same at once."""
         with self._lock:
-            for r in list(self._renderers):
-                r.close()
-            if self._ptr is not None:
-                lib.wfDestroyWorld(self._ptr)
-                self._ptr = None
+            self._ptr = None
+            finalizer = getattr(self, "_finalizer", None)
+            if finalizer is not None:
+                finalizer()
 
     def __enter__(self):
         return self
@@ -321,15 +366,9 @@ class World:
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        if getattr(self, "_ptr", None) is not None:
-            try:
-                self.close()
-            except Exception:  # interpreter shutdown: the module may be half torn down
-                pass
-
     @property
     def closed(self):
+        """True once the world is destroyed."""
         return self._ptr is None
 
     def _live(self):
@@ -361,12 +400,27 @@ class World:
                 raise _creation_error(ffi.string(lib.wfWorld_GetLastError(self._ptr)).decode(), d,
                                       lambda m: WeftError(m))
             c = Cloth(self, cid)
-            self._cloths.append(c)
+            self._cloth_ids.append(c._id)
+            self._cloth_objs[_id_key(cid)] = c
             return c
 
     @property
     def cloths(self):
-        return list(self._cloths)
+        """The live cloths, in creation order (the same objects while they are referred to)."""
+        return [self._wrapper(Cloth, self._cloth_objs, p) for p in self._cloth_ids]
+
+    def _wrapper(self, cls, objs, id_ptr):
+        key = _id_key(id_ptr[0])
+        obj = objs.get(key)
+        if obj is None:
+            obj = cls(self, id_ptr[0], _checked=True)
+            objs[key] = obj
+        return obj
+
+    def _forget(self, ids, objs, obj):
+        key = _id_key(obj._id[0])
+        objs.pop(key, None)
+        ids[:] = [p for p in ids if _id_key(p[0]) != key]
 
     # ---- colliders
     def add_collider(self, def_=None, **fields):
@@ -380,15 +434,17 @@ class World:
                 raise _creation_error(message, d, lambda m: BackendUnavailableError(m, "WF_ERROR_BACKEND_UNAVAILABLE")
                                       if "backend" in m.lower() or "vulkan" in m.lower() else WeftError(m))
             c = Collider(self, cid)
-            self._colliders.append(c)
+            self._collider_ids.append(c._id)
+            self._collider_objs[_id_key(cid)] = c
             return c
 
     @property
     def colliders(self):
-        return list(self._colliders)
+        """The live colliders, in creation order."""
+        return [self._wrapper(Collider, self._collider_objs, p) for p in self._collider_ids]
 
     def _id_list(self, cloths):
-        return self._cloths if cloths is None else list(cloths)
+        return self.cloths if cloths is None else list(cloths)
 
     def _ids(self, cloths):
         lst = self._id_list(cloths)
@@ -518,11 +574,12 @@ class World:
 class Cloth:
     """A cloth of a world (a wfClothId). Reads return new numpy arrays, or fill `out` when given."""
 
-    def __init__(self, world, cid):
+    def __init__(self, world, cid, _checked=False):
         self._world = world
         self._id = ffi.new("wfClothId *", cid)
-        info = ffi.new("wfClothInfo *")
-        world._check(lib.wfCloth_GetInfo(cid, info))
+        if not _checked:
+            info = ffi.new("wfClothInfo *")
+            world._check(lib.wfCloth_GetInfo(cid, info))
 
     @property
     def _n(self):
@@ -543,8 +600,7 @@ class Cloth:
         """Removes the cloth from its world; the object refuses further use."""
         with self._world._lock:
             lib.wfDestroyCloth(self._cid())
-            if self in self._world._cloths:
-                self._world._cloths.remove(self)
+            self._world._forget(self._world._cloth_ids, self._world._cloth_objs, self)
 
     @property
     def world(self):
@@ -707,7 +763,7 @@ def _describe(a):
 class Collider:
     """A collider of a world (a wfColliderId): a shape whose pose can move every frame."""
 
-    def __init__(self, world, cid):
+    def __init__(self, world, cid, _checked=True):
         self._world = world
         self._id = ffi.new("wfColliderId *", cid)
 
@@ -739,8 +795,7 @@ class Collider:
     def destroy(self):
         with self._world._lock:
             lib.wfDestroyCollider(self._cid())
-            if self in self._world._colliders:
-                self._world._colliders.remove(self)
+            self._world._forget(self._world._collider_ids, self._world._collider_objs, self)
 
 
 # ------------------------------------------------------------------------------------------ scenes, presets
@@ -830,6 +885,23 @@ def devices():
 
 
 # ------------------------------------------------------------------------------------------ rendering
+class _RendererHandle:
+    """A renderer's pointer and the core of the world it draws (which destroys it first)."""
+    __slots__ = ("ptr", "core", "__weakref__")
+
+    def __init__(self, core):
+        self.ptr = None
+        self.core = core
+
+
+def _destroy_renderer(h):
+    ptr, h.ptr = h.ptr, None
+    if ptr is not None:
+        render_lib.wfDestroyRenderer(ptr)
+    if h.core is not None:
+        h.core.renderers.discard(h)
+
+
 def _need_render():
     if render_lib is None:
         raise WeftError("weft was built without the renderer (needs the Vulkan headers, glslc and libpng)")
@@ -842,13 +914,15 @@ class Renderer:
     solver's buffers; it is closed before its world is.
     """
 
-    def __init__(self, world=None, size=(1280, 720), def_=None, **fields):
+    def __init__(self, world=None, size=(1280, 720), def_=None, _keep_world=True, **fields):
         _need_render()
         d = _def_from(RendererDef, def_, {})
         d.width, d.height = (int(s) for s in size)
         d.update(**fields)
-        self._ptr = None
-        self._world = world
+        # A renderer keeps its world alive (it is destroyed before the world in any case); the one
+        # weft.render caches on a world does not, or the two would be a cycle.
+        self._world = world if _keep_world else None
+        self._h = h = _RendererHandle(world._core if world is not None else None)
         if world is not None:
             d._c.world = world._live()
         err = ffi.new("char[]", _ERROR_SIZE)
@@ -856,30 +930,25 @@ class Renderer:
         if ptr == ffi.NULL:
             raise _creation_error(ffi.string(err).decode(), d, lambda m: BackendUnavailableError(
                 m, "WF_ERROR_BACKEND_UNAVAILABLE"))
-        self._ptr = ptr
+        h.ptr = ptr
+        if h.core is not None:
+            h.core.renderers.add(h)
+        self._finalizer = weakref.finalize(self, _destroy_renderer, h)
         self._size = (d.width, d.height)
-        if world is not None:
-            world._renderers.append(self)
+
+    @property
+    def _ptr(self):
+        return self._h.ptr
 
     def close(self):
-        if self._ptr is not None:
-            render_lib.wfDestroyRenderer(self._ptr)
-            self._ptr = None
-            if self._world is not None and self in self._world._renderers:
-                self._world._renderers.remove(self)
+        """Destroys the renderer (its world's close does it too); further use raises ClosedError."""
+        self._finalizer()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
-
-    def __del__(self):
-        if getattr(self, "_ptr", None) is not None:
-            try:
-                self.close()
-            except Exception:  # interpreter shutdown: the module may be half torn down
-                pass
 
     def _live(self):
         if self._ptr is None:
@@ -980,7 +1049,7 @@ def render(world, size=(1280, 720), camera=None, out=None, **style):
     cache = world.__dict__.setdefault("_render_cache", {})
     r = cache.get(key)
     if r is None or r._ptr is None:
-        r = cache[key] = Renderer(world, size=key[0], **style)
+        r = cache[key] = Renderer(world, size=key[0], _keep_world=False, **style)
     return r.render(world, camera=camera, out=out)
 
 
@@ -993,10 +1062,13 @@ class Video:
         w, h = (int(s) for s in size)
         err = ffi.new("char[]", _ERROR_SIZE)
         self._size = (w, h)
-        self._ptr = render_lib.wfVideoOpen(str(path).encode(), w, h, int(fps), err, _ERROR_SIZE)
-        if self._ptr == ffi.NULL:
-            self._ptr = None
+        self._ptr = None
+        ptr = render_lib.wfVideoOpen(str(path).encode(), w, h, int(fps), err, _ERROR_SIZE)
+        if ptr == ffi.NULL:
             raise WeftError(ffi.string(err).decode(), "WF_ERROR_IO")
+        self._ptr = ptr
+        # Unclosed (an exception, or dropped): the file is abandoned, as wfVideoDestroy does.
+        self._finalizer = weakref.finalize(self, render_lib.wfVideoDestroy, ptr)
 
     def write(self, frame):
         if self._ptr is None:
@@ -1013,6 +1085,7 @@ class Video:
         if self._ptr is None:
             return
         err = ffi.new("char[]", _ERROR_SIZE)
+        self._finalizer.detach()
         r = render_lib.wfVideoClose(self._ptr, err, _ERROR_SIZE)
         self._ptr = None
         if r != lib.WF_OK:
@@ -1025,10 +1098,5 @@ class Video:
         if exc_type is None:
             self.close()
         elif self._ptr is not None:
-            render_lib.wfVideoDestroy(self._ptr)
             self._ptr = None
-
-    def __del__(self):
-        if getattr(self, "_ptr", None) is not None:
-            render_lib.wfVideoDestroy(self._ptr)
-            self._ptr = None
+            self._finalizer()
