@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 
 from ._ffi import ffi, lib, render_lib
-from ._defs import POINTEES, Def, _is_tuple_struct
+from ._defs import POINTEES, Def, _is_tuple_struct, _layout, _view_class
 from .errors import (ArgumentError, BackendUnavailableError, ClosedError, DefError, DeviceLostError, SceneError,
                      WeftError)
 
@@ -507,9 +507,11 @@ class World:
             self._check(lib.wfWorld_SetStageTiming(self._live(), bool(on)))
 
     def _set_part(self, name, setter, part, fields):
+        # Only the part is copied out of the resolved def (a struct without pointers: one copy), so a
+        # setter costs about its C call (issue 29.4: reading the whole def as a WorldDef took 38 us).
         with self._lock:
-            d = WorldDef._from_c(lib.wfWorld_GetDef(self._live()))
-            view = getattr(d, name)
+            view = _PART_CLASSES[name]._from_c(getattr(lib.wfWorld_GetDef(self._live()), name),
+                                                _path=name + ".")
             if part is not None:
                 view.update(**(part.to_dict() if isinstance(part, Def) else dict(part)))
             view.update(**fields)
@@ -568,6 +570,11 @@ class World:
     def render(self, size=(1280, 720), camera=None, out=None, **style):
         """weft.render(self, ...)."""
         return render(self, size=size, camera=camera, out=out, **style)
+
+
+# The Def classes of the world's live parts (world.step -> StepDef), for World._set_part.
+_PART_CLASSES = {name: _view_class(_layout(ffi.typeof("wfWorldDef"))[name].ctype.cname)
+                 for name in ("step", "sphere", "floor", "wind", "contact", "selfCollision")}
 
 
 # ------------------------------------------------------------------------------------------ cloth

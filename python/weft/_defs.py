@@ -97,6 +97,25 @@ def _is_tuple_struct(t):
 
 
 _LAYOUTS = {}
+_POINTER_TYPES = {}
+_HAS_POINTERS = {}
+
+
+def _pointer_type(cname):
+    """ffi.typeof("T *"), parsed once per type."""
+    t = _POINTER_TYPES.get(cname)
+    if t is None:
+        t = _POINTER_TYPES[cname] = ffi.typeof(cname + " *")
+    return t
+
+
+def _has_pointers(ctype):
+    """Whether a struct holds a pointer, here or in a nested struct."""
+    key = ctype.cname
+    if key not in _HAS_POINTERS:
+        _HAS_POINTERS[key] = any(f.type.kind == "pointer" or (f.type.kind == "struct" and _has_pointers(f.type))
+                                 for _, f in ctype.fields)
+    return _HAS_POINTERS[key]
 
 
 def _layout(ctype):
@@ -133,6 +152,8 @@ class Def:
         object.__setattr__(self, "_path", _path)
         if _view is not None:
             object.__setattr__(self, "_c", _view)
+            if _root is None:  # a view that is its own root keeps its strings and arrays
+                object.__setattr__(self, "_keep", {})
         else:
             object.__setattr__(self, "_keep", {})
             c = ffi.new(self._ctype + " *")
@@ -143,12 +164,19 @@ class Def:
 
     # ---- construction from C values
     @classmethod
-    def _from_c(cls, value):
+    def _from_c(cls, value, _path=""):
         """A def that owns a copy of a struct the library returned; strings and arrays it points to
-        are copied too, other pointers cleared (they belong to whoever made the struct)."""
-        d = cls()
-        d._c[0] = value
-        d._own_pointers(d._c, "")
+        are copied too, other pointers cleared (they belong to whoever made the struct). A struct
+        without pointers (wfMaterial, the world's parts) is one copy: the live setters read the
+        current values this way on every call."""
+        d = object.__new__(cls)
+        c = ffi.new(_pointer_type(cls._ctype), value)
+        object.__setattr__(d, "_root", d)
+        object.__setattr__(d, "_path", _path)  # a part's path in its parent ("wind."), for messages
+        object.__setattr__(d, "_keep", {})
+        object.__setattr__(d, "_c", c)
+        if _has_pointers(ffi.typeof(cls._ctype)):
+            d._own_pointers(c, _path)
         return d
 
     def _own_pointers(self, c, prefix):
