@@ -21,12 +21,12 @@ import numpy as np
 from ._ffi import ffi, lib, render_lib
 from ._defs import POINTEES, Def, _is_tuple_struct, _layout, _view_class
 from .errors import (ArgumentError, BackendUnavailableError, ClosedError, DefError, DeviceLostError, SceneError,
-                     WeftError)
+                     UnknownFieldError, WeftError)
 
 __all__ = ["World", "Cloth", "Collider", "WorldDef", "ClothDef", "Material", "ColliderDef", "Mesh", "RendererDef",
            "Camera", "Renderer", "Scene", "Video", "load_obj", "parse_obj", "load_scene", "parse_scene", "preset",
            "presets", "backends", "devices", "render", "version", "WeftError", "DefError", "ArgumentError",
-           "BackendUnavailableError", "DeviceLostError", "SceneError", "ClosedError"]
+           "BackendUnavailableError", "DeviceLostError", "SceneError", "ClosedError", "UnknownFieldError"]
 
 version = "%d.%d.%d" % (lib.WF_VERSION_MAJOR, lib.WF_VERSION_MINOR, lib.WF_VERSION_PATCH)
 _log = logging.getLogger("weft")

@@ -20,12 +20,13 @@ How a field looks from Python, by its C type:
     a class in POINTEES         by the def and copied deeply when the def comes from C
   other pointers              not exposed (callbacks, devices: the World and Renderer own them)
 """
+import difflib
 import os
 
 import numpy as np
 
 from ._ffi import ARRAY_WIDTHS, ffi
-from .errors import DefError
+from .errors import DefError, UnknownFieldError
 
 _HIDDEN = {"internalValue"}
 
@@ -97,6 +98,24 @@ def _is_tuple_struct(t):
 
 
 _LAYOUTS = {}
+_FIELD_PATHS = {}
+
+
+def _field_paths(ctype):
+    """[(dotted path, kind)] of the fields a user sets in a struct and its nested ones, once per type."""
+    key = ctype.cname
+    if key not in _FIELD_PATHS:
+        out = []
+
+        def walk(t, prefix):
+            for name, f in _layout(t).items():
+                if f.kind == "struct":
+                    walk(f.ctype, prefix + name + ".")
+                elif f.kind not in ("hidden", "count"):
+                    out.append((prefix + name, f.kind))
+        walk(ctype, "")
+        _FIELD_PATHS[key] = out
+    return _FIELD_PATHS[key]
 _POINTER_TYPES = {}
 _HAS_POINTERS = {}
 
@@ -225,16 +244,7 @@ class Def:
     def field_paths(cls, kinds=None):
         """Every field a Python user sets, as dotted paths ("step.substeps"), with its kind:
         [("backend", "enum"), ("step.substeps", "int"), ...]."""
-        out = []
-
-        def walk(ctype, prefix):
-            for name, f in _layout(ctype).items():
-                if f.kind == "struct":
-                    walk(f.ctype, prefix + name + ".")
-                elif f.kind not in ("hidden", "count"):
-                    out.append((prefix + name, f.kind))
-        walk(ffi.typeof(cls._ctype), "")
-        return [p for p in out if kinds is None or p[1] in kinds]
+        return [p for p in _field_paths(ffi.typeof(cls._ctype)) if kinds is None or p[1] in kinds]
 
     def _fields(self):
         return _layout(ffi.typeof(self._c).item)
@@ -247,7 +257,7 @@ class Def:
             raise AttributeError(name)
         f = self._fields().get(name)
         if f is None or f.kind == "hidden":
-            raise AttributeError("%s has no field '%s'" % (self._ctype, name))
+            raise self._unknown_field(name)
         c = self._c
         v = getattr(c, name)
         if f.kind == "struct":
@@ -271,9 +281,9 @@ class Def:
         f = self._fields().get(name)
         path = self._path + name
         if f is None or f.kind == "hidden":
-            raise AttributeError("%s has no field '%s'" % (self._ctype, name))
+            raise self._unknown_field(name, value)
         if f.kind == "count":
-            raise AttributeError("%s: set by its array (%s is the array's number of rows)" % (path, name))
+            raise UnknownFieldError("%s: set by its array (%s is the array's number of rows)" % (path, name), path)
         c = self._c
         try:
             if f.kind == "struct":
@@ -331,6 +341,40 @@ class Def:
             if isinstance(e, DefError):
                 raise
             raise DefError("%s: %r: %s" % (path, value, e), path) from None
+
+    _NO_VALUE = object()
+
+    def _unknown_field(self, name, value=_NO_VALUE):
+        """The error for a field this def does not have (issue 29.2), in the manner of the scene
+        loader's "unknown key (known: ...)": where a nested def has the name, the path and the dict
+        that sets it (World(substeps=10): step={'substeps': 10}); else the close matches (difflib,
+        ignoring case) among this def's fields and its nested ones; then the fields there are."""
+        ctype = ffi.typeof(self._c).item
+        cname = ctype.cname.replace("struct ", "")
+        path = self._path + name
+        top = [n for n, f in _layout(ctype).items() if f.kind not in ("hidden", "count")]
+        nested = [p for p, _ in _field_paths(ctype) if "." in p]
+        message = "%s: %s has no field '%s'" % (path, cname, name)
+        homes = [p for p in nested if p.rsplit(".", 1)[1].lower() == name.lower()]
+        if homes:
+            home = homes[0]
+            parts = home.split(".")
+            shown = value if value is not self._NO_VALUE else "..."
+            for part in reversed(parts[1:]):
+                shown = {part: shown}
+            message += "; it is %s: %s=%r" % (home, parts[0], shown)
+        else:
+            candidates = {}
+            for p in top + nested:
+                candidates.setdefault(p.rsplit(".", 1)[-1].lower(), []).append(p)
+            close = ([name.lower()] if name.lower() in candidates  # only the case differs
+                     else difflib.get_close_matches(name.lower(), list(candidates), n=3, cutoff=0.6))
+            close = [p for key in close for p in candidates[key]]
+            if close:
+                message += "; did you mean %s?" % (close[0] if len(close) == 1 else
+                                                   ", ".join(close[:-1]) + " or " + close[-1])
+        message += " (fields: %s)" % ", ".join(top)
+        return UnknownFieldError(message, path)
 
     def _set_string(self, c, path, name, value):
         if value is None:
