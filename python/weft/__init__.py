@@ -249,6 +249,11 @@ def _def_from(cls, def_, fields):
     return d.update(**fields)
 
 
+def _short(x):
+    """A double for a repr: 6 significant digits."""
+    return "%.6g" % x
+
+
 def _id_key(cid):
     """A cloth's or collider's id as a dict key: (index, generation) within its world."""
     return (cid.index, cid.generation)
@@ -370,6 +375,14 @@ class World:
     def closed(self):
         """True once the world is destroyed."""
         return self._ptr is None
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<weft.World closed>"
+        backend = self.backend
+        device = " device=%r" % self.device_name if backend != "cpu" else ""
+        return "<weft.World backend=%r%s cloths=%d colliders=%d time=%s>" % (
+            backend, device, len(self._cloth_ids), len(self._collider_ids), _short(self.time))
 
     def _live(self):
         if self._ptr is None:
@@ -599,6 +612,16 @@ class Cloth:
         self._world._live()
         return self._id[0]
 
+    def __repr__(self):
+        index = self._id[0].index
+        if self._world._ptr is None:
+            return "<weft.Cloth %d of a closed world>" % index
+        info = ffi.new("wfClothInfo *")
+        if lib.wfCloth_GetInfo(self._id[0], info) != lib.WF_OK:
+            return "<weft.Cloth %d destroyed>" % index
+        shape = "mesh" if info.cols <= 0 else "%dx%d" % (info.cols, info.rows)
+        return "<weft.Cloth %d %s particles=%d triangles=%d>" % (index, shape, info.particleCount, info.triangleCount)
+
     def _call(self, fn, *args):
         with self._world._lock:
             self._world._check(fn(self._cid(), *args))
@@ -778,6 +801,16 @@ class Collider:
         self._world._live()
         return self._id[0]
 
+    def __repr__(self):
+        index = self._id[0].index
+        if self._world._ptr is None:
+            return "<weft.Collider %d of a closed world>" % index
+        p, q = ffi.new("wfVec3 *"), ffi.new("wfQuat *")
+        if lib.wfCollider_GetTransform(self._id[0], p, q) != lib.WF_OK:
+            return "<weft.Collider %d destroyed>" % index
+        kind = ColliderDef._from_c(lib.wfCollider_GetDef(self._id[0])).type
+        return "<weft.Collider %d %s at (%s)>" % (index, kind, ", ".join(_short(a) for a in (p.x, p.y, p.z)))
+
     @property
     def def_(self):
         """Its wfColliderDef (wfCollider_GetDef)."""
@@ -956,6 +989,11 @@ class Renderer:
 
     def __exit__(self, *exc):
         self.close()
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<weft.Renderer closed>"
+        return "<weft.Renderer %dx%d device=%r>" % (self._size[0], self._size[1], self.device_name)
 
     def _live(self):
         if self._ptr is None:

@@ -434,10 +434,42 @@ class Def:
         return isinstance(other, Def) and self._ctype == other._ctype and self.to_dict() == other.to_dict()
 
     def __repr__(self):
-        parts = []
-        for k, v in self.to_dict().items():
-            parts.append("%s=%r" % (k, v))
-        return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%s" % kv for kv in self._repr_items()))
+
+    def _repr_items(self):
+        """(name, text) per field for repr: a float field as the shortest text that reads back as the
+        same float32 (timeStep=0.016666668, not the double 0.01666666753590107), nested defs as the
+        dicts that set them, arrays by shape."""
+        out = []
+        for name, f in self._fields().items():
+            if f.kind in ("hidden", "count"):
+                continue
+            v = getattr(self, name)
+            if f.kind == "struct":
+                text = "{%s}" % ", ".join("%r: %s" % kv for kv in v._repr_items())
+            elif f.kind == "float":
+                text = _float_text(v, f.ctype.cname)
+            elif f.kind == "tuple":
+                text = "(%s)" % ", ".join(_float_text(a, "float") for a in v)
+            elif f.kind == "array":
+                item = f.ctype.item
+                text = "(%s)" % ", ".join(_float_text(a, item.cname) if item.kind == "primitive" and
+                                          item.cname in ("float", "double") else repr(a) for a in v)
+            elif f.kind == "buffer" and v is not None and v.size > 12:
+                text = "<%s array %s>" % (v.dtype.name, "x".join(str(n) for n in v.shape))
+            elif f.kind == "buffer" and v is not None:  # a few pins: the list that sets them
+                text = repr(v.tolist())
+            else:
+                text = repr(v)
+            out.append((name, text))
+        return out
+
+
+def _float_text(v, cname):
+    """A float field's value as text: float32 fields by numpy's shortest round-trip form."""
+    if cname == "float":  # numpy's shortest float32 digits, written as Python writes that number
+        return repr(float(str(np.float32(v))))
+    return repr(float(v))
 
 
 _VIEWS = {}
