@@ -409,6 +409,8 @@ class Def:
         return self
 
     def to_dict(self):
+        """The fields as a dict (nested parts as dicts, arrays as lists): what update() and the
+        constructors take back."""
         out = {}
         for name, f in self._fields().items():
             if f.kind in ("hidden", "count"):

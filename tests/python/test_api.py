@@ -50,3 +50,46 @@ def test_objects_print_what_they_are():
     assert repr(w) == "<weft.World backend='cpu' cloths=1 colliders=0 time=0.05>"
     w.close()
     assert repr(w) == "<weft.World closed>" and repr(m) == "<weft.Cloth 1 of a closed world>"
+
+
+def public_members():
+    for name in weft.__all__:
+        obj = getattr(weft, name)
+        if obj is None or isinstance(obj, str):  # Camera/RendererDef without the renderer; version
+            continue
+        yield name, obj
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            for m, v in inspect.getmembers(obj):
+                if not m.startswith("_") and (callable(v) or isinstance(v, property)):
+                    yield "%s.%s" % (name, m), v
+
+
+def test_every_public_function_and_method_has_a_docstring():
+    missing = [name for name, obj in public_members() if not (inspect.getdoc(obj) or "").strip()]
+    assert not missing, missing
+
+
+def test_main_entry_points_are_typed_and_show_their_fields():
+    import typing
+    for fn in (weft.World.__init__, weft.World.step, weft.World.add_cloth, weft.World.add_collider,
+               weft.World.set_wind, weft.World.set_gravity, weft.World.snapshot, weft.Cloth.read_positions,
+               weft.Cloth.set_material, weft.load_scene, weft.preset, weft.devices, weft.render):
+        hints = typing.get_type_hints(fn)
+        assert "return" in hints, fn.__qualname__
+    assert typing.get_type_hints(weft.World.add_cloth)["return"] is weft.Cloth
+    # the def's fields, from the C struct, are keyword parameters help() and completion see
+    world = inspect.signature(weft.World).parameters
+    assert world["backend"].kind is inspect.Parameter.KEYWORD_ONLY and repr(world["backend"].default) == "'auto'"
+    assert "'timeStep': 0.016666668" in repr(world["step"].default)
+    cloth = inspect.signature(weft.World.add_cloth).parameters
+    assert {"cols", "rows", "pinMode", "material"} <= set(cloth)
+    wind = inspect.signature(weft.World.set_wind).parameters
+    assert set(wind) == {"self", "wind", "mode", "strength", "frequency", "phasePerColumn", "direction"}
+    assert repr(wind["strength"].default) == "<unchanged>"
+    assert "bendCompliance" in inspect.signature(weft.Cloth.set_material).parameters
+    import pydoc
+    assert "stretchCompliance: 'float' = <unchanged>" in pydoc.render_doc(weft.Cloth.set_material, renderer=pydoc.plaintext)
+
+
+def test_the_package_ships_py_typed():
+    assert os.path.exists(os.path.join(os.path.dirname(weft.__file__), "py.typed"))
