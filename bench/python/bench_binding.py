@@ -4,7 +4,8 @@
 
 Rows: a frame of a 2-particle cloth through cffi alone (lib.wfWorld_Step) and through World.step
 (the wrapper's lock and checks on top); reading a 60x60 cloth's positions into a new array and into
-a caller's one (43 KB; the floor is a memcpy); a frame of the xpbd preset (compare `weft bench
+a caller's one (43 KB; the floor is a memcpy); the live setters against their C calls (issue 29.4:
+set_wind read the whole world def, 38-75 us); a frame of the xpbd preset (compare `weft bench
 --preset xpbd --grid 60x60 --substeps 10 --iterations 1 --threads 1`, the same frame from C).
 """
 import statistics
@@ -33,6 +34,17 @@ def main():
         ptr = w._ptr
         raw = median_us(lambda: lib.wfWorld_Step(ptr), 20000)
         wrapped = median_us(lambda: w.step(1), 20000)
+        c2 = w.cloths[0]
+        wind = ffi.new("wfWindDef *", lib.wfWorld_GetDef(ptr).wind)
+        setters = [
+            ("lib.wfWorld_SetGravity through cffi", lambda: lib.wfWorld_SetGravity(ptr, (0.0, -9.81, 0.0))),
+            ("World.set_gravity", lambda: w.set_gravity((0.0, -9.81, 0.0))),
+            ("lib.wfWorld_SetWind through cffi", lambda: lib.wfWorld_SetWind(ptr, wind)),
+            ("World.set_wind(strength=2)", lambda: w.set_wind(strength=2.0)),
+            ("World.set_step(substeps=1)", lambda: w.set_step(substeps=1)),
+            ("Cloth.set_material(bendCompliance=1e-4)", lambda: c2.set_material(bendCompliance=1e-4)),
+        ]
+        setter_us = [(name, median_us(fn, 20000)) for name, fn in setters]
     scene = weft.preset("xpbd")
     scene.cloths[0].update(cols=60, rows=60)
     with scene.create(backend="cpu", threads=1, step={"substeps": 10, "iterations": 1}) as w:
@@ -53,6 +65,8 @@ def main():
     print("| same into a caller's array (read_positions(out)) | %.2f |" % into)
     print("| same, lib.wfCloth_ReadPositions alone (world = origin + local, in double) | %.2f |" % raw_read)
     print("| floor: numpy copy of the same 43 KB | %.2f |" % copy)
+    for name, us in setter_us:
+        print("| setter: %s | %.2f |" % (name, us))
     print("| xpbd preset 60x60, 10 substeps x 1, 1 thread: World.step(1) | %.1f |" % frame)
 
 

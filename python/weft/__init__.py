@@ -11,21 +11,31 @@ defaults; a bad value raises DefError naming the field and its range, from the l
 Every call into the library releases the GIL (cffi does so for every call), so worlds can step in
 threads; one world is used by one thread at a time (each World holds a lock around its calls).
 """
+from __future__ import annotations
+
+import inspect
 import logging
+import os
 import re
 import threading
+import weakref
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._ffi import ffi, lib, render_lib
-from ._defs import POINTEES, Def, _is_tuple_struct
+from ._defs import POINTEES, Def, _is_tuple_struct, _layout, _view_class
 from .errors import (ArgumentError, BackendUnavailableError, ClosedError, DefError, DeviceLostError, SceneError,
-                     WeftError)
+                     UnknownFieldError, WeftError)
 
 __all__ = ["World", "Cloth", "Collider", "WorldDef", "ClothDef", "Material", "ColliderDef", "Mesh", "RendererDef",
            "Camera", "Renderer", "Scene", "Video", "load_obj", "parse_obj", "load_scene", "parse_scene", "preset",
            "presets", "backends", "devices", "render", "version", "WeftError", "DefError", "ArgumentError",
-           "BackendUnavailableError", "DeviceLostError", "SceneError", "ClosedError"]
+           "BackendUnavailableError", "DeviceLostError", "SceneError", "ClosedError", "UnknownFieldError"]
+
+Vec3 = Sequence[float]  # any 3 numbers: a tuple, a list, a numpy row
+Cloths = Optional[Sequence["Cloth"]]
 
 version = "%d.%d.%d" % (lib.WF_VERSION_MAJOR, lib.WF_VERSION_MINOR, lib.WF_VERSION_PATCH)
 _log = logging.getLogger("weft")
@@ -66,7 +76,7 @@ class Mesh:
     validates them when the cloth is created (DefError "mesh.indices[5]: ...").
     """
 
-    def __init__(self, positions, faces, uvs=None, cornerUVs=None):
+    def __init__(self, positions: Any, faces: Any, uvs: Any = None, cornerUVs: Any = None) -> None:
         p = np.array(positions, dtype=np.float32, order="C").reshape(-1, 3)
         if isinstance(faces, np.ndarray) and faces.ndim == 2:
             sizes = np.full(faces.shape[0], faces.shape[1], dtype=np.uint8)
@@ -127,7 +137,8 @@ class Mesh:
     corner_uvs = property(lambda self: self._arrays.get("cornerUVs"), doc="(corners, 2) float32 or None")
 
     @property
-    def faces(self):
+    def faces(self) -> List[List[int]]:
+        """The faces as lists of 3 or 4 vertex indices."""
         return [f.tolist() for f in np.split(self.indices, np.cumsum(self.face_sizes[:-1], dtype=np.int64))]
 
     def __eq__(self, other):
@@ -148,7 +159,7 @@ def _mesh_from(ptr):
         lib.wfMesh_Destroy(ptr)
 
 
-def load_obj(path):
+def load_obj(path: Union[str, "os.PathLike[str]"]) -> Mesh:
     """A Mesh from a Wavefront OBJ file (wfMesh_LoadObj: welded vertices, per-corner UVs); a bad file
     raises SceneError naming the file, the line and the reason."""
     err = ffi.new("char[]", _ERROR_SIZE)
@@ -158,7 +169,8 @@ def load_obj(path):
     return _mesh_from(ptr)
 
 
-def parse_obj(text, name="<string>"):
+def parse_obj(text: str, name: str = "<string>") -> Mesh:
+    """A Mesh from OBJ text (`name` is the file name its errors give); a bad line raises SceneError."""
     err = ffi.new("char[]", _ERROR_SIZE)
     ptr = lib.wfMesh_ParseObj(text.encode(), name.encode(), err, _ERROR_SIZE)
     if ptr == ffi.NULL:
@@ -178,21 +190,24 @@ if render_lib is not None:
         _default = staticmethod(lambda: render_lib.wfDefaultCameraForPreset(ffi.NULL))
 
         @classmethod
-        def look_at(cls, eye, target, fov=45.0):
+        def look_at(cls, eye: Vec3, target: Vec3, fov: float = 45.0) -> "Camera":
+            """A camera at `eye` looking at `target`, `fov` degrees vertically (wfCameraLookAt)."""
             return cls._from_c(render_lib.wfCameraLookAt(_vec3(eye), _vec3(target), float(fov)))
 
         @classmethod
-        def for_preset(cls, name):
+        def for_preset(cls, name: str) -> "Camera":
+            """The camera the viewer uses for a preset ("flag", "xpbd", ...)."""
             return cls._from_c(render_lib.wfDefaultCameraForPreset(name.encode()))
 
         @classmethod
-        def fit(cls, world, cloths=None, fov=45.0):
+        def fit(cls, world: "World", cloths: Cloths = None, fov: float = 45.0) -> "Camera":
             """A view of the whole scene (wfCameraFit)."""
             ids = world._ids(cloths)
             return cls._from_c(render_lib.wfCameraFit(world._live(), ids, len(world._id_list(cloths)), float(fov)))
 
         @property
-        def eye(self):
+        def eye(self) -> Tuple[float, float, float]:
+            """Where the camera is, in world coordinates."""
             e = render_lib.wfCamera_GetEye(self._c)
             return (e.x, e.y, e.z)
 else:  # built without the renderer (no Vulkan headers or glslc)
@@ -248,6 +263,16 @@ def _def_from(cls, def_, fields):
     return d.update(**fields)
 
 
+def _short(x):
+    """A double for a repr: 6 significant digits."""
+    return "%.6g" % x
+
+
+def _id_key(cid):
+    """A cloth's or collider's id as a dict key: (index, generation) within its world."""
+    return (cid.index, cid.generation)
+
+
 def _vec3(v):
     x, y, z = (float(a) for a in v)
     return {"x": x, "y": y, "z": z}
@@ -272,6 +297,50 @@ def _struct_dict(value):
 
 
 # ------------------------------------------------------------------------------------------ world
+# Lifetimes (issue 29.1). Nothing the library calls back, and nothing a World refers to, refers back
+# to the World: its log callback holds a weakref, its cloths and colliders are kept as ids (a Cloth
+# refers to its World, which keeps the world alive while a cloth is in use), and its renderers as
+# handles. So `del world` destroys the C world at once by reference counting, and no cycle waits for
+# the cyclic GC. The destruction is a weakref.finalize of a function that sees only a _WorldCore
+# (the pointers), never the World: it runs once, from close(), from the last reference going, or at
+# exit. Its library calls were looked up at import (_ffi._resolve_all), so a finaliser run by the GC
+# in the middle of a cffi lookup takes no lock.
+class _WorldCore:
+    """What destroying a world needs: its pointer, its log callback (alive until then) and the
+    handles of the renderers that must go first."""
+    __slots__ = ("ptr", "log_cb", "renderers")
+
+    def __init__(self):
+        self.ptr = None
+        self.log_cb = None
+        self.renderers = set()
+
+
+def _destroy_world(core):
+    for h in list(core.renderers):
+        _destroy_renderer(h)
+    ptr, core.ptr = core.ptr, None
+    if ptr is not None:
+        lib.wfDestroyWorld(ptr)
+    core.log_cb = None
+
+
+_LOG_LEVELS = {0: ("error", logging.ERROR), 1: ("warning", logging.WARNING)}
+
+
+def _log_callback(world_ref):
+    """A wfLogFn for one world that holds the World by a weakref: lines go to its `messages` while it
+    lives and always to the "weft" logger."""
+    def on_log(level, message, context):
+        text = ffi.string(message).decode(errors="replace")
+        name, py_level = _LOG_LEVELS.get(level, ("info", logging.INFO))
+        world = world_ref()
+        if world is not None and len(world.messages) < 10000:
+            world.messages.append((name, text))
+        _log.log(py_level, "%s", text)
+    return ffi.callback("wfLogFn", on_log)
+
+
 class World:
     """A wfWorld: the backend, colliders, wind, stepping settings and its cloths.
 
@@ -279,41 +348,36 @@ class World:
     The library's log lines go to the "weft" logger and into `messages`.
     """
 
-    def __init__(self, def_=None, **fields):
+    def __init__(self, def_: Union[WorldDef, Mapping[str, Any], None] = None, **fields: Any) -> None:
         d = _def_from(WorldDef, def_, fields)
         self._lock = threading.RLock()
         self._ptr = None
-        self._cloths = []
-        self._colliders = []
-        self._renderers = []
+        self._core = core = _WorldCore()
+        self._cloth_ids = []     # wfClothId* of the live cloths, in creation order
+        self._cloth_objs = weakref.WeakValueDictionary()     # (index, generation) -> its Cloth while one exists
+        self._collider_ids = []  # wfColliderId*, likewise
+        self._collider_objs = weakref.WeakValueDictionary()
         self.messages = []  # (level, message) of every line the library logged for this world
-        # The logger: one cffi callback per world, alive until the world is destroyed.
-        self._log_cb = ffi.callback("wfLogFn", self._on_log)
-        d._c.logFn = self._log_cb
+        core.log_cb = _log_callback(weakref.ref(self))
+        d._c.logFn = core.log_cb
         err = ffi.new("char[]", _ERROR_SIZE)
         ptr = lib.wfCreateWorld(d._c, err, _ERROR_SIZE)
         if ptr == ffi.NULL:
             raise _creation_error(ffi.string(err).decode(), d, lambda m: BackendUnavailableError(
                 m, "WF_ERROR_BACKEND_UNAVAILABLE"))
-        self._ptr = ptr
-
-    def _on_log(self, level, message, context):
-        text = ffi.string(message).decode(errors="replace")
-        name = {0: "error", 1: "warning"}.get(level, "info")
-        if len(self.messages) < 10000:
-            self.messages.append((name, text))
-        _log.log({0: logging.ERROR, 1: logging.WARNING}.get(level, logging.INFO), "%s", text)
+        self._ptr = core.ptr = ptr
+        self._finalizer = weakref.finalize(self, _destroy_world, core)
 
     # ---- lifetime
-    def close(self):
+    def close(self) -> None:
         """Destroys the world (renderers on it first). Cloths and renderers of it refuse further use;
-        arrays read from them stay valid (they are copies)."""
+        arrays read from them stay valid (they are copies). Dropping the last reference to the world
+        (and to its cloths and colliders) does the same at once."""
         with self._lock:
-            for r in list(self._renderers):
-                r.close()
-            if self._ptr is not None:
-                lib.wfDestroyWorld(self._ptr)
-                self._ptr = None
+            self._ptr = None
+            finalizer = getattr(self, "_finalizer", None)
+            if finalizer is not None:
+                finalizer()
 
     def __enter__(self):
         return self
@@ -321,16 +385,18 @@ class World:
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        if getattr(self, "_ptr", None) is not None:
-            try:
-                self.close()
-            except Exception:  # interpreter shutdown: the module may be half torn down
-                pass
-
     @property
-    def closed(self):
+    def closed(self) -> bool:
+        """True once the world is destroyed."""
         return self._ptr is None
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<weft.World closed>"
+        backend = self.backend
+        device = " device=%r" % self.device_name if backend != "cpu" else ""
+        return "<weft.World backend=%r%s cloths=%d colliders=%d time=%s>" % (
+            backend, device, len(self._cloth_ids), len(self._collider_ids), _short(self.time))
 
     def _live(self):
         if self._ptr is None:
@@ -342,7 +408,7 @@ class World:
             _raise(result, ffi.string(lib.wfWorld_GetLastError(self._ptr)).decode())
 
     # ---- stepping
-    def step(self, frames=1):
+    def step(self, frames: int = 1) -> None:
         """Advances every cloth by `frames` frames; the GIL is released inside each frame."""
         if int(frames) != frames or frames < 0:
             raise ArgumentError("frames: %r (allowed: an integer >= 0)" % (frames,), "WF_ERROR_INVALID_ARGUMENT")
@@ -352,7 +418,7 @@ class World:
                 self._check(lib.wfWorld_Step(p))
 
     # ---- cloths
-    def add_cloth(self, def_=None, **fields):
+    def add_cloth(self, def_: Union[ClothDef, Mapping[str, Any], None] = None, **fields: Any) -> Cloth:
         """Creates a cloth from a ClothDef and/or fields (add_cloth(cols=64, rows=64, pinMode="top-row"))."""
         d = _def_from(ClothDef, def_, fields)
         with self._lock:
@@ -361,15 +427,30 @@ class World:
                 raise _creation_error(ffi.string(lib.wfWorld_GetLastError(self._ptr)).decode(), d,
                                       lambda m: WeftError(m))
             c = Cloth(self, cid)
-            self._cloths.append(c)
+            self._cloth_ids.append(c._id)
+            self._cloth_objs[_id_key(cid)] = c
             return c
 
     @property
-    def cloths(self):
-        return list(self._cloths)
+    def cloths(self) -> List[Cloth]:
+        """The live cloths, in creation order (the same objects while they are referred to)."""
+        return [self._wrapper(Cloth, self._cloth_objs, p) for p in self._cloth_ids]
+
+    def _wrapper(self, cls, objs, id_ptr):
+        key = _id_key(id_ptr[0])
+        obj = objs.get(key)
+        if obj is None:
+            obj = cls(self, id_ptr[0], _checked=True)
+            objs[key] = obj
+        return obj
+
+    def _forget(self, ids, objs, obj):
+        key = _id_key(obj._id[0])
+        objs.pop(key, None)
+        ids[:] = [p for p in ids if _id_key(p[0]) != key]
 
     # ---- colliders
-    def add_collider(self, def_=None, **fields):
+    def add_collider(self, def_: Union[ColliderDef, Mapping[str, Any], None] = None, **fields: Any) -> Collider:
         """A collider (sphere, capsule, box or plane) from a ColliderDef and/or fields:
         add_collider(type="box", position=(0, 0.7, 0), halfExtents=(0.4, 0.04, 0.3))."""
         d = _def_from(ColliderDef, def_, fields)
@@ -380,15 +461,17 @@ class World:
                 raise _creation_error(message, d, lambda m: BackendUnavailableError(m, "WF_ERROR_BACKEND_UNAVAILABLE")
                                       if "backend" in m.lower() or "vulkan" in m.lower() else WeftError(m))
             c = Collider(self, cid)
-            self._colliders.append(c)
+            self._collider_ids.append(c._id)
+            self._collider_objs[_id_key(cid)] = c
             return c
 
     @property
-    def colliders(self):
-        return list(self._colliders)
+    def colliders(self) -> List[Collider]:
+        """The live colliders, in creation order."""
+        return [self._wrapper(Collider, self._collider_objs, p) for p in self._collider_ids]
 
     def _id_list(self, cloths):
-        return self._cloths if cloths is None else list(cloths)
+        return self.cloths if cloths is None else list(cloths)
 
     def _ids(self, cloths):
         lst = self._id_list(cloths)
@@ -401,94 +484,109 @@ class World:
 
     # ---- state and settings
     @property
-    def def_(self):
+    def def_(self) -> WorldDef:
         """The resolved wfWorldDef (wfWorld_GetDef): backend and threads as in use."""
         with self._lock:
             return WorldDef._from_c(lib.wfWorld_GetDef(self._live()))
 
     @property
-    def time(self):
+    def time(self) -> float:
+        """Simulated seconds since the world was made (or the snapshot restored)."""
         return lib.wfWorld_GetTime(self._live())
 
     @property
-    def backend(self):
+    def backend(self) -> str:
+        """The backend in use: "cpu" or "vulkan"."""
         return ffi.string(lib.wfBackendName(lib.wfWorld_GetBackend(self._live()))).decode()
 
     @property
-    def device_name(self):
+    def device_name(self) -> str:
+        """The device the world runs on (the CPU's name, or the Vulkan device's)."""
         return ffi.string(lib.wfWorld_GetDeviceName(self._live())).decode()
 
     @property
-    def thread_count(self):
+    def thread_count(self) -> int:
+        """CPU worker threads in use."""
         return lib.wfWorld_GetThreadCount(self._live())
 
     @property
-    def last_error(self):
+    def last_error(self) -> str:
+        """The library's last error message for this world ("" if none)."""
         return ffi.string(lib.wfWorld_GetLastError(self._live())).decode()
 
     @property
-    def warnings(self):
+    def warnings(self) -> Dict[str, Any]:
         """wfWarnings as a dict: nonFinite, unstable, unstableInContact, timeStepTooLarge, validationMessages."""
         return _struct_dict(lib.wfWorld_GetWarnings(self._live()))
 
     @property
-    def profile(self):
+    def profile(self) -> Dict[str, Any]:
         """wfStepProfile of the last frame as a dict (stageMs a list per wfStage)."""
         return _struct_dict(lib.wfWorld_GetStepProfile(self._live()))
 
     @property
-    def sphere_center(self):
+    def sphere_center(self) -> Tuple[float, float, float]:
+        """Where the (possibly moving) sphere of the world def is now."""
         v = lib.wfWorld_GetSphereCenter(self._live())
         return (v.x, v.y, v.z)
 
     @property
-    def stage_timing(self):
+    def stage_timing(self) -> bool:
+        """Whether each frame times its stages (profile()["stageMs"]); settable."""
         return bool(lib.wfWorld_GetStageTiming(self._live()))
 
     @stage_timing.setter
-    def stage_timing(self, on):
+    def stage_timing(self, on: bool) -> None:
         with self._lock:
             self._check(lib.wfWorld_SetStageTiming(self._live(), bool(on)))
 
     def _set_part(self, name, setter, part, fields):
+        # Only the part is copied out of the resolved def (a struct without pointers: one copy), so a
+        # setter costs about its C call (issue 29.4: reading the whole def as a WorldDef took 38 us).
         with self._lock:
-            d = WorldDef._from_c(lib.wfWorld_GetDef(self._live()))
-            view = getattr(d, name)
+            view = _PART_CLASSES[name]._from_c(getattr(lib.wfWorld_GetDef(self._live()), name),
+                                                _path=name + ".")
             if part is not None:
                 view.update(**(part.to_dict() if isinstance(part, Def) else dict(part)))
             view.update(**fields)
             self._check(setter(self._ptr, view._c))
 
-    def set_step(self, step=None, **fields):
+    def set_step(self, step: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
         """Live stepping settings: set_step(substeps=20) (the others keep their values)."""
         self._set_part("step", lib.wfWorld_SetStep, step, fields)
 
-    def set_sphere(self, sphere=None, **fields):
+    def set_sphere(self, sphere: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
+        """Live sphere: set_sphere(radius=0.3) (the others keep their values)."""
         self._set_part("sphere", lib.wfWorld_SetSphere, sphere, fields)
 
-    def set_floor(self, floor=None, **fields):
+    def set_floor(self, floor: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
+        """Live floor: set_floor(enabled=True, height=0) (the others keep their values)."""
         self._set_part("floor", lib.wfWorld_SetFloor, floor, fields)
 
-    def set_wind(self, wind=None, **fields):
+    def set_wind(self, wind: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
+        """Live wind: set_wind(mode="gust", strength=3) (the others keep their values); costs about its C call."""
         self._set_part("wind", lib.wfWorld_SetWind, wind, fields)
 
-    def set_contact(self, contact=None, **fields):
+    def set_contact(self, contact: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
+        """Live collider contact: set_contact(friction=0.5, thickness=0.01) (the others keep their values)."""
         self._set_part("contact", lib.wfWorld_SetContact, contact, fields)
 
-    def set_self_collision(self, self_collision=None, **fields):
+    def set_self_collision(self, self_collision: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
         """Live: set_self_collision(enabled=True, thickness=0.01) (the others keep their values)."""
         self._set_part("selfCollision", lib.wfWorld_SetSelfCollision, self_collision, fields)
 
-    def set_sphere_moving(self, moving):
+    def set_sphere_moving(self, moving: bool) -> None:
+        """Starts or stops the sphere's oscillation (sphere.moving)."""
         with self._lock:
             self._check(lib.wfWorld_SetSphereMoving(self._live(), bool(moving)))
 
-    def set_gravity(self, gravity):
+    def set_gravity(self, gravity: Vec3) -> None:
+        """Live gravity, m/s^2: set_gravity((0, -9.81, 0))."""
         with self._lock:
             self._check(lib.wfWorld_SetGravity(self._live(), _vec3(gravity)))
 
     # ---- snapshots
-    def snapshot(self):
+    def snapshot(self) -> bytes:
         """The dynamic state of every cloth as bytes; restore() continues bit-identically."""
         with self._lock:
             p = self._live()
@@ -497,32 +595,73 @@ class World:
             self._check(lib.wfWorld_SaveSnapshot(p, buf, n))
             return bytes(ffi.buffer(buf, n))
 
-    def state_hash(self):
+    def state_hash(self) -> int:
         """A 64-bit hash of the bits of the dynamic state (wfWorld_GetStateHash): equal on every backend."""
         with self._lock:
             out = ffi.new("uint64_t*")
             self._check(lib.wfWorld_GetStateHash(self._live(), out))
             return int(out[0])
 
-    def restore(self, snapshot):
+    def restore(self, snapshot: bytes) -> None:
+        """Puts back the state of snapshot() (of this world, or one made the same way)."""
         with self._lock:
             data = bytes(snapshot)
             self._check(lib.wfWorld_RestoreSnapshot(self._live(), data, len(data)))
 
-    def render(self, size=(1280, 720), camera=None, out=None, **style):
+    def render(self, size: Tuple[int, int] = (1280, 720), camera: Any = None, out: Optional[np.ndarray] = None,
+               **style: Any) -> np.ndarray:
         """weft.render(self, ...)."""
         return render(self, size=size, camera=camera, out=out, **style)
+
+
+# The Def classes of the world's live parts (world.step -> StepDef), for World._set_part.
+_PART_CLASSES = {name: _view_class(_layout(ffi.typeof("wfWorldDef"))[name].ctype.cname)
+                 for name in ("step", "sphere", "floor", "wind", "contact", "selfCollision")}
+
+
+# ------------------------------------------------------------------------------------------ signatures
+class _Shown:
+    """A default in a signature, shown as given text (a float32 default in its shortest form)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+_ANNOTATIONS = {"bool": "bool", "int": "int", "float": "float", "enum": "str", "tuple": "Sequence[float]",
+                "struct": "Mapping[str, Any]", "string": "Optional[str]", "buffer": "Optional[ArrayLike]",
+                "object": "Optional[Mesh]", "array": "Sequence[float]"}
+
+
+def _with_fields(func, def_cls, unchanged=False):
+    """Shows a def's fields in func's signature as keyword-only parameters, with their types and the
+    library's defaults (or <unchanged> for a live setter), in place of **fields: help() and editors'
+    completion then list them. Made from the C struct, so a field added to weft.h appears here too."""
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD and not p.name.startswith("_")]
+    taken = {p.name for p in params}
+    defaults = dict(def_cls()._repr_items())
+    for name, f in _layout(ffi.typeof(def_cls._ctype)).items():
+        if f.kind in ("hidden", "count") or name in taken:
+            continue
+        default = _Shown("<unchanged>" if unchanged else defaults[name])
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=_ANNOTATIONS.get(f.kind, "Any")))
+    func.__signature__ = sig.replace(parameters=params)
 
 
 # ------------------------------------------------------------------------------------------ cloth
 class Cloth:
     """A cloth of a world (a wfClothId). Reads return new numpy arrays, or fill `out` when given."""
 
-    def __init__(self, world, cid):
+    def __init__(self, world, cid, _checked=False):
         self._world = world
         self._id = ffi.new("wfClothId *", cid)
-        info = ffi.new("wfClothInfo *")
-        world._check(lib.wfCloth_GetInfo(cid, info))
+        if not _checked:
+            info = ffi.new("wfClothInfo *")
+            world._check(lib.wfCloth_GetInfo(cid, info))
 
     @property
     def _n(self):
@@ -535,33 +674,44 @@ class Cloth:
         self._world._live()
         return self._id[0]
 
+    def __repr__(self):
+        index = self._id[0].index
+        if self._world._ptr is None:
+            return "<weft.Cloth %d of a closed world>" % index
+        info = ffi.new("wfClothInfo *")
+        if lib.wfCloth_GetInfo(self._id[0], info) != lib.WF_OK:
+            return "<weft.Cloth %d destroyed>" % index
+        shape = "mesh" if info.cols <= 0 else "%dx%d" % (info.cols, info.rows)
+        return "<weft.Cloth %d %s particles=%d triangles=%d>" % (index, shape, info.particleCount, info.triangleCount)
+
     def _call(self, fn, *args):
         with self._world._lock:
             self._world._check(fn(self._cid(), *args))
 
-    def destroy(self):
+    def destroy(self) -> None:
         """Removes the cloth from its world; the object refuses further use."""
         with self._world._lock:
             lib.wfDestroyCloth(self._cid())
-            if self in self._world._cloths:
-                self._world._cloths.remove(self)
+            self._world._forget(self._world._cloth_ids, self._world._cloth_objs, self)
 
     @property
-    def world(self):
+    def world(self) -> World:
+        """The World the cloth lives in (a cloth keeps it alive)."""
         return self._world
 
     @property
-    def particle_count(self):
+    def particle_count(self) -> int:
+        """Particles now (tearing adds some between frames)."""
         return self._n
 
     @property
-    def info(self):
+    def info(self) -> Dict[str, Any]:
         """wfClothInfo as a dict (cols, rows, particleCount, constraintCount, familyCount, colorCount, triangleCount)."""
         info = ffi.new("wfClothInfo *")
         self._call(lib.wfCloth_GetInfo, info)
         return _struct_dict(info[0])
 
-    def stats(self):
+    def stats(self) -> Dict[str, Any]:
         """wfClothStats as a dict (time, energies, strain, clearances, momentum, nonFinite)."""
         s = ffi.new("wfClothStats *")
         self._call(lib.wfCloth_GetStats, s)
@@ -569,11 +719,12 @@ class Cloth:
 
     # ---- material, pins, grab
     @property
-    def material(self):
+    def material(self) -> Material:
+        """The cloth's live Material (a copy; set it with set_material)."""
         with self._world._lock:
             return Material._from_c(lib.wfCloth_GetMaterial(self._cid()))
 
-    def set_material(self, material=None, **fields):
+    def set_material(self, material: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
         """Live material: set_material(stretchCompliance=1e-5) (the others keep their values)."""
         m = self.material
         if material is not None:
@@ -581,10 +732,11 @@ class Cloth:
         m.update(**fields)
         self._call(lib.wfCloth_SetMaterial, m._c)
 
-    def reset(self):
+    def reset(self) -> None:
+        """Puts the cloth back to its rest state (tears mended, velocities zero)."""
         self._call(lib.wfCloth_Reset)
 
-    def set_pins(self, mode, indices=None):
+    def set_pins(self, mode: Union[str, int], indices: Optional[Sequence[int]] = None) -> None:
         """Pin mode by name ("none", "top-corners", "top-row", "corners", "list") with indices for "list"."""
         if isinstance(mode, str):
             value = ffi.new("wfPinMode *")
@@ -595,37 +747,43 @@ class Cloth:
         self._call(lib.wfCloth_SetPinMode, int(mode), ffi.from_buffer("int[]", idx) if idx.size else ffi.NULL,
                    int(idx.size))
 
-    def pin(self, particle, pinned=True):
+    def pin(self, particle: int, pinned: bool = True) -> None:
+        """Pins (or, with pinned=False, frees) one particle."""
         self._call(lib.wfCloth_SetPinned, int(particle), bool(pinned))
 
-    def is_pinned(self, particle):
+    def is_pinned(self, particle: int) -> bool:
+        """Whether a particle is pinned."""
         with self._world._lock:
             return bool(lib.wfCloth_IsPinned(self._cid(), int(particle)))
 
     @property
-    def pinned(self):
+    def pinned(self) -> np.ndarray:
         """Indices of the pinned particles (int32)."""
         with self._world._lock:
             cid = self._cid()
             return np.array([i for i in range(self._n) if lib.wfCloth_IsPinned(cid, i)], dtype=np.int32)
 
-    def grab(self, particle, target):
+    def grab(self, particle: int, target: Vec3) -> None:
+        """Holds a particle at `target` (a mouse drag) until release()."""
         self._call(lib.wfCloth_Grab, int(particle), _vec3(target))
 
-    def move_grab(self, target):
+    def move_grab(self, target: Vec3) -> None:
+        """Moves the grabbed particle's target."""
         self._call(lib.wfCloth_MoveGrab, _vec3(target))
 
-    def release(self):
+    def release(self) -> None:
+        """Lets go of the grabbed particle."""
         self._call(lib.wfCloth_Release)
 
     @property
-    def grabbed(self):
+    def grabbed(self) -> int:
         """The grabbed particle, or -1."""
         with self._world._lock:
             return lib.wfCloth_GetGrabbed(self._cid())
 
     @property
-    def origin(self):
+    def origin(self) -> Tuple[float, float, float]:
+        """The cloth's origin in double precision (world = origin + local)."""
         o = ffi.new("double[3]")
         self._call(lib.wfCloth_GetOrigin, o)
         return (o[0], o[1], o[2])
@@ -642,17 +800,19 @@ class Cloth:
         self._call(fn, ffi.from_buffer(ctype, out, require_writable=True), count)
         return out
 
-    def read_positions(self, out=None):
+    def read_positions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """(n, 3) float32 world positions, into `out` when given."""
         return self._read(lib.wfCloth_ReadPositions, out, 3, np.float32, "wfVec3[]", self._n)
 
-    def read_velocities(self, out=None):
+    def read_velocities(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """(n, 3) float32 velocities, m/s, into `out` when given."""
         return self._read(lib.wfCloth_ReadVelocities, out, 3, np.float32, "wfVec3[]", self._n)
 
-    def read_normals(self, out=None):
+    def read_normals(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """(n, 3) float32 unit vertex normals, into `out` when given."""
         return self._read(lib.wfCloth_ReadNormals, out, 3, np.float32, "wfVec3[]", self._n)
 
-    def read_local_positions(self, out=None):
+    def read_local_positions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Positions relative to the cloth's origin (world = origin + local, in double)."""
         return self._read(lib.wfCloth_ReadLocalPositions, out, 3, np.float32, "wfVec3[]", self._n)
 
@@ -661,23 +821,24 @@ class Cloth:
     normals = property(read_normals, doc="(n, 3) float32 unit normals (a new array)")
 
     @property
-    def uvs(self):
+    def uvs(self) -> np.ndarray:
+        """(n, 2) float32 texture coordinates per particle."""
         return self._read(lib.wfCloth_ReadUVs, None, 2, np.float32, "float[]", self._n)
 
     @property
-    def triangles(self):
+    def triangles(self) -> np.ndarray:
         """(m, 3) uint32 particle indices."""
         t = self.info["triangleCount"]
         return self._read(lib.wfCloth_ReadIndices, None, 1, np.uint32, "uint32_t[]", 3 * t).reshape(t, 3)
 
     @property
-    def edges(self):
+    def edges(self) -> np.ndarray:
         """(e, 2) uint32 particle pairs of the stretch constraints (what a wireframe draws)."""
         e = self.info["edgeCount"]
         return self._read(lib.wfCloth_ReadEdges, None, 1, np.uint32, "uint32_t[]", 2 * e).reshape(e, 2)
 
     @property
-    def corner_uvs(self):
+    def corner_uvs(self) -> np.ndarray:
         """(m, 3, 2) float32 texture coordinates per triangle corner (a mesh's seams kept)."""
         t = self.info["triangleCount"]
         return self._read(lib.wfCloth_ReadCornerUVs, None, 1, np.float32, "float[]", 6 * t).reshape(t, 3, 2)
@@ -689,11 +850,12 @@ class Cloth:
         a = np.ascontiguousarray(a, dtype=np.float32)
         self._call(fn, ffi.from_buffer("wfVec3[]", a), self._n)
 
-    def set_positions(self, positions):
+    def set_positions(self, positions: Any) -> None:
         """Overwrites the positions ((n, 3), world coordinates) and zeroes the velocities."""
         self._write(lib.wfCloth_WritePositions, positions, "positions")
 
-    def set_velocities(self, velocities):
+    def set_velocities(self, velocities: Any) -> None:
+        """Overwrites the velocities ((n, 3), m/s)."""
         self._write(lib.wfCloth_WriteVelocities, velocities, "velocities")
 
 
@@ -703,11 +865,21 @@ def _describe(a):
     return type(a).__name__
 
 
+_with_fields(World.__init__, WorldDef)
+_with_fields(World.add_cloth, ClothDef)
+_with_fields(World.add_collider, ColliderDef)
+_with_fields(Cloth.set_material, Material, unchanged=True)
+for _name, _method in (("step", World.set_step), ("sphere", World.set_sphere), ("floor", World.set_floor),
+                       ("wind", World.set_wind), ("contact", World.set_contact),
+                       ("selfCollision", World.set_self_collision)):
+    _with_fields(_method, _PART_CLASSES[_name], unchanged=True)
+
+
 # ------------------------------------------------------------------------------------------ collider
 class Collider:
     """A collider of a world (a wfColliderId): a shape whose pose can move every frame."""
 
-    def __init__(self, world, cid):
+    def __init__(self, world, cid, _checked=True):
         self._world = world
         self._id = ffi.new("wfColliderId *", cid)
 
@@ -715,32 +887,42 @@ class Collider:
         self._world._live()
         return self._id[0]
 
+    def __repr__(self):
+        index = self._id[0].index
+        if self._world._ptr is None:
+            return "<weft.Collider %d of a closed world>" % index
+        p, q = ffi.new("wfVec3 *"), ffi.new("wfQuat *")
+        if lib.wfCollider_GetTransform(self._id[0], p, q) != lib.WF_OK:
+            return "<weft.Collider %d destroyed>" % index
+        kind = ColliderDef._from_c(lib.wfCollider_GetDef(self._id[0])).type
+        return "<weft.Collider %d %s at (%s)>" % (index, kind, ", ".join(_short(a) for a in (p.x, p.y, p.z)))
+
     @property
-    def def_(self):
+    def def_(self) -> ColliderDef:
         """Its wfColliderDef (wfCollider_GetDef)."""
         with self._world._lock:
             return ColliderDef._from_c(lib.wfCollider_GetDef(self._cid()))
 
     @property
-    def transform(self):
+    def transform(self) -> Tuple[Tuple[float, float, float], Tuple[float, float, float, float]]:
         """(position, rotation) now: base pose plus motion; rotation a unit quaternion (x, y, z, w)."""
         p, q = ffi.new("wfVec3 *"), ffi.new("wfQuat *")
         with self._world._lock:
             self._world._check(lib.wfCollider_GetTransform(self._cid(), p, q))
         return (p.x, p.y, p.z), (q.x, q.y, q.z, q.w)
 
-    def set_transform(self, position, rotation=(0.0, 0.0, 0.0, 1.0)):
+    def set_transform(self, position: Vec3, rotation: Sequence[float] = (0.0, 0.0, 0.0, 1.0)) -> None:
         """The base pose at the end of the next frame (a character's bone each frame)."""
         x, y, z, w = (float(a) for a in rotation)
         with self._world._lock:
             self._world._check(lib.wfCollider_SetTransform(self._cid(), _vec3(position),
                                                            {"x": x, "y": y, "z": z, "w": w}))
 
-    def destroy(self):
+    def destroy(self) -> None:
+        """Removes the collider from its world; the object refuses further use."""
         with self._world._lock:
             lib.wfDestroyCollider(self._cid())
-            if self in self._world._colliders:
-                self._world._colliders.remove(self)
+            self._world._forget(self._world._collider_ids, self._world._collider_objs, self)
 
 
 # ------------------------------------------------------------------------------------------ scenes, presets
@@ -752,7 +934,7 @@ class Scene:
         self.world, self.cloths, self.frames, self.name = world, cloths, frames, name
         self.colliders = list(colliders or [])
 
-    def create(self, **world_fields):
+    def create(self, **world_fields: Any) -> World:
         """A World with the scene's cloths; fields override the world def (create(backend="cpu"))."""
         w = World(self.world, **world_fields)
         try:
@@ -780,7 +962,7 @@ def _scene(ptr, name):
         lib.wfScene_Destroy(ptr)
 
 
-def load_scene(path):
+def load_scene(path: Union[str, "os.PathLike[str]"]) -> Scene:
     """Reads a scene file (JSON mirroring the defs); a bad file raises SceneError naming file, key and range."""
     err = ffi.new("char[]", _ERROR_SIZE)
     ptr = lib.wfScene_Load(str(path).encode(), err, _ERROR_SIZE)
@@ -789,7 +971,8 @@ def load_scene(path):
     return _scene(ptr, str(path))
 
 
-def parse_scene(text, name="<string>"):
+def parse_scene(text: str, name: str = "<string>") -> Scene:
+    """A scene from JSON text (`name` is the file name its errors give); a bad scene raises SceneError."""
     err = ffi.new("char[]", _ERROR_SIZE)
     ptr = lib.wfScene_Parse(text.encode(), name.encode(), err, _ERROR_SIZE)
     if ptr == ffi.NULL:
@@ -797,13 +980,13 @@ def parse_scene(text, name="<string>"):
     return _scene(ptr, name)
 
 
-def presets():
+def presets() -> Dict[str, str]:
     """{name: description} of the built-in scenes (the seed documents')."""
     return {ffi.string(lib.wfPresetName(i)).decode(): ffi.string(lib.wfPresetDescription(i)).decode()
             for i in range(lib.wfPresetCount())}
 
 
-def preset(name):
+def preset(name: str) -> Scene:
     """A preset's defs as a Scene (one cloth)."""
     w, c = WorldDef(), ClothDef()
     if not lib.wfPresetGet(name.encode(), w._c, c._c):
@@ -812,13 +995,13 @@ def preset(name):
 
 
 # ------------------------------------------------------------------------------------------ backends, devices
-def backends():
+def backends() -> List[str]:
     """Backends built in: "cpu", and "vulkan" when the Vulkan backend is compiled in."""
     err = ffi.new("char[]", _ERROR_SIZE)
     return ["cpu"] + (["vulkan"] if lib.wfEnumerateDevices(ffi.NULL, 0, err, _ERROR_SIZE) >= 0 else [])
 
 
-def devices():
+def devices() -> List[Dict[str, Any]]:
     """The Vulkan devices: [{"name", "hardware", "apiVersion"}]; [] without a loader, driver or backend."""
     err = ffi.new("char[]", _ERROR_SIZE)
     n = lib.wfEnumerateDevices(ffi.NULL, 0, err, _ERROR_SIZE)
@@ -830,6 +1013,23 @@ def devices():
 
 
 # ------------------------------------------------------------------------------------------ rendering
+class _RendererHandle:
+    """A renderer's pointer and the core of the world it draws (which destroys it first)."""
+    __slots__ = ("ptr", "core", "__weakref__")
+
+    def __init__(self, core):
+        self.ptr = None
+        self.core = core
+
+
+def _destroy_renderer(h):
+    ptr, h.ptr = h.ptr, None
+    if ptr is not None:
+        render_lib.wfDestroyRenderer(ptr)
+    if h.core is not None:
+        h.core.renderers.discard(h)
+
+
 def _need_render():
     if render_lib is None:
         raise WeftError("weft was built without the renderer (needs the Vulkan headers, glslc and libpng)")
@@ -842,13 +1042,16 @@ class Renderer:
     solver's buffers; it is closed before its world is.
     """
 
-    def __init__(self, world=None, size=(1280, 720), def_=None, **fields):
+    def __init__(self, world: Optional[World] = None, size: Tuple[int, int] = (1280, 720), def_: Any = None,
+                 _keep_world: bool = True, **fields: Any) -> None:
         _need_render()
         d = _def_from(RendererDef, def_, {})
         d.width, d.height = (int(s) for s in size)
         d.update(**fields)
-        self._ptr = None
-        self._world = world
+        # A renderer keeps its world alive (it is destroyed before the world in any case); the one
+        # weft.render caches on a world does not, or the two would be a cycle.
+        self._world = world if _keep_world else None
+        self._h = h = _RendererHandle(world._core if world is not None else None)
         if world is not None:
             d._c.world = world._live()
         err = ffi.new("char[]", _ERROR_SIZE)
@@ -856,17 +1059,19 @@ class Renderer:
         if ptr == ffi.NULL:
             raise _creation_error(ffi.string(err).decode(), d, lambda m: BackendUnavailableError(
                 m, "WF_ERROR_BACKEND_UNAVAILABLE"))
-        self._ptr = ptr
+        h.ptr = ptr
+        if h.core is not None:
+            h.core.renderers.add(h)
+        self._finalizer = weakref.finalize(self, _destroy_renderer, h)
         self._size = (d.width, d.height)
-        if world is not None:
-            world._renderers.append(self)
 
-    def close(self):
-        if self._ptr is not None:
-            render_lib.wfDestroyRenderer(self._ptr)
-            self._ptr = None
-            if self._world is not None and self in self._world._renderers:
-                self._world._renderers.remove(self)
+    @property
+    def _ptr(self):
+        return self._h.ptr
+
+    def close(self) -> None:
+        """Destroys the renderer (its world's close does it too); further use raises ClosedError."""
+        self._finalizer()
 
     def __enter__(self):
         return self
@@ -874,12 +1079,10 @@ class Renderer:
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        if getattr(self, "_ptr", None) is not None:
-            try:
-                self.close()
-            except Exception:  # interpreter shutdown: the module may be half torn down
-                pass
+    def __repr__(self):
+        if self._ptr is None:
+            return "<weft.Renderer closed>"
+        return "<weft.Renderer %dx%d device=%r>" % (self._size[0], self._size[1], self.device_name)
 
     def _live(self):
         if self._ptr is None:
@@ -891,19 +1094,23 @@ class Renderer:
             _raise(result, ffi.string(render_lib.wfRenderer_GetLastError(self._ptr)).decode())
 
     @property
-    def size(self):
+    def size(self) -> Tuple[int, int]:
+        """(width, height) in pixels."""
         return self._size
 
     @property
-    def def_(self):
+    def def_(self) -> Any:
+        """The resolved RendererDef (wfRenderer_GetDef)."""
         return RendererDef._from_c(render_lib.wfRenderer_GetDef(self._live()))
 
     @property
-    def device_name(self):
+    def device_name(self) -> str:
+        """The Vulkan device it draws with."""
         return ffi.string(render_lib.wfRenderer_GetDeviceName(self._live())).decode()
 
     @property
-    def validation_count(self):
+    def validation_count(self) -> int:
+        """Vulkan validation messages so far (0 unless validation is on and something is wrong)."""
         return render_lib.wfRenderer_GetValidationCount(self._live())
 
     @property
@@ -921,12 +1128,14 @@ class Renderer:
         """Bytes of cloth state copied from the host for the last frame."""
         return render_lib.wfRenderer_GetUploadBytes(self._live())
 
-    def resize(self, size):
+    def resize(self, size: Tuple[int, int]) -> None:
+        """Changes the image size (width, height)."""
         w, h = (int(s) for s in size)
         self._check(render_lib.wfRenderer_Resize(self._live(), w, h))
         self._size = (w, h)
 
-    def set_style(self, colorMode="texture", wireframe=False, showPins=True):
+    def set_style(self, colorMode: Union[str, int] = "texture", wireframe: bool = False, showPins: bool = True) -> None:
+        """How cloths are drawn: colorMode "texture", "speed" or "strain"; a wireframe over them; pins as dots."""
         mode = ffi.new("wfColorMode *")
         if isinstance(colorMode, str):
             if not render_lib.wfColorModeFromName(colorMode.encode(), mode):
@@ -936,7 +1145,7 @@ class Renderer:
             mode[0] = int(colorMode)
         render_lib.wfRenderer_SetStyle(self._live(), mode[0], bool(wireframe), bool(showPins))
 
-    def draw(self, world, cloths=None, camera=None):
+    def draw(self, world: World, cloths: Cloths = None, camera: Any = None) -> None:
         """Draws the world's cloths (all by default); camera: a Camera, a preset name or None (fit)."""
         p = self._live()
         cam = _camera(world, cloths, camera)
@@ -944,7 +1153,7 @@ class Renderer:
             ids = world._ids(cloths)
             self._check(render_lib.wfRenderer_DrawWorld(p, world._live(), ids, len(world._id_list(cloths)), cam._c))
 
-    def read(self, out=None):
+    def read(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The last frame as (h, w, 4) uint8 sRGB RGBA, rows top to bottom, into `out` when given."""
         w, h = self._size
         if out is None:
@@ -957,7 +1166,9 @@ class Renderer:
                                                      out.size))
         return out
 
-    def render(self, world, cloths=None, camera=None, out=None):
+    def render(self, world: World, cloths: Cloths = None, camera: Any = None,
+               out: Optional[np.ndarray] = None) -> np.ndarray:
+        """draw() then read(): the frame as (h, w, 4) uint8 sRGB RGBA."""
         self.draw(world, cloths, camera)
         return self.read(out)
 
@@ -972,7 +1183,8 @@ def _camera(world, cloths, camera):
     return Camera(**dict(camera))
 
 
-def render(world, size=(1280, 720), camera=None, out=None, **style):
+def render(world: World, size: Tuple[int, int] = (1280, 720), camera: Any = None,
+           out: Optional[np.ndarray] = None, **style: Any) -> np.ndarray:
     """One frame of `world` as a (h, w, 4) uint8 array. The renderer is kept on the world for the next
     call with the same size and style (RendererDef fields such as colorMode="speed", wireframe=True)."""
     _need_render()
@@ -980,7 +1192,7 @@ def render(world, size=(1280, 720), camera=None, out=None, **style):
     cache = world.__dict__.setdefault("_render_cache", {})
     r = cache.get(key)
     if r is None or r._ptr is None:
-        r = cache[key] = Renderer(world, size=key[0], **style)
+        r = cache[key] = Renderer(world, size=key[0], _keep_world=False, **style)
     return r.render(world, camera=camera, out=out)
 
 
@@ -988,17 +1200,21 @@ class Video:
     """An H.264 MP4 written through the ffmpeg command (wfVideoOpen): write() (h, w, 4) uint8 frames,
     close() finishes the file (nothing is left at `path` if it fails or is never closed)."""
 
-    def __init__(self, path, size, fps=30):
+    def __init__(self, path: Union[str, "os.PathLike[str]"], size: Tuple[int, int], fps: int = 30) -> None:
         _need_render()
         w, h = (int(s) for s in size)
         err = ffi.new("char[]", _ERROR_SIZE)
         self._size = (w, h)
-        self._ptr = render_lib.wfVideoOpen(str(path).encode(), w, h, int(fps), err, _ERROR_SIZE)
-        if self._ptr == ffi.NULL:
-            self._ptr = None
+        self._ptr = None
+        ptr = render_lib.wfVideoOpen(str(path).encode(), w, h, int(fps), err, _ERROR_SIZE)
+        if ptr == ffi.NULL:
             raise WeftError(ffi.string(err).decode(), "WF_ERROR_IO")
+        self._ptr = ptr
+        # Unclosed (an exception, or dropped): the file is abandoned, as wfVideoDestroy does.
+        self._finalizer = weakref.finalize(self, render_lib.wfVideoDestroy, ptr)
 
-    def write(self, frame):
+    def write(self, frame: np.ndarray) -> None:
+        """Appends one (h, w, 4) uint8 frame."""
         if self._ptr is None:
             raise ClosedError("the video is closed")
         w, h = self._size
@@ -1009,10 +1225,12 @@ class Video:
         if r != lib.WF_OK:
             _raise(r, "video: cannot write a frame")
 
-    def close(self):
+    def close(self) -> None:
+        """Finishes the file (raises WeftError if ffmpeg failed); closing twice does nothing."""
         if self._ptr is None:
             return
         err = ffi.new("char[]", _ERROR_SIZE)
+        self._finalizer.detach()
         r = render_lib.wfVideoClose(self._ptr, err, _ERROR_SIZE)
         self._ptr = None
         if r != lib.WF_OK:
@@ -1025,10 +1243,5 @@ class Video:
         if exc_type is None:
             self.close()
         elif self._ptr is not None:
-            render_lib.wfVideoDestroy(self._ptr)
             self._ptr = None
-
-    def __del__(self):
-        if getattr(self, "_ptr", None) is not None:
-            render_lib.wfVideoDestroy(self._ptr)
-            self._ptr = None
+            self._finalizer()

@@ -20,12 +20,13 @@ How a field looks from Python, by its C type:
     a class in POINTEES         by the def and copied deeply when the def comes from C
   other pointers              not exposed (callbacks, devices: the World and Renderer own them)
 """
+import difflib
 import os
 
 import numpy as np
 
 from ._ffi import ARRAY_WIDTHS, ffi
-from .errors import DefError
+from .errors import DefError, UnknownFieldError
 
 _HIDDEN = {"internalValue"}
 
@@ -97,6 +98,43 @@ def _is_tuple_struct(t):
 
 
 _LAYOUTS = {}
+_FIELD_PATHS = {}
+
+
+def _field_paths(ctype):
+    """[(dotted path, kind)] of the fields a user sets in a struct and its nested ones, once per type."""
+    key = ctype.cname
+    if key not in _FIELD_PATHS:
+        out = []
+
+        def walk(t, prefix):
+            for name, f in _layout(t).items():
+                if f.kind == "struct":
+                    walk(f.ctype, prefix + name + ".")
+                elif f.kind not in ("hidden", "count"):
+                    out.append((prefix + name, f.kind))
+        walk(ctype, "")
+        _FIELD_PATHS[key] = out
+    return _FIELD_PATHS[key]
+_POINTER_TYPES = {}
+_HAS_POINTERS = {}
+
+
+def _pointer_type(cname):
+    """ffi.typeof("T *"), parsed once per type."""
+    t = _POINTER_TYPES.get(cname)
+    if t is None:
+        t = _POINTER_TYPES[cname] = ffi.typeof(cname + " *")
+    return t
+
+
+def _has_pointers(ctype):
+    """Whether a struct holds a pointer, here or in a nested struct."""
+    key = ctype.cname
+    if key not in _HAS_POINTERS:
+        _HAS_POINTERS[key] = any(f.type.kind == "pointer" or (f.type.kind == "struct" and _has_pointers(f.type))
+                                 for _, f in ctype.fields)
+    return _HAS_POINTERS[key]
 
 
 def _layout(ctype):
@@ -133,6 +171,8 @@ class Def:
         object.__setattr__(self, "_path", _path)
         if _view is not None:
             object.__setattr__(self, "_c", _view)
+            if _root is None:  # a view that is its own root keeps its strings and arrays
+                object.__setattr__(self, "_keep", {})
         else:
             object.__setattr__(self, "_keep", {})
             c = ffi.new(self._ctype + " *")
@@ -143,12 +183,19 @@ class Def:
 
     # ---- construction from C values
     @classmethod
-    def _from_c(cls, value):
+    def _from_c(cls, value, _path=""):
         """A def that owns a copy of a struct the library returned; strings and arrays it points to
-        are copied too, other pointers cleared (they belong to whoever made the struct)."""
-        d = cls()
-        d._c[0] = value
-        d._own_pointers(d._c, "")
+        are copied too, other pointers cleared (they belong to whoever made the struct). A struct
+        without pointers (wfMaterial, the world's parts) is one copy: the live setters read the
+        current values this way on every call."""
+        d = object.__new__(cls)
+        c = ffi.new(_pointer_type(cls._ctype), value)
+        object.__setattr__(d, "_root", d)
+        object.__setattr__(d, "_path", _path)  # a part's path in its parent ("wind."), for messages
+        object.__setattr__(d, "_keep", {})
+        object.__setattr__(d, "_c", c)
+        if _has_pointers(ffi.typeof(cls._ctype)):
+            d._own_pointers(c, _path)
         return d
 
     def _own_pointers(self, c, prefix):
@@ -197,16 +244,7 @@ class Def:
     def field_paths(cls, kinds=None):
         """Every field a Python user sets, as dotted paths ("step.substeps"), with its kind:
         [("backend", "enum"), ("step.substeps", "int"), ...]."""
-        out = []
-
-        def walk(ctype, prefix):
-            for name, f in _layout(ctype).items():
-                if f.kind == "struct":
-                    walk(f.ctype, prefix + name + ".")
-                elif f.kind not in ("hidden", "count"):
-                    out.append((prefix + name, f.kind))
-        walk(ffi.typeof(cls._ctype), "")
-        return [p for p in out if kinds is None or p[1] in kinds]
+        return [p for p in _field_paths(ffi.typeof(cls._ctype)) if kinds is None or p[1] in kinds]
 
     def _fields(self):
         return _layout(ffi.typeof(self._c).item)
@@ -219,7 +257,7 @@ class Def:
             raise AttributeError(name)
         f = self._fields().get(name)
         if f is None or f.kind == "hidden":
-            raise AttributeError("%s has no field '%s'" % (self._ctype, name))
+            raise self._unknown_field(name)
         c = self._c
         v = getattr(c, name)
         if f.kind == "struct":
@@ -243,9 +281,9 @@ class Def:
         f = self._fields().get(name)
         path = self._path + name
         if f is None or f.kind == "hidden":
-            raise AttributeError("%s has no field '%s'" % (self._ctype, name))
+            raise self._unknown_field(name, value)
         if f.kind == "count":
-            raise AttributeError("%s: set by its array (%s is the array's number of rows)" % (path, name))
+            raise UnknownFieldError("%s: set by its array (%s is the array's number of rows)" % (path, name), path)
         c = self._c
         try:
             if f.kind == "struct":
@@ -304,6 +342,40 @@ class Def:
                 raise
             raise DefError("%s: %r: %s" % (path, value, e), path) from None
 
+    _NO_VALUE = object()
+
+    def _unknown_field(self, name, value=_NO_VALUE):
+        """The error for a field this def does not have (issue 29.2), in the manner of the scene
+        loader's "unknown key (known: ...)": where a nested def has the name, the path and the dict
+        that sets it (World(substeps=10): step={'substeps': 10}); else the close matches (difflib,
+        ignoring case) among this def's fields and its nested ones; then the fields there are."""
+        ctype = ffi.typeof(self._c).item
+        cname = ctype.cname.replace("struct ", "")
+        path = self._path + name
+        top = [n for n, f in _layout(ctype).items() if f.kind not in ("hidden", "count")]
+        nested = [p for p, _ in _field_paths(ctype) if "." in p]
+        message = "%s: %s has no field '%s'" % (path, cname, name)
+        homes = [p for p in nested if p.rsplit(".", 1)[1].lower() == name.lower()]
+        if homes:
+            home = homes[0]
+            parts = home.split(".")
+            shown = value if value is not self._NO_VALUE else "..."
+            for part in reversed(parts[1:]):
+                shown = {part: shown}
+            message += "; it is %s: %s=%r" % (home, parts[0], shown)
+        else:
+            candidates = {}
+            for p in top + nested:
+                candidates.setdefault(p.rsplit(".", 1)[-1].lower(), []).append(p)
+            close = ([name.lower()] if name.lower() in candidates  # only the case differs
+                     else difflib.get_close_matches(name.lower(), list(candidates), n=3, cutoff=0.6))
+            close = [p for key in close for p in candidates[key]]
+            if close:
+                message += "; did you mean %s?" % (close[0] if len(close) == 1 else
+                                                   ", ".join(close[:-1]) + " or " + close[-1])
+        message += " (fields: %s)" % ", ".join(top)
+        return UnknownFieldError(message, path)
+
     def _set_string(self, c, path, name, value):
         if value is None:
             self._root._keep.pop(path, None)
@@ -337,6 +409,8 @@ class Def:
         return self
 
     def to_dict(self):
+        """The fields as a dict (nested parts as dicts, arrays as lists): what update() and the
+        constructors take back."""
         out = {}
         for name, f in self._fields().items():
             if f.kind in ("hidden", "count"):
@@ -362,10 +436,42 @@ class Def:
         return isinstance(other, Def) and self._ctype == other._ctype and self.to_dict() == other.to_dict()
 
     def __repr__(self):
-        parts = []
-        for k, v in self.to_dict().items():
-            parts.append("%s=%r" % (k, v))
-        return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%s" % kv for kv in self._repr_items()))
+
+    def _repr_items(self):
+        """(name, text) per field for repr: a float field as the shortest text that reads back as the
+        same float32 (timeStep=0.016666668, not the double 0.01666666753590107), nested defs as the
+        dicts that set them, arrays by shape."""
+        out = []
+        for name, f in self._fields().items():
+            if f.kind in ("hidden", "count"):
+                continue
+            v = getattr(self, name)
+            if f.kind == "struct":
+                text = "{%s}" % ", ".join("%r: %s" % kv for kv in v._repr_items())
+            elif f.kind == "float":
+                text = _float_text(v, f.ctype.cname)
+            elif f.kind == "tuple":
+                text = "(%s)" % ", ".join(_float_text(a, "float") for a in v)
+            elif f.kind == "array":
+                item = f.ctype.item
+                text = "(%s)" % ", ".join(_float_text(a, item.cname) if item.kind == "primitive" and
+                                          item.cname in ("float", "double") else repr(a) for a in v)
+            elif f.kind == "buffer" and v is not None and v.size > 12:
+                text = "<%s array %s>" % (v.dtype.name, "x".join(str(n) for n in v.shape))
+            elif f.kind == "buffer" and v is not None:  # a few pins: the list that sets them
+                text = repr(v.tolist())
+            else:
+                text = repr(v)
+            out.append((name, text))
+        return out
+
+
+def _float_text(v, cname):
+    """A float field's value as text: float32 fields by numpy's shortest round-trip form."""
+    if cname == "float":  # numpy's shortest float32 digits, written as Python writes that number
+        return repr(float(str(np.float32(v))))
+    return repr(float(v))
 
 
 _VIEWS = {}

@@ -101,7 +101,26 @@ def _load():
     # very copy (the dynamic linker matches the soname of a loaded object), so both share one core.
     lib = ffi.dlopen(lib_path)
     render_lib = ffi.dlopen(render_lib_path) if has_render else None
+    for library in (lib, render_lib):
+        if library is not None:
+            _resolve_all(library)
     return ffi, lib, render_lib
+
+
+def _resolve_all(library):
+    """Looks up every function and constant of a dlopen()ed library now, once.
+
+    cffi looks a name up at its first use, under the FFI's lock, which is not reentrant. A finaliser
+    that the cyclic GC runs during that lookup (any allocation can start a collection) and that calls
+    a function not yet looked up waits for the same lock for ever (issue 29.1). Once looked up, a
+    name is a plain attribute: calls take no lock. A name declared but not in this library (render.h's
+    functions in libweft.so) stays unresolved; it is never called there.
+    """
+    for name in dir(library):
+        try:
+            getattr(library, name)
+        except (AttributeError, NotImplementedError):
+            pass
 
 
 ffi, lib, render_lib = _load()

@@ -17,6 +17,11 @@ class DefError(WeftError, ValueError):
         self.field = field if field is not None else message.split(":", 1)[0]
 
 
+class UnknownFieldError(DefError, AttributeError):
+    """A def field that does not exist (a typo, or a field of a nested def): the message names the
+    close matches and the fields there are. An AttributeError too, so hasattr() answers False."""
+
+
 class ArgumentError(WeftError, ValueError):
     """A bad argument: a stale cloth, an index out of range, an array of the wrong size, a NaN."""
 

@@ -389,3 +389,36 @@ def test_every_def_field_is_in_its_table():
             checked += 1
         assert set(table) <= set(members), f"{name}: table entries that are no member: {set(table) - set(members)}"
     print(f"{checked} fields of {len(TABLED)} defs in their tables")
+
+
+def test_a_misspelt_field_is_a_def_error_with_suggestions():
+    """Issue 29.2: a typo raised a bare AttributeError. Now a DefError (still an AttributeError, for
+    hasattr and old code) names the field, the close matches and the fields there are; a field of a
+    nested def says where it lives and how to pass it."""
+    with weft.World(backend="cpu") as w:
+        c = w.add_cloth(cols=4, rows=4)
+        with pytest.raises(weft.DefError, match=r"^bendcompliance: wfMaterial has no field 'bendcompliance'; "
+                                                r"did you mean bendCompliance\?") as e:
+            c.set_material(bendcompliance=1e-4)
+        assert e.value.field == "bendcompliance" and isinstance(e.value, AttributeError)
+        assert "stretchCompliance" in str(e.value)  # the known fields are listed
+        with pytest.raises(weft.DefError, match=r"wind.strenght: wfWindDef has no field 'strenght'; did you mean strength\?"):
+            w.set_wind(strenght=2.0)
+    # a field of a nested def: where it lives, and the dict that sets it
+    with pytest.raises(weft.DefError, match=r"^substeps: wfWorldDef has no field 'substeps'; it is step.substeps: "
+                                            r"step=\{'substeps': 10\}") as e:
+        weft.World(substeps=10)
+    assert e.value.field == "substeps"
+    with pytest.raises(weft.DefError, match=r"mass: wfClothDef has no field 'mass'; it is material.mass: "
+                                            r"material=\{'mass': 0.5\}"):
+        weft.ClothDef(mass=0.5)
+    # a near miss of a nested field
+    with pytest.raises(weft.DefError, match=r"did you mean step.substeps"):
+        weft.WorldDef(substep=10)
+    # reading: an AttributeError with the same help; hasattr still answers
+    with pytest.raises(AttributeError, match=r"did you mean cols\?"):
+        weft.ClothDef().colz
+    assert not hasattr(weft.ClothDef(), "colz") and hasattr(weft.ClothDef(), "cols")
+    # nothing close: the fields are listed
+    with pytest.raises(weft.DefError, match=r"wfMaterial has no field 'zzz' \(fields: .*stretchCompliance"):
+        weft.Material(zzz=1)
