@@ -21,7 +21,7 @@ const PUSH_SHIFT = 8u;
 struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
 struct ClothParams {
   gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
-  shift: vec4f, sphereCenter: vec4f, contactBand: vec4f,
+  shift: vec4f, sphereCenter: vec4f, contactBand: vec4f, floor: vec4f,
   h: f32, velFactor: f32, damping: f32, mass: f32, stiffness: f32, springDamping: f32, relaxation: f32,
   windStrength: f32, windFrequency: f32, windPhasePerColumn: f32, sphereR: f32, floorY: f32, friction: f32,
   flags: u32, grabIndex: i32, cols: u32, particleCount: u32, colorCount: u32, maxSpeed: f32,
@@ -100,14 +100,9 @@ fn respond(v: ptr<function, vec4f>, nx: f32, ny: f32, nz: f32, vs: vec3f) {
   if (vt > F.P.friction * -vn) {
     scale = 1.0 - F.P.friction * -vn / vt;
   }
-  (*v).x = plusZero(vs.x + tx * scale);
-  (*v).y = plusZero(vs.y + ty * scale);
-  (*v).z = plusZero(vs.z + tz * scale);
-}
-
-// wfPlusZero: a zero of either sign as +0, by its bits (no compiler folds a bit test away).
-fn plusZero(x: f32) -> f32 {
-  return select(x, 0.0, bitcast<u32>(x) == 0x80000000u);
+  (*v).x = vs.x + tx * scale;
+  (*v).y = vs.y + ty * scale;
+  (*v).z = vs.z + tz * scale;
 }
 
 // wfCpuCollide for one particle: out of the sphere and above the floor, then fix the velocity.
@@ -141,7 +136,7 @@ fn collide(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32) {
   }
   if ((F.P.flags & FLAG_FLOOR) != 0u && (*x).y < F.P.floorY) {
     (*x).y = F.P.floorY;
-    respond(v, 0.0, 1.0, 0.0, vec3f(0.0));
+    respond(v, F.P.floor.x, F.P.floor.y, F.P.floor.z, F.P.floor.www); // not constants: see shared.h
   }
 }
 

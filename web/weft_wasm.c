@@ -386,6 +386,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, &p);
 	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
 	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;

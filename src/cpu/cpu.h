@@ -105,12 +105,6 @@ wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);
 // Response to a contact with outward normal n at a collider moving with velocity vs:
 // STOP zeroes the velocity (the second document); FRICTION removes the approaching normal part of
 // the relative velocity and applies Coulomb friction, |dv_t| <= mu |v_n|, to the tangential part.
-// x with a zero of either sign as +0. A response's velocity is often exactly zero (a particle
-// stopped by friction), and whether it comes out as -0 or +0 depends on how a compiler treats
-// additions of a constant zero (a GPU driver may fold 0 + x to x, where x + 0 gives +0 in IEEE
-// arithmetic): both backends write +0, so their states stay the same bits (WfPlusZero on the GPU).
-static inline float wfPlusZero(float x) { return x == 0.0f ? 0.0f : x; }
-
 static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx, float ny, float nz, wfVec3 vs)
 {
 	if (contact->response == WF_CONTACT_STOP) {
@@ -124,9 +118,9 @@ static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx
 	float tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
 	float vt = sqrtf(tx * tx + ty * ty + tz * tz);
 	float scale = vt > contact->friction * -vn ? 1.0f - contact->friction * -vn / vt : 0.0f;
-	v->x = wfPlusZero(vs.x + tx * scale);
-	v->y = wfPlusZero(vs.y + ty * scale);
-	v->z = wfPlusZero(vs.z + tz * scale);
+	v->x = vs.x + tx * scale;
+	v->y = vs.y + ty * scale;
+	v->z = vs.z + tz * scale;
 }
 
 // Pushes a particle out of one collider (surface + thickness) and fixes its velocity against the

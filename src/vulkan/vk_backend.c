@@ -46,7 +46,7 @@
 
 _Static_assert(sizeof(wfVkPush) == 16, "push constants");
 _Static_assert(sizeof(wfVkClothParams) % 16 == 0, "std430 struct size");
-_Static_assert(offsetof(wfVkClothParams, h) == 144, "vec4 members first");
+_Static_assert(offsetof(wfVkClothParams, h) == 160, "vec4 members first");
 _Static_assert(sizeof(wfVkSubstep) == 48, "std430 substep record");
 _Static_assert(WF_VK_MAX_SHAPES >= WF_MAX_COLLIDERS && WF_VK_MAX_SHAPE_STEPS == WF_GPU_MAX_COLLIDER_STEPS, "collider limits");
 _Static_assert(offsetof(wfVkClothParams, shapes) % 16 == 0 && sizeof(wfVkShape) == 48, "std430 shapes");
@@ -1655,6 +1655,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, p);
 	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
 	cp.aeroCoeff = (wfVkVec4){p->aero.drag, p->aero.lift, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};

@@ -199,9 +199,6 @@ vec3 WfAeroAccel(uint i)
 
 // Respond (cpu_stages.c): STOP zeroes the velocity; FRICTION removes the approaching normal part
 // of the relative velocity and applies Coulomb friction to the tangential part.
-// x with a zero of either sign as +0 (wfPlusZero): a bit test, which no compiler folds away.
-float WfPlusZero(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
-
 void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 {
 	if ((P.flags & WF_VK_FLAG_STOP) != 0u) {
@@ -216,9 +213,9 @@ void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 	precise float vt = sqrt(tx * tx + ty * ty + tz * tz);
 	precise float scale = vt > P.friction * -vn ? 1.0 - P.friction * -vn / vt : 0.0;
 	precise float ox = vs.x + tx * scale, oy = vs.y + ty * scale, oz = vs.z + tz * scale;
-	v.x = WfPlusZero(ox);
-	v.y = WfPlusZero(oy);
-	v.z = WfPlusZero(oz);
+	v.x = ox;
+	v.y = oy;
+	v.z = oz;
 }
 
 // Pushes x to q + n r and responds against the collider's surface velocity there: v + w x (x - c)
@@ -317,7 +314,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 	}
 	if ((P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y < P.floorY) {
 		x.y = P.floorY;
-		WfRespond(v, 0.0, 1.0, 0.0, vec3(0.0));
+		WfRespond(v, P.floor.x, P.floor.y, P.floor.z, P.floor.www); // not constants: see shared.h
 	}
 	for (uint k = 0u; k < P.shapeCount; ++k)
 		WfCollideShape(x, v, substep, k);

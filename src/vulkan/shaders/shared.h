@@ -258,6 +258,8 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 sphereCenter;    // xyz the sphere's centre at motion phase 0, local; + wfVkSubstep.sphereMotion
 	WF_VEC4 contactBand;     // the frame check's contact test (wfContactBand): x sphere radius + band,
 	                         // y local floor height + band
+	WF_VEC4 floor;           // (0, 1, 0, 0): the floor's normal and (w) its still surface's speed, read at
+	                         // run time: a constant zero there was folded away and left -0 where the CPU has +0
 	WF_FLOAT h;              // substep length
 	WF_FLOAT velFactor;      // XPBD 1/h, Jacobi retention/h
 	WF_FLOAT damping;        // XPBD damping
