@@ -85,19 +85,32 @@ export async function loadWeft(bytes) {
   };
 
   function wrap(w, sceneCloths) {
-      const n = x.wfw_particles(w);
-      const buffer = x.wfw_alloc(12 * n);
-      const info = floats(8, (p) => x.wfw_info(w, p));
-      const triangles = info[3];
-      let frameBytes = 0, frameCapacity = 0;
+      let n = x.wfw_particles(w), topology = x.wfw_topology(w);
+      let buffer = x.wfw_alloc(12 * n);
+      let info = floats(8, (p) => x.wfw_info(w, p));
+      let frameBytes = 0, frameCapacity = 0, changes = 0;
+      // Tearing changes the counts between frames (a reset undoes it): read again after a step
+      // or a reset; `topology` moves when they change (a reader of the arrays compares it).
+      const recount = () => {
+        const t = x.wfw_topology(w), m = x.wfw_particles(w);
+        if (t === topology && m === n) return;
+        if (m !== n) { x.wfw_free(buffer); buffer = x.wfw_alloc(12 * m); }
+        n = m;
+        info = floats(8, (p) => x.wfw_info(w, p));
+        ++changes;
+        topology = t;
+      };
       return {
-        particles: n,
-        constraints: info[1], colors: info[2], triangles,
+        get particles() { return n; },
+        get constraints() { return info[1]; },
+        get colors() { return info[2]; },
+        get triangles() { return info[3]; },
+        get topology() { return changes; },
         solver: ["xpbd", "jacobi", "springs"][info[4]], timeStep: info[7],
         // The live step def (the panel changes the substeps).
         get substeps() { return floats(8, (p) => x.wfw_info(w, p))[5]; },
         get iterations() { return floats(8, (p) => x.wfw_info(w, p))[6]; },
-        step() { check(x.wfw_step(w), "step"); },
+        step() { check(x.wfw_step(w), "step"); recount(); },
         // wfWorld_GetStateHash: the bits of the whole dynamic state, as a BigInt.
         stateHash() {
           const p = x.wfw_alloc(8);
@@ -113,7 +126,7 @@ export async function loadWeft(bytes) {
           return new Float32Array(memory.buffer.slice(buffer, buffer + 12 * n));
         },
         velocities() { return floats(3 * n, (p) => x.wfw_velocities(w, p)); },
-        indices() { return new Uint32Array(floats(3 * triangles, (p) => x.wfw_indices(w, p)).buffer); },
+        indices() { return new Uint32Array(floats(3 * info[3], (p) => x.wfw_indices(w, p)).buffer); },
         uvs() { return floats(2 * n, (p) => x.wfw_uvs(w, p)); },
         colliders() {
           const c = floats(8, (p) => x.wfw_colliders(w, p));
@@ -137,7 +150,7 @@ export async function loadWeft(bytes) {
         grab(i, p) { check(x.wfw_grab(w, i, p[0], p[1], p[2]), "grab"); },
         moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },
         release() { check(x.wfw_release(w), "release"); },
-        reset() { check(x.wfw_reset(w), "reset"); },
+        reset() { check(x.wfw_reset(w), "reset"); recount(); },
         params() {
           const p = floats(4, (q) => x.wfw_get_params(w, q));
           return { gravityY: p[0], substeps: p[1], damping: p[2], wind: p[3] };
