@@ -246,15 +246,13 @@ async function pickOption(page, id, value) {
   for (let k = 0; k < Math.abs(to - from); ++k) await page.keyboard.press(to > from ? "ArrowDown" : "ArrowUp");
   await page.keyboard.press("Enter");
 }
-// A file dropped on the page as a browser delivers it (the drop event with the file).
-async function dropFile(page, name, bytes) {
-  await page.evaluate(async (n, b64) => {
-    const bin = atob(b64), data = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; ++i) data[i] = bin.charCodeAt(i);
+// Files dropped on the page as a browser delivers them (the drop event with the files).
+async function dropFile(page, name, bytes, more = []) {
+  await page.evaluate(async (list) => {
     const dt = new DataTransfer();
-    dt.items.add(new File([data], n, { type: "application/json" }));
+    for (const [n, b64] of list) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], n));
     window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, name, bytes.toString("base64"));
+  }, [[name, bytes], ...more].map(([n, b]) => [n, b.toString("base64")]));
 }
 // Each preset's solver, as the read-out names it.
 const solverOf = { xpbd: "xpbd:", "compute-cloth": "springs:", "spring-mesh": "jacobi:" };
@@ -264,6 +262,7 @@ async function visitorTests() {
   // Issue 32.1: WebGPU, spring-mesh running, Space, 3 s, Space: the next step comes as quickly as
   // any (paused frames queued ~84 draws ahead of it: about 12 s of no step and no picture).
   {
+    const began = Date.now();
     const { page, errors } = await visit("backend=webgpu&preset=spring-mesh");
     await clockPast(page, 0.1);
     await page.keyboard.press("Space");
@@ -276,11 +275,13 @@ async function visitorTests() {
     check(resumed !== null && ms < 3000 && errors.length === 0,
       `visitor webgpu spring-mesh: Space, 3 s, Space: the clock moves again after ${ms} ms (at most 3000)${errorText(errors)}`);
     await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
   }
 
   // Issue 32.2: WebGPU, preset switches with the picker and a dropped scene while the cloth steps:
   // each runs, and not one error (a load destroyed the solver under the frame that awaited it).
   {
+    const began = Date.now();
     const { page, errors } = await visit("backend=webgpu");
     await clockPast(page, 0.1);
     const ran = [];
@@ -297,10 +298,12 @@ async function visitorTests() {
     ran.push(`flag.json ${(await clockPast(page, t + 0.05)) !== null ? "runs" : "stopped"}`);
     check(ran.every((r) => r.endsWith("runs")) && errors.length === 0, `visitor webgpu: picked while stepping: ${ran.join(", ")}${errorText(errors)}`);
     await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
   }
 
   // Issue 32.3: WebGL2, scenes/tear.json: the sheet tears (more particles) and the picture goes on.
   {
+    const began = Date.now();
     const { page, errors } = await visit("backend=webgl2");
     await dropFile(page, "tear.json", readFileSync(join(repo, "scenes/tear.json")));
     await page.waitForFunction(() => window.weft.scene() === "tear.json", { timeout: 20000 }).catch(() => {});
@@ -312,11 +315,13 @@ async function visitorTests() {
     const n = /: (\d+) particles/.exec(await readout(page))?.[1];
     check(torn && !a.equals(b) && errors.length === 0, `visitor webgl2 tear.json: torn (${n} particles, 1600 before), the picture still changes: ${!a.equals(b)}${errorText(errors)}`);
     await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
   }
 
   // Issue 32.4: a preset picked with the mouse, then S: the shortcut (sphere motion), not the
   // picker's type-ahead (which loaded spring-mesh); a control reached with Tab keeps its keys.
   {
+    const began = Date.now();
     const { page, errors } = await visit("backend=webgl2");
     await pickOption(page, "preset", "compute-cloth");
     await page.waitForFunction(() => window.weft.sphereMoving !== undefined, { timeout: 5000 }).catch(() => {});
@@ -333,10 +338,12 @@ async function visitorTests() {
     const [ticked, paused] = await page.evaluate(() => [document.getElementById("wireframe").checked, window.weft.paused()]);
     check(ticked && !paused, `visitor webgl2: Space on the focused wireframe box ticks it (${ticked}) and does not pause (${paused})`);
     await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
   }
 
   // Issue 32.5: the picker shows ?preset= and a dropped scene; the backend switch keeps either.
   {
+    const began = Date.now();
     const { page, errors } = await visit("backend=webgl2&preset=spring-mesh");
     const all = [], said = [];
     const picked = () => page.evaluate(() => { const s = document.getElementById("preset"); return [s.value, s.options[s.selectedIndex].textContent]; });
@@ -366,6 +373,41 @@ async function visitorTests() {
     all.push(...errors);
     check(ok && all.length === 0, `visitor: ${said.join("; ")}${errorText(all)}`);
     await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+
+  // Issue 32.7: every scene of scenes/ ships with the site and runs on WebGL2 picked from the
+  // picker (the skirt with the OBJ it names; ?test, so that each steps two frames and no more);
+  // skirt.json opened with the file input together with its OBJ runs; dropped alone it says what
+  // the weft command says of a missing file.
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("test&backend=webgl2");
+    const scenes = readdirSync(join(repo, "scenes")).filter((f) => f.endsWith(".json")).sort();
+    const stopped = [];
+    for (const name of scenes) {
+      await pickOption(page, "preset", name);
+      await page.waitForFunction((n) => window.weft.scene() === n || window.weft.message(), { timeout: 20000 }, name).catch(() => {});
+      const said = await page.evaluate(() => window.weft.message());
+      const t = await page.evaluate(() => window.weft.stepFrames(2));
+      if (said || !(t > 0)) stopped.push(`${name}: ${said || "the clock stopped"}`);
+    }
+    check(scenes.length > 10 && stopped.length === 0 && errors.length === 0,
+      `visitor webgl2: ${scenes.length - stopped.length} of ${scenes.length} scenes of scenes/ picked from the picker run${stopped.length ? ": " + stopped.join("; ") : ""}${errorText(errors)}`);
+    await pickOption(page, "preset", "xpbd");
+    const input = await page.$("#open");
+    await input.uploadFile(join(repo, "scenes/skirt.json"), join(repo, "scenes/meshes/skirt.obj"));
+    await page.waitForFunction(() => window.weft.scene() === "skirt.json" || window.weft.message(), { timeout: 20000 }).catch(() => {});
+    const [opened, openedSaid] = await page.evaluate(() => [window.weft.scene(), window.weft.message()]);
+    await pickOption(page, "preset", "xpbd");
+    await dropFile(page, "skirt.json", readFileSync(join(repo, "scenes/skirt.json")));
+    await page.waitForFunction(() => window.weft.message(), { timeout: 20000 }).catch(() => {});
+    const alone = await page.evaluate(() => window.weft.message());
+    const want = "weft: skirt.json: cloth.mesh: meshes/skirt.obj: cannot open: No such file or directory";
+    check(opened === "skirt.json" && openedSaid === "" && alone === want && errors.length === 0,
+      `visitor webgl2: skirt.json and skirt.obj from the file input: ${opened || openedSaid}; skirt.json dropped alone: "${alone}"${errorText(errors)}`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
   }
 }
 

@@ -112,8 +112,32 @@ function exclusive(fn) {
 }
 const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
 
-// The preset picker's entries that are scene files shipped with the page (scenes/ of the repository).
-const sceneFiles = { flag: "./scenes/flag.json" };
+// The repository's scenes, shipped with the page (scenes/index.json lists them): the picker's second
+// group. A name without ".json" that is not a preset names one too (?preset=flag).
+const presets = new Set([...$("preset").options].map((o) => o.value));
+const sceneList = await fetch("./scenes/index.json").then((r) => r.json(), () => []).catch(() => []);
+{
+  const group = document.createElement("optgroup");
+  group.label = "scenes/";
+  for (const name of sceneList) group.append(new Option(name, name));
+  $("preset").append(group);
+}
+const sceneOf = (name) => (sceneList.includes(name) ? name : !presets.has(name) && sceneList.includes(`${name}.json`) ? `${name}.json` : "");
+// The OBJ files a scene's cloths name ("mesh", relative to the scene's folder), which a scene
+// needs beside it.
+function meshesOf(bytes) {
+  try {
+    const json = JSON.parse(new TextDecoder().decode(bytes));
+    return [json.cloth, ...(Array.isArray(json.cloths) ? json.cloths : [])].map((c) => c?.mesh).filter((m) => typeof m === "string" && m);
+  } catch { return []; } // the loader says what is wrong with it
+}
+// A shipped scene and the meshes it names, fetched.
+async function fetchScene(name) {
+  const get = async (path) => new Uint8Array(await (await fetch(`./scenes/${path}`)).arrayBuffer());
+  const bytes = await get(name), files = {};
+  for (const mesh of meshesOf(bytes)) files[mesh] = await get(mesh);
+  return { bytes, name, files };
+}
 let sceneName = "", dropped = 0;
 // The last dropped scene (its bytes and name): the picker's "dropped" entry loads it again, and the
 // backend switch carries it over the reload in sessionStorage.
@@ -131,10 +155,11 @@ function note(text) {
 // shows the message the weft command prints for that file and keeps the running cloth.
 function load(preset, file = null) { return exclusive(() => loadNow(preset, file)); }
 async function loadNow(preset, file = null) {
-  let next;
+  let next, shipped = null;
   try {
-    if (file) next = weft.createScene(file.bytes, file.name);
-    else if (sceneFiles[preset]) next = weft.createScene(new Uint8Array(await (await fetch(sceneFiles[preset])).arrayBuffer()), `${preset}.json`);
+    if (sceneOf(preset)) preset = sceneOf(preset);
+    if (sceneOf(preset)) shipped = await fetchScene(preset);
+    if (file ?? shipped) next = weft.createScene((file ?? shipped).bytes, (file ?? shipped).name, (file ?? shipped).files);
     else next = weft.createPreset(preset);
   } catch (e) {
     note(`weft: ${e.message}`);
@@ -149,7 +174,7 @@ async function loadNow(preset, file = null) {
     return false;
   }
   note("");
-  sceneName = file ? file.name : "";
+  sceneName = (file ?? shipped)?.name ?? "";
   showPicked(preset, file);
   if (cloth) {
     solver?.destroy();
@@ -176,7 +201,7 @@ async function loadNow(preset, file = null) {
   camera.position.set(4.2, 2.8, 5.4);
   controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
   if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
-  if (file || sceneFiles[preset]) {
+  if (file || sceneOf(preset)) {
     // A scene: the same direction, framing the cloth's first frame.
     const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(firstFrame, 3));
     const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
@@ -538,12 +563,25 @@ $("resetParams").addEventListener("click", () => exclusive(() => { setPanel(defa
 $("resetCloth").addEventListener("click", resetCloth);
 controls.addEventListener("change", () => { dirty = true; });
 window.addEventListener("resize", () => { dirty = true; });
-// A scene JSON file dropped on the page runs in place of the preset.
+// A scene file dropped on the page, or opened with the file input, runs in place of the preset;
+// the OBJ files it names come with it (in the same drop or the same pick; looked up by name).
+async function openFiles(list) {
+  const all = [...(list ?? [])];
+  const main = all.find((f) => /\.json$/i.test(f.name)) ?? all[0];
+  if (!main) return;
+  const files = {};
+  for (const f of all) if (f !== main) files[f.name] = new Uint8Array(await f.arrayBuffer());
+  await load("", { bytes: new Uint8Array(await main.arrayBuffer()), name: main.name, files });
+}
 window.addEventListener("dragover", (e) => e.preventDefault());
 window.addEventListener("drop", async (e) => {
   e.preventDefault();
-  const f = e.dataTransfer?.files?.[0];
-  if (f) await load("", { bytes: new Uint8Array(await f.arrayBuffer()), name: f.name });
+  await openFiles(e.dataTransfer?.files);
+  ++dropped;
+});
+$("open").addEventListener("change", async (e) => {
+  await openFiles(e.target.files);
+  e.target.value = "";
   ++dropped;
 });
 // The backend switch reloads the page with what the picker shows (a dropped scene through
@@ -552,10 +590,10 @@ $("backend").addEventListener("change", (e) => {
   params.set("backend", e.target.value);
   params.set("preset", $("preset").value);
   if ($("preset").value === DROPPED) {
+    const base64 = (bytes) => { let bin = ""; for (const b of bytes) bin += String.fromCharCode(b); return btoa(bin); };
+    const files = Object.fromEntries(Object.entries(droppedFile.files ?? {}).map(([k, v]) => [k, base64(v)]));
     try {
-      let bin = "";
-      for (const b of droppedFile.bytes) bin += String.fromCharCode(b);
-      sessionStorage.setItem("weft.dropped", JSON.stringify({ name: droppedFile.name, bytes: btoa(bin) }));
+      sessionStorage.setItem("weft.dropped", JSON.stringify({ name: droppedFile.name, bytes: base64(droppedFile.bytes), files }));
     } catch { params.delete("preset"); } // too large to keep: the default preset
   }
   location.search = params.toString();
@@ -564,8 +602,9 @@ $("backend").addEventListener("change", (e) => {
 function keptDrop() {
   try {
     const kept = JSON.parse(sessionStorage.getItem("weft.dropped"));
-    const bin = atob(kept.bytes);
-    return { name: kept.name, bytes: Uint8Array.from(bin, (c) => c.charCodeAt(0)) };
+    const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const files = Object.fromEntries(Object.entries(kept.files ?? {}).map(([k, v]) => [k, bytes(v)]));
+    return { name: kept.name, bytes: bytes(kept.bytes), files };
   } catch { return null; }
 }
 
