@@ -1,12 +1,86 @@
 // Loads weft.wasm (the C core compiled for wasm32-wasi) in a browser or in Node and wraps its
 // exports. Its WASI imports are provided here: writes to stdout/stderr (the library's log) go to
-// console.warn, the clock is performance.now(), the file calls find no files.
+// console.warn, the clock is performance.now(), and the file calls read a folder of files held in
+// memory (read only: a scene's "mesh" OBJ, handed over with the scene; none otherwise).
 
-const WASI_EBADF = 8;
+const WASI_EBADF = 8, WASI_ENOENT = 44, WASI_EROFS = 69;
+const PREOPEN = 3; // the one folder: "/", where relative paths land (wasi-libc's working directory)
+const FILETYPE_DIRECTORY = 3, FILETYPE_REGULAR = 4;
 
-function wasiImports(getMemory) {
+// `folder.files`: name -> bytes, for the duration of one call that loads a scene. A path is looked
+// up as it is, then by its last component (a file dropped on a page has no folder).
+function wasiImports(getMemory, folder) {
   const decoder = new TextDecoder();
+  const open = new Map(); // fd -> { bytes, at }
+  const find = (ptr, len) => {
+    const path = decoder.decode(new Uint8Array(getMemory().buffer, ptr, len)).replace(/^(\.?\/)+/, "");
+    return folder.files.get(path) ?? folder.files.get(path.slice(path.lastIndexOf("/") + 1));
+  };
+  const view = () => new DataView(getMemory().buffer);
   return {
+    fd_prestat_get(fd, out) {
+      if (fd !== PREOPEN) return WASI_EBADF;
+      view().setUint32(out, 0, true); // a directory
+      view().setUint32(out + 4, 1, true); // its name's length
+      return 0;
+    },
+    fd_prestat_dir_name(fd, ptr, len) {
+      if (fd !== PREOPEN || len < 1) return WASI_EBADF;
+      new Uint8Array(getMemory().buffer, ptr, 1)[0] = 0x2f; // "/"
+      return 0;
+    },
+    fd_fdstat_get(fd, out) {
+      const file = open.get(fd);
+      if (fd !== PREOPEN && !file) return WASI_EBADF;
+      const v = view();
+      v.setUint8(out, file ? FILETYPE_REGULAR : FILETYPE_DIRECTORY);
+      v.setUint16(out + 2, 0, true);
+      v.setBigUint64(out + 8, 0xffffffffffffffffn, true); // every right: the files are read only anyway
+      v.setBigUint64(out + 16, 0xffffffffffffffffn, true);
+      return 0;
+    },
+    path_filestat_get(fd, flags, ptr, len, out) {
+      const bytes = fd === PREOPEN ? find(ptr, len) : undefined;
+      if (!bytes) return WASI_ENOENT;
+      new Uint8Array(getMemory().buffer, out, 64).fill(0);
+      view().setUint8(out + 16, FILETYPE_REGULAR);
+      view().setBigUint64(out + 24, 1n, true);
+      view().setBigUint64(out + 32, BigInt(bytes.length), true);
+      return 0;
+    },
+    path_open(fd, dirflags, ptr, len, oflags, rightsBase, rightsInheriting, fdflags, out) {
+      const bytes = fd === PREOPEN ? find(ptr, len) : undefined;
+      if (!bytes) return oflags & 1 ? WASI_EROFS : WASI_ENOENT; // O_CREAT: nothing is written
+      const next = Math.max(PREOPEN, ...open.keys()) + 1;
+      open.set(next, { bytes, at: 0 });
+      view().setUint32(out, next, true);
+      return 0;
+    },
+    fd_read(fd, iovs, iovsLen, read) {
+      const file = open.get(fd);
+      if (!file) return WASI_EBADF;
+      const v = view();
+      let total = 0;
+      for (let i = 0; i < iovsLen; ++i) {
+        const ptr = v.getUint32(iovs + 8 * i, true), len = v.getUint32(iovs + 8 * i + 4, true);
+        const part = file.bytes.subarray(file.at, file.at + len);
+        new Uint8Array(getMemory().buffer, ptr, part.length).set(part);
+        file.at += part.length;
+        total += part.length;
+      }
+      v.setUint32(read, total, true);
+      return 0;
+    },
+    fd_seek(fd, offset, whence, out) {
+      const file = open.get(fd);
+      if (!file) return WASI_EBADF;
+      const at = Number(offset) + [0, file.at, file.bytes.length][whence];
+      if (!(at >= 0)) return 28; // EINVAL
+      file.at = at;
+      view().setBigUint64(out, BigInt(at), true);
+      return 0;
+    },
+    fd_close(fd) { return open.delete(fd) ? 0 : WASI_EBADF; },
     fd_write(fd, iovs, iovsLen, written) {
       const view = new DataView(getMemory().buffer);
       let text = "", total = 0;
@@ -19,8 +93,6 @@ function wasiImports(getMemory) {
       view.setUint32(written, total, true);
       return fd === 1 || fd === 2 ? 0 : WASI_EBADF;
     },
-    fd_close() { return WASI_EBADF; },
-    fd_seek() { return WASI_EBADF; },
     clock_time_get(id, precision, out) {
       const ns = BigInt(Math.round(performance.now() * 1e6));
       new DataView(getMemory().buffer).setBigUint64(out, ns, true);
@@ -31,10 +103,10 @@ function wasiImports(getMemory) {
 
 export async function loadWeft(bytes) {
   let memory = null;
-  // The page has no files: every other WASI call the module imports (the scene loader's mesh files
-  // go through fopen) answers EBADF: no preopened directory, so opening a file fails with a message.
+  // Every other WASI call the module imports answers EBADF.
   const module = await WebAssembly.compile(bytes);
-  const wasi = wasiImports(() => memory);
+  const folder = { files: new Map() };
+  const wasi = wasiImports(() => memory, folder);
   for (const i of WebAssembly.Module.imports(module))
     if (i.module === "wasi_snapshot_preview1" && !(i.name in wasi))
       wasi[i.name] = i.name === "proc_exit" ? (code) => { throw new Error(`weft.wasm exited (${code})`); } : () => WASI_EBADF;
@@ -70,13 +142,16 @@ export async function loadWeft(bytes) {
     },
     // A world from a scene file's bytes (Uint8Array) named `name`, read as the weft command reads a
     // file; an Error with the message the command prints (after "weft: ") when it is not a scene.
-    // The page runs its first cloth: `sceneCloths` says how many it has.
-    createScene(bytes, name) {
+    // The page runs its first cloth: `sceneCloths` says how many it has. `files` (name -> bytes)
+    // are what the scene's "mesh" keys may name (relative to the scene's folder, or by file name).
+    createScene(bytes, name, files = {}) {
       setText(name.slice(0, 255));
       const text = x.wfw_alloc(bytes.length + 1), count = x.wfw_alloc(4);
       new Uint8Array(memory.buffer, text, bytes.length).set(bytes);
       new Uint8Array(memory.buffer)[text + bytes.length] = 0;
-      const w = x.wfw_create_scene(text, bytes.length, count);
+      folder.files = new Map(Object.entries(files));
+      let w;
+      try { w = x.wfw_create_scene(text, bytes.length, count); } finally { folder.files = new Map(); }
       const cloths = new Int32Array(memory.buffer, count, 1)[0];
       x.wfw_free(text); x.wfw_free(count);
       if (w === 0) throw new Error(getText());
@@ -85,19 +160,32 @@ export async function loadWeft(bytes) {
   };
 
   function wrap(w, sceneCloths) {
-      const n = x.wfw_particles(w);
-      const buffer = x.wfw_alloc(12 * n);
-      const info = floats(8, (p) => x.wfw_info(w, p));
-      const triangles = info[3];
-      let frameBytes = 0, frameCapacity = 0;
+      let n = x.wfw_particles(w), topology = x.wfw_topology(w);
+      let buffer = x.wfw_alloc(12 * n);
+      let info = floats(8, (p) => x.wfw_info(w, p));
+      let frameBytes = 0, frameCapacity = 0, changes = 0;
+      // Tearing changes the counts between frames (a reset undoes it): read again after a step
+      // or a reset; `topology` moves when they change (a reader of the arrays compares it).
+      const recount = () => {
+        const t = x.wfw_topology(w), m = x.wfw_particles(w);
+        if (t === topology && m === n) return;
+        if (m !== n) { x.wfw_free(buffer); buffer = x.wfw_alloc(12 * m); }
+        n = m;
+        info = floats(8, (p) => x.wfw_info(w, p));
+        ++changes;
+        topology = t;
+      };
       return {
-        particles: n,
-        constraints: info[1], colors: info[2], triangles,
+        get particles() { return n; },
+        get constraints() { return info[1]; },
+        get colors() { return info[2]; },
+        get triangles() { return info[3]; },
+        get topology() { return changes; },
         solver: ["xpbd", "jacobi", "springs"][info[4]], timeStep: info[7],
         // The live step def (the panel changes the substeps).
         get substeps() { return floats(8, (p) => x.wfw_info(w, p))[5]; },
         get iterations() { return floats(8, (p) => x.wfw_info(w, p))[6]; },
-        step() { check(x.wfw_step(w), "step"); },
+        step() { check(x.wfw_step(w), "step"); recount(); },
         // wfWorld_GetStateHash: the bits of the whole dynamic state, as a BigInt.
         stateHash() {
           const p = x.wfw_alloc(8);
@@ -113,7 +201,7 @@ export async function loadWeft(bytes) {
           return new Float32Array(memory.buffer.slice(buffer, buffer + 12 * n));
         },
         velocities() { return floats(3 * n, (p) => x.wfw_velocities(w, p)); },
-        indices() { return new Uint32Array(floats(3 * triangles, (p) => x.wfw_indices(w, p)).buffer); },
+        indices() { return new Uint32Array(floats(3 * info[3], (p) => x.wfw_indices(w, p)).buffer); },
         uvs() { return floats(2 * n, (p) => x.wfw_uvs(w, p)); },
         colliders() {
           const c = floats(8, (p) => x.wfw_colliders(w, p));
@@ -137,7 +225,7 @@ export async function loadWeft(bytes) {
         grab(i, p) { check(x.wfw_grab(w, i, p[0], p[1], p[2]), "grab"); },
         moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },
         release() { check(x.wfw_release(w), "release"); },
-        reset() { check(x.wfw_reset(w), "reset"); },
+        reset() { check(x.wfw_reset(w), "reset"); recount(); },
         params() {
           const p = floats(4, (q) => x.wfw_get_params(w, q));
           return { gravityY: p[0], substeps: p[1], damping: p[2], wind: p[3] };

@@ -115,6 +115,18 @@ WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int 
 }
 
 WF_WASM_EXPORT(wfw_particles) int wfwParticles(const WfwWorld* w) { return w != NULL ? w->particles : 0; }
+
+// Tearing changes the cloth's counts between frames (wfClothInfo.topology counts those changes, a
+// reset undoes them): takes the cloth's particle count now, which the reads below use, and returns
+// the count of changes (the page rebuilds its mesh when it or wfw_particles moves), -1 without a cloth.
+WF_WASM_EXPORT(wfw_topology) int wfwTopology(WfwWorld* w)
+{
+	wfClothInfo info;
+	if (w == NULL || wfCloth_GetInfo(w->cloth, &info) != WF_OK)
+		return -1;
+	w->particles = info.particleCount;
+	return info.topology;
+}
 WF_WASM_EXPORT(wfw_step) int wfwStep(WfwWorld* w) { return w != NULL ? (int)wfWorld_Step(w->world) : -1; }
 WF_WASM_EXPORT(wfw_time) double wfwTime(const WfwWorld* w) { return w != NULL ? wfWorld_GetTime(w->world) : 0.0; }
 

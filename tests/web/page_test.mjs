@@ -218,9 +218,205 @@ async function runBackend(backend) {
   await live.close();
 }
 
+// The page as a visitor uses it: no ?test, so the display loop steps the cloth while real pointer
+// and keyboard events pause it, pick presets, switch the backend and drop scenes; each page counts
+// its console errors and uncaught exceptions, which must be none.
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+async function visit(query) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base.replace("?test", `?${query}`), { waitUntil: "load" });
+  await page.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+  return { page, errors };
+}
+const errorText = (errors) => (errors.length ? `; ${errors.length} errors, the first: ${errors[0].slice(0, 160)}` : "");
+// The clock (s) once it has passed `after` (or null after `ms`).
+const clockPast = (page, after, ms = 20000) =>
+  page.waitForFunction((t) => window.weft.time() > t, { timeout: ms }, after).then(() => page.evaluate(() => window.weft.time()), () => null);
+// A <select> as a visitor works it: a click opens it, arrow keys move to the entry, Enter picks it.
+async function pickOption(page, id, value) {
+  const box = await (await page.$(`#${id}`)).boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const [from, to] = await page.evaluate((i, v) => {
+    const s = document.getElementById(i);
+    return [s.selectedIndex, [...s.options].findIndex((o) => o.value === v)];
+  }, id, value);
+  for (let k = 0; k < Math.abs(to - from); ++k) await page.keyboard.press(to > from ? "ArrowDown" : "ArrowUp");
+  await page.keyboard.press("Enter");
+}
+// Files dropped on the page as a browser delivers them (the drop event with the files).
+async function dropFile(page, name, bytes, more = []) {
+  await page.evaluate(async (list) => {
+    const dt = new DataTransfer();
+    for (const [n, b64] of list) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], n));
+    window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [[name, bytes], ...more].map(([n, b]) => [n, b.toString("base64")]));
+}
+// Each preset's solver, as the read-out names it.
+const solverOf = { xpbd: "xpbd:", "compute-cloth": "springs:", "spring-mesh": "jacobi:" };
+const readout = (page) => page.evaluate(() => document.getElementById("readout").textContent);
+
+async function visitorTests() {
+  // Issue 32.1: WebGPU, spring-mesh running, Space, 3 s, Space: the next step comes as quickly as
+  // any (paused frames queued ~84 draws ahead of it: about 12 s of no step and no picture).
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("backend=webgpu&preset=spring-mesh");
+    await clockPast(page, 0.1);
+    await page.keyboard.press("Space");
+    await sleep(3000);
+    const t = await page.evaluate(() => window.weft.time());
+    const t0 = Date.now();
+    await page.keyboard.press("Space");
+    const resumed = await clockPast(page, t, 30000);
+    const ms = Date.now() - t0;
+    check(resumed !== null && ms < 3000 && errors.length === 0,
+      `visitor webgpu spring-mesh: Space, 3 s, Space: the clock moves again after ${ms} ms (at most 3000)${errorText(errors)}`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+
+  // Issue 32.2: WebGPU, preset switches with the picker and a dropped scene while the cloth steps:
+  // each runs, and not one error (a load destroyed the solver under the frame that awaited it).
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("backend=webgpu");
+    await clockPast(page, 0.1);
+    const ran = [];
+    for (const preset of ["compute-cloth", "spring-mesh", "xpbd"]) {
+      await pickOption(page, "preset", preset);
+      await page.waitForFunction((p) => document.getElementById("readout").textContent.includes(p), { timeout: 20000 }, solverOf[preset]).catch(() => {});
+      await sleep(300);
+      const t = await page.evaluate(() => window.weft.time());
+      ran.push(`${preset} ${(await clockPast(page, t + 0.05)) !== null ? "runs" : "stopped"}`);
+    }
+    await dropFile(page, "flag.json", readFileSync(join(repo, "scenes/flag.json")));
+    await page.waitForFunction(() => window.weft.scene() === "flag.json", { timeout: 20000 }).catch(() => {});
+    const t = await page.evaluate(() => window.weft.time());
+    ran.push(`flag.json ${(await clockPast(page, t + 0.05)) !== null ? "runs" : "stopped"}`);
+    check(ran.every((r) => r.endsWith("runs")) && errors.length === 0, `visitor webgpu: picked while stepping: ${ran.join(", ")}${errorText(errors)}`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+
+  // Issue 32.3: WebGL2, scenes/tear.json: the sheet tears (more particles) and the picture goes on.
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("backend=webgl2");
+    await dropFile(page, "tear.json", readFileSync(join(repo, "scenes/tear.json")));
+    await page.waitForFunction(() => window.weft.scene() === "tear.json", { timeout: 20000 }).catch(() => {});
+    const torn = await page.waitForFunction(() => /: (\d+) particles/.exec(document.getElementById("readout").textContent)?.[1] > 1600, { timeout: 60000 }).then(() => true, () => false);
+    const a = await page.screenshot({ type: "png" });
+    const t = await page.evaluate(() => window.weft.time());
+    await clockPast(page, t + 0.2);
+    const b = await page.screenshot({ type: "png" });
+    const n = /: (\d+) particles/.exec(await readout(page))?.[1];
+    check(torn && !a.equals(b) && errors.length === 0, `visitor webgl2 tear.json: torn (${n} particles, 1600 before), the picture still changes: ${!a.equals(b)}${errorText(errors)}`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+
+  // Issue 32.4: a preset picked with the mouse, then S: the shortcut (sphere motion), not the
+  // picker's type-ahead (which loaded spring-mesh); a control reached with Tab keeps its keys.
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("backend=webgl2");
+    await pickOption(page, "preset", "compute-cloth");
+    await page.waitForFunction(() => window.weft.sphereMoving !== undefined, { timeout: 5000 }).catch(() => {});
+    const before = await page.evaluate(() => window.weft.sphereMoving?.());
+    await page.keyboard.press("KeyS");
+    await sleep(500);
+    const [picked, after, text] = await page.evaluate(() => [document.getElementById("preset").value, window.weft.sphereMoving?.(), document.getElementById("readout").textContent]);
+    const still = picked === "compute-cloth" && text.includes(solverOf["compute-cloth"]);
+    check(still && typeof before === "boolean" && after === !before && errors.length === 0,
+      `visitor webgl2: compute-cloth picked with the mouse, S: the picker shows ${picked}, ${text.split("\n").find((l) => l.includes("particles"))}, sphere moving ${before} -> ${after}${errorText(errors)}`);
+    // Tab to the wireframe box: Space ticks it and does not pause.
+    await page.focus("#wireframe");
+    await page.keyboard.press("Space");
+    const [ticked, paused] = await page.evaluate(() => [document.getElementById("wireframe").checked, window.weft.paused()]);
+    check(ticked && !paused, `visitor webgl2: Space on the focused wireframe box ticks it (${ticked}) and does not pause (${paused})`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+
+  // Issue 32.5: the picker shows ?preset= and a dropped scene; the backend switch keeps either.
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("backend=webgl2&preset=spring-mesh");
+    const all = [], said = [];
+    const picked = () => page.evaluate(() => { const s = document.getElementById("preset"); return [s.value, s.options[s.selectedIndex].textContent]; });
+    const switchTo = async (backend) => {
+      all.push(...errors);
+      await Promise.all([page.waitForNavigation({ waitUntil: "load", timeout: 60000 }), pickOption(page, "backend", backend)]);
+      errors.length = 0;
+      await page.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
+    };
+    said.push(`?preset=spring-mesh shows ${(await picked())[0]}`);
+    let ok = (await picked())[0] === "spring-mesh";
+    await pickOption(page, "preset", "compute-cloth");
+    await page.waitForFunction((s) => document.getElementById("readout").textContent.includes(s), { timeout: 20000 }, solverOf["compute-cloth"]).catch(() => {});
+    await switchTo("webgpu");
+    let [backend, value] = [await page.evaluate(() => window.weft.backend), (await picked())[0]];
+    ok &&= backend === "webgpu" && value === "compute-cloth" && (await readout(page)).includes(solverOf["compute-cloth"]);
+    said.push(`compute-cloth picked, switched to ${backend}: the picker shows ${value}`);
+    await dropFile(page, "flag.json", readFileSync(join(repo, "scenes/flag.json")));
+    await page.waitForFunction(() => window.weft.scene() === "flag.json", { timeout: 20000 }).catch(() => {});
+    const shown = (await picked())[1];
+    ok &&= shown.includes("flag.json");
+    said.push(`flag.json dropped: "${shown}"`);
+    await switchTo("webgl2");
+    const [back, scene] = await page.evaluate(() => [window.weft.backend, window.weft.scene()]);
+    ok &&= back === "webgl2" && scene === "flag.json" && (await picked())[1].includes("flag.json");
+    said.push(`switched to ${back}: running ${scene || "a preset"}, shown "${(await picked())[1]}"`);
+    all.push(...errors);
+    check(ok && all.length === 0, `visitor: ${said.join("; ")}${errorText(all)}`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+
+  // Issue 32.7: every scene of scenes/ ships with the site and runs on WebGL2 picked from the
+  // picker (the skirt with the OBJ it names; ?test, so that each steps two frames and no more);
+  // skirt.json opened with the file input together with its OBJ runs; dropped alone it says what
+  // the weft command says of a missing file.
+  {
+    const began = Date.now();
+    const { page, errors } = await visit("test&backend=webgl2");
+    const scenes = readdirSync(join(repo, "scenes")).filter((f) => f.endsWith(".json")).sort();
+    const stopped = [];
+    for (const name of scenes) {
+      await pickOption(page, "preset", name);
+      await page.waitForFunction((n) => window.weft.scene() === n || window.weft.message(), { timeout: 20000 }, name).catch(() => {});
+      const said = await page.evaluate(() => window.weft.message());
+      const t = await page.evaluate(() => window.weft.stepFrames(2));
+      if (said || !(t > 0)) stopped.push(`${name}: ${said || "the clock stopped"}`);
+    }
+    check(scenes.length > 10 && stopped.length === 0 && errors.length === 0,
+      `visitor webgl2: ${scenes.length - stopped.length} of ${scenes.length} scenes of scenes/ picked from the picker run${stopped.length ? ": " + stopped.join("; ") : ""}${errorText(errors)}`);
+    await pickOption(page, "preset", "xpbd");
+    const input = await page.$("#open");
+    await input.uploadFile(join(repo, "scenes/skirt.json"), join(repo, "scenes/meshes/skirt.obj"));
+    await page.waitForFunction(() => window.weft.scene() === "skirt.json" || window.weft.message(), { timeout: 20000 }).catch(() => {});
+    const [opened, openedSaid] = await page.evaluate(() => [window.weft.scene(), window.weft.message()]);
+    await pickOption(page, "preset", "xpbd");
+    await dropFile(page, "skirt.json", readFileSync(join(repo, "scenes/skirt.json")));
+    await page.waitForFunction(() => window.weft.message(), { timeout: 20000 }).catch(() => {});
+    const alone = await page.evaluate(() => window.weft.message());
+    const want = "weft: skirt.json: cloth.mesh: meshes/skirt.obj: cannot open: No such file or directory";
+    check(opened === "skirt.json" && openedSaid === "" && alone === want && errors.length === 0,
+      `visitor webgl2: skirt.json and skirt.obj from the file input: ${opened || openedSaid}; skirt.json dropped alone: "${alone}"${errorText(errors)}`);
+    await page.close();
+    console.log(`  (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  }
+}
+
 try {
-  // WEFT_PAGE_BACKENDS=webgl2 (or webgpu) runs one of them, when working on the page.
-  for (const backend of (process.env.WEFT_PAGE_BACKENDS ?? "webgl2,webgpu").split(",")) await runBackend(backend);
+  // WEFT_PAGE_BACKENDS=webgl2 (or webgpu) runs one of them, when working on the page;
+  // WEFT_PAGE_VISITOR=only runs the visitor's checks alone.
+  if (process.env.WEFT_PAGE_VISITOR !== "only")
+    for (const backend of (process.env.WEFT_PAGE_BACKENDS ?? "webgl2,webgpu").split(",")) await runBackend(backend);
+  await visitorTests();
 
   // A browser without WebGPU falls back to WebGL2 by itself.
   const plain = await browser.newPage();

@@ -5,6 +5,12 @@
 // Fixed-step accumulator as in weft-view: simulated time advances one def time step per frame of
 // the preset, at most 4 steps per display frame. `?test` leaves stepping to window.weft (the
 // browser tests drive it).
+// One thing at a time touches the solver (`exclusive`): a display frame, a load, a read-back for
+// picking, a reset, the tests' calls. A load therefore never destroys a solver or a drawing that a
+// frame still awaits. A picture is drawn only when something changed (a step, the camera, the
+// view, the size), and on WebGPU the next frame waits until the GPU has finished the last one, so
+// no work queues up ahead of the GPU (a paused page submitted a draw per display frame, and the
+// next step waited behind all of them).
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { loadWeft } from "./weft_core.mjs";
@@ -94,11 +100,49 @@ let paused = false, accumulator = 0, last = performance.now(), simMs = 0, frameM
 // WebGPU: the solver, the drawing, the last positions read back (for picking) and the busy flag.
 let solver = null, drawer = null, busy = false;
 let defaults = null;
+// Something the picture shows changed since it was drawn; the cloth's topology the meshes were built for.
+let dirty = true, builtTopology = -1;
+
+// Runs fn after everything queued before it has finished; returns its promise.
+let tail = Promise.resolve();
+function exclusive(fn) {
+  const run = tail.then(fn);
+  tail = run.catch(() => {});
+  return run;
+}
 const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
 
-// The preset picker's entries that are scene files shipped with the page (scenes/ of the repository).
-const sceneFiles = { flag: "./scenes/flag.json" };
+// The repository's scenes, shipped with the page (scenes/index.json lists them): the picker's second
+// group. A name without ".json" that is not a preset names one too (?preset=flag).
+const presets = new Set([...$("preset").options].map((o) => o.value));
+const sceneList = await fetch("./scenes/index.json").then((r) => r.json(), () => []).catch(() => []);
+{
+  const group = document.createElement("optgroup");
+  group.label = "scenes/";
+  for (const name of sceneList) group.append(new Option(name, name));
+  $("preset").append(group);
+}
+const sceneOf = (name) => (sceneList.includes(name) ? name : !presets.has(name) && sceneList.includes(`${name}.json`) ? `${name}.json` : "");
+// The OBJ files a scene's cloths name ("mesh", relative to the scene's folder), which a scene
+// needs beside it.
+function meshesOf(bytes) {
+  try {
+    const json = JSON.parse(new TextDecoder().decode(bytes));
+    return [json.cloth, ...(Array.isArray(json.cloths) ? json.cloths : [])].map((c) => c?.mesh).filter((m) => typeof m === "string" && m);
+  } catch { return []; } // the loader says what is wrong with it
+}
+// A shipped scene and the meshes it names, fetched.
+async function fetchScene(name) {
+  const get = async (path) => new Uint8Array(await (await fetch(`./scenes/${path}`)).arrayBuffer());
+  const bytes = await get(name), files = {};
+  for (const mesh of meshesOf(bytes)) files[mesh] = await get(mesh);
+  return { bytes, name, files };
+}
 let sceneName = "", dropped = 0;
+// The last dropped scene (its bytes and name): the picker's "dropped" entry loads it again, and the
+// backend switch carries it over the reload in sessionStorage.
+let droppedFile = null, running = "";
+const DROPPED = "dropped";
 
 // A note over the page (a dropped file that is not a scene); cleared by the next load.
 function note(text) {
@@ -109,37 +153,97 @@ function note(text) {
 
 // A cloth from a preset name, a shipped scene file, or a dropped scene file's bytes. A bad scene
 // shows the message the weft command prints for that file and keeps the running cloth.
-async function load(preset, file = null) {
-  let next;
+function load(preset, file = null) { return exclusive(() => loadNow(preset, file)); }
+async function loadNow(preset, file = null) {
+  let next, shipped = null;
   try {
-    if (file) next = weft.createScene(file.bytes, file.name);
-    else if (sceneFiles[preset]) next = weft.createScene(new Uint8Array(await (await fetch(sceneFiles[preset])).arrayBuffer()), `${preset}.json`);
+    if (sceneOf(preset)) preset = sceneOf(preset);
+    if (sceneOf(preset)) shipped = await fetchScene(preset);
+    if (file ?? shipped) next = weft.createScene((file ?? shipped).bytes, (file ?? shipped).name, (file ?? shipped).files);
     else next = weft.createPreset(preset);
   } catch (e) {
     note(`weft: ${e.message}`);
+    $("preset").value = running;
     return false;
   }
   const missing = gpu ? next.gpuUnsupported() : "";
   if (missing) {
     next.destroy();
     note(`weft page: ${file ? file.name : preset}: ${missing}`);
+    $("preset").value = running;
     return false;
   }
   note("");
-  sceneName = file ? file.name : "";
+  sceneName = (file ?? shipped)?.name ?? "";
+  showPicked(preset, file);
   if (cloth) {
     solver?.destroy();
     drawer?.destroy();
     cloth.destroy();
-    scene.remove(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
   }
   cloth = next;
+  dragPlane = null;
+  grabbedParticle = -1;
+  controls.enabled = true;
   if (gpu) {
     solver = await createGpuSolver(device, cloth, wgsl);
     const pinList = [];
     for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pinList.push(i);
     drawer = await createGpuDraw(device, canvas, solver, { uvs: cloth.uvs(), pins: pinList });
   }
+  buildMeshes();
+  firstFrame = cloth.positions();
+  defaults = cloth.params();
+  setPanel(defaults);
+  $("dampingName").textContent = dampingField[cloth.solver];
+  // Camera: the second document's view for every preset, scaled to the cloth.
+  const col = cloth.colliders();
+  camera.position.set(4.2, 2.8, 5.4);
+  controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
+  if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
+  if (file || sceneOf(preset)) {
+    // A scene: the same direction, framing the cloth's first frame.
+    const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(firstFrame, 3));
+    const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
+    controls.target.copy(centre);
+    camera.position.copy(centre).addScaledVector(new THREE.Vector3(4.2, 2.8, 5.4).normalize(), 1.6 * size + 1);
+  }
+  if (params.has("view")) $("viewMode").value = params.get("view");
+  if (params.has("colour")) $("colour").value = params.get("colour");
+  controls.update();
+  sphereMesh.visible = col.sphere;
+  floorMesh.visible = col.floor;
+  accumulator = 0;
+  await sync();
+  return true;
+}
+
+// The picker shows what runs: a preset or shipped scene, or the dropped file under its name.
+function showPicked(preset, file) {
+  const picker = $("preset");
+  let entry = picker.querySelector(`option[value="${DROPPED}"]`);
+  if (file) {
+    droppedFile = file;
+    if (!entry) {
+      entry = document.createElement("option");
+      entry.value = DROPPED;
+      picker.append(entry);
+    }
+    entry.textContent = `${file.name} (dropped)`;
+  }
+  picker.value = running = file ? DROPPED : preset;
+}
+
+// The three.js side of the cloth (WebGL2 draws it; on WebGPU it gives the picking ray its camera
+// only): the mesh, the pins, the third document's view. Again when tearing changed the topology.
+function buildMeshes() {
+  if (clothMesh) {
+    scene.remove(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
+    for (const o of [clothMesh, nodes, ribbons]) o.geometry.dispose();
+    for (const o of pinMarkers.children) o.geometry.dispose();
+    nodes.dispose();
+  }
+  builtTopology = cloth.topology;
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute("position", new THREE.BufferAttribute(cloth.positions(), 3));
   geometry.setAttribute("uv", new THREE.BufferAttribute(cloth.uvs(), 2));
@@ -149,7 +253,7 @@ async function load(preset, file = null) {
   wireMesh = new THREE.Mesh(geometry, wireMaterial);
   wireMesh.visible = $("wireframe").checked;
   pinMarkers = new THREE.Group();
-  pins = []; // the page never changes the pins: asked once
+  pins = []; // the page never changes the pins: asked once per topology
   for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pins.push(i);
   for (const i of pins) pinMarkers.add(new THREE.Mesh(new THREE.SphereGeometry(0.035, 12, 8), new THREE.MeshPhongMaterial({ color: 0xd81f0a })));
   geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(3 * cloth.particles), 3));
@@ -165,30 +269,6 @@ async function load(preset, file = null) {
   ribbons = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.8 }));
   nodes.frustumCulled = ribbons.frustumCulled = false;
   scene.add(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
-  firstFrame = cloth.positions();
-  defaults = cloth.params();
-  setPanel(defaults);
-  $("dampingName").textContent = dampingField[cloth.solver];
-  // Camera: the second document's view for every preset, scaled to the cloth.
-  const col = cloth.colliders();
-  camera.position.set(4.2, 2.8, 5.4);
-  controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
-  if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
-  if (file || sceneFiles[preset]) {
-    // A scene: the same direction, framing the cloth's first frame.
-    const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(firstFrame, 3));
-    const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
-    controls.target.copy(centre);
-    camera.position.copy(centre).addScaledVector(new THREE.Vector3(4.2, 2.8, 5.4).normalize(), 1.6 * size + 1);
-  }
-  if (params.has("view")) $("viewMode").value = params.get("view");
-  if (params.has("colour")) $("colour").value = params.get("colour");
-  controls.update();
-  sphereMesh.visible = col.sphere;
-  floorMesh.visible = col.floor;
-  accumulator = 0;
-  await sync();
-  return true;
 }
 
 function setPanel(p) {
@@ -266,7 +346,9 @@ function syncViews(p) {
 // The drawn state from the solver: positions, normals, colliders, pin markers, the views. On
 // WebGPU the drawing reads the solver's buffers itself: only the colliders are the host's.
 async function sync() {
+  dirty = true;
   if (gpu) return;
+  if (cloth.topology !== builtTopology) buildMeshes();
   const p = cloth.positions();
   const attr = clothMesh.geometry.getAttribute("position");
   attr.array.set(p);
@@ -314,7 +396,9 @@ function resize() {
     else renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(h, 1);
     camera.updateProjectionMatrix();
+    return true;
   }
+  return false;
 }
 
 // One picture; `capture` (WebGPU) also returns its pixels (page screenshots of a WebGPU canvas
@@ -330,24 +414,29 @@ async function draw(capture = false) {
       sphere: { enabled: col.sphere, center: col.center, radius: col.radius }, floor: { enabled: col.floor, height: col.floorHeight },
       nodeRadius: 0.25 * constraints.rest[0],
     }, capture);
+    // The frame in flight: the next one starts when the GPU has drawn this one.
+    await device.queue.onSubmittedWorkDone();
   } else {
     renderer.render(scene, camera);
   }
+  dirty = false;
   readout();
   return image;
 }
 
 function readout() {
-  $("readout").textContent =
+  const text =
     `frame ${frameMs.toFixed(2)} ms · sim ${simMs.toFixed(2)} ms\n` +
     (gpu ? `backend WebGPU (WGSL solver, ${solver.dispatchesPerFrame()} dispatches/frame)\nadapter ${adapterName}\n`
       : `backend wasm CPU solver · WebGL2\n`) +
     (sceneName ? `scene ${sceneName}${cloth.sceneCloths > 1 ? ` (its first of ${cloth.sceneCloths} cloths)` : ""}\n` : "") +
     `${cloth.solver}: ${cloth.particles} particles, ${cloth.constraints} constraints, ${cloth.colors} colours\n` +
     `t = ${cloth.time().toFixed(2)} s${paused ? " (paused)" : ""}`;
+  if ($("readout").textContent !== text) $("readout").textContent = text;
 }
 
-async function frame(now) {
+async function frame() {
+  const now = performance.now();
   const dt = Math.min((now - last) / 1000, 0.25);
   last = now;
   frameMs = 0.9 * frameMs + 0.1 * dt * 1000;
@@ -363,15 +452,17 @@ async function frame(now) {
     if (steps === 4) accumulator = 0; // behind: drop the backlog rather than spiral
     if (steps > 0) { simMs = (performance.now() - t0) / steps; await sync(); }
   }
-  await draw();
+  if (resize() || dirty) await draw();
+  else readout();
 }
 
-// The display loop; a WebGPU frame (steps and picture) finishes before the next one starts. The
-// tests (?test) step and draw through window.weft instead.
-function loop(now) {
+// The display loop; a frame (steps and picture, on WebGPU until the GPU is done) finishes before
+// the next one starts, after whatever was queued before it. The tests (?test) step and draw
+// through window.weft instead.
+function loop() {
   if (!testMode && !busy) {
     busy = true;
-    frame(now).finally(() => { busy = false; });
+    exclusive(frame).catch((e) => console.error(`weft page: ${e.message ?? e}`)).finally(() => { busy = false; });
   }
   requestAnimationFrame(loop);
 }
@@ -423,45 +514,110 @@ async function grabAt(event) {
   controls.enabled = false;
   return true;
 }
-canvas.addEventListener("pointerdown", (e) => { if (e.button === 0) grabbing = grabAt(e).finally(() => { grabbing = null; }); });
+canvas.addEventListener("pointerdown", (e) => { if (e.button === 0) grabbing = exclusive(() => grabAt(e)).finally(() => { grabbing = null; }); });
 canvas.addEventListener("pointermove", (e) => {
   if (!dragPlane) return;
   const target = pointerRay(e).ray.intersectPlane(dragPlane, new THREE.Vector3());
   if (target) cloth.moveGrab(target.toArray());
 });
 window.addEventListener("pointerup", async () => {
-  if (grabbing) await grabbing;
+  if (grabbing) await grabbing.catch(() => {});
   if (!dragPlane) return;
   dragPlane = null;
-  cloth.release();
-  hostChanged(grabbedParticle);
-  grabbedParticle = -1;
-  controls.enabled = true;
+  await exclusive(() => {
+    if (grabbedParticle < 0) return; // a load in between let go
+    cloth.release();
+    hostChanged(grabbedParticle);
+    grabbedParticle = -1;
+    controls.enabled = true;
+  });
 });
 
+const resetCloth = () => exclusive(() => { cloth.reset(); hostChanged(); return sync(); });
+// The shortcuts. A key aimed at a form control is the control's (a select takes letters as
+// type-ahead, a checkbox Space, a slider the arrows): no shortcut then. A control used with the
+// pointer gives the focus back to the page afterwards, so that the shortcuts work again.
+const isControl = (t) => t instanceof Element && t.matches("input, select, textarea, button");
 window.addEventListener("keydown", (e) => {
-  if (e.code === "Space") { paused = !paused; e.preventDefault(); }
-  else if (e.code === "KeyS") cloth.setSphereMoving(!cloth.colliders().moving);
-  else if (e.code === "KeyR") { cloth.reset(); hostChanged(); sync(); }
+  if (isControl(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.code === "Space") { paused = !paused; dirty = true; e.preventDefault(); }
+  else if (e.code === "KeyS") exclusive(() => cloth.setSphereMoving(!cloth.colliders().moving));
+  else if (e.code === "KeyR") resetCloth();
 });
-$("preset").addEventListener("change", (e) => load(e.target.value));
-for (const id of ["gravity", "substeps", "damping", "wind"]) $(id).addEventListener("input", applyPanel);
-$("wireframe").addEventListener("change", () => sync());
-$("viewMode").addEventListener("change", () => sync());
-$("colour").addEventListener("change", () => sync());
-$("resetParams").addEventListener("click", () => { setPanel(defaults); applyPanel(); });
-$("resetCloth").addEventListener("click", () => { cloth.reset(); hostChanged(); sync(); });
-// A scene JSON file dropped on the page runs in place of the preset.
+let byPointer = false;
+$("panel").addEventListener("pointerdown", () => { byPointer = true; }, true);
+$("panel").addEventListener("keydown", () => { byPointer = false; }, true);
+// A value picked (change) or a button pressed (click; a select's click only opens it).
+for (const type of ["change", "click"])
+  $("panel").addEventListener(type, (e) => {
+    if (byPointer && isControl(e.target) && (type === "change" || e.target.matches("button"))) e.target.blur();
+  });
+$("preset").addEventListener("change", (e) => {
+  const v = e.target.value;
+  if (v === DROPPED) load("", droppedFile);
+  else load(v);
+});
+for (const id of ["gravity", "substeps", "damping", "wind"]) $(id).addEventListener("input", () => exclusive(applyPanel));
+for (const id of ["wireframe", "viewMode", "colour"]) $(id).addEventListener("change", () => exclusive(sync));
+$("resetParams").addEventListener("click", () => exclusive(() => { setPanel(defaults); applyPanel(); }));
+$("resetCloth").addEventListener("click", resetCloth);
+controls.addEventListener("change", () => { dirty = true; });
+window.addEventListener("resize", () => { dirty = true; });
+// A scene file dropped on the page, or opened with the file input, runs in place of the preset;
+// the OBJ files it names come with it (in the same drop or the same pick; looked up by name).
+async function openFiles(list) {
+  const all = [...(list ?? [])];
+  const main = all.find((f) => /\.json$/i.test(f.name)) ?? all[0];
+  if (!main) return;
+  const files = {};
+  for (const f of all) if (f !== main) files[f.name] = new Uint8Array(await f.arrayBuffer());
+  await load("", { bytes: new Uint8Array(await main.arrayBuffer()), name: main.name, files });
+}
 window.addEventListener("dragover", (e) => e.preventDefault());
 window.addEventListener("drop", async (e) => {
   e.preventDefault();
-  const f = e.dataTransfer?.files?.[0];
-  if (f) await load("", { bytes: new Uint8Array(await f.arrayBuffer()), name: f.name });
+  await openFiles(e.dataTransfer?.files);
   ++dropped;
 });
-$("backend").addEventListener("change", (e) => { params.set("backend", e.target.value); location.search = params.toString(); });
+$("open").addEventListener("change", async (e) => {
+  await openFiles(e.target.files);
+  e.target.value = "";
+  ++dropped;
+});
+// The backend switch reloads the page with what the picker shows (a dropped scene through
+// sessionStorage, its bytes as base64).
+$("backend").addEventListener("change", (e) => {
+  params.set("backend", e.target.value);
+  params.set("preset", $("preset").value);
+  if ($("preset").value === DROPPED) {
+    const base64 = (bytes) => { let bin = ""; for (const b of bytes) bin += String.fromCharCode(b); return btoa(bin); };
+    const files = Object.fromEntries(Object.entries(droppedFile.files ?? {}).map(([k, v]) => [k, base64(v)]));
+    try {
+      sessionStorage.setItem("weft.dropped", JSON.stringify({ name: droppedFile.name, bytes: base64(droppedFile.bytes), files }));
+    } catch { params.delete("preset"); } // too large to keep: the default preset
+  }
+  location.search = params.toString();
+});
+// A dropped scene carried over a backend switch.
+function keptDrop() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem("weft.dropped"));
+    const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const files = Object.fromEntries(Object.entries(kept.files ?? {}).map(([k, v]) => [k, bytes(v)]));
+    return { name: kept.name, bytes: bytes(kept.bytes), files };
+  } catch { return null; }
+}
 
-await load(params.get("preset") ?? "xpbd");
+// The cloth of ?preset= (a preset, a shipped scene, or "dropped"), else xpbd; when that one does
+// not load, xpbd with the message.
+{
+  const first = params.get("preset") ?? "xpbd", kept = first === DROPPED ? keptDrop() : null;
+  if (!(await load(first === DROPPED ? (kept ? "" : "xpbd") : first, kept))) {
+    const said = $("message").textContent;
+    await load("xpbd");
+    note(said);
+  }
+}
 await draw();
 requestAnimationFrame(loop);
 
@@ -471,20 +627,21 @@ window.weft = {
   ready: true,
   backend: gpu ? "webgpu" : "webgl2",
   adapter: adapterName,
-  async load(preset) { $("preset").value = preset; await load(preset); await draw(); return cloth.particles; },
-  async setView(view, colour) { $("viewMode").value = view; $("colour").value = colour; await sync(); await draw(); },
-  async stepFrames(n) { if (!paused) await stepFrames(n); await draw(); return cloth.time(); },
-  async positions() { return Array.from(await positions()); },
+  load: (preset) => exclusive(async () => { await loadNow(preset); await draw(); return cloth.particles; }),
+  setView: (view, colour) => exclusive(async () => { $("viewMode").value = view; $("colour").value = colour; await sync(); await draw(); }),
+  stepFrames: (n) => exclusive(async () => { if (!paused) await stepFrames(n); await draw(); return cloth.time(); }),
+  positions: () => exclusive(async () => Array.from(await positions())),
   firstFrame() { return Array.from(firstFrame); },
   message: () => ($("message").style.display === "none" ? "" : $("message").textContent),
   scene: () => sceneName,
   dropped: () => dropped, // drops handled so far
   paused() { return paused; },
-  draw,
+  sphereMoving: () => cloth.colliders().moving,
+  draw: (capture) => exclusive(() => draw(capture)),
   // The picture as RGBA bytes (WebGPU: read inside the page), as a base64 string.
   // The picture read back inside the page, as PNG (base64).
   async capture() {
-    const image = await draw(true);
+    const image = await exclusive(() => draw(true));
     const c = document.createElement("canvas");
     c.width = image.width;
     c.height = image.height;
@@ -495,7 +652,7 @@ window.weft = {
   time: () => cloth.time(),
   warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded
   async project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
-    const p = await positions();
+    const p = await exclusive(positions);
     const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
     const r = canvas.getBoundingClientRect();
     return [r.left + (v.x + 1) / 2 * r.width, r.top + (1 - v.y) / 2 * r.height];
