@@ -59,6 +59,8 @@ wfWorld* wfTestMakeWorld(wfWorldDef def);
 // The mean period of a sampled signal x[0..count) (spacing dt) from its upward zero crossings,
 // linearly interpolated; -1 with fewer than two crossings.
 double wfTestPeriod(const double* x, int count, double dt);
+// A vertical chain of `links` links of 0.1 m hanging from particle 0 (pinned), stretch constraints only.
+wfClothDef wfTestChain(int links);
 // Wall-clock seconds (any origin).
 double wfTestSeconds(void);
 

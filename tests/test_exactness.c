@@ -730,16 +730,7 @@ static double SettledChain(int links, int iterations, float damping, float alpha
 	wfWorld* w = wfTestMakeWorld(wd);
 	if (w == NULL)
 		return -1.0;
-	static const int pin[1] = {0};
-	wfClothDef cd = wfDefaultClothDef();
-	cd.cols = 1;
-	cd.rows = links + 1;
-	cd.height = 0.1f * (float)links;
-	cd.orientation = WF_ORIENT_VERTICAL;
-	cd.shear = cd.bending = false;
-	cd.pinMode = WF_PIN_LIST;
-	cd.pinIndices = pin;
-	cd.pinCount = 1;
+	wfClothDef cd = wfTestChain(links);
 	cd.material.mass = 0.1f;
 	cd.material.stretchCompliance = alpha;
 	cd.material.damping = damping;

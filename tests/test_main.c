@@ -100,3 +100,18 @@ double wfTestSeconds(void)
 	timespec_get(&ts, TIME_UTC);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+wfClothDef wfTestChain(int links)
+{
+	static const int pin[1] = {0};
+	wfClothDef d = wfDefaultClothDef();
+	d.cols = 1;
+	d.rows = links + 1;
+	d.height = 0.1f * (float)links;
+	d.orientation = WF_ORIENT_VERTICAL;
+	d.shear = d.bending = false;
+	d.pinMode = WF_PIN_LIST;
+	d.pinIndices = pin;
+	d.pinCount = 1;
+	return d;
+}

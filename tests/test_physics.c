@@ -19,22 +19,6 @@ static wfClothId MakeCloth(wfWorld* w, const wfClothDef* def)
 	return id;
 }
 
-// A vertical chain of `links` links of length 0.1 hanging from particle 0, stretch constraints only.
-static wfClothDef Chain(int links)
-{
-	static const int pin[1] = {0};
-	wfClothDef d = wfDefaultClothDef();
-	d.cols = 1;
-	d.rows = links + 1;
-	d.height = 0.1f * (float)links;
-	d.orientation = WF_ORIENT_VERTICAL;
-	d.shear = d.bending = false;
-	d.pinMode = WF_PIN_LIST;
-	d.pinIndices = pin;
-	d.pinCount = 1;
-	return d;
-}
-
 static float ChainLength(wfClothId id, int particles)
 {
 	wfVec3 p[64];
@@ -52,7 +36,7 @@ static float SettledExtension(wfSolverType solver, int iterations, float complia
 	wfWorld* w = wfTestMakeWorld(wd);
 	if (w == NULL)
 		return -1.0f;
-	wfClothDef cd = Chain(10);
+	wfClothDef cd = wfTestChain(10);
 	cd.material.mass = 0.1f;
 	cd.material.stretchCompliance = compliance;
 	cd.material.damping = 0.3f;
@@ -97,7 +81,7 @@ WF_TEST(xpbd_pendulum_period)
 	wd.step.substeps = 20;
 	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
-	wfClothDef cd = Chain(1);
+	wfClothDef cd = wfTestChain(1);
 	cd.height = 1.0f;
 	cd.material.stretchCompliance = 0.0f;
 	cd.material.damping = 0.0f;
@@ -132,7 +116,7 @@ WF_TEST(springs_oscillator_period)
 	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
 	wfWorld* w = wfTestMakeWorld(wd);
 	ENSURE(w != NULL);
-	wfClothDef cd = Chain(1);
+	wfClothDef cd = wfTestChain(1);
 	cd.height = 1.0f;
 	cd.material.mass = 0.1f;
 	cd.material.stiffness = 100.0f;

@@ -16,19 +16,6 @@
 
 enum { N = 40 };
 
-// Whether the test device computes like the CPU (lavapipe: a CPU device).
-static bool Exact(void)
-{
-	wfDeviceInfo devices[16];
-	char err[256];
-	int count = wfEnumerateDevices(devices, 16, err, sizeof err);
-	for (int i = 0; i < count && i < 16; ++i) {
-		if (strstr(devices[i].name, wfVkTestDevice()) != NULL)
-			return !devices[i].hardware;
-	}
-	return false;
-}
-
 static long long ValidationMessages(const wfWorld* w)
 {
 	wfWarnings warn = wfWorld_GetWarnings(w);
@@ -147,7 +134,7 @@ WF_TEST(vk_self_folded_heap)
 		wfWorld_GetDeviceName(gpu), (double)closest, (double)d, crossings, worst, prof.dispatches);
 	ENSURE_LE(0.9 * d, closest);
 	ENSURE_NEAR(crossings, 0, 0);
-	if (Exact())
+	if (wfVkTestDeviceIsExact())
 		ENSURE_NEAR(worst, 0.0, 0.0);
 	// The per-range path (self-collision never takes the fused kernel), with its contact pass.
 	ENSURE_NEAR(prof.dispatches, SelfDispatches(&wd, info.colorCount, N * N), 0);
@@ -238,7 +225,7 @@ WF_TEST(vk_self_deterministic_and_snapshot)
 		differentRun ? "differ" : "the same bits", differentRestored ? "differ" : "the same bits", cpu, (double)p[0][0].y);
 	ENSURE_NEAR(differentRun, 0, 0);
 	ENSURE_NEAR(differentRestored, 0, 0);
-	if (Exact())
+	if (wfVkTestDeviceIsExact())
 		ENSURE_NEAR(cpu, 0.0, 0.0);
 	ENSURE_NEAR(messages, 0, 0);
 	return 0;
@@ -258,7 +245,7 @@ WF_TEST(vk_self_solvers_match_cpu)
 		ENSURE(TwoSheets(WF_BACKEND_VULKAN, solvers[k], 50, false, p[1], &messages) == 0);
 		const double diff = MaxDiff(p[0], p[1], 800);
 		fprintf(stderr, "  %s, 50 frames: largest CPU-GPU difference %.3g m\n", wfSolverName(solvers[k]), diff);
-		if (Exact())
+		if (wfVkTestDeviceIsExact())
 			ENSURE_NEAR(diff, 0.0, 0.0);
 	}
 	ENSURE_NEAR(messages, 0, 0);
@@ -343,7 +330,7 @@ WF_TEST(vk_cloth_against_cloth_hammock)
 	ENSURE_NEAR(belowWith, 0, 0);
 	ENSURE_LE(0.9 * 0.04, with);
 	ENSURE(belowWithout > 100);
-	if (Exact())
+	if (wfVkTestDeviceIsExact())
 		ENSURE_NEAR(diff, 0.0, 0.0);
 	ENSURE_NEAR(messages, 0, 0);
 	return 0;
@@ -398,7 +385,7 @@ WF_TEST(vk_self_large_cloth_scan)
 		"  256 x 256, 2 frames: largest CPU-GPU difference %.3g m; self-collision moved a particle by %.3g m; "
 		"%d dispatches a frame\n",
 		diff, effect, dispatches);
-	if (Exact())
+	if (wfVkTestDeviceIsExact())
 		ENSURE_NEAR(diff, 0.0, 0.0);
 	else
 		ENSURE_LE(diff, 1e-4 * cd.width);
@@ -452,7 +439,7 @@ WF_TEST(vk_self_set_live)
 		"  changed at frame 20: CPU-GPU difference %.3g m, against the unchanged GPU world %.3g m; closest pair %.5f m "
 		"(new contact distance %.5f m)\n",
 		cpuGpu, effect, (double)closest, 2.0 * changed.thickness);
-	if (Exact())
+	if (wfVkTestDeviceIsExact())
 		ENSURE_NEAR(cpuGpu, 0.0, 0.0);
 	ENSURE_LE(1e-4, effect);
 	ENSURE_LE(0.9 * 2.0 * changed.thickness, closest);
