@@ -388,8 +388,8 @@ typedef struct wfWarnings {
 								// h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see DESIGN.md)
 	int64_t validationMessages; // Vulkan validation-layer warnings and errors (WEFT_VK_VALIDATION=1)
 	int64_t tunnelled;          // frames in which a particle's straight path over the frame went through the
-								// inner half of the sphere with both ends outside it: it passed through
-								// between two substeps (raise the substeps; the rule is in DESIGN.md)
+								// sphere with both ends outside it: it passed through between two substeps
+								// (raise the substeps; the rule is in DESIGN.md)
 } wfWarnings;
 
 typedef struct wfClothStats {

@@ -103,7 +103,7 @@ bool wfTunnelled(float radius, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
 	const float r2 = radius * radius;
 	if (!(sx * sx + sy * sy + sz * sz >= r2) || !(ex * ex + ey * ey + ez * ez >= r2))
 		return false;
-	// The closest point of the segment to the centre lies strictly between its ends, within r / 2.
+	// The closest point of the segment to the centre lies strictly between its ends, inside the sphere.
 	const float dx = ex - sx, dy = ey - sy, dz = ez - sz;
 	const float l2 = dx * dx + dy * dy + dz * dz;
 	const float along = -(sx * dx + sy * dy + sz * dz);
@@ -111,14 +111,31 @@ bool wfTunnelled(float radius, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
 		return false;
 	const float t = along / l2;
 	const float qx = sx + t * dx, qy = sy + t * dy, qz = sz + t * dz;
-	return qx * qx + qy * qy + qz * qz < 0.25f * r2;
+	return qx * qx + qy * qy + qz * qz < r2;
 }
 
-float wfConstraintRelease(float C, float compliance, float h2wsum, float stiffness, bool springs)
+float wfPushRelease(const wfFrameParams* p, wfVec3 c0, float floorY, wfVec4 x0)
+{
+	float depth = 0.0f;
+	if (p->sphere.enabled) {
+		const float r = p->sphere.radius + p->contact.thickness;
+		const float dx = x0.x - c0.x, dy = x0.y - c0.y, dz = x0.z - c0.z;
+		const float d = r - sqrtf(dx * dx + dy * dy + dz * dz);
+		depth = d > depth ? d : depth;
+	}
+	if (p->floor.enabled) {
+		const float d = floorY - x0.y;
+		depth = d > depth ? d : depth;
+	}
+	const float v = depth / p->h;
+	return 0.5f * v * v / x0.w;
+}
+
+float wfConstraintRelease(float C, float alphaTilde, float h, float wsum, float stiffness, bool springs)
 {
 	if (springs)
 		return 0.5f * stiffness * C * C;
-	const float d = compliance + h2wsum;
+	const float d = h * h * (alphaTilde + wsum);
 	return d > 0.0f ? 0.5f * C * C / d : 0.0f;
 }
 
@@ -143,6 +160,7 @@ void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFramePa
 		speed2 = fmaxf(speed2, fmaxf(2.0f * ka, 2.0f * kb));
 		if (a.w == 0.0f)
 			continue;
+		out->release += (double)wfPushRelease(p, c0, c->local.floorHeight + p->contact.thickness, a);
 		const float fall = g.x * (b.x - a.x) + g.y * (b.y - a.y) + g.z * (b.z - a.z);
 		out->gain += (double)(kb - ka - fall);
 		out->kinetic += (double)ka;
@@ -153,8 +171,10 @@ void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFramePa
 	const wfClothModel* m = &c->model;
 	const bool springs = world->def.step.solver == WF_SOLVER_SPRINGS;
 	const bool xpbd = world->def.step.solver == WF_SOLVER_XPBD;
-	const float alpha[WF_FAMILY_COUNT] = {c->material.stretchCompliance, c->material.shearCompliance, c->material.bendCompliance};
-	const float h2 = p->h * p->h;
+	// alpha~ = compliance / h^2 as the Vulkan backend writes it (wfVkClothParams.alphaTilde).
+	const float h = p->h;
+	const float alpha[WF_FAMILY_COUNT] = {c->material.stretchCompliance / (h * h), c->material.shearCompliance / (h * h),
+		c->material.bendCompliance / (h * h)};
 	for (int k = 0; k < m->constraintCount; ++k) {
 		const wfConstraint* con = &m->constraints[k];
 		const wfVec4 a = pos0[con->a], b = pos0[con->b];
@@ -162,7 +182,7 @@ void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFramePa
 			continue;
 		const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
 		const float C = sqrtf(dx * dx + dy * dy + dz * dz) - con->rest;
-		out->release += (double)wfConstraintRelease(C, xpbd ? alpha[con->family] : 0.0f, h2 * (a.w + b.w), c->material.stiffness, springs);
+		out->release += (double)wfConstraintRelease(C, xpbd ? alpha[con->family] : 0.0f, h, a.w + b.w, c->material.stiffness, springs);
 	}
 }
 

@@ -437,9 +437,13 @@ typedef struct wfMotionSums {
 	int free;       // particles with a non-zero inverse mass
 } wfMotionSums;
 // The energy a constraint of frame-start violation C can hand to its ends: 1/2 k C^2 for springs,
-// 1/2 C^2 / (compliance + h^2 (wa + wb)) for XPBD and Jacobi (compliance 0): a projection's Delta lambda
-// gives its ends no more kinetic energy than that. 0 when both ends are fixed.
-float wfConstraintRelease(float C, float compliance, float h2wsum, float stiffness, bool springs);
+// 1/2 C^2 / (h^2 (alpha~ + wa + wb)) = 1/2 C^2 / (compliance + h^2 (wa + wb)) for XPBD and Jacobi
+// (alpha~ 0): a projection's Delta lambda gives its ends no more kinetic energy than that.
+float wfConstraintRelease(float C, float alphaTilde, float h, float wsum, float stiffness, bool springs);
+// What pushing a free particle out of the sphere or the floor at the frame start can give it:
+// 1/2 m (depth / h)^2 for its depth below the surface + thickness at the first substep (c0 the
+// sphere's centre then, floorY the local floor height + thickness); 0 outside. Part of `release`.
+float wfPushRelease(const wfFrameParams* params, wfVec3 c0, float floorY, wfVec4 x0);
 // The per-frame sums on the host (CPU backend): start = the frame-start state in the local frame.
 void wfMotionSumsCompute(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0, const wfVec4* vel0,
 	wfVec3 shift, wfMotionSums* out, int* tunnelParticle);
