@@ -95,7 +95,7 @@ wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, const wfFram
 	return WF_FRAME_GOOD;
 }
 
-bool wfTunnelled(float radius, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
+bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
 {
 	// Both ends outside the sphere: a particle left inside is a penetration, not a passage.
 	const float sx = x0.x - c0.x, sy = x0.y - c0.y, sz = x0.z - c0.z;
@@ -111,7 +111,13 @@ bool wfTunnelled(float radius, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
 		return false;
 	const float t = along / l2;
 	const float qx = sx + t * dx, qy = sy + t * dy, qz = sz + t * dz;
-	return qx * qx + qy * qy + qz * qz < r2;
+	const float q2 = qx * qx + qy * qy + qz * qz;
+	if (!(q2 < r2))
+		return false;
+	// A substep's share of the path is longer than the chord inside the sphere: a particle moving
+	// along it at the frame's mean pace could step over the sphere between two substep ends.
+	const float n = (float)substeps;
+	return l2 / (n * n) > 4.0f * (r2 - q2);
 }
 
 float wfPushRelease(const wfFrameParams* p, wfVec3 c0, float floorY, wfVec4 x0)
@@ -153,7 +159,7 @@ void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFramePa
 		// The frame start in the frame's local coordinates (the backup is from before the shift).
 		const wfVec4 a = {pos0[i].x - shift.x, pos0[i].y - shift.y, pos0[i].z - shift.z, pos0[i].w};
 		const wfVec4 b = x[i], va = vel0[i], vb = v[i];
-		if (*tunnelParticle < 0 && p->sphere.enabled && wfTunnelled(p->sphere.radius, c0, c1, a, b))
+		if (*tunnelParticle < 0 && p->sphere.enabled && wfTunnelled(p->sphere.radius, p->substeps, c0, c1, a, b))
 			*tunnelParticle = i;
 		const float ka = 0.5f * (va.x * va.x + va.y * va.y + va.z * va.z);
 		const float kb = 0.5f * (vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
@@ -167,7 +173,12 @@ void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFramePa
 		out->free++;
 	}
 	out->speed2 = speed2;
-	// What the frame-start constraints could release (from the backup: lengths do not see the shift).
+}
+
+double wfConstraintsRelease(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, const wfVec4* pos0)
+{
+	// From the backup: lengths do not see the shift.
+	double release = 0.0;
 	const wfClothModel* m = &c->model;
 	const bool springs = world->def.step.solver == WF_SOLVER_SPRINGS;
 	const bool xpbd = world->def.step.solver == WF_SOLVER_XPBD;
@@ -182,8 +193,9 @@ void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFramePa
 			continue;
 		const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
 		const float C = sqrtf(dx * dx + dy * dy + dz * dz) - con->rest;
-		out->release += (double)wfConstraintRelease(C, xpbd ? alpha[con->family] : 0.0f, h, a.w + b.w, c->material.stiffness, springs);
+		release += (double)wfConstraintRelease(C, xpbd ? alpha[con->family] : 0.0f, h, a.w + b.w, c->material.stiffness, springs);
 	}
+	return release;
 }
 
 bool wfEnergyExploded(const wfWorld* world, wfCloth* c, const wfFrameParams* p, const wfMotionSums* s)

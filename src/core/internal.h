@@ -426,7 +426,7 @@ bool wfInContact(const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
 // The tunnelling test of one particle (DESIGN.md, "Errors and numerical trouble"): its frame-start and
 // frame-end local positions relative to the sphere's centres after the first (c0) and the last (c1)
 // substep. The same float operations as check.comp's WfTunnelled.
-bool wfTunnelled(float radius, wfVec3 c0, wfVec3 c1, wfVec4 start, wfVec4 end);
+bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 start, wfVec4 end);
 // The energy rule's sums over one frame (per unit mass except u), from the frame-start state and
 // the frame-end state: what the backends reduce (the CPU in index order, in double).
 typedef struct wfMotionSums {
@@ -444,9 +444,13 @@ float wfConstraintRelease(float C, float alphaTilde, float h, float wsum, float 
 // 1/2 m (depth / h)^2 for its depth below the surface + thickness at the first substep (c0 the
 // sphere's centre then, floorY the local floor height + thickness); 0 outside. Part of `release`.
 float wfPushRelease(const wfFrameParams* params, wfVec3 c0, float floorY, wfVec4 x0);
-// The per-frame sums on the host (CPU backend): start = the frame-start state in the local frame.
+// The per-frame sums on the host (CPU backend) from the frame-start state pos0, vel0 (before the
+// frame's shift): the particles' terms, with `release` holding only the push-out part...
 void wfMotionSumsCompute(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0, const wfVec4* vel0,
 	wfVec3 shift, wfMotionSums* out, int* tunnelParticle);
+// ... and the constraints' part of `release`, added only when the frame fails without it (the bound
+// grows with the release, so the verdict is the same as with the whole sum; the GPU always sums it).
+double wfConstraintsRelease(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0);
 // The energy rule on a cloth's sums: true when the frame's energy grew past what gravity, wind,
 // the colliders and self-collision could add (the frame is then unstable).
 bool wfEnergyExploded(const wfWorld* world, wfCloth* cloth, const wfFrameParams* params, const wfMotionSums* sums);

@@ -93,7 +93,10 @@ static void CheckMotion(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 	const CpuCloth* cc = (const CpuCloth*)c->backendData;
 	wfMotionSums sums;
 	wfMotionSumsCompute(world, c, params, cc->pos, cc->vel, c->local.shift, &sums, &c->tunnelParticle);
-	if (c->verdict == WF_FRAME_GOOD && wfEnergyExploded(world, c, params, &sums)) {
+	if (c->verdict != WF_FRAME_GOOD || !wfEnergyExploded(world, c, params, &sums))
+		return;
+	sums.release += wfConstraintsRelease(world, c, params, cc->pos);
+	if (wfEnergyExploded(world, c, params, &sums)) {
 		c->verdict = WF_FRAME_UNSTABLE;
 		c->verdictEnergy = true;
 	}

@@ -114,8 +114,9 @@ bool WfInContact(vec3 x, uint substep)
 }
 
 // wfTunnelled: the frame path from x0 to x1, relative to the sphere after the first (c0) and the
-// last (c1) substep, goes through the sphere with both ends outside it.
-bool WfTunnelled(float radius, vec3 c0, vec3 c1, vec3 x0, vec3 x1)
+// last (c1) substep, goes through the sphere with both ends outside it, and a substep's share of
+// it is longer than its chord inside the sphere.
+bool WfTunnelled(float radius, uint substeps, vec3 c0, vec3 c1, vec3 x0, vec3 x1)
 {
 	precise float sx = x0.x - c0.x, sy = x0.y - c0.y, sz = x0.z - c0.z;
 	precise float ex = x1.x - c1.x, ey = x1.y - c1.y, ez = x1.z - c1.z;
@@ -132,7 +133,12 @@ bool WfTunnelled(float radius, vec3 c0, vec3 c1, vec3 x0, vec3 x1)
 	precise float t = along / l2;
 	precise float qx = sx + t * dx, qy = sy + t * dy, qz = sz + t * dz;
 	precise float q2 = qx * qx + qy * qy + qz * qz;
-	return q2 < r2;
+	if (!(q2 < r2))
+		return false;
+	precise float n = float(substeps);
+	precise float step2 = l2 / (n * n);
+	precise float chord2 = 4.0 * (r2 - q2);
+	return step2 > chord2;
 }
 
 // The energy rule's per-particle terms (wfMotionSumsCompute): x the gain 1/2 |v1|^2 - 1/2 |v0|^2 -
