@@ -122,17 +122,23 @@ bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 x0, wf
 
 float wfPushRelease(const wfFrameParams* p, wfVec3 c0, float floorY, wfVec4 x0)
 {
+	// Most particles are outside both: no square root or division for them.
 	float depth = 0.0f;
 	if (p->sphere.enabled) {
 		const float r = p->sphere.radius + p->contact.thickness;
 		const float dx = x0.x - c0.x, dy = x0.y - c0.y, dz = x0.z - c0.z;
-		const float d = r - sqrtf(dx * dx + dy * dy + dz * dz);
-		depth = d > depth ? d : depth;
+		const float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 < r * r) {
+			const float d = r - sqrtf(d2);
+			depth = d > depth ? d : depth;
+		}
 	}
 	if (p->floor.enabled) {
 		const float d = floorY - x0.y;
 		depth = d > depth ? d : depth;
 	}
+	if (!(depth > 0.0f))
+		return 0.0f;
 	const float v = depth / p->h;
 	return 0.5f * v * v / x0.w;
 }

@@ -162,13 +162,19 @@ float WfPushRelease(vec3 c0, vec4 x0)
 	precise float depth = 0.0;
 	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
 		precise float dx = x0.x - c0.x, dy = x0.y - c0.y, dz = x0.z - c0.z;
-		precise float d = P.sphereR - sqrt(dx * dx + dy * dy + dz * dz);
-		depth = d > depth ? d : depth;
+		precise float d2 = dx * dx + dy * dy + dz * dz;
+		precise float r2 = P.sphereR * P.sphereR;
+		if (d2 < r2) {
+			precise float d = P.sphereR - sqrt(d2);
+			depth = d > depth ? d : depth;
+		}
 	}
 	if ((P.flags & WF_VK_FLAG_FLOOR) != 0u) {
 		precise float d = P.floorY - x0.y;
 		depth = d > depth ? d : depth;
 	}
+	if (!(depth > 0.0))
+		return 0.0;
 	precise float v = depth / P.h;
 	precise float u = 0.5 * v * v / x0.w;
 	return u;
