@@ -327,10 +327,10 @@ test_outputs_distinct() {
 	expect_code 2
 	expect_stderr "--video: '$tmp/./x.mp4' is also the --stats file ('$tmp/x.mp4'): each output needs a file of its own"
 	[ ! -e "$tmp/x.mp4" ] || fail "a file was written despite the refusal"
-	echo "the user's" >"$tmp/old.csv"
-	run run --preset xpbd --grid 4x4 --frames 1 --stats "$tmp/old.csv" --video "$tmp/old.csv" --size 32x32
+	echo "the user's" >"$tmp/old.mp4"
+	run run --preset xpbd --grid 4x4 --frames 1 --stats "$tmp/old.mp4" --video "$tmp/old.mp4" --size 32x32
 	expect_code 2
-	grep -q "the user's" "$tmp/old.csv" || fail "the existing file was changed"
+	grep -q "the user's" "$tmp/old.mp4" || fail "the existing file was changed"
 	run run --preset xpbd --grid 4x4 --frames 1 --stats /dev/null --obj "$tmp/o" --quiet
 	expect_code 0
 	expect_no_temporaries
@@ -595,15 +595,18 @@ test_render_camera() {
 	cmp -s "$tmp/b/frame_0001.png" "$tmp/c/frame_0001.png" || fail "the same --camera gave two pictures"
 }
 
-# --video names reach ffmpeg as files: "-1" is not an option and "a:b.mp4" not a protocol; a FIFO
-# with a reader gets a streamable MP4 in place.
+# --video names reach ffmpeg as files: "-1.mp4" is not an option and "a:b.mp4" not a protocol; a
+# FIFO with a reader gets a streamable MP4 in place whatever its name; ".MP4" is an MP4 name too.
 test_render_video_names() {
 	command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg"; exit 0; }
-	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video -1 --backend cpu --quiet) \
+	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video -1.mp4 --backend cpu --quiet) \
 		>"$tmp/stdout" 2>"$tmp/stderr"
 	code=$?
 	expect_code 0
-	[ -s "$tmp/-1" ] || fail "no video file named '-1'"
+	[ -s "$tmp/-1.mp4" ] || fail "no video file named '-1.mp4'"
+	run run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video "$tmp/upper.MP4" --backend cpu --quiet
+	expect_code 0
+	[ -s "$tmp/upper.MP4" ] || fail "no video file named 'upper.MP4'"
 	(cd "$tmp" && "$weft" run --preset xpbd --grid 8x8 --frames 3 --size 32x32 --video a:b.mp4 --backend cpu --quiet) \
 		>"$tmp/stdout" 2>"$tmp/stderr"
 	code=$?
