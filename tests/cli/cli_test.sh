@@ -462,6 +462,22 @@ test_info() {
 	grep -q '^backends: cpu' "$tmp/stdout" || fail "no backends line"
 }
 
+# Issue 29, item 7: a configure on a machine without cJSON names the Debian package and `make deps`
+# (pkg-config is pointed at an empty folder, so it finds no module at all).
+test_missing_dependency() {
+	command -v cmake >/dev/null || { echo "skipped: no cmake"; exit 0; }
+	mkdir -p "$tmp/pc"
+	PKG_CONFIG_LIBDIR="$tmp/pc" PKG_CONFIG_PATH="" cmake -S "$here/../.." -B "$tmp/build" >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	# CMake wraps the message: compare it as one line.
+	local joined
+	joined=$(tr -s ' \n' '  ' <"$tmp/stderr")
+	case $joined in *"install the Debian package libcjson-dev"*'run `make deps`'*) ;;
+	*) fail "the configure does not name libcjson-dev and make deps" ;;
+	esac
+}
+
 test_help() {
 	run --version
 	expect_code 0
