@@ -460,6 +460,16 @@ test_info() {
 	expect_code 0
 	grep -q '^weft [0-9]*\.[0-9]*\.[0-9]*$' "$tmp/stdout" || fail "no version line"
 	grep -q '^backends: cpu' "$tmp/stdout" || fail "no backends line"
+	# Issue 29, item 9: whether the renderer, ffmpeg and MPI are there.
+	grep -qE '^renderer: (yes|no|built in)' "$tmp/stdout" || fail "no renderer line"
+	grep -qE '^ffmpeg: +(yes|no|not used)' "$tmp/stdout" || fail "no ffmpeg line"
+	grep -qE '^mpi: +(yes|no)' "$tmp/stdout" || fail "no mpi line"
+	if grep -q '^renderer: yes' "$tmp/stdout"; then
+		# The ffmpeg line follows PATH.
+		PATH="$tmp/empty" run info
+		expect_code 0
+		grep -q '^ffmpeg: *no (not on PATH' "$tmp/stdout" || fail "ffmpeg reported without it on PATH"
+	fi
 }
 
 # Issue 29, item 7: a configure on a machine without cJSON names the Debian package and `make deps`
