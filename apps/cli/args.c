@@ -1,5 +1,6 @@
 // Command-line options of `weft run` and `weft bench`: one table, one parser.
 // Accepts "--name value" and "--name=value"; every message names the option and what it allows.
+#define _XOPEN_SOURCE 700 // stat
 #include "cli.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef enum OptionKind {
 	OPT_FLAG,    // bool, no value
@@ -271,6 +273,27 @@ static bool IsOneOf(const char* value, const char* names)
 	return false;
 }
 
+// Whether path ends in ext (".mp4"), letters in either case.
+static bool EndsWith(const char* path, const char* ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	if (n <= e)
+		return false;
+	for (size_t i = 0; i < e; ++i) {
+		char c = path[n - e + i];
+		if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != ext[i])
+			return false;
+	}
+	return true;
+}
+
+// Whether path is a device or FIFO (/dev/null, a pipe to a player): it takes the stream whatever its name.
+static bool IsStream(const char* path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
 static int StoreValue(unsigned command, const OptionSpec* o, const char* value, CliOptions* options)
 {
 	char* at = (char*)options + o->offset;
@@ -281,6 +304,9 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 	case OPT_TEXT:
 		if (value[0] == 0)
 			return Bad(command, o, value, "is empty");
+		// The video is always H.264 in MP4: a file name that promises another container is refused.
+		if (o->offset == AT(render.videoPath) && !EndsWith(value, ".mp4") && !IsStream(value))
+			return Bad(command, o, value, "does not end in .mp4");
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);
@@ -369,6 +395,9 @@ static int ParseOne(unsigned command, int argc, char** argv, int* i, CliOptions*
 	const char* value = eq != NULL ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
 	if (value == NULL)
 		return Bad(command, o, "", "is missing");
+	// "--obj --quiet" forgot the folder: the next option is not taken as one ("--obj=--x" still is).
+	if (eq == NULL && strncmp(value, "--", 2) == 0)
+		return Bad(command, o, value, "is an option, not a value");
 	return StoreValue(command, o, value, options);
 }
 

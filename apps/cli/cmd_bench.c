@@ -4,13 +4,33 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define BENCH_DEFAULT_FRAMES 200
 #define BENCH_DEFAULT_WARMUP 20
 
-// The floor of a GPU frame: measured on the benchmark H200 (shared/device/README.md).
-#define BENCH_FLOOR_BYTES_PER_S 3.9e12
-#define BENCH_FLOOR_DISPATCH_S 2.5e-6
+// The floor of a GPU frame on the devices it was measured on (shared/device/README.md): memory
+// bandwidth and the cost of one dispatch, for a device whose name contains `name`. Elsewhere the
+// floor is not known and the report says so instead of using another device's figures.
+typedef struct BenchFloor {
+	const char* name;
+	double bytesPerS;
+	double dispatchS;
+} BenchFloor;
+
+static const BenchFloor kFloors[] = {
+	{"H200", 3.9e12, 2.5e-6},
+};
+
+static const BenchFloor* FindFloor(const char* device)
+{
+	for (size_t i = 0; device != NULL && i < sizeof kFloors / sizeof kFloors[0]; ++i) {
+		if (strstr(device, kFloors[i].name) != NULL)
+			return &kFloors[i];
+	}
+	return NULL;
+}
 
 // Sizes summed over the cloths.
 typedef struct BenchSizes {
@@ -36,10 +56,37 @@ static double Percentile(const double* sorted, int n, double p)
 	return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
 }
 
+// "\r" progress on a terminal, as weft run's: shown once a phase takes longer than half a second,
+// refreshed ten times a second, outside the timed part of each frame.
+typedef struct BenchProgress {
+	bool show;        // stderr is a terminal
+	const char* what; // "warm-up" or "timed"
+	double start, lastShown;
+} BenchProgress;
+
+static void ShowProgress(BenchProgress* p, int frame, int frames)
+{
+	double now = CliNow();
+	if (!p->show || now - p->start < 0.5 || now - p->lastShown < 0.1)
+		return;
+	p->lastShown = now;
+	double perFrame = (now - p->start) / frame;
+	fprintf(stderr, "\rweft bench: %s frame %d/%d (%d%%), %.2f ms/frame, %.1f s left   ", p->what, frame, frames, 100 * frame / frames,
+		1e3 * perFrame, perFrame * (frames - frame));
+	fflush(stderr);
+}
+
+static void ClearProgress(const BenchProgress* p)
+{
+	if (p->lastShown > 0.0)
+		fprintf(stderr, "\r%78s\r", "");
+}
+
 // Steps count frames; records wall seconds, device seconds (-1 when the backend has none) and, with
 // stageTimes, each stage's seconds (stageTimes[k * count + i]).
-static int StepFrames(const CliSim* sim, int count, double* times, double* gpuTimes, double* stageTimes)
+static int StepFrames(const CliSim* sim, int count, const char* what, double* times, double* gpuTimes, double* stageTimes)
 {
+	BenchProgress progress = {isatty(STDERR_FILENO) != 0, what, CliNow(), 0.0};
 	for (int i = 0; i < count; ++i) {
 		double t0 = CliNow();
 		wfResult r = wfWorld_Step(sim->world);
@@ -51,10 +98,13 @@ static int StepFrames(const CliSim* sim, int count, double* times, double* gpuTi
 				stageTimes[k * count + i] = 1e-3 * p.stageMs[k];
 		}
 		if (r != WF_OK) {
+			ClearProgress(&progress);
 			fprintf(stderr, "weft bench: step failed (%s): %s\n", wfResultName(r), wfWorld_GetLastError(sim->world));
 			return CLI_EXIT_RUNTIME;
 		}
+		ShowProgress(&progress, i + 1, count);
 	}
+	ClearProgress(&progress);
 	return CLI_EXIT_OK;
 }
 
@@ -78,24 +128,30 @@ static BenchSizes Measure(const CliSim* sim)
 }
 
 // The floor and where the frame stands against it: the larger of the memory term and the
-// dispatch term binds.
+// dispatch term binds. Only on a device with measured figures (kFloors).
 static void ReportFloor(const CliSim* sim, double median, const double* gpuSorted, int frames)
 {
 	wfStepProfile p = wfWorld_GetStepProfile(sim->world);
-	double memory = p.bytesPerFrame / BENCH_FLOOR_BYTES_PER_S, dispatch = p.dispatches * BENCH_FLOOR_DISPATCH_S;
-	double floor = memory > dispatch ? memory : dispatch;
 	printf("  model       %.4g bytes/frame, %d dispatches/frame, %.4g projections/frame\n", p.bytesPerFrame, p.dispatches,
 		p.projectionsPerFrame);
 	if (p.threads > 1)
 		printf("  threads     %d, the last frame: %d to %d rows each (cut by measured speed), %.4f to %.4f ms of work each\n", p.threads,
 			p.threadRowsMin, p.threadRowsMax, p.threadBusyMinMs, p.threadBusyMaxMs);
+	const char* device = wfWorld_GetDeviceName(sim->world);
+	const BenchFloor* known = p.dispatches > 0 ? FindFloor(device) : NULL;
+	if (known == NULL)
+		printf("  floor       not known for %s (measured only on: %s)\n", device != NULL ? device : "this device", kFloors[0].name);
 	if (gpuSorted[0] < 0.0 || p.dispatches == 0)
 		return;
 	double gpu = Percentile(gpuSorted, frames, 0.5);
 	printf("  gpu ms      median %.4f  p10 %.4f  p90 %.4f (timestamps)\n", 1e3 * gpu, 1e3 * Percentile(gpuSorted, frames, 0.1),
 		1e3 * Percentile(gpuSorted, frames, 0.9));
+	if (known == NULL)
+		return;
+	double memory = p.bytesPerFrame / known->bytesPerS, dispatch = p.dispatches * known->dispatchS;
+	double floor = memory > dispatch ? memory : dispatch;
 	printf("  floor       %.4f ms = max(memory %.4f ms at %.3g TB/s, dispatch %.4f ms at %.3g us): %s binds\n", 1e3 * floor, 1e3 * memory,
-		BENCH_FLOOR_BYTES_PER_S * 1e-12, 1e3 * dispatch, BENCH_FLOOR_DISPATCH_S * 1e6, memory > dispatch ? "memory" : "dispatch");
+		known->bytesPerS * 1e-12, 1e3 * dispatch, known->dispatchS * 1e6, memory > dispatch ? "memory" : "dispatch");
 	printf("  vs floor    gpu %.2fx, wall %.2fx; %.4g projections/s on the gpu clock\n", gpu / floor, median / floor,
 		p.projectionsPerFrame / (gpu > 1e-12 ? gpu : 1e-12));
 }
@@ -166,9 +222,9 @@ int CliBench(int argc, char** argv)
 		code = CLI_EXIT_RUNTIME;
 	}
 	if (code == CLI_EXIT_OK)
-		code = StepFrames(&sim, warmup, NULL, NULL, NULL);
+		code = StepFrames(&sim, warmup, "warm-up", NULL, NULL, NULL);
 	if (code == CLI_EXIT_OK)
-		code = StepFrames(&sim, frames, times, gpuTimes, stageTimes);
+		code = StepFrames(&sim, frames, "timed", times, gpuTimes, stageTimes);
 	if (code == CLI_EXIT_OK) {
 		qsort(times, (size_t)frames, sizeof(double), CompareDoubles);
 		qsort(gpuTimes, (size_t)frames, sizeof(double), CompareDoubles);

@@ -89,6 +89,11 @@ static int ParseArgs(int argc, char** argv, SweepOptions* o)
 			fprintf(stderr, "weft sweep: %s: needs a value\n", a);
 			return CLI_EXIT_USAGE;
 		}
+		// "--out --quiet" forgot the folder: the next option is not taken as one.
+		if (takes && strncmp(value, "--", 2) == 0) {
+			fprintf(stderr, "weft sweep: %s: '%s' is an option, not a value\n", a, value);
+			return CLI_EXIT_USAGE;
+		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			CliPrintHelp("sweep");
 			return CLI_EXIT_HELP;

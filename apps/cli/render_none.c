@@ -3,6 +3,9 @@
 
 #include <stdio.h>
 
+bool CliRenderBuiltIn(void) { return false; }
+bool CliVideoAvailable(void) { return false; }
+
 int CliRenderOpen(const CliOptions* options, const CliSim* sim, CliRenderOut** out)
 {
 	(void)sim;

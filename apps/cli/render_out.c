@@ -62,6 +62,9 @@ static int OpenVideo(const CliOptions* o, const CliSim* sim, CliRenderOut* r)
 	return CLI_EXIT_OK;
 }
 
+bool CliRenderBuiltIn(void) { return true; }
+bool CliVideoAvailable(void) { return wfVideoAvailable(); }
+
 int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 {
 	*out = NULL;

@@ -6,6 +6,11 @@
 
 typedef struct CliRenderOut CliRenderOut;
 
+// Whether this build has the renderer (--png, --video), and whether the `ffmpeg` command that
+// --video needs is on PATH (false without the renderer).
+bool CliRenderBuiltIn(void);
+bool CliVideoAvailable(void);
+
 // Checks the options and the output paths and starts the renderer (and ffmpeg) before the first
 // step. Returns CLI_EXIT_OK with *out NULL when nothing is to be rendered.
 int CliRenderOpen(const CliOptions* options, const CliSim* sim, CliRenderOut** out);
