@@ -95,25 +95,17 @@ wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, const wfFram
 	return WF_FRAME_GOOD;
 }
 
-// Inline in the frame check's particle loop (a call per particle cost 1.5 % of the xpbd preset's frame).
-static inline bool Tunnelled(float radius, float reach, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
+bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
 {
+	// Both ends outside the sphere: a particle left inside is a penetration, not a passage.
 	const float sx = x0.x - c0.x, sy = x0.y - c0.y, sz = x0.z - c0.z;
 	const float ex = x1.x - c1.x, ey = x1.y - c1.y, ez = x1.z - c1.z;
-	const float dx = ex - sx, dy = ey - sy, dz = ez - sz;
-	const float l2 = dx * dx + dy * dy + dz * dz;
-	// A substep's share of the path must be able to cross the sphere between two substep ends on or
-	// outside the contact surface (radius `reach`): at least the chord 2 sqrt(reach^2 - radius^2) of
-	// that surface tangent to the sphere. A shorter step is caught at a substep end (and most
-	// particles stop here, before any division).
-	const float n = (float)substeps, r2 = radius * radius;
-	const float step2 = l2 / (n * n);
-	if (!(step2 >= 4.0f * (reach * reach - r2)))
-		return false;
-	// Both ends outside the sphere: a particle left inside is a penetration, not a passage.
+	const float r2 = radius * radius;
 	if (!(sx * sx + sy * sy + sz * sz >= r2) || !(ex * ex + ey * ey + ez * ez >= r2))
 		return false;
 	// The closest point of the segment to the centre lies strictly between its ends, inside the sphere.
+	const float dx = ex - sx, dy = ey - sy, dz = ez - sz;
+	const float l2 = dx * dx + dy * dy + dz * dz;
 	const float along = -(sx * dx + sy * dy + sz * dz);
 	if (!(along > 0.0f) || !(along < l2))
 		return false;
@@ -124,12 +116,8 @@ static inline bool Tunnelled(float radius, float reach, int substeps, wfVec3 c0,
 		return false;
 	// A substep's share of the path is longer than the chord inside the sphere: a particle moving
 	// along it at the frame's mean pace could step over the sphere between two substep ends.
-	return step2 > 4.0f * (r2 - q2);
-}
-
-bool wfTunnelled(float radius, float reach, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
-{
-	return Tunnelled(radius, reach, substeps, c0, c1, x0, x1);
+	const float n = (float)substeps;
+	return l2 / (n * n) > 4.0f * (r2 - q2);
 }
 
 float wfPushRelease(const wfFrameParams* p, wfVec3 c0, float floorY, wfVec4 x0)
@@ -166,60 +154,29 @@ float wfConstraintRelease(float C, float alphaTilde, float h, float wsum, float 
 void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, const wfVec4* pos0, const wfVec4* vel0,
 	wfVec3 shift, wfMotionSums* out, int* tunnelParticle)
 {
-	(void)world;
 	memset(out, 0, sizeof *out);
 	*tunnelParticle = -1;
 	const wfVec4* x = c->state.pos;
 	const wfVec4* v = c->state.vel;
 	const wfVec3 g = p->gravity;
 	const wfVec3 c0 = wfLocalSphereCenter(&c->local, p, 0), c1 = wfLocalSphereCenter(&c->local, p, p->substeps - 1);
-	const float floorY = c->local.floorHeight + p->contact.thickness;
-	const bool sphere = p->sphere.enabled;
-	const float pushR = p->sphere.radius + p->contact.thickness;
 	float speed2 = 0.0f;
-	// Sums in float over blocks of 64 particles, each block's added in double (a bound's input, not a
-	// result), in eight running sums and without branches, so the compiler can keep it in vectors;
-	// the push-out and tunnelling terms are rare and tested apart (this pass runs every frame).
-	const int n = c->model.particleCount;
-	const bool pushes = sphere || p->floor.enabled;
-	for (int b0 = 0; b0 < n; b0 += 64) {
-		const int b1 = b0 + 64 < n ? b0 + 64 : n;
-		float gain[8] = {0}, kinetic[8] = {0}, top[8] = {0};
-		int free = 0;
-		for (int i = b0; i < b1; ++i) {
-			const wfVec4 a = pos0[i], e = x[i], va = vel0[i], vb = v[i];
-			const float m = a.w != 0.0f ? 1.0f : 0.0f;
-			const float ka = 0.5f * (va.x * va.x + va.y * va.y + va.z * va.z);
-			const float kb = 0.5f * (vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
-			// The frame start in the frame's local coordinates (the backup is from before the shift).
-			const float fall = g.x * (e.x - (a.x - shift.x)) + g.y * (e.y - (a.y - shift.y)) + g.z * (e.z - (a.z - shift.z));
-			const float k2 = 2.0f * (ka > kb ? ka : kb);
-			top[i & 7] = k2 > top[i & 7] ? k2 : top[i & 7];
-			gain[i & 7] += m * (kb - ka - fall);
-			kinetic[i & 7] += m * ka;
-			free += a.w != 0.0f;
-		}
-		float release = 0.0f;
-		for (int i = b0; pushes && i < b1; ++i) {
-			const wfVec4 a = {pos0[i].x - shift.x, pos0[i].y - shift.y, pos0[i].z - shift.z, pos0[i].w};
-			if (sphere && *tunnelParticle < 0 && Tunnelled(p->sphere.radius, pushR, p->substeps, c0, c1, a, x[i]))
-				*tunnelParticle = i;
-			if (a.w == 0.0f)
-				continue;
-			const float dx = a.x - c0.x, dy = a.y - c0.y, dz = a.z - c0.z;
-			if ((sphere && dx * dx + dy * dy + dz * dz < pushR * pushR) || (p->floor.enabled && a.y < floorY))
-				release += wfPushRelease(p, c0, floorY, a);
-		}
-		double sg = 0.0, sk = 0.0;
-		for (int k = 0; k < 8; ++k) {
-			sg += (double)gain[k];
-			sk += (double)kinetic[k];
-			speed2 = top[k] > speed2 ? top[k] : speed2;
-		}
-		out->gain += sg;
-		out->kinetic += sk;
-		out->release += (double)release;
-		out->free += free;
+	for (int i = 0; i < c->model.particleCount; ++i) {
+		// The frame start in the frame's local coordinates (the backup is from before the shift).
+		const wfVec4 a = {pos0[i].x - shift.x, pos0[i].y - shift.y, pos0[i].z - shift.z, pos0[i].w};
+		const wfVec4 b = x[i], va = vel0[i], vb = v[i];
+		if (*tunnelParticle < 0 && p->sphere.enabled && wfTunnelled(p->sphere.radius, p->substeps, c0, c1, a, b))
+			*tunnelParticle = i;
+		const float ka = 0.5f * (va.x * va.x + va.y * va.y + va.z * va.z);
+		const float kb = 0.5f * (vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
+		speed2 = fmaxf(speed2, fmaxf(2.0f * ka, 2.0f * kb));
+		if (a.w == 0.0f)
+			continue;
+		out->release += (double)wfPushRelease(p, c0, c->local.floorHeight + p->contact.thickness, a);
+		const float fall = g.x * (b.x - a.x) + g.y * (b.y - a.y) + g.z * (b.z - a.z);
+		out->gain += (double)(kb - ka - fall);
+		out->kinetic += (double)ka;
+		out->free++;
 	}
 	out->speed2 = speed2;
 }

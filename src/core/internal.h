@@ -454,7 +454,7 @@ bool wfInContact(const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
 // The tunnelling test of one particle (DESIGN.md, "Errors and numerical trouble"): its frame-start and
 // frame-end local positions relative to the sphere's centres after the first (c0) and the last (c1)
 // substep. The same float operations as check.comp's WfTunnelled.
-bool wfTunnelled(float radius, float reach, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 start, wfVec4 end);
+bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 start, wfVec4 end);
 // The energy rule's sums over one frame (per unit mass except u), from the frame-start state and
 // the frame-end state: what the backends reduce (the CPU in index order, in double).
 typedef struct wfMotionSums {

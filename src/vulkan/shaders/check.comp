@@ -35,7 +35,7 @@ void main()
 		if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
 			precise vec3 c0 = P.sphereCenter.xyz + S[0].sphereMotion.xyz;
 			precise vec3 c1 = P.sphereCenter.xyz + S[pc.substep].sphereMotion.xyz;
-			if (WfTunnelled(P.contactBand.z, P.sphereR, pc.substep + 1u, c0, c1, x0, x.xyz))
+			if (WfTunnelled(P.contactBand.z, pc.substep + 1u, c0, c1, x0, x.xyz))
 				atomicMin(status.firstTunnelled, i);
 		}
 		terms = WfMotionTerms(vec4(x0, b.w), backup[floatBitsToUint(P.contactBand.w) + i], x.xyz, v.xyz);

@@ -115,24 +115,18 @@ bool WfInContact(vec3 x, uint substep)
 
 // wfTunnelled: the frame path from x0 to x1, relative to the sphere after the first (c0) and the
 // last (c1) substep, goes through the sphere with both ends outside it, and a substep's share of
-// it is longer than its chord inside the sphere and than the contact surface's (radius `reach`)
-// chord tangent to the sphere.
-bool WfTunnelled(float radius, float reach, uint substeps, vec3 c0, vec3 c1, vec3 x0, vec3 x1)
+// it is longer than its chord inside the sphere.
+bool WfTunnelled(float radius, uint substeps, vec3 c0, vec3 c1, vec3 x0, vec3 x1)
 {
 	precise float sx = x0.x - c0.x, sy = x0.y - c0.y, sz = x0.z - c0.z;
 	precise float ex = x1.x - c1.x, ey = x1.y - c1.y, ez = x1.z - c1.z;
-	precise float dx = ex - sx, dy = ey - sy, dz = ez - sz;
-	precise float l2 = dx * dx + dy * dy + dz * dz;
-	precise float n = float(substeps);
 	precise float r2 = radius * radius;
-	precise float step2 = l2 / (n * n);
-	precise float least = 4.0 * (reach * reach - r2);
-	if (!(step2 >= least))
-		return false;
 	precise float s2 = sx * sx + sy * sy + sz * sz;
 	precise float e2 = ex * ex + ey * ey + ez * ez;
 	if (!(s2 >= r2) || !(e2 >= r2))
 		return false;
+	precise float dx = ex - sx, dy = ey - sy, dz = ez - sz;
+	precise float l2 = dx * dx + dy * dy + dz * dz;
 	precise float along = -(sx * dx + sy * dy + sz * dz);
 	if (!(along > 0.0) || !(along < l2))
 		return false;
@@ -141,6 +135,8 @@ bool WfTunnelled(float radius, float reach, uint substeps, vec3 c0, vec3 c1, vec
 	precise float q2 = qx * qx + qy * qy + qz * qz;
 	if (!(q2 < r2))
 		return false;
+	precise float n = float(substeps);
+	precise float step2 = l2 / (n * n);
 	precise float chord2 = 4.0 * (r2 - q2);
 	return step2 > chord2;
 }

@@ -583,7 +583,7 @@ void main()
 		if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
 			precise vec3 c0 = P.sphereCenter.xyz + S[0].sphereMotion.xyz;
 			precise vec3 c1 = P.sphereCenter.xyz + S[substeps - 1u].sphereMotion.xyz;
-			if (WfTunnelled(P.contactBand.z, P.sphereR, substeps, c0, c1, x0, x))
+			if (WfTunnelled(P.contactBand.z, substeps, c0, c1, x0, x))
 				atomicMin(STATUS_TUNNELLED, i);
 		}
 		vec4 terms = WfMotionTerms(vec4(x0, b.w), BACKUP_VEL(i), x, v);
