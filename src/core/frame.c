@@ -30,8 +30,6 @@ void wfClothBeginFrame(const wfWorld* world, wfCloth* c)
 	c->verdict = WF_FRAME_GOOD;
 	c->verdictParticle = -1;
 	c->verdictContact = false;
-	c->verdictEnergy = false;
-	c->tunnelParticle = -1;
 }
 
 wfClothLocal wfClothLocalNow(const wfWorld* world, const wfCloth* c) { return LocalFor(world, c, (wfVec3){0.0f, 0.0f, 0.0f}); }
@@ -95,180 +93,12 @@ wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* c, const wfFram
 	return WF_FRAME_GOOD;
 }
 
-bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 x0, wfVec4 x1)
-{
-	// Both ends outside the sphere: a particle left inside is a penetration, not a passage.
-	const float sx = x0.x - c0.x, sy = x0.y - c0.y, sz = x0.z - c0.z;
-	const float ex = x1.x - c1.x, ey = x1.y - c1.y, ez = x1.z - c1.z;
-	const float r2 = radius * radius;
-	if (!(sx * sx + sy * sy + sz * sz >= r2) || !(ex * ex + ey * ey + ez * ez >= r2))
-		return false;
-	// The closest point of the segment to the centre lies strictly between its ends, inside the sphere.
-	const float dx = ex - sx, dy = ey - sy, dz = ez - sz;
-	const float l2 = dx * dx + dy * dy + dz * dz;
-	const float along = -(sx * dx + sy * dy + sz * dz);
-	if (!(along > 0.0f) || !(along < l2))
-		return false;
-	const float t = along / l2;
-	const float qx = sx + t * dx, qy = sy + t * dy, qz = sz + t * dz;
-	const float q2 = qx * qx + qy * qy + qz * qz;
-	if (!(q2 < r2))
-		return false;
-	// A substep's share of the path is longer than the chord inside the sphere: a particle moving
-	// along it at the frame's mean pace could step over the sphere between two substep ends.
-	const float n = (float)substeps;
-	return l2 / (n * n) > 4.0f * (r2 - q2);
-}
-
-float wfPushRelease(const wfFrameParams* p, wfVec3 c0, float floorY, wfVec4 x0)
-{
-	// Most particles are outside both: no square root or division for them.
-	float depth = 0.0f;
-	if (p->sphere.enabled) {
-		const float r = p->sphere.radius + p->contact.thickness;
-		const float dx = x0.x - c0.x, dy = x0.y - c0.y, dz = x0.z - c0.z;
-		const float d2 = dx * dx + dy * dy + dz * dz;
-		if (d2 < r * r) {
-			const float d = r - sqrtf(d2);
-			depth = d > depth ? d : depth;
-		}
-	}
-	if (p->floor.enabled) {
-		const float d = floorY - x0.y;
-		depth = d > depth ? d : depth;
-	}
-	if (!(depth > 0.0f))
-		return 0.0f;
-	const float v = depth / p->h;
-	return 0.5f * v * v / x0.w;
-}
-
-float wfConstraintRelease(float C, float alphaTilde, float h, float wsum, float stiffness, bool springs)
-{
-	if (springs)
-		return 0.5f * stiffness * C * C;
-	const float d = h * h * (alphaTilde + wsum);
-	return d > 0.0f ? 0.5f * C * C / d : 0.0f;
-}
-
-void wfMotionSumsCompute(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, const wfVec4* pos0, const wfVec4* vel0,
-	wfVec3 shift, wfMotionSums* out, int* tunnelParticle)
-{
-	memset(out, 0, sizeof *out);
-	*tunnelParticle = -1;
-	const wfVec4* x = c->state.pos;
-	const wfVec4* v = c->state.vel;
-	const wfVec3 g = p->gravity;
-	const wfVec3 c0 = wfLocalSphereCenter(&c->local, p, 0), c1 = wfLocalSphereCenter(&c->local, p, p->substeps - 1);
-	float speed2 = 0.0f;
-	for (int i = 0; i < c->model.particleCount; ++i) {
-		// The frame start in the frame's local coordinates (the backup is from before the shift).
-		const wfVec4 a = {pos0[i].x - shift.x, pos0[i].y - shift.y, pos0[i].z - shift.z, pos0[i].w};
-		const wfVec4 b = x[i], va = vel0[i], vb = v[i];
-		if (*tunnelParticle < 0 && p->sphere.enabled && wfTunnelled(p->sphere.radius, p->substeps, c0, c1, a, b))
-			*tunnelParticle = i;
-		const float ka = 0.5f * (va.x * va.x + va.y * va.y + va.z * va.z);
-		const float kb = 0.5f * (vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
-		speed2 = fmaxf(speed2, fmaxf(2.0f * ka, 2.0f * kb));
-		if (a.w == 0.0f)
-			continue;
-		out->release += (double)wfPushRelease(p, c0, c->local.floorHeight + p->contact.thickness, a);
-		const float fall = g.x * (b.x - a.x) + g.y * (b.y - a.y) + g.z * (b.z - a.z);
-		out->gain += (double)(kb - ka - fall);
-		out->kinetic += (double)ka;
-		out->free++;
-	}
-	out->speed2 = speed2;
-}
-
-double wfConstraintsRelease(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, const wfVec4* pos0)
-{
-	// From the backup: lengths do not see the shift.
-	double release = 0.0;
-	const wfClothModel* m = &c->model;
-	const bool springs = world->def.step.solver == WF_SOLVER_SPRINGS;
-	const bool xpbd = world->def.step.solver == WF_SOLVER_XPBD;
-	// alpha~ = compliance / h^2 as the Vulkan backend writes it (wfVkClothParams.alphaTilde).
-	const float h = p->h;
-	const float alpha[WF_FAMILY_COUNT] = {c->material.stretchCompliance / (h * h), c->material.shearCompliance / (h * h),
-		c->material.bendCompliance / (h * h)};
-	for (int k = 0; k < m->constraintCount; ++k) {
-		const wfConstraint* con = &m->constraints[k];
-		const wfVec4 a = pos0[con->a], b = pos0[con->b];
-		if (a.w + b.w == 0.0f)
-			continue;
-		const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-		const float C = sqrtf(dx * dx + dy * dy + dz * dz) - con->rest;
-		release += (double)wfConstraintRelease(C, xpbd ? alpha[con->family] : 0.0f, h, a.w + b.w, c->material.stiffness, springs);
-	}
-	return release;
-}
-
-bool wfEnergyExploded(const wfWorld* world, wfCloth* c, const wfFrameParams* p, const wfMotionSums* s)
-{
-	// A hand (the grab) and the air do work the frame cannot bound: no energy rule for them.
-	if (c->grabIndex >= 0 || p->aeroOn || s->free == 0)
-		return false;
-	const double mass = c->material.mass, total = mass * s->free;
-	const double T = (double)p->h * p->substeps;
-	const double v = sqrt((double)s->speed2); // no particle path faster than the frame's ends (assumed)
-	// Wind: an acceleration of at most strength sqrt 2 (gust) or strength / m (wave) along each path.
-	double wind = 0.0;
-	if (p->wind.mode == WF_WIND_GUST)
-		wind = 1.4142135623730951 * p->wind.strength;
-	else if (p->wind.mode == WF_WIND_WAVE)
-		wind = p->wind.strength / mass;
-	// Colliders: a contact can give a particle at most twice the collider's speed vc relative to it,
-	// 1/2 m ((v + 2 vc)^2 - v^2) = 2 m vc (v + vc).
-	double vc = 0.0;
-	if (p->sphere.enabled && p->sphere.moving) {
-		const wfVec3 a = p->sphere.amplitude;
-		vc = 6.283185307179586 * p->sphere.frequency * sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z);
-	}
-	for (int k = 0; k < world->colliderFrameCount; ++k) {
-		const wfColliderFrame* f = &world->colliderFrame[k];
-		const wfVec3 u = f->velocity, w = f->omega, e = f->halfExtents;
-		const double reach = (double)f->radius + f->radius1 + f->halfLength +
-			sqrt((double)e.x * e.x + (double)e.y * e.y + (double)e.z * e.z);
-		const double speed = sqrt((double)u.x * u.x + (double)u.y * u.y + (double)u.z * u.z) +
-			sqrt((double)w.x * w.x + (double)w.y * w.y + (double)w.z * w.z) * reach;
-		vc = speed > vc ? speed : vc;
-	}
-	// Self-collision: each substep may push a particle 2 thickness, a kick of 2 thickness / h.
-	double kick = world->def.selfCollision.enabled ? 2.0 * world->def.selfCollision.thickness / p->h : 0.0;
-	const double work = total * (wind * v * T + 2.0 * vc * (v + vc) + p->substeps * kick * (v + 0.5 * kick));
-	// Slack: a quarter of the frame-start kinetic and releasable energy (the integrators' own
-	// error), and gravity's (g T)^2 per kilogram.
-	const double g2 = (double)p->gravity.x * p->gravity.x + (double)p->gravity.y * p->gravity.y + (double)p->gravity.z * p->gravity.z;
-	const double slack = 0.25 * (mass * s->kinetic + s->release) + total * g2 * T * T;
-	// Jacobi with relaxation s moves each end by up to s C (at s = 1 a lone pair swaps): a relative
-	// correction of 2 s C where a projection makes C, so up to (2 s)^2 the release.
-	double release = s->release;
-	if (world->def.step.solver == WF_SOLVER_JACOBI) {
-		const double r = 2.0 * c->material.relaxation;
-		release *= r * r > 1.0 ? r * r : 1.0;
-	}
-	const double bound = release + work + slack;
-	c->energyGain = mass * s->gain;
-	c->energyBound = bound;
-	return mass * s->gain > bound;
-}
-
 // Whether the n-th discarded frame is logged: the first few, then at every power of two, so a run
 // that keeps failing says so without flooding the log.
 static bool LogThis(int64_t n) { return n <= 4 || (n & (n - 1)) == 0; }
 
 void wfClothEndFrame(wfWorld* world, wfCloth* c)
 {
-	// Tunnelling is counted whatever the verdict: the step let a particle through.
-	if (c->tunnelParticle >= 0) {
-		const int64_t n = ++world->warnings.tunnelled;
-		if (LogThis(n))
-			wfLog(world, WF_LOG_WARNING,
-				"cloth %d: frame at t = %.4f s (tunnelled frame %lld): particle %d passed through the sphere between two "
-				"substeps (raise the substeps or lower the speed)",
-				c->index, world->time, (long long)n, c->tunnelParticle);
-	}
 	if (c->verdict == WF_FRAME_GOOD) {
 		c->origin[0] += c->local.shift.x;
 		c->origin[1] += c->local.shift.y;
@@ -282,14 +112,7 @@ void wfClothEndFrame(wfWorld* world, wfCloth* c)
 	if (!nonFinite && c->verdictContact)
 		world->warnings.unstableInContact++;
 	const bool reset = world->def.badFrame == WF_BAD_FRAME_RESET;
-	if (LogThis(*counter) && c->verdictEnergy) {
-		wfLog(world, WF_LOG_WARNING,
-			"cloth %d: frame at t = %.4f s discarded (unstable frame %lld): its energy grew by %.4g J, more than the %.4g J "
-			"that gravity, wind, colliders and the frame-start constraints could add; %s (lower the time step or the stiffness, "
-			"or raise the damping)",
-			c->index, world->time, (long long)*counter, c->energyGain, c->energyBound,
-			reset ? "the cloth was reset" : "kept the state of the frame start");
-	} else if (LogThis(*counter)) {
+	if (LogThis(*counter)) {
 		wfLog(world, WF_LOG_WARNING,
 			"cloth %d: frame at t = %.4f s discarded (%s frame %lld): particle %d %s; %s (lower the time step or the stiffness, "
 			"or raise the damping)",

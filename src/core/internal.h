@@ -154,10 +154,6 @@ typedef struct wfCloth {
 	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
 	int verdictParticle;    // the first bad particle (index order), -1 when good
 	bool verdictContact;    // unstable, and a too-fast particle touched a collider (wfInContact)
-	bool verdictEnergy;     // unstable by the energy rule (wfMotionVerdict), no particle too fast
-	int tunnelParticle;     // the first particle that passed through the sphere this frame, -1 none
-	double energyGain;      // the energy rule's last gain and bound, J (for the log)
-	double energyBound;
 	// Tearing (tear.c): how many times the model changed, each particle's particle of the untorn
 	// cloth (NULL until the first tear: itself), and the untorn model kept for wfCloth_Reset.
 	int topology;
@@ -451,37 +447,6 @@ void wfClothUpdateReference(wfCloth* cloth);
 // and for an unstable frame whether a too-fast particle touches a collider.
 wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, int* particle, bool* contact);
 bool wfInContact(const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
-// The tunnelling test of one particle (DESIGN.md, "Errors and numerical trouble"): its frame-start and
-// frame-end local positions relative to the sphere's centres after the first (c0) and the last (c1)
-// substep. The same float operations as check.comp's WfTunnelled.
-bool wfTunnelled(float radius, int substeps, wfVec3 c0, wfVec3 c1, wfVec4 start, wfVec4 end);
-// The energy rule's sums over one frame (per unit mass except u), from the frame-start state and
-// the frame-end state: what the backends reduce (the CPU in index order, in double).
-typedef struct wfMotionSums {
-	double gain;    // sum over free particles of 1/2 |v1|^2 - 1/2 |v0|^2 - g . (x1 - x0), m^2/s^2
-	double kinetic; // sum over free particles of 1/2 |v0|^2, m^2/s^2
-	double release; // J: the energy the frame-start constraints could release (wfConstraintRelease)
-	float speed2;   // the largest |v|^2 at the frame start or end, m^2/s^2
-	int free;       // particles with a non-zero inverse mass
-} wfMotionSums;
-// The energy a constraint of frame-start violation C can hand to its ends: 1/2 k C^2 for springs,
-// 1/2 C^2 / (h^2 (alpha~ + wa + wb)) = 1/2 C^2 / (compliance + h^2 (wa + wb)) for XPBD and Jacobi
-// (alpha~ 0): a projection's Delta lambda gives its ends no more kinetic energy than that.
-float wfConstraintRelease(float C, float alphaTilde, float h, float wsum, float stiffness, bool springs);
-// What pushing a free particle out of the sphere or the floor at the frame start can give it:
-// 1/2 m (depth / h)^2 for its depth below the surface + thickness at the first substep (c0 the
-// sphere's centre then, floorY the local floor height + thickness); 0 outside. Part of `release`.
-float wfPushRelease(const wfFrameParams* params, wfVec3 c0, float floorY, wfVec4 x0);
-// The per-frame sums on the host (CPU backend) from the frame-start state pos0, vel0 (before the
-// frame's shift): the particles' terms, with `release` holding only the push-out part...
-void wfMotionSumsCompute(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0, const wfVec4* vel0,
-	wfVec3 shift, wfMotionSums* out, int* tunnelParticle);
-// ... and the constraints' part of `release`, added only when the frame fails without it (the bound
-// grows with the release, so the verdict is the same as with the whole sum; the GPU always sums it).
-double wfConstraintsRelease(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0);
-// The energy rule on a cloth's sums: true when the frame's energy grew past what gravity, wind,
-// the colliders and self-collision could add (the frame is then unstable).
-bool wfEnergyExploded(const wfWorld* world, wfCloth* cloth, const wfFrameParams* params, const wfMotionSums* sums);
 // The contact test's thresholds: x the sphere radius + band, y the local floor height + band.
 wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 

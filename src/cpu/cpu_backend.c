@@ -86,22 +86,6 @@ static void BeginCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 		wfCheckSpringsStep(world, c, params->h);
 }
 
-// The frame check's tests over the frame-start state and the end state: tunnelling, and on a frame
-// that passed the speed test, the energy rule (frame.c).
-static void CheckMotion(wfWorld* world, wfCloth* c, const wfFrameParams* params)
-{
-	const CpuCloth* cc = (const CpuCloth*)c->backendData;
-	wfMotionSums sums;
-	wfMotionSumsCompute(world, c, params, cc->pos, cc->vel, c->local.shift, &sums, &c->tunnelParticle);
-	if (c->verdict != WF_FRAME_GOOD || !wfEnergyExploded(world, c, params, &sums))
-		return;
-	sums.release += wfConstraintsRelease(world, c, params, cc->pos);
-	if (wfEnergyExploded(world, c, params, &sums)) {
-		c->verdict = WF_FRAME_UNSTABLE;
-		c->verdictEnergy = true;
-	}
-}
-
 // The frame end of one cloth: the frame check, and the frame-start state back on a bad frame.
 static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 {
@@ -109,7 +93,6 @@ static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 	size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 	c->normalsValid = false;
 	c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
-	CheckMotion(world, c, params);
 	if (c->verdict != WF_FRAME_GOOD) {
 		memcpy(c->state.pos, cc->pos, bytes);
 		memcpy(c->state.vel, cc->vel, bytes);
@@ -146,7 +129,6 @@ static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wf
 	c->verdictContact = false;
 	if (suspect)
 		c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
-	CheckMotion(world, c, params);
 	if (c->verdict != WF_FRAME_GOOD) {
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(c->state.pos, cc->pos, bytes);

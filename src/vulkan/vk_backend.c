@@ -54,7 +54,7 @@ _Static_assert(WF_COLLIDER_SPHERE_ID == WF_COLLIDER_SPHERE && WF_COLLIDER_CAPSUL
 		WF_COLLIDER_BOX_ID == WF_COLLIDER_BOX && WF_COLLIDER_PLANE_ID == WF_COLLIDER_PLANE,
 	"collider types");
 _Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
-_Static_assert(sizeof(wfVkStatus) == 64 && offsetof(wfVkStatus, reference) == 16 && offsetof(wfVkStatus, speed2) == 48, "status");
+_Static_assert(sizeof(wfVkStatus) == 32 && offsetof(wfVkStatus, reference) == 16, "status");
 _Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
 
@@ -216,10 +216,6 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_REST] = RegionInfo(vc, WF_VK_REGION_REST);
 		infos[WF_VK_BIND_TILE_START] = RegionInfo(vc, WF_VK_REGION_TILE_START);
 		infos[WF_VK_BIND_TILE_CON] = RegionInfo(vc, WF_VK_REGION_PACKED);
-		// The backup's positions and velocities through one binding (shared.h, WF_VK_BIND_BACKUP).
-		const VkDeviceSize backup = vc->regionOffset[WF_VK_REGION_BACKUP_POS];
-		infos[WF_VK_BIND_BACKUP] = (VkDescriptorBufferInfo){vc->device.buffer, backup,
-			vc->regionOffset[WF_VK_REGION_BACKUP_VEL] + vc->regionSize[WF_VK_REGION_BACKUP_VEL] - backup};
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -1422,9 +1418,7 @@ static void RecordClothEnd(Recorder* rec, const wfWorld* world, const wfCloth* c
 	BeginStage(rec, WF_STAGE_NORMALS);
 	UseSet(rec, 0);
 	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
-	// Contacts at the last substep's end; element k is particle k and constraint k (check.comp).
-	const uint32_t m = (uint32_t)c->model.constraintCount;
-	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n > m ? n : m, (uint32_t)(step->substeps - 1), m | (uint32_t)step->solver << 30);
+	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, (uint32_t)(step->substeps - 1), 0); // contacts at the last substep's end
 }
 
 // Every cloth's contact_grid pass with `flags` (the world arrays' export or the move back), each at
@@ -1660,11 +1654,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, p);
-	const uint32_t backupVel = (uint32_t)((vc->regionOffset[WF_VK_REGION_BACKUP_VEL] - vc->regionOffset[WF_VK_REGION_BACKUP_POS]) /
-		sizeof(wfVec4));
-	float backupVelBits;
-	memcpy(&backupVelBits, &backupVel, sizeof backupVelBits);
-	cp.contactBand = (wfVkVec4){band.x, band.y, p->sphere.radius, backupVelBits};
+	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
 	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
 	cp.aeroCoeff = (wfVkVec4){p->aero.drag, p->aero.lift, 0.0f, 0.0f};
@@ -1832,14 +1822,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		c->hostValid = false;
 		c->normalsValid = false;
 		vc->normalsCurrent = true;
-		c->tunnelParticle = st.firstTunnelled == 0xffffffffu ? -1 : (int)st.firstTunnelled;
-		// The energy rule on the device's sums (wfEnergyExploded, as the CPU backend).
-		uint32_t speedBits = ~st.speed2;
-		wfMotionSums sums = {st.energy.x, st.energy.y, st.energy.z, 0.0f, (int)st.energy.w};
-		memcpy(&sums.speed2, &speedBits, sizeof speedBits);
-		const bool exploded = st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu &&
-			wfEnergyExploded(world, c, params, &sums);
-		if (st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu && !exploded) {
+		if (st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu) {
 			c->reference = (wfVec3){st.reference.x, st.reference.y, st.reference.z};
 			continue;
 		}
@@ -1847,9 +1830,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		// counts and logs (wfClothEndFrame). The reference stays: the frame-start state comes back.
 		bool nonFinite = st.firstNonFinite < st.firstUnstable;
 		c->verdict = nonFinite ? WF_FRAME_NON_FINITE : WF_FRAME_UNSTABLE;
-		c->verdictParticle = exploded ? -1 : (int)(nonFinite ? st.firstNonFinite : st.firstUnstable);
+		c->verdictParticle = (int)(nonFinite ? st.firstNonFinite : st.firstUnstable);
 		c->verdictContact = !nonFinite && st.firstUnstableInContact != 0xffffffffu;
-		c->verdictEnergy = exploded;
 		vc->normalsCurrent = false;
 		r = SubmitAndWait(ctx, vc->restore);
 		if (r != WF_OK)

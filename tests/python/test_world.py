@@ -195,7 +195,7 @@ def test_stats_info_and_warnings():
         assert info["triangleCount"] == 2 * 15 * 7 and c.triangles.shape == (210, 3) and c.uvs.shape == (128, 2)
         s = c.stats()
         assert s["time"] == pytest.approx(1 / 60) and s["kineticEnergy"] > 0 and len(s["momentum"]) == 3
-        assert w.warnings == {"nonFinite": 0, "unstable": 0, "unstableInContact": 0, "timeStepTooLarge": 0, "tunnelled": 0,
+        assert w.warnings == {"nonFinite": 0, "unstable": 0, "unstableInContact": 0, "timeStepTooLarge": 0,
                               "validationMessages": 0}
         assert w.profile["dispatches"] == 0 and len(w.profile["stageMs"]) == 6
     # explicit springs far past the stability estimate: the frames are counted and logged

@@ -31,8 +31,7 @@ layout(std430, binding = WF_VK_BIND_TRI_LIST) readonly buffer TriListBuf { uint 
 layout(std430, binding = WF_VK_BIND_INDICES) readonly buffer IndexBuf { uint indices[]; };
 layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status; };
 layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
-layout(std430, binding = WF_VK_BIND_PARTIALS) coherent buffer PartialBuf { wfVkPartial partials[]; };
-layout(std430, binding = WF_VK_BIND_BACKUP) readonly buffer BackupBuf { vec4 backup[]; };
+layout(std430, binding = WF_VK_BIND_PARTIALS) buffer PartialBuf { wfVkPartial partials[]; };
 layout(std430, binding = WF_VK_BIND_REST) readonly buffer RestBuf { vec4 rest[]; };
 // The world's contact arrays (shared.h, WF_VK_SET_CONTACTS).
 layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_PARAMS) readonly buffer ContactParamsBuf { wfVkContactParams CP; };
@@ -111,90 +110,6 @@ bool WfInContact(vec3 x, uint substep)
 			return true;
 	}
 	return (P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y <= P.contactBand.y;
-}
-
-// wfTunnelled: the frame path from x0 to x1, relative to the sphere after the first (c0) and the
-// last (c1) substep, goes through the sphere with both ends outside it, and a substep's share of
-// it is longer than its chord inside the sphere.
-bool WfTunnelled(float radius, uint substeps, vec3 c0, vec3 c1, vec3 x0, vec3 x1)
-{
-	precise float sx = x0.x - c0.x, sy = x0.y - c0.y, sz = x0.z - c0.z;
-	precise float ex = x1.x - c1.x, ey = x1.y - c1.y, ez = x1.z - c1.z;
-	precise float r2 = radius * radius;
-	precise float s2 = sx * sx + sy * sy + sz * sz;
-	precise float e2 = ex * ex + ey * ey + ez * ez;
-	if (!(s2 >= r2) || !(e2 >= r2))
-		return false;
-	precise float dx = ex - sx, dy = ey - sy, dz = ez - sz;
-	precise float l2 = dx * dx + dy * dy + dz * dz;
-	precise float along = -(sx * dx + sy * dy + sz * dz);
-	if (!(along > 0.0) || !(along < l2))
-		return false;
-	precise float t = along / l2;
-	precise float qx = sx + t * dx, qy = sy + t * dy, qz = sz + t * dz;
-	precise float q2 = qx * qx + qy * qy + qz * qz;
-	if (!(q2 < r2))
-		return false;
-	precise float n = float(substeps);
-	precise float step2 = l2 / (n * n);
-	precise float chord2 = 4.0 * (r2 - q2);
-	return step2 > chord2;
-}
-
-// The energy rule's per-particle terms (wfMotionSumsCompute): x the gain 1/2 |v1|^2 - 1/2 |v0|^2 -
-// g . (x1 - x0), y 1/2 |v0|^2, z 1 for a free particle (all 0 for a fixed one); w the larger |v|^2.
-vec4 WfMotionTerms(vec4 x0, vec4 v0, vec3 x1, vec3 v1)
-{
-	precise float ka = 0.5 * (v0.x * v0.x + v0.y * v0.y + v0.z * v0.z);
-	precise float kb = 0.5 * (v1.x * v1.x + v1.y * v1.y + v1.z * v1.z);
-	precise float s2 = max(2.0 * ka, 2.0 * kb);
-	if (x0.w == 0.0)
-		return vec4(0.0, 0.0, 0.0, s2);
-	precise float fall = P.gravity.x * (x1.x - x0.x) + P.gravity.y * (x1.y - x0.y) + P.gravity.z * (x1.z - x0.z);
-	precise float gain = kb - ka - fall;
-	return vec4(gain, ka, 1.0, s2);
-}
-
-// wfPushRelease: 1/2 m (depth / h)^2 of a free particle at x0 (local) inside the sphere at c0 or
-// below the floor (each grown by the thickness).
-float WfPushRelease(vec3 c0, vec4 x0)
-{
-	precise float depth = 0.0;
-	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
-		precise float dx = x0.x - c0.x, dy = x0.y - c0.y, dz = x0.z - c0.z;
-		precise float d2 = dx * dx + dy * dy + dz * dz;
-		precise float r2 = P.sphereR * P.sphereR;
-		if (d2 < r2) {
-			precise float d = P.sphereR - sqrt(d2);
-			depth = d > depth ? d : depth;
-		}
-	}
-	if ((P.flags & WF_VK_FLAG_FLOOR) != 0u) {
-		precise float d = P.floorY - x0.y;
-		depth = d > depth ? d : depth;
-	}
-	if (!(depth > 0.0))
-		return 0.0;
-	precise float v = depth / P.h;
-	precise float u = 0.5 * v * v / x0.w;
-	return u;
-}
-
-// wfConstraintRelease of a constraint of frame-start ends a and b; alphaTilde is compliance / h^2.
-float WfRelease(vec4 a, vec4 b, float rest, float alphaTilde, bool springs)
-{
-	if (a.w + b.w == 0.0)
-		return 0.0;
-	precise float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-	precise float C = sqrt(dx * dx + dy * dy + dz * dz) - rest;
-	if (springs) {
-		precise float u = 0.5 * P.stiffness * C * C;
-		return u;
-	}
-	precise float h2 = P.h * P.h;
-	precise float d = h2 * (alphaTilde + (a.w + b.w));
-	precise float u = d > 0.0 ? 0.5 * C * C / d : 0.0;
-	return u;
 }
 
 bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }

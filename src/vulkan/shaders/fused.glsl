@@ -103,8 +103,6 @@ uvec4 CON(uint k)
 #define STATUS_NON_FINITE arenaWords[gAt[WF_VK_SLOT_STATUS]]
 #define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
 #define STATUS_UNSTABLE_CONTACT arenaWords[gAt[WF_VK_SLOT_STATUS] + 2u]
-#define STATUS_TUNNELLED arenaWords[gAt[WF_VK_SLOT_STATUS] + 3u] // wfVkStatus.firstTunnelled
-#define STATUS_SPEED2 arenaWords[gAt[WF_VK_SLOT_STATUS] + 12u]   // wfVkStatus.speed2
 #define BACKUP_POS(i) arena4[gAt[WF_VK_SLOT_BACKUP_POS] + (i)]
 #define BACKUP_VEL(i) arena4[gAt[WF_VK_SLOT_BACKUP_VEL] + (i)]
 
@@ -501,8 +499,6 @@ void main()
 		STATUS_NON_FINITE = 0xffffffffu;
 		STATUS_UNSTABLE = 0xffffffffu;
 		STATUS_UNSTABLE_CONTACT = 0xffffffffu;
-		STATUS_TUNNELLED = 0xffffffffu;
-		STATUS_SPEED2 = 0xffffffffu;
 	}
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
@@ -546,8 +542,7 @@ void main()
 	}
 	StateBarrier();
 
-	// normals.comp and check.comp for the owned particles, with check.comp's motion sums.
-	vec4 motion = vec4(0.0); // gain, kinetic, free, release
+	// normals.comp and check.comp for the owned particles.
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		if (i >= n)
@@ -578,63 +573,6 @@ void main()
 			if (WfInContact(x, substeps - 1u))
 				atomicMin(STATUS_UNSTABLE_CONTACT, i);
 		}
-		vec4 b = BACKUP_POS(i);
-		precise vec3 x0 = b.xyz - P.shift.xyz;
-		if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
-			precise vec3 c0 = P.sphereCenter.xyz + S[0].sphereMotion.xyz;
-			precise vec3 c1 = P.sphereCenter.xyz + S[substeps - 1u].sphereMotion.xyz;
-			if (WfTunnelled(P.contactBand.z, substeps, c0, c1, x0, x))
-				atomicMin(STATUS_TUNNELLED, i);
-		}
-		vec4 terms = WfMotionTerms(vec4(x0, b.w), BACKUP_VEL(i), x, v);
-		if (b.w != 0.0)
-			motion.w += WfPushRelease(P.sphereCenter.xyz + S[0].sphereMotion.xyz, vec4(x0, b.w));
-		atomicMin(STATUS_SPEED2, ~floatBitsToUint(terms.w));
-		motion.xyz += terms.xyz;
-	}
-	// What the frame-start constraints could release (wfMotionSumsCompute), constraint k by invocation k mod group.
-	for (uint k = t; k < P.colorStart[P.colorCount]; k += kGroup) {
-		uvec4 c = CON(k);
-#ifdef WF_FUSED_XPBD
-		float alphaTilde = P.alphaTilde[c.w];
-#else
-		float alphaTilde = 0.0;
-#endif
-#ifdef WF_FUSED_SPRINGS
-		const bool springs = true;
-#else
-		const bool springs = false;
-#endif
-		motion.w += WfRelease(BACKUP_POS(c.x), BACKUP_POS(c.y), uintBitsToFloat(c.z), alphaTilde, springs);
-	}
-	// The sums over the workgroup in the positions' shared memory, free now (each invocation owns
-	// an entry of both arrays: they hold 4 particles per invocation).
-	const vec3 reference = LoadX(n / 2u);
-	memoryBarrierShared();
-	barrier();
-	sXY[t] = motion.xy;
-	sZ[t] = motion.z;
-	memoryBarrierShared();
-	barrier();
-	vec2 extra = vec2(motion.w, 0.0);
-	for (uint half_ = kGroup / 2u; half_ > 0u; half_ >>= 1u) {
-		if (t < half_) {
-			sXY[t] += sXY[t + half_];
-			sZ[t] += sZ[t + half_];
-		}
-		memoryBarrierShared();
-		barrier();
-	}
-	vec3 sums = vec3(sXY[0], sZ[0]);
-	barrier();
-	sZ[t] = extra.x;
-	memoryBarrierShared();
-	barrier();
-	for (uint half_ = kGroup / 2u; half_ > 0u; half_ >>= 1u) {
-		if (t < half_)
-			sZ[t] += sZ[t + half_];
-		memoryBarrierShared();
-		barrier();
 	}
 	// The frame check to the host-visible slot (atomics return the final values).
 	memoryBarrierBuffer();
@@ -643,9 +581,6 @@ void main()
 		slots[gl_WorkGroupID.x].status.firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstableInContact = atomicOr(STATUS_UNSTABLE_CONTACT, 0u);
-		slots[gl_WorkGroupID.x].status.firstTunnelled = atomicOr(STATUS_TUNNELLED, 0u);
-		slots[gl_WorkGroupID.x].status.speed2 = atomicOr(STATUS_SPEED2, 0u);
-		slots[gl_WorkGroupID.x].status.energy = vec4(sums.x, sums.y, sZ[0], sums.z);
-		slots[gl_WorkGroupID.x].status.reference = vec4(reference, 0.0);
+		slots[gl_WorkGroupID.x].status.reference = vec4(LoadX(n / 2u), 0.0);
 	}
 }
