@@ -237,13 +237,6 @@ WF_TEST(presets_and_names)
 
 // ---------------------------------------------------------------- stage timing (CPU)
 
-static double WallMs(void)
-{
-	struct timespec ts;
-	timespec_get(&ts, TIME_UTC);
-	return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
-}
-
 static bool StagesUnknown(const wfWorld* w)
 {
 	wfStepProfile p = wfWorld_GetStepProfile(w);
@@ -271,9 +264,9 @@ static int CpuStageTiming(wfWorldDef wd, wfClothDef cd, int threads, int frames)
 	ENSURE(StagesUnknown(on)); // nothing measured yet
 	double solveMs = 0.0, sumMs = 0.0, wallMs = 0.0;
 	for (int f = 0; f < frames; ++f) {
-		double t0 = WallMs();
+		double t0 = 1e3 * wfTestSeconds();
 		ENSURE(wfWorld_Step(on) == WF_OK);
-		double wall = WallMs() - t0;
+		double wall = 1e3 * wfTestSeconds() - t0;
 		ENSURE(wfWorld_Step(off) == WF_OK);
 		wfStepProfile p = wfWorld_GetStepProfile(on);
 		double sum = 0.0;
@@ -614,11 +607,9 @@ WF_TEST(cloth_memory_refused_up_front)
 	char err[256];
 	wfWorld* w = wfCreateWorld(&wd, err, (int)sizeof err);
 	ENSURE(w != NULL);
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	const double t0 = wfTestSeconds();
 	wfClothId c = wfCreateCloth(w, &cd);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	const double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	const double seconds = wfTestSeconds() - t0;
 	const bool fits = !wfClothId_IsNull(c);
 	if (fits) {
 		fprintf(stderr, "  skipped: this machine holds %.1f GB\n", need / 1e9);

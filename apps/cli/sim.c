@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include <math.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 // The defs before creation. Pin lists and the device name point into `scene`.
 typedef struct Defs {
@@ -128,44 +126,20 @@ static int ApplyOverrides(const CliOverrides* ov, Defs* d)
 	return CheckPins(ov, d);
 }
 
-// Memory of a cloth in the library: its own estimate (the one wfCreateCloth refuses by), so that
-// a grid the library would refuse is refused here first, with the size that would fit.
-static double ClothBytes(const wfWorldDef* w, const wfClothDef* c) { return wfEstimateClothBytes(w, c); }
-
-// What this process may use: physical memory, or less under an address-space or data limit.
-static double MemoryLimit(const char** what)
-{
-	double limit = 0.0;
-	*what = "this machine's memory";
-	long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-	if (pages > 0 && pageSize > 0)
-		limit = (double)pages * (double)pageSize;
-	const int resources[] = {RLIMIT_AS, RLIMIT_DATA};
-	const char* names[] = {"the address-space limit (ulimit -v)", "the data-size limit (ulimit -d)"};
-	for (int i = 0; i < 2; ++i) {
-		struct rlimit rl;
-		if (getrlimit(resources[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (limit == 0.0 || (double)rl.rlim_cur < limit)) {
-			limit = (double)rl.rlim_cur;
-			*what = names[i];
-		}
-	}
-	return limit;
-}
-
 // The grids against the memory there is, before anything is allocated: a grid that cannot fit
 // would otherwise fail (or be killed) somewhere inside the library's allocations.
 static int CheckMemory(const Defs* d)
 {
 	const char* what;
-	double limit = MemoryLimit(&what), total = 0.0;
+	double limit = wfMemoryLimit(&what), total = 0.0; // the library's own figures
 	if (limit <= 0.0)
 		return CLI_EXIT_OK;
 	for (int i = 0; i < d->count; ++i)
-		total += ClothBytes(&d->world, &d->cloths[i]);
+		total += wfEstimateClothBytes(&d->world, &d->cloths[i]);
 	const wfClothDef* c = &d->cloths[0];
 	if (total <= limit || c->mesh != NULL) // a mesh: the library's message names its vertices
 		return CLI_EXIT_OK;
-	double perParticle = ClothBytes(&d->world, c) / ((double)c->cols * c->rows);
+	double perParticle = wfEstimateClothBytes(&d->world, c) / ((double)c->cols * c->rows);
 	int side = (int)sqrt(limit / perParticle / d->count);
 	fprintf(stderr,
 		"weft: --grid / cols x rows: %d cloth%s of %dx%d need%s about %.1f GB (%.0f bytes per particle), more than "

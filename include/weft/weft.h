@@ -604,6 +604,9 @@ WF_API wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def);
 // Host bytes wfCreateCloth needs at its peak for this def in a world of this def (NULL: a CPU world
 // without self-collision); an upper bound, about 1.2 KB per particle of a grid on the CPU.
 WF_API double wfEstimateClothBytes(const wfWorldDef* world, const wfClothDef* def);
+// The bytes this process may use, as wfCreateCloth counts them: physical memory, or less under
+// RLIMIT_AS / RLIMIT_DATA; *what (if not NULL) names which. 0 when unknown (the wasm build).
+WF_API double wfMemoryLimit(const char** what);
 WF_API void wfDestroyCloth(wfClothId id);
 
 WF_API wfResult wfCloth_GetInfo(wfClothId id, wfClothInfo* info);

@@ -174,8 +174,10 @@ static double ClothBytes(const wfWorldDef* wd, const wfClothDef* def)
 
 double wfEstimateClothBytes(const wfWorldDef* world, const wfClothDef* def) { return def != NULL ? ClothBytes(world, def) : 0.0; }
 
-double wfHostMemoryLimit(const char** what)
+double wfMemoryLimit(const char** what)
 {
+	const char* unused;
+	what = what != NULL ? what : &unused;
 	double limit = 0.0;
 	*what = "this machine's memory";
 #if !defined(__wasi__) // the page's memory is the browser's: no limit known here
@@ -200,7 +202,7 @@ double wfHostMemoryLimit(const char** what)
 static bool CheckHostMemory(wfWorld* world, const wfClothDef* def)
 {
 	const char* what;
-	const double limit = wfHostMemoryLimit(&what), need = ClothBytes(&world->def, def);
+	const double limit = wfMemoryLimit(&what), need = ClothBytes(&world->def, def);
 	if (limit <= 0.0 || need <= limit)
 		return true;
 	const double n = def->mesh != NULL ? (double)def->mesh->vertexCount : (double)def->cols * (double)def->rows;

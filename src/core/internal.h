@@ -368,8 +368,6 @@ int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool 
 #define WF_BYTES_PER_CONSTRAINT 64.0     // record 16, multiplier 4, weight 4, colour start 4, adjacency 16, scratch 20
 #define WF_BYTES_PER_CONSTRAINT_CPU 88.0 // AVX2 blocks 36, singles 20, sort scratch 32
 #define WF_BYTES_PER_TRIANGLE 24.0       // corners 12, incident lists 12
-// Physical memory, or less under RLIMIT_AS / RLIMIT_DATA; *what names which. 0 when unknown.
-double wfHostMemoryLimit(const char** what);
 
 // coloring.c
 // Colours constraints so that no two of a colour share a particle. Writes color[i] per constraint
