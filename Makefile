@@ -6,7 +6,8 @@
 #   make format apply .clang-format to every tracked C and C++ file (scripts/format.sh)
 #   make bench  set up, build, and run the CPU benchmarks
 #   make bench-peers  set up, build, and run weft next to Bullet's soft body (bench/peers)
-#   make python       set up and build; the package is then in build/python (PYTHONPATH=build/python)
+#   make python       set up and build (an existing build folder: only built, its flags kept); the
+#                     package is then in build/python (PYTHONPATH=build/python /usr/bin/python3)
 #   make python-venv  that, then pip install ./python into build/venv, offline (Debian's numpy and cffi)
 
 BUILD      ?= build
@@ -52,9 +53,12 @@ web: deps web/node_modules
 	cmake --build build-web -j $(JOBS) --target weft_site
 	@echo "site: build-web/site (python3 -m http.server -d build-web/site)"
 
-# The Python package (python/): built with the library into $(BUILD)/python.
+# The Python package (python/): built with the library into $(BUILD)/python. A build folder that
+# exists already (configured by hand, with its own flags) is only built, never set up or reconfigured.
 PYTHON ?= /usr/bin/python3
-python: build
+python:
+	@if [ -f $(BUILD)/CMakeCache.txt ]; then cmake --build $(BUILD) -j $(JOBS) --target weft_python; \
+	else $(MAKE) --no-print-directory build; fi
 	@echo "weft for Python: PYTHONPATH=$(BUILD)/python $(PYTHON) -c 'import weft'"
 
 # pip install ./python into a venv that sees Debian's numpy, cffi and setuptools: no network.

@@ -8,9 +8,18 @@ build folder: WEFT_BUILD_DIR=/path/to/build. Offline, with Debian's numpy, cffi 
 """
 import os
 import shutil
+import sysconfig
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel  # setuptools >= 70.1
+except ImportError:
+    try:
+        from wheel.bdist_wheel import bdist_wheel  # Debian 12: python3-wheel
+    except ImportError:
+        bdist_wheel = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -28,4 +37,26 @@ class BuildWithNative(build_py):
         shutil.copytree(native, target)
 
 
-setup(cmdclass={"build_py": BuildWithNative}, zip_safe=False)
+cmdclass = {"build_py": BuildWithNative}
+if bdist_wheel is not None:
+
+    class PlatformWheel(bdist_wheel):
+        """The wheel holds this machine's shared libraries, so it is tagged for this platform
+        (py3-none-linux_x86_64), never py3-none-any: pip refuses it on macOS or ARM instead of
+        installing a package that fails at import. Any Python 3 fits: the binding is cffi in ABI mode."""
+
+        def get_tag(self):
+            return "py3", "none", sysconfig.get_platform().replace("-", "_").replace(".", "_")
+
+    cmdclass["bdist_wheel"] = PlatformWheel
+
+
+
+class NativeDistribution(Distribution):
+    """Holds native code: installed into platlib, and the wheel's root is not purelib."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(cmdclass=cmdclass, distclass=NativeDistribution, zip_safe=False)

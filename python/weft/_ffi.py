@@ -6,8 +6,15 @@ cffi's cdef. A field or function added to weft.h is therefore in Python at the n
 """
 import os
 import re
+import sys
 
-import cffi
+try:
+    import cffi
+    import numpy  # noqa: F401  (the package needs both; say so here, before anything else fails)
+except ImportError as e:
+    raise ImportError("weft needs cffi and numpy in this Python (%s): %s. On Debian: apt-get install "
+                      "python3-cffi python3-numpy and run /usr/bin/python3, or pip install cffi numpy"
+                      % (sys.executable, e)) from e
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 NATIVE = os.environ.get("WEFT_NATIVE_DIR") or os.path.join(_HERE, "_native")
@@ -99,7 +106,11 @@ def _load():
                           "--target weft_python)" % lib_path)
     # libweft.so first, by its path: libweft_render.so's DT_NEEDED libweft.so.0 then resolves to this
     # very copy (the dynamic linker matches the soname of a loaded object), so both share one core.
-    lib = ffi.dlopen(lib_path)
+    try:
+        lib = ffi.dlopen(lib_path)
+    except OSError as e:  # a library it links against is missing (libcjson.so.1, libgomp.so.1)
+        raise ImportError("weft: cannot load %s: %s (on Debian: apt-get install libcjson1 libgomp1)"
+                          % (lib_path, e)) from e
     render_lib = ffi.dlopen(render_lib_path) if has_render else None
     for library in (lib, render_lib):
         if library is not None:
