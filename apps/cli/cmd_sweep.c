@@ -226,7 +226,7 @@ static char* PlanText(const Sweep* s)
 // ------------------------------------------------------------------ finished variants
 
 // A row as WriteVariant writes it: "v,<the variant's parameters>,<status>,<frames>," then the 13
-// other measures (numbers; the clearances may be empty) and one '\n'. A row of another variant,
+// other measures (numbers; a clearance "inf", or empty as sweeps before 2026-12 wrote it) and one '\n'. A row of another variant,
 // another sweep or another program, or one cut short, is not this variant's.
 static bool RowValid(const Sweep* s, int v, const char* row)
 {
@@ -753,13 +753,14 @@ static int StepBatch(const Sweep* s, BatchRun* b, bool* mixed)
 static const char kMeasures[] = "status,frames,time,kinetic_energy,potential_energy,energy,max_strain,mean_strain,sag,"
 								"sphere_clearance,floor_clearance,non_finite,discarded_non_finite,discarded_unstable,time_step_too_large";
 
+// No such collider (FLT_MAX in wfClothStats) is "inf", as in weft run's statistics and in Python.
 static void AppendClearance(char* out, size_t size, float clearance)
 {
 	size_t n = strlen(out);
 	if (clearance < FLT_MAX)
 		snprintf(out + n, size - n, ",%.9g", clearance);
 	else
-		snprintf(out + n, size - n, ",");
+		snprintf(out + n, size - n, ",inf");
 }
 
 // The row: the parameters, then the final measures over the variant's cloths (energies and

@@ -278,6 +278,9 @@ def _vec3(v):
     return {"x": x, "y": y, "z": z}
 
 
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
 def _struct_dict(value):
     """A plain C struct returned by the library as a dict (vectors as tuples, arrays as lists)."""
     out = {}
@@ -712,10 +715,15 @@ class Cloth:
         return _struct_dict(info[0])
 
     def stats(self) -> Dict[str, Any]:
-        """wfClothStats as a dict (time, energies, strain, clearances, momentum, nonFinite)."""
+        """wfClothStats as a dict (time, energies, strain, clearances, momentum, nonFinite); a
+        clearance without its collider (no sphere, no floor) is inf, as in the CLI's CSV files."""
         s = ffi.new("wfClothStats *")
         self._call(lib.wfCloth_GetStats, s)
-        return _struct_dict(s[0])
+        stats = _struct_dict(s[0])
+        for key in ("sphereClearance", "floorClearance"):  # FLT_MAX in C: no such collider
+            if stats[key] >= _FLT_MAX:
+                stats[key] = float("inf")
+        return stats
 
     # ---- material, pins, grab
     @property

@@ -195,6 +195,11 @@ def test_stats_info_and_warnings():
         assert info["triangleCount"] == 2 * 15 * 7 and c.triangles.shape == (210, 3) and c.uvs.shape == (128, 2)
         s = c.stats()
         assert s["time"] == pytest.approx(1 / 60) and s["kineticEnergy"] > 0 and len(s["momentum"]) == 3
+        # no sphere, no floor: "no collider" is inf, as in weft run's and weft sweep's CSV files
+        assert s["sphereClearance"] == float("inf") and s["floorClearance"] == float("inf")
+        w.set_floor(enabled=True, height=-5)
+        w.step(1)
+        assert 4 < c.stats()["floorClearance"] < 5.1
         assert w.warnings == {"nonFinite": 0, "unstable": 0, "unstableInContact": 0, "timeStepTooLarge": 0,
                               "validationMessages": 0}
         assert w.profile["dispatches"] == 0 and len(w.profile["stageMs"]) == 6

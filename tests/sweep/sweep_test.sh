@@ -254,6 +254,8 @@ test_blowup() {
 	grep -q '^1,1000000,blown_up,30,.*,0,0,29,30$' "$tmp/b/summary.csv" || fail "variant 1: blown up, 29 unstable frames, 30 time step warnings: $(sed -n 3p "$tmp/b/summary.csv")"
 	grep -q '^0,100,ok,.*,0,0,0,0$' "$tmp/b/summary.csv" || fail "variant 0: no warnings"
 	grep -q '^2,300,ok,.*,0,0,0,30$' "$tmp/b/summary.csv" || fail "variant 2: 30 time step warnings, not blown up"
+	# no sphere, no floor: both clearances "inf", as weft run --stats writes them
+	[ "$(grep -c ',inf,inf,[0-9]*,[0-9]*,[0-9]*,[0-9]*$' "$tmp/b/summary.csv")" -eq 3 ] || fail "clearances without colliders: $(cat "$tmp/b/summary.csv")"
 	run sweep "$here/blowup.json" --out "$tmp/b1" --batch 1 --quiet
 	diff -r "$tmp/b" "$tmp/b1" >"$tmp/diff" || fail "blow-up batch and alone differ: $(head -5 "$tmp/diff")"
 }
