@@ -76,6 +76,8 @@ int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)
 	def.height = o->render.height;
 	def.wireframe = o->render.wireframe;
 	def.world = sim->world; // on Vulkan: draw from the solver's buffers on its device
+	// A preset without a floor stands on a ground below its cloth (not a collider); a scene draws its own.
+	def.showGround = o->preset != NULL && wfDefaultGroundForPreset(o->preset, &def.groundHeight);
 	if (o->render.color != NULL && !wfColorModeFromName(o->render.color, &def.colorMode)) {
 		fprintf(stderr, "weft run: --color: '%s' is not a colour mode (allowed: texture, speed, strain)\n", o->render.color);
 		return CLI_EXIT_USAGE;

@@ -267,6 +267,8 @@ static bool EnsureRenderer(App* app, int width, int height)
 		rd.hostImage = false;
 		rd.bgra = app->presenterInfo.bgra;
 		rd.validation = app->validation;
+		rd.showGround = app->view.showGround;
+		rd.groundHeight = app->view.groundHeight;
 		char error[512];
 		app->renderer = wfCreateRenderer(&rd, error, (int)sizeof error);
 		if (app->renderer == NULL) {

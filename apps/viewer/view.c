@@ -142,6 +142,7 @@ int ViewCreateWorld(View* v, const wfVulkanDevice* device)
 	v->edit = v->start;
 	v->applied = v->start;
 	v->home = options->scene != NULL ? wfCameraFit(v->world, v->cloths, v->clothCount, 50.0f) : wfDefaultCameraForPreset(options->preset);
+	v->showGround = options->scene == NULL && wfDefaultGroundForPreset(options->preset, &v->groundHeight);
 	v->camera = v->home;
 	return 0;
 }

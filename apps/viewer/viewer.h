@@ -78,8 +78,10 @@ typedef struct View {
 
 	// Camera and mouse (window coordinates; framebuffer pixels are scale times these).
 	wfCamera camera, home;
-	int width, height; // framebuffer pixels
-	float scale;       // framebuffer pixels per window coordinate
+	bool showGround;    // a preset without a floor gets a ground to stand on (wfDefaultGroundForPreset)
+	float groundHeight; // m
+	int width, height;  // framebuffer pixels
+	float scale;        // framebuffer pixels per window coordinate
 	double mouseX, mouseY;
 	ViewGesture gesture;
 	int gestureButton; // the mouse button that started it

@@ -59,6 +59,9 @@ typedef struct wfRendererDef {
 	bool wireframe;         // draw the cloth's edges over the shaded surface
 	bool showPins;          // mark pinned particles with small red dots
 	bool showFloor;         // draw the floor when the world has one
+	bool showGround;        // with no floor in the world: draw one at groundHeight that is not a
+							// collider (a stage under a scene, e.g. wfDefaultGroundForPreset's)
+	float groundHeight;     // m, [-1e6, 1e6]; used when showGround
 	bool showSphere;        // draw the sphere when the world has one
 	float background[3];    // sRGB colour of the empty background, each [0, 1]
 	float speedScale;       // m/s at the top of the speed ramp, > 0
@@ -101,6 +104,10 @@ WF_API wfVec3 wfCamera_GetEye(const wfCamera* camera);
 // A good view of a preset's scene ("compute-cloth" gets the second document's camera); unknown names
 // get a general view of the origin.
 WF_API wfCamera wfDefaultCameraForPreset(const char* presetName);
+// A stage for a preset whose world has no floor: true and the height (m) of a ground drawn below
+// everything its cloth reaches (wfRendererDef.showGround), so the picture shows where down is;
+// false for presets with a floor of their own and unknown names.
+WF_API bool wfDefaultGroundForPreset(const char* presetName, float* height);
 
 // A view of a whole scene (for scene files without a camera): looks at the bounding sphere of the
 // cloths (and the world's sphere) from the front-right and above, far enough that it fits the image's

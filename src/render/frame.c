@@ -812,6 +812,11 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "camera: target, azimuth and elevation must be finite");
 	RdContext* ctx = &r->ctx;
 	wfWorldDef wd = wfWorld_GetDef(world);
+	// The ground is drawn as the floor would be (shadows too), and only when the world has none.
+	if (!wd.floor.enabled && r->def.showGround) {
+		wd.floor.enabled = true;
+		wd.floor.height = r->def.groundHeight;
+	}
 	wfVec3 sphereCenter = wfWorld_GetSphereCenter(world);
 	r->frameIndex++;
 

@@ -115,6 +115,9 @@ static bool ValidateDef(const wfRendererDef* d, char* error, int errorSize)
 	} else if ((unsigned)d->view > WF_VIEW_BOTH) {
 		field = "view";
 		snprintf(range, sizeof range, "cloth, nodes or both, got %d", (int)d->view);
+	} else if (!(fabsf(d->groundHeight) <= 1e6f)) {
+		field = "groundHeight";
+		snprintf(range, sizeof range, "[-1e6, 1e6] m, got %g", (double)d->groundHeight);
 	} else if (!(d->speedScale > 0.0f && isfinite(d->speedScale))) {
 		field = "speedScale";
 		snprintf(range, sizeof range, "> 0 and finite, got %g", (double)d->speedScale);

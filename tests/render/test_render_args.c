@@ -69,6 +69,10 @@ static bool CreateBadDef(Fixture* f, int what)
 		d.background[1] = f->bad;
 		field = "background";
 		break;
+	case 3:
+		d.groundHeight = f->bad;
+		field = "groundHeight";
+		break;
 	}
 	wfRenderer* r = wfCreateRenderer(&d, f->error, sizeof f->error);
 	wfDestroyRenderer(r);
@@ -88,7 +92,8 @@ static bool CreateBadDef(Fixture* f, int what)
 	X(wfCameraFit(f->world, NULL, 3, 45.0f).distance > 0.0f) \
 	X(wfCreateRenderer(NULL, f->error, sizeof f->error) == NULL && strstr(f->error, "NULL") != NULL) \
 	X(wfCreateRenderer(NULL, NULL, 0) == NULL) \
-	X(CreateBadDef(f, 0) && CreateBadDef(f, 1) && CreateBadDef(f, 2)) \
+	X(CreateBadDef(f, 0) && CreateBadDef(f, 1) && CreateBadDef(f, 2) && CreateBadDef(f, 3)) \
+	X(!wfDefaultGroundForPreset(NULL, NULL) && !wfDefaultGroundForPreset("xpbd", NULL) && wfDefaultGroundForPreset("spring-mesh", NULL)) \
 	X((wfDestroyRenderer(NULL), true)) \
 	X(wfRenderer_Resize(NULL, 64, 64) == WF_ERROR_INVALID_ARGUMENT) \
 	X(wfRenderer_GetDef(NULL).width == wfDefaultRendererDef().width) \
