@@ -204,20 +204,30 @@ static void Accumulate(wfClothStats* total, const wfClothStats* s, bool first)
 	total->nonFinite += s->nonFinite;
 }
 
-// Statistics of every cloth after a frame: a CSV row each and the totals for the summary.
-static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* result)
+// Statistics of every cloth now: a CSV row each (with csv) and the totals for the summary. A pass
+// over every particle and constraint (as long as a small cloth's step on one thread), so a run
+// reads them only for --stats and once at its end.
+static int ReadStats(const CliSim* sim, Outputs* out, int frame, wfClothStats* total)
 {
-	char error[CLI_PATH_MAX + 256];
 	for (int i = 0; i < sim->clothCount; ++i) {
 		wfClothStats s;
 		if (wfCloth_GetStats(sim->cloths[i], &s) != WF_OK) {
 			fprintf(stderr, "weft run: frame %d: cannot read the statistics: %s\n", frame, wfWorld_GetLastError(sim->world));
 			return CLI_EXIT_RUNTIME;
 		}
-		Accumulate(&result->total, &s, i == 0);
-		if (out->csv)
+		Accumulate(total, &s, i == 0);
+		if (out != NULL)
 			CliCsvRow(&out->csvFile, frame, sim->clothCount > 1 ? i : -1, &s);
 	}
+	return CLI_EXIT_OK;
+}
+
+// A finished frame's outputs: the statistics' row, the OBJ file, the picture.
+static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* result)
+{
+	char error[CLI_PATH_MAX + 256];
+	if (out->csv && ReadStats(sim, out, frame, &result->total) != CLI_EXIT_OK)
+		return CLI_EXIT_RUNTIME;
 	if (out->obj && !CliObjWriteFrame(&out->objWriter, frame, wfWorld_GetTime(sim->world), error, sizeof error)) {
 		fprintf(stderr, "weft run: --obj: %s\n", error);
 		return CLI_EXIT_RUNTIME;
@@ -261,6 +271,9 @@ static int Simulate(const CliSim* sim, Outputs* out, bool showProgress, RunResul
 		if (showProgress)
 			Progress(frame, sim->frames, start, &lastShown);
 	}
+	// The summary's final state (the CSV's last row read it already).
+	if (!out->csv && result->frames > 0 && ReadStats(sim, NULL, result->frames, &result->total) != CLI_EXIT_OK)
+		return CLI_EXIT_RUNTIME;
 	result->wallSeconds = CliNow() - start;
 	if (lastShown > 0.0)
 		fprintf(stderr, "\r%78s\r", "");
