@@ -59,6 +59,7 @@ static const OptionSpec kOptions[] = {
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
 	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL, 0, 0},
 	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL, 0, 0},
+	{"intersections", OPT_FLAG, BOTH, AT(intersections), 0, 0, NULL, NULL, 0, 0},
 	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder", NULL, 0, 0},
 	{"video", OPT_TEXT, CLI_CMD_RUN, AT(render.videoPath), 0, 0, "an .mp4 file path", NULL, 0, 0},
 	// 8192: the widest frame of H.264's largest level (6.2); the renderer also checks the device.

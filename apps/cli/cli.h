@@ -63,7 +63,8 @@ typedef struct CliOptions {
 	int frames; // CLI_KEEP: the scene's "frames", else the command's default
 	int warmup; // CLI_KEEP: the command's default
 	bool quiet;
-	bool stages; // bench --stages: per-stage times (wfWorld_SetStageTiming)
+	bool stages;        // bench --stages: per-stage times (wfWorld_SetStageTiming)
+	bool intersections; // --intersections: wfWorld_CountIntersections after every frame (run) or the last (bench)
 	CliOverrides overrides;
 } CliOptions;
 

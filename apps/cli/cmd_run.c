@@ -29,6 +29,7 @@ typedef struct Outputs {
 	CliObjWriter objWriter;
 	bool csv;
 	CliFile csvFile;
+	bool intersections; // --intersections: counted after every frame
 } Outputs;
 
 // Timings and the final state, for the summary.
@@ -38,6 +39,10 @@ typedef struct RunResult {
 	double wallSeconds; // the whole loop, output included
 	double stepSeconds; // wfWorld_Step alone
 	wfClothStats total; // summed energies and momentum, worst strain and clearances
+	// --intersections: the last frame's counts, the frames with any, the most in one frame
+	wfIntersections intersections;
+	int intersectionFrames;
+	int64_t intersectionsMost;
 } RunResult;
 
 // Frames of an earlier run in an --obj or --png folder would mix with this run's: refused unless
@@ -112,6 +117,7 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 {
 	char error[CLI_PATH_MAX + 256];
 	memset(out, 0, sizeof *out);
+	out->intersections = o->intersections;
 	// Old frames without --overwrite: refused before any folder is created or file touched.
 	int code = CLI_EXIT_OK;
 	if (!o->overwrite) {
@@ -148,7 +154,7 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		}
 	}
 	if (o->statsPath != NULL) {
-		out->csv = CliCsvOpen(&out->csvFile, o->statsPath, sim->clothCount > 1, error, sizeof error);
+		out->csv = CliCsvOpen(&out->csvFile, o->statsPath, sim->clothCount > 1, o->intersections, error, sizeof error);
 		if (!out->csv) {
 			fprintf(stderr, "weft run: --stats: %s\n", error);
 			return CLI_EXIT_USAGE;
@@ -207,7 +213,7 @@ static void Accumulate(wfClothStats* total, const wfClothStats* s, bool first)
 // Statistics of every cloth now: a CSV row each (with csv) and the totals for the summary. A pass
 // over every particle and constraint (as long as a small cloth's step on one thread), so a run
 // reads them only for --stats and once at its end.
-static int ReadStats(const CliSim* sim, Outputs* out, int frame, wfClothStats* total)
+static int ReadStats(const CliSim* sim, Outputs* out, int frame, wfClothStats* total, const wfIntersections* ix)
 {
 	for (int i = 0; i < sim->clothCount; ++i) {
 		wfClothStats s;
@@ -217,7 +223,7 @@ static int ReadStats(const CliSim* sim, Outputs* out, int frame, wfClothStats* t
 		}
 		Accumulate(total, &s, i == 0);
 		if (out != NULL)
-			CliCsvRow(&out->csvFile, frame, sim->clothCount > 1 ? i : -1, &s);
+			CliCsvRow(&out->csvFile, frame, sim->clothCount > 1 ? i : -1, &s, ix);
 	}
 	return CLI_EXIT_OK;
 }
@@ -226,7 +232,18 @@ static int ReadStats(const CliSim* sim, Outputs* out, int frame, wfClothStats* t
 static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* result)
 {
 	char error[CLI_PATH_MAX + 256];
-	if (out->csv && ReadStats(sim, out, frame, &result->total) != CLI_EXIT_OK)
+	wfIntersections ix;
+	if (out->intersections) {
+		if (wfWorld_CountIntersections(sim->world, &ix) != WF_OK) {
+			fprintf(stderr, "weft run: frame %d: cannot count the intersections: %s\n", frame, wfWorld_GetLastError(sim->world));
+			return CLI_EXIT_RUNTIME;
+		}
+		const int64_t all = ix.self + ix.cloths + ix.colliders;
+		result->intersectionFrames += all > 0;
+		result->intersectionsMost = all > result->intersectionsMost ? all : result->intersectionsMost;
+		result->intersections = ix;
+	}
+	if (out->csv && ReadStats(sim, out, frame, &result->total, out->intersections ? &ix : NULL) != CLI_EXIT_OK)
 		return CLI_EXIT_RUNTIME;
 	if (out->obj && !CliObjWriteFrame(&out->objWriter, frame, wfWorld_GetTime(sim->world), error, sizeof error)) {
 		fprintf(stderr, "weft run: --obj: %s\n", error);
@@ -272,7 +289,7 @@ static int Simulate(const CliSim* sim, Outputs* out, bool showProgress, RunResul
 			Progress(frame, sim->frames, start, &lastShown);
 	}
 	// The summary's final state (the CSV's last row read it already).
-	if (!out->csv && result->frames > 0 && ReadStats(sim, NULL, result->frames, &result->total) != CLI_EXIT_OK)
+	if (!out->csv && result->frames > 0 && ReadStats(sim, NULL, result->frames, &result->total, NULL) != CLI_EXIT_OK)
 		return CLI_EXIT_RUNTIME;
 	result->wallSeconds = CliNow() - start;
 	if (lastShown > 0.0)
@@ -302,6 +319,11 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 	PrintClearance("floor", r->total.floorClearance);
 	printf(", %d non-finite values; warnings: %lld non-finite frames, %lld unstable, %lld time step too large.", r->total.nonFinite,
 		(long long)w.nonFinite, (long long)w.unstable, (long long)w.timeStepTooLarge);
+	if (o->intersections)
+		printf(" Intersections after the last frame: %lld self, %lld between cloths, %lld with colliders; frames with any: %d of %d "
+			   "(most in one frame: %lld).",
+			(long long)r->intersections.self, (long long)r->intersections.cloths, (long long)r->intersections.colliders,
+			r->intersectionFrames, r->frames, (long long)r->intersectionsMost);
 	if (o->objDir != NULL)
 		printf(" Wrote %d OBJ files to %s.", r->frames, o->objDir);
 	if (o->statsPath != NULL)

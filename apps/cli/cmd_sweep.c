@@ -872,10 +872,10 @@ static bool WriteVariant(Sweep* s, const BatchRun* b, VariantRun* r)
 	if (ok && p->stats) {
 		CliFile f;
 		VariantPath(s, r->variant, "stats.csv", path, sizeof path);
-		ok = CliCsvOpen(&f, path, r->clothCount > 1, error, sizeof error);
+		ok = CliCsvOpen(&f, path, r->clothCount > 1, false, error, sizeof error);
 		for (int frame = 1; ok && frame <= b->frames; ++frame) {
 			for (int c = 0; c < r->clothCount; ++c)
-				CliCsvRow(&f, frame, r->clothCount > 1 ? c : -1, &r->stats[(size_t)(frame - 1) * r->clothCount + c]);
+				CliCsvRow(&f, frame, r->clothCount > 1 ? c : -1, &r->stats[(size_t)(frame - 1) * r->clothCount + c], NULL);
 		}
 		ok = ok && CliFileCommit(&f, error, sizeof error);
 	}

@@ -35,6 +35,9 @@ static const Command kCommands[] = {
 		"                    --obj and --png folders (nothing else in them)\n"
 		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
 		"  --quiet           no progress line, no summary\n"
+		"  --intersections   after every frame count edges through triangles (self, between cloths) and\n"
+		"                    particles or edges inside colliders (wfWorld_CountIntersections): three more\n"
+		"                    --stats columns, totals in the summary\n"
 		"  --png DIR         render DIR/frame_0001.png ... (headless Vulkan renderer; old frames as --obj)\n"
 		"  --video FILE.mp4  render an H.264 video through the ffmpeg command\n"
 		"  --size WxH        image size, each [16, 8192] (default 1280x720; the device may allow less)\n"
@@ -62,6 +65,7 @@ static const Command kCommands[] = {
 		"  --frames N        timed frames, [1, 10000000] (default 200)\n"
 		"  --warmup N        untimed frames first, [0, 1000000] (default 20)\n"
 		"  --stages          also the median ms of each stage of a frame (timestamps on the GPU)\n"
+		"  --intersections   count the intersections after the last frame (not timed)\n"
 		"  --solver, --grid, --substeps, --iterations, --backend, --threads, --self-collision,\n"
 		"  --between-cloths, --self-thickness, --self-friction, --tear-strain as for weft run\n"},
 	{"sweep", CliSweep,

@@ -489,14 +489,14 @@ bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size
 
 // ------------------------------------------------------------------ CSV
 
-bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, char* error, size_t errorSize)
+bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, bool intersections, char* error, size_t errorSize)
 {
 	if (!CliFileOpen(f, path, error, errorSize))
 		return false;
 	fprintf(f->file,
 		"frame,%stime,kinetic_energy,potential_energy,max_strain,mean_strain,sphere_clearance,"
-		"floor_clearance,momentum_x,momentum_y,momentum_z,non_finite\n",
-		perCloth ? "cloth," : "");
+		"floor_clearance,momentum_x,momentum_y,momentum_z,non_finite%s\n",
+		perCloth ? "cloth," : "", intersections ? ",intersections_self,intersections_cloths,intersections_colliders" : "");
 	return true;
 }
 
@@ -509,7 +509,7 @@ static void WriteClearance(FILE* out, float clearance)
 		fprintf(out, ",%.9g", clearance);
 }
 
-void CliCsvRow(CliFile* f, int frame, int cloth, const wfClothStats* s)
+void CliCsvRow(CliFile* f, int frame, int cloth, const wfClothStats* s, const wfIntersections* ix)
 {
 	fprintf(f->file, "%d", frame);
 	if (cloth >= 0)
@@ -517,5 +517,8 @@ void CliCsvRow(CliFile* f, int frame, int cloth, const wfClothStats* s)
 	fprintf(f->file, ",%.9g,%.9g,%.9g,%.9g,%.9g", s->time, s->kineticEnergy, s->potentialEnergy, s->maxStrain, s->meanStrain);
 	WriteClearance(f->file, s->sphereClearance);
 	WriteClearance(f->file, s->floorClearance);
-	fprintf(f->file, ",%.9g,%.9g,%.9g,%d\n", s->momentum.x, s->momentum.y, s->momentum.z, s->nonFinite);
+	fprintf(f->file, ",%.9g,%.9g,%.9g,%d", s->momentum.x, s->momentum.y, s->momentum.z, s->nonFinite);
+	if (ix != NULL)
+		fprintf(f->file, ",%lld,%lld,%lld", (long long)ix->self, (long long)ix->cloths, (long long)ix->colliders);
+	fputc('\n', f->file);
 }

@@ -75,7 +75,9 @@ bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size
 void CliObjWriterFree(CliObjWriter* w);
 
 // Statistics CSV: a header row, then one row per frame (per cloth and frame when perCloth).
-bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, char* error, size_t errorSize);
-void CliCsvRow(CliFile* f, int frame, int cloth /* -1: no cloth column */, const wfClothStats* stats);
+// With intersections, three more columns (wfIntersections of the world, on each of its rows).
+bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, bool intersections, char* error, size_t errorSize);
+void CliCsvRow(CliFile* f, int frame, int cloth /* -1: no cloth column */, const wfClothStats* stats,
+	const wfIntersections* intersections /* NULL: none */);
 
 #endif

@@ -496,6 +496,24 @@ WF_API wfColliderDef wfCollider_GetDef(wfColliderId id);
 WF_API const char* wfColliderTypeName(wfColliderType type);
 WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
 
+// ---------------------------------------------------------------- intersections
+// The intersection checker: the state now, on any backend (read back as wfCloth_ReadPositions
+// does). Every side of every cloth triangle is tested against every triangle of every cloth (a
+// uniform grid finds the candidates; the signs of orientation determinants in double decide, and
+// a segment touching a triangle counts), so "no intersections" means no cloth passes through itself
+// or another; and every particle and edge against the sphere, the floor and the colliders at their
+// poses now. Costs about a frame's stats pass times 10: for tests, `weft run --intersections` and
+// `weft bench --intersections`, not for every frame of a game.
+typedef struct wfIntersections {
+	int64_t self;   // edges of a cloth through its own triangles (sharing no particle, nor a torn copy of one)
+	int64_t cloths; // edges of a cloth through another cloth's triangles
+	// particles deeper than 1e-5 of the shape's size inside the sphere, the floor or a collider
+	// (as the contact stage sees it, without the thickness), and edges through one with both ends out
+	int64_t colliders;
+} wfIntersections;
+
+WF_API wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out);
+
 // ---------------------------------------------------------------- meshes from OBJ files
 // Reads the v, vt and f statements of a Wavefront OBJ file (every index form: v, v/vt, v//vn,
 // v/vt/vn; negative indices count back from the last vertex; other statements are skipped).

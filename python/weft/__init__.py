@@ -522,6 +522,14 @@ class World:
         """wfWarnings as a dict: nonFinite, unstable, unstableInContact, timeStepTooLarge, validationMessages."""
         return _struct_dict(lib.wfWorld_GetWarnings(self._live()))
 
+    def count_intersections(self) -> Dict[str, int]:
+        """wfWorld_CountIntersections now: {"self", "cloths", "colliders"} (edges through triangles of
+        the same cloth, of another cloth, and particles or edges inside colliders). The GIL is released."""
+        out = ffi.new("wfIntersections *")
+        with self._lock:
+            self._check(lib.wfWorld_CountIntersections(self._live(), out))
+        return {"self": int(out.self), "cloths": int(out.cloths), "colliders": int(out.colliders)}
+
     @property
     def profile(self) -> Dict[str, Any]:
         """wfStepProfile of the last frame as a dict (stageMs a list per wfStage)."""

@@ -384,6 +384,23 @@ test_stats_when_asked() {
 	[ "$(($(wc -l <"$tmp/s.csv") - 1))" -eq 60 ] || fail "the CSV has $(($(wc -l <"$tmp/s.csv") - 1)) rows, expected 60"
 }
 
+# --intersections: three more --stats columns with the counts of every frame, the summary's totals,
+# and weft bench's line; the xpbd preset's sheet folds through itself over the sphere (no
+# self-collision), so some frames have crossings and the first (flat) has none.
+test_intersections() {
+	run run --preset xpbd --frames 150 --backend cpu --intersections --stats "$tmp/s.csv"
+	expect_code 0
+	head -1 "$tmp/s.csv" | grep -q ',non_finite,intersections_self,intersections_cloths,intersections_colliders$' || fail "header: $(head -1 "$tmp/s.csv")"
+	awk -F, 'NR == 2 && $13 != 0 { exit 1 }' "$tmp/s.csv" || fail "the flat first frame has crossings: $(sed -n 2p "$tmp/s.csv")"
+	local with
+	with=$(awk -F, 'NR > 1 && $13 + $14 + $15 > 0' "$tmp/s.csv" | wc -l)
+	grep -q "frames with any: $with of 150" "$tmp/stdout" || fail "summary: $(cat "$tmp/stdout") (CSV: $with frames with any)"
+	[ "$with" -gt 0 ] || fail "no frame with crossings: the check sees nothing"
+	run bench --preset xpbd --frames 2 --warmup 0 --backend cpu --intersections
+	expect_code 0
+	grep -q '^  intersect   0 self, 0 between cloths, 0 with colliders' "$tmp/stdout" || fail "bench: $(cat "$tmp/stdout")"
+}
+
 # Frames of an earlier run in the --obj folder: refused (nothing touched) unless --overwrite, which
 # removes them, and only them, first.
 test_old_frames() {
