@@ -34,6 +34,8 @@ static const Command kCommands[] = {
 		"  --overwrite       first remove the frame_*.obj / frame_*.png files of an earlier run from the\n"
 		"                    --obj and --png folders (nothing else in them)\n"
 		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
+		"  --gltf FILE.glb   write the run as binary glTF 2.0: the cloths animated by morph targets, the\n"
+		"                    colliders by their poses (three.js, Blender); kept like the CSV on Ctrl-C\n"
 		"  --quiet           no progress line, no summary\n"
 		"  --png DIR         render DIR/frame_0001.png ... (headless Vulkan renderer; old frames as --obj)\n"
 		"  --video FILE.mp4  render an H.264 video through the ffmpeg command\n"
