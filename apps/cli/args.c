@@ -57,6 +57,7 @@ static const OptionSpec kOptions[] = {
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL, 0, 0},
 	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL, 0, 0},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
+	{"gltf", OPT_TEXT, CLI_CMD_RUN, AT(gltfPath), 0, 0, "a .glb file path (binary glTF 2.0)", NULL, 0, 0},
 	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL, 0, 0},
 	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL, 0, 0},
 	{"intersections", OPT_FLAG, BOTH, AT(intersections), 0, 0, NULL, NULL, 0, 0},
@@ -308,6 +309,9 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		// The video is always H.264 in MP4: a file name that promises another container is refused.
 		if (o->offset == AT(render.videoPath) && !EndsWith(value, ".mp4") && !IsStream(value))
 			return Bad(command, o, value, "does not end in .mp4");
+		// Binary glTF only: a .gltf (JSON with a side .bin) is not written.
+		if (o->offset == AT(gltfPath) && !EndsWith(value, ".glb") && !IsStream(value))
+			return Bad(command, o, value, "does not end in .glb");
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);

@@ -1,5 +1,6 @@
 // `weft run`: steps a scene or a preset, writes OBJ frames and a statistics CSV, prints a summary.
 #include "cli.h"
+#include "gltf.h"
 #include "output.h"
 #include "render_out.h"
 
@@ -30,6 +31,7 @@ typedef struct Outputs {
 	bool csv;
 	CliFile csvFile;
 	bool intersections; // --intersections: counted after every frame
+	CliGltf* gltf;      // NULL unless --gltf
 } Outputs;
 
 // Timings and the final state, for the summary.
@@ -96,7 +98,8 @@ static int CheckDistinctFiles(const CliOptions* o)
 		const char* option;
 		const char* path;
 		bool input;
-	} files[] = {{"scene", o->scene, true}, {"stats", o->statsPath, false}, {"video", o->render.videoPath, false}};
+	} files[] = {{"scene", o->scene, true}, {"stats", o->statsPath, false}, {"video", o->render.videoPath, false},
+		{"gltf", o->gltfPath, false}};
 	const int count = (int)(sizeof files / sizeof files[0]);
 	for (int i = 0; i < count; ++i) {
 		for (int j = i + 1; j < count; ++j) {
@@ -135,6 +138,10 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		fprintf(stderr, "weft run: --stats: %s\n", error);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->gltfPath != NULL && !CliPrepareFileFolder(o->gltfPath, error, sizeof error)) {
+		fprintf(stderr, "weft run: --gltf: %s\n", error);
+		return CLI_EXIT_USAGE;
+	}
 	if (o->overwrite) {
 		code = CheckOldFrames("obj", o->objDir, "obj", true, o->quiet);
 		if (code == CLI_EXIT_OK)
@@ -146,6 +153,7 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 	RemoveStale(o->render.pngDir, NULL);
 	RemoveStale(NULL, o->statsPath);
 	RemoveStale(NULL, o->render.videoPath);
+	RemoveStale(NULL, o->gltfPath);
 	if (o->objDir != NULL) {
 		out->obj = true;
 		if (!CliObjWriterInit(&out->objWriter, o->objDir, sim->cloths, sim->clothCount, error, sizeof error)) {
@@ -157,6 +165,13 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		out->csv = CliCsvOpen(&out->csvFile, o->statsPath, sim->clothCount > 1, o->intersections, error, sizeof error);
 		if (!out->csv) {
 			fprintf(stderr, "weft run: --stats: %s\n", error);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (o->gltfPath != NULL) {
+		out->gltf = CliGltfOpen(o->gltfPath, sim->world, sim->cloths, sim->clothCount, sim->frames, error, sizeof error);
+		if (out->gltf == NULL) {
+			fprintf(stderr, "weft run: --gltf: %s\n", error);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -189,6 +204,17 @@ static int CloseOutputs(Outputs* out, const CliOptions* o, bool keep, int frames
 	}
 	if (out->csv)
 		CliFileAbort(&out->csvFile);
+	uint64_t bytes = 0;
+	if (!CliGltfClose(out->gltf, keep, &bytes, error, sizeof error)) {
+		fprintf(stderr, "weft run: --gltf: %s\n", error);
+		code = CLI_EXIT_RUNTIME;
+	} else if (out->gltf != NULL && keep) {
+		used = strlen(kept);
+		if (used < keptSize)
+			snprintf(kept + used, keptSize - used, "%sglTF of %d frame%s in %s (%.1f MB)", used > 0 ? ", " : "", frames,
+				frames == 1 ? "" : "s", o->gltfPath, (double)bytes / 1e6);
+	}
+	out->gltf = NULL;
 	return code;
 }
 
@@ -247,6 +273,10 @@ static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* re
 		return CLI_EXIT_RUNTIME;
 	if (out->obj && !CliObjWriteFrame(&out->objWriter, frame, wfWorld_GetTime(sim->world), error, sizeof error)) {
 		fprintf(stderr, "weft run: --obj: %s\n", error);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (out->gltf != NULL && !CliGltfFrame(out->gltf, frame, error, sizeof error)) {
+		fprintf(stderr, "weft run: --gltf: %s\n", error);
 		return CLI_EXIT_RUNTIME;
 	}
 	return CliRenderFrame(out->render, sim, frame);
@@ -328,6 +358,8 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 		printf(" Wrote %d OBJ files to %s.", r->frames, o->objDir);
 	if (o->statsPath != NULL)
 		printf(" Wrote statistics to %s.", o->statsPath);
+	if (o->gltfPath != NULL)
+		printf(" Wrote glTF to %s.", o->gltfPath);
 	printf("\n");
 }
 

@@ -34,6 +34,8 @@ static const Command kCommands[] = {
 		"  --overwrite       first remove the frame_*.obj / frame_*.png files of an earlier run from the\n"
 		"                    --obj and --png folders (nothing else in them)\n"
 		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
+		"  --gltf FILE.glb   write the run as binary glTF 2.0: the cloths animated by morph targets, the\n"
+		"                    colliders by their poses (three.js, Blender); kept like the CSV on Ctrl-C\n"
 		"  --quiet           no progress line, no summary\n"
 		"  --intersections   after every frame count edges through triangles (self, between cloths) and\n"
 		"                    particles or edges inside colliders (wfWorld_CountIntersections): three more\n"
