@@ -57,6 +57,7 @@ static const OptionSpec kOptions[] = {
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL, 0, 0},
 	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL, 0, 0},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
+	{"usd", OPT_TEXT, CLI_CMD_RUN, AT(usdPath), 0, 0, "a .usda (or .usd) file path: ASCII USD", NULL, 0, 0},
 	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL, 0, 0},
 	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL, 0, 0},
 	{"png", OPT_TEXT, CLI_CMD_RUN, AT(render.pngDir), 0, 0, "a folder", NULL, 0, 0},
@@ -307,6 +308,11 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		// The video is always H.264 in MP4: a file name that promises another container is refused.
 		if (o->offset == AT(render.videoPath) && !EndsWith(value, ".mp4") && !IsStream(value))
 			return Bad(command, o, value, "does not end in .mp4");
+		// The cache is ASCII USD; binary crate files (.usdc, and .usdz packages of them) are not written.
+		if (o->offset == AT(usdPath) && (EndsWith(value, ".usdc") || EndsWith(value, ".usdz")) && !IsStream(value))
+			return Bad(command, o, value, "is a binary USD name: weft writes ASCII USD only; give a .usda file name");
+		if (o->offset == AT(usdPath) && !EndsWith(value, ".usda") && !EndsWith(value, ".usd") && !IsStream(value))
+			return Bad(command, o, value, "does not end in .usda");
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);

@@ -1,7 +1,8 @@
-// `weft run`: steps a scene or a preset, writes OBJ frames and a statistics CSV, prints a summary.
+// `weft run`: steps a scene or a preset, writes OBJ frames, a USD cache and a statistics CSV, prints a summary.
 #include "cli.h"
 #include "output.h"
 #include "render_out.h"
+#include "usd.h"
 
 #include <float.h>
 #include <signal.h>
@@ -29,6 +30,7 @@ typedef struct Outputs {
 	CliObjWriter objWriter;
 	bool csv;
 	CliFile csvFile;
+	CliUsdWriter* usd; // NULL unless --usd
 } Outputs;
 
 // Timings and the final state, for the summary.
@@ -87,11 +89,14 @@ static void RemoveStale(const char* folder, const char* filePath)
 // X --video X would write two files into one) is refused before anything is made.
 static int CheckDistinctFiles(const CliOptions* o)
 {
+	char mtl[CLI_PATH_MAX + 16]; // --obj DIR writes DIR/weft.mtl
+	snprintf(mtl, sizeof mtl, "%s/weft.mtl", o->objDir != NULL ? o->objDir : "");
 	const struct {
 		const char* option;
 		const char* path;
 		bool input;
-	} files[] = {{"scene", o->scene, true}, {"stats", o->statsPath, false}, {"video", o->render.videoPath, false}};
+	} files[] = {{"scene", o->scene, true}, {"obj", o->objDir != NULL ? mtl : NULL, false}, {"stats", o->statsPath, false},
+		{"usd", o->usdPath, false}, {"video", o->render.videoPath, false}};
 	const int count = (int)(sizeof files / sizeof files[0]);
 	for (int i = 0; i < count; ++i) {
 		for (int j = i + 1; j < count; ++j) {
@@ -129,6 +134,10 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		fprintf(stderr, "weft run: --stats: %s\n", error);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->usdPath != NULL && !CliPrepareFileFolder(o->usdPath, error, sizeof error)) {
+		fprintf(stderr, "weft run: --usd: %s\n", error);
+		return CLI_EXIT_USAGE;
+	}
 	if (o->overwrite) {
 		code = CheckOldFrames("obj", o->objDir, "obj", true, o->quiet);
 		if (code == CLI_EXIT_OK)
@@ -139,6 +148,7 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 	RemoveStale(o->objDir, NULL);
 	RemoveStale(o->render.pngDir, NULL);
 	RemoveStale(NULL, o->statsPath);
+	RemoveStale(NULL, o->usdPath);
 	RemoveStale(NULL, o->render.videoPath);
 	if (o->objDir != NULL) {
 		out->obj = true;
@@ -151,6 +161,13 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		out->csv = CliCsvOpen(&out->csvFile, o->statsPath, sim->clothCount > 1, error, sizeof error);
 		if (!out->csv) {
 			fprintf(stderr, "weft run: --stats: %s\n", error);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (o->usdPath != NULL) {
+		out->usd = CliUsdOpen(o->usdPath, sim->world, sim->cloths, sim->clothCount, sim->source, error, sizeof error);
+		if (out->usd == NULL) {
+			fprintf(stderr, "weft run: --usd: %s\n", error);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -183,6 +200,18 @@ static int CloseOutputs(Outputs* out, const CliOptions* o, bool keep, int frames
 	}
 	if (out->csv)
 		CliFileAbort(&out->csvFile);
+	if (out->usd != NULL) {
+		used = strlen(kept);
+		if (CliUsdClose(out->usd, keep, error, sizeof error)) {
+			if (keep && frames > 0 && used < keptSize)
+				snprintf(kept + used, keptSize - used, "%sUSD layer of %d frame%s in %s", used > 0 ? ", " : "", frames,
+					frames == 1 ? "" : "s", o->usdPath);
+		} else {
+			fprintf(stderr, "weft run: --usd: %s\n", error);
+			code = CLI_EXIT_RUNTIME;
+		}
+		out->usd = NULL;
+	}
 	return code;
 }
 
@@ -230,6 +259,10 @@ static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* re
 		return CLI_EXIT_RUNTIME;
 	if (out->obj && !CliObjWriteFrame(&out->objWriter, frame, wfWorld_GetTime(sim->world), error, sizeof error)) {
 		fprintf(stderr, "weft run: --obj: %s\n", error);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (out->usd != NULL && !CliUsdWriteFrame(out->usd, frame, error, sizeof error)) {
+		fprintf(stderr, "weft run: --usd: %s\n", error);
 		return CLI_EXIT_RUNTIME;
 	}
 	return CliRenderFrame(out->render, sim, frame);
@@ -306,6 +339,8 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 		printf(" Wrote %d OBJ files to %s.", r->frames, o->objDir);
 	if (o->statsPath != NULL)
 		printf(" Wrote statistics to %s.", o->statsPath);
+	if (o->usdPath != NULL)
+		printf(" Wrote a USD layer of %d frames to %s.", r->frames, o->usdPath);
 	printf("\n");
 }
 
