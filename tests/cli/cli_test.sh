@@ -861,6 +861,44 @@ test_obj_mtl() {
 	expect_no_temporaries
 }
 
+# Blender (when installed) plays the layer: the mesh's vertices at frames 1, middle and last equal
+# the OBJ frames within 1e-5 m and move, the frame range, the material's colour, the collider
+# objects. Skipped (77) without blender, or with a blender built without USD (Debian 12's 3.4.1).
+cache_runs() { # the three runs both Blender tests read
+	run run --preset xpbd --frames 30 --usd "$tmp/xpbd.usda" --obj "$tmp/xpbd" --backend cpu --quiet
+	expect_code 0
+	run run --scene "$here/../../scenes/skirt.json" --frames 30 --usd "$tmp/skirt.usda" --obj "$tmp/skirt" --backend cpu --quiet
+	expect_code 0
+	run run --scene "$here/../../scenes/tear.json" --frames 60 --usd "$tmp/tear.usda" --obj "$tmp/tear" --backend cpu --quiet
+	expect_code 0
+}
+
+blender_check() { # MODE ARGS...
+	blender --background --factory-startup --python "$here/blender_usd.py" -- "$@" >"$tmp/blender.out" 2>&1
+	local rc=$?
+	grep -E '^(FAILED|note|skipped|cloth_|blender_usd)|Error' "$tmp/blender.out"
+	[ "$rc" -ne 77 ] || exit 77
+	[ "$rc" -eq 0 ] || { tail -n 30 "$tmp/blender.out" >&2; fail "blender $1 check of $2 (exit code $rc)"; }
+}
+
+test_usd_blender() {
+	command -v blender >/dev/null || { echo "skipped: no blender on PATH (apt-get install blender; make deps does not install it)"; exit 77; }
+	cache_runs
+	blender_check usd "$tmp/xpbd.usda" "$tmp/xpbd" 30 60 sphere,floor
+	blender_check usd "$tmp/skirt.usda" "$tmp/skirt" 30 60 sphere,floor,capsule_0,capsule_1
+	blender_check usd "$tmp/tear.usda" "$tmp/tear" 60 60 floor,sphere_0
+}
+
+# The OBJ frames and weft.mtl through Blender's OBJ importer: its vertices equal the layer's points
+# as the OBJ prints them, the faces, the material and its colour, the UV map.
+test_obj_blender() {
+	command -v blender >/dev/null || { echo "skipped: no blender on PATH (apt-get install blender; make deps does not install it)"; exit 77; }
+	cache_runs
+	blender_check obj "$tmp/xpbd.usda" "$tmp/xpbd" 30
+	blender_check obj "$tmp/skirt.usda" "$tmp/skirt" 30
+	blender_check obj "$tmp/tear.usda" "$tmp/tear" 60
+}
+
 # ---------------------------------------------------------------- dispatch
 
 case "$kind" in
