@@ -96,8 +96,7 @@ def mode_usd(layer_path, obj_dir, frames, fps, colliders):
         # and the layer's framesPerSecond is checked by usda.py.
         print('note: the scene plays at %g fps after the import, the layer says %g' % (scene_fps, fps))
     layer = usda.load(layer_path)
-    cloths = sorted(name for name in (p.rsplit('/', 1)[1] for p in layer.prims) if name.startswith('cloth_')
-                    and layer.prims['/weft/' + name].type == 'Mesh')
+    cloths = sorted(p.path.rsplit('/', 1)[1] for p in layer.prims.values() if p.type == 'Mesh' and p.path.startswith('/weft/cloth_'))
     sample = sorted({1, max(frames // 2, 1), frames})
     for name in cloths:
         obj = bpy.data.objects.get(name)
