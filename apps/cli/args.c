@@ -58,6 +58,7 @@ static const OptionSpec kOptions[] = {
 	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL, 0, 0},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
 	{"gltf", OPT_TEXT, CLI_CMD_RUN, AT(gltfPath), 0, 0, "a .glb file path (binary glTF 2.0)", NULL, 0, 0},
+	{"usd", OPT_TEXT, CLI_CMD_RUN, AT(usdPath), 0, 0, "a .usda (or .usd) file path: ASCII USD", NULL, 0, 0},
 	{"quiet", OPT_FLAG, CLI_CMD_RUN, AT(quiet), 0, 0, NULL, NULL, 0, 0},
 	{"stages", OPT_FLAG, CLI_CMD_BENCH, AT(stages), 0, 0, NULL, NULL, 0, 0},
 	{"intersections", OPT_FLAG, BOTH, AT(intersections), 0, 0, NULL, NULL, 0, 0},
@@ -312,6 +313,11 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		// Binary glTF only: a .gltf (JSON with a side .bin) is not written.
 		if (o->offset == AT(gltfPath) && !EndsWith(value, ".glb") && !IsStream(value))
 			return Bad(command, o, value, "does not end in .glb");
+		// The cache is ASCII USD; binary crate files (.usdc, and .usdz packages of them) are not written.
+		if (o->offset == AT(usdPath) && (EndsWith(value, ".usdc") || EndsWith(value, ".usdz")) && !IsStream(value))
+			return Bad(command, o, value, "is a binary USD name: weft writes ASCII USD only; give a .usda file name");
+		if (o->offset == AT(usdPath) && !EndsWith(value, ".usda") && !EndsWith(value, ".usd") && !IsStream(value))
+			return Bad(command, o, value, "does not end in .usda");
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);

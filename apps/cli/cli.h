@@ -60,6 +60,7 @@ typedef struct CliOptions {
 	bool overwrite;        // --overwrite: remove the frames of an earlier run from the --obj / --png folders
 	const char* statsPath; // --stats FILE.csv
 	const char* gltfPath;  // --gltf FILE.glb: the run as binary glTF (gltf.h)
+	const char* usdPath;   // --usd FILE.usda: the run as an ASCII USD layer (usd.h)
 	CliRenderOptions render;
 	int frames; // CLI_KEEP: the scene's "frames", else the command's default
 	int warmup; // CLI_KEEP: the command's default

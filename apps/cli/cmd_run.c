@@ -1,8 +1,9 @@
-// `weft run`: steps a scene or a preset, writes OBJ frames and a statistics CSV, prints a summary.
+// `weft run`: steps a scene or a preset, writes OBJ frames, a USD cache and a statistics CSV, prints a summary.
 #include "cli.h"
 #include "gltf.h"
 #include "output.h"
 #include "render_out.h"
+#include "usd.h"
 
 #include <float.h>
 #include <signal.h>
@@ -32,6 +33,7 @@ typedef struct Outputs {
 	CliFile csvFile;
 	bool intersections; // --intersections: counted after every frame
 	CliGltf* gltf;      // NULL unless --gltf
+	CliUsdWriter* usd;  // NULL unless --usd
 } Outputs;
 
 // Timings and the final state, for the summary.
@@ -94,12 +96,14 @@ static void RemoveStale(const char* folder, const char* filePath)
 // X --video X would write two files into one) is refused before anything is made.
 static int CheckDistinctFiles(const CliOptions* o)
 {
+	char mtl[CLI_PATH_MAX + 16]; // --obj DIR writes DIR/weft.mtl
+	snprintf(mtl, sizeof mtl, "%s/weft.mtl", o->objDir != NULL ? o->objDir : "");
 	const struct {
 		const char* option;
 		const char* path;
 		bool input;
-	} files[] = {{"scene", o->scene, true}, {"stats", o->statsPath, false}, {"video", o->render.videoPath, false},
-		{"gltf", o->gltfPath, false}};
+	} files[] = {{"scene", o->scene, true}, {"obj", o->objDir != NULL ? mtl : NULL, false}, {"stats", o->statsPath, false},
+		{"usd", o->usdPath, false}, {"video", o->render.videoPath, false}, {"gltf", o->gltfPath, false}};
 	const int count = (int)(sizeof files / sizeof files[0]);
 	for (int i = 0; i < count; ++i) {
 		for (int j = i + 1; j < count; ++j) {
@@ -142,6 +146,10 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		fprintf(stderr, "weft run: --gltf: %s\n", error);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->usdPath != NULL && !CliPrepareFileFolder(o->usdPath, error, sizeof error)) {
+		fprintf(stderr, "weft run: --usd: %s\n", error);
+		return CLI_EXIT_USAGE;
+	}
 	if (o->overwrite) {
 		code = CheckOldFrames("obj", o->objDir, "obj", true, o->quiet);
 		if (code == CLI_EXIT_OK)
@@ -152,6 +160,7 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 	RemoveStale(o->objDir, NULL);
 	RemoveStale(o->render.pngDir, NULL);
 	RemoveStale(NULL, o->statsPath);
+	RemoveStale(NULL, o->usdPath);
 	RemoveStale(NULL, o->render.videoPath);
 	RemoveStale(NULL, o->gltfPath);
 	if (o->objDir != NULL) {
@@ -172,6 +181,13 @@ static int OpenOutputs(const CliOptions* o, const CliSim* sim, Outputs* out)
 		out->gltf = CliGltfOpen(o->gltfPath, sim->world, sim->cloths, sim->clothCount, sim->frames, error, sizeof error);
 		if (out->gltf == NULL) {
 			fprintf(stderr, "weft run: --gltf: %s\n", error);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (o->usdPath != NULL) {
+		out->usd = CliUsdOpen(o->usdPath, sim->world, sim->cloths, sim->clothCount, sim->source, error, sizeof error);
+		if (out->usd == NULL) {
+			fprintf(stderr, "weft run: --usd: %s\n", error);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -215,6 +231,18 @@ static int CloseOutputs(Outputs* out, const CliOptions* o, bool keep, int frames
 				frames == 1 ? "" : "s", o->gltfPath, (double)bytes / 1e6);
 	}
 	out->gltf = NULL;
+	if (out->usd != NULL) {
+		used = strlen(kept);
+		if (CliUsdClose(out->usd, keep, error, sizeof error)) {
+			if (keep && frames > 0 && used < keptSize)
+				snprintf(kept + used, keptSize - used, "%sUSD layer of %d frame%s in %s", used > 0 ? ", " : "", frames,
+					frames == 1 ? "" : "s", o->usdPath);
+		} else {
+			fprintf(stderr, "weft run: --usd: %s\n", error);
+			code = CLI_EXIT_RUNTIME;
+		}
+		out->usd = NULL;
+	}
 	return code;
 }
 
@@ -277,6 +305,10 @@ static int RecordFrame(const CliSim* sim, Outputs* out, int frame, RunResult* re
 	}
 	if (out->gltf != NULL && !CliGltfFrame(out->gltf, frame, error, sizeof error)) {
 		fprintf(stderr, "weft run: --gltf: %s\n", error);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (out->usd != NULL && !CliUsdWriteFrame(out->usd, frame, error, sizeof error)) {
+		fprintf(stderr, "weft run: --usd: %s\n", error);
 		return CLI_EXIT_RUNTIME;
 	}
 	return CliRenderFrame(out->render, sim, frame);
@@ -360,6 +392,8 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 		printf(" Wrote statistics to %s.", o->statsPath);
 	if (o->gltfPath != NULL)
 		printf(" Wrote glTF to %s.", o->gltfPath);
+	if (o->usdPath != NULL)
+		printf(" Wrote a USD layer of %d frames to %s.", r->frames, o->usdPath);
 	printf("\n");
 }
 

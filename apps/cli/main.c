@@ -15,7 +15,7 @@ static int Help(int argc, char** argv);
 static const Command kCommands[] = {
 	{"run", CliRun,
 		"weft run (--scene FILE.json | --preset NAME) [options]\n"
-		"  Steps the scene, writes one OBJ per frame and a statistics CSV, prints a summary.\n"
+		"  Steps the scene, writes one OBJ per frame, a USD cache and a statistics CSV, prints a summary.\n"
 		"  --frames N        frames to step, [1, 10000000] (default: the scene's \"frames\", else 120)\n"
 		"  --solver S        xpbd, jacobi or springs\n"
 		"  --grid CxR        particles per row and column of every cloth, each [1, 8192]\n"
@@ -36,6 +36,9 @@ static const Command kCommands[] = {
 		"  --stats FILE.csv  write one row of statistics per frame (per cloth with several cloths)\n"
 		"  --gltf FILE.glb   write the run as binary glTF 2.0: the cloths animated by morph targets, the\n"
 		"                    colliders by their poses (three.js, Blender); kept like the CSV on Ctrl-C\n"
+		"  --usd FILE.usda   write the run as one ASCII USD layer: the cloths' meshes with time-sampled\n"
+		"                    points and normals, materials, the sphere, floor and colliders moving\n"
+		"                    (binary .usdc is refused); --obj also writes DIR/weft.mtl\n"
 		"  --quiet           no progress line, no summary\n"
 		"  --intersections   after every frame count edges through triangles (self, between cloths) and\n"
 		"                    particles or edges inside colliders (wfWorld_CountIntersections): three more\n"
@@ -51,14 +54,14 @@ static const Command kCommands[] = {
 		"  --camera EX,EY,EZ,TX,TY,TZ[,FOV]  the eye, the point it looks at, the vertical field of view in\n"
 		"                    degrees (default 45); default: the preset's view, or one that frames the\n"
 		"                    scene's cloths as they start\n"
-		"  Every option is checked, used or not. A device or FIFO given as --stats or --video is written\n"
-		"  in place; other outputs are written under a temporary name and renamed when complete.\n"
+		"  Every option is checked, used or not. A device or FIFO given as --stats, --usd or --video is\n"
+		"  written in place; other outputs are written under a temporary name and renamed when complete.\n"
 		"  Ctrl-C (SIGINT) or SIGTERM stops after the frame in progress and keeps what was finished: the\n"
-		"  OBJ and PNG frames, the CSV and the video of those frames (exit code 130); a second one stops at\n"
-		"  once. Temporaries left by a killed run are removed by the next run into the same place. A run\n"
-		"  in which every frame was discarded (the step blew up each time) fails with exit code 1, and\n"
-		"  writes no statistics or video; one in which more than half were discarded writes its outputs\n"
-		"  and fails with exit code 1 too (what it shows is mostly frame starts kept).\n"},
+		"  OBJ and PNG frames, the CSV, the USD layer and the video of those frames (exit code 130); a\n"
+		"  second one stops at once. Temporaries left by a killed run are removed by the next run into the\n"
+		"  same place. A run in which every frame was discarded (the step blew up each time) fails with\n"
+		"  exit code 1, and writes no statistics, USD or video; one in which more than half were discarded\n"
+		"  writes its outputs and fails with exit code 1 too (what it shows is mostly frame starts kept).\n"},
 	{"bench", CliBench,
 		"weft bench (--scene FILE.json | --preset NAME) [options]\n"
 		"  Times frames after a warm-up: median, p10 and p90 ms per frame, particle-substeps and\n"

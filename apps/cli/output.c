@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +327,38 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize)
 	return CliPrepareFolder(folder, error, errorSize);
 }
 
+// ------------------------------------------------------------------ materials
+
+void CliClothColor(int index, float rgb[3])
+{
+	// sRGB yarn colours: the weave's warp and weft (src/render/assets.c), then blue, green, ochre, plum.
+	static const float kPalette[][3] = {{0.80f, 0.28f, 0.20f}, {0.93f, 0.86f, 0.70f}, {0.25f, 0.45f, 0.75f}, {0.35f, 0.60f, 0.30f},
+		{0.85f, 0.65f, 0.20f}, {0.55f, 0.35f, 0.65f}};
+	const int count = (int)(sizeof kPalette / sizeof kPalette[0]);
+	for (int c = 0; c < 3; ++c) {
+		float s = kPalette[index % count][c];
+		rgb[c] = s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f);
+	}
+}
+
+// FOLDER/weft.mtl: a material per cloth, named as the frames' usemtl lines name it.
+static bool WriteMtl(const char* folder, int count, char* error, size_t errorSize)
+{
+	char path[CLI_PATH_MAX];
+	snprintf(path, sizeof path, "%s/weft.mtl", folder);
+	CliFile f;
+	if (!CliFileOpen(&f, path, error, errorSize))
+		return false;
+	fprintf(f.file, "# weft %d.%d.%d: one material per cloth of the frame_*.obj files\n", WF_VERSION_MAJOR, WF_VERSION_MINOR,
+		WF_VERSION_PATCH);
+	for (int i = 0; i < count; ++i) {
+		float rgb[3];
+		CliClothColor(i, rgb);
+		fprintf(f.file, "\nnewmtl cloth_%d\nKa 0 0 0\nKd %.6g %.6g %.6g\nKs 0 0 0\nNs 10\nd 1\nillum 1\n", i, rgb[0], rgb[1], rgb[2]);
+	}
+	return CliFileCommit(&f, error, errorSize);
+}
+
 // ------------------------------------------------------------------ OBJ
 
 // The vt lines and the f lines of a cloth whose first vertex has OBJ index `base` and first texture
@@ -408,7 +441,7 @@ bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* clot
 		base += w->cloths[i].particleCount;
 		uvBase += w->cloths[i].uvCount;
 	}
-	return true;
+	return WriteMtl(folder, count, error, errorSize);
 }
 
 void CliObjWriterFree(CliObjWriter* w)
@@ -432,6 +465,7 @@ static void WriteObject(FILE* out, const CliObjCloth* c, int index)
 	fwrite(c->uvText, 1, c->uvTextLength, out);
 	for (int i = 0; i < c->particleCount; ++i)
 		fprintf(out, "vn %.6g %.6g %.6g\n", c->normals[i].x, c->normals[i].y, c->normals[i].z);
+	fprintf(out, "usemtl cloth_%d\n", index);
 	fwrite(c->faceText, 1, c->faceTextLength, out);
 }
 
@@ -481,7 +515,8 @@ bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size
 	CliFile f;
 	if (!CliFileOpen(&f, path, error, errorSize))
 		return false;
-	fprintf(f.file, "# weft %d.%d.%d, frame %d, t = %.6f s\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH, frame, time);
+	fprintf(f.file, "# weft %d.%d.%d, frame %d, t = %.6f s\nmtllib weft.mtl\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH, frame,
+		time);
 	for (int i = 0; i < w->clothCount; ++i)
 		WriteObject(f.file, &w->cloths[i], i);
 	return CliFileCommit(&f, error, errorSize);

@@ -47,7 +47,13 @@ bool CliPrepareFolder(const char* path, char* error, size_t errorSize);
 // device or FIFO needs no folder check (it is written in place).
 bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
 
-// Wavefront OBJ, one file per frame, one object per cloth with v, vt, vn and f v/vt/vn.
+// The colour of cloth `index` in the caches (the OBJ frames' weft.mtl, the USD layer's materials):
+// linear RGB. The scene format names no texture or colour for a cloth, so the caches give each cloth
+// one of a few yarn colours (the first two are those of the renderer's weave texture).
+void CliClothColor(int index, float rgb[3]);
+
+// Wavefront OBJ, one file per frame, one object per cloth with v, vt, vn and f v/vt/vn; the frames
+// name FOLDER/weft.mtl (mtllib), written once, with a material per cloth (usemtl cloth_N).
 typedef struct CliObjCloth {
 	wfClothId id;
 	int particleCount;
@@ -69,6 +75,7 @@ typedef struct CliObjWriter {
 	int clothCount;
 } CliObjWriter;
 
+// Also writes FOLDER/weft.mtl.
 bool CliObjWriterInit(CliObjWriter* w, const char* folder, const wfClothId* cloths, int count, char* error, size_t errorSize);
 // Writes FOLDER/frame_NNNN.obj from the cloths' current state.
 bool CliObjWriteFrame(CliObjWriter* w, int frame, double time, char* error, size_t errorSize);

@@ -319,8 +319,9 @@ static void CountEdges(const IxGrid* g, const IxMesh* meshes, int count, wfInter
 							const IxEntry* n = &g->entries[i];
 							if (!scan && (n->cell[0] != x || n->cell[1] != y || n->cell[2] != z))
 								continue;
-							if (scan && !(n->cell[0] >= c0[0] && n->cell[0] <= c1[0] && n->cell[1] >= c0[1] && n->cell[1] <= c1[1] &&
-											n->cell[2] >= c0[2] && n->cell[2] <= c1[2]))
+							if (scan &&
+								!(n->cell[0] >= c0[0] && n->cell[0] <= c1[0] && n->cell[1] >= c0[1] && n->cell[1] <= c1[1] &&
+									n->cell[2] >= c0[2] && n->cell[2] <= c1[2]))
 								continue;
 							// The pair is tested in one cell only: the first both boxes cover.
 							const double* tlo = TriangleBox(&meshes[n->mesh], n->tri);
@@ -423,9 +424,15 @@ static void Rotate(wfQuat q, double axes[9])
 	const double x = n > 0.0 ? q.x / n : 0.0, y = n > 0.0 ? q.y / n : 0.0, z = n > 0.0 ? q.z / n : 0.0, w = n > 0.0 ? q.w / n : 1.0;
 	// The images of the local x, y and z axes.
 	const double m[9] = {
-		1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y),
-		2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x),
-		2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y),
+		1 - 2 * (y * y + z * z),
+		2 * (x * y + w * z),
+		2 * (x * z - w * y),
+		2 * (x * y - w * z),
+		1 - 2 * (x * x + z * z),
+		2 * (y * z + w * x),
+		2 * (x * z + w * y),
+		2 * (y * z - w * x),
+		1 - 2 * (x * x + y * y),
 	};
 	memcpy(axes, m, sizeof m);
 }
@@ -453,7 +460,9 @@ static int GatherSolids(wfWorld* world, IxSolid* out, int capacity)
 		if (wfCollider_GetTransform(ids[i], &position, &rotation) != WF_OK)
 			continue;
 		IxSolid* s = &out[n++];
-		*s = (IxSolid){.type = (int)def.type, .c = {position.x, position.y, position.z}, .radius = def.radius,
+		*s = (IxSolid){.type = (int)def.type,
+			.c = {position.x, position.y, position.z},
+			.radius = def.radius,
 			.radius1 = def.type == WF_COLLIDER_CAPSULE ? def.radius1 : def.radius,
 			.halfLength = def.type == WF_COLLIDER_CAPSULE ? def.halfLength : 0.0,
 			.half = {def.halfExtents.x, def.halfExtents.y, def.halfExtents.z}};
@@ -466,7 +475,7 @@ static int GatherSolids(wfWorld* world, IxSolid* out, int capacity)
 static double Tolerance(const IxSolid* s)
 {
 	const double size = s->type == WF_COLLIDER_BOX ? fmax(s->half[0], fmax(s->half[1], s->half[2]))
-												  : fmax(1.0, fmax(s->radius, s->radius1) + s->halfLength);
+												   : fmax(1.0, fmax(s->radius, s->radius1) + s->halfLength);
 	return 1e-5 * fmax(1.0, size);
 }
 

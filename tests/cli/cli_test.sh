@@ -745,6 +745,177 @@ test_render_no_ffmpeg() {
 	[ ! -e "$tmp/v.mp4" ] || fail "a video file was left behind"
 }
 
+# ---------------------------------------------------------------- caches (issue 29, item 6)
+
+# The layer's reader and check (standard-library Python: CI always has it, with or without Blender).
+usda_check() { # LAYER OBJ_DIR ARGS...
+	python3 "$here/usda.py" check "$@" >"$tmp/check.out" 2>&1 || { cat "$tmp/check.out" >&2; fail "usda.py check $*"; }
+	cat "$tmp/check.out"
+}
+
+# --usd: the layer holds every frame's points and normals as the OBJ frames print them, the faces and
+# texture coordinates, the frame rate and time codes, the materials (the OBJ frames' weft.mtl colours)
+# and the moving colliders: the xpbd preset (sphere, floor), the skirt (capsules, a mesh with a UV
+# seam), a tearing sheet (faces sampled over time) and two cloths in one world.
+test_usd_layer() {
+	command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
+	local scenes="$here/../../scenes"
+	run run --preset xpbd --frames 30 --usd "$tmp/xpbd.usda" --obj "$tmp/xpbd" --backend cpu
+	expect_code 0
+	grep -q "Wrote a USD layer of 30 frames to $tmp/xpbd.usda" "$tmp/stdout" || fail "the summary does not name the USD layer"
+	usda_check "$tmp/xpbd.usda" "$tmp/xpbd" --frames 30 --fps 60 --colliders sphere,floor --moving sphere
+	run run --scene "$scenes/skirt.json" --frames 30 --usd "$tmp/skirt.usda" --obj "$tmp/skirt" --backend cpu --quiet
+	expect_code 0
+	usda_check "$tmp/skirt.usda" "$tmp/skirt" --frames 30 --fps 60 --colliders sphere,floor,capsule_0,capsule_1 \
+		--moving sphere,capsule_0,capsule_1
+	grep -q 'interpolation = "faceVarying"' "$tmp/skirt.usda" || fail "the skirt's UV seam is not kept (st per corner)"
+	run run --scene "$scenes/tear.json" --frames 60 --usd "$tmp/tear.usda" --obj "$tmp/tear" --backend cpu --quiet
+	expect_code 0
+	usda_check "$tmp/tear.usda" "$tmp/tear" --frames 60 --fps 60 --colliders floor,sphere_0 --moving sphere_0 --tears
+	run run --scene "$here/good/two_cloths.json" --usd "$tmp/two.usda" --obj "$tmp/two" --quiet
+	expect_code 0
+	usda_check "$tmp/two.usda" "$tmp/two" --frames 3 --fps 60
+	# A time step that is no whole fraction of a second keeps its rate: 1 / 0.013 s.
+	run run --preset spring-mesh --grid 6x6 --frames 2 --usd "$tmp/s.usda" --quiet
+	expect_code 0
+	grep -q '^    framesPerSecond = ' "$tmp/s.usda" || fail "no framesPerSecond"
+	# Written in place into a device (the scratch file then goes to TMPDIR).
+	run run --preset xpbd --grid 4x4 --frames 2 --usd /dev/null --quiet
+	expect_code 0
+	expect_no_temporaries
+	run help run
+	grep -q -- '--usd FILE.usda' "$tmp/stdout" || fail "weft help run does not explain --usd"
+}
+
+# --usd to places that cannot take it: refused before the first step, or, for a disk that fills,
+# the run fails with the reason and leaves no file (an earlier layer of that name stays as it was).
+test_usd_bad_outputs() {
+	mkdir -p "$tmp/folder.usda"
+	run run --preset xpbd --frames 2 --usd "$tmp/folder.usda" --stats "$tmp/s.csv"
+	expect_code 2
+	expect_stderr "weft run: --usd: '$tmp/folder.usda' is a folder, not a file name"
+	[ ! -e "$tmp/s.csv" ] || fail "statistics written despite the refusal"
+	echo "not a folder" >"$tmp/file"
+	run run --preset xpbd --frames 2 --usd "$tmp/file/x.usda"
+	expect_code 2
+	expect_stderr "weft run: --usd: '$tmp/file' is not a folder"
+	run run --preset xpbd --frames 2 --usd "$tmp/x.usdc"
+	expect_code 2
+	expect_stderr "weft run: --usd: '$tmp/x.usdc' is a binary USD name: weft writes ASCII USD only; give a .usda file name"
+	run run --preset xpbd --frames 2 --usd "$tmp/x.usdz"
+	expect_code 2
+	expect_stderr "is a binary USD name"
+	run run --preset xpbd --frames 2 --usd "$tmp/x.abc"
+	expect_code 2
+	expect_stderr "weft run: --usd: '$tmp/x.abc' does not end in .usda (allowed: a .usda (or .usd) file path: ASCII USD)"
+	run run --preset xpbd --frames 2 --usd "$tmp/same.usda" --stats "$tmp/./same.usda"
+	expect_code 2
+	expect_stderr "is also the --stats file"
+	mkdir -p "$tmp/o"
+	run run --preset xpbd --frames 2 --obj "$tmp/o" --usd "$tmp/o/weft.mtl"
+	expect_code 2
+	expect_stderr "--usd: '$tmp/o/weft.mtl' does not end in .usda"
+	run run --preset xpbd --frames 2 --obj "$tmp/o" --stats "$tmp/o/weft.mtl"
+	expect_code 2
+	expect_stderr "--stats: '$tmp/o/weft.mtl' is also the --obj file"
+	mkfifo "$tmp/fifo.usda"
+	run run --preset xpbd --frames 2 --usd "$tmp/fifo.usda"
+	expect_code 2
+	expect_stderr "$tmp/fifo.usda: is a FIFO with no reader"
+	rm -f "$tmp/fifo.usda"
+	[ -z "$(find "$tmp" -name '*.usd*' -type f)" ] || fail "a USD file was written despite a refusal: $(find "$tmp" -name '*.usd*')"
+	# A full disk: a 256 KB file size limit (SIGXFSZ ignored, so writes fail with EFBIG).
+	run run --preset xpbd --frames 3 --usd "$tmp/v.usda" --quiet
+	expect_code 0
+	cp "$tmp/v.usda" "$tmp/good.usda"
+	(trap '' XFSZ && ulimit -f 256 && exec "$weft" run --preset xpbd --frames 30 --usd "$tmp/v.usda" --quiet) \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	expect_stderr "weft run: --usd: $tmp/v.usda: cannot write: File too large"
+	cmp -s "$tmp/v.usda" "$tmp/good.usda" || fail "the earlier layer was changed"
+	(trap '' XFSZ && ulimit -f 256 && exec "$weft" run --preset xpbd --frames 30 --usd "$tmp/w.usda" --quiet) \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	expect_code 1
+	[ ! -e "$tmp/w.usda" ] || fail "a broken layer was left as $tmp/w.usda"
+	expect_no_temporaries
+	[ -z "$(find "$tmp" -name '.*' -type f)" ] || fail "hidden files left: $(find "$tmp" -name '.*' -type f)"
+}
+
+# SIGTERM: the layer is completed with the frames finished so far (endTimeCode n).
+test_usd_interrupted() {
+	command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
+	"$weft" run --preset xpbd --grid 6x6 --frames 100000 --usd "$tmp/i.usda" --obj "$tmp/frames" \
+		>"$tmp/stdout" 2>"$tmp/stderr" &
+	local pid=$!
+	wait_for_frame "$tmp/frames" 3 "$pid" || fail "no frames appeared"
+	kill -TERM "$pid"
+	wait_for_exit "$pid" "weft run (SIGTERM)"
+	wait "$pid"
+	code=$?
+	expect_code 130
+	local n
+	n=$(sed -n 's/.*interrupted after \([0-9]*\) frame.*/\1/p' "$tmp/stderr")
+	[ -n "$n" ] && [ "$n" -ge 3 ] || fail "the message does not say how many frames were finished"
+	expect_stderr "kept: $n OBJ files in $tmp/frames, USD layer of $n frames in $tmp/i.usda"
+	usda_check "$tmp/i.usda" "$tmp/frames" --frames "$n" --fps 60 --colliders sphere,floor --moving sphere
+	expect_no_temporaries
+}
+
+# --obj writes DIR/weft.mtl, a material per cloth, and the frames name it (mtllib, usemtl).
+test_obj_mtl() {
+	run run --scene "$here/good/two_cloths.json" --obj "$tmp/o" --quiet
+	expect_code 0
+	local mtl=$tmp/o/weft.mtl obj=$tmp/o/frame_0003.obj
+	[ -f "$mtl" ] || fail "no weft.mtl"
+	[ "$(count_lines '^newmtl cloth_[01]$' "$mtl")" -eq 2 ] || fail "weft.mtl does not have cloth_0 and cloth_1"
+	[ "$(count_lines '^Kd [0-9.e-]* [0-9.e-]* [0-9.e-]*$' "$mtl")" -eq 2 ] || fail "weft.mtl: no Kd per material"
+	[ "$(sed -n 2p "$obj")" = "mtllib weft.mtl" ] || fail "the frame does not name weft.mtl: $(sed -n 2p "$obj")"
+	# usemtl before each object's faces: the first f of cloth_1 follows "usemtl cloth_1".
+	awk '/^o /{o=$2} /^usemtl /{m=$2} /^f /{ if (m != o) bad++ } END { exit bad > 0 }' "$obj" || fail "faces without their cloth's usemtl"
+	[ "$(count_lines '^usemtl ' "$obj")" -eq 2 ] || fail "expected one usemtl per object"
+	expect_no_temporaries
+}
+
+# Blender (when installed) plays the layer: the mesh's vertices at frames 1, middle and last equal
+# the OBJ frames within 1e-5 m and move, the frame range, the material's colour, the collider
+# objects. Skipped (77) without blender, or with a blender built without USD (Debian 12's 3.4.1).
+cache_runs() { # the three runs both Blender tests read
+	run run --preset xpbd --frames 30 --usd "$tmp/xpbd.usda" --obj "$tmp/xpbd" --backend cpu --quiet
+	expect_code 0
+	run run --scene "$here/../../scenes/skirt.json" --frames 30 --usd "$tmp/skirt.usda" --obj "$tmp/skirt" --backend cpu --quiet
+	expect_code 0
+	run run --scene "$here/../../scenes/tear.json" --frames 60 --usd "$tmp/tear.usda" --obj "$tmp/tear" --backend cpu --quiet
+	expect_code 0
+}
+
+blender_check() { # MODE ARGS...
+	blender --background --factory-startup --python "$here/blender_usd.py" -- "$@" >"$tmp/blender.out" 2>&1
+	local rc=$?
+	grep -E '^(FAILED|note|skipped|cloth_|blender_usd)|Error' "$tmp/blender.out"
+	[ "$rc" -ne 77 ] || exit 77
+	[ "$rc" -eq 0 ] || { tail -n 30 "$tmp/blender.out" >&2; fail "blender $1 check of $2 (exit code $rc)"; }
+}
+
+test_usd_blender() {
+	command -v blender >/dev/null || { echo "skipped: no blender on PATH (apt-get install blender; make deps does not install it)"; exit 77; }
+	cache_runs
+	blender_check usd "$tmp/xpbd.usda" "$tmp/xpbd" 30 60 sphere,floor
+	blender_check usd "$tmp/skirt.usda" "$tmp/skirt" 30 60 sphere,floor,capsule_0,capsule_1
+	blender_check usd "$tmp/tear.usda" "$tmp/tear" 60 60 floor,sphere_0
+}
+
+# The OBJ frames and weft.mtl through Blender's OBJ importer: its vertices equal the layer's points
+# as the OBJ prints them, the faces, the material and its colour, the UV map.
+test_obj_blender() {
+	command -v blender >/dev/null || { echo "skipped: no blender on PATH (apt-get install blender; make deps does not install it)"; exit 77; }
+	cache_runs
+	blender_check obj "$tmp/xpbd.usda" "$tmp/xpbd" 30
+	blender_check obj "$tmp/skirt.usda" "$tmp/skirt" 30
+	blender_check obj "$tmp/tear.usda" "$tmp/tear" 60
+}
+
 # ---------------------------------------------------------------- dispatch
 
 case "$kind" in
