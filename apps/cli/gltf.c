@@ -3,6 +3,7 @@
 // 4-byte aligned, numbers little-endian.
 #include "gltf.h"
 #include "output.h"
+#include "render_out.h"
 
 #include <cjson/cJSON.h>
 
@@ -864,6 +865,39 @@ static cJSON* Material(const char* name, float r, float g, float b, float roughn
 	return m;
 }
 
+// The renderer's weave (when this build has it) embedded as a PNG image: the cloth material's base
+// colour texture (repeating; the UVs carry the cloth's uvRepeat) instead of its mean colour.
+static void AddWeave(Json* j, CliGltf* g, cJSON* clothMaterial)
+{
+	uint8_t* png = NULL;
+	size_t size = 0;
+	if (!CliWeavePng(&png, &size))
+		return;
+	const uint64_t offset = Append(&g->bin, png, 1, size);
+	free(png);
+	cJSON* image = cJSON_CreateObject();
+	cJSON_AddStringToObject(image, "name", "weave");
+	cJSON_AddNumberToObject(image, "bufferView", View(j, offset, size, 0));
+	cJSON_AddStringToObject(image, "mimeType", "image/png");
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(j->root, "images"), image);
+	cJSON* sampler = cJSON_CreateObject();
+	cJSON_AddNumberToObject(sampler, "magFilter", 9729); // LINEAR
+	cJSON_AddNumberToObject(sampler, "minFilter", 9987); // LINEAR_MIPMAP_LINEAR
+	cJSON_AddNumberToObject(sampler, "wrapS", 10497);    // REPEAT
+	cJSON_AddNumberToObject(sampler, "wrapT", 10497);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(j->root, "samplers"), sampler);
+	cJSON* texture = cJSON_CreateObject();
+	cJSON_AddNumberToObject(texture, "sampler", 0);
+	cJSON_AddNumberToObject(texture, "source", 0);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(j->root, "textures"), texture);
+	cJSON* pbr = cJSON_GetObjectItem(clothMaterial, "pbrMetallicRoughness");
+	const float white[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+	cJSON_ReplaceItemInObject(pbr, "baseColorFactor", cJSON_CreateFloatArray(white, 4));
+	cJSON* info = cJSON_CreateObject();
+	cJSON_AddNumberToObject(info, "index", 0);
+	cJSON_AddItemToObject(pbr, "baseColorTexture", info);
+}
+
 enum { MATERIAL_CLOTH = 0, MATERIAL_COLLIDER, MATERIAL_FLOOR };
 
 // A mesh of one primitive: indexed triangles, or points when indices is -1 (a cloth of one row
@@ -1139,11 +1173,13 @@ static cJSON* BuildJson(CliGltf* g)
 	j.meshes = cJSON_AddArrayToObject(j.root, "meshes");
 	// The cloth's colour: the mean of the renderer's weave (sRGB 0.69, 0.47, 0.36), linear.
 	cJSON* materials = cJSON_AddArrayToObject(j.root, "materials");
-	cJSON_AddItemToArray(materials, Material("cloth", 0.43f, 0.19f, 0.11f, 0.9f, true));
+	cJSON* clothMaterial = Material("cloth", 0.43f, 0.19f, 0.11f, 0.9f, true);
+	cJSON_AddItemToArray(materials, clothMaterial);
 	cJSON_AddItemToArray(materials, Material("collider", 0.35f, 0.37f, 0.42f, 0.6f, false));
 	cJSON_AddItemToArray(materials, Material("floor", 0.25f, 0.25f, 0.25f, 1.0f, false));
 	j.accessors = cJSON_AddArrayToObject(j.root, "accessors");
 	j.views = cJSON_AddArrayToObject(j.root, "bufferViews");
+	AddWeave(&j, g, clothMaterial);
 	j.channels = cJSON_CreateArray();
 	j.samplers = cJSON_CreateArray();
 	// Frame k at k x timeStep: one list of times, shared by every sampler.

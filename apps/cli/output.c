@@ -1,6 +1,7 @@
 // Output files of `weft run`: temporary name + rename, folder preparation, OBJ and CSV writers.
 #define _XOPEN_SOURCE 700 // realpath
 #include "output.h"
+#include "render_out.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -341,10 +342,36 @@ void CliClothColor(int index, float rgb[3])
 	}
 }
 
-// FOLDER/weft.mtl: a material per cloth, named as the frames' usemtl lines name it.
+bool CliWriteWeave(const char* path, bool* written, char* error, size_t errorSize)
+{
+	uint8_t* png = NULL;
+	size_t size = 0;
+	*written = false;
+	if (!CliWeavePng(&png, &size))
+		return true; // no renderer in this build: the materials keep their colour
+	CliFile f;
+	bool ok = CliFileOpen(&f, path, error, errorSize);
+	if (ok && fwrite(png, 1, size, f.file) != size) {
+		snprintf(error, errorSize, "%s: cannot write: %s", path, strerror(errno));
+		CliFileAbort(&f);
+		ok = false;
+	} else if (ok) {
+		ok = CliFileCommit(&f, error, errorSize);
+	}
+	free(png);
+	*written = ok;
+	return ok;
+}
+
+// FOLDER/weft.mtl: a material per cloth, named as the frames' usemtl lines name it, with the
+// renderer's weave (FOLDER/weft_weave.png) as its diffuse map when this build has the renderer.
 static bool WriteMtl(const char* folder, int count, char* error, size_t errorSize)
 {
 	char path[CLI_PATH_MAX];
+	snprintf(path, sizeof path, "%s/" CLI_WEAVE_NAME, folder);
+	bool texture = false;
+	if (!CliWriteWeave(path, &texture, error, errorSize))
+		return false;
 	snprintf(path, sizeof path, "%s/weft.mtl", folder);
 	CliFile f;
 	if (!CliFileOpen(&f, path, error, errorSize))
@@ -355,6 +382,8 @@ static bool WriteMtl(const char* folder, int count, char* error, size_t errorSiz
 		float rgb[3];
 		CliClothColor(i, rgb);
 		fprintf(f.file, "\nnewmtl cloth_%d\nKa 0 0 0\nKd %.6g %.6g %.6g\nKs 0 0 0\nNs 10\nd 1\nillum 1\n", i, rgb[0], rgb[1], rgb[2]);
+		if (texture)
+			fprintf(f.file, "map_Kd " CLI_WEAVE_NAME "\n");
 	}
 	return CliFileCommit(&f, error, errorSize);
 }

@@ -52,6 +52,11 @@ bool CliPrepareFileFolder(const char* path, char* error, size_t errorSize);
 // one of a few yarn colours (the first two are those of the renderer's weave texture).
 void CliClothColor(int index, float rgb[3]);
 
+// The renderer's weave as a PNG file at path (a temporary, then renamed): the caches' texture.
+// In a build without the renderer it writes nothing, sets *written false and returns true.
+#define CLI_WEAVE_NAME "weft_weave.png" // beside weft.mtl in an --obj folder
+bool CliWriteWeave(const char* path, bool* written, char* error, size_t errorSize);
+
 // Wavefront OBJ, one file per frame, one object per cloth with v, vt, vn and f v/vt/vn; the frames
 // name FOLDER/weft.mtl (mtllib), written once, with a material per cloth (usemtl cloth_N).
 typedef struct CliObjCloth {

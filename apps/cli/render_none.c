@@ -6,6 +6,13 @@
 bool CliRenderBuiltIn(void) { return false; }
 bool CliVideoAvailable(void) { return false; }
 
+bool CliWeavePng(uint8_t** png, size_t* size)
+{
+	*png = NULL;
+	*size = 0;
+	return false;
+}
+
 int CliRenderOpen(const CliOptions* options, const CliSim* sim, CliRenderOut** out)
 {
 	(void)sim;

@@ -63,6 +63,19 @@ static int OpenVideo(const CliOptions* o, const CliSim* sim, CliRenderOut* r)
 }
 
 bool CliRenderBuiltIn(void) { return true; }
+
+bool CliWeavePng(uint8_t** png, size_t* size)
+{
+	uint8_t* rgba = (uint8_t*)malloc((size_t)CLI_WEAVE_SIZE * CLI_WEAVE_SIZE * 4);
+	*png = NULL;
+	*size = 0;
+	if (rgba == NULL)
+		return false;
+	wfMakeWeaveTexture(rgba, CLI_WEAVE_SIZE);
+	const bool ok = wfEncodePng(rgba, CLI_WEAVE_SIZE, CLI_WEAVE_SIZE, png, size) == WF_OK;
+	free(rgba);
+	return ok;
+}
 bool CliVideoAvailable(void) { return wfVideoAvailable(); }
 
 int CliRenderOpen(const CliOptions* o, const CliSim* sim, CliRenderOut** out)

@@ -11,6 +11,11 @@ typedef struct CliRenderOut CliRenderOut;
 bool CliRenderBuiltIn(void);
 bool CliVideoAvailable(void);
 
+// The renderer's weave (wfMakeWeaveTexture, 256 x 256, as the renderer draws it) as PNG bytes for the caches' materials
+// (malloc'ed, free them); false in a build without the renderer: the caches then carry a colour.
+bool CliWeavePng(uint8_t** png, size_t* size);
+#define CLI_WEAVE_SIZE 256
+
 // Checks the options and the output paths and starts the renderer (and ffmpeg) before the first
 // step. Returns CLI_EXIT_OK with *out NULL when nothing is to be rendered.
 int CliRenderOpen(const CliOptions* options, const CliSim* sim, CliRenderOut** out);

@@ -75,6 +75,7 @@ struct CliUsdWriter {
 	int frames; // frames written: time codes 1 .. frames
 	double fps;
 	char source[300];
+	char texture[CLI_PATH_MAX]; // the weave's file name beside the layer ("" without the renderer)
 };
 
 static bool Append(Track* t, int64_t offset, int64_t length, int frame)
@@ -440,8 +441,9 @@ static bool WriteTrack(CliUsdWriter* w, const char* indent, const char* declarat
 	return ok;
 }
 
-// The colours the OBJ frames' materials use (CliClothColor), linear as UsdPreviewSurface expects.
-static void WriteMaterial(FILE* out, const char* name, const float rgb[3])
+// The colours the OBJ frames' materials use (CliClothColor), linear as UsdPreviewSurface expects;
+// with a texture (a file beside the layer), the diffuse colour comes from it through the st primvar.
+static void WriteMaterial(FILE* out, const char* name, const float rgb[3], const char* texture)
 {
 	fprintf(out,
 		"        def Material \"%s\"\n"
@@ -451,13 +453,41 @@ static void WriteMaterial(FILE* out, const char* name, const float rgb[3])
 		"            def Shader \"Surface\"\n"
 		"            {\n"
 		"                uniform token info:id = \"UsdPreviewSurface\"\n"
-		"                color3f inputs:diffuseColor = (%.6g, %.6g, %.6g)\n"
+		"                color3f inputs:diffuseColor = (%.6g, %.6g, %.6g)\n",
+		name, name, rgb[0], rgb[1], rgb[2]);
+	if (texture != NULL)
+		fprintf(out, "                color3f inputs:diffuseColor.connect = </weft/Looks/%s/Weave.outputs:rgb>\n", name);
+	fprintf(out,
 		"                float inputs:metallic = 0\n"
 		"                float inputs:roughness = 0.8\n"
 		"                token outputs:surface\n"
-		"            }\n"
-		"        }\n",
-		name, name, rgb[0], rgb[1], rgb[2]);
+		"            }\n");
+	if (texture != NULL) {
+		fprintf(out,
+			"\n"
+			"            def Shader \"Weave\"\n"
+			"            {\n"
+			"                uniform token info:id = \"UsdUVTexture\"\n"
+			"                asset inputs:file = @./");
+		fputs(texture, out);
+		fprintf(out,
+			"@\n"
+			"                token inputs:sourceColorSpace = \"sRGB\"\n"
+			"                float2 inputs:st.connect = </weft/Looks/%s/St.outputs:result>\n"
+			"                token inputs:wrapS = \"repeat\"\n"
+			"                token inputs:wrapT = \"repeat\"\n"
+			"                float3 outputs:rgb\n"
+			"            }\n"
+			"\n"
+			"            def Shader \"St\"\n"
+			"            {\n"
+			"                uniform token info:id = \"UsdPrimvarReader_float2\"\n"
+			"                string inputs:varname = \"st\"\n"
+			"                float2 outputs:result\n"
+			"            }\n",
+			name);
+	}
+	fprintf(out, "        }\n");
 }
 
 static bool WriteCloth(CliUsdWriter* w, int index)
@@ -578,10 +608,10 @@ static bool WriteLayer(CliUsdWriter* w)
 		float rgb[3];
 		snprintf(name, sizeof name, "cloth_%d", i);
 		CliClothColor(i, rgb);
-		WriteMaterial(out, name, rgb);
+		WriteMaterial(out, name, rgb, w->texture[0] != 0 ? w->texture : NULL);
 	}
 	if (w->shapeCount > 0)
-		WriteMaterial(out, "collider", (const float[3]){0.35f, 0.35f, 0.35f});
+		WriteMaterial(out, "collider", (const float[3]){0.35f, 0.35f, 0.35f}, NULL);
 	fprintf(out, "    }\n");
 	bool ok = true;
 	for (int i = 0; ok && i < w->clothCount; ++i)
@@ -596,6 +626,35 @@ static bool WriteLayer(CliUsdWriter* w)
 	return ok;
 }
 
+// The renderer's weave beside the layer as NAME.weave.png (the layer's name less its extension),
+// named by the materials; nothing in a build without the renderer.
+static bool WriteTexture(CliUsdWriter* w, char* error, size_t errorSize)
+{
+	char path[CLI_PATH_MAX];
+	snprintf(path, sizeof path, "%s", w->out.path);
+	char* dot = strrchr(path, '.');
+	char* slash = strrchr(path, '/');
+	if (dot != NULL && (slash == NULL || dot > slash))
+		*dot = 0;
+	if (strlen(path) + 12 >= sizeof path) {
+		snprintf(error, errorSize, "%s: the texture's name would be too long", w->out.path);
+		return false;
+	}
+	strcat(path, ".weave.png");
+	// An asset path between @ signs cannot hold an @ or a control character: no texture then.
+	const char* base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	for (const char* c = base; *c != 0; ++c) {
+		if (*c == '@' || (unsigned char)*c < 0x20)
+			return true;
+	}
+	bool written = false;
+	if (!CliWriteWeave(path, &written, error, errorSize))
+		return false;
+	slash = strrchr(path, '/');
+	snprintf(w->texture, sizeof w->texture, "%s", written ? (slash != NULL ? slash + 1 : path) : "");
+	return true;
+}
+
 static void FreeTrack(Track* t) { free(t->items); }
 
 bool CliUsdClose(CliUsdWriter* w, bool keep, char* error, size_t errorSize)
@@ -605,7 +664,9 @@ bool CliUsdClose(CliUsdWriter* w, bool keep, char* error, size_t errorSize)
 	bool ok = true;
 	if (w->out.file != NULL) {
 		if (keep && w->frames > 0) {
-			if (fflush(w->scratch) != 0 || ferror(w->scratch)) {
+			if (!w->out.inPlace && !WriteTexture(w, error, errorSize)) {
+				ok = false;
+			} else if (fflush(w->scratch) != 0 || ferror(w->scratch)) {
 				snprintf(error, errorSize, "%s: cannot write: %s", w->out.path, strerror(errno));
 				ok = false;
 			} else if (!WriteLayer(w)) {

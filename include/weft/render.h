@@ -169,6 +169,12 @@ WF_API wfResult wfRenderer_ReadPixels(wfRenderer* renderer, uint8_t* rgba, int s
 
 // Writes an 8-bit RGBA PNG (to a temporary file, renamed into place when complete).
 WF_API wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height, char* error, int errorSize);
+// The same PNG in memory: *png gets malloc'ed bytes (free them), *size their count.
+WF_API wfResult wfEncodePng(const uint8_t* rgba, int width, int height, uint8_t** png, size_t* size);
+// The weave the renderer puts on every cloth in WF_COLOR_TEXTURE (sRGB RGBA, size x size, repeating
+// at UV 0..1; a cloth's UVs carry its wfClothDef.uvRepeat), for caches that carry the look along.
+// size in [8, 4096]; other sizes or a NULL rgba write nothing.
+WF_API void wfMakeWeaveTexture(uint8_t* rgba /* (size x size x 4) */, int size);
 
 // A Vulkan device made by weft's device module for a program that also presents (a window): the same
 // loader, validation and device choice as the solver and the renderer (deviceName: "#N" or a part of the

@@ -8,6 +8,12 @@
 // and along v in the other, so the threads seem to pass over and under each other. Each thread is
 // shaded across its width (rounded) with a dark gap between threads. Two yarn colours alternate with
 // the checker so the repeat reads clearly from far away.
+void wfMakeWeaveTexture(uint8_t* rgba, int size)
+{
+	if (rgba != NULL && size >= 8 && size <= 4096)
+		rdMakeWeaveTexture(rgba, size);
+}
+
 void rdMakeWeaveTexture(uint8_t* rgba, int size)
 {
 	const int cells = 8;                         // cells across the texture

@@ -93,3 +93,27 @@ wfResult wfWritePng(const char* path, const uint8_t* rgba, int width, int height
 	free(temp);
 	return ok ? WF_OK : PngFail(error, errorSize, WF_ERROR_IO, message, path);
 }
+
+wfResult wfEncodePng(const uint8_t* rgba, int width, int height, uint8_t** png, size_t* size)
+{
+	if (png != NULL)
+		*png = NULL;
+	if (size != NULL)
+		*size = 0;
+	if (rgba == NULL || png == NULL || size == NULL || width < 1 || height < 1)
+		return WF_ERROR_INVALID_ARGUMENT;
+	char* bytes = NULL;
+	size_t length = 0;
+	FILE* file = open_memstream(&bytes, &length);
+	if (file == NULL)
+		return WF_ERROR_OUT_OF_MEMORY;
+	char message[128];
+	const bool written = WriteRows(file, rgba, width, height, message, sizeof message);
+	if (fclose(file) != 0 || !written) {
+		free(bytes);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	*png = (uint8_t*)bytes;
+	*size = length;
+	return WF_OK;
+}

@@ -19,6 +19,7 @@ _TOKEN = re.compile(
     r'|(?P<str3>"""(?:.|\n)*?""")'
     r'|(?P<str>"(?:\\.|[^"\\])*")'
     r'|(?P<path><[^>]*>)'
+    r'|(?P<asset>@[^@\n]*@)'
     r'|(?P<num>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:inf|nan)(?![\w:.])))'
     r'|(?P<name>[A-Za-z_][A-Za-z0-9_:.]*)'
     r'|(?P<punct>[()\[\]{}=,:])')
@@ -45,6 +46,10 @@ def tokenize(text):
 
 class Number(str):
     """A number as written ("0.600000024"): str for digit-by-digit comparisons, float() for values."""
+
+
+class Asset(str):
+    """An asset path (@./name.png@), relative to the layer."""
 
 
 class Path(str):
@@ -118,6 +123,8 @@ class Layer:
             return text[3:-3]
         if kind == 'path':
             return Path(text[1:-1])
+        if kind == 'asset':
+            return Asset(text[1:-1])
         if kind == 'name':
             return text  # a token such as None
         if text in '([':
@@ -359,6 +366,23 @@ def check(layer_path, obj_dir, frames, fps, colliders, moving, tears):
                    '%s: no UsdPreviewSurface shader' % look)
                 ok(layer.prims[look].attributes['outputs:surface'].connect == look + '/Surface.outputs:surface',
                    '%s: outputs:surface is not connected to its shader' % look)
+                # The weave: a UsdUVTexture reading the PNG beside the layer through the st primvar,
+                # the same image as weft.mtl's map_Kd (both the renderer's, byte for byte).
+                weave = layer.prims.get('%s/Weave' % look)
+                if ok(weave is not None, '%s: no Weave texture shader' % look):
+                    name = weave.attributes['inputs:file'].default
+                    image = os.path.join(os.path.dirname(layer_path), name)
+                    ok(isinstance(name, Asset) and os.path.isfile(image), '%s: texture %r not beside the layer' % (look, name))
+                    mapped = mtl.get('cloth_%d' % index, {}).get('map_Kd')
+                    if ok(mapped is not None, 'weft.mtl cloth_%d has no map_Kd' % index) and os.path.isfile(image):
+                        with open(image, 'rb') as a, open(os.path.join(obj_dir, mapped[0]), 'rb') as b:
+                            png = a.read()
+                            ok(png[:8] == b'\x89PNG\r\n\x1a\n' and png == b.read(), '%s and %s differ' % (image, mapped[0]))
+                    ok(surface.attributes['inputs:diffuseColor'].connect == look + '/Weave.outputs:rgb',
+                       '%s: diffuseColor not connected to the texture' % look)
+                    ok(weave.attributes['inputs:wrapS'].default == 'repeat', '%s: the texture does not repeat' % look)
+                    st = layer.prims.get('%s/St' % look)
+                    ok(st is not None and st.attributes['inputs:varname'].default == 'st', '%s: no st primvar reader' % look)
                 kd = mtl.get('cloth_%d' % index, {}).get('Kd')
                 color = surface and list(surface.attributes['inputs:diffuseColor'].default)
                 ok(kd is not None and color == kd, '%s: diffuseColor %s, weft.mtl Kd %s' % (look, color, kd))

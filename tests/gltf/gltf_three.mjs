@@ -1,4 +1,5 @@
-// `weft run --gltf` read by three.js's GLTFLoader (node, no DOM: the file has no images) and played
+// `weft run --gltf` read by three.js's GLTFLoader (node, no DOM: a plugin stands in for the image
+// decoder, which needs one, and the embedded weave is checked as bytes) and played
 // by its AnimationMixer: at frame k's time (k x timeStep) exactly one mesh of each cloth is shown,
 // and its morphed positions equal the same run's OBJ frame k within 1e-5 m (the OBJ's 6 digits);
 // half way between two frames they are the mean of the two. The colliders' poses follow the scene.
@@ -16,8 +17,11 @@ const fail = (message) => {
   failed++;
 };
 
+// Textures: the image is not decoded (node has no createImageBitmap); the material still gets one.
 function load(path) {
-  return new Promise((resolve, reject) => new GLTFLoader().parse(readBytes(path), "", resolve, reject));
+  const loader = new GLTFLoader();
+  loader.register(() => ({ name: "weft_test_textures", loadTexture: () => Promise.resolve(new THREE.Texture()) }));
+  return new Promise((resolve, reject) => loader.parse(readBytes(path), "", resolve, reject));
 }
 
 // The glTF of a run and its OBJ frames, the animation playing.

@@ -38,5 +38,14 @@ for (const [name, args] of runs) {
   }
   for (const [key, pointers] of kinds)
     console.log(`    ${key} (${pointers.length}x, e.g. ${pointers[0]})`);
+  // The renderer's weave embedded (the validator has read the PNG) as the cloth's repeating base
+  // colour texture, and every UV set used by it (no "unused" info about TEXCOORD_0).
+  const texture = report.info && report.info.resources && report.info.resources.some((r) => r.mimeType === "image/png" &&
+    r.storage === "buffer-view" && r.image && r.image.width === 256 && r.image.height === 256);
+  const unusedUV = i.messages.some((m) => m.code === "UNUSED_OBJECT" && String(m.pointer).includes("TEXCOORD"));
+  if (!texture || unusedUV) {
+    failed++;
+    console.log(`FAILED ${name}: ${texture ? "" : "no embedded 256x256 PNG; "}${unusedUV ? "TEXCOORD_0 unused" : ""}`);
+  }
 }
 process.exit(failed > 0 ? 1 : 0);
