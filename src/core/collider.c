@@ -378,8 +378,15 @@ void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* p, int subste
 	const double s = (double)(substep + 1) / (double)p->substeps;
 	for (int i = 0; i < 3; ++i)
 		move[i] = (float)((f->end[i] - f->start[i]) * s);
-	wfQuat q = Nlerp(f->q0, f->q1, s);
-	double x = q.x, y = q.y, z = q.z, w = q.w;
+	double m[9];
+	wfQuatAxes(Nlerp(f->q0, f->q1, s), m);
+	for (int i = 0; i < 9; ++i)
+		axes[i] = (float)m[i];
+}
+
+void wfQuatAxes(wfQuat q, double axes[9])
+{
+	const double x = q.x, y = q.y, z = q.z, w = q.w;
 	// The rotation's columns: where the local x, y and z axes point.
 	const double m[9] = {
 		1.0 - 2.0 * (y * y + z * z),
@@ -392,8 +399,7 @@ void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* p, int subste
 		2.0 * (y * z - x * w),
 		1.0 - 2.0 * (x * x + y * y),
 	};
-	for (int i = 0; i < 9; ++i)
-		axes[i] = (float)m[i];
+	memcpy(axes, m, sizeof m);
 }
 
 void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParams* p, int substep, wfShape* out)

@@ -416,6 +416,8 @@ int wfDynamicCount(const wfCloth* cloth);
 void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* params);
 void wfCollidersEndFrame(wfWorld* world);
 // Collider k of this frame at the end of substep `substep` in the local frame of `local`/cloth origin.
+// A unit quaternion's rotation as the images of the local x, y and z axes: axes[3 * k + i].
+void wfQuatAxes(wfQuat q, double axes[9]);
 void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameParams* params, int substep, wfShape* out);
 // Its two parts (a GPU adds them): the frame-start centre in the cloth's frame, and the substep's
 // displacement from it with the substep's axes.

@@ -421,20 +421,8 @@ static double SegmentDepth(const IxSolid* s, const double* p, const double* q)
 static void Rotate(wfQuat q, double axes[9])
 {
 	const double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
-	const double x = n > 0.0 ? q.x / n : 0.0, y = n > 0.0 ? q.y / n : 0.0, z = n > 0.0 ? q.z / n : 0.0, w = n > 0.0 ? q.w / n : 1.0;
-	// The images of the local x, y and z axes.
-	const double m[9] = {
-		1 - 2 * (y * y + z * z),
-		2 * (x * y + w * z),
-		2 * (x * z - w * y),
-		2 * (x * y - w * z),
-		1 - 2 * (x * x + z * z),
-		2 * (y * z + w * x),
-		2 * (x * z + w * y),
-		2 * (y * z - w * x),
-		1 - 2 * (x * x + y * y),
-	};
-	memcpy(axes, m, sizeof m);
+	const wfQuat u = n > 0.0 ? (wfQuat){(float)(q.x / n), (float)(q.y / n), (float)(q.z / n), (float)(q.w / n)} : (wfQuat){0, 0, 0, 1};
+	wfQuatAxes(u, axes);
 }
 
 static int GatherSolids(wfWorld* world, IxSolid* out, int capacity)
