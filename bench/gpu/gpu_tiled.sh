@@ -2,7 +2,7 @@
 # H200: builds of the tiled springs and Jacobi kernels side by side, GPU-timestamp medians with the
 # dispatches per frame in parentheses; with TESTS=1 also the tiles' tests from build/.
 # Usage: bench/gpu/gpu_tiled.sh PRESET "GRID..." NAME...   (NAME: build-base/weft-NAME; ROUNDS, default 2)
-# The builds of this session's runs (docs/PERFORMANCE.md, "Speed, round three"): B = before tiles;
+# The builds of this session's runs (round three: git show acbf72f:docs/PERFORMANCE.md): B = before tiles;
 # springs (WF_VK_TILE / WF_VK_TILE_HALO / WF_VK_TILE_GROUP in shared.h) T16 = 16 / 7 / 928,
 # T8 = 8 / 7 / 512, S87, S85, S65 = 8 / 7, 8 / 5, 6 / 5 computing only the rings still exact,
 # N85 = 8 / 5 without that; Jacobi (WF_VK_TILE_JACOBI_HALO / _GROUP) J = 12 / 1024, J8 = 8 / 576.
@@ -10,7 +10,7 @@
 #   bench/gpu/gpu_tiled.sh compute-cloth "60x60 128x128" T8 S87 S85 S65 N85
 #   TESTS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 128x128 1024x1024" B J
 #   ROUNDS=1 bench/gpu/gpu_tiled.sh spring-mesh "56x56 64x64 96x96 128x128" B J J8
-# Round six (docs/PERFORMANCE.md, "Speed, round six"): B = 103c376, N = Jacobi with two copies and its
+# Round six (git show acbf72f:docs/PERFORMANCE.md): B = 103c376, N = Jacobi with two copies and its
 # constants in registers, Q = N + the springs' substep records in shared memory, Q9 / Q11 = Q with
 # WF_VK_TILE_HALO 9 / 11, F = Q with fma sums, QP = Q with two springs copies, QPF = both, QF / BF the
 # WEFT_TILE_PROBE builds of Q / B:
