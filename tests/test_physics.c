@@ -907,9 +907,11 @@ WF_TEST(tile_order_cpu)
 
 // A 20 x 20 cloth of 1.5 m thrown straight down at a sphere of radius 1 at `speed` m/s (Jacobi,
 // 60 Hz, 10 substeps): the frames counted as tunnelled after `frames` frames; the discarded ones.
-static int64_t ThrowAtSphere(float speed, int frames, int64_t* discarded)
+// On Vulkan `fused` picks the fused kernel or check.comp.
+static int64_t ThrowAtSphere(float speed, int frames, wfFusedPath fused, int64_t* discarded)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
+	wd.fusedPath = fused;
 	wd.step.solver = WF_SOLVER_JACOBI;
 	wd.step.timeStep = 1.0f / 60.0f;
 	wd.step.substeps = 10;
@@ -946,14 +948,17 @@ static int64_t ThrowAtSphere(float speed, int frames, int64_t* discarded)
 // frame is counted as tunnelled. At 3 m/s it lands on the sphere: none.
 WF_TEST(tunnelling_counted)
 {
-	int64_t discarded = 0, slowDiscarded = 0;
-	const int64_t fast = ThrowAtSphere(930.0f, 3, &discarded);
-	const int64_t slow = ThrowAtSphere(3.0f, 120, &slowDiscarded);
-	fprintf(stderr, "  930 m/s: %lld of 3 frames tunnelled (%lld discarded); 3 m/s: %lld of 120 (%lld discarded)\n", (long long)fast,
-		(long long)discarded, (long long)slow, (long long)slowDiscarded);
-	ENSURE(fast >= 1);
-	ENSURE(slow == 0);
-	ENSURE(slowDiscarded == 0);
+	for (int pass = 0; pass < 2; ++pass) {
+		const wfFusedPath path = pass == 0 ? WF_FUSED_ALWAYS : WF_FUSED_NEVER;
+		int64_t discarded = 0, slowDiscarded = 0;
+		const int64_t fast = ThrowAtSphere(930.0f, 3, path, &discarded);
+		const int64_t slow = ThrowAtSphere(3.0f, 120, path, &slowDiscarded);
+		fprintf(stderr, "  %s: 930 m/s: %lld of 3 frames tunnelled (%lld discarded); 3 m/s: %lld of 120 (%lld discarded)\n",
+			pass == 0 ? "fused" : "never fused", (long long)fast, (long long)discarded, (long long)slow, (long long)slowDiscarded);
+		ENSURE(fast == 2);
+		ENSURE(slow == 0);
+		ENSURE(slowDiscarded == 0);
+	}
 	return 0;
 }
 
@@ -1056,36 +1061,41 @@ WF_TEST(energy_rule_spares_valid_scenes)
 // passed the check; the energy rule discards it: all 3 frames discarded, the cloth still at its start.
 WF_TEST(energy_rule_discards_exploded_frame)
 {
-	wfWorldDef wd = wfDefaultWorldDef();
-	wd.step.solver = WF_SOLVER_SPRINGS;
-	wd.step.timeStep = 0.0166f;
-	wd.step.substeps = 10;
-	wd.step.iterations = 1;
-	wfWorld* w = wfTestMakeWorld(wd);
-	ENSURE(w != NULL);
-	wfClothDef cd = wfDefaultClothDef();
-	cd.cols = cd.rows = 8;
-	cd.orientation = WF_ORIENT_VERTICAL;
-	cd.pinMode = WF_PIN_TOP_CORNERS;
-	cd.material.mass = 0.001f;
-	cd.material.stiffness = 300.0f;
-	cd.material.springDamping = 0.0f;
-	wfClothId id = MakeCloth(w, &cd);
-	ENSURE(!wfClothId_IsNull(id));
-	wfClothStats before;
-	ENSURE(wfCloth_GetStats(id, &before) == WF_OK);
-	wfWorld_Step(w);
-	wfWarnings one = wfWorld_GetWarnings(w);
-	wfWorld_Step(w);
-	wfWorld_Step(w);
-	wfWarnings warn = wfWorld_GetWarnings(w);
-	wfClothStats after;
-	ENSURE(wfCloth_GetStats(id, &after) == WF_OK);
-	fprintf(stderr, "  after frame 1: %lld unstable; after 3: %lld unstable, %lld non-finite; kinetic energy %.3g J, max strain %.3g\n",
-		(long long)one.unstable, (long long)warn.unstable, (long long)warn.nonFinite, after.kineticEnergy, after.maxStrain);
-	ENSURE(one.unstable == 1);
-	ENSURE(warn.unstable == 3 && warn.nonFinite == 0);
-	ENSURE(after.kineticEnergy == before.kineticEnergy && after.maxStrain == before.maxStrain);
-	wfDestroyWorld(w);
+	for (int pass = 0; pass < 2; ++pass) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.fusedPath = pass == 0 ? WF_FUSED_ALWAYS : WF_FUSED_NEVER;
+		wd.step.solver = WF_SOLVER_SPRINGS;
+		wd.step.timeStep = 0.0166f;
+		wd.step.substeps = 10;
+		wd.step.iterations = 1;
+		wfWorld* w = wfTestMakeWorld(wd);
+		ENSURE(w != NULL);
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cd.rows = 8;
+		cd.orientation = WF_ORIENT_VERTICAL;
+		cd.pinMode = WF_PIN_TOP_CORNERS;
+		cd.material.mass = 0.001f;
+		cd.material.stiffness = 300.0f;
+		cd.material.springDamping = 0.0f;
+		wfClothId id = MakeCloth(w, &cd);
+		ENSURE(!wfClothId_IsNull(id));
+		wfClothStats before;
+		ENSURE(wfCloth_GetStats(id, &before) == WF_OK);
+		wfWorld_Step(w);
+		wfWarnings one = wfWorld_GetWarnings(w);
+		wfWorld_Step(w);
+		wfWorld_Step(w);
+		wfWarnings warn = wfWorld_GetWarnings(w);
+		wfClothStats after;
+		ENSURE(wfCloth_GetStats(id, &after) == WF_OK);
+		fprintf(stderr,
+			"  %s: after frame 1: %lld unstable; after 3: %lld unstable, %lld non-finite; kinetic energy %.3g J, max strain %.3g\n",
+			pass == 0 ? "fused" : "never fused", (long long)one.unstable, (long long)warn.unstable, (long long)warn.nonFinite,
+			after.kineticEnergy, after.maxStrain);
+		ENSURE(one.unstable == 1);
+		ENSURE(warn.unstable == 3 && warn.nonFinite == 0);
+		ENSURE(after.kineticEnergy == before.kineticEnergy && after.maxStrain == before.maxStrain);
+		wfDestroyWorld(w);
+	}
 	return 0;
 }
