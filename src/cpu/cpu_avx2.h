@@ -76,18 +76,19 @@ WF_TARGET_AVX2 static inline __m256 wfDot8(__m256 ax, __m256 ay, __m256 az, __m2
 }
 
 // Start x0, y0, z0 (the backup, before the shift), inverse mass w0 and velocity; end position and velocity.
+// `live`: the lanes that hold a particle (all ones but for a row's tail).
 WF_TARGET_AVX2 static inline void wfMotion8Add(wfMotion8* m, __m256 x0, __m256 y0, __m256 z0, __m256 w0, __m256 vx0, __m256 vy0, __m256 vz0,
-	__m256 x1, __m256 y1, __m256 z1, __m256 vx1, __m256 vy1, __m256 vz1)
+	__m256 x1, __m256 y1, __m256 z1, __m256 vx1, __m256 vy1, __m256 vz1, __m256 live)
 {
 	const __m256 half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
 	const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
 	const __m256 k0 = wfDot8(vx0, vy0, vz0, vx0, vy0, vz0), k1 = wfDot8(vx1, vy1, vz1, vx1, vy1, vz1);
-	m->speed2 = _mm256_max_ps(m->speed2, _mm256_max_ps(k0, k1));
+	m->speed2 = _mm256_max_ps(m->speed2, _mm256_and_ps(live, _mm256_max_ps(k0, k1)));
 	const __m256 ex = _mm256_add_ps(_mm256_sub_ps(x1, x0), m->sx), ey = _mm256_add_ps(_mm256_sub_ps(y1, y0), m->sy),
 				 ez = _mm256_add_ps(_mm256_sub_ps(z1, z0), m->sz);
 	const __m256 fall = wfDot8(m->gx, m->gy, m->gz, ex, ey, ez);
 	const __m256 h0 = _mm256_mul_ps(half, k0), h1 = _mm256_mul_ps(half, k1);
-	const __m256 free = _mm256_cmp_ps(w0, zero, _CMP_NEQ_UQ);
+	const __m256 free = _mm256_and_ps(live, _mm256_cmp_ps(w0, zero, _CMP_NEQ_UQ));
 	m->gain = _mm256_add_ps(m->gain, _mm256_and_ps(free, _mm256_sub_ps(_mm256_sub_ps(h1, h0), fall)));
 	m->kinetic = _mm256_add_ps(m->kinetic, _mm256_and_ps(free, h0));
 	m->magnitude = _mm256_add_ps(m->magnitude, _mm256_and_ps(free, _mm256_add_ps(_mm256_add_ps(h0, h1), _mm256_and_ps(fall, magnitude))));
@@ -107,7 +108,7 @@ WF_TARGET_AVX2 static inline void wfMotion8Add(wfMotion8* m, __m256 x0, __m256 y
 	t = _mm256_and_ps(t, _mm256_and_ps(_mm256_cmp_ps(along, zero, _CMP_GT_OQ), _mm256_cmp_ps(along, l2, _CMP_LT_OQ)));
 	t = _mm256_and_ps(t, _mm256_cmp_ps(inside, zero, _CMP_GT_OQ));
 	t = _mm256_and_ps(t, _mm256_cmp_ps(_mm256_mul_ps(l2, l2), _mm256_mul_ps(m->n4, inside), _CMP_GT_OQ));
-	m->tunnelled = _mm256_or_ps(m->tunnelled, t);
+	m->tunnelled = _mm256_or_ps(m->tunnelled, _mm256_and_ps(live, t));
 }
 
 WF_TARGET_AVX2 static inline double wfSum8(__m256 v)

@@ -244,7 +244,7 @@ WF_TARGET_AVX2 static int CheckPassAvx2(const wfCloth* c, const wfVec4* pos0, co
 		const __m256 speed2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(vx, vx), _mm256_mul_ps(vy, vy)), _mm256_mul_ps(vz, vz));
 		bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ));
 		bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
-		wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, x, y, z, vx, vy, vz);
+		wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, x, y, z, vx, vy, vz, _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
 		if ((i & 2047) == 2040) // 256 terms a lane, then on in double
 			wfMotion8Fold(&m, out);
 	}

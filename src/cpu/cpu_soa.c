@@ -942,6 +942,7 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 {
 	wfMotion8 m;
 	wfMotion8Init(&m, mk);
+	const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
 	const int cols = s->cols;
 	const __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(INFINITY), l2 = _mm256_set1_ps(limit * limit);
 	const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -964,7 +965,7 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 				__m256 x0, y0, z0, w0, vx0, vy0, vz0, vw0;
 				Load8((const float* const*)p, &x0, &y0, &z0, &w0);
 				Load8((const float* const*)q, &vx0, &vy0, &vz0, &vw0);
-				wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, x, y, z, vx, vy, vz);
+				wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, x, y, z, vx, vy, vz, all);
 				Store8(p, x, y, z, _mm256_loadu_ps(s->w + o));
 				Store8(q, vx, vy, vz, zero);
 				const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(x, y), z), vx), vy), vz);
@@ -972,10 +973,28 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 				bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ)); // not finite
 				bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
 			}
+			// The tail: its records' frame start and end into eight lanes (the rest empty), one masked block.
+			const int tailCount = count - k;
+			if (tailCount > 0) {
+				float lane[14][8] = {{0.0f}};
+				for (int l = 0; l < tailCount; ++l) {
+					const wfVec4 a = c->state.pos[first + 4 * (k + l)], b = c->state.vel[first + 4 * (k + l)];
+					const int o = slot0 + k + l;
+					const float values[14] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, s->x[o], s->y[o], s->z[o], s->vx[o], s->vy[o], s->vz[o],
+						0.0f};
+					for (int q = 0; q < 13; ++q)
+						lane[q][l] = values[q];
+				}
+				const __m256 live = _mm256_cmp_ps(_mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f),
+					_mm256_set1_ps((float)tailCount), _CMP_LT_OQ);
+				wfMotion8Add(&m, _mm256_loadu_ps(lane[0]), _mm256_loadu_ps(lane[1]), _mm256_loadu_ps(lane[2]), _mm256_loadu_ps(lane[3]),
+					_mm256_loadu_ps(lane[4]), _mm256_loadu_ps(lane[5]), _mm256_loadu_ps(lane[6]), _mm256_loadu_ps(lane[7]),
+					_mm256_loadu_ps(lane[8]), _mm256_loadu_ps(lane[9]), _mm256_loadu_ps(lane[10]), _mm256_loadu_ps(lane[11]),
+					_mm256_loadu_ps(lane[12]), live);
+			}
 			for (; k < count; ++k) {
 				const int i = first + 4 * k, o = slot0 + k;
 				const wfVec4 x = {s->x[o], s->y[o], s->z[o], s->w[o]}, v = {s->vx[o], s->vy[o], s->vz[o], 0.0f};
-				wfMotionAdd(motion, mk, c->state.pos[i], c->state.vel[i], x, v);
 				c->state.pos[i] = x;
 				c->state.vel[i] = v;
 				const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
