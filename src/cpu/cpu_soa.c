@@ -973,24 +973,25 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 				bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ)); // not finite
 				bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
 			}
-			// The tail: its records' frame start and end into eight lanes (the rest empty), one masked block.
+			// The tail: one masked block (the records of lanes past it repeat its first; the arrays'
+			// loads are masked, the slots past a class may be the next class's or past the end).
 			const int tailCount = count - k;
 			if (tailCount > 0) {
-				float lane[14][8] = {{0.0f}};
-				for (int l = 0; l < tailCount; ++l) {
-					const wfVec4 a = c->state.pos[first + 4 * (k + l)], b = c->state.vel[first + 4 * (k + l)];
-					const int o = slot0 + k + l;
-					const float values[14] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, s->x[o], s->y[o], s->z[o], s->vx[o], s->vy[o], s->vz[o],
-						0.0f};
-					for (int q = 0; q < 13; ++q)
-						lane[q][l] = values[q];
+				const __m256i liveBits = _mm256_cmpgt_epi32(_mm256_set1_epi32(tailCount), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+				const float* p[8];
+				const float* q[8];
+				for (int l = 0; l < 8; ++l) {
+					const int i = first + 4 * (k + (l < tailCount ? l : 0));
+					p[l] = &c->state.pos[i].x;
+					q[l] = &c->state.vel[i].x;
 				}
-				const __m256 live = _mm256_cmp_ps(_mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f),
-					_mm256_set1_ps((float)tailCount), _CMP_LT_OQ);
-				wfMotion8Add(&m, _mm256_loadu_ps(lane[0]), _mm256_loadu_ps(lane[1]), _mm256_loadu_ps(lane[2]), _mm256_loadu_ps(lane[3]),
-					_mm256_loadu_ps(lane[4]), _mm256_loadu_ps(lane[5]), _mm256_loadu_ps(lane[6]), _mm256_loadu_ps(lane[7]),
-					_mm256_loadu_ps(lane[8]), _mm256_loadu_ps(lane[9]), _mm256_loadu_ps(lane[10]), _mm256_loadu_ps(lane[11]),
-					_mm256_loadu_ps(lane[12]), live);
+				__m256 x0, y0, z0, w0, vx0, vy0, vz0, vw0;
+				Load8(p, &x0, &y0, &z0, &w0);
+				Load8(q, &vx0, &vy0, &vz0, &vw0);
+				const int o = slot0 + k;
+				wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, _mm256_maskload_ps(s->x + o, liveBits),
+					_mm256_maskload_ps(s->y + o, liveBits), _mm256_maskload_ps(s->z + o, liveBits), _mm256_maskload_ps(s->vx + o, liveBits),
+					_mm256_maskload_ps(s->vy + o, liveBits), _mm256_maskload_ps(s->vz + o, liveBits), _mm256_castsi256_ps(liveBits));
 			}
 			for (; k < count; ++k) {
 				const int i = first + 4 * k, o = slot0 + k;
