@@ -379,8 +379,8 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 		r->total.potentialEnergy, r->total.maxStrain, r->total.meanStrain);
 	PrintClearance("sphere", r->total.sphereClearance);
 	PrintClearance("floor", r->total.floorClearance);
-	printf(", %d non-finite values; warnings: %lld non-finite frames, %lld unstable, %lld time step too large.", r->total.nonFinite,
-		(long long)w.nonFinite, (long long)w.unstable, (long long)w.timeStepTooLarge);
+	printf(", %d non-finite values; warnings: %lld non-finite frames, %lld unstable, %lld time step too large, %lld tunnelled.",
+		r->total.nonFinite, (long long)w.nonFinite, (long long)w.unstable, (long long)w.timeStepTooLarge, (long long)w.tunnelled);
 	if (o->intersections)
 		printf(" Intersections after the last frame: %lld self, %lld between cloths, %lld with colliders; frames with any: %d of %d "
 			   "(most in one frame: %lld).",
@@ -439,8 +439,9 @@ int CliRun(int argc, char** argv)
 	// A run in which no frame survived produced nothing: a failure, whatever was written.
 	if (code == CLI_EXIT_OK && result.frames > 0 && result.discarded == result.frames) {
 		wfWarnings w = wfWorld_GetWarnings(sim.world);
-		char speeds[64]; // the world's own limit (wfWorldDef.maxSpeed), not a copy of its default
-		snprintf(speeds, sizeof speeds, "speeds over maxSpeed (%g m/s)", (double)wfWorld_GetDef(sim.world).maxSpeed);
+		char speeds[128]; // the world's own limit (wfWorldDef.maxSpeed), not a copy of its default
+		snprintf(speeds, sizeof speeds, "speeds over maxSpeed (%g m/s) or more energy than the world could add",
+			(double)wfWorld_GetDef(sim.world).maxSpeed);
 		fprintf(stderr,
 			"weft run: every frame (%d of %d) was discarded: the step gave %s%s%s each time, so the cloth never "
 			"left its start (lower the time step or the stiffness, or raise --substeps); the statistics and the video were "

@@ -382,13 +382,18 @@ WF_API bool wfClothId_IsNull(wfClothId id);
 // Numerical trouble is counted, never fatal. Counts are per cloth and frame.
 typedef struct wfWarnings {
 	int64_t nonFinite;          // frames discarded because a position or velocity was not finite
-	int64_t unstable;           // frames discarded because a particle moved faster than wfWorldDef.maxSpeed
+	int64_t unstable;           // frames discarded because a particle moved faster than wfWorldDef.maxSpeed,
+								// or the cloth's energy grew by more than the world could have added in the
+								// frame (an explosion below maxSpeed; the energy rule is in DESIGN.md)
 	int64_t unstableInContact;  // of those, the frames in which a too-fast particle touched a collider
 								// (within 2 thickness + 1 mm of the sphere or the floor): a collider drove
 								// the cloth, not the solver alone (slow the collider or lower the time step)
 	int64_t timeStepTooLarge;   // explicit springs frames whose substep exceeds the stability estimate
 								// h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see DESIGN.md)
 	int64_t validationMessages; // Vulkan validation-layer warnings and errors (WEFT_VK_VALIDATION=1)
+	int64_t tunnelled;          // frames in which a particle's straight frame path crossed the sphere's inner
+								// half with both ends outside it: it passed through between two substeps
+								// (raise the substeps; the rule is in DESIGN.md). Counted, the frame is kept
 } wfWarnings;
 
 typedef struct wfClothStats {

@@ -519,7 +519,7 @@ class World:
 
     @property
     def warnings(self) -> Dict[str, Any]:
-        """wfWarnings as a dict: nonFinite, unstable, unstableInContact, timeStepTooLarge, validationMessages."""
+        """wfWarnings as a dict: nonFinite, unstable, unstableInContact, timeStepTooLarge, validationMessages, tunnelled."""
         return _struct_dict(lib.wfWorld_GetWarnings(self._live()))
 
     def count_intersections(self) -> Dict[str, int]:

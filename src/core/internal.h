@@ -154,6 +154,10 @@ typedef struct wfCloth {
 	wfFrameVerdict verdict; // the last frame's check, set by the backend's step
 	int verdictParticle;    // the first bad particle (index order), -1 when good
 	bool verdictContact;    // unstable, and a too-fast particle touched a collider (wfInContact)
+	bool verdictEnergy;     // unstable by the energy rule (wfCheckMotion), no particle too fast
+	int tunnelParticle;     // the first particle that passed through the sphere this frame, -1 none
+	double energyGain;      // the energy rule's last gain and bound, J (for the log)
+	double energyBound;
 	// Tearing (tear.c): how many times the model changed, each particle's particle of the untorn
 	// cloth (NULL until the first tear: itself), and the untorn model kept for wfCloth_Reset.
 	int topology;
@@ -247,9 +251,10 @@ struct wfWorld {
 	wfWorldDef def;
 	char lastError[512];
 	wfWarnings warnings;
-	double time;       // simulated seconds
-	double sphereTime; // advances only while the sphere moves
-	wfCloth* cloths;   // (clothCapacity) slots
+	int64_t motionExactFrames; // frames whose energy pre-test failed, so the exact rule ran (tests, DESIGN.md)
+	double time;               // simulated seconds
+	double sphereTime;         // advances only while the sphere moves
+	wfCloth* cloths;           // (clothCapacity) slots
 	int clothCapacity;
 	int clothCount;
 	const wfBackendOps* backend;
@@ -447,6 +452,63 @@ void wfClothUpdateReference(wfCloth* cloth);
 // and for an unstable frame whether a too-fast particle touches a collider.
 wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, int* particle, bool* contact);
 bool wfInContact(const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
+// The frame check's motion tests (DESIGN.md, "Errors and numerical trouble"): tunnelling through the
+// sphere and the energy rule. The backends fold cheap pre-tests into the pass over the particles
+// they already make at the frame end (the CPU's scan or copy-back, check.comp, the fused kernel,
+// the WGSL check) with the constants below; only a frame that fails a pre-test pays for the exact
+// test (wfCheckMotion), which reads the frame-start state (the backup, before the frame's shift).
+typedef struct wfMotionConsts {
+	wfVec3 shift;  // the frame's re-centring shift: the start in local coordinates is backup - shift
+	wfVec3 c0, c1; // the sphere's centre at the end of the first and of the last substep, local
+	float r2;      // the sphere's radius squared
+	float n4;      // 4 S^2 (S substeps)
+	bool sphere;   // the tunnelling test applies (the sphere is on)
+	wfVec3 gravity;
+	bool energy; // the energy rule applies (no grab, no aerodynamics)
+} wfMotionConsts;
+wfMotionConsts wfMotionConstsFor(const wfCloth* cloth, const wfFrameParams* params);
+// The pre-tests' results of one frame: sums over the free particles (inverse mass != 0 at the
+// frame start) of float per-particle terms, per unit mass: e = x1 - x0 + shift, k = 1/2 |v|^2.
+typedef struct wfMotionSums {
+	double gain;      // k1 - k0 - g . e
+	double kinetic;   // k0
+	double magnitude; // k0 + k1 + |g . e|: the scale of the sums' rounding
+	double free;      // how many particles are free
+	float speed2;     // the largest |v|^2 at the start or the end, every particle
+	bool tunnelled;   // some particle passed the tunnelling test (wfTunnelled)
+} wfMotionSums;
+// The tunnelling test of one particle (DESIGN.md): its straight frame path, from the backup start
+// x0 (before the shift) to the local end x1, relative to the sphere's centre after the first and the
+// last substep, has both ends outside the sphere, its closest point to the centre strictly between
+// them and inside (q < r), and a substep's share of it longer than its chord inside the sphere:
+// L / S > 2 sqrt(r^2 - q^2). Products and sums only, in this order: the AVX2 lanes (cpu_avx2.h),
+// check.comp's WfTunnelled and the WGSL's are the same operations, so every backend counts alike.
+static inline bool wfTunnelled(const wfMotionConsts* k, wfVec4 x0, wfVec4 x1)
+{
+	const float sx = (x0.x - k->shift.x) - k->c0.x, sy = (x0.y - k->shift.y) - k->c0.y, sz = (x0.z - k->shift.z) - k->c0.z;
+	const float ex = x1.x - k->c1.x, ey = x1.y - k->c1.y, ez = x1.z - k->c1.z;
+	const float s2 = sx * sx + sy * sy + sz * sz, e2 = ex * ex + ey * ey + ez * ez;
+	const float dx = ex - sx, dy = ey - sy, dz = ez - sz;
+	const float l2 = dx * dx + dy * dy + dz * dz;
+	const float along = -(sx * dx + sy * dy + sz * dz);
+	// (r^2 - q^2) l2, with q^2 l2 = s2 l2 - along^2 (no division)
+	const float inside = k->r2 * l2 - (s2 * l2 - along * along);
+	return s2 >= k->r2 && e2 >= k->r2 && along > 0.0f && along < l2 && inside > 0.0f && l2 * l2 > k->n4 * inside;
+}
+// The first particle (index order) that passed the tunnelling test, -1 none: run over the particles
+// only when a backend's pass found one. pos0: the frame-start positions (the backup).
+int wfFindTunnel(const wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0);
+// Whether the energy pre-test fails on a pass's sums: the gain, with room for the float sums'
+// rounding, exceeds the energy rule's bound without the constraints' release (which only raises it).
+bool wfEnergyPreTestFails(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfMotionSums* s);
+// The exact energy rule of a frame whose pre-test failed, in double in index order: a good frame whose
+// energy grew past the bound becomes unstable (verdictEnergy). pos0 and vel0: the frame-start state
+// (the backup); the cloth's state: the frame end.
+void wfCheckEnergy(wfWorld* world, wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0, const wfVec4* vel0);
+// The CPU backend's way of both, after its pass: the tunnel scan when its pass found one, the energy
+// rule on a good frame whose pre-test failed.
+void wfCheckMotion(wfWorld* world, wfCloth* cloth, const wfFrameParams* params, const wfVec4* pos0, const wfVec4* vel0,
+	const wfMotionSums* s);
 // The contact test's thresholds: x the sphere radius + band, y the local floor height + band.
 wfVec3 wfContactBand(const wfCloth* cloth, const wfFrameParams* params);
 

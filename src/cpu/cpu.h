@@ -33,6 +33,29 @@ typedef struct wfCpuContext {
 	const wfWorld* world;   // the colliders of the frame
 } wfCpuContext;
 
+// The motion tests of one particle (wfMotionSums; as wfMotion8Add in cpu_avx2.h, lane by lane).
+static inline void wfMotionAdd(wfMotionSums* s, const wfMotionConsts* k, wfVec4 x0, wfVec4 v0, wfVec4 x1, wfVec4 v1)
+{
+	const float k0 = v0.x * v0.x + v0.y * v0.y + v0.z * v0.z, k1 = v1.x * v1.x + v1.y * v1.y + v1.z * v1.z;
+	s->speed2 = fmaxf(s->speed2, fmaxf(k0, k1));
+	s->tunnelled |= k->sphere && wfTunnelled(k, x0, x1);
+	if (x0.w == 0.0f)
+		return;
+	const float ex = x1.x - x0.x + k->shift.x, ey = x1.y - x0.y + k->shift.y, ez = x1.z - x0.z + k->shift.z;
+	const float fall = k->gravity.x * ex + k->gravity.y * ey + k->gravity.z * ez;
+	const float h0 = 0.5f * k0, h1 = 0.5f * k1;
+	s->gain += (double)(h1 - h0 - fall);
+	s->kinetic += (double)h0;
+	s->magnitude += (double)(h0 + h1 + fabsf(fall));
+	s->free += 1.0;
+}
+
+// The frame check's pass over a cloth's particles at the frame end (the state against the backup
+// pos0, vel0): wfCheckFrame's two tests, whose failure it returns (then wfCheckFrame finds the first
+// bad particle in index order), and the motion pre-tests into `out`. AVX2 eight particles at a time.
+bool wfCpuCheckPass(const wfCloth* cloth, const wfVec4* pos0, const wfVec4* vel0, const wfMotionConsts* k, float limit, bool avx2,
+	wfMotionSums* out);
+
 // cpu_simd.c
 bool wfCpuHasAvx2(void);
 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
@@ -170,8 +193,9 @@ void wfCpuSoaFree(wfCpuSoa* soa);
 int wfCpuSoaThreads(const wfCpuSoa* soa, const wfCpuContext* ctx); // the team a frame runs on
 // Every substep of a frame: first the frame-start state into backupPos/backupVel (before the
 // re-centring shift, which it applies), last the new state into the cloth's state. Returns whether
-// a particle fails the frame check's tests (non-finite, too fast): then run wfCheckFrame.
-bool wfCpuSoaFrame(wfCpuSoa* soa, const wfCpuContext* ctx, wfCloth* cloth, wfVec4* backupPos, wfVec4* backupVel);
+// a particle fails the frame check's tests (non-finite, too fast): then run wfCheckFrame. The
+// motion pre-tests (wfMotionSums) of the frame go to `motion`.
+bool wfCpuSoaFrame(wfCpuSoa* soa, const wfCpuContext* ctx, wfCloth* cloth, wfVec4* backupPos, wfVec4* backupVel, wfMotionSums* motion);
 // The design's floor, for bench/cpu: one pass of every colour as the solver makes it (SOLVE), or
 // only its square roots and divisions (DIVIDE), or only its loads and stores (MEMORY); returns a
 // value to keep the work alive, and the block, lane and single counts.

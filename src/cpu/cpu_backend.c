@@ -92,7 +92,15 @@ static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 	CpuCloth* cc = (CpuCloth*)c->backendData;
 	size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 	c->normalsValid = false;
-	c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
+	// One pass for the two tests and the motion pre-tests; the ordered scan only when one failed.
+	const wfMotionConsts k = wfMotionConstsFor(c, params);
+	wfMotionSums motion;
+	c->verdict = WF_FRAME_GOOD;
+	c->verdictParticle = -1;
+	c->verdictContact = false;
+	if (wfCpuCheckPass(c, cc->pos, cc->vel, &k, world->def.maxSpeed, world->simd, &motion))
+		c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
+	wfCheckMotion(world, c, params, cc->pos, cc->vel, &motion);
 	if (c->verdict != WF_FRAME_GOOD) {
 		memcpy(c->state.pos, cc->pos, bytes);
 		memcpy(c->state.vel, cc->vel, bytes);
@@ -114,7 +122,8 @@ static bool UsesSoa(const wfWorld* world, const wfCloth* c, const wfFrameParams*
 static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wfCpuContext* ctx)
 {
 	CpuCloth* cc = (CpuCloth*)c->backendData;
-	const bool suspect = wfCpuSoaFrame(cc->soa, ctx, c, cc->pos, cc->vel);
+	wfMotionSums motion;
+	const bool suspect = wfCpuSoaFrame(cc->soa, ctx, c, cc->pos, cc->vel, &motion);
 	const wfCpuSoaTeam team = wfCpuSoaGetTeam(cc->soa);
 	if (team.threads > 1) {
 		world->teamThreads = team.threads;
@@ -129,6 +138,7 @@ static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wf
 	c->verdictContact = false;
 	if (suspect)
 		c->verdict = wfCheckFrame(world, c, params, &c->verdictParticle, &c->verdictContact);
+	wfCheckMotion(world, c, params, cc->pos, cc->vel, &motion);
 	if (c->verdict != WF_FRAME_GOOD) {
 		size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
 		memcpy(c->state.pos, cc->pos, bytes);

@@ -6,6 +6,8 @@
 // split of a range into SIMD blocks and scalar tails changes.
 #include "cpu.h"
 
+#include <string.h>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "cpu_avx2.h"
 
@@ -213,6 +215,44 @@ WF_TARGET_AVX2 int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVe
 	return i;
 }
 
+// wfCpuCheckPass's particles [0, 8 floor(n / 8)), eight at a time; returns where the scalar loop goes on.
+WF_TARGET_AVX2 static int CheckPassAvx2(const wfCloth* c, const wfVec4* pos0, const wfVec4* vel0, const wfMotionConsts* k, float limit,
+	wfMotionSums* out, bool* badOut)
+{
+	const int n = c->model.particleCount;
+	const __m256 inf = _mm256_set1_ps(INFINITY), l2 = _mm256_set1_ps(limit * limit);
+	const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	__m256 bad = _mm256_setzero_ps();
+	wfMotion8 m;
+	wfMotion8Init(&m, k);
+	int i = 0;
+	for (; i + 8 <= n; i += 8) {
+		const float *p[8], *q[8], *p0[8], *q0[8];
+		for (int l = 0; l < 8; ++l) {
+			p[l] = &c->state.pos[i + l].x;
+			q[l] = &c->state.vel[i + l].x;
+			p0[l] = &pos0[i + l].x;
+			q0[l] = &vel0[i + l].x;
+		}
+		__m256 x, y, z, w, vx, vy, vz, vw, x0, y0, z0, w0, vx0, vy0, vz0, vw0;
+		Load8(p, &x, &y, &z, &w);
+		Load8(q, &vx, &vy, &vz, &vw);
+		Load8(p0, &x0, &y0, &z0, &w0);
+		Load8(q0, &vx0, &vy0, &vz0, &vw0);
+		// wfCheckFrame's tests: x + y + z + vx + vy + vz finite, |v|^2 within the limit's square.
+		const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(x, y), z), vx), vy), vz);
+		const __m256 speed2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(vx, vx), _mm256_mul_ps(vy, vy)), _mm256_mul_ps(vz, vz));
+		bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ));
+		bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
+		wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, x, y, z, vx, vy, vz, _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+		if ((i & 2047) == 2040) // 256 terms a lane, then on in double
+			wfMotion8Fold(&m, out);
+	}
+	wfMotion8Fold(&m, out);
+	*badOut = _mm256_movemask_ps(bad) != 0;
+	return i;
+}
+
 #else
 
 bool wfCpuHasAvx2(void) { return false; }
@@ -275,3 +315,24 @@ int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int 
 }
 
 #endif
+
+bool wfCpuCheckPass(const wfCloth* c, const wfVec4* pos0, const wfVec4* vel0, const wfMotionConsts* k, float limit, bool avx2,
+	wfMotionSums* out)
+{
+	memset(out, 0, sizeof *out);
+	bool bad = false;
+	int i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (avx2)
+		i = CheckPassAvx2(c, pos0, vel0, k, limit, out, &bad);
+#else
+	(void)avx2;
+#endif
+	for (; i < c->model.particleCount; ++i) {
+		const wfVec4 x = c->state.pos[i], v = c->state.vel[i];
+		const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
+		bad |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
+		wfMotionAdd(out, k, pos0[i], vel0[i], x, v);
+	}
+	return bad;
+}

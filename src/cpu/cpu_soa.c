@@ -144,14 +144,15 @@ struct wfCpuSoa {
 	int* rowTail;        // (colorCount x (rows + 1)) the same for the runs' last, overlapping blocks
 	int* rowSingle;      // (colorCount x (rows + 1)) the same for the singles
 	int flagCount;
-	SoaFlag* edge;   // (2 flagCount) the phase thread t's first (2 t) and last (2 t + 1) row pairs finished
-	int* pairPhase;  // (rows) the phase row pair j of a band [r0, r1) finished, at r0 + j (PairWave)
-	int bandTeam;    // the team the bands below were cut for (0: none yet)
-	int ranTeam;     // the team the last frame ran on
-	int* bandRow;    // (flagCount + 1) thread t's band: rows [bandRow[t], bandRow[t + 1])
-	double* busy;    // (flagCount) seconds thread t worked in the last frame, its waits left out
-	double* rate;    // (flagCount) thread t's rows per second of work, smoothed over frames
-	int busyRowsMin; // the last frame's fewest and most rows of a band, least and most busy seconds
+	SoaFlag* edge;        // (2 flagCount) the phase thread t's first (2 t) and last (2 t + 1) row pairs finished
+	int* pairPhase;       // (rows) the phase row pair j of a band [r0, r1) finished, at r0 + j (PairWave)
+	int bandTeam;         // the team the bands below were cut for (0: none yet)
+	int ranTeam;          // the team the last frame ran on
+	int* bandRow;         // (flagCount + 1) thread t's band: rows [bandRow[t], bandRow[t + 1])
+	double* busy;         // (flagCount) seconds thread t worked in the last frame, its waits left out
+	wfMotionSums* motion; // (flagCount) thread t's motion pre-tests of the last frame (StoreRows)
+	double* rate;         // (flagCount) thread t's rows per second of work, smoothed over frames
+	int busyRowsMin;      // the last frame's fewest and most rows of a band, least and most busy seconds
 	int busyRowsMax;
 	double busyMin, busyMax;
 };
@@ -177,6 +178,7 @@ void wfCpuSoaFree(wfCpuSoa* s)
 	wfFree(s->pairPhase);
 	wfFree(s->bandRow);
 	wfFree(s->busy);
+	wfFree(s->motion);
 	wfFree(s->rate);
 	free(s);
 }
@@ -248,6 +250,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->edge = (SoaFlag*)wfAlloc((size_t)(2 * s->flagCount) * sizeof(SoaFlag));
 	s->pairPhase = (int*)wfAlloc((size_t)(rows > 0 ? rows : 1) * sizeof(int));
 	s->busy = (double*)wfAlloc((size_t)s->flagCount * sizeof(double));
+	s->motion = (wfMotionSums*)wfAlloc((size_t)s->flagCount * sizeof(wfMotionSums));
 	s->rate = (double*)wfAlloc((size_t)s->flagCount * sizeof(double));
 	SoaEntry* e = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
 	SoaEntry* unsorted = (SoaEntry*)malloc((size_t)(m->constraintCount > 0 ? m->constraintCount : 1) * sizeof(SoaEntry));
@@ -263,7 +266,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	s->single = (SoaSingle*)wfAlloc((size_t)singleCap * sizeof(SoaSingle));
 	s->lambdaSingle = (float*)wfAlloc((size_t)singleCap * sizeof(float));
 	if (!s->slot || !s->buf || !s->rowBlock || !s->rowTail || !s->rowSingle || !s->bandRow || !s->edge || !s->pairPhase || !s->busy ||
-		!s->rate || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
+		!s->motion || !s->rate || !e || !unsorted || !where || !s->block || !s->rest || !s->lambda || !s->single || !s->lambdaSingle) {
 		free(e);
 		free(unsorted);
 		free(where);
@@ -932,9 +935,14 @@ WF_TARGET_AVX2 static void LoadRows(wfCpuSoa* s, const wfCloth* c, int r0, int r
 
 // The arrays of rows [r0, r1) back into the state, with the frame check's two tests in
 // wfCheckFrame's expressions: x + y + z + vx + vy + vz finite, |v|^2 no more than the limit's
-// square. Returns whether a particle failed one.
-WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, float limit)
+// square. Returns whether a particle failed one. The records it overwrites still hold the frame
+// start (the backup's values), and their cache lines are fetched for the stores anyway: the motion
+// pre-tests (wfMotion8Add) read them there, into `motion`, a row at a time.
+WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, float limit, const wfMotionConsts* mk, wfMotionSums* motion)
 {
+	wfMotion8 m;
+	wfMotion8Init(&m, mk);
+	const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
 	const int cols = s->cols;
 	const __m256 zero = _mm256_setzero_ps(), inf = _mm256_set1_ps(INFINITY), l2 = _mm256_set1_ps(limit * limit);
 	const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -954,12 +962,36 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 					p[l] = &c->state.pos[first + 4 * (k + l)].x;
 					q[l] = &c->state.vel[first + 4 * (k + l)].x;
 				}
+				__m256 x0, y0, z0, w0, vx0, vy0, vz0, vw0;
+				Load8((const float* const*)p, &x0, &y0, &z0, &w0);
+				Load8((const float* const*)q, &vx0, &vy0, &vz0, &vw0);
+				wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, x, y, z, vx, vy, vz, all);
 				Store8(p, x, y, z, _mm256_loadu_ps(s->w + o));
 				Store8(q, vx, vy, vz, zero);
 				const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(x, y), z), vx), vy), vz);
 				const __m256 speed2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(vx, vx), _mm256_mul_ps(vy, vy)), _mm256_mul_ps(vz, vz));
 				bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(sum, magnitude), inf, _CMP_NLT_UQ)); // not finite
 				bad = _mm256_or_ps(bad, _mm256_cmp_ps(speed2, l2, _CMP_GT_OQ));
+			}
+			// The tail: one masked block (the records of lanes past it repeat its first; the arrays'
+			// loads are masked, the slots past a class may be the next class's or past the end).
+			const int tailCount = count - k;
+			if (tailCount > 0) {
+				const __m256i liveBits = _mm256_cmpgt_epi32(_mm256_set1_epi32(tailCount), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+				const float* p[8];
+				const float* q[8];
+				for (int l = 0; l < 8; ++l) {
+					const int i = first + 4 * (k + (l < tailCount ? l : 0));
+					p[l] = &c->state.pos[i].x;
+					q[l] = &c->state.vel[i].x;
+				}
+				__m256 x0, y0, z0, w0, vx0, vy0, vz0, vw0;
+				Load8(p, &x0, &y0, &z0, &w0);
+				Load8(q, &vx0, &vy0, &vz0, &vw0);
+				const int o = slot0 + k;
+				wfMotion8Add(&m, x0, y0, z0, w0, vx0, vy0, vz0, _mm256_maskload_ps(s->x + o, liveBits),
+					_mm256_maskload_ps(s->y + o, liveBits), _mm256_maskload_ps(s->z + o, liveBits), _mm256_maskload_ps(s->vx + o, liveBits),
+					_mm256_maskload_ps(s->vy + o, liveBits), _mm256_maskload_ps(s->vz + o, liveBits), _mm256_castsi256_ps(liveBits));
 			}
 			for (; k < count; ++k) {
 				const int i = first + 4 * k, o = slot0 + k;
@@ -970,6 +1002,7 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 				badScalar |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
 			}
 		}
+		wfMotion8Fold(&m, motion);
 	}
 	return badScalar || _mm256_movemask_ps(bad) != 0;
 }
@@ -1052,7 +1085,7 @@ static double PairWave(wfCpuSoa* s, wfCpuContext* ctx, const wfCloth* c, int t, 
 	return waited;
 }
 
-bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
+bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel, wfMotionSums* motion)
 {
 	const wfFrameParams* p = ctx0->params;
 	const float h = p->h, damping = c->material.damping, factor = 1.0f / h;
@@ -1063,6 +1096,7 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	};
 	const int threads = wfCpuSoaThreads(s, ctx0);
 	const float limit = ctx0->world->def.maxSpeed;
+	const wfMotionConsts mk = wfMotionConstsFor(c, p);
 	for (int t = 0; t < 2 * s->flagCount; ++t)
 		atomic_store_explicit(&s->edge[t].phase, 0, memory_order_relaxed);
 	if (s->bandTeam != threads) { // a new team: even bands, speeds unknown
@@ -1109,11 +1143,23 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 		}
 		// The frame end: the arrays back into the state, and the frame check's two tests
 		// (wfCheckFrame's expressions), so that a good frame needs no second pass.
-		bad |= StoreRows(s, c, r0, r1, limit);
+		memset(&s->motion[t], 0, sizeof s->motion[t]);
+		bad |= StoreRows(s, c, r0, r1, limit, &mk, &s->motion[t]);
 		s->busy[t] = wfCpuClock() - started - waited;
 	}
 	if (s->ranTeam == threads)
 		Rebalance(s, threads);
+	// The threads' motion pre-tests, in thread order.
+	memset(motion, 0, sizeof *motion);
+	for (int t = 0; t < s->ranTeam; ++t) {
+		const wfMotionSums* m = &s->motion[t];
+		motion->gain += m->gain;
+		motion->kinetic += m->kinetic;
+		motion->magnitude += m->magnitude;
+		motion->free += m->free;
+		motion->speed2 = fmaxf(motion->speed2, m->speed2);
+		motion->tunnelled |= m->tunnelled;
+	}
 	return bad != 0;
 }
 
@@ -1295,8 +1341,9 @@ int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 	(void)ctx;
 	return 1;
 }
-bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel)
+bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel, wfMotionSums* motion)
 {
+	(void)motion;
 	(void)s;
 	(void)ctx;
 	(void)c;

@@ -54,7 +54,7 @@ _Static_assert(WF_COLLIDER_SPHERE_ID == WF_COLLIDER_SPHERE && WF_COLLIDER_CAPSUL
 		WF_COLLIDER_BOX_ID == WF_COLLIDER_BOX && WF_COLLIDER_PLANE_ID == WF_COLLIDER_PLANE,
 	"collider types");
 _Static_assert(offsetof(wfVkBatchSlot, at) == sizeof(wfVkClothParams) && sizeof(wfVkBatchSlot) % 16 == 0, "std430 batch slot");
-_Static_assert(sizeof(wfVkStatus) == 32 && offsetof(wfVkStatus, reference) == 16, "status");
+_Static_assert(sizeof(wfVkStatus) == 64 && offsetof(wfVkStatus, reference) == 16 && offsetof(wfVkStatus, energy) == 32, "status");
 _Static_assert(sizeof(wfVkStatsParams) % 16 == 0 && sizeof(wfVkPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
 
@@ -216,6 +216,10 @@ static void WriteDescriptorSets(wfVkContext* ctx, wfVkCloth* vc)
 		infos[WF_VK_BIND_REST] = RegionInfo(vc, WF_VK_REGION_REST);
 		infos[WF_VK_BIND_TILE_START] = RegionInfo(vc, WF_VK_REGION_TILE_START);
 		infos[WF_VK_BIND_TILE_CON] = RegionInfo(vc, WF_VK_REGION_PACKED);
+		// The backup's positions and velocities through one binding (shared.h, WF_VK_BIND_BACKUP).
+		const VkDeviceSize backup = vc->regionOffset[WF_VK_REGION_BACKUP_POS];
+		infos[WF_VK_BIND_BACKUP] = (VkDescriptorBufferInfo){vc->device.buffer, backup,
+			vc->regionOffset[WF_VK_REGION_BACKUP_VEL] + vc->regionSize[WF_VK_REGION_BACKUP_VEL] - backup};
 		VkWriteDescriptorSet writes[WF_VK_BIND_COUNT];
 		for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
 			writes[b] = (VkWriteDescriptorSet){
@@ -269,6 +273,17 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 	Copy(ctx, vc->restore, dev, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], dev, vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
 	Barrier(ctx, vc->restore, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
 	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->restore));
+
+	// The backup -> staging where the positions and velocities go (the energy rule's exact test
+	// reads them after a download has taken those).
+	if ((r = AllocateCommandBuffer(ctx, "weft backup download", &vc->backupDown)) != WF_OK || (r = Begin(ctx, vc->backupDown)) != WF_OK)
+		return r;
+	Barrier(ctx, vc->backupDown, kComputeTransfer, kAllWrites, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	Copy(ctx, vc->backupDown, dev, vc->regionOffset[WF_VK_REGION_BACKUP_POS], stage, data, bytes);
+	Copy(ctx, vc->backupDown, dev, vc->regionOffset[WF_VK_REGION_BACKUP_VEL], stage, data + bytes, bytes);
+	Barrier(ctx, vc->backupDown, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+		VK_ACCESS_HOST_READ_BIT);
+	WF_VK_CHECK(ctx, f->vkEndCommandBuffer(vc->backupDown));
 
 	// Statistics: per-workgroup partials of the state in A, copied to staging for the host's sum.
 	if ((r = AllocateCommandBuffer(ctx, "weft stats", &vc->stats)) != WF_OK || (r = Begin(ctx, vc->stats)) != WF_OK)
@@ -396,6 +411,7 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 }
 
 static wfResult Upload(wfWorld* world, wfCloth* c);
+static wfResult Download(wfWorld* world, wfCloth* c);
 
 // ------------------------------------------------------------------ arenas (batches of small cloths)
 
@@ -539,12 +555,12 @@ static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSi
 		vc->device.buffer = grown.buffer;
 		if (vc->descriptorPool != VK_NULL_HANDLE)
 			WriteDescriptorSets(ctx, vc);
-		VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
-		for (int k = 0; k < 4; ++k) {
+		VkCommandBuffer cmds[5] = {vc->upload, vc->download, vc->restore, vc->stats, vc->backupDown};
+		for (int k = 0; k < 5; ++k) {
 			if (cmds[k] != VK_NULL_HANDLE)
 				f->vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmds[k]);
 		}
-		vc->upload = vc->download = vc->restore = vc->stats = VK_NULL_HANDLE;
+		vc->upload = vc->download = vc->restore = vc->stats = vc->backupDown = VK_NULL_HANDLE;
 		if ((r = RecordTransfers(ctx, c, vc)) != WF_OK)
 			return r;
 	}
@@ -898,8 +914,8 @@ static void RemoveCloth(wfWorld* world, wfCloth* c)
 	// Steps wait for their fence, so nothing should be running; a failure here (a lost device)
 	// changes nothing about what must be freed.
 	WaitIdle(ctx);
-	VkCommandBuffer cmds[4] = {vc->upload, vc->download, vc->restore, vc->stats};
-	for (int i = 0; i < 4; ++i) {
+	VkCommandBuffer cmds[5] = {vc->upload, vc->download, vc->restore, vc->stats, vc->backupDown};
+	for (int i = 0; i < 5; ++i) {
 		if (cmds[i] != VK_NULL_HANDLE)
 			ctx->gpu.fd.vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmds[i]);
 	}
@@ -1418,7 +1434,8 @@ static void RecordClothEnd(Recorder* rec, const wfWorld* world, const wfCloth* c
 	BeginStage(rec, WF_STAGE_NORMALS);
 	UseSet(rec, 0);
 	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
-	Dispatch(rec, WF_VK_PIPE_CHECK, 0, n, (uint32_t)(step->substeps - 1), 0); // contacts at the last substep's end
+	// Contacts at the last substep's end; WF_VK_CHECK_PER_THREAD particles an invocation.
+	Dispatch(rec, WF_VK_PIPE_CHECK, 0, (n + WF_VK_CHECK_PER_THREAD - 1) / WF_VK_CHECK_PER_THREAD, (uint32_t)(step->substeps - 1), 0);
 }
 
 // Every cloth's contact_grid pass with `flags` (the world arrays' export or the move back), each at
@@ -1604,6 +1621,28 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 
 // ------------------------------------------------------------------ stepping
 
+// The energy rule of a frame that passed the speed tests: the pre-test on the device's sums (the
+// speed bound from them is the mean start speed, which the largest is not below); only when it fails,
+// the state and the backup come to the host for the exact rule (wfCheckEnergy, as the CPU's).
+static wfResult CheckEnergy(wfWorld* world, wfCloth* c, const wfFrameParams* params, const wfVkStatus* st)
+{
+	const double free = st->energy.w, kinetic = st->energy.y;
+	wfMotionSums s = {st->energy.x, kinetic, st->energy.z, free * (1.0 - 1e-3), 0.0f, false};
+	s.speed2 = free > 0.0 ? (float)(2.0 * kinetic / free * (1.0 - 1e-3)) : 0.0f;
+	if (!wfEnergyPreTestFails(world, c, params, &s))
+		return WF_OK;
+	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	wfVkCloth* vc = (wfVkCloth*)c->backendData;
+	wfResult r = Download(world, c);
+	if (r != WF_OK || (r = SubmitAndWait(ctx, vc->backupDown)) != WF_OK)
+		return r;
+	const size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+	const wfVec4* backup = (const wfVec4*)((const char*)vc->staging.map + WF_VK_STAGING_DATA);
+	c->hostValid = true;
+	wfCheckEnergy(world, c, params, backup, (const wfVec4*)((const char*)backup + bytes));
+	return WF_OK;
+}
+
 static wfVkVec4 V4(wfVec3 v, float w) { return (wfVkVec4){v.x, v.y, v.z, w}; }
 
 // The clock-dependent values of every substep of the frame (the same for every cloth: the wave
@@ -1654,7 +1693,11 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, p);
-	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	const uint32_t backupVel = (uint32_t)((vc->regionOffset[WF_VK_REGION_BACKUP_VEL] - vc->regionOffset[WF_VK_REGION_BACKUP_POS]) /
+		sizeof(wfVec4));
+	float backupVelBits;
+	memcpy(&backupVelBits, &backupVel, sizeof backupVelBits);
+	cp.contactBand = (wfVkVec4){band.x, band.y, p->sphere.radius, backupVelBits};
 	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
 	cp.aeroCoeff = (wfVkVec4){p->aero.drag, p->aero.lift, 0.0f, 0.0f};
@@ -1822,16 +1865,23 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		c->hostValid = false;
 		c->normalsValid = false;
 		vc->normalsCurrent = true;
+		c->tunnelParticle = st.firstTunnelled == 0xffffffffu ? -1 : (int)st.firstTunnelled;
 		if (st.firstNonFinite == 0xffffffffu && st.firstUnstable == 0xffffffffu) {
-			c->reference = (wfVec3){st.reference.x, st.reference.y, st.reference.z};
-			continue;
+			if ((r = CheckEnergy(world, c, params, &st)) != WF_OK)
+				return r;
+			if (c->verdict == WF_FRAME_GOOD) {
+				c->reference = (wfVec3){st.reference.x, st.reference.y, st.reference.z};
+				continue;
+			}
+		} else {
+			// The CPU scans in index order and stops at the first bad particle of either kind; the
+			// core counts and logs (wfClothEndFrame). The reference stays: the frame-start state comes back.
+			bool nonFinite = st.firstNonFinite < st.firstUnstable;
+			c->verdict = nonFinite ? WF_FRAME_NON_FINITE : WF_FRAME_UNSTABLE;
+			c->verdictParticle = (int)(nonFinite ? st.firstNonFinite : st.firstUnstable);
+			c->verdictContact = !nonFinite && st.firstUnstableInContact != 0xffffffffu;
 		}
-		// The CPU scans in index order and stops at the first bad particle of either kind; the core
-		// counts and logs (wfClothEndFrame). The reference stays: the frame-start state comes back.
-		bool nonFinite = st.firstNonFinite < st.firstUnstable;
-		c->verdict = nonFinite ? WF_FRAME_NON_FINITE : WF_FRAME_UNSTABLE;
-		c->verdictParticle = (int)(nonFinite ? st.firstNonFinite : st.firstUnstable);
-		c->verdictContact = !nonFinite && st.firstUnstableInContact != 0xffffffffu;
+		c->hostValid = false;
 		vc->normalsCurrent = false;
 		r = SubmitAndWait(ctx, vc->restore);
 		if (r != WF_OK)

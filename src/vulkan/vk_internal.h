@@ -85,6 +85,7 @@ typedef struct wfVkCloth {
 	VkDescriptorPool descriptorPool;
 	VkDescriptorSet sets[2];                          // variant 0 reads A writes B, variant 1 the reverse
 	VkCommandBuffer upload, download, restore, stats; // recorded once
+	VkCommandBuffer backupDown;                       // the backup -> staging (the energy rule's exact test)
 	uint32_t particleGroups, constraintGroups;        // workgroups of the statistics kernels
 	VkDeviceSize statsParamsOffset;                   // wfVkStatsParams in the frame buffer
 	VkDeviceSize stagingPartials;                     // the partials' copy in the staging buffer

@@ -217,7 +217,7 @@ def test_stats_info_and_warnings():
         w.set_floor(enabled=True, height=-5)
         w.step(1)
         assert 4 < c.stats()["floorClearance"] < 5.1
-        assert w.warnings == {"nonFinite": 0, "unstable": 0, "unstableInContact": 0, "timeStepTooLarge": 0,
+        assert w.warnings == {"nonFinite": 0, "unstable": 0, "unstableInContact": 0, "timeStepTooLarge": 0, "tunnelled": 0,
                               "validationMessages": 0}
         assert w.profile["dispatches"] == 0 and len(w.profile["stageMs"]) == 6
     # explicit springs far past the stability estimate: the frames are counted and logged

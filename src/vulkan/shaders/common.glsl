@@ -31,7 +31,8 @@ layout(std430, binding = WF_VK_BIND_TRI_LIST) readonly buffer TriListBuf { uint 
 layout(std430, binding = WF_VK_BIND_INDICES) readonly buffer IndexBuf { uint indices[]; };
 layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status; };
 layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
-layout(std430, binding = WF_VK_BIND_PARTIALS) buffer PartialBuf { wfVkPartial partials[]; };
+layout(std430, binding = WF_VK_BIND_PARTIALS) coherent buffer PartialBuf { wfVkPartial partials[]; };
+layout(std430, binding = WF_VK_BIND_BACKUP) readonly buffer BackupBuf { vec4 backup[]; };
 layout(std430, binding = WF_VK_BIND_REST) readonly buffer RestBuf { vec4 rest[]; };
 // The world's contact arrays (shared.h, WF_VK_SET_CONTACTS).
 layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_PARAMS) readonly buffer ContactParamsBuf { wfVkContactParams CP; };
@@ -110,6 +111,40 @@ bool WfInContact(vec3 x, uint substep)
 			return true;
 	}
 	return (P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y <= P.contactBand.y;
+}
+
+// wfTunnelled (internal.h), operation for operation: the frame path from the backup start x0 to
+// the end x1, relative to the sphere's centre after the first (c0) and the last (c1) substep; r2
+// the radius squared, n4 = 4 S^2.
+bool WfTunnelled(vec3 x0, vec3 x1, vec3 c0, vec3 c1, float r2, float n4)
+{
+	precise float sx = (x0.x - P.shift.x) - c0.x, sy = (x0.y - P.shift.y) - c0.y, sz = (x0.z - P.shift.z) - c0.z;
+	precise float ex = x1.x - c1.x, ey = x1.y - c1.y, ez = x1.z - c1.z;
+	precise float s2 = sx * sx + sy * sy + sz * sz;
+	precise float e2 = ex * ex + ey * ey + ez * ez;
+	precise float dx = ex - sx, dy = ey - sy, dz = ez - sz;
+	precise float l2 = dx * dx + dy * dy + dz * dz;
+	precise float along = -(sx * dx + sy * dy + sz * dz);
+	precise float inside = r2 * l2 - (s2 * l2 - along * along);
+	precise float l4 = l2 * l2;
+	precise float limit = n4 * inside;
+	return s2 >= r2 && e2 >= r2 && along > 0.0 && along < l2 && inside > 0.0 && l4 > limit;
+}
+
+// The energy pre-test's terms of one particle (wfMotionAdd, cpu.h): x the gain 1/2 |v1|^2 -
+// 1/2 |v0|^2 - g . (x1 - x0 + shift), y 1/2 |v0|^2, z their magnitude, w 1; all 0 for a fixed particle.
+vec4 WfMotionTerms(vec4 x0, vec3 v0, vec3 x1, vec3 v1)
+{
+	if (x0.w == 0.0)
+		return vec4(0.0);
+	precise float k0 = v0.x * v0.x + v0.y * v0.y + v0.z * v0.z;
+	precise float k1 = v1.x * v1.x + v1.y * v1.y + v1.z * v1.z;
+	precise float ex = x1.x - x0.x + P.shift.x, ey = x1.y - x0.y + P.shift.y, ez = x1.z - x0.z + P.shift.z;
+	precise float fall = P.gravity.x * ex + P.gravity.y * ey + P.gravity.z * ez;
+	precise float h0 = 0.5 * k0, h1 = 0.5 * k1;
+	precise float gain = h1 - h0 - fall;
+	precise float magnitude = h0 + h1 + abs(fall);
+	return vec4(gain, h0, magnitude, 1.0);
 }
 
 bool WfFinite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }

@@ -103,6 +103,7 @@ uvec4 CON(uint k)
 #define STATUS_NON_FINITE arenaWords[gAt[WF_VK_SLOT_STATUS]]
 #define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
 #define STATUS_UNSTABLE_CONTACT arenaWords[gAt[WF_VK_SLOT_STATUS] + 2u]
+#define STATUS_TUNNELLED arenaWords[gAt[WF_VK_SLOT_STATUS] + 3u] // wfVkStatus.firstTunnelled
 #define BACKUP_POS(i) arena4[gAt[WF_VK_SLOT_BACKUP_POS] + (i)]
 #define BACKUP_VEL(i) arena4[gAt[WF_VK_SLOT_BACKUP_VEL] + (i)]
 
@@ -499,6 +500,7 @@ void main()
 		STATUS_NON_FINITE = 0xffffffffu;
 		STATUS_UNSTABLE = 0xffffffffu;
 		STATUS_UNSTABLE_CONTACT = 0xffffffffu;
+		STATUS_TUNNELLED = 0xffffffffu;
 	}
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
@@ -542,7 +544,15 @@ void main()
 	}
 	StateBarrier();
 
-	// normals.comp and check.comp for the owned particles.
+	// normals.comp and check.comp for the owned particles, with check.comp's motion tests against
+	// the backup (the sphere's centre after the first and the last substep for the tunnelling test).
+	const bool sphere = (P.flags & WF_VK_FLAG_SPHERE) != 0u;
+	precise vec3 c0 = P.sphereCenter.xyz + S[0].sphereMotion.xyz;
+	precise vec3 c1 = P.sphereCenter.xyz + S[substeps - 1u].sphereMotion.xyz;
+	precise float r2 = P.contactBand.z * P.contactBand.z;
+	precise float k = float(substeps);
+	precise float n4 = 4.0 * k * k;
+	vec4 motion = vec4(0.0);
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		if (i >= n)
@@ -573,14 +583,49 @@ void main()
 			if (WfInContact(x, substeps - 1u))
 				atomicMin(STATUS_UNSTABLE_CONTACT, i);
 		}
+		const vec4 x0 = BACKUP_POS(i);
+		if (sphere && WfTunnelled(x0.xyz, x, c0, c1, r2, n4))
+			atomicMin(STATUS_TUNNELLED, i);
+		motion += WfMotionTerms(x0, BACKUP_VEL(i).xyz, x, v);
+	}
+	// The energy pre-test's sums over the workgroup in the positions' shared memory, free once every
+	// invocation is past the normals (each invocation owns an entry: the arrays hold 4 per
+	// invocation): 32 partial sums, then invocation 0's; the free particles counted in sBinary (read
+	// into gBinary at the frame start).
+	const vec3 reference = LoadX(n / 2u);
+	memoryBarrierShared();
+	barrier();
+	sXY[t] = motion.xy;
+	sZ[t] = motion.z;
+	if (t == 0u)
+		sBinary = 0u;
+	memoryBarrierShared();
+	barrier();
+	atomicAdd(sBinary, uint(motion.w));
+	const uint per = kGroup / 32u;
+	vec3 part = vec3(0.0);
+	if (t < 32u) {
+		for (uint e = t * per; e < t * per + per; ++e)
+			part += vec3(sXY[e], sZ[e]);
+	}
+	barrier();
+	if (t < 32u) {
+		sXY[t] = part.xy;
+		sZ[t] = part.z;
 	}
 	// The frame check to the host-visible slot (atomics return the final values).
+	memoryBarrierShared();
 	memoryBarrierBuffer();
 	barrier();
 	if (t == 0u) {
+		vec3 sum = vec3(0.0);
+		for (uint e = 0u; e < min(32u, kGroup); ++e)
+			sum += vec3(sXY[e], sZ[e]);
 		slots[gl_WorkGroupID.x].status.firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstableInContact = atomicOr(STATUS_UNSTABLE_CONTACT, 0u);
-		slots[gl_WorkGroupID.x].status.reference = vec4(LoadX(n / 2u), 0.0);
+		slots[gl_WorkGroupID.x].status.firstTunnelled = atomicOr(STATUS_TUNNELLED, 0u);
+		slots[gl_WorkGroupID.x].status.reference = vec4(reference, 0.0);
+		slots[gl_WorkGroupID.x].status.energy = vec4(sum, float(sBinary));
 	}
 }

@@ -39,6 +39,7 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 
 // Threads per workgroup of every kernel (1D; large counts spill into gl_WorkGroupID.y).
 #define WF_VK_GROUP_SIZE 128
+#define WF_VK_CHECK_PER_THREAD 8 // check.comp: particles per invocation
 // Frame buffers hold one substep record per substep, up to the largest substep count allowed:
 // this is wfStepDef.substeps' upper bound (its field table in defs.c reads it from here).
 #define WF_VK_MAX_SUBSTEPS 4096
@@ -78,7 +79,10 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 #define WF_VK_BIND_REST 19          // (n) vec4 rest positions, w the air share (self-collision, aerodynamics; 16 bytes without)
 #define WF_VK_BIND_TILE_START 20     // (colours x (tiles + 1)) the tile order's ranges (wfTileRange)
 #define WF_VK_BIND_TILE_CON 21       // (constraints) uvec2 for xpbd_tiled.comp: region slots a | b << 12 | family << 24, rest bits
-#define WF_VK_BIND_COUNT 22
+#define WF_VK_BIND_BACKUP 22         // check.comp: the frame-start positions (before the re-centring shift) from
+                                     // element 0, velocities from element contactBand.w's bits (one binding:
+                                     // 23 with the contact set's 9 is 32, the fewest storage buffers a device allows)
+#define WF_VK_BIND_COUNT 23
 
 // Contacts (wfSelfCollisionDef: a cloth's own particles, and cloth against cloth): set 1, one per
 // world, bound for the whole frame. The arrays hold N particles: the largest self-colliding cloth,
@@ -257,7 +261,8 @@ WF_STRUCT_BEGIN(wfVkClothParams)
 	WF_VEC4 shift;           // xyz subtracted from every position at the frame start (re-centring)
 	WF_VEC4 sphereCenter;    // xyz the sphere's centre at motion phase 0, local; + wfVkSubstep.sphereMotion
 	WF_VEC4 contactBand;     // the frame check's contact test (wfContactBand): x sphere radius + band,
-	                         // y local floor height + band
+	                         // y local floor height + band; z the sphere's radius (the tunnelling test),
+	                         // w the uint bits of where the velocities start in WF_VK_BIND_BACKUP
 	WF_VEC4 floor;           // (0, 1, 0, 0): the floor's normal and (w) its still surface's speed, read at
 	                         // run time: a constant zero there was folded away and left -0 where the CPU has +0
 	WF_FLOAT h;              // substep length
@@ -298,12 +303,18 @@ WF_STRUCT_END(wfVkSubstep)
 
 // Frame check results: the first particle index of each kind of trouble (0xffffffff: none), and
 // the local position of the reference particle (particleCount / 2) for the next frame's re-centring.
+// With them the motion tests (wfTunnelled; the energy pre-test's sums, wfMotionSums).
 WF_STRUCT_BEGIN(wfVkStatus)
 	WF_UINT firstNonFinite;
 	WF_UINT firstUnstable;
 	WF_UINT firstUnstableInContact; // the first too-fast particle touching a collider (wfInContact), if any
-	WF_UINT pad1;
+	WF_UINT firstTunnelled;         // the first particle that passed the tunnelling test (wfTunnelled)
 	WF_VEC4 reference;
+	WF_VEC4 energy;                 // x gain, y kinetic, z magnitude, w free particles (wfMotionSums, per unit mass)
+	WF_UINT groupsDone;             // check.comp: workgroups whose partial is written, from 0xffffffff
+	WF_UINT pad0;
+	WF_UINT pad1;
+	WF_UINT pad2;
 WF_STRUCT_END(wfVkStatus)
 
 // One cloth of a batch: its live values and where its arrays are (written before each submit).
