@@ -11,7 +11,7 @@ import { repo, serve, launch, check, failed, sleep, errorText, visit, clockPast,
 
 const [siteDir, outDir] = process.argv.slice(2).map((p) => resolve(p));
 mkdirSync(outDir, { recursive: true });
-const { server, root } = await serve(siteDir);
+const { server, served, root } = await serve(siteDir);
 const browser = await launch();
 const timed = async (fn) => {
   const began = Date.now();
@@ -300,14 +300,11 @@ async function dropAll() {
 
 // The download: what a first visit fetches on each backend (bytes of the responses).
 async function download(backend) {
-  const got = {};
-  const { page, errors } = await visit(browser, root, `backend=${backend}`, {
-    before: (p) => p.on("response", async (r) => { try { got[new URL(r.url()).pathname] = (await r.buffer()).length; } catch { /* a redirect */ } }),
-  });
+  const { page, errors } = await visit(browser, root, `backend=${backend}`, { before: async () => served.clear() });
   await clockPast(page, 0.05, 30000);
-  const total = Object.values(got).reduce((a, b) => a + b, 0);
-  const list = Object.entries(got).sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p.slice(1)} ${n}`).join(", ");
-  check(total < 1000000 && !Object.keys(got).some((p) => p.includes("three")) && errors.length === 0,
+  const total = [...served.values()].reduce((a, b) => a + b, 0);
+  const list = [...served].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${n}`).join(", ");
+  check(total < 1000000 && ![...served.keys()].some((p) => p.includes("three")) && errors.length === 0,
     `${backend} download: ${total} bytes (${list})${errorText(errors)}`);
   if (backend === "webgl2") {
     await clockPast(page, 1.5, 30000);

@@ -11,17 +11,21 @@ export const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
 // puppeteer-core from web/node_modules (npm ci there), wherever the tests run from.
 const { default: puppeteer } = await import(pathToFileURL(createRequire(join(repo, "web/package.json")).resolve("puppeteer-core")));
 
-// The site (a folder) on 127.0.0.1; `served` counts the bytes of each response by path.
+// The site (a folder) on 127.0.0.1; `served` holds the bytes sent for each path since it was
+// last cleared.
 export async function serve(siteDir) {
   const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+  const served = new Map();
   const server = createServer((req, res) => {
-    const path = join(siteDir, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    const name = decodeURIComponent(new URL(req.url, "http://x").pathname), path = join(siteDir, name);
     if (!path.startsWith(siteDir) || !existsSync(path)) { res.writeHead(404); res.end(); return; }
     res.writeHead(200, { "Content-Type": types[extname(path)] ?? "application/octet-stream" });
-    res.end(readFileSync(path));
+    const bytes = readFileSync(path);
+    served.set(name.slice(1), bytes.length);
+    res.end(bytes);
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return { server, root: `http://127.0.0.1:${server.address().port}/index.html` };
+  return { server, served, root: `http://127.0.0.1:${server.address().port}/index.html` };
 }
 
 // WebGPU on SwiftShader; the Vulkan flags let a WebGPU canvas present (without them the device is
