@@ -195,14 +195,31 @@ async function controls(backend) {
 // pixel on either backend; the file input is there; Pause answers a tap.
 async function phone(backend) {
   const viewport = { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-  const { page, errors } = await visit(browser, root, `backend=${backend}`, { before: (p) => p.setViewport(viewport) });
+  const { page, errors } = await visit(browser, root, `backend=${backend}&preset=spring-mesh`, { before: (p) => p.setViewport(viewport) });
   await clockPast(page, 0.05, 40000);
   const layout = () => page.evaluate(() => {
     const r = document.getElementById("panel").getBoundingClientRect(), c = document.getElementById("view");
     return { top: r.top, bottom: r.bottom, left: r.left, width: r.width, height: r.height, folded: document.getElementById("panel").classList.contains("collapsed"),
       canvas: [c.width, c.height, c.clientWidth], file: document.getElementById("open").getBoundingClientRect().width };
   });
+  const rate = await page.waitForFunction(() => /fps/.test(document.getElementById("rate").textContent), { timeout: 30000 })
+    .then(() => page.evaluate(() => document.getElementById("rate").textContent), () => "");
   const folded = await layout();
+  // A finger drags the hanging cloth's middle node 60 px up (touch: the pointer events of a touch).
+  const node = 28 * 56 + 28;
+  const [x, y] = await page.evaluate((i) => window.weft.project(i), node);
+  await page.touchscreen.touchStart(x, y);
+  await page.waitForFunction(() => window.weft.grabbed(), { timeout: 10000 }).catch(() => {});
+  const [grabbed, held] = await page.evaluate(() => [window.weft.grabbed(), window.weft.grabbedParticle()]);
+  for (let k = 1; k <= 6; ++k) await page.touchscreen.touchMove(x, y - 10 * k);
+  let nx, ny;
+  for (let k = 0; k < 40; ++k) { // the steps after the last move take the node there
+    [nx, ny] = await page.evaluate((i) => window.weft.project(i), held);
+    if (Math.hypot(nx - x, ny - (y - 60)) < 10) break;
+    await sleep(250);
+  }
+  await page.touchscreen.touchEnd();
+  const dragged = grabbed && Math.hypot(nx - x, ny - (y - 60)) < 10;
   await page.tap("#collapse");
   await sleep(200);
   const open = await layout();
@@ -212,8 +229,9 @@ async function phone(backend) {
   const paused = await page.evaluate(() => window.weft.paused());
   await page.tap("#pause");
   const sheet = folded.folded && !open.folded && Math.abs(open.bottom - 844) < 1 && open.left === 0 && open.width === 390 && folded.height < 70 && open.height <= 0.56 * 844;
-  check(sheet && open.canvas[0] === 780 && open.canvas[2] === 390 && open.file > 0 && paused && errors.length === 0,
-    `${backend} phone: a bottom sheet ${folded.height.toFixed(0)} px folded, ${open.height.toFixed(0)} px open (${open.width} wide), canvas ${open.canvas[0]} x ${open.canvas[1]} for ${open.canvas[2]} CSS px, ` +
+  check(dragged, `${backend} phone: a finger on node ${node} ${grabbed ? `grabbed node ${held}` : "grabbed nothing"} and dragged it to (${nx.toFixed(0)}, ${ny.toFixed(0)}), the finger at (${x.toFixed(0)}, ${(y - 60).toFixed(0)})`);
+  check(sheet && rate && open.canvas[0] === 780 && open.canvas[2] === 390 && open.file > 0 && paused && errors.length === 0,
+    `${backend} phone: a bottom sheet ${folded.height.toFixed(0)} px folded (showing "${rate}"), ${open.height.toFixed(0)} px open (${open.width} wide), canvas ${open.canvas[0]} x ${open.canvas[1]} for ${open.canvas[2]} CSS px, ` +
     `file input ${open.file > 0 ? "shown" : "missing"}, Pause by tap: ${paused}${errorText(errors)}`);
   if (backend === "webgl2") {
     await page.setViewport({ ...viewport, deviceScaleFactor: 1 });

@@ -467,6 +467,9 @@ function readout() {
     `${cloth.solver}: ${cloth.particles} particles, ${cloth.constraints} constraints, ${cloth.colors} colours\n` +
     `t = ${cloth.time().toFixed(2)} s${paused ? " (paused)" : ""}`;
   if ($("readout").textContent !== text) $("readout").textContent = text;
+  // Folded, the header keeps the rate in view.
+  const short = paused ? "paused" : meter.fps === null ? "" : `${meter.fps.toFixed(1)} fps`;
+  if ($("rate").textContent !== short) $("rate").textContent = short;
 }
 
 async function frame() {
@@ -746,4 +749,5 @@ window.weft = {
     return [r.left + (v.x + 1) / 2 * r.width, r.top + (1 - v.y) / 2 * r.height];
   },
   grabbed: () => dragPlane !== null,
+  grabbedParticle: () => grabbedParticle,
 };
