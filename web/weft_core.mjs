@@ -101,6 +101,13 @@ function wasiImports(getMemory, folder) {
   };
 }
 
+// wfw_get_controls' order (web/weft_wasm.c); the first SETTABLE are wfw_set_control's.
+const CONTROLS = ["gravityY", "substeps", "damping", "wind", "stiffness", "mass", "windFrequency", "floor", "sphereRadius",
+  "timeStep", "sphereMoving", "pinMode", "pinned", "sphere", "windMode", "cols", "rows", "floorHeight"];
+const SETTABLE = 11;
+// wfPinMode's values (WF_PIN_LIST after them).
+export const PIN_MODES = ["none", "top-corners", "top-row", "corners"];
+
 export async function loadWeft(bytes) {
   let memory = null;
   // Every other WASI call the module imports answers EBADF.
@@ -144,14 +151,15 @@ export async function loadWeft(bytes) {
     // file; an Error with the message the command prints (after "weft: ") when it is not a scene.
     // The page runs its first cloth: `sceneCloths` says how many it has. `files` (name -> bytes)
     // are what the scene's "mesh" keys may name (relative to the scene's folder, or by file name).
-    createScene(bytes, name, files = {}) {
+    // cols/rows > 0 replace a grid cloth's (the page's grid density).
+    createScene(bytes, name, files = {}, cols = 0, rows = 0) {
       setText(name.slice(0, 255));
       const text = x.wfw_alloc(bytes.length + 1), count = x.wfw_alloc(4);
       new Uint8Array(memory.buffer, text, bytes.length).set(bytes);
       new Uint8Array(memory.buffer)[text + bytes.length] = 0;
       folder.files = new Map(Object.entries(files));
       let w;
-      try { w = x.wfw_create_scene(text, bytes.length, count); } finally { folder.files = new Map(); }
+      try { w = x.wfw_create_scene(text, bytes.length, count, cols, rows); } finally { folder.files = new Map(); }
       const cloths = new Int32Array(memory.buffer, count, 1)[0];
       x.wfw_free(text); x.wfw_free(count);
       if (w === 0) throw new Error(getText());
@@ -181,8 +189,9 @@ export async function loadWeft(bytes) {
         get colors() { return info[2]; },
         get triangles() { return info[3]; },
         get topology() { return changes; },
-        solver: ["xpbd", "jacobi", "springs"][info[4]], timeStep: info[7],
-        // The live step def (the panel changes the substeps).
+        solver: ["xpbd", "jacobi", "springs"][info[4]],
+        // The live step def (the panel changes the substeps and the time step).
+        get timeStep() { return floats(8, (p) => x.wfw_info(w, p))[7]; },
         get substeps() { return floats(8, (p) => x.wfw_info(w, p))[5]; },
         get iterations() { return floats(8, (p) => x.wfw_info(w, p))[6]; },
         step() { check(x.wfw_step(w), "step"); recount(); },
@@ -204,8 +213,8 @@ export async function loadWeft(bytes) {
         indices() { return new Uint32Array(floats(3 * info[3], (p) => x.wfw_indices(w, p)).buffer); },
         uvs() { return floats(2 * n, (p) => x.wfw_uvs(w, p)); },
         colliders() {
-          const c = floats(8, (p) => x.wfw_colliders(w, p));
-          return { sphere: c[0] !== 0, center: [c[1], c[2], c[3]], radius: c[4], moving: c[5] !== 0, floor: c[6] !== 0, floorHeight: c[7] };
+          const c = floats(9, (p) => x.wfw_colliders(w, p));
+          return { sphere: c[0] !== 0, center: [c[1], c[2], c[3]], radius: c[4], moving: c[5] !== 0, floor: c[6] !== 0, floorHeight: c[7], thickness: c[8] };
         },
         pinned(i) { return x.wfw_pinned(w, i) !== 0; },
         // Constraints: pairs (2 per), rest lengths, families (0 stretch, 1 shear, 2 bend).
@@ -221,16 +230,30 @@ export async function loadWeft(bytes) {
           x.wfw_free(pp); x.wfw_free(rp); x.wfw_free(fp);
           return out;
         },
-        setSphereMoving(on) { check(x.wfw_set_sphere_moving(w, on ? 1 : 0), "sphere"); },
         grab(i, p) { check(x.wfw_grab(w, i, p[0], p[1], p[2]), "grab"); },
         moveGrab(p) { check(x.wfw_move_grab(w, p[0], p[1], p[2]), "grab"); },
         release() { check(x.wfw_release(w), "release"); },
         reset() { check(x.wfw_reset(w), "reset"); recount(); },
-        params() {
-          const p = floats(4, (q) => x.wfw_get_params(w, q));
-          return { gravityY: p[0], substeps: p[1], damping: p[2], wind: p[3] };
+        // The panel's controls as the world and cloth have them now (wfw_get_controls), and one
+        // control set through the library's live setter (an Error with its message if refused).
+        controls() {
+          const c = floats(CONTROLS.length, (p) => x.wfw_get_controls(w, p));
+          return Object.fromEntries(CONTROLS.map((name, k) => [name, c[k]]));
         },
-        setParams({ gravityY, substeps, damping, wind }) { check(x.wfw_set_params(w, gravityY, substeps, damping, wind), "params"); },
+        setControl(name, value) {
+          const k = CONTROLS.indexOf(name);
+          if (k < 0 || k >= SETTABLE) throw new Error(`no control ${name}`);
+          check(x.wfw_set_control(w, k, value), name);
+        },
+        // Pins: "none", "top-corners", "top-row", "corners", or an index list (wfCloth_SetPinMode).
+        setPins(mode) {
+          const list = Array.isArray(mode) ? mode : [];
+          const p = x.wfw_alloc(4 * Math.max(list.length, 1));
+          new Int32Array(memory.buffer, p, list.length).set(list);
+          const r = x.wfw_set_pins(w, Array.isArray(mode) ? PIN_MODES.length : PIN_MODES.indexOf(mode), p, list.length);
+          x.wfw_free(p);
+          check(r, "pins");
+        },
         sceneCloths,
         destroy() { x.wfw_free(buffer); x.wfw_destroy(w); if (frameBytes) x.wfw_free(frameBytes); },
         // For the WebGPU solver (weft_gpu.mjs): the model's arrays, the host state in the local

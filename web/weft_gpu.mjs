@@ -129,6 +129,18 @@ export async function createGpuSolver(device, cloth, wgsl) {
   }
   upload();
 
+  // The positions buffer as it is (local frame, inverse mass in w), read back.
+  async function readLocal() {
+    const out = device.createBuffer({ size: 16 * n, usage: GPUBufferUsage.MAP_READ | D });
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(buf[1], 0, out, 0, 16 * n);
+    device.queue.submit([encoder.finish()]);
+    await out.mapAsync(GPUMapMode.READ);
+    const pos = new Float32Array(out.getMappedRange().slice(0));
+    out.destroy();
+    return pos;
+  }
+
   let dispatches = 0;
   return {
     buffers: { pos: buf[1], vel: buf[2], normals: buf[12], indices: buf[15], con: buf[7], adjStart: buf[8], adj: buf[9] },
@@ -140,6 +152,18 @@ export async function createGpuSolver(device, cloth, wgsl) {
       const s = cloth.localState();
       device.queue.writeBuffer(buf[1], 16 * i + 12, s.pos, 4 * i + 3, 1);
       device.queue.writeBuffer(buf[2], 16 * i, s.vel, 4 * i, 4);
+    },
+    // The inverse masses (w of each position) from the host, the positions kept: after the mass
+    // or the pins changed in the core (its host positions are those of the last upload).
+    async uploadInverseMasses() {
+      const pos = await readLocal(), host = cloth.localState().pos;
+      for (let i = 0; i < n; ++i) pos[4 * i + 3] = host[4 * i + 3];
+      device.queue.writeBuffer(buf[1], 0, pos);
+    },
+    // The inverse masses on the GPU (w of each position), read back.
+    async inverseMasses() {
+      const pos = await readLocal();
+      return Float32Array.from({ length: n }, (_, i) => pos[4 * i + 3]);
     },
     // One frame: the core's live values, the dispatches, the reference read back, the core's frame end.
     async step() {

@@ -74,9 +74,10 @@ void wfwDestroy(WfwWorld* w);
 
 // A world from a scene file's bytes (size of them at text, the file's name in s_text), read as
 // wfScene_Load reads a file: a NUL byte is an error, then wfScene_Parse (scene.c, against the cJSON
-// shim in web/shim). The page runs the scene's first cloth (*cloths: how many the scene has). NULL
-// with the message the weft command prints (less its "weft: ") in s_text.
-WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int size, int* cloths)
+// shim in web/shim). The page runs the scene's first cloth (*cloths: how many the scene has); cols
+// and rows > 0 replace a grid cloth's (the page's grid density). NULL with the message the weft
+// command prints (less its "weft: ") in s_text.
+WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int size, int* cloths, int cols, int rows)
 {
 	char name[256];
 	snprintf(name, sizeof name, "%s", s_text);
@@ -100,6 +101,10 @@ WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int 
 		return NULL;
 	*cloths = wfScene_GetClothCount(scene);
 	wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	if (cd.mesh == NULL && cols > 0 && rows > 0) {
+		cd.cols = cols;
+		cd.rows = rows;
+	}
 	WfwWorld* w = CreateWorld(wfScene_GetWorldDef(scene), &cd);
 	// The scene's colliders, as the weft command creates them.
 	for (int i = 0; w != NULL && i < wfScene_GetColliderCount(scene); ++i) {
@@ -192,24 +197,21 @@ WF_WASM_EXPORT(wfw_info) int wfwInfo(WfwWorld* w, float* out)
 	return 0;
 }
 
-// out: [sphere enabled, centre now x, y, z, radius, moving, floor enabled, floor height]
+// out: [sphere enabled, centre now x, y, z, radius, moving, floor enabled, floor height, contact
+//       thickness]
 WF_WASM_EXPORT(wfw_colliders) int wfwColliders(WfwWorld* w, float* out)
 {
 	if (w == NULL)
 		return -1;
 	wfWorldDef d = wfWorld_GetDef(w->world);
 	wfVec3 c = wfWorld_GetSphereCenter(w->world);
-	const float v[8] = {d.sphere.enabled ? 1.0f : 0.0f, c.x, c.y, c.z, d.sphere.radius, d.sphere.moving ? 1.0f : 0.0f,
-		d.floor.enabled ? 1.0f : 0.0f, d.floor.height};
+	const float v[9] = {d.sphere.enabled ? 1.0f : 0.0f, c.x, c.y, c.z, d.sphere.radius, d.sphere.moving ? 1.0f : 0.0f,
+		d.floor.enabled ? 1.0f : 0.0f, d.floor.height, d.contact.thickness};
 	memcpy(out, v, sizeof v);
 	return 0;
 }
 
 WF_WASM_EXPORT(wfw_pinned) int wfwPinned(WfwWorld* w, int particle) { return w != NULL && wfCloth_IsPinned(w->cloth, particle); }
-WF_WASM_EXPORT(wfw_set_sphere_moving) int wfwSetSphereMoving(WfwWorld* w, int on)
-{
-	return w != NULL ? (int)wfWorld_SetSphereMoving(w->world, on != 0) : -1;
-}
 WF_WASM_EXPORT(wfw_grab) int wfwGrab(WfwWorld* w, int particle, float x, float y, float z)
 {
 	return w != NULL ? (int)wfCloth_Grab(w->cloth, particle, (wfVec3){x, y, z}) : -1;
@@ -221,28 +223,148 @@ WF_WASM_EXPORT(wfw_move_grab) int wfwMoveGrab(WfwWorld* w, float x, float y, flo
 WF_WASM_EXPORT(wfw_release) int wfwRelease(WfwWorld* w) { return w != NULL ? (int)wfCloth_Release(w->cloth) : -1; }
 WF_WASM_EXPORT(wfw_reset) int wfwReset(WfwWorld* w) { return w != NULL ? (int)wfCloth_Reset(w->cloth) : -1; }
 
-// Live parameters of the panel: gravity (y), substeps, damping of the preset's solver, wind strength.
-WF_WASM_EXPORT(wfw_set_params) int wfwSetParams(WfwWorld* w, float gravityY, int substeps, float damping, float wind)
+// ------------------------------------------------------------------ the panel's controls
+// Every control of the page's panel is a live setter of the library (no rebuild), read back from
+// the world and cloth by wfw_get_controls. The page's WebGPU solver takes the same values from the
+// core each frame (wfw_gpu_begin), so one setter drives both backends; what lives in the GPU's
+// state (inverse masses: mass, pins) the page copies over after the change (wfw_local_state).
+enum {
+	WFW_GRAVITY_Y = 0,  // m/s^2
+	WFW_SUBSTEPS,       // per frame (the frame's time step kept)
+	WFW_DAMPING,        // the solver's: XPBD damping (kg/s), Jacobi retention, springs damping (N s/m)
+	WFW_WIND,           // strength; > 0 with no wind turns on the solver's kind (springs: gust, else wave)
+	WFW_STIFFNESS,      // XPBD 1 / stretch compliance (N/m), Jacobi relaxation s, springs stiffness (N/m)
+	WFW_MASS,           // per particle, kg
+	WFW_WIND_FREQUENCY, // Hz (wave wind)
+	WFW_FLOOR,          // 0 off, 1 on
+	WFW_SPHERE_RADIUS,  // m
+	WFW_TIME_STEP,      // s per substep (the substeps kept: the frame's time step changes)
+	WFW_SPHERE_MOVING,  // 0 still, 1 moving
+	WFW_SETTABLE,
+	// read only
+	WFW_PIN_MODE = WFW_SETTABLE, // wfPinMode
+	WFW_PINNED,                  // pinned particles
+	WFW_SPHERE,                  // 0 no sphere, 1 a sphere
+	WFW_WIND_MODE,               // wfWindMode
+	WFW_COLS,                    // grid columns and rows, 0 for a mesh
+	WFW_ROWS,
+	WFW_FLOOR_HEIGHT, // m
+	WFW_CONTROLS
+};
+
+// out: WFW_CONTROLS floats in the order above.
+WF_WASM_EXPORT(wfw_get_controls) int wfwGetControls(WfwWorld* w, float* out)
 {
-	if (w == NULL)
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
 		return -1;
-	wfWorldDef d = wfWorld_GetDef(w->world);
-	d.step.substeps = substeps;
-	d.wind.strength = wind;
+	const wfWorldDef d = wfWorld_GetDef(w->world);
+	const wfMaterial m = wfCloth_GetMaterial(w->cloth);
+	const wfSolverType solver = d.step.solver;
+	int pinned = 0;
+	for (int i = 0; i < c->model.particleCount; ++i)
+		pinned += c->pinned[i] != 0;
+	out[WFW_GRAVITY_Y] = d.gravity.y;
+	out[WFW_SUBSTEPS] = (float)d.step.substeps;
+	out[WFW_DAMPING] = solver == WF_SOLVER_XPBD ? m.damping : solver == WF_SOLVER_JACOBI ? m.retention : m.springDamping;
+	out[WFW_WIND] = d.wind.mode == WF_WIND_NONE ? 0.0f : d.wind.strength;
+	out[WFW_STIFFNESS] = solver == WF_SOLVER_XPBD ? (m.stretchCompliance > 0.0f ? 1.0f / m.stretchCompliance : INFINITY)
+		: solver == WF_SOLVER_JACOBI              ? m.relaxation
+												  : m.stiffness;
+	out[WFW_MASS] = m.mass;
+	out[WFW_WIND_FREQUENCY] = d.wind.frequency;
+	out[WFW_FLOOR] = d.floor.enabled ? 1.0f : 0.0f;
+	out[WFW_SPHERE_RADIUS] = d.sphere.radius;
+	out[WFW_TIME_STEP] = d.step.timeStep / (float)d.step.substeps;
+	out[WFW_SPHERE_MOVING] = d.sphere.moving ? 1.0f : 0.0f;
+	out[WFW_PIN_MODE] = (float)c->def.pinMode;
+	out[WFW_PINNED] = (float)pinned;
+	out[WFW_SPHERE] = d.sphere.enabled ? 1.0f : 0.0f;
+	out[WFW_WIND_MODE] = (float)d.wind.mode;
+	out[WFW_COLS] = c->model.mesh ? 0.0f : (float)c->model.cols;
+	out[WFW_ROWS] = c->model.mesh ? 0.0f : (float)c->model.rows;
+	out[WFW_FLOOR_HEIGHT] = d.floor.height;
+	return 0;
+}
+
+// Sets one control (the enum above) through the library's setter; its message in wfw_text() when
+// the library refuses the value.
+WF_WASM_EXPORT(wfw_set_control) int wfwSetControl(WfwWorld* w, int which, float value)
+{
+	if (w == NULL || which < 0 || which >= WFW_SETTABLE)
+		return -1;
+	wfWorld* world = w->world;
+	wfWorldDef d = wfWorld_GetDef(world);
 	wfMaterial m = wfCloth_GetMaterial(w->cloth);
-	if (d.step.solver == WF_SOLVER_XPBD)
-		m.damping = damping;
-	else if (d.step.solver == WF_SOLVER_JACOBI)
-		m.retention = damping;
-	else
-		m.springDamping = damping;
-	wfResult r = wfWorld_SetGravity(w->world, (wfVec3){d.gravity.x, gravityY, d.gravity.z});
-	if (r == WF_OK)
-		r = wfWorld_SetStep(w->world, &d.step);
-	if (r == WF_OK)
-		r = wfWorld_SetWind(w->world, &d.wind);
-	if (r == WF_OK)
+	const wfSolverType solver = d.step.solver;
+	wfResult r = WF_OK;
+	switch (which) {
+	case WFW_GRAVITY_Y: r = wfWorld_SetGravity(world, (wfVec3){d.gravity.x, value, d.gravity.z}); break;
+	case WFW_SUBSTEPS:
+		d.step.substeps = (int)lroundf(value);
+		r = wfWorld_SetStep(world, &d.step);
+		break;
+	case WFW_TIME_STEP:
+		d.step.timeStep = value * (float)d.step.substeps;
+		r = wfWorld_SetStep(world, &d.step);
+		break;
+	case WFW_DAMPING:
+	case WFW_STIFFNESS:
+	case WFW_MASS:
+		if (which == WFW_MASS)
+			m.mass = value;
+		else if (which == WFW_DAMPING)
+			*(solver == WF_SOLVER_XPBD ? &m.damping : solver == WF_SOLVER_JACOBI ? &m.retention : &m.springDamping) = value;
+		else if (solver == WF_SOLVER_XPBD)
+			m.stretchCompliance = value > 0.0f ? 1.0f / value : 0.0f;
+		else
+			*(solver == WF_SOLVER_JACOBI ? &m.relaxation : &m.stiffness) = value;
 		r = wfCloth_SetMaterial(w->cloth, &m);
+		break;
+	case WFW_WIND:
+	case WFW_WIND_FREQUENCY:
+		if (which == WFW_WIND_FREQUENCY)
+			d.wind.frequency = value;
+		else {
+			d.wind.strength = value;
+			if (value > 0.0f && d.wind.mode == WF_WIND_NONE)
+				d.wind.mode = solver == WF_SOLVER_SPRINGS ? WF_WIND_GUST : WF_WIND_WAVE;
+			else if (value == 0.0f)
+				d.wind.mode = WF_WIND_NONE;
+			const wfVec3 dir = d.wind.direction;
+			if (dir.x == 0.0f && dir.y == 0.0f && dir.z == 0.0f)
+				d.wind.direction = (wfVec3){0.0f, 0.0f, 1.0f};
+		}
+		r = wfWorld_SetWind(world, &d.wind);
+		break;
+	case WFW_FLOOR:
+		d.floor.enabled = value != 0.0f;
+		r = wfWorld_SetFloor(world, &d.floor);
+		break;
+	case WFW_SPHERE_RADIUS:
+		d.sphere.radius = value;
+		r = wfWorld_SetSphere(world, &d.sphere);
+		break;
+	case WFW_SPHERE_MOVING: r = wfWorld_SetSphereMoving(world, value != 0.0f); break;
+	default: return -1;
+	}
+	if (r != WF_OK)
+		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(world));
+	return (int)r;
+}
+
+// The pins (wfCloth_SetPinMode): a mode, with the indices of a list (WF_PIN_LIST). A mesh has no
+// four corners (refused here: the grid's corner indices mean nothing there).
+WF_WASM_EXPORT(wfw_set_pins) int wfwSetPins(WfwWorld* w, int mode, const int* indices, int count)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	if (c->model.mesh && mode == WF_PIN_CORNERS) {
+		snprintf(s_text, sizeof s_text, "pinMode: corners is for grids; a mesh cloth takes top-corners, top-row, none or a list");
+		return (int)WF_ERROR_INVALID_ARGUMENT;
+	}
+	const wfResult r = wfCloth_SetPinMode(w->cloth, (wfPinMode)mode, indices, count);
 	if (r != WF_OK)
 		snprintf(s_text, sizeof s_text, "%s", wfWorld_GetLastError(w->world));
 	return (int)r;
@@ -445,21 +567,27 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 }
 
 // What the WGSL solver does not have yet (the Vulkan backend's colliders, aerodynamics and tethers,
-// the CPU's self-collision): 0 when it can step this cloth, else -1 with the reason in s_text.
+// the CPU's self-collision and tearing): 0 when it can step this cloth, else -1 with the reason in s_text.
 WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 {
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
-	const char* what = w->world->colliderCount > 0   ? "colliders"
-		: d.aero.drag != 0.0f || d.aero.lift != 0.0f ? "aerodynamics (drag and lift)"
-		: c->model.tethers != NULL                   ? "tethers"
-		: d.selfCollision.enabled                    ? "self-collision"
-													 : NULL;
-	if (what == NULL)
+	const bool missing[] = {w->world->colliderCount > 0, d.aero.drag != 0.0f || d.aero.lift != 0.0f, c->model.tethers != NULL,
+		d.selfCollision.enabled, c->material.tearStrain > 0.0f};
+	static const char* const names[] = {"colliders", "aerodynamics (drag and lift)", "tethers", "self-collision", "tearing"};
+	char what[160] = "";
+	int count = 0;
+	for (int i = 0; i < (int)(sizeof missing / sizeof missing[0]); ++i) {
+		if (missing[i])
+			snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", count++ > 0 ? ", " : "", names[i]);
+	}
+	if (count == 0)
 		return 0;
-	snprintf(s_text, sizeof s_text, "the WebGPU (WGSL) solver has no %s yet: this scene runs with ?backend=webgl2", what);
+	snprintf(s_text, sizeof s_text,
+		"the WebGPU (WGSL) solver has no %s yet: this scene needs the CPU fallback (the backend WebGL2, wasm CPU solver; ?backend=webgl2)",
+		what);
 	return -1;
 }
 
@@ -506,21 +634,5 @@ WF_WASM_EXPORT(wfw_origin) int wfwOrigin(WfwWorld* w, double* out)
 	if (c == NULL || out == NULL)
 		return -1;
 	memcpy(out, c->origin, sizeof c->origin);
-	return 0;
-}
-
-// The panel's live parameters as the world and cloth have them now (the page's "Reset params"
-// restores what a preset or scene started with): out = [gravity y, substeps, damping of the
-// solver (XPBD damping, Jacobi retention, springs damping), wind strength].
-WF_WASM_EXPORT(wfw_get_params) int wfwGetParams(WfwWorld* w, float* out)
-{
-	if (w == NULL || out == NULL)
-		return -1;
-	wfWorldDef d = wfWorld_GetDef(w->world);
-	wfMaterial m = wfCloth_GetMaterial(w->cloth);
-	out[0] = d.gravity.y;
-	out[1] = (float)d.step.substeps;
-	out[2] = d.step.solver == WF_SOLVER_XPBD ? m.damping : d.step.solver == WF_SOLVER_JACOBI ? m.retention : m.springDamping;
-	out[3] = d.wind.strength;
 	return 0;
 }

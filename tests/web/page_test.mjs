@@ -11,47 +11,19 @@
 // differently in the last bits) the bound would be the native tests' 1e-4 x cloth size.
 // Every bad scene of the CLI tests dropped on the page shows the message the weft command prints.
 //   node page_test.mjs SITE_DIR NATIVE_POSITIONS_BINARY WEFT_CLI OUT_DIR
-import { createServer } from "node:http";
-import { readFileSync, existsSync, mkdirSync, writeFileSync, readdirSync } from "node:fs";
+import { readFileSync, mkdirSync, writeFileSync, readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { join, extname, resolve, dirname } from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
-
-// puppeteer-core from web/node_modules (npm ci there), wherever this script runs from.
-const web = join(dirname(fileURLToPath(import.meta.url)), "../../web");
-const { default: puppeteer } = await import(pathToFileURL(createRequire(join(web, "package.json")).resolve("puppeteer-core")));
+import { join, resolve } from "node:path";
+import { repo, serve, launch, check, failed, sleep, errorText, visit as visitPage, clockPast, pickOption, dropFile } from "./harness.mjs";
 
 const [siteDir, nativeBin, cliBin, outDir] = process.argv.slice(2).map((p) => resolve(p));
-const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
 // What the native side runs for a picker entry: a preset, or the scene file the page ships.
 const nativeSource = (preset) => (preset === "flag" ? join(repo, "scenes/flag.json") : preset);
 mkdirSync(outDir, { recursive: true });
 const FRAMES = 120;
-const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
-const server = createServer((req, res) => {
-  const path = join(siteDir, decodeURIComponent(new URL(req.url, "http://x").pathname));
-  if (!path.startsWith(siteDir) || !existsSync(path)) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { "Content-Type": types[extname(path)] ?? "application/octet-stream" });
-  res.end(readFileSync(path));
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = `http://127.0.0.1:${server.address().port}/index.html?test`;
-const url = `${base}&backend=webgl2`;
-
-let failures = 0;
-const check = (ok, what) => { console.log(`${ok ? "ok" : "FAILED"} ${what}`); if (!ok) failures++; };
-
-const browser = await puppeteer.launch({
-  executablePath: process.env.WEFT_CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  // WebGPU on SwiftShader; the Vulkan flags let a WebGPU canvas present (without them the device
-  // is lost after about 2 s). WebGL2 on ANGLE's SwiftShader.
-  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--window-size=960,600",
-    "--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan", "--use-vulkan=swiftshader",
-    "--disable-vulkan-surface"],
-  defaultViewport: { width: 960, height: 600 },
-});
+const { server, root } = await serve(siteDir);
+const base = `${root}?test`;
+const browser = await launch();
 // A picture of the page: a screenshot (WebGL2), or read inside the page (WebGPU: page screenshots
 // of a WebGPU canvas come out blank), as PNG bytes.
 async function picture(page, backend) {
@@ -221,39 +193,7 @@ async function runBackend(backend) {
 // The page as a visitor uses it: no ?test, so the display loop steps the cloth while real pointer
 // and keyboard events pause it, pick presets, switch the backend and drop scenes; each page counts
 // its console errors and uncaught exceptions, which must be none.
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-async function visit(query) {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(base.replace("?test", `?${query}`), { waitUntil: "load" });
-  await page.waitForFunction(() => window.weft && (window.weft.ready || window.weft.error), { timeout: 60000 });
-  return { page, errors };
-}
-const errorText = (errors) => (errors.length ? `; ${errors.length} errors, the first: ${errors[0].slice(0, 160)}` : "");
-// The clock (s) once it has passed `after` (or null after `ms`).
-const clockPast = (page, after, ms = 20000) =>
-  page.waitForFunction((t) => window.weft.time() > t, { timeout: ms }, after).then(() => page.evaluate(() => window.weft.time()), () => null);
-// A <select> as a visitor works it: a click opens it, arrow keys move to the entry, Enter picks it.
-async function pickOption(page, id, value) {
-  const box = await (await page.$(`#${id}`)).boundingBox();
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  const [from, to] = await page.evaluate((i, v) => {
-    const s = document.getElementById(i);
-    return [s.selectedIndex, [...s.options].findIndex((o) => o.value === v)];
-  }, id, value);
-  for (let k = 0; k < Math.abs(to - from); ++k) await page.keyboard.press(to > from ? "ArrowDown" : "ArrowUp");
-  await page.keyboard.press("Enter");
-}
-// Files dropped on the page as a browser delivers them (the drop event with the files).
-async function dropFile(page, name, bytes, more = []) {
-  await page.evaluate(async (list) => {
-    const dt = new DataTransfer();
-    for (const [n, b64] of list) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], n));
-    window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, [[name, bytes], ...more].map(([n, b]) => [n, b.toString("base64")]));
-}
+const visit = (query) => visitPage(browser, root, query);
 // Each preset's solver, as the read-out names it.
 const solverOf = { xpbd: "xpbd:", "compute-cloth": "springs:", "spring-mesh": "jacobi:" };
 const readout = (page) => page.evaluate(() => document.getElementById("readout").textContent);
@@ -441,4 +381,4 @@ try {
   await browser.close();
   server.close();
 }
-process.exit(failures > 0 ? 1 : 0);
+process.exit(failed() > 0 ? 1 : 0);

@@ -11,10 +11,10 @@
 // view, the size), and on WebGPU the next frame waits until the GPU has finished the last one, so
 // no work queues up ahead of the GPU (a paused page submitted a draw per display frame, and the
 // next step waited behind all of them).
-import * as THREE from "three";
+import { PerspectiveCamera, Vector2, Vector3, Raycaster, Plane, Box3, BufferAttribute } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
-import { loadWeft } from "./weft_core.mjs";
-import { createGpuSolver } from "./weft_gpu.mjs";
+import { loadWeft, PIN_MODES } from "../weft_core.mjs";
+import { createGpuSolver } from "../weft_gpu.mjs";
 import { createGpuDraw } from "./gpu_draw.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -25,13 +25,30 @@ function fail(text) {
   const m = $("message");
   m.textContent = text;
   m.style.display = "block";
+  status("");
   window.weft = { ready: false, error: text };
 }
+// The loading state: what the page waits for, in the panel's header and over the page, until the
+// solver exists (the controls stay disabled until then).
+function status(text) {
+  $("status").textContent = text;
+  if (!window.weft?.ready && text) { $("message").textContent = text; $("message").style.display = "block"; }
+}
+// The panel folds to its header (on a phone it starts folded: a bottom sheet over the cloth).
+function fold(folded) {
+  $("panel").classList.toggle("collapsed", folded);
+  $("collapse").textContent = folded ? "▴" : "▾";
+  $("collapse").setAttribute("aria-expanded", String(!folded));
+  $("collapse").title = folded ? "Show the controls" : "Hide the controls";
+}
+fold(matchMedia("(max-width: 640px)").matches);
+$("collapse").addEventListener("click", () => fold(!$("panel").classList.contains("collapsed")));
 
 // The backend: WebGPU when the browser offers an adapter (unless ?backend=webgl2), else WebGL2.
 const canvas = $("view");
 const asked = params.get("backend");
 let device = null, adapterName = "";
+status("Initializing…");
 if (asked !== "webgl2" && navigator.gpu) {
   const adapter = await navigator.gpu.requestAdapter();
   if (adapter) {
@@ -56,47 +73,32 @@ if (!gpu && gl === null) {
 }
 $("backend").value = gpu ? "webgpu" : "webgl2";
 
+status("Loading the solver (weft.wasm)…");
 const weft = await loadWeft(await (await fetch("./weft.wasm")).arrayBuffer());
 const wgsl = gpu ? await (await fetch("./weft_gpu.wgsl")).text() : "";
-const renderer = gpu ? null : new THREE.WebGLRenderer({ canvas, context: gl, antialias: true });
-renderer?.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-const scene = new THREE.Scene();
-scene.background = new THREE.Color(0x20242c);
-const camera = new THREE.PerspectiveCamera(45, 1, 0.01, 200);
+status(gpu ? "Initializing the WebGPU solver…" : "Initializing the CPU solver (wasm)…");
+// WebGL2: three.js draws the cloth (gl_draw.mjs, loaded only then: the WebGPU page does without
+// three.js' renderer, its materials and shaders).
+const glDraw = gpu ? null : (await import("./gl_draw.mjs")).createGlDraw(canvas, gl);
+const camera = new PerspectiveCamera(45, 1, 0.01, 200);
 const controls = new OrbitControls(camera, canvas);
 controls.enableDamping = false;
-scene.add(new THREE.HemisphereLight(0xdde6f0, 0x30302c, 1.2));
-const key = new THREE.DirectionalLight(0xffffff, 1.6);
-key.position.set(4.5, 8, 4);
-scene.add(key);
 
-// A checker weave, mipmapped (the native renderer's texture in spirit).
-function checkerTexture() {
-  const c = document.createElement("canvas");
-  c.width = c.height = 256;
-  const g = c.getContext("2d");
-  for (let y = 0; y < 8; ++y)
-    for (let x = 0; x < 8; ++x) {
-      g.fillStyle = (x + y) % 2 ? "#c8553d" : "#f2e6d0";
-      g.fillRect(32 * x, 32 * y, 32, 32);
-    }
-  const t = new THREE.CanvasTexture(c);
-  t.wrapS = t.wrapT = THREE.RepeatWrapping;
-  t.colorSpace = THREE.SRGBColorSpace;
-  t.anisotropy = 4;
-  return t;
+let cloth = null, firstFrame = null, constraints = null, pins = [];
+let paused = false, accumulator = 0, last = performance.now(), simMs = 0;
+// The read-out's rates, over windows of at least 0.5 s: pictures drawn per second and the mean time
+// of a solver step (on WebGPU until the GPU has finished it); null until the first window ends.
+const meter = { since: performance.now(), pictures: 0, steps: 0, stepMs: 0, fps: null, step: null };
+function measure(pictures, steps, ms) {
+  meter.pictures += pictures; meter.steps += steps; meter.stepMs += ms;
+  const now = performance.now(), span = now - meter.since;
+  if (span < 500) return;
+  meter.fps = (1000 * meter.pictures) / span;
+  if (meter.steps > 0) meter.step = meter.stepMs / meter.steps;
+  Object.assign(meter, { since: now, pictures: 0, steps: 0, stepMs: 0 });
 }
-const texture = checkerTexture();
-const clothMaterial = new THREE.MeshPhongMaterial({ map: texture, side: THREE.DoubleSide, shininess: 20 });
-const wireMaterial = new THREE.MeshBasicMaterial({ color: 0x111318, wireframe: true });
-const sphereMesh = new THREE.Mesh(new THREE.SphereGeometry(1, 48, 32), new THREE.MeshPhongMaterial({ color: 0x222a38, shininess: 60 }));
-const floorMesh = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshPhongMaterial({ color: 0x9c9c98 }));
-floorMesh.rotation.x = -Math.PI / 2;
-scene.add(sphereMesh, floorMesh);
-
-let cloth = null, clothMesh = null, wireMesh = null, pinMarkers = null, firstFrame = null;
-let nodes = null, ribbons = null, constraints = null, pins = [];
-let paused = false, accumulator = 0, last = performance.now(), simMs = 0, frameMs = 0;
+// The largest stretch rest length (the drawn sphere's allowance for the cloth's chords).
+let longestEdge = 0;
 // WebGPU: the solver, the drawing, the last positions read back (for picking) and the busy flag.
 let solver = null, drawer = null, busy = false;
 let defaults = null;
@@ -110,7 +112,6 @@ function exclusive(fn) {
   tail = run.catch(() => {});
   return run;
 }
-const dampingField = { xpbd: "damping (kg/s)", jacobi: "retention", springs: "spring damping" };
 
 // The repository's scenes, shipped with the page (scenes/index.json lists them): the picker's second
 // group. A name without ".json" that is not a preset names one too (?preset=flag).
@@ -145,22 +146,41 @@ let droppedFile = null, running = "";
 const DROPPED = "dropped";
 
 // A note over the page (a dropped file that is not a scene); cleared by the next load.
-function note(text) {
+// `refused` ({preset, file}: what the WebGPU solver cannot run) adds a button that runs it on the
+// CPU fallback.
+function note(text, refused = null) {
   const m = $("message");
   m.textContent = text;
   m.style.display = text ? "block" : "none";
+  if (refused) {
+    const b = document.createElement("button");
+    b.id = "fallback";
+    b.textContent = "Run it on the CPU fallback (WebGL2)";
+    b.addEventListener("click", () => switchBackend("webgl2", refused.preset, refused.file));
+    m.append(document.createElement("br"), b);
+  }
 }
 
 // A cloth from a preset name, a shipped scene file, or a dropped scene file's bytes. A bad scene
 // shows the message the weft command prints for that file and keeps the running cloth.
-function load(preset, file = null) { return exclusive(() => loadNow(preset, file)); }
-async function loadNow(preset, file = null) {
+// `grid` ({cols, rows}, the panel's grid density) rebuilds the running cloth at another density:
+// the panel's other controls, the pins and the camera carry over.
+function load(preset, file = null, grid = null) {
+  return exclusive(async () => {
+    status(`Loading ${file?.name ?? preset}…`);
+    try { return await loadNow(preset, file, grid); } finally { status(""); }
+  });
+}
+let refused = null; // the last cloth the WebGPU solver could not run
+async function loadNow(preset, file = null, grid = null) {
   let next, shipped = null;
+  const keep = grid && cloth ? { controls: cloth.controls(), pins: $("pins").value } : null;
   try {
     if (sceneOf(preset)) preset = sceneOf(preset);
     if (sceneOf(preset)) shipped = await fetchScene(preset);
-    if (file ?? shipped) next = weft.createScene((file ?? shipped).bytes, (file ?? shipped).name, (file ?? shipped).files);
-    else next = weft.createPreset(preset);
+    const source = file ?? shipped;
+    if (source) next = weft.createScene(source.bytes, source.name, source.files, grid?.cols ?? 0, grid?.rows ?? 0);
+    else next = weft.createPreset(preset, grid?.cols ?? 0, grid?.rows ?? 0);
   } catch (e) {
     note(`weft: ${e.message}`);
     $("preset").value = running;
@@ -169,9 +189,17 @@ async function loadNow(preset, file = null) {
   const missing = gpu ? next.gpuUnsupported() : "";
   if (missing) {
     next.destroy();
-    note(`weft page: ${file ? file.name : preset}: ${missing}`);
+    refused = { preset: file ? DROPPED : preset, file };
+    note(`weft page: ${file ? file.name : preset}: ${missing}`, refused);
     $("preset").value = running;
     return false;
+  }
+  if (keep) {
+    // The running cloth's controls on the rebuilt one (what the library refuses stays as built).
+    const now = next.controls();
+    for (const name of SETTABLE_CONTROLS)
+      if (keep.controls[name] !== now[name]) try { next.setControl(name, keep.controls[name]); } catch { /* keeps the default */ }
+    if (keep.pins !== "list") try { next.setPins(keep.pins); } catch { /* keeps the scene's */ }
   }
   note("");
   sceneName = (file ?? shipped)?.name ?? "";
@@ -193,27 +221,28 @@ async function loadNow(preset, file = null) {
   }
   buildMeshes();
   firstFrame = cloth.positions();
-  defaults = cloth.params();
-  setPanel(defaults);
-  $("dampingName").textContent = dampingField[cloth.solver];
+  if (!keep) {
+    // What "Reset params" restores: the controls and the pins the cloth was made with.
+    defaults = { controls: cloth.controls(), pins: [...pins] };
+    $("pins").querySelector('option[value="list"]').hidden = PIN_MODES[defaults.controls.pinMode] !== undefined;
+  }
+  setPanel();
+  accumulator = 0;
+  if (keep) { await sync(); return true; } // the camera stays where the visitor put it
   // Camera: the second document's view for every preset, scaled to the cloth.
-  const col = cloth.colliders();
   camera.position.set(4.2, 2.8, 5.4);
   controls.target.set(0, preset === "spring-mesh" ? 0 : -0.45, 0);
   if (preset === "spring-mesh") camera.position.set(6.5, 3.5, 8.5);
   if (file || sceneOf(preset)) {
     // A scene: the same direction, framing the cloth's first frame.
-    const box = new THREE.Box3().setFromBufferAttribute(new THREE.BufferAttribute(firstFrame, 3));
-    const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
+    const box = new Box3().setFromBufferAttribute(new BufferAttribute(firstFrame, 3));
+    const centre = box.getCenter(new Vector3()), size = box.getSize(new Vector3()).length();
     controls.target.copy(centre);
-    camera.position.copy(centre).addScaledVector(new THREE.Vector3(4.2, 2.8, 5.4).normalize(), 1.6 * size + 1);
+    camera.position.copy(centre).addScaledVector(new Vector3(4.2, 2.8, 5.4).normalize(), 1.6 * size + 1);
   }
   if (params.has("view")) $("viewMode").value = params.get("view");
   if (params.has("colour")) $("colour").value = params.get("colour");
   controls.update();
-  sphereMesh.visible = col.sphere;
-  floorMesh.visible = col.floor;
-  accumulator = 0;
   await sync();
   return true;
 }
@@ -234,113 +263,109 @@ function showPicked(preset, file) {
   picker.value = running = file ? DROPPED : preset;
 }
 
-// The three.js side of the cloth (WebGL2 draws it; on WebGPU it gives the picking ray its camera
-// only): the mesh, the pins, the third document's view. Again when tearing changed the topology.
+// The cloth's constraints and pins (the pick's reach, the drawn sphere, the nodes' size) and, on
+// WebGL2, three.js' meshes of it. Again when tearing changed the topology.
 function buildMeshes() {
-  if (clothMesh) {
-    scene.remove(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
-    for (const o of [clothMesh, nodes, ribbons]) o.geometry.dispose();
-    for (const o of pinMarkers.children) o.geometry.dispose();
-    nodes.dispose();
-  }
   builtTopology = cloth.topology;
-  const geometry = new THREE.BufferGeometry();
-  geometry.setAttribute("position", new THREE.BufferAttribute(cloth.positions(), 3));
-  geometry.setAttribute("uv", new THREE.BufferAttribute(cloth.uvs(), 2));
-  geometry.setIndex(new THREE.BufferAttribute(cloth.indices(), 1));
-  geometry.computeVertexNormals();
-  clothMesh = new THREE.Mesh(geometry, clothMaterial);
-  wireMesh = new THREE.Mesh(geometry, wireMaterial);
-  wireMesh.visible = $("wireframe").checked;
-  pinMarkers = new THREE.Group();
-  pins = []; // the page never changes the pins: asked once per topology
+  pins = []; // asked again when the panel changes them
   for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pins.push(i);
-  for (const i of pins) pinMarkers.add(new THREE.Mesh(new THREE.SphereGeometry(0.035, 12, 8), new THREE.MeshPhongMaterial({ color: 0xd81f0a })));
-  geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(3 * cloth.particles), 3));
-  // The third document's own view: particles as small spheres coloured by speed, constraints as
-  // lines coloured by signed strain.
   constraints = cloth.constraintList();
-  const m = constraints.rest.length;
-  nodes = new THREE.InstancedMesh(new THREE.IcosahedronGeometry(0.25 * constraints.rest[0], 1), new THREE.MeshBasicMaterial(), cloth.particles);
-  nodes.instanceColor = new THREE.InstancedBufferAttribute(new Float32Array(3 * cloth.particles), 3);
-  const lines = new THREE.BufferGeometry();
-  lines.setAttribute("position", new THREE.BufferAttribute(new Float32Array(6 * m), 3));
-  lines.setAttribute("color", new THREE.BufferAttribute(new Float32Array(6 * m), 3));
-  ribbons = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.8 }));
-  nodes.frustumCulled = ribbons.frustumCulled = false;
-  scene.add(clothMesh, wireMesh, pinMarkers, nodes, ribbons);
+  longestEdge = 0;
+  for (let k = 0; k < constraints.rest.length; ++k) if (constraints.family[k] === 0) longestEdge = Math.max(longestEdge, constraints.rest[k]);
+  glDraw?.build(cloth, constraints, pins);
 }
 
-function setPanel(p) {
-  $("gravity").value = p.gravityY;
-  $("substeps").value = p.substeps;
-  $("damping").max = cloth.solver === "xpbd" ? 1 : cloth.solver === "springs" ? 5 : 1;
-  $("damping").value = p.damping;
-  $("wind").value = p.wind;
-}
-
-function applyPanel() {
-  cloth.setParams({ gravityY: +$("gravity").value, substeps: +$("substeps").value, damping: +$("damping").value, wind: +$("wind").value });
-}
-
-// Colour scales: speed as the third document's (teal to pink over 0..4 m/s); signed strain blue
-// (compressed) through grey to red (stretched), saturated at 2 % so that 1 % shows at half.
-function speedColour(out, k, v) {
-  const s = Math.min(1, Math.hypot(v[3 * k], v[3 * k + 1], v[3 * k + 2]) / 4);
-  out[3 * k] = 0.13 + 0.83 * s; out[3 * k + 1] = 0.83 - 0.38 * s; out[3 * k + 2] = 0.93 - 0.22 * s;
-}
-function strainColour(out, k, e) {
-  const t = Math.max(-1, Math.min(1, e / 0.02)), g = 0.78;
-  if (t >= 0) { out[3 * k] = g + (0.9 - g) * t; out[3 * k + 1] = g * (1 - t) + 0.12 * t; out[3 * k + 2] = g * (1 - t) + 0.08 * t; }
-  else { out[3 * k] = g * (1 + t) + 0.1 * -t; out[3 * k + 1] = g * (1 + t) + 0.35 * -t; out[3 * k + 2] = g + (0.95 - g) * -t; }
-}
-function strainOf(p, a, b, rest) {
-  return (Math.hypot(p[3 * b] - p[3 * a], p[3 * b + 1] - p[3 * a + 1], p[3 * b + 2] - p[3 * a + 2]) - rest) / rest;
-}
-
-function syncViews(p) {
-  const view = $("viewMode").value, colour = $("colour").value;
-  clothMesh.visible = view !== "nodes";
-  wireMesh.visible = clothMesh.visible && $("wireframe").checked;
-  nodes.visible = ribbons.visible = view !== "cloth";
-  const v = colour === "speed" || nodes.visible ? cloth.velocities() : null;
-  // The cloth: its texture, or per-vertex speed / mean signed strain of its stretch constraints.
-  const wantColours = colour !== "texture";
-  if (clothMaterial.vertexColors !== wantColours) {
-    clothMaterial.vertexColors = wantColours;
-    clothMaterial.map = wantColours ? null : texture;
-    clothMaterial.needsUpdate = true;
+// The panel's sliders: the control each sets (weft_core's controls()), its range and how its value
+// reads, for the running cloth's solver. A log slider holds log10 of the value. The read-outs show
+// the values the library has (read back after each change), not the sliders' positions.
+const SETTABLE_CONTROLS = ["gravityY", "substeps", "damping", "wind", "stiffness", "mass", "windFrequency", "floor", "sphereRadius", "timeStep", "sphereMoving"];
+const SLIDERS = ["gravity", "stiffness", "damping", "mass", "wind", "windFrequency", "density", "substeps", "timeStep", "sphereRadius"];
+const sig = (v, digits = 3) => (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(1).replace("e+", "e") : String(+v.toPrecision(digits)));
+function sliderSpec(id, c) {
+  const solver = cloth.solver;
+  switch (id) {
+    case "gravity": return { control: "gravityY", min: -30, max: 0, step: 0.1, text: (v) => `${v.toFixed(1)} m/s²` };
+    case "stiffness":
+      if (solver === "xpbd") return { control: "stiffness", name: "stiffness", log: true, min: 2, max: 9, step: 0.05, text: (v) => `${sig(v)} N/m`, title: "1 / stretch compliance (XPBD)" };
+      if (solver === "jacobi") return { control: "stiffness", name: "stiffness", min: 0, max: 0.99, step: 0.01, text: (v) => `s ${v.toFixed(2)}`, title: "relaxation s of each Jacobi sweep, 0 to 1" };
+      return { control: "stiffness", name: "stiffness", log: true, min: 1, max: 5, step: 0.05, text: (v) => `${sig(v)} N/m`, title: "spring stiffness" };
+    case "damping":
+      if (solver === "xpbd") return { control: "damping", name: "damping", min: 0, max: 1, step: 0.001, text: (v) => `${v.toFixed(3)} kg/s`, title: "velocity damping" };
+      if (solver === "jacobi") return { control: "damping", name: "retention", min: 0.9, max: 1, step: 0.001, text: (v) => `${v.toFixed(3)}/sub`, title: "velocity kept per substep" };
+      return { control: "damping", name: "damping", min: 0, max: 5, step: 0.01, text: (v) => `${v.toFixed(2)} N·s/m`, title: "damper along each spring" };
+    case "mass": return { control: "mass", log: true, min: -3, max: 1, step: 0.05, text: (v) => `${sig(v)} kg`, title: "mass of each particle" };
+    case "wind": return { control: "wind", min: 0, max: 10, step: 0.1, text: (v) => (v === 0 ? "off" : `${v.toFixed(1)} ${c.windMode === 1 || (c.windMode === 0 && solver === "springs") ? "m/s²" : "N"}`),
+      title: solver === "springs" ? "gusts (the second document's wind)" : "an oscillating wave along the columns" };
+    case "windFrequency": return { control: "windFrequency", min: 0, max: 5, step: 0.05, text: (v) => `${v.toFixed(2)} Hz`, disabled: solver === "springs" || c.windMode === 1,
+      title: "the wave wind's frequency (the gusts have their own)" };
+    case "density": return { control: "cols", min: 4, max: 128, step: 1, text: (v) => (c.cols ? `${v} × ${rowsFor(v)}` : "mesh"), disabled: !c.cols,
+      title: "particles per row: rebuilds the cloth (a grid's)" };
+    case "substeps": return { control: "substeps", min: 1, max: 128, step: 1, text: (v) => `${v}/frame` };
+    case "timeStep": return { control: "timeStep", log: true, min: -4.3, max: -2.3, step: 0.01, text: (v) => `${(1000 * v).toFixed(2)} ms`,
+      title: "simulated time of one substep (a frame is substeps of them)" };
+    case "sphereRadius": return { control: "sphereRadius", min: 0.1, max: 2.5, step: 0.01, text: (v) => `${v.toFixed(2)} m`, disabled: !c.sphere };
   }
-  if (wantColours && clothMesh.visible) {
-    const c = clothMesh.geometry.getAttribute("color");
-    if (colour === "speed") for (let i = 0; i < cloth.particles; ++i) speedColour(c.array, i, v);
-    else {
-      const sum = new Float32Array(cloth.particles), count = new Uint16Array(cloth.particles);
-      for (let k = 0; k < constraints.rest.length; ++k) {
-        if (constraints.family[k] !== 0) continue;
-        const a = constraints.pairs[2 * k], b = constraints.pairs[2 * k + 1], e = strainOf(p, a, b, constraints.rest[k]);
-        sum[a] += e; sum[b] += e; count[a]++; count[b]++;
-      }
-      for (let i = 0; i < cloth.particles; ++i) strainColour(c.array, i, count[i] ? sum[i] / count[i] : 0);
-    }
-    c.needsUpdate = true;
+}
+// The grid density's rows for cols columns (the cloth's own aspect).
+const rowsFor = (cols) => Math.max(2, Math.round((cols * defaults.controls.rows) / defaults.controls.cols));
+const output = (id) => document.querySelector(`output[for="${id}"]`);
+
+// Every control shows the state of the solver (read back from the library). `except`: the slider
+// being dragged keeps its position.
+function setPanel(except = null) {
+  const c = cloth.controls();
+  for (const id of SLIDERS) {
+    const spec = sliderSpec(id, c), input = $(id), value = c[spec.control];
+    Object.assign(input, { min: spec.min, max: spec.max, step: spec.step, disabled: !!spec.disabled });
+    input.title = spec.title ?? "";
+    if (spec.name) $(`${id}Name`).textContent = spec.name;
+    if (input !== except) input.value = spec.log ? Math.log10(value) : value;
+    output(id).textContent = spec.text(value);
   }
-  if (nodes.visible) {
-    const matrix = new THREE.Matrix4();
-    for (let i = 0; i < cloth.particles; ++i) {
-      nodes.setMatrixAt(i, matrix.makeTranslation(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
-      speedColour(nodes.instanceColor.array, i, v);
-    }
-    nodes.instanceMatrix.needsUpdate = nodes.instanceColor.needsUpdate = true;
-    const lp = ribbons.geometry.getAttribute("position"), lc = ribbons.geometry.getAttribute("color");
-    for (let k = 0; k < constraints.rest.length; ++k) {
-      const a = constraints.pairs[2 * k], b = constraints.pairs[2 * k + 1];
-      for (let j = 0; j < 3; ++j) { lp.array[6 * k + j] = p[3 * a + j]; lp.array[6 * k + 3 + j] = p[3 * b + j]; }
-      strainColour(lc.array, 2 * k, strainOf(p, a, b, constraints.rest[k]));
-      for (let j = 0; j < 3; ++j) lc.array[6 * k + 3 + j] = lc.array[6 * k + j];
-    }
-    lp.needsUpdate = lc.needsUpdate = true;
+  $("floor").checked = c.floor !== 0;
+  $("sphereMoving").checked = c.sphereMoving !== 0;
+  $("sphereMoving").disabled = !c.sphere;
+  const mode = PIN_MODES[c.pinMode] ?? "list";
+  $("pins").value = mode;
+  $("pins").querySelector('option[value="corners"]').disabled = !c.cols;
+  $("pause").textContent = paused ? "Resume" : "Pause";
+}
+
+// A slider moved: its control through the library's setter (a grid density rebuilds the cloth
+// when let go), then the panel from what the library has.
+async function applySlider(id, final) {
+  const input = $(id), spec = sliderSpec(id, cloth.controls()), value = spec.log ? 10 ** +input.value : +input.value;
+  if (id === "density") {
+    output(id).textContent = spec.text(value);
+    if (!final || value === cloth.controls().cols) return;
+    await loadNow(running === DROPPED ? "" : running, running === DROPPED ? droppedFile : null, { cols: value, rows: rowsFor(value) });
+    return;
   }
+  try { cloth.setControl(spec.control, value); } catch (e) { note(`weft: ${e.message}`); }
+  if (gpu && spec.control === "mass") await solver.uploadInverseMasses();
+  setPanel(input);
+  dirty = true;
+}
+// The pins: a mode of the library, or the scene's own list back.
+async function applyPins() {
+  const mode = $("pins").value;
+  try { cloth.setPins(mode === "list" ? defaults.pins : mode); } catch (e) { note(`weft: ${e.message}`); }
+  pins = [];
+  for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pins.push(i);
+  if (gpu) { await solver.uploadInverseMasses(); drawer.setPins(pins); }
+  glDraw?.setPins(pins);
+  setPanel();
+  await sync();
+}
+// Every control back to what the cloth was made with (and its grid density).
+async function resetParams() {
+  const c = defaults.controls;
+  if (c.cols && cloth.controls().cols !== c.cols) {
+    await loadNow(running === DROPPED ? "" : running, running === DROPPED ? droppedFile : null, { cols: c.cols, rows: c.rows });
+  }
+  for (const name of SETTABLE_CONTROLS) if (cloth.controls()[name] !== c[name]) try { cloth.setControl(name, c[name]); } catch { /* as it is */ }
+  $("pins").value = PIN_MODES[c.pinMode] ?? "list";
+  await applyPins();
 }
 
 // The drawn state from the solver: positions, normals, colliders, pin markers, the views. On
@@ -349,18 +374,23 @@ async function sync() {
   dirty = true;
   if (gpu) return;
   if (cloth.topology !== builtTopology) buildMeshes();
-  const p = cloth.positions();
-  const attr = clothMesh.geometry.getAttribute("position");
-  attr.array.set(p);
-  attr.needsUpdate = true;
-  clothMesh.geometry.computeVertexNormals();
-  clothMesh.geometry.computeBoundingSphere();
   const col = cloth.colliders();
-  sphereMesh.position.set(...col.center);
-  sphereMesh.scale.setScalar(col.radius);
-  floorMesh.position.y = col.floorHeight;
-  pins.forEach((i, k) => pinMarkers.children[k].position.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
-  syncViews(p);
+  glDraw.sync(cloth, cloth.positions(), { colliders: col, sphereRadius: drawnSphereRadius(col), view: $("viewMode").value, colour: $("colour").value, wireframe: $("wireframe").checked });
+}
+
+// The sphere as drawn: inside the surface the cloth rests on (radius + contact thickness) by the
+// sag of the cloth's triangles there. A triangle whose corners lie on that surface is a chord
+// plane sqrt(R^2 - rho^2) from the centre (rho its circumradius, at most 0.8 of the longest
+// stretch edge with some stretch); a sphere drawn any larger shows through the cloth between its
+// corners as dark speckles (compute-cloth rests at the collision radius itself: thickness 0). Less
+// another 0.1 % of R for the depth buffer; never larger than the collider's own radius.
+// `?sphere=collider` draws it at the collider's radius as before (the page test's check that it
+// counts the speckles).
+const sphereAsCollider = params.get("sphere") === "collider";
+function drawnSphereRadius(col) {
+  if (sphereAsCollider) return col.radius;
+  const surface = col.radius + col.thickness, rho = 0.8 * longestEdge;
+  return Math.min(col.radius, Math.sqrt(Math.max(surface * surface - rho * rho, 0)) - 1e-3 * surface);
 }
 
 // One frame of the simulation on the page's backend.
@@ -373,6 +403,7 @@ async function stepFrames(count) {
   const t0 = performance.now();
   for (let i = 0; i < count; ++i) await stepOne();
   simMs = (performance.now() - t0) / Math.max(count, 1);
+  measure(0, count, simMs * count);
   await sync();
 }
 
@@ -388,12 +419,14 @@ function hostChanged(particle = -1) {
   else solver.upload();
 }
 
+// The canvas in device pixels (devicePixelRatio, at most 2) on either backend.
+const pixelRatio = () => Math.min(window.devicePixelRatio || 1, 2);
 function resize() {
   const w = canvas.clientWidth, h = canvas.clientHeight;
-  const ratio = gpu ? 1 : renderer.getPixelRatio();
+  const ratio = pixelRatio();
   if (canvas.width !== Math.floor(w * ratio) || canvas.height !== Math.floor(h * ratio)) {
-    if (gpu) { canvas.width = w; canvas.height = h; }
-    else renderer.setSize(w, h, false);
+    if (gpu) { canvas.width = Math.floor(w * ratio); canvas.height = Math.floor(h * ratio); }
+    else glDraw.resize(w, h, ratio);
     camera.aspect = w / Math.max(h, 1);
     camera.updateProjectionMatrix();
     return true;
@@ -411,13 +444,13 @@ async function draw(capture = false) {
     const col = cloth.colliders();
     image = await drawer.draw(camera, {
       origin: cloth.origin(), colour: $("colour").value, view: $("viewMode").value, wireframe: $("wireframe").checked,
-      sphere: { enabled: col.sphere, center: col.center, radius: col.radius }, floor: { enabled: col.floor, height: col.floorHeight },
+      sphere: { enabled: col.sphere, center: col.center, radius: drawnSphereRadius(col) }, floor: { enabled: col.floor, height: col.floorHeight },
       nodeRadius: 0.25 * constraints.rest[0],
     }, capture);
     // The frame in flight: the next one starts when the GPU has drawn this one.
     await device.queue.onSubmittedWorkDone();
   } else {
-    renderer.render(scene, camera);
+    glDraw.render(camera);
   }
   dirty = false;
   readout();
@@ -425,35 +458,41 @@ async function draw(capture = false) {
 }
 
 function readout() {
+  const rate = meter.fps === null ? "measuring…" : `${meter.fps.toFixed(1)} fps · step ${meter.step === null ? "–" : `${meter.step.toFixed(2)} ms`}`;
   const text =
-    `frame ${frameMs.toFixed(2)} ms · sim ${simMs.toFixed(2)} ms\n` +
+    `${paused ? "paused" : rate}${meter.fps === null || paused ? "" : " (0.5 s mean)"}\n` +
     (gpu ? `backend WebGPU (WGSL solver, ${solver.dispatchesPerFrame()} dispatches/frame)\nadapter ${adapterName}\n`
       : `backend wasm CPU solver · WebGL2\n`) +
     (sceneName ? `scene ${sceneName}${cloth.sceneCloths > 1 ? ` (its first of ${cloth.sceneCloths} cloths)` : ""}\n` : "") +
     `${cloth.solver}: ${cloth.particles} particles, ${cloth.constraints} constraints, ${cloth.colors} colours\n` +
     `t = ${cloth.time().toFixed(2)} s${paused ? " (paused)" : ""}`;
   if ($("readout").textContent !== text) $("readout").textContent = text;
+  // Folded, the header keeps the rate in view.
+  const short = paused ? "paused" : meter.fps === null ? "" : `${meter.fps.toFixed(1)} fps`;
+  if ($("rate").textContent !== short) $("rate").textContent = short;
 }
 
 async function frame() {
   const now = performance.now();
   const dt = Math.min((now - last) / 1000, 0.25);
   last = now;
-  frameMs = 0.9 * frameMs + 0.1 * dt * 1000;
+  let steps = 0, ms = 0;
   if (!paused) {
     accumulator += dt;
-    let steps = 0;
-    const t0 = performance.now();
-    while (accumulator >= cloth.timeStep && steps < 4) {
+    const t0 = performance.now(), timeStep = cloth.timeStep;
+    while (accumulator >= timeStep && steps < 4) {
       await stepOne();
-      accumulator -= cloth.timeStep;
+      accumulator -= timeStep;
       ++steps;
     }
     if (steps === 4) accumulator = 0; // behind: drop the backlog rather than spiral
-    if (steps > 0) { simMs = (performance.now() - t0) / steps; await sync(); }
+    ms = performance.now() - t0;
+    if (steps > 0) { simMs = ms / steps; await sync(); }
   }
-  if (resize() || dirty) await draw();
-  else readout();
+  const drawn = resize() || dirty;
+  if (drawn) await draw();
+  measure(drawn ? 1 : 0, steps, ms);
+  if (!drawn) readout();
 }
 
 // The display loop; a frame (steps and picture, on WebGPU until the GPU is done) finishes before
@@ -469,11 +508,11 @@ function loop() {
 
 // Dragging a node: the nearest particle to the ray's hit on the cloth is grabbed and follows the
 // pointer on the camera-facing plane through it.
-const raycaster = new THREE.Raycaster();
+const raycaster = new Raycaster();
 let dragPlane = null;
 function pointerRay(event) {
   const r = canvas.getBoundingClientRect();
-  const ndc = new THREE.Vector2(((event.clientX - r.left) / r.width) * 2 - 1, -((event.clientY - r.top) / r.height) * 2 + 1);
+  const ndc = new Vector2(((event.clientX - r.left) / r.width) * 2 - 1, -((event.clientY - r.top) / r.height) * 2 + 1);
   raycaster.setFromCamera(ndc, camera);
   return raycaster;
 }
@@ -482,19 +521,11 @@ let grabbedParticle = -1, grabbing = null;
 // the ray, among those within two spacings of it, from positions read back.
 async function pick(ray) {
   if (!gpu) {
-    const hit = ray.intersectObject(clothMesh)[0];
-    if (!hit) return -1;
-    const p = cloth.positions();
-    let best = -1, bestD = Infinity;
-    for (const i of [hit.face.a, hit.face.b, hit.face.c]) {
-      const d = hit.point.distanceToSquared(new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
-      if (d < bestD) { bestD = d; best = i; }
-    }
-    return best;
+    return glDraw.pick(ray, cloth.positions());
   }
   const p = await positions();
   const limit = 2 * constraints.rest[0];
-  let best = -1, bestD = limit * limit, v = new THREE.Vector3();
+  let best = -1, bestD = limit * limit, v = new Vector3();
   for (let i = 0; i < cloth.particles; ++i) {
     const d = ray.ray.distanceSqToPoint(v.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
     if (d < bestD) { bestD = d; best = i; }
@@ -506,8 +537,8 @@ async function grabAt(event) {
   const best = await pick(ray);
   if (best < 0) return false;
   const p = await positions();
-  const at = new THREE.Vector3(p[3 * best], p[3 * best + 1], p[3 * best + 2]);
-  dragPlane = new THREE.Plane().setFromNormalAndCoplanarPoint(camera.getWorldDirection(new THREE.Vector3()), at);
+  const at = new Vector3(p[3 * best], p[3 * best + 1], p[3 * best + 2]);
+  dragPlane = new Plane().setFromNormalAndCoplanarPoint(camera.getWorldDirection(new Vector3()), at);
   cloth.grab(best, at.toArray());
   grabbedParticle = best;
   hostChanged(best);
@@ -517,7 +548,7 @@ async function grabAt(event) {
 canvas.addEventListener("pointerdown", (e) => { if (e.button === 0) grabbing = exclusive(() => grabAt(e)).finally(() => { grabbing = null; }); });
 canvas.addEventListener("pointermove", (e) => {
   if (!dragPlane) return;
-  const target = pointerRay(e).ray.intersectPlane(dragPlane, new THREE.Vector3());
+  const target = pointerRay(e).ray.intersectPlane(dragPlane, new Vector3());
   if (target) cloth.moveGrab(target.toArray());
 });
 window.addEventListener("pointerup", async () => {
@@ -534,14 +565,16 @@ window.addEventListener("pointerup", async () => {
 });
 
 const resetCloth = () => exclusive(() => { cloth.reset(); hostChanged(); return sync(); });
+const togglePause = () => { paused = !paused; dirty = true; $("pause").textContent = paused ? "Resume" : "Pause"; };
+const setSphereMoving = (on) => exclusive(() => { cloth.setControl("sphereMoving", on ? 1 : 0); setPanel(); });
 // The shortcuts. A key aimed at a form control is the control's (a select takes letters as
 // type-ahead, a checkbox Space, a slider the arrows): no shortcut then. A control used with the
 // pointer gives the focus back to the page afterwards, so that the shortcuts work again.
 const isControl = (t) => t instanceof Element && t.matches("input, select, textarea, button");
 window.addEventListener("keydown", (e) => {
   if (isControl(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.code === "Space") { paused = !paused; dirty = true; e.preventDefault(); }
-  else if (e.code === "KeyS") exclusive(() => cloth.setSphereMoving(!cloth.colliders().moving));
+  if (e.code === "Space") { togglePause(); e.preventDefault(); }
+  else if (e.code === "KeyS") setSphereMoving(!cloth.colliders().moving);
   else if (e.code === "KeyR") resetCloth();
 });
 let byPointer = false;
@@ -557,9 +590,20 @@ $("preset").addEventListener("change", (e) => {
   if (v === DROPPED) load("", droppedFile);
   else load(v);
 });
-for (const id of ["gravity", "substeps", "damping", "wind"]) $(id).addEventListener("input", () => exclusive(applyPanel));
+for (const id of SLIDERS) {
+  $(id).addEventListener("input", () => exclusive(() => applySlider(id, false)));
+  $(id).addEventListener("change", () => exclusive(() => applySlider(id, true)));
+}
+$("pins").addEventListener("change", () => exclusive(applyPins));
+$("floor").addEventListener("change", (e) => exclusive(() => {
+  try { cloth.setControl("floor", e.target.checked ? 1 : 0); } catch (err) { note(`weft: ${err.message}`); }
+  setPanel();
+  return sync();
+}));
+$("sphereMoving").addEventListener("change", (e) => setSphereMoving(e.target.checked));
 for (const id of ["wireframe", "viewMode", "colour"]) $(id).addEventListener("change", () => exclusive(sync));
-$("resetParams").addEventListener("click", () => exclusive(() => { setPanel(defaults); applyPanel(); }));
+$("pause").addEventListener("click", togglePause);
+$("resetParams").addEventListener("click", () => exclusive(resetParams));
 $("resetCloth").addEventListener("click", resetCloth);
 controls.addEventListener("change", () => { dirty = true; });
 window.addEventListener("resize", () => { dirty = true; });
@@ -586,18 +630,19 @@ $("open").addEventListener("change", async (e) => {
 });
 // The backend switch reloads the page with what the picker shows (a dropped scene through
 // sessionStorage, its bytes as base64).
-$("backend").addEventListener("change", (e) => {
-  params.set("backend", e.target.value);
-  params.set("preset", $("preset").value);
-  if ($("preset").value === DROPPED) {
+$("backend").addEventListener("change", (e) => switchBackend(e.target.value, $("preset").value, droppedFile));
+function switchBackend(backend, preset, file) {
+  params.set("backend", backend);
+  params.set("preset", preset);
+  if (preset === DROPPED) {
     const base64 = (bytes) => { let bin = ""; for (const b of bytes) bin += String.fromCharCode(b); return btoa(bin); };
-    const files = Object.fromEntries(Object.entries(droppedFile.files ?? {}).map(([k, v]) => [k, base64(v)]));
+    const files = Object.fromEntries(Object.entries(file.files ?? {}).map(([k, v]) => [k, base64(v)]));
     try {
-      sessionStorage.setItem("weft.dropped", JSON.stringify({ name: droppedFile.name, bytes: base64(droppedFile.bytes), files }));
+      sessionStorage.setItem("weft.dropped", JSON.stringify({ name: file.name, bytes: base64(file.bytes), files }));
     } catch { params.delete("preset"); } // too large to keep: the default preset
   }
   location.search = params.toString();
-});
+}
 // A dropped scene carried over a backend switch.
 function keptDrop() {
   try {
@@ -613,12 +658,15 @@ function keptDrop() {
 {
   const first = params.get("preset") ?? "xpbd", kept = first === DROPPED ? keptDrop() : null;
   if (!(await load(first === DROPPED ? (kept ? "" : "xpbd") : first, kept))) {
-    const said = $("message").textContent;
+    const said = $("message").firstChild?.textContent ?? "", what = refused;
     await load("xpbd");
-    note(said);
+    note(said, what);
   }
 }
 await draw();
+// Ready: the controls show the solver's state and take input.
+status("");
+$("controls").disabled = false;
 requestAnimationFrame(loop);
 
 // The browser tests' handle: load a preset, step frames, read positions, draw (and on WebGPU
@@ -632,30 +680,74 @@ window.weft = {
   stepFrames: (n) => exclusive(async () => { if (!paused) await stepFrames(n); await draw(); return cloth.time(); }),
   positions: () => exclusive(async () => Array.from(await positions())),
   firstFrame() { return Array.from(firstFrame); },
-  message: () => ($("message").style.display === "none" ? "" : $("message").textContent),
+  message: () => ($("message").style.display === "none" ? "" : $("message").firstChild?.textContent ?? ""),
   scene: () => sceneName,
   dropped: () => dropped, // drops handled so far
   paused() { return paused; },
   sphereMoving: () => cloth.colliders().moving,
   draw: (capture) => exclusive(() => draw(capture)),
-  // The picture as RGBA bytes (WebGPU: read inside the page), as a base64 string.
-  // The picture read back inside the page, as PNG (base64).
-  async capture() {
-    const image = await exclusive(() => draw(true));
-    const c = document.createElement("canvas");
-    c.width = image.width;
-    c.height = image.height;
-    c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(image.rgba.buffer), image.width, image.height), 0, 0);
-    return { width: image.width, height: image.height, png: c.toDataURL("image/png").split(",")[1] };
+  // The picture read back inside the page (WebGPU: page screenshots of a WebGPU canvas come out
+  // blank in headless Chromium), as RGBA bytes in base64 (`png`: as PNG).
+  async capture(png = true) {
+    let width, height, rgba;
+    if (gpu) ({ width, height, rgba } = await exclusive(() => draw(true)));
+    else {
+      await exclusive(() => draw());
+      const c = Object.assign(document.createElement("canvas"), { width: canvas.width, height: canvas.height });
+      const g = c.getContext("2d");
+      g.drawImage(canvas, 0, 0);
+      ({ width, height } = c);
+      rgba = new Uint8Array(g.getImageData(0, 0, width, height).data.buffer);
+    }
+    if (!png) {
+      let bin = "";
+      for (let k = 0; k < rgba.length; k += 0x8000) bin += String.fromCharCode(...rgba.subarray(k, k + 0x8000));
+      return { width, height, rgba: btoa(bin) };
+    }
+    const c = Object.assign(document.createElement("canvas"), { width, height });
+    c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer), width, height), 0, 0);
+    return { width, height, png: c.toDataURL("image/png").split(",")[1] };
+  },
+  // Screen position (CSS pixels) of a world point.
+  projectPoint(p) {
+    const v = new Vector3(...p).project(camera), r = canvas.getBoundingClientRect();
+    return [r.left + (v.x + 1) / 2 * r.width, r.top + (1 - v.y) / 2 * r.height];
   },
   simMs: () => simMs,
+  // The read-out's rates (null until the first 0.5 s window has ended).
+  fps: () => meter.fps,
+  stepMs: () => meter.step,
+  // The solver's state: the library's controls and, on WebGPU, the pinned particles as the GPU
+  // has them (inverse mass 0), read back.
+  async state() {
+    return exclusive(async () => {
+      const c = cloth.controls();
+      let onSolver = c.pinned, mass = c.mass;
+      if (gpu) {
+        const w = await solver.inverseMasses();
+        onSolver = w.filter((v) => v === 0).length;
+        mass = 1 / w.find((v) => v > 0);
+      }
+      return { ...c, particles: cloth.particles, timeStepFrame: cloth.timeStep, pinnedOnSolver: onSolver, massOnSolver: mass };
+    });
+  },
+  // The panel as it reads: each slider's read-out, the checkboxes, the pins.
+  panel: () => ({
+    ...Object.fromEntries(SLIDERS.map((id) => [id, output(id).textContent])),
+    floor: $("floor").checked, sphereMoving: $("sphereMoving").checked, pins: $("pins").value, pause: $("pause").textContent,
+    disabled: $("controls").disabled,
+  }),
+  // The camera (position and target, world); the sphere's radius as drawn.
+  setCamera: (position, target) => exclusive(async () => { camera.position.set(...position); controls.target.set(...target); controls.update(); dirty = true; await draw(); }),
+  drawnSphereRadius: () => drawnSphereRadius(cloth.colliders()),
   time: () => cloth.time(),
   warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded
   async project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
     const p = await exclusive(positions);
-    const v = new THREE.Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
+    const v = new Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
     const r = canvas.getBoundingClientRect();
     return [r.left + (v.x + 1) / 2 * r.width, r.top + (1 - v.y) / 2 * r.height];
   },
   grabbed: () => dragPlane !== null,
+  grabbedParticle: () => grabbedParticle,
 };

@@ -174,10 +174,13 @@ export async function createGpuDraw(device, canvas, solver, { uvs, pins }) {
   const floorIdx = buffer(new Uint32Array([0, 2, 1, 1, 2, 3]), GPUBufferUsage.INDEX);
   const vertexLayout = [{ arrayStride: 24, attributes: [{ shaderLocation: 0, offset: 0, format: "float32x3" }, { shaderLocation: 1, offset: 12, format: "float32x3" }] }];
   const depthStencil = { format: "depth24plus", depthWriteEnabled: true, depthCompare: "less" };
+  // 4x MSAA, as the WebGL2 page (three.js with antialias): drawn into a multisampled target,
+  // resolved into the canvas.
+  const SAMPLES = 4;
   const pipeline = (vs, fs, topology, buffers = []) => device.createRenderPipelineAsync({
     layout: "auto", vertex: { module, entryPoint: vs, buffers },
     fragment: { module, entryPoint: fs, targets: [{ format }] },
-    primitive: { topology, cullMode: "none" }, depthStencil,
+    primitive: { topology, cullMode: "none" }, depthStencil, multisample: { count: SAMPLES },
   });
   const [cloth, wire, solid, node, ribbon] = await Promise.all([
     pipeline("clothVs", "clothFs", "triangle-list"), pipeline("clothVs", "wireFs", "line-list"),
@@ -200,16 +203,25 @@ export async function createGpuDraw(device, canvas, solver, { uvs, pins }) {
     solid: group0(solid, [0]), node: group0(node, [0, 1, 3]), ribbon: group0(ribbon, [0, 1, 7]),
   };
   object("sphere", solid); object("floor", solid);
-  object("pins", node, buffer(new Uint32Array(pins.length ? pins : [0]), GPUBufferUsage.STORAGE));
+  let pinList = null;
+  function setPins(list) {
+    pins = list;
+    pinList?.destroy();
+    pinList = buffer(new Uint32Array(pins.length ? pins : [0]), GPUBufferUsage.STORAGE);
+    object("pins", node, pinList);
+  }
+  setPins(pins);
   object("nodes", node, buffer(Uint32Array.from({ length: n }, (_, i) => i), GPUBufferUsage.STORAGE));
-  let depth = null;
+  let depth = null, msaa = null;
 
   // One picture of the current state. `capture`: also copy it out (RGBA bytes, rows of width).
   async function draw(camera, { origin, colour, view, wireframe, sphere, floor, nodeRadius }, capture = false) {
     const w = canvas.width, h = canvas.height;
     if (!depth || depth.width !== w || depth.height !== h) {
       depth?.destroy();
-      depth = device.createTexture({ size: [w, h], format: "depth24plus", usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      msaa?.destroy();
+      depth = device.createTexture({ size: [w, h], format: "depth24plus", sampleCount: SAMPLES, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      msaa = device.createTexture({ size: [w, h], format, sampleCount: SAMPLES, usage: GPUTextureUsage.RENDER_ATTACHMENT });
     }
     const vp = camera.projectionMatrix.clone().multiply(camera.matrixWorldInverse);
     const data = new ArrayBuffer(112), f = new Float32Array(data), u = new Uint32Array(data);
@@ -226,7 +238,8 @@ export async function createGpuDraw(device, canvas, solver, { uvs, pins }) {
     const target = context.getCurrentTexture();
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginRenderPass({
-      colorAttachments: [{ view: target.createView(), clearValue: { r: 0x20 / 255, g: 0x24 / 255, b: 0x2c / 255, a: 1 }, loadOp: "clear", storeOp: "store" }],
+      colorAttachments: [{ view: msaa.createView(), resolveTarget: target.createView(),
+        clearValue: { r: 0x20 / 255, g: 0x24 / 255, b: 0x2c / 255, a: 1 }, loadOp: "clear", storeOp: "discard" }],
       depthStencilAttachment: { view: depth.createView(), depthClearValue: 1, depthLoadOp: "clear", depthStoreOp: "store" },
     });
     const mesh = (p, g, name, verts, idx, count, instances = 1) => {
@@ -267,5 +280,5 @@ export async function createGpuDraw(device, canvas, solver, { uvs, pins }) {
     out.destroy();
     return { width: w, height: h, rgba };
   }
-  return { draw, destroy() { depth?.destroy(); } };
+  return { draw, setPins, samples: SAMPLES, destroy() { depth?.destroy(); msaa?.destroy(); pinList?.destroy(); } };
 }
