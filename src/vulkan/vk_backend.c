@@ -1434,8 +1434,9 @@ static void RecordClothEnd(Recorder* rec, const wfWorld* world, const wfCloth* c
 	BeginStage(rec, WF_STAGE_NORMALS);
 	UseSet(rec, 0);
 	Dispatch(rec, WF_VK_PIPE_NORMALS, 0, n, 0, 0);
-	// Contacts at the last substep's end; WF_VK_CHECK_PER_THREAD particles an invocation.
-	Dispatch(rec, WF_VK_PIPE_CHECK, 0, (n + WF_VK_CHECK_PER_THREAD - 1) / WF_VK_CHECK_PER_THREAD, (uint32_t)(step->substeps - 1), 0);
+	// Contacts at the last substep's end; one particle an invocation, several for a large cloth.
+	const uint32_t per = (uint32_t)n > WF_VK_CHECK_SPREAD_ABOVE ? WF_VK_CHECK_PER_THREAD_LARGE : 1u;
+	Dispatch(rec, WF_VK_PIPE_CHECK, 0, ((uint32_t)n + per - 1) / per, (uint32_t)(step->substeps - 1), 0);
 }
 
 // Every cloth's contact_grid pass with `flags` (the world arrays' export or the move back), each at

@@ -39,8 +39,8 @@ vec4 WfGroupSum(vec4 v, uint t)
 
 void main()
 {
-	// Invocation e of T takes particles e, e + T, ... (WF_VK_CHECK_PER_THREAD of them): fewer
-	// workgroups, so fewer partials for the last one to sum.
+	// Invocation e of T takes particles e, e + T, ...: one, or for a large cloth several
+	// (WF_VK_CHECK_PER_THREAD_LARGE), so that the last workgroup has fewer partials to sum.
 	const uint e = WfElement(), t = gl_LocalInvocationID.x, n = P.particleCount;
 	const uint threads = pc.count;
 	vec4 terms = vec4(0.0);

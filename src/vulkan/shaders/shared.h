@@ -39,8 +39,12 @@ typedef struct wfVkVec4 { float x, y, z, w; } wfVkVec4;
 
 // Threads per workgroup of every kernel (1D; large counts spill into gl_WorkGroupID.y).
 #define WF_VK_GROUP_SIZE 128
-#define WF_VK_CHECK_PER_THREAD 1 // check.comp: particles per invocation (8 made the
-								 // small cases latency-bound: +7 us a frame on the H200)
+// check.comp's particles per invocation: one for a small cloth (eight made each invocation's loads a
+// chain of eight round trips, +7 us a frame of spring-mesh on the H200), eight past
+// WF_VK_CHECK_SPREAD_ABOVE particles (one left the last workgroup 8 192 partials to sum, xpbd 1024^2
+// +3.9 % against +1.7 % with eight).
+#define WF_VK_CHECK_PER_THREAD_LARGE 8
+#define WF_VK_CHECK_SPREAD_ABOVE 131072
 // Frame buffers hold one substep record per substep, up to the largest substep count allowed:
 // this is wfStepDef.substeps' upper bound (its field table in defs.c reads it from here).
 #define WF_VK_MAX_SUBSTEPS 4096
