@@ -156,27 +156,8 @@ test_multi_cloth() {
 }
 
 # Waits until weft has finished frame N of its --obj folder (the signal handlers are in place then).
-wait_for_frame() { # FOLDER N PID
-	local i name
-	name=$(printf 'frame_%04d.obj' "$2")
-	for i in $(seq 200); do
-		[ -e "$1/$name" ] && return 0
-		kill -0 "$3" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
 
 # Waits up to 20 s for a process to end; kills it and fails if it does not.
-wait_for_exit() { # PID WHAT
-	local i
-	for i in $(seq 200); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$1"
-	fail "$2 did not stop within 20 s"
-}
 
 # SIGTERM (like SIGINT) stops after the frame in progress: exit 130, and the outputs keep the frames
 # finished so far: one OBJ file and one CSV row each, the CSV renamed into place, no temporaries.

@@ -24,3 +24,26 @@ expect_code() {
 expect_stderr() {
 	grep -qF -- "$1" "$tmp/stderr" || fail "stderr does not contain: $1"
 }
+
+# Waits until FOLDER holds frame_N.obj of a run in the background (PID): 0, or 1 when it ended first.
+wait_for_frame() { # FOLDER N PID
+	local i name
+	name=$(printf 'frame_%04d.obj' "$2")
+	for i in $(seq 200); do
+		[ -e "$1/$name" ] && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# Waits up to 20 s for PID to end; then kills it and fails.
+wait_for_exit() { # PID WHAT
+	local i
+	for i in $(seq 200); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$1"
+	fail "$2 did not stop within 20 s"
+}

@@ -129,27 +129,13 @@ test_disk_full() {
 	expect_nothing_left "$tmp/new.glb"
 }
 
-wait_for_frame() { # FOLDER N PID
-	local i name
-	name=$(printf 'frame_%04d.obj' "$2")
-	for i in $(seq 200); do
-		[ -e "$1/$name" ] && return 0
-		kill -0 "$3" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
-
 # SIGTERM (like Ctrl-C) keeps the frames finished so far: the GLB holds one morph target per frame.
 test_interrupted() {
 	"$weft" run --preset xpbd --grid 8x8 --frames 100000 --gltf "$tmp/i.glb" --obj "$tmp/f" >"$tmp/stdout" 2>"$tmp/stderr" &
-	local pid=$! i n
+	local pid=$! n
 	wait_for_frame "$tmp/f" 3 "$pid" || fail "no frames appeared"
 	kill -TERM "$pid"
-	for i in $(seq 200); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_for_exit "$pid" "weft run (SIGTERM)"
 	wait "$pid"
 	code=$?
 	expect_code 130
