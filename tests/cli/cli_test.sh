@@ -155,10 +155,6 @@ test_multi_cloth() {
 	grep -q '^3,1,' "$tmp/s.csv" || fail "no row for frame 3, cloth 1"
 }
 
-# Waits until weft has finished frame N of its --obj folder (the signal handlers are in place then).
-
-# Waits up to 20 s for a process to end; kills it and fails if it does not.
-
 # SIGTERM (like SIGINT) stops after the frame in progress: exit 130, and the outputs keep the frames
 # finished so far: one OBJ file and one CSV row each, the CSV renamed into place, no temporaries.
 # (A background job of a script starts with SIGINT ignored, so this test sends SIGTERM.)
@@ -633,18 +629,16 @@ test_render_video_disk_full() {
 	expect_code 0
 	[ "$(stat -c %s "$tmp/v.mp4")" -gt 4096 ] || fail "the first video is too small for the test ($(stat -c %s "$tmp/v.mp4") bytes)"
 	cp "$tmp/v.mp4" "$tmp/good.mp4"
-	(trap '' XFSZ && ulimit -f 4 && MESA_SHADER_CACHE_DISABLE=true exec "$weft" run --preset xpbd --grid 8x8 --frames 30 \
-		--size 64x64 --video "$tmp/v.mp4" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	MESA_SHADER_CACHE_DISABLE=true run_with_file_limit 4 run --preset xpbd --grid 8x8 --frames 30 --size 64x64 \
+		--video "$tmp/v.mp4" --backend cpu --quiet
 	expect_code 1
 	expect_stderr "--video: $tmp/v.mp4: ffmpeg could not write the video"
 	expect_stderr "(the existing $tmp/v.mp4 was left as it was)"
 	cmp -s "$tmp/v.mp4" "$tmp/good.mp4" || fail "the earlier video was replaced ($(stat -c %s "$tmp/v.mp4") bytes)"
 	expect_no_temporaries
 	# A new name: nothing is left under it.
-	(trap '' XFSZ && ulimit -f 4 && MESA_SHADER_CACHE_DISABLE=true exec "$weft" run --preset xpbd --grid 8x8 --frames 30 \
-		--size 64x64 --video "$tmp/w.mp4" --backend cpu --quiet) >"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	MESA_SHADER_CACHE_DISABLE=true run_with_file_limit 4 run --preset xpbd --grid 8x8 --frames 30 --size 64x64 \
+		--video "$tmp/w.mp4" --backend cpu --quiet
 	expect_code 1
 	[ ! -e "$tmp/w.mp4" ] || fail "a broken video was left as $tmp/w.mp4"
 	expect_no_temporaries
@@ -811,15 +805,11 @@ test_usd_bad_outputs() {
 	run run --preset xpbd --frames 3 --usd "$tmp/v.usda" --quiet
 	expect_code 0
 	cp "$tmp/v.usda" "$tmp/good.usda"
-	(trap '' XFSZ && ulimit -f 256 && exec "$weft" run --preset xpbd --frames 30 --usd "$tmp/v.usda" --quiet) \
-		>"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	run_with_file_limit 256 run --preset xpbd --frames 30 --usd "$tmp/v.usda" --quiet
 	expect_code 1
 	expect_stderr "weft run: --usd: $tmp/v.usda: cannot write: File too large"
 	cmp -s "$tmp/v.usda" "$tmp/good.usda" || fail "the earlier layer was changed"
-	(trap '' XFSZ && ulimit -f 256 && exec "$weft" run --preset xpbd --frames 30 --usd "$tmp/w.usda" --quiet) \
-		>"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	run_with_file_limit 256 run --preset xpbd --frames 30 --usd "$tmp/w.usda" --quiet
 	expect_code 1
 	[ ! -e "$tmp/w.usda" ] || fail "a broken layer was left as $tmp/w.usda"
 	expect_no_temporaries

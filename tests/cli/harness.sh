@@ -17,6 +17,14 @@ run() {
 	code=$?
 }
 
+# run, with a full disk past KB kilobytes: RLIMIT_FSIZE with SIGXFSZ ignored, so writes fail with EFBIG.
+run_with_file_limit() { # KB ARGS...
+	local kb=$1
+	shift
+	(trap '' XFSZ && ulimit -f "$kb" && exec "$weft" "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+}
+
 expect_code() {
 	[ "$code" -eq "$1" ] || fail "weft ${*:2}: exit code $code, expected $1"
 }

@@ -106,25 +106,19 @@ test_disk_full() {
 	size=$(stat -c %s "$tmp/g.glb")
 	read -r _ json < <(glb_lengths "$tmp/g.glb")
 	[ "$json" -gt 4096 ] || fail "the JSON chunk ($json bytes) is too small for the test"
-	(trap '' XFSZ && ulimit -f 300 && exec "$weft" run --preset xpbd --frames 20 --gltf "$tmp/g.glb" --quiet) \
-		>"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	run_with_file_limit 300 run --preset xpbd --frames 20 --gltf "$tmp/g.glb" --quiet
 	expect_code 1
 	expect_stderr "weft run: --gltf: $tmp/g.glb: frame "
 	expect_stderr ": cannot write the frames' scratch file: File too large"
 	cmp -s "$tmp/g.glb" "$tmp/good.glb" || fail "the earlier file was replaced"
 	# The frames fit; the GLB (the frames and the JSON) does not.
 	local limit=$(((size - json / 2) / 1024))
-	(trap '' XFSZ && ulimit -f "$limit" && exec "$weft" run --preset xpbd --frames 20 --gltf "$tmp/g.glb" --quiet) \
-		>"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	run_with_file_limit "$limit" run --preset xpbd --frames 20 --gltf "$tmp/g.glb" --quiet
 	expect_code 1
 	expect_stderr "weft run: --gltf: $tmp/g.glb: cannot write: File too large"
 	cmp -s "$tmp/g.glb" "$tmp/good.glb" || fail "the earlier file was replaced"
 	# A new name: nothing is left under it.
-	(trap '' XFSZ && ulimit -f 300 && exec "$weft" run --preset xpbd --frames 20 --gltf "$tmp/new.glb" --quiet) \
-		>"$tmp/stdout" 2>"$tmp/stderr"
-	code=$?
+	run_with_file_limit 300 run --preset xpbd --frames 20 --gltf "$tmp/new.glb" --quiet
 	expect_code 1
 	expect_nothing_left "$tmp/new.glb"
 }
