@@ -175,14 +175,16 @@ WF_TEST(intersections_equal_brute_force)
 	wfClothId ids[2] = {Sheet(w, 12, 10, 1.0f, (wfVec3){0, 0, 0}), Sheet(w, 9, 9, 1.0f, (wfVec3){0, 0, 0})};
 	ENSURE(!wfClothId_IsNull(ids[0]) && !wfClothId_IsNull(ids[1]));
 	unsigned seed = 12345u;
-	for (int round = 0; round < 3; ++round) {
+	for (int round = 0; round < 4; ++round) {
 		for (int c = 0; c < 2; ++c) {
 			wfClothInfo info;
 			ENSURE(wfCloth_GetInfo(ids[c], &info) == WF_OK);
 			wfVec3* p = malloc(sizeof *p * (size_t)info.particleCount);
 			ENSURE(wfCloth_ReadPositions(ids[c], p, info.particleCount) == WF_OK);
-			// Round 0: jitter a little (few crossings); 1: crumple into a 0.3 m box; 2: spread 5 m.
-			const float scale[3] = {0.05f, 0.3f, 5.0f};
+			// Round 0: jitter a little (few crossings); 1: crumple into a 0.3 m box; 2: spread 5 m;
+			// 3: crumpled, with one particle 69 m away along the diagonal (its edges cover more cells than the grid
+			// visits: the scan of every entry).
+			const float scale[4] = {0.05f, 0.3f, 5.0f, 0.3f};
 			for (int i = 0; i < info.particleCount; ++i) {
 				float r[3];
 				for (int k = 0; k < 3; ++k) {
@@ -194,6 +196,8 @@ WF_TEST(intersections_equal_brute_force)
 				else
 					p[i] = (wfVec3){r[0], r[1] + (float)c * 0.05f, r[2]};
 			}
+			if (round == 3 && c == 0)
+				p[0] = (wfVec3){40.0f, 40.0f, 40.0f};
 			ENSURE(wfCloth_WritePositions(ids[c], p, info.particleCount) == WF_OK);
 			free(p);
 		}

@@ -270,6 +270,43 @@ static void TestPair(const IxMesh* meshes, int em, int e, int tm, int t, wfInter
 	}
 }
 
+// The entries [*at, *end) that share the key of cell (x, y, z) (a hash: other cells may share it).
+static void CellRun(const IxGrid* g, int32_t x, int32_t y, int32_t z, size_t* at, size_t* end)
+{
+	const uint64_t key = CellKey(x, y, z);
+	size_t l = 0, h = g->entryCount;
+	while (l < h) {
+		const size_t mid = l + (h - l) / 2;
+		if (g->entries[mid].key < key)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	*at = l;
+	for (*end = l; *end < g->entryCount && g->entries[*end].key == key;)
+		++*end;
+}
+
+// Tests edge e of mesh em (bounds lo, hi) against entry n's triangle in the one cell of the pair
+// that counts it: the first cell both boxes cover.
+static void TestEntry(const IxGrid* g, const IxMesh* meshes, int em, int e, const double lo[3], const double hi[3], const IxEntry* n,
+	wfIntersections* out)
+{
+	const double* tlo = TriangleBox(&meshes[n->mesh], n->tri);
+	const double* thi = tlo + 3;
+	for (int k = 0; k < 3; ++k) {
+		if (thi[k] < lo[k] || tlo[k] > hi[k] || CellOf(g, Max(lo[k], tlo[k])) != n->cell[k])
+			return; // apart, or counted in another cell
+	}
+	TestPair(meshes, em, e, n->mesh, n->tri, out);
+}
+
+static bool InCells(const IxEntry* n, const int32_t c0[3], const int32_t c1[3])
+{
+	return n->cell[0] >= c0[0] && n->cell[0] <= c1[0] && n->cell[1] >= c0[1] && n->cell[1] <= c1[1] && n->cell[2] >= c0[2] &&
+		n->cell[2] <= c1[2];
+}
+
 static void CountEdges(const IxGrid* g, const IxMesh* meshes, int count, wfIntersections* out)
 {
 	for (int em = 0; em < count; ++em) {
@@ -293,55 +330,28 @@ static void CountEdges(const IxGrid* g, const IxMesh* meshes, int count, wfInter
 				continue;
 			for (size_t k = 0; k < g->bigCount; ++k)
 				TestPair(meshes, em, e, g->big[2 * k], g->big[2 * k + 1], out);
-			// An edge longer than the grid allows (a stretched or exploded cloth) checks every
-			// triangle in the grid's entries whose cell it covers, by scanning them all.
-			const bool scan = cells > IX_MAX_CELLS;
+			if (cells > IX_MAX_CELLS) {
+				// An edge longer than the grid allows (a stretched or exploded cloth): one scan of
+				// every entry, those in its cells tested.
+				for (size_t i = 0; i < g->entryCount; ++i) {
+					if (InCells(&g->entries[i], c0, c1))
+						TestEntry(g, meshes, em, e, lo, hi, &g->entries[i], out);
+				}
+				continue;
+			}
 			for (int32_t x = c0[0]; x <= c1[0]; ++x) {
 				for (int32_t y = c0[1]; y <= c1[1]; ++y) {
 					for (int32_t z = c0[2]; z <= c1[2]; ++z) {
-						size_t at = 0, end = g->entryCount;
-						if (!scan) {
-							// The run of this cell's key.
-							const uint64_t key = CellKey(x, y, z);
-							size_t l = 0, h = g->entryCount;
-							while (l < h) {
-								size_t mid = l + (h - l) / 2;
-								if (g->entries[mid].key < key)
-									l = mid + 1;
-								else
-									h = mid;
-							}
-							at = l;
-							for (end = at; end < g->entryCount && g->entries[end].key == key;)
-								end++;
-						}
+						size_t at, end;
+						CellRun(g, x, y, z, &at, &end);
 						for (size_t i = at; i < end; ++i) {
 							const IxEntry* n = &g->entries[i];
-							if (!scan && (n->cell[0] != x || n->cell[1] != y || n->cell[2] != z))
-								continue;
-							if (scan &&
-								!(n->cell[0] >= c0[0] && n->cell[0] <= c1[0] && n->cell[1] >= c0[1] && n->cell[1] <= c1[1] &&
-									n->cell[2] >= c0[2] && n->cell[2] <= c1[2]))
-								continue;
-							// The pair is tested in one cell only: the first both boxes cover.
-							const double* tlo = TriangleBox(&meshes[n->mesh], n->tri);
-							const double* thi = tlo + 3;
-							bool first = true;
-							for (int k = 0; k < 3 && first; ++k) {
-								if (thi[k] < lo[k] || tlo[k] > hi[k])
-									first = false; // the boxes are apart: no crossing
-								else
-									first = CellOf(g, Max(lo[k], tlo[k])) == n->cell[k];
-							}
-							if (first)
-								TestPair(meshes, em, e, n->mesh, n->tri, out);
+							if (n->cell[0] == x && n->cell[1] == y && n->cell[2] == z)
+								TestEntry(g, meshes, em, e, lo, hi, n, out);
 						}
-						if (scan)
-							goto next_edge; // every entry was seen once
 					}
 				}
 			}
-		next_edge:;
 		}
 	}
 }
