@@ -414,6 +414,7 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 	}
 	Simulate(app, t0 - *last);
 	*last = t0;
+	v->clockedUntil = t0;
 
 	int width = 0, height = 0;
 	PresentStatus status = PresenterBegin(app->presenter, &width, &height);

@@ -219,18 +219,18 @@ static void Probe(ViewScript* s, View* v, int64_t frame, const char* label)
 	ScriptLog(s,
 		"probe %s frame=%lld steps=%lld paused=%d time=%.9g meany=%.9g hash=%016llx grabbed=%d "
 		"particle=%.9g,%.9g,%.9g target=%.9g,%.9g,%.9g sphere=%.9g,%.9g,%.9g moving=%d gravity=%.9g "
-		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f realtime=%d particles=%d backend=%s "
+		"eye=%.6g,%.6g,%.6g panel=%.0f,%.0f,%.0f,%.0f size=%d,%d mouse=%.2f,%.2f gesture=%d wall=%.6f clocked=%.6f realtime=%d particles=%d backend=%s "
 		"cpu=%.6f minimised=%d hidden=%lld displayed=%lld rendered=%lld presented=%lld swapchains=%d swapmin=%d,%d "
 		"zerocopy=%d uploaded=%lld view=%s selfcollision=%d selfthickness=%.6g selffriction=%.6g tearstrain=%.6g\n",
 		label, (long long)frame, (long long)v->simFrames, v->paused ? 1 : 0, wfWorld_GetTime(v->world), meanY, (unsigned long long)hash,
 		v->grabCloth >= 0 ? v->grabParticle : -1, particle.x, particle.y, particle.z, v->grabTarget.x, v->grabTarget.y, v->grabTarget.z,
 		sphere.x, sphere.y, sphere.z, v->applied.sphere.moving ? 1 : 0, v->applied.gravity.y, eye.x, eye.y, eye.z, panel[0], panel[1],
-		panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->realtime ? 1 : 0, particles,
-		wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart, v->minimised ? 1 : 0,
-		(long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames, (long long)v->presentedFrames, v->swapchains,
-		v->swapMinWidth, v->swapMinHeight, v->zeroCopyCloths, (long long)v->uploadBytes, wfViewModeName(v->applied.view),
-		v->applied.selfCollision.enabled ? 1 : 0, (double)v->applied.selfCollision.thickness, (double)v->applied.selfCollision.friction,
-		v->clothCount > 0 ? (double)v->applied.cloth[0].material.tearStrain : 0.0);
+		panel[2], panel[3], v->width, v->height, s->mouseX, s->mouseY, (int)v->gesture, Now() - s->start, v->clockedUntil - s->start,
+		v->realtime ? 1 : 0, particles, wfBackendName(wfWorld_GetBackend(v->world)), Seconds(CLOCK_PROCESS_CPUTIME_ID) - s->cpuStart,
+		v->minimised ? 1 : 0, (long long)v->hiddenFrames, (long long)v->displayFrames, (long long)v->renderedFrames,
+		(long long)v->presentedFrames, v->swapchains, v->swapMinWidth, v->swapMinHeight, v->zeroCopyCloths, (long long)v->uploadBytes,
+		wfViewModeName(v->applied.view), v->applied.selfCollision.enabled ? 1 : 0, (double)v->applied.selfCollision.thickness,
+		(double)v->applied.selfCollision.friction, v->clothCount > 0 ? (double)v->applied.cloth[0].material.tearStrain : 0.0);
 }
 
 static bool RunEvent(ViewScript* s, View* v, const ScriptEvent* e, ScriptOut* out)

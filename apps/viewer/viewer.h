@@ -99,6 +99,7 @@ typedef struct View {
 	bool quit;
 	bool realtime;                   // the accumulator drives stepping (always, except in scripts by default)
 	double accumulator;              // unsimulated real seconds
+	double clockedUntil;             // Now() up to which real time has been fed to the accumulator
 	int64_t simFrames;               // simulation frames stepped
 	int64_t displayFrames;           // frames shown
 	double frameMs, simMs, renderMs; // smoothed read-outs
