@@ -305,15 +305,31 @@ export async function loadWeft(bytes) {
           if (bytes < 0) throw new Error("gpu frame");
           return new Uint8Array(memory.buffer.slice(frameBytes, frameBytes + bytes));
         },
+        // The energy rule's pre-test on the GPU check's sums: true when the exact rule must decide.
+        gpuEnergyPreTest(gain, kinetic, magnitude, free) { return x.wfw_gpu_energy_pretest(w, gain, kinetic, magnitude, free) === 1; },
+        // The exact energy rule on the GPU's frame-end state and its frame-start backup (local vec4
+        // per particle, Float32Array each): true when the frame is unstable.
+        gpuEnergyExact(pos, vel, pos0, vel0) {
+          const ptrs = [pos, vel, pos0, vel0].map((a) => {
+            const p = x.wfw_alloc(a.byteLength);
+            new Float32Array(memory.buffer, p, a.length).set(a);
+            return p;
+          });
+          const r = x.wfw_gpu_energy_exact(w, ...ptrs);
+          ptrs.forEach((p) => x.wfw_free(p));
+          if (r < 0) throw new Error("gpu energy rule");
+          return r === 1;
+        },
         // The frame check's verdict (0 good, 1 unstable, 2 non-finite; the first bad particle;
-        // whether a too-fast one touched a collider); true when the core reset the cloth.
-        gpuEnd(verdict = 0, particle = -1, contact = false) {
-          const r = x.wfw_gpu_end(w, verdict, particle, contact ? 1 : 0);
+        // whether a too-fast one touched a collider; the first that tunnelled, or -1); true when
+        // the core reset the cloth.
+        gpuEnd(verdict = 0, particle = -1, contact = false, tunnelled = -1) {
+          const r = x.wfw_gpu_end(w, verdict, particle, contact ? 1 : 0, tunnelled);
           if (r < 0) throw new Error("gpu frame end");
           return r === 1;
         },
-        // [non-finite, unstable, unstable in contact] frames discarded so far.
-        warnings() { return Array.from(new Float64Array(floats(6, (p) => x.wfw_warnings(w, p)).buffer)); },
+        // [non-finite, unstable, unstable in contact] frames discarded so far, frames that tunnelled.
+        warnings() { return Array.from(new Float64Array(floats(8, (p) => x.wfw_warnings(w, p)).buffer)); },
       };
   }
 }

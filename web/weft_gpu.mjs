@@ -4,11 +4,13 @@
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
 //   springs: per substep: springs (A->B or B->A, collisions fused); odd counts copy B -> A
-//   normals, the frame check
-// A frame starts with a copy of the state to a backup; the check's status (32 bytes: the first bad
-// particles, the reference particle) is read back after each frame: a bad frame is restored from
-// the backup and reported to the core (which counts, logs and recovers as wfWorld_Step does), a
-// good one gives the reference for the core's next frame start.
+//   normals, the frame check (check, then checkSum adds up its workgroups' energy sums)
+// A frame starts with a copy of the state to a backup; the check's status (48 bytes: the first bad
+// particles, the first that tunnelled through the sphere, the reference particle, the energy
+// pre-test's sums) is read back after each frame. When the pre-test fails, the state and the backup
+// come back too for the core's exact energy rule (wfCheckEnergy), as on Vulkan. A bad frame is
+// restored from the backup and reported to the core (which counts, logs and recovers as
+// wfWorld_Step does), a good one gives the reference for the core's next frame start.
 // The dispatch list is built once per (solver, substeps, iterations) from pre-made bind groups
 // (one small uniform per dispatch stands in for Vulkan's push constants); each frame encodes it
 // again (WebGPU command buffers are single-use) after one writeBuffer of the frame's live values.
@@ -23,7 +25,7 @@ const PUSH_STRIDE = 256; // minUniformBufferOffsetAlignment
 const USES = {
   predict: [0, 1, 2, 5], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
   jacobiSweep: [0, 1, 3, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
-  check: [0, 1, 2, 16],
+  check: [0, 1, 2, 16, 17, 18, 19], checkSum: [16, 19],
 };
 const NONE = 0xffffffff;
 
@@ -50,9 +52,12 @@ export async function createGpuSolver(device, cloth, wgsl) {
     13: make(4 * (n + 1), S | D, model.triStart),
     14: make(4 * model.triList.length, S | D, model.triList),
     15: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
-    16: make(32, S | D | C),
-    backupPos: make(16 * n, D | C), backupVel: make(16 * n, D | C),
+    16: make(48, S | D | C),
+    17: make(16 * n, S | D | C), 18: make(16 * n, S | D | C), // the frame-start positions and velocities
+    19: make(16 * Math.ceil(n / GROUP), S),
   };
+  buf.backupPos = buf[17];
+  buf.backupVel = buf[18];
   const swap = { 1: 3, 3: 1, 2: 4, 4: 2 };
   const module = device.createShaderModule({ code: wgsl, label: "weft_gpu.wgsl" });
   const info = await module.getCompilationInfo();
@@ -72,8 +77,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
       }));
   }
   makeGroups();
-  const readStatus = device.createBuffer({ size: 32, usage: GPUBufferUsage.MAP_READ | D });
-  const statusReset = new Uint32Array([NONE, NONE, NONE, 0, 0, 0, 0, 0]);
+  const readStatus = device.createBuffer({ size: 48, usage: GPUBufferUsage.MAP_READ | D });
+  const statusReset = new Uint32Array([NONE, NONE, NONE, NONE, 0, 0, 0, 0, 0, 0, 0, 0]);
 
   // The dispatch list of a frame for the current step def; rebuilt when it changes.
   let ops = null, opsKey = "", pushBuffer = null;
@@ -103,6 +108,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
     if (solver === "springs" && (substeps & 1)) list.push({ copy: [[3, 1], [4, 2]] });
     dispatch("computeNormals", 0, n, 0, 0);
     dispatch("check", 0, n, substeps - 1, 0); // contacts at the last substep's end
+    dispatch("checkSum", 0, n, substeps - 1, 0);
+    list[list.length - 1].groups = 1; // one workgroup adds up the check's
     pushBuffer?.destroy();
     pushBuffer = device.createBuffer({ size: PUSH_STRIDE * pushes.length, usage: GPUBufferUsage.UNIFORM | D });
     const words = new Uint32Array(PUSH_STRIDE / 4 * pushes.length);
@@ -129,17 +136,19 @@ export async function createGpuSolver(device, cloth, wgsl) {
   }
   upload();
 
-  // The positions buffer as it is (local frame, inverse mass in w), read back.
-  async function readLocal() {
-    const out = device.createBuffer({ size: 16 * n, usage: GPUBufferUsage.MAP_READ | D });
+  // Particle buffers (16 n bytes each) as they are, read back.
+  async function readBack(list) {
+    const out = device.createBuffer({ size: 16 * n * list.length, usage: GPUBufferUsage.MAP_READ | D });
     const encoder = device.createCommandEncoder();
-    encoder.copyBufferToBuffer(buf[1], 0, out, 0, 16 * n);
+    list.forEach((b, k) => encoder.copyBufferToBuffer(b, 0, out, 16 * n * k, 16 * n));
     device.queue.submit([encoder.finish()]);
     await out.mapAsync(GPUMapMode.READ);
-    const pos = new Float32Array(out.getMappedRange().slice(0));
+    const raw = out.getMappedRange().slice(0);
     out.destroy();
-    return pos;
+    return list.map((b, k) => new Float32Array(raw, 16 * n * k, 4 * n));
   }
+  // The positions buffer as it is (local frame, inverse mass in w).
+  const readLocal = async () => (await readBack([buf[1]]))[0];
 
   let dispatches = 0;
   return {
@@ -197,7 +206,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
         ++dispatches;
       }
       pass.end();
-      encoder.copyBufferToBuffer(buf[16], 0, readStatus, 0, 32);
+      encoder.copyBufferToBuffer(buf[16], 0, readStatus, 0, 48);
       device.queue.submit([encoder.finish()]);
       await readStatus.mapAsync(GPUMapMode.READ);
       const raw = readStatus.getMappedRange().slice(0);
@@ -210,6 +219,12 @@ export async function createGpuSolver(device, cloth, wgsl) {
         verdict = nonFinite ? 2 : 1;
         particle = nonFinite ? st[0] : st[1];
         contact = !nonFinite && st[2] !== NONE;
+      } else if (cloth.gpuEnergyPreTest(r[8], r[9], r[10], r[11])) {
+        // The pre-test on the sums failed: the exact rule on the state and the backup (rare).
+        const [pos, vel, pos0, vel0] = await readBack([buf[1], buf[2], buf.backupPos, buf.backupVel]);
+        if (cloth.gpuEnergyExact(pos, vel, pos0, vel0)) verdict = 1;
+      }
+      if (verdict !== 0) {
         const undo = device.createCommandEncoder();
         undo.copyBufferToBuffer(buf.backupPos, 0, buf[1], 0, 16 * n);
         undo.copyBufferToBuffer(buf.backupVel, 0, buf[2], 0, 16 * n);
@@ -224,7 +239,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
         ref = [r[4], r[5], r[6]];
       }
       // The core's frame end; a reset (badFrame "reset") changed the host state.
-      if (cloth.gpuEnd(verdict, particle, contact)) upload();
+      if (cloth.gpuEnd(verdict, particle, contact, st[3] === NONE ? -1 : st[3])) upload();
     },
     // Positions (world, xyz per particle, as wfCloth_ReadPositions rounds them) and velocities.
     async read() {

@@ -51,10 +51,15 @@ struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
 @group(0) @binding(13) var<storage, read> triStart: array<u32>;
 @group(0) @binding(14) var<storage, read> triList: array<u32>;
 @group(0) @binding(15) var<storage, read> indices: array<u32>;
-// The frame check's results (wfVkStatus): first bad particles, the reference particle.
-struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUnstableInContact: atomic<u32>, pad1: u32,
-                reference: vec4f }
+// The frame check's results (wfVkStatus): first bad particles, the reference particle, the energy
+// pre-test's sums (gain, start kinetic energy per unit mass, magnitude, free particles).
+struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUnstableInContact: atomic<u32>,
+                firstTunnelled: atomic<u32>, reference: vec4f, energy: vec4f }
 @group(0) @binding(16) var<storage, read_write> status: Status;
+// The frame-start state (the copy a bad frame is restored from) and the check's per-workgroup sums.
+@group(0) @binding(17) var<storage, read> backupPos: array<vec4f>;
+@group(0) @binding(18) var<storage, read> backupVel: array<vec4f>;
+@group(0) @binding(19) var<storage, read_write> partials: array<vec4f>;
 @group(1) @binding(0) var<uniform> pc: Push;
 
 // The element of this invocation, or NONE past the end of the dispatch's range.
@@ -392,28 +397,117 @@ fn inContact(x: vec3f, substep: u32) -> bool {
   return (F.P.flags & FLAG_FLOOR) != 0u && x.y <= F.P.contactBand.y;
 }
 
+// wfTunnelled, operation for operation: the frame path from the backup start x0 to the end x1,
+// relative to the sphere's centre after the first (c0) and the last (c1) substep; r2 the radius
+// squared, n4 = 4 S^2.
+fn tunnelled(x0: vec3f, x1: vec3f, c0: vec3f, c1: vec3f, r2: f32, n4: f32) -> bool {
+  let sx = (x0.x - F.P.shift.x) - c0.x;
+  let sy = (x0.y - F.P.shift.y) - c0.y;
+  let sz = (x0.z - F.P.shift.z) - c0.z;
+  let ex = x1.x - c1.x;
+  let ey = x1.y - c1.y;
+  let ez = x1.z - c1.z;
+  let s2 = sx * sx + sy * sy + sz * sz;
+  let e2 = ex * ex + ey * ey + ez * ez;
+  let dx = ex - sx;
+  let dy = ey - sy;
+  let dz = ez - sz;
+  let l2 = dx * dx + dy * dy + dz * dz;
+  let along = -(sx * dx + sy * dy + sz * dz);
+  let inside = r2 * l2 - (s2 * l2 - along * along);
+  let l4 = l2 * l2;
+  let limit = n4 * inside;
+  return s2 >= r2 && e2 >= r2 && along > 0.0 && along < l2 && inside > 0.0 && l4 > limit;
+}
+
+// The energy pre-test's terms of one particle (wfMotionAdd): x the gain 1/2 |v1|^2 - 1/2 |v0|^2 -
+// g . (x1 - x0 + shift), y 1/2 |v0|^2, z their magnitude, w 1; all 0 for a fixed particle.
+fn motionTerms(x0: vec4f, v0: vec3f, x1: vec3f, v1: vec3f) -> vec4f {
+  if (x0.w == 0.0) {
+    return vec4f(0.0);
+  }
+  let k0 = v0.x * v0.x + v0.y * v0.y + v0.z * v0.z;
+  let k1 = v1.x * v1.x + v1.y * v1.y + v1.z * v1.z;
+  let ex = x1.x - x0.x + F.P.shift.x;
+  let ey = x1.y - x0.y + F.P.shift.y;
+  let ez = x1.z - x0.z + F.P.shift.z;
+  let fall = F.P.gravity.x * ex + F.P.gravity.y * ey + F.P.gravity.z * ez;
+  let h0 = 0.5 * k0;
+  let h1 = 0.5 * k1;
+  return vec4f(h1 - h0 - fall, h0, h0 + h1 + abs(fall), 1.0);
+}
+
+var<workgroup> sSum: array<vec4f, GROUP_SIZE>;
+
+// The sum of `v` over the workgroup (a tree of halves), for invocation 0.
+fn groupSum(v: vec4f, t: u32) -> vec4f {
+  sSum[t] = v;
+  workgroupBarrier();
+  for (var half = GROUP_SIZE / 2u; half > 0u; half = half / 2u) {
+    if (t < half) {
+      sSum[t] = sSum[t] + sSum[t + half];
+    }
+    workgroupBarrier();
+  }
+  return sSum[0];
+}
+
 // Frame check (wfCheckFrame): the first particle with a non-finite value and the first moving
 // faster than maxSpeed; the page compares them as the CPU's ordered scan would. The reference
-// particle's position goes along for the next frame's re-centring.
+// particle's position goes along for the next frame's re-centring. With them the motion tests
+// against the frame-start state (the backup): the first particle that passed the tunnelling test,
+// and the energy pre-test's terms summed per workgroup into `partials` (checkSum adds those up).
 @compute @workgroup_size(GROUP_SIZE)
-fn check(@builtin(global_invocation_id) gid: vec3u) {
+fn check(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) t: u32,
+         @builtin(workgroup_id) wid: vec3u) {
   let i = element(gid.x);
-  if (i == NONE) {
-    return;
-  }
-  let x = pos[i];
-  let v = vel[i];
-  let s = x.x + x.y + x.z + v.x + v.y + v.z;
-  // Exponent bits all ones: inf or NaN.
-  if ((bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u) {
-    atomicMin(&status.firstNonFinite, i);
-  } else if (tooFast(v.xyz)) {
-    atomicMin(&status.firstUnstable, i);
-    if (inContact(x.xyz, pc.substep)) {
-      atomicMin(&status.firstUnstableInContact, i);
+  var terms = vec4f(0.0);
+  if (i != NONE) {
+    let x = pos[i];
+    let v = vel[i];
+    let s = x.x + x.y + x.z + v.x + v.y + v.z;
+    // Exponent bits all ones: inf or NaN.
+    if ((bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u) {
+      atomicMin(&status.firstNonFinite, i);
+    } else if (tooFast(v.xyz)) {
+      atomicMin(&status.firstUnstable, i);
+      if (inContact(x.xyz, pc.substep)) {
+        atomicMin(&status.firstUnstableInContact, i);
+      }
     }
+    if (i == F.P.particleCount / 2u) {
+      status.reference = vec4f(x.xyz, 0.0);
+    }
+    let x0 = backupPos[i];
+    if ((F.P.flags & FLAG_SPHERE) != 0u) {
+      let c0 = F.P.sphereCenter.xyz + F.S[0].sphereMotion.xyz;
+      let c1 = F.P.sphereCenter.xyz + F.S[pc.substep].sphereMotion.xyz;
+      let r2 = F.P.contactBand.z * F.P.contactBand.z;
+      let k = f32(pc.substep + 1u);
+      let n4 = 4.0 * k * k;
+      if (tunnelled(x0.xyz, x.xyz, c0, c1, r2, n4)) {
+        atomicMin(&status.firstTunnelled, i);
+      }
+    }
+    terms = motionTerms(x0, backupVel[i].xyz, x.xyz, v.xyz);
   }
-  if (i == F.P.particleCount / 2u) {
-    status.reference = vec4f(x.xyz, 0.0);
+  let sum = groupSum(terms, t);
+  if (t == 0u) {
+    partials[wid.x] = sum;
+  }
+}
+
+// The energy sums of the check's workgroups (pc.count particles), one workgroup (after check: WebGPU
+// orders the dispatches).
+@compute @workgroup_size(GROUP_SIZE)
+fn checkSum(@builtin(local_invocation_index) t: u32) {
+  let groups = (pc.count + GROUP_SIZE - 1u) / GROUP_SIZE;
+  var total = vec4f(0.0);
+  for (var k = t; k < groups; k = k + GROUP_SIZE) {
+    total = total + partials[k];
+  }
+  let sum = groupSum(total, t);
+  if (t == 0u) {
+    status.energy = sum;
   }
 }

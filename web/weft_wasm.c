@@ -519,7 +519,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, &p);
-	cp.contactBand = (wfVkVec4){band.x, band.y, 0.0f, 0.0f};
+	cp.contactBand = (wfVkVec4){band.x, band.y, p.sphere.radius, 0.0f}; // z: the tunnelling test's radius
 	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
@@ -591,12 +591,47 @@ WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 	return -1;
 }
 
+// The energy rule's pre-test on the GPU check's sums (gain, start kinetic energy per unit mass, their
+// magnitude, free particles), as the Vulkan backend reads them: 1 when it fails and the exact rule
+// must decide (wfw_gpu_energy_exact), else 0.
+WF_WASM_EXPORT(wfw_gpu_energy_pretest) int wfwGpuEnergyPretest(WfwWorld* w, float gain, float kinetic, float magnitude, float free)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	wfFrameParams p;
+	wfFrameParamsInit(w->world, &p);
+	wfMotionSums s = {gain, kinetic, magnitude, free * (1.0 - 1e-3), 0.0f, false};
+	s.speed2 = free > 0.0f ? (float)(2.0 * kinetic / free * (1.0 - 1e-3)) : 0.0f;
+	return wfEnergyPreTestFails(w->world, c, &p, &s) ? 1 : 0;
+}
+
+// The exact energy rule (wfCheckEnergy) on the GPU's frame-end state and frame-start backup (local
+// vec4 per particle): 1 when the frame is unstable (the core records its gain and bound for the
+// log), else 0. The host state is not changed.
+WF_WASM_EXPORT(wfw_gpu_energy_exact) int wfwGpuEnergyExact(WfwWorld* w, wfVec4* pos, wfVec4* vel, const wfVec4* pos0, const wfVec4* vel0)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || pos == NULL || vel == NULL || pos0 == NULL || vel0 == NULL)
+		return -1;
+	wfFrameParams p;
+	wfFrameParamsInit(w->world, &p);
+	wfVec4 *hostPos = c->state.pos, *hostVel = c->state.vel;
+	c->state.pos = pos;
+	c->state.vel = vel;
+	wfCheckEnergy(w->world, c, &p, pos0, vel0);
+	c->state.pos = hostPos;
+	c->state.vel = hostVel;
+	return c->verdictEnergy ? 1 : 0;
+}
+
 // After the GPU frame, with its frame check's verdict (wfFrameVerdict, the first bad particle,
-// whether a too-fast particle touched a collider; the page restored a bad frame's start): the
+// whether a too-fast particle touched a collider, the first that tunnelled through the sphere or
+// -1; the page restored a bad frame's start): the
 // core's frame end (a good frame moves the origin by the shift, a bad one is counted, logged and
 // recovered as the def says) and the clock, as wfWorld_Step does after a backend's step. Returns 1
 // when the core reset the cloth (the page uploads the host state), else 0.
-WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle, int contact)
+WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle, int contact, int tunnelled)
 {
 	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL || verdict < WF_FRAME_GOOD || verdict > WF_FRAME_NON_FINITE)
@@ -607,6 +642,7 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle
 	c->verdict = (wfFrameVerdict)verdict;
 	c->verdictParticle = particle;
 	c->verdictContact = contact != 0;
+	c->tunnelParticle = tunnelled >= 0 && tunnelled < c->model.particleCount ? tunnelled : -1;
 	const bool reset = verdict != WF_FRAME_GOOD && world->def.badFrame == WF_BAD_FRAME_RESET;
 	wfClothEndFrame(world, c);
 	world->time += (double)p.h * p.substeps;
@@ -615,7 +651,7 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle
 	return reset ? 1 : 0;
 }
 
-// out: [non-finite, unstable, unstable in contact] frames discarded (double x 3).
+// out: [non-finite, unstable, unstable in contact] frames discarded, frames that tunnelled (double x 4).
 WF_WASM_EXPORT(wfw_warnings) int wfwWarnings(WfwWorld* w, double* out)
 {
 	if (w == NULL || out == NULL)
@@ -624,6 +660,7 @@ WF_WASM_EXPORT(wfw_warnings) int wfwWarnings(WfwWorld* w, double* out)
 	out[0] = (double)warn.nonFinite;
 	out[1] = (double)warn.unstable;
 	out[2] = (double)warn.unstableInContact;
+	out[3] = (double)warn.tunnelled;
 	return 0;
 }
 

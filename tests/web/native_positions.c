@@ -1,7 +1,7 @@
 // The native side of the wasm comparison: steps a preset on the CPU backend with the scalar kernels
 // (as the wasm build runs) and writes the positions of every frame as raw little-endian float32.
 // PRESET may be a scene file (NAME.json): its first cloth, as the page runs it. Prints the frames
-// the frame check discarded: non-finite, unstable, unstable in contact.
+// the frame check discarded (non-finite, unstable, unstable in contact) and the frames that tunnelled.
 //   weft_native_positions PRESET|SCENE.json FRAMES OUT.f32
 //   weft_native_positions PRESET|SCENE.json FRAMES OUT.hash   (the state hash of every frame)
 #include "weft/weft.h"
@@ -89,7 +89,8 @@ int main(int argc, char** argv)
 		code = 1;
 	// The frames the frame check discarded, for the page's comparison.
 	const wfWarnings warn = wfWorld_GetWarnings(w);
-	printf("%lld %lld %lld\n", (long long)warn.nonFinite, (long long)warn.unstable, (long long)warn.unstableInContact);
+	printf("%lld %lld %lld %lld\n", (long long)warn.nonFinite, (long long)warn.unstable, (long long)warn.unstableInContact,
+		(long long)warn.tunnelled);
 	free(p);
 	wfDestroyWorld(w);
 	wfScene_Destroy(scene);

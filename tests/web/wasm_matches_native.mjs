@@ -15,7 +15,8 @@ let failed = 0;
 for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
   const out = join(dir, `${preset}.f32`);
   execFileSync(nativeBin, [preset, String(frames), out]);
-  const native = new Float32Array(readFileSync(out).buffer.slice(0));
+  const bytes = readFileSync(out); // (a small file's Buffer may sit in Node's shared 8 KiB pool)
+  const native = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
   const cloth = weft.createPreset(preset);
   const n = cloth.particles;
   let firstDiff = -1, worst = 0;

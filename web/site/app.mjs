@@ -741,7 +741,7 @@ window.weft = {
   setCamera: (position, target) => exclusive(async () => { camera.position.set(...position); controls.target.set(...target); controls.update(); dirty = true; await draw(); }),
   drawnSphereRadius: () => drawnSphereRadius(cloth.colliders()),
   time: () => cloth.time(),
-  warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded
+  warnings: () => cloth.warnings(), // [non-finite, unstable, unstable in contact] frames discarded, frames that tunnelled
   async project(i) { // screen position (CSS pixels) of particle i, for a scripted drag
     const p = await exclusive(positions);
     const v = new Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]).project(camera);
