@@ -54,7 +54,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
     15: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
     16: make(48, S | D | C),
     17: make(16 * n, S | D | C), 18: make(16 * n, S | D | C), // the frame-start positions and velocities
-    19: make(16 * Math.ceil(n / GROUP), S),
+    19: make(16 * n, S), // the check's per-particle energy terms
   };
   buf.backupPos = buf[17];
   buf.backupVel = buf[18];

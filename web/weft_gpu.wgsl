@@ -56,7 +56,7 @@ struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
 struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUnstableInContact: atomic<u32>,
                 firstTunnelled: atomic<u32>, reference: vec4f, energy: vec4f }
 @group(0) @binding(16) var<storage, read_write> status: Status;
-// The frame-start state (the copy a bad frame is restored from) and the check's per-workgroup sums.
+// The frame-start state (the copy a bad frame is restored from) and the check's per-particle terms.
 @group(0) @binding(17) var<storage, read> backupPos: array<vec4f>;
 @group(0) @binding(18) var<storage, read> backupVel: array<vec4f>;
 @group(0) @binding(19) var<storage, read_write> partials: array<vec4f>;
@@ -437,31 +437,14 @@ fn motionTerms(x0: vec4f, v0: vec3f, x1: vec3f, v1: vec3f) -> vec4f {
   return vec4f(h1 - h0 - fall, h0, h0 + h1 + abs(fall), 1.0);
 }
 
-var<workgroup> sSum: array<vec4f, GROUP_SIZE>;
-
-// The sum of `v` over the workgroup (a tree of halves), for invocation 0.
-fn groupSum(v: vec4f, t: u32) -> vec4f {
-  sSum[t] = v;
-  workgroupBarrier();
-  for (var half = GROUP_SIZE / 2u; half > 0u; half = half / 2u) {
-    if (t < half) {
-      sSum[t] = sSum[t] + sSum[t + half];
-    }
-    workgroupBarrier();
-  }
-  return sSum[0];
-}
-
 // Frame check (wfCheckFrame): the first particle with a non-finite value and the first moving
 // faster than maxSpeed; the page compares them as the CPU's ordered scan would. The reference
 // particle's position goes along for the next frame's re-centring. With them the motion tests
 // against the frame-start state (the backup): the first particle that passed the tunnelling test,
-// and the energy pre-test's terms summed per workgroup into `partials` (checkSum adds those up).
+// and the energy pre-test's terms of each particle into `partials` (checkSum adds them up).
 @compute @workgroup_size(GROUP_SIZE)
-fn check(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) t: u32,
-         @builtin(workgroup_id) wid: vec3u) {
+fn check(@builtin(global_invocation_id) gid: vec3u) {
   let i = element(gid.x);
-  var terms = vec4f(0.0);
   if (i != NONE) {
     let x = pos[i];
     let v = vel[i];
@@ -489,25 +472,28 @@ fn check(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_in
         atomicMin(&status.firstTunnelled, i);
       }
     }
-    terms = motionTerms(x0, backupVel[i].xyz, x.xyz, v.xyz);
-  }
-  let sum = groupSum(terms, t);
-  if (t == 0u) {
-    partials[wid.x] = sum;
+    partials[i] = motionTerms(x0, backupVel[i].xyz, x.xyz, v.xyz);
   }
 }
 
-// The energy sums of the check's workgroups (pc.count particles), one workgroup (after check: WebGPU
-// orders the dispatches).
+var<workgroup> sSum: array<vec4f, GROUP_SIZE>;
+
+// The energy pre-test's sums over the check's pc.count particles, in one workgroup (after check:
+// WebGPU orders the dispatches): invocation t adds particles t, t + GROUP_SIZE, ..., invocation 0
+// adds those. One barrier: SwiftShader pays for each (a tree of halves cost the page a fifth of its step).
 @compute @workgroup_size(GROUP_SIZE)
 fn checkSum(@builtin(local_invocation_index) t: u32) {
-  let groups = (pc.count + GROUP_SIZE - 1u) / GROUP_SIZE;
   var total = vec4f(0.0);
-  for (var k = t; k < groups; k = k + GROUP_SIZE) {
+  for (var k = t; k < pc.count; k = k + GROUP_SIZE) {
     total = total + partials[k];
   }
-  let sum = groupSum(total, t);
+  sSum[t] = total;
+  workgroupBarrier();
   if (t == 0u) {
+    var sum = vec4f(0.0);
+    for (var k = 0u; k < GROUP_SIZE; k = k + 1u) {
+      sum = sum + sSum[k];
+    }
     status.energy = sum;
   }
 }
