@@ -320,12 +320,29 @@ export async function loadWeft(bytes) {
           if (r < 0) throw new Error("gpu energy rule");
           return r === 1;
         },
+        // Whether the cloth tears (the page then reads each good frame back for gpuTear).
+        gpuTears() { return x.wfw_gpu_tears(w) === 1; },
+        // The GPU's frame-end state (local vec4 per particle) into the host, and the core's tear from
+        // it: true when the topology changed (the GPU solver is built again from the host state).
+        gpuTear(pos, vel) {
+          const ptrs = [pos, vel].map((a) => {
+            const p = x.wfw_alloc(a.byteLength);
+            new Float32Array(memory.buffer, p, a.length).set(a);
+            return p;
+          });
+          const r = x.wfw_gpu_tear(w, ...ptrs);
+          ptrs.forEach((p) => x.wfw_free(p));
+          if (r < 0) throw new Error(`tear: ${getText() || "failed"}`);
+          recount();
+          return r === 1;
+        },
         // The frame check's verdict (0 good, 1 unstable, 2 non-finite; the first bad particle;
         // whether a too-fast one touched a collider; the first that tunnelled, or -1); true when
         // the core reset the cloth.
         gpuEnd(verdict = 0, particle = -1, contact = false, tunnelled = -1) {
           const r = x.wfw_gpu_end(w, verdict, particle, contact ? 1 : 0, tunnelled);
           if (r < 0) throw new Error("gpu frame end");
+          recount(); // a reset undoes tears
           return r === 1;
         },
         // [non-finite, unstable, unstable in contact] frames discarded so far, frames that tunnelled.

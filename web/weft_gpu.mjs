@@ -238,8 +238,19 @@ export async function createGpuSolver(device, cloth, wgsl) {
       } else {
         ref = [r[4], r[5], r[6]];
       }
-      // The core's frame end; a reset (badFrame "reset") changed the host state.
-      if (cloth.gpuEnd(verdict, particle, contact, st[3] === NONE ? -1 : st[3])) upload();
+      // The core's frame end; a reset (badFrame "reset") changed the host state (and undid any tears:
+      // then the solver is built again).
+      if (cloth.gpuEnd(verdict, particle, contact, st[3] === NONE ? -1 : st[3])) {
+        if (cloth.particles !== n) return "torn";
+        upload();
+      }
+      // Tearing: after a good frame the core tears from the state read back; a new topology needs
+      // a new solver (the caller builds it from the host state).
+      if (verdict === 0 && cloth.gpuTears()) {
+        const [pos, vel] = await readBack([buf[1], buf[2]]);
+        if (cloth.gpuTear(pos, vel)) return "torn";
+      }
+      return "";
     },
     // Positions (world, xyz per particle, as wfCloth_ReadPositions rounds them) and velocities.
     async read() {

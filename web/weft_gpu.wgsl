@@ -16,8 +16,8 @@ const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
 const PUSH_SHIFT = 8u;
 
-// wfVkClothParams, field by field (colliders, aerodynamics and tethers are in the layout but not
-// ported: the page does not run such cloths on WebGPU, wfw_gpu_unsupported).
+// wfVkClothParams, field by field (aerodynamics and tethers are in the layout but not ported: the
+// page does not run such cloths on WebGPU, wfw_gpu_unsupported).
 struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
 struct ClothParams {
   gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
@@ -31,8 +31,15 @@ struct ClothParams {
 }
 struct Substep { sphereMotion: vec4f, sphereVel: vec4f, accel: vec4f }
 const MAX_SUBSTEPS = 4096u;
+// The colliders' records follow the substeps' (shared.h's WF_VK_FRAME_RECORDS): two a collider a
+// substep, S[MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
+const MAX_SHAPE_STEPS = 2048u;
+const FRAME_RECORDS = MAX_SUBSTEPS + 2u * MAX_SHAPE_STEPS;
+const COLLIDER_SPHERE = 0u;
+const COLLIDER_CAPSULE = 1u;
+const COLLIDER_BOX = 2u;
 // wave: wave wind's factor 0.5 + 0.5 sin(...) per substep and column, from the core's wfSinf.
-struct FrameBuf { P: ClothParams, S: array<Substep, MAX_SUBSTEPS>, wave: array<f32> }
+struct FrameBuf { P: ClothParams, S: array<Substep, FRAME_RECORDS>, wave: array<f32> }
 // The push constants of the Vulkan kernels: one small uniform per dispatch (its own bind group).
 struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
 
@@ -110,6 +117,99 @@ fn respond(v: ptr<function, vec4f>, nx: f32, ny: f32, nz: f32, vs: vec3f) {
   (*v).z = vs.z + tz * scale;
 }
 
+// Pushes x to q + n r and responds against the collider's surface velocity there: v + w x (x - c)
+// (cpu_stages.c PushOut, SurfaceVelocity).
+fn pushOut(x: ptr<function, vec4f>, v: ptr<function, vec4f>, c: vec3f, vel: vec3f, w: vec3f, q: vec3f, n: vec3f, r: f32) {
+  (*x).x = q.x + n.x * r;
+  (*x).y = q.y + n.y * r;
+  (*x).z = q.z + n.z * r;
+  let rx = (*x).x - c.x;
+  let ry = (*x).y - c.y;
+  let rz = (*x).z - c.z;
+  let vs = vec3f(vel.x + w.y * rz - w.z * ry, vel.y + w.z * rx - w.x * rz, vel.z + w.x * ry - w.y * rx);
+  respond(v, n.x, n.y, n.z, vs);
+}
+
+// wfCpuCollideShape: collider k at the end of substep `substep` (its frame-start centre in P.shapes,
+// the substep's displacement, axes, velocity and spin in the two records after the substeps').
+fn collideShape(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32, k: u32) {
+  let at = MAX_SUBSTEPS + 2u * (substep * F.P.shapeCount + k);
+  let base = F.P.shapes[k].base;
+  let size = F.P.shapes[k].size;
+  let shift = F.S[at].sphereMotion.xyz;
+  let ax = F.S[at].sphereVel.xyz;
+  let ay = F.S[at].accel.xyz;
+  let az = F.S[at + 1u].sphereMotion.xyz;
+  let vel = F.S[at + 1u].sphereVel.xyz;
+  let w = F.S[at + 1u].accel.xyz;
+  let c = vec3f(base.x + shift.x, base.y + shift.y, base.z + shift.z);
+  let t = size.w; // the contact thickness
+  let dx = (*x).x - c.x;
+  let dy = (*x).y - c.y;
+  let dz = (*x).z - c.z;
+  let kind = u32(base.w);
+  if (kind == COLLIDER_SPHERE || kind == COLLIDER_CAPSULE) {
+    let L = size.z;
+    var u = dx * ax.x + dy * ax.y + dz * ax.z;
+    if (u < -L) {
+      u = -L;
+    } else if (u > L) {
+      u = L;
+    }
+    var f = 0.0;
+    if (L > 0.0) {
+      f = 0.5 * (u / L + 1.0);
+    }
+    let r = size.x + (size.y - size.x) * f + t;
+    let q = vec3f(c.x + ax.x * u, c.y + ax.y * u, c.z + ax.z * u);
+    let ex = (*x).x - q.x;
+    let ey = (*x).y - q.y;
+    let ez = (*x).z - q.z;
+    let d2 = ex * ex + ey * ey + ez * ez;
+    if (d2 >= r * r) {
+      return;
+    }
+    let d = sqrt(d2);
+    if (d > 1e-12) {
+      pushOut(x, v, c, vel, w, q, vec3f(ex / d, ey / d, ez / d), r);
+    } else {
+      pushOut(x, v, c, vel, w, q, ay, r);
+    }
+  } else if (kind == COLLIDER_BOX) {
+    var l = array<f32, 3>(dx * ax.x + dy * ax.y + dz * ax.z, dx * ay.x + dy * ay.y + dz * ay.z, dx * az.x + dy * az.y + dz * az.z);
+    var e = array<f32, 3>(F.P.shapes[k].halfExtents.x + t, F.P.shapes[k].halfExtents.y + t, F.P.shapes[k].halfExtents.z + t);
+    var axis = -1;
+    var least = 0.0;
+    for (var i = 0; i < 3; i++) {
+      let depth = e[i] - abs(l[i]);
+      if (depth <= 0.0) {
+        return;
+      }
+      if (axis < 0 || depth < least) {
+        axis = i;
+        least = depth;
+      }
+    }
+    var sign = 1.0;
+    if (l[axis] < 0.0) {
+      sign = -1.0;
+    }
+    var n = az;
+    if (axis == 0) {
+      n = ax;
+    } else if (axis == 1) {
+      n = ay;
+    }
+    pushOut(x, v, c, vel, w, (*x).xyz, n * sign, least);
+  } else {
+    let d = dx * ay.x + dy * ay.y + dz * ay.z;
+    if (d >= t) {
+      return;
+    }
+    pushOut(x, v, c, vel, w, (*x).xyz, ay, t - d);
+  }
+}
+
 // wfCpuCollide for one particle: out of the sphere and above the floor, then fix the velocity.
 fn collide(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32) {
   if ((*x).w == 0.0) {
@@ -142,6 +242,9 @@ fn collide(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32) {
   if ((F.P.flags & FLAG_FLOOR) != 0u && (*x).y < F.P.floorY) {
     (*x).y = F.P.floorY;
     respond(v, F.P.floor.x, F.P.floor.y, F.P.floor.z, F.P.floor.www); // not constants: see shared.h
+  }
+  for (var k = 0u; k < F.P.shapeCount; k++) {
+    collideShape(x, v, substep, k);
   }
 }
 
@@ -331,7 +434,7 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
   let p = prev[i];
   let f = F.P.velFactor;
   var v = vec4f((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
-  if ((F.P.flags & (FLAG_SPHERE | FLAG_FLOOR)) != 0u) {
+  if ((F.P.flags & (FLAG_SPHERE | FLAG_FLOOR)) != 0u || F.P.shapeCount > 0u) {
     collide(&x, &v, pc.substep);
     pos[i] = x;
   }

@@ -475,14 +475,14 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 }
 
 // The bytes of the frame buffer for the next frame, after the core's frame start with the
-// reference particle the GPU left (local xyz): wfVkClothParams, WF_VK_MAX_SUBSTEPS wfVkSubstep
-// records (the first `substeps` written), with the values vk_backend.c's WriteFrame and
-// WriteSubsteps compute; then, for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
+// reference particle the GPU left (local xyz): wfVkClothParams, WF_VK_FRAME_RECORDS wfVkSubstep
+// records (the first `substeps` written, then the colliders' two per substep after
+// WF_VK_MAX_SUBSTEPS), with the values vk_backend.c's WriteFrame and WriteSubsteps compute; then, for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
 // column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
 // core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
 static bool WaveWind(const WfwWorld* w) { return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE; }
 
-static size_t WaveOffset(void) { return sizeof(wfVkClothParams) + WF_VK_MAX_SUBSTEPS * sizeof(wfVkSubstep); }
+static size_t WaveOffset(void) { return sizeof(wfVkClothParams) + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep); }
 
 // The frame buffer's size for the current step def.
 WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
@@ -507,6 +507,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	wfFrameParamsInit(world, &p);
 	c->reference = (wfVec3){rx, ry, rz};
 	wfClothBeginFrame(world, c);
+	wfCollidersBeginFrame(world, &p);
 	const float h = p.h;
 	const wfMaterial* m = &c->material;
 	const wfVec3 d = p.wind.direction;
@@ -541,6 +542,17 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;
+	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
+	const int shapes = p.substeps * world->colliderFrameCount <= WF_VK_MAX_SHAPE_STEPS ? world->colliderFrameCount : 0;
+	cp.shapeCount = (uint32_t)shapes;
+	for (int k = 0; k < shapes; ++k) {
+		const wfColliderFrame* f = &world->colliderFrame[k];
+		float base[3];
+		wfShapeBase(world, c, k, base);
+		cp.shapes[k].base = (wfVkVec4){base[0], base[1], base[2], (float)f->type};
+		cp.shapes[k].size = (wfVkVec4){f->radius, f->radius1, f->halfLength, p.contact.thickness};
+		cp.shapes[k].halfExtents = V4(f->halfExtents, 0.0f);
+	}
 	memcpy(out, &cp, sizeof cp);
 	wfVkSubstep* sub = (wfVkSubstep*)((char*)out + sizeof cp);
 	const float invMass = 1.0f / m->mass;
@@ -551,10 +563,25 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 		rec.accel = V4(wfExternalAccel(&p, s, 0, invMass), (float)(p.time + (double)s * p.h));
 		memcpy(&sub[s], &rec, sizeof rec);
 	}
+	// Per substep and collider: its displacement from the frame-start centre, axes, velocity and spin.
+	for (int s = 0; s < p.substeps && shapes > 0; ++s) {
+		for (int k = 0; k < shapes; ++k) {
+			float move[3], a[9];
+			wfShapeStep(world, k, &p, s, move, a);
+			const wfColliderFrame* f = &world->colliderFrame[k];
+			const wfVkSubstep rec[2] = {
+				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
+				{{a[6], a[7], a[8], 0.0f}, V4(f->velocity, 0.0f), V4(f->omega, 0.0f)},
+			};
+			memcpy(&sub[WF_VK_MAX_SUBSTEPS + 2 * (s * shapes + k)], rec, sizeof rec);
+		}
+	}
 	if (world->def.step.solver == WF_SOLVER_SPRINGS)
 		wfCheckSpringsStep(world, c, p.h);
-	if (!WaveWind(w))
-		return (int)(sizeof cp + (size_t)p.substeps * sizeof(wfVkSubstep));
+	if (!WaveWind(w)) {
+		const size_t records = shapes > 0 ? (size_t)WF_VK_MAX_SUBSTEPS + 2 * (size_t)(p.substeps * shapes) : (size_t)p.substeps;
+		return (int)(sizeof cp + records * sizeof(wfVkSubstep));
+	}
 	// wfExternalAccel's wave factor, the same expression.
 	float* wave = (float*)(void*)((char*)out + WaveOffset());
 	for (int s = 0; s < p.substeps; ++s) {
@@ -566,17 +593,20 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	return wfwGpuFrameBytes(w);
 }
 
-// What the WGSL solver does not have yet (the Vulkan backend's colliders, aerodynamics and tethers,
-// the CPU's self-collision and tearing): 0 when it can step this cloth, else -1 with the reason in s_text.
+// What the WGSL solver does not have yet (the Vulkan backend's aerodynamics and tethers, the CPU's
+// self-collision; more collider records than a frame holds): 0 when it can step this cloth, else -1
+// with the reason in s_text.
 WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 {
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
-	const bool missing[] = {w->world->colliderCount > 0, d.aero.drag != 0.0f || d.aero.lift != 0.0f, c->model.tethers != NULL,
-		d.selfCollision.enabled, c->material.tearStrain > 0.0f};
-	static const char* const names[] = {"colliders", "aerodynamics (drag and lift)", "tethers", "self-collision", "tearing"};
+	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_VK_MAX_SHAPE_STEPS,
+		d.aero.drag != 0.0f || d.aero.lift != 0.0f, c->model.tethers != NULL, d.selfCollision.enabled};
+	static const char* const names[] = {"room for more than 2048 collider steps a frame (colliders x substeps)",
+		"aerodynamics (drag and lift)", "tethers", "self-collision"};
+	_Static_assert(WF_VK_MAX_SHAPE_STEPS == 2048, "the message names the limit");
 	char what[160] = "";
 	int count = 0;
 	for (int i = 0; i < (int)(sizeof missing / sizeof missing[0]); ++i) {
@@ -644,11 +674,38 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle
 	c->verdictContact = contact != 0;
 	c->tunnelParticle = tunnelled >= 0 && tunnelled < c->model.particleCount ? tunnelled : -1;
 	const bool reset = verdict != WF_FRAME_GOOD && world->def.badFrame == WF_BAD_FRAME_RESET;
+	wfCollidersEndFrame(world);
 	wfClothEndFrame(world, c);
 	world->time += (double)p.h * p.substeps;
 	if (world->def.sphere.moving)
 		world->sphereTime += (double)p.h * p.substeps;
 	return reset ? 1 : 0;
+}
+
+// Tearing on WebGPU, between frames as wfWorld_Step tears: the GPU's frame-end state (local vec4 per
+// particle) becomes the host's, and after a good frame the core tears from it (wfClothTear). Returns
+// 1 when the cloth's topology changed (the page builds the GPU solver again from the host state),
+// 0 when not or when the cloth does not tear (then nothing is read), -1 on an error.
+WF_WASM_EXPORT(wfw_gpu_tears) int wfwGpuTears(WfwWorld* w)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	return c != NULL && c->material.tearStrain > 0.0f ? 1 : 0;
+}
+
+WF_WASM_EXPORT(wfw_gpu_tear) int wfwGpuTear(WfwWorld* w, const wfVec4* pos, const wfVec4* vel)
+{
+	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || pos == NULL || vel == NULL)
+		return -1;
+	if (!(c->material.tearStrain > 0.0f) || c->verdict != WF_FRAME_GOOD)
+		return 0;
+	const size_t bytes = (size_t)c->model.particleCount * sizeof(wfVec4);
+	memcpy(c->state.pos, pos, bytes);
+	memcpy(c->state.vel, vel, bytes);
+	const int before = c->topology;
+	if (wfClothTear(w->world, c) != WF_OK)
+		return -1;
+	return c->topology != before ? 1 : 0;
 }
 
 // out: [non-finite, unstable, unstable in contact] frames discarded, frames that tunnelled (double x 4).

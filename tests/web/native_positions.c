@@ -10,15 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-// OUT named NAME.hash: the scene's colliders and first cloth, as the page's wasm core builds the
-// world, and the world's state hash (wfWorld_GetStateHash) after every frame, one hex line each.
-static int WriteHashes(wfWorld* w, wfScene* scene, const wfClothDef* cd, int frames, const char* path)
+// The scene's colliders, as the page's wasm core builds the world: 0, or 1 when one was refused.
+static int CreateColliders(wfWorld* w, const wfScene* scene)
 {
 	int code = 0;
 	for (int i = 0; scene != NULL && i < wfScene_GetColliderCount(scene); ++i) {
 		const wfColliderDef def = wfScene_GetColliderDef(scene, i);
 		code |= wfColliderId_IsNull(wfCreateCollider(w, &def));
 	}
+	return code;
+}
+
+// OUT named NAME.hash: the scene's colliders and first cloth, and the world's state hash
+// (wfWorld_GetStateHash) after every frame, one hex line each.
+static int WriteHashes(wfWorld* w, wfScene* scene, const wfClothDef* cd, int frames, const char* path)
+{
+	int code = CreateColliders(w, scene);
 	code |= wfClothId_IsNull(wfCreateCloth(w, cd));
 	FILE* f = code == 0 ? fopen(path, "w") : NULL;
 	for (int frame = 0; f != NULL && frame < frames; ++frame) {
@@ -72,17 +79,29 @@ int main(int argc, char** argv)
 	const size_t outLen = strlen(argv[3]);
 	if (outLen > 5 && strcmp(argv[3] + outLen - 5, ".hash") == 0)
 		return WriteHashes(w, scene, &cd, frames, argv[3]);
+	const int colliders = CreateColliders(w, scene);
 	wfClothId id = wfCreateCloth(w, &cd);
-	const int n = cd.cols * cd.rows;
-	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof *p);
 	FILE* f = fopen(argv[3], "wb");
-	if (wfClothId_IsNull(id) || p == NULL || f == NULL) {
+	if (colliders != 0 || wfClothId_IsNull(id) || f == NULL) {
 		fprintf(stderr, "weft_native_positions: cannot set up the run or open %s\n", argv[3]);
 		return 1;
 	}
-	int code = 0;
+	// Each frame's particles (tearing adds some between frames).
+	int code = 0, n = 0;
+	wfVec3* p = NULL;
 	for (int frame = 0; frame < frames && code == 0; ++frame) {
-		if (wfWorld_Step(w) != WF_OK || wfCloth_ReadPositions(id, p, n) != WF_OK || fwrite(p, sizeof *p, (size_t)n, f) != (size_t)n)
+		wfClothInfo info;
+		if (wfWorld_Step(w) != WF_OK || wfCloth_GetInfo(id, &info) != WF_OK) {
+			code = 1;
+			break;
+		}
+		if (info.particleCount > n) {
+			free(p);
+			n = info.particleCount;
+			p = (wfVec3*)malloc((size_t)n * sizeof *p);
+		}
+		const size_t count = (size_t)info.particleCount;
+		if (p == NULL || wfCloth_ReadPositions(id, p, info.particleCount) != WF_OK || fwrite(p, sizeof *p, count, f) != count)
 			code = 1;
 	}
 	if (fclose(f) != 0)

@@ -213,12 +213,7 @@ async function loadNow(preset, file = null, grid = null) {
   dragPlane = null;
   grabbedParticle = -1;
   controls.enabled = true;
-  if (gpu) {
-    solver = await createGpuSolver(device, cloth, wgsl);
-    const pinList = [];
-    for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pinList.push(i);
-    drawer = await createGpuDraw(device, canvas, solver, { uvs: cloth.uvs(), pins: pinList });
-  }
+  if (gpu) await makeGpu();
   buildMeshes();
   firstFrame = cloth.positions();
   if (!keep) {
@@ -393,10 +388,25 @@ function drawnSphereRadius(col) {
   return Math.min(col.radius, Math.sqrt(Math.max(surface * surface - rho * rho, 0)) - 1e-3 * surface);
 }
 
-// One frame of the simulation on the page's backend.
+// One frame of the simulation on the page's backend. On WebGPU a tear (decided by the core from the
+// state read back) changes the buffers' sizes: a new solver and drawing from the host state.
 async function stepOne() {
-  if (gpu) await solver.step();
-  else cloth.step();
+  if (!gpu) cloth.step();
+  else if ((await solver.step()) === "torn") await rebuildGpu();
+}
+
+async function rebuildGpu() {
+  solver.destroy();
+  drawer.destroy();
+  await makeGpu();
+}
+
+// The WebGPU solver of the cloth (from its host state) and the drawing of its buffers.
+async function makeGpu() {
+  solver = await createGpuSolver(device, cloth, wgsl);
+  const pinList = [];
+  for (let i = 0; i < cloth.particles; ++i) if (cloth.pinned(i)) pinList.push(i);
+  drawer = await createGpuDraw(device, canvas, solver, { uvs: cloth.uvs(), pins: pinList });
 }
 
 async function stepFrames(count) {
@@ -564,7 +574,13 @@ window.addEventListener("pointerup", async () => {
   });
 });
 
-const resetCloth = () => exclusive(() => { cloth.reset(); hostChanged(); return sync(); });
+const resetCloth = () => exclusive(async () => {
+  cloth.reset();
+  // A reset undoes tears: on WebGPU the buffers then have another size (a new solver).
+  if (gpu && solver.model.particles !== cloth.particles) await rebuildGpu();
+  else hostChanged();
+  return sync();
+});
 const togglePause = () => { paused = !paused; dirty = true; $("pause").textContent = paused ? "Resume" : "Pause"; };
 const setSphereMoving = (on) => exclusive(() => { cloth.setControl("sphereMoving", on ? 1 : 0); setPanel(); });
 // The shortcuts. A key aimed at a form control is the control's (a select takes letters as
