@@ -259,15 +259,15 @@ export async function loadWeft(bytes) {
         // For the WebGPU solver (weft_gpu.mjs): the model's arrays, the host state in the local
         // frame, and each frame's live values from the core (the Vulkan backend's layouts).
         model() {
-          const s = new Int32Array(floats(8, (p) => x.wfw_model_sizes(w, p)).buffer);
+          const s = new Int32Array(floats(9, (p) => x.wfw_model_sizes(w, p)).buffer);
           const [np, m, colors, tri, entries] = s;
-          const sizes = [4 * m, np + 1, 2 * entries, m, np + 1, 3 * tri, 3 * tri, 2 * s[7]];
+          const sizes = [4 * (m + (s[8] ? np : 0)), np + 1, 2 * entries, m, np + 1, 3 * tri, 3 * tri, 2 * s[7]];
           const ptrs = sizes.map((k) => x.wfw_alloc(4 * Math.max(k, 1)));
           check(x.wfw_model(w, ...ptrs), "model");
           const arr = sizes.map((k, j) => new Uint32Array(memory.buffer.slice(ptrs[j], ptrs[j] + 4 * k)));
           ptrs.forEach((p) => x.wfw_free(p));
           return {
-            particles: np, constraints: m, colors, triangles: tri, jacobiDocument: s[5] !== 0, maxDegree: s[6],
+            particles: np, constraints: m, colors, triangles: tri, jacobiDocument: s[5] !== 0, maxDegree: s[6], tethers: s[8] !== 0,
             con: arr[0], adjStart: arr[1], adj: arr[2], jacobiWeight: new Float32Array(arr[3].buffer),
             triStart: arr[4], triList: arr[5], indices: arr[6], solveRange: arr[7],
           };

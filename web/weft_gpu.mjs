@@ -18,12 +18,12 @@
 // After each frame the reference particle (16 bytes) is read back for the core's next frame start.
 
 const GROUP = 128;
-const PUSH_FIRST_ITERATION = 1, PUSH_DAMPED = 2, PUSH_SHIFT = 8;
+const PUSH_FIRST_ITERATION = 1, PUSH_DAMPED = 2, PUSH_SHIFT = 8, PUSH_TETHER = 32, PUSH_TETHER_VEL = 64;
 const PUSH_STRIDE = 256; // minUniformBufferOffsetAlignment
 
 // Which bindings each entry point uses (its "auto" layout), for the buffers (a) and swapped (b).
 const USES = {
-  predict: [0, 1, 2, 5], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
+  predict: [0, 1, 2, 5, 7], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
   jacobiSweep: [0, 1, 3, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
   check: [0, 1, 2, 16, 17, 18, 19], checkSum: [16, 19],
 };
@@ -44,7 +44,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
     0: make(cloth.gpuFrameBytes(), S | D),
     1: make(16 * n, state), 2: make(16 * n, state), 3: make(16 * n, state), 4: make(16 * n, state),
     5: make(16 * n, S), 6: make(4 * model.constraints, S),
-    7: make(16 * model.constraints, S | D, model.con),
+    7: make(model.con.byteLength, S | D, model.con), // the constraints, then the tethers if any
     8: make(4 * (n + 1), S | D, model.adjStart),
     9: make(4 * model.adj.length, S | D, model.adj),
     11: make(4 * model.constraints, S | D, model.jacobiWeight),
@@ -95,14 +95,17 @@ export async function createGpuSolver(device, cloth, wgsl) {
         for (let it = 0; it < iterations; ++it)
           for (let r = 0; r < model.solveRange.length; r += 2) // the model's order (its colours, or tiles)
             dispatch("xpbdSolve", model.solveRange[r], model.solveRange[r + 1] - model.solveRange[r], s, it === 0 ? PUSH_FIRST_ITERATION : 0);
+        if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
         dispatch("finish", 0, n, s, 0);
       } else if (solver === "jacobi") {
         dispatch("predict", 0, n, s, 0);
         for (let it = 0; it < iterations; ++it) dispatch("jacobiSweep", 0, n, s, 0, it & 1);
         if (iterations & 1) list.push({ copy: [[3, 1]] });
+        if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
         dispatch("finish", 0, n, s, 0);
       } else {
         dispatch("springs", 0, n, s, 0, s & 1);
+        if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER | PUSH_TETHER_VEL, (s + 1) & 1); // the pair just written
       }
     }
     if (solver === "springs" && (substeps & 1)) list.push({ copy: [[3, 1], [4, 2]] });

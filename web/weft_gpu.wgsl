@@ -15,9 +15,11 @@ const FLAG_JACOBI_DOCUMENT = 16u;
 const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
 const PUSH_SHIFT = 8u;
+const PUSH_TETHER = 32u;     // predict: only the tethers (wfCpuTethers)
+const PUSH_TETHER_VEL = 64u; // with PUSH_TETHER: the outward velocity removed too (springs)
 
-// wfVkClothParams, field by field (aerodynamics and tethers are in the layout but not ported: the
-// page does not run such cloths on WebGPU, wfw_gpu_unsupported).
+// wfVkClothParams, field by field (aerodynamics is in the layout but not ported: the page does not
+// run such cloths on WebGPU, wfw_gpu_unsupported).
 struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
 struct ClothParams {
   gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
@@ -260,6 +262,36 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
   let x = pos[i];
   if ((pc.flags & PUSH_SHIFT) != 0u) {
     pos[i] = vec4f(x.x - F.P.shift.x, x.y - F.P.shift.y, x.z - F.P.shift.z, x.w);
+    return;
+  }
+  if ((pc.flags & PUSH_TETHER) != 0u) {
+    // wfCpuTethers: back within the limit of the anchor (pinned at creation, so never moved here).
+    let t = con[F.P.tetherBase + i];
+    if (t.y == NONE || x.w == 0.0) {
+      return;
+    }
+    let q = pos[t.y];
+    let limit = bitcast<f32>(t.z);
+    let dx = x.x - q.x;
+    let dy = x.y - q.y;
+    let dz = x.z - q.z;
+    let d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 <= limit * limit) {
+      return;
+    }
+    let d = sqrt(d2);
+    let s = limit / d;
+    pos[i] = vec4f(q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w);
+    if ((pc.flags & PUSH_TETHER_VEL) != 0u) {
+      let nx = dx / d;
+      let ny = dy / d;
+      let nz = dz / d;
+      let v = vel[i];
+      let vn = v.x * nx + v.y * ny + v.z * nz;
+      if (vn > 0.0) {
+        vel[i] = vec4f(v.x - vn * nx, v.y - vn * ny, v.z - vn * nz, 0.0);
+      }
+    }
     return;
   }
   prev[i] = x;

@@ -402,20 +402,21 @@ WF_WASM_EXPORT(wfw_constraints) int wfwConstraints(WfwWorld* w, uint32_t* pairs,
 #include "vulkan/shaders/shared.h"
 
 // out: [particles, constraints, colours, triangles, adjacency entries, jacobi document, max degree,
-// solve ranges]
+// solve ranges, tethers (1: the constraint array has a tether record per particle after them)]
 WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
 {
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL || out == NULL)
 		return -1;
 	const wfClothModel* m = &c->model;
-	const int32_t v[8] = {m->particleCount, m->constraintCount, m->colorCount, m->triangleCount, m->adjStart[m->particleCount],
-		m->jacobiDocument ? 1 : 0, m->maxDegree, m->solveRangeCount};
+	const int32_t v[9] = {m->particleCount, m->constraintCount, m->colorCount, m->triangleCount, m->adjStart[m->particleCount],
+		m->jacobiDocument ? 1 : 0, m->maxDegree, m->solveRangeCount, m->tethers != NULL ? 1 : 0};
 	memcpy(out, v, sizeof v);
 	return 0;
 }
 
-// The model arrays as the kernels read them: constraints (m x uvec4: a, b, rest bits, family),
+// The model arrays as the kernels read them: constraints (m x uvec4: a, b, rest bits, family; then
+// with tethers one record per particle, b its anchor or ~0, rest its limit: con[tetherBase + i]),
 // adjacency starts (n + 1), adjacency pairs (entries x (constraint,
 // other)), Jacobi weights (m), triangle incidence starts (n + 1) and lists (3 t, ascending triangle
 // index per particle: the order the CPU's normals scatter in), indices (3 t), and the ranges XPBD
@@ -430,6 +431,8 @@ int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* adjStart, uint32_t* adj, floa
 		return -1;
 	const wfClothModel* m = &c->model;
 	memcpy(con, m->constraints, (size_t)m->constraintCount * sizeof(wfConstraint));
+	if (m->tethers != NULL)
+		memcpy(con + 4 * (size_t)m->constraintCount, m->tethers, (size_t)m->particleCount * sizeof(wfConstraint));
 	for (int r = 0; r < 2 * m->solveRangeCount; ++r)
 		solveRange[r] = (uint32_t)m->solveRange[r];
 	for (int i = 0; i <= m->particleCount; ++i)
@@ -542,6 +545,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;
+	cp.tetherBase = (uint32_t)c->model.constraintCount;
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
 	const int shapes = p.substeps * world->colliderFrameCount <= WF_VK_MAX_SHAPE_STEPS ? world->colliderFrameCount : 0;
 	cp.shapeCount = (uint32_t)shapes;
@@ -593,7 +597,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	return wfwGpuFrameBytes(w);
 }
 
-// What the WGSL solver does not have yet (the Vulkan backend's aerodynamics and tethers, the CPU's
+// What the WGSL solver does not have yet (the Vulkan backend's aerodynamics, the CPU's
 // self-collision; more collider records than a frame holds): 0 when it can step this cloth, else -1
 // with the reason in s_text.
 WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
@@ -603,9 +607,9 @@ WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
 	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_VK_MAX_SHAPE_STEPS,
-		d.aero.drag != 0.0f || d.aero.lift != 0.0f, c->model.tethers != NULL, d.selfCollision.enabled};
+		d.aero.drag != 0.0f || d.aero.lift != 0.0f, d.selfCollision.enabled};
 	static const char* const names[] = {"room for more than 2048 collider steps a frame (colliders x substeps)",
-		"aerodynamics (drag and lift)", "tethers", "self-collision"};
+		"aerodynamics (drag and lift)", "self-collision"};
 	_Static_assert(WF_VK_MAX_SHAPE_STEPS == 2048, "the message names the limit");
 	char what[160] = "";
 	int count = 0;
