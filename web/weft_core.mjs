@@ -302,7 +302,7 @@ export async function loadWeft(bytes) {
             frameCapacity = size;
           }
           const bytes = x.wfw_gpu_begin(w, ref[0], ref[1], ref[2], frameBytes);
-          if (bytes < 0) throw new Error("gpu frame");
+          if (bytes < 0) throw new Error(getText() || "gpu frame");
           return new Uint8Array(memory.buffer.slice(frameBytes, frameBytes + bytes));
         },
         // The energy rule's pre-test on the GPU check's sums: true when the exact rule must decide.

@@ -1,10 +1,13 @@
 // The WebGPU solver: the WGSL kernels of weft_gpu.wgsl stepping one cloth whose model, clock and
 // live values come from the wasm core (weft_core.mjs). The per-range path of the Vulkan backend:
 //   frame start: predict with PUSH_SHIFT (the core's re-centring)
-//   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range), finish
-//   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), finish
-//   springs: per substep: springs (A->B or B->A, collisions fused); odd counts copy B -> A
-//   normals, the frame check (check, then checkSum adds up its workgroups' energy sums)
+//   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range),
+//            the tethers (predict with PUSH_TETHER) where the cloth has them, finish
+//   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), the tethers, finish
+//   springs: per substep: springs (A->B or B->A, collisions fused), the tethers; odd counts copy B -> A
+//   normals, the frame check (check writes each particle's energy terms, checkSum adds them up)
+// Tearing: after a good frame of a cloth that tears, the state comes back and the core tears from
+// it; step() then says "torn" and the caller builds a new solver from the host state.
 // A frame starts with a copy of the state to a backup; the check's status (48 bytes: the first bad
 // particles, the first that tunnelled through the sphere, the reference particle, the energy
 // pre-test's sums) is read back after each frame. When the pre-test fails, the state and the backup
@@ -112,7 +115,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
     dispatch("computeNormals", 0, n, 0, 0);
     dispatch("check", 0, n, substeps - 1, 0); // contacts at the last substep's end
     dispatch("checkSum", 0, n, substeps - 1, 0);
-    list[list.length - 1].groups = 1; // one workgroup adds up the check's
+    list[list.length - 1].groups = 1; // one workgroup adds up the check's terms
     pushBuffer?.destroy();
     pushBuffer = device.createBuffer({ size: PUSH_STRIDE * pushes.length, usage: GPUBufferUsage.UNIFORM | D });
     const words = new Uint32Array(PUSH_STRIDE / 4 * pushes.length);

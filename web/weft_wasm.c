@@ -480,7 +480,8 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 // The bytes of the frame buffer for the next frame, after the core's frame start with the
 // reference particle the GPU left (local xyz): wfVkClothParams, WF_VK_FRAME_RECORDS wfVkSubstep
 // records (the first `substeps` written, then the colliders' two per substep after
-// WF_VK_MAX_SUBSTEPS), with the values vk_backend.c's WriteFrame and WriteSubsteps compute; then, for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
+// WF_VK_MAX_SUBSTEPS), with the values vk_backend.c's WriteFrame and WriteSubsteps compute; then,
+// for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
 // column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
 // core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
 static bool WaveWind(const WfwWorld* w) { return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE; }
@@ -547,7 +548,12 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.particleCount = (uint32_t)c->model.particleCount;
 	cp.tetherBase = (uint32_t)c->model.constraintCount;
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
-	const int shapes = p.substeps * world->colliderFrameCount <= WF_VK_MAX_SHAPE_STEPS ? world->colliderFrameCount : 0;
+	const int shapes = world->colliderFrameCount;
+	if (p.substeps * shapes > WF_VK_MAX_SHAPE_STEPS) {
+		snprintf(s_text, sizeof s_text, "%d colliders x %d substeps is more than the %d collider steps a WebGPU frame holds", shapes,
+			p.substeps, WF_VK_MAX_SHAPE_STEPS);
+		return -1;
+	}
 	cp.shapeCount = (uint32_t)shapes;
 	for (int k = 0; k < shapes; ++k) {
 		const wfColliderFrame* f = &world->colliderFrame[k];
