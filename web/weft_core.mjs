@@ -320,6 +320,9 @@ export async function loadWeft(bytes) {
           if (r < 0) throw new Error("gpu energy rule");
           return r === 1;
         },
+        // Whether the world has drag or lift (the page then runs the aero pass), and the particles' air shares.
+        gpuAero() { return x.wfw_gpu_aero(w, 0) === 1; },
+        airShares() { return floats(n, (p) => (x.wfw_gpu_aero(w, p) < 0 ? -1 : 0)); },
         // Whether the cloth tears (the page then reads each good frame back for gpuTear).
         gpuTears() { return x.wfw_gpu_tears(w) === 1; },
         // The GPU's frame-end state (local vec4 per particle) into the host, and the core's tear from

@@ -1,6 +1,7 @@
 // The WebGPU solver: the WGSL kernels of weft_gpu.wgsl stepping one cloth whose model, clock and
 // live values come from the wasm core (weft_core.mjs). The per-range path of the Vulkan backend:
 //   frame start: predict with PUSH_SHIFT (the core's re-centring)
+//   (XPBD and Jacobi with drag or lift: per substep first aero, the acceleration into prev)
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range),
 //            the tethers (predict with PUSH_TETHER) where the cloth has them, finish
 //   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), the tethers, finish
@@ -26,7 +27,7 @@ const PUSH_STRIDE = 256; // minUniformBufferOffsetAlignment
 
 // Which bindings each entry point uses (its "auto" layout), for the buffers (a) and swapped (b).
 const USES = {
-  predict: [0, 1, 2, 5, 7], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
+  predict: [0, 1, 2, 5, 7], aero: [0, 1, 2, 5, 13, 14, 15, 20], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
   jacobiSweep: [0, 1, 3, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
   check: [0, 1, 2, 16, 17, 18, 19], checkSum: [16, 19],
 };
@@ -58,6 +59,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
     16: make(48, S | D | C),
     17: make(16 * n, S | D | C), 18: make(16 * n, S | D | C), // the frame-start positions and velocities
     19: make(16 * n, S), // the check's per-particle energy terms
+    20: make(4 * n, S | D, cloth.airShares()),
   };
   buf.backupPos = buf[17];
   buf.backupVel = buf[18];
@@ -85,7 +87,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
 
   // The dispatch list of a frame for the current step def; rebuilt when it changes.
   let ops = null, opsKey = "", pushBuffer = null;
-  function buildOps(solver, substeps, iterations) {
+  function buildOps(solver, substeps, iterations, aero) {
     const list = [], pushes = [];
     const dispatch = (entry, lo, count, substep, flags, variant = 0) => {
       pushes.push([lo, count, substep, flags]);
@@ -93,6 +95,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
     };
     dispatch("predict", 0, n, 0, PUSH_SHIFT);
     for (let s = 0; s < substeps; ++s) {
+      if (aero && solver !== "springs") dispatch("aero", 0, n, s, 0); // drag and lift into prev, for predict
       if (solver === "xpbd") {
         dispatch("predict", 0, n, s, PUSH_DAMPED);
         for (let it = 0; it < iterations; ++it)
@@ -182,7 +185,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
     },
     // One frame: the core's live values, the dispatches, the reference read back, the core's frame end.
     async step() {
-      const key = `${cloth.solver} ${cloth.substeps} ${cloth.iterations}`;
+      const aero = cloth.gpuAero();
+      const key = `${cloth.solver} ${cloth.substeps} ${cloth.iterations} ${aero}`;
       const frameBytes = cloth.gpuBegin(ref);
       if (frameBytes.byteLength > buf[0].size) {
         buf[0].destroy();
@@ -190,7 +194,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
         makeGroups();
         opsKey = "";
       }
-      if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations); opsKey = key; }
+      if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations, aero); opsKey = key; }
       device.queue.writeBuffer(buf[0], 0, frameBytes);
       device.queue.writeBuffer(buf[16], 0, statusReset);
       const encoder = device.createCommandEncoder();

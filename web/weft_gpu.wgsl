@@ -12,14 +12,14 @@ const FLAG_FLOOR = 2u;
 const FLAG_STOP = 4u;
 const FLAG_WAVE = 8u;
 const FLAG_JACOBI_DOCUMENT = 16u;
+const FLAG_AERO = 32u; // drag and lift: the substep's aerodynamic acceleration is in prev (aero)
 const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
 const PUSH_SHIFT = 8u;
 const PUSH_TETHER = 32u;     // predict: only the tethers (wfCpuTethers)
 const PUSH_TETHER_VEL = 64u; // with PUSH_TETHER: the outward velocity removed too (springs)
 
-// wfVkClothParams, field by field (aerodynamics is in the layout but not ported: the page does not
-// run such cloths on WebGPU, wfw_gpu_unsupported).
+// wfVkClothParams, field by field.
 struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
 struct ClothParams {
   gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
@@ -69,6 +69,8 @@ struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUn
 @group(0) @binding(17) var<storage, read> backupPos: array<vec4f>;
 @group(0) @binding(18) var<storage, read> backupVel: array<vec4f>;
 @group(0) @binding(19) var<storage, read_write> partials: array<vec4f>;
+// Each particle's air share (the model's restPositions[i].w; aero).
+@group(0) @binding(20) var<storage, read> airShare: array<f32>;
 @group(1) @binding(0) var<uniform> pc: Push;
 
 // The element of this invocation, or NONE past the end of the dispatch's range.
@@ -294,6 +296,10 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
     }
     return;
   }
+  var air = vec3f(0.0);
+  if ((F.P.flags & FLAG_AERO) != 0u) {
+    air = prev[i].xyz;
+  }
   prev[i] = x;
   if (x.w == 0.0) {
     if (i32(i) == F.P.grabIndex) {
@@ -301,7 +307,12 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
     }
     return;
   }
-  let a = externalAccel(pc.substep, i % F.P.cols, x.w);
+  var a = externalAccel(pc.substep, i % F.P.cols, x.w);
+  if ((F.P.flags & FLAG_AERO) != 0u) {
+    a.x += air.x;
+    a.y += air.y;
+    a.z += air.z;
+  }
   let h = F.P.h;
   var v = vel[i];
   if ((pc.flags & PUSH_DAMPED) != 0u) {
@@ -316,6 +327,77 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
   }
   vel[i] = v;
   pos[i] = vec4f(x.x + h * v.x, x.y + h * v.y, x.z + h * v.z, x.w);
+}
+
+// environment.c TriangleAero: one triangle's drag and lift from the state at the substep start.
+fn triangleAero(t: u32) -> vec3f {
+  let i0 = indices[3u * t];
+  let i1 = indices[3u * t + 1u];
+  let i2 = indices[3u * t + 2u];
+  let p0 = pos[i0];
+  let p1 = pos[i1];
+  let p2 = pos[i2];
+  let v0 = vel[i0];
+  let v1 = vel[i1];
+  let v2 = vel[i2];
+  let ax = p1.x - p0.x;
+  let ay = p1.y - p0.y;
+  let az = p1.z - p0.z;
+  let bx = p2.x - p0.x;
+  let by = p2.y - p0.y;
+  let bz = p2.z - p0.z;
+  let nx = ay * bz - az * by;
+  let ny = az * bx - ax * bz;
+  let nz = ax * by - ay * bx;
+  let len = sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(len > 1e-20)) {
+    return vec3f(0.0);
+  }
+  let ux = nx / len;
+  let uy = ny / len;
+  let uz = nz / len;
+  let q = F.P.aero.w * (0.5 * len);
+  let three = F.P.aeroCoeff.z; // 3, from the host: see aero
+  let rx = F.P.aero.x - (v0.x + v1.x + v2.x) / three;
+  let ry = F.P.aero.y - (v0.y + v1.y + v2.y) / three;
+  let rz = F.P.aero.z - (v0.z + v1.z + v2.z) / three;
+  let rn = rx * ux + ry * uy + rz * uz;
+  let drag = q * F.P.aeroCoeff.x * abs(rn) * rn;
+  var f = vec3f(drag * ux, drag * uy, drag * uz);
+  let s2 = rx * rx + ry * ry + rz * rz;
+  if (F.P.aeroCoeff.y != 0.0 && s2 > 1e-24) {
+    let lift = q * F.P.aeroCoeff.y * rn * sqrt(s2);
+    let k = rn / s2;
+    f.x += lift * (ux - k * rx);
+    f.y += lift * (uy - k * ry);
+    f.z += lift * (uz - k * rz);
+  }
+  return f;
+}
+
+// wfAeroAccel into prev, before predict reads it: the corner's third of each incident triangle's
+// force, times the inverse mass and the particle's air share (XPBD and Jacobi).
+@compute @workgroup_size(GROUP_SIZE)
+fn aero(@builtin(global_invocation_id) gid: vec3u) {
+  let i = element(gid.x);
+  if (i == NONE) {
+    return;
+  }
+  var sx = 0.0;
+  var sy = 0.0;
+  var sz = 0.0;
+  for (var e = triStart[i]; e < triStart[i + 1u]; e++) {
+    let f = triangleAero(triList[e]);
+    sx += f.x;
+    sy += f.y;
+    sz += f.z;
+  }
+  // The divisor 3 comes from the host (aeroCoeff.z): a constant one is compiled to a multiplication
+  // by its rounded reciprocal, which gives other bits than the CPU's division.
+  let three = F.P.aeroCoeff.z;
+  let w = pos[i].w;
+  let share = airShare[i];
+  prev[i] = vec4f(sx * w / three * share, sy * w / three * share, sz * w / three * share, 0.0);
 }
 
 // XPBD: one pass over one colour range [lo, lo + count). No two constraints of a colour share a

@@ -525,6 +525,8 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, &p);
 	cp.contactBand = (wfVkVec4){band.x, band.y, p.sphere.radius, 0.0f}; // z: the tunnelling test's radius
+	cp.aero = V4(p.aero.airVelocity, 0.5f * p.aero.density);
+	cp.aeroCoeff = (wfVkVec4){p.aero.drag, p.aero.lift, 3.0f, 0.0f}; // z: WGSL's divisor 3, not a constant there (aero)
 	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
 	cp.h = h;
@@ -542,7 +544,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	cp.friction = p.contact.friction;
 	cp.flags = (p.sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p.floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
 		(p.contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p.wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
-		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u);
+		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u) | (p.aeroOn ? WF_VK_FLAG_AERO : 0u);
 	cp.grabIndex = c->grabIndex;
 	cp.cols = (uint32_t)c->model.cols;
 	cp.particleCount = (uint32_t)c->model.particleCount;
@@ -603,8 +605,8 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	return wfwGpuFrameBytes(w);
 }
 
-// What the WGSL solver does not have yet (the Vulkan backend's aerodynamics, the CPU's
-// self-collision; more collider records than a frame holds): 0 when it can step this cloth, else -1
+// What the WGSL solver does not have yet (the Vulkan backend's aerodynamics on the springs solver,
+// the CPU's self-collision; more collider records than a frame holds): 0 when it can step this cloth, else -1
 // with the reason in s_text.
 WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 {
@@ -613,9 +615,9 @@ WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
 	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_VK_MAX_SHAPE_STEPS,
-		d.aero.drag != 0.0f || d.aero.lift != 0.0f, d.selfCollision.enabled};
+		(d.aero.drag != 0.0f || d.aero.lift != 0.0f) && d.step.solver == WF_SOLVER_SPRINGS, d.selfCollision.enabled};
 	static const char* const names[] = {"room for more than 2048 collider steps a frame (colliders x substeps)",
-		"aerodynamics (drag and lift)", "self-collision"};
+		"aerodynamics (drag and lift) on the springs solver", "self-collision"};
 	_Static_assert(WF_VK_MAX_SHAPE_STEPS == 2048, "the message names the limit");
 	char what[160] = "";
 	int count = 0;
@@ -690,6 +692,19 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle
 	if (world->def.sphere.moving)
 		world->sphereTime += (double)p.h * p.substeps;
 	return reset ? 1 : 0;
+}
+
+// Aerodynamics on WebGPU (XPBD and Jacobi): 1 when the world has drag or lift, else 0; out (n
+// floats, may be NULL) the particles' air shares (the model's restPositions[i].w).
+WF_WASM_EXPORT(wfw_gpu_aero) int wfwGpuAero(WfwWorld* w, float* out)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	for (int i = 0; out != NULL && i < c->model.particleCount; ++i)
+		out[i] = c->model.restPositions[i].w;
+	const wfWorldDef d = wfWorld_GetDef(w->world);
+	return d.aero.drag != 0.0f || d.aero.lift != 0.0f ? 1 : 0;
 }
 
 // Tearing on WebGPU, between frames as wfWorld_Step tears: the GPU's frame-end state (local vec4 per
