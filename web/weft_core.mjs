@@ -138,6 +138,15 @@ export async function loadWeft(bytes) {
     if (r !== 0) throw new Error(getText() || `weft: result ${r}`);
     return out;
   };
+  // fn(pointers) with copies of Float32Arrays in the module's memory, freed after.
+  const withArrays = (arrays, fn) => {
+    const ptrs = arrays.map((a) => {
+      const p = x.wfw_alloc(a.byteLength);
+      new Float32Array(memory.buffer, p, a.length).set(a);
+      return p;
+    });
+    try { return fn(ptrs); } finally { ptrs.forEach((p) => x.wfw_free(p)); }
+  };
   const check = (r, what) => { if (r !== 0) throw new Error(`${what}: ${getText() || "result " + r}`); };
   return {
     // A world of one preset's cloth on the wasm CPU solver (scalar kernels); cols/rows 0 keep the preset's.
@@ -310,13 +319,7 @@ export async function loadWeft(bytes) {
         // The exact energy rule on the GPU's frame-end state and its frame-start backup (local vec4
         // per particle, Float32Array each): true when the frame is unstable.
         gpuEnergyExact(pos, vel, pos0, vel0) {
-          const ptrs = [pos, vel, pos0, vel0].map((a) => {
-            const p = x.wfw_alloc(a.byteLength);
-            new Float32Array(memory.buffer, p, a.length).set(a);
-            return p;
-          });
-          const r = x.wfw_gpu_energy_exact(w, ...ptrs);
-          ptrs.forEach((p) => x.wfw_free(p));
+          const r = withArrays([pos, vel, pos0, vel0], (ptrs) => x.wfw_gpu_energy_exact(w, ...ptrs));
           if (r < 0) throw new Error("gpu energy rule");
           return r === 1;
         },
@@ -328,13 +331,7 @@ export async function loadWeft(bytes) {
         // The GPU's frame-end state (local vec4 per particle) into the host, and the core's tear from
         // it: true when the topology changed (the GPU solver is built again from the host state).
         gpuTear(pos, vel) {
-          const ptrs = [pos, vel].map((a) => {
-            const p = x.wfw_alloc(a.byteLength);
-            new Float32Array(memory.buffer, p, a.length).set(a);
-            return p;
-          });
-          const r = x.wfw_gpu_tear(w, ...ptrs);
-          ptrs.forEach((p) => x.wfw_free(p));
+          const r = withArrays([pos, vel], (ptrs) => x.wfw_gpu_tear(w, ...ptrs));
           if (r < 0) throw new Error(`tear: ${getText() || "failed"}`);
           recount();
           return r === 1;

@@ -557,14 +557,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 		return -1;
 	}
 	cp.shapeCount = (uint32_t)shapes;
-	for (int k = 0; k < shapes; ++k) {
-		const wfColliderFrame* f = &world->colliderFrame[k];
-		float base[3];
-		wfShapeBase(world, c, k, base);
-		cp.shapes[k].base = (wfVkVec4){base[0], base[1], base[2], (float)f->type};
-		cp.shapes[k].size = (wfVkVec4){f->radius, f->radius1, f->halfLength, p.contact.thickness};
-		cp.shapes[k].halfExtents = V4(f->halfExtents, 0.0f);
-	}
+	wfGpuShapes(world, c, &p, cp.shapes);
 	memcpy(out, &cp, sizeof cp);
 	wfVkSubstep* sub = (wfVkSubstep*)((char*)out + sizeof cp);
 	const float invMass = 1.0f / m->mass;
@@ -575,19 +568,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 		rec.accel = V4(wfExternalAccel(&p, s, 0, invMass), (float)(p.time + (double)s * p.h));
 		memcpy(&sub[s], &rec, sizeof rec);
 	}
-	// Per substep and collider: its displacement from the frame-start centre, axes, velocity and spin.
-	for (int s = 0; s < p.substeps && shapes > 0; ++s) {
-		for (int k = 0; k < shapes; ++k) {
-			float move[3], a[9];
-			wfShapeStep(world, k, &p, s, move, a);
-			const wfColliderFrame* f = &world->colliderFrame[k];
-			const wfVkSubstep rec[2] = {
-				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
-				{{a[6], a[7], a[8], 0.0f}, V4(f->velocity, 0.0f), V4(f->omega, 0.0f)},
-			};
-			memcpy(&sub[WF_VK_MAX_SUBSTEPS + 2 * (s * shapes + k)], rec, sizeof rec);
-		}
-	}
+	wfGpuShapeSteps(world, &p, sub);
 	if (world->def.step.solver == WF_SOLVER_SPRINGS)
 		wfCheckSpringsStep(world, c, p.h);
 	if (!WaveWind(w)) {
@@ -643,8 +624,7 @@ WF_WASM_EXPORT(wfw_gpu_energy_pretest) int wfwGpuEnergyPretest(WfwWorld* w, floa
 		return -1;
 	wfFrameParams p;
 	wfFrameParamsInit(w->world, &p);
-	wfMotionSums s = {gain, kinetic, magnitude, free * (1.0 - 1e-3), 0.0f, false};
-	s.speed2 = free > 0.0f ? (float)(2.0 * kinetic / free * (1.0 - 1e-3)) : 0.0f;
+	const wfMotionSums s = wfMotionSumsOfGpu(gain, kinetic, magnitude, free);
 	return wfEnergyPreTestFails(w->world, c, &p, &s) ? 1 : 0;
 }
 

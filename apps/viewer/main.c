@@ -387,7 +387,7 @@ static void CopyPresenterStats(App* app)
 
 // One turn of the main loop: one displayed frame, or none while minimised. Returns 0 to go on, 1 to
 // stop normally, an exit code > 1 on failure.
-static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize, double* last)
+static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize)
 {
 	View* v = &app->view;
 	double t0 = Now();
@@ -406,14 +406,13 @@ static int Frame(App* app, int64_t frame, char* pendingShot, size_t pendingSize,
 	}
 	if (v->minimised) {
 		// Nothing to see: no step, no render, no swapchain work (a 0x0 one would be invalid). Sleep in
-		// the event queue instead of spinning; the restore event wakes it. *last stays where it was,
+		// the event queue instead of spinning; the restore event wakes it. clockedUntil stays where it was,
 		// so the first frame after restore sees the whole span (Simulate cuts it to the cap).
 		v->hiddenFrames++;
 		glfwWaitEventsTimeout(VIEW_HIDDEN_WAIT);
 		return v->quit ? 1 : 0;
 	}
-	Simulate(app, t0 - *last);
-	*last = t0;
+	Simulate(app, t0 - v->clockedUntil);
 	v->clockedUntil = t0;
 
 	int width = 0, height = 0;
@@ -610,12 +609,12 @@ int main(int argc, char** argv)
 		code = CreateWorld(&app);
 	if (code == 0) {
 		char pendingShot[128] = "";
-		double last = Now();
+		app.view.clockedUntil = Now();
 		for (int64_t frame = 0; code == 0; ++frame) {
 			glfwPollEvents();
 			if (glfwWindowShouldClose(app.window))
 				break;
-			code = Frame(&app, frame, pendingShot, sizeof pendingShot, &last);
+			code = Frame(&app, frame, pendingShot, sizeof pendingShot);
 		}
 		code = code == 1 ? 0 : code;
 		int renderMessages = app.renderer != NULL ? wfRenderer_GetValidationCount(app.renderer) : 0;

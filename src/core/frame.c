@@ -185,6 +185,13 @@ bool wfEnergyPreTestFails(const wfWorld* world, const wfCloth* c, const wfFrameP
 	return !(gain <= bound); // NaN: fails (the frame is non-finite anyway)
 }
 
+wfMotionSums wfMotionSumsOfGpu(float gain, float kinetic, float magnitude, float free)
+{
+	wfMotionSums s = {gain, kinetic, magnitude, free * (1.0 - WF_MOTION_ROUNDING), 0.0f, false};
+	s.speed2 = free > 0.0f ? (float)(2.0 * kinetic / free * (1.0 - WF_MOTION_ROUNDING)) : 0.0f;
+	return s;
+}
+
 // 1/2 m (depth / h)^2: a free particle that starts inside the sphere or below the floor (each grown by
 // the thickness) may be pushed out by its depth in the first substep.
 static double PushRelease(const wfFrameParams* p, wfVec3 c0, float floorY, wfVec3 x, float w)

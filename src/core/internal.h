@@ -428,6 +428,11 @@ void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameP
 // displacement from it with the substep's axes.
 void wfShapeBase(const wfWorld* world, const wfCloth* cloth, int k, float base[3]);
 void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* params, int substep, float move[3], float axes[9]);
+// The colliders as a GPU frame holds them (shared.h; Vulkan and WebGPU): shapes[k] as the cloth sees
+// them at the frame start, and per substep and collider two records after the substeps':
+// sub[WF_VK_MAX_SUBSTEPS + 2 (substep count + k)] and the next.
+void wfGpuShapes(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfVkShape* shapes);
+void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* params, wfVkSubstep* sub);
 // Whether a world's backend holds this many colliders x substeps (the Vulkan frame's records); sets
 // the error when not.
 bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps);
@@ -501,6 +506,10 @@ int wfFindTunnel(const wfCloth* cloth, const wfFrameParams* params, const wfVec4
 // Whether the energy pre-test fails on a pass's sums: the gain, with room for the float sums'
 // rounding, exceeds the energy rule's bound without the constraints' release (which only raises it).
 bool wfEnergyPreTestFails(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const wfMotionSums* s);
+// A GPU check's sums (gain, start kinetic energy per unit mass, magnitude, free particles) as the
+// pre-test takes them: the free count and the mean start speed (a bound the largest is not below)
+// lowered by the float sums' rounding.
+wfMotionSums wfMotionSumsOfGpu(float gain, float kinetic, float magnitude, float free);
 // The exact energy rule of a frame whose pre-test failed, in double in index order: a good frame whose
 // energy grew past the bound becomes unstable (verdictEnergy). pos0 and vel0: the frame-start state
 // (the backup); the cloth's state: the frame end.

@@ -1627,9 +1627,7 @@ static wfResult RecordFrame(wfVkContext* ctx, const wfWorld* world)
 // the state and the backup come to the host for the exact rule (wfCheckEnergy, as the CPU's).
 static wfResult CheckEnergy(wfWorld* world, wfCloth* c, const wfFrameParams* params, const wfVkStatus* st)
 {
-	const double free = st->energy.w, kinetic = st->energy.y;
-	wfMotionSums s = {st->energy.x, kinetic, st->energy.z, free * (1.0 - 1e-3), 0.0f, false};
-	s.speed2 = free > 0.0 ? (float)(2.0 * kinetic / free * (1.0 - 1e-3)) : 0.0f;
+	const wfMotionSums s = wfMotionSumsOfGpu(st->energy.x, st->energy.y, st->energy.z, st->energy.w);
 	if (!wfEnergyPreTestFails(world, c, params, &s))
 		return WF_OK;
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
@@ -1659,19 +1657,7 @@ static void WriteSubsteps(const wfWorld* world, const wfFrameParams* p, float in
 		rec.accel = V4(wfExternalAccel(p, s, 0, invMass), (float)(p->time + (double)s * p->h));
 		memcpy(&sub[s], &rec, sizeof rec);
 	}
-	const int shapes = world->colliderFrameCount;
-	for (int s = 0; s < p->substeps && shapes > 0; ++s) {
-		for (int k = 0; k < shapes; ++k) {
-			float move[3], a[9];
-			wfShapeStep(world, k, p, s, move, a);
-			const wfColliderFrame* f = &world->colliderFrame[k];
-			wfVkSubstep rec[2] = {
-				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
-				{{a[6], a[7], a[8], 0.0f}, V4(f->velocity, 0.0f), V4(f->omega, 0.0f)},
-			};
-			memcpy(&sub[WF_VK_MAX_SUBSTEPS + 2 * (s * shapes + k)], rec, sizeof rec);
-		}
-	}
+	wfGpuShapeSteps(world, p, sub);
 }
 
 // The live values of one cloth for this frame, computed with the CPU solvers' expressions: into
@@ -1735,14 +1721,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	cp.contactY = (float)(frame[1] - ref[1]);
 	cp.contactZ = (float)(frame[2] - ref[2]);
 	cp.shapeCount = (uint32_t)world->colliderFrameCount;
-	for (int k = 0; k < world->colliderFrameCount; ++k) {
-		const wfColliderFrame* f = &world->colliderFrame[k];
-		float base[3];
-		wfShapeBase(world, c, k, base);
-		cp.shapes[k].base = (wfVkVec4){base[0], base[1], base[2], (float)f->type};
-		cp.shapes[k].size = (wfVkVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
-		cp.shapes[k].halfExtents = V4(f->halfExtents, 0.0f);
-	}
+	wfGpuShapes(world, c, p, cp.shapes);
 	// Only the shapes in use: a batch of a thousand cloths writes its parameters every frame.
 	const size_t used = offsetof(wfVkClothParams, shapes) + (size_t)world->colliderFrameCount * sizeof(wfVkShape);
 	memcpy(out, &cp, used);
