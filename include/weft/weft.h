@@ -441,6 +441,7 @@ typedef enum wfColliderType {
 						 // joined by a tapered side (NvCloth's tapered capsule)
 	WF_COLLIDER_BOX,     // halfExtents along the local axes
 	WF_COLLIDER_PLANE,   // the plane through position with normal local +y; the half-space below is solid
+	WF_COLLIDER_MESH,    // a triangle mesh (wfColliderDef.mesh) in the collider's frame: a body
 } wfColliderType;
 
 typedef struct wfQuat {
@@ -476,6 +477,21 @@ typedef struct wfColliderDef {
 	int keyCount;
 	wfInterpolation interpolation;
 	bool loop;
+	// Mesh: the body's vertices and faces in the collider's frame (copied on create; quads split
+	// in two; cornerUVs and uvs unused). Every vertex finite, every triangle of nonzero area. A closed
+	// mesh (each edge on two faces, one winding) is a solid: one-sided, its outside found from the
+	// winding, and a particle up to the thickness (plus 1e-4 of the mesh's size) inside is pushed out.
+	// An open mesh is a sheet with two sides: a particle stays on the side it starts a substep on.
+	// The mesh moves with the pose (a rigid body) and changes shape by keyPositions or
+	// wfCollider_SetMeshVertices (a skinned body); within a frame each vertex moves linearly.
+	// Contact: after the other colliders each substep, a particle's motion relative to each nearby
+	// triangle (found through a bounding-volume hierarchy refitted every substep) is tested for
+	// entering its thickness layer, so a fast particle or a fast body does not pass through; the
+	// particle goes back onto the layer along the triangle's normal. CPU backend only.
+	const wfMeshDef* mesh;
+	// Mesh with keys (optional): keyCount x mesh->vertexCount positions, one shape per key, blended
+	// in time as the keys' poses are (an animation's poses from OBJ files of one topology).
+	const wfVec3* keyPositions;
 	int internalValue;
 } wfColliderDef;
 
@@ -498,6 +514,14 @@ WF_API wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat
 // The pose now (base + motion).
 WF_API wfResult wfCollider_GetTransform(wfColliderId id, wfVec3* position, wfQuat* rotation);
 WF_API wfColliderDef wfCollider_GetDef(wfColliderId id);
+// A mesh collider's shape at the end of the next frame (its frame, before the pose), as a game hands
+// over a skinned mesh every frame: count is its vertex count, every position finite. Refused for a
+// mesh with keyPositions (they shape it).
+WF_API wfResult wfCollider_SetMeshVertices(wfColliderId id, const wfVec3* positions, int count);
+// A mesh collider's vertices now (its frame) and its triangles (3 indices each, closed meshes wound
+// outwards); return the number of vertices / triangles (write at most capacity; 0 for other types).
+WF_API int wfCollider_GetMeshVertices(wfColliderId id, wfVec3* out, int capacity);
+WF_API int wfCollider_GetMeshTriangles(wfColliderId id, uint32_t* out, int capacity);
 WF_API const char* wfColliderTypeName(wfColliderType type);
 WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
 
@@ -513,7 +537,9 @@ typedef struct wfIntersections {
 	int64_t self;   // edges of a cloth through its own triangles (sharing no particle, nor a torn copy of one)
 	int64_t cloths; // edges of a cloth through another cloth's triangles
 	// particles deeper than 1e-5 of the shape's size inside the sphere, the floor or a collider
-	// (as the contact stage sees it, without the thickness), and edges through one with both ends out
+	// (as the contact stage sees it, without the thickness), and edges through one with both ends
+	// out; for a mesh collider: cloth edges through its triangles, its edges through the cloths'
+	// triangles, and (a closed mesh) particles inside it by the parity of three axis rays
 	int64_t colliders;
 } wfIntersections;
 

@@ -87,7 +87,12 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		snprintf(error, (size_t)errorSize, "collider.loop: the keys must start at time >= 0 and end after 0 (the loop's period)");
 		return false;
 	}
-	return true;
+	if (d->type != WF_COLLIDER_MESH && (d->mesh != NULL || d->keyPositions != NULL)) {
+		snprintf(error, (size_t)errorSize, "collider.%s: only for type mesh (this one: %s)", d->mesh != NULL ? "mesh" : "keyPositions",
+			wfColliderTypeName(d->type));
+		return false;
+	}
+	return d->type != WF_COLLIDER_MESH || wfValidateMeshBodyDef(d, error, errorSize);
 }
 
 bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps)
@@ -130,6 +135,16 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 	}
 	if (!wfColliderStepsFit(world, world->colliderCount + 1, world->def.step.substeps))
 		return nullId;
+	if (def->type == WF_COLLIDER_MESH && world->backendType != WF_BACKEND_CPU) {
+		wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "collider.type mesh: triangle-mesh colliders run on the CPU backend (this world: %s)",
+			wfBackendName(world->backendType));
+		return nullId;
+	}
+	wfMeshBody* body = NULL;
+	if (def->type == WF_COLLIDER_MESH && (body = wfMeshBodyCreate(def, msg, (int)sizeof msg)) == NULL) {
+		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
+		return nullId;
+	}
 	int slot = -1;
 	for (int i = 0; i < world->colliderCapacity && slot < 0; ++i) {
 		if (world->colliders[i].generation == 0)
@@ -139,6 +154,7 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 		int capacity = world->colliderCapacity > 0 ? 2 * world->colliderCapacity : 4;
 		wfColliderSlot* grown = (wfColliderSlot*)realloc(world->colliders, (size_t)capacity * sizeof *grown);
 		if (grown == NULL) {
+			wfMeshBodyFree(body);
 			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "collider: out of memory");
 			return nullId;
 		}
@@ -156,9 +172,14 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 	s->base[1] = s->target[1] = def->position.y;
 	s->base[2] = s->target[2] = def->position.z;
 	s->targetRotation = s->rotation;
+	s->body = body;
+	s->def.mesh = NULL; // the body holds the mesh (wfCollider_GetMeshVertices)
+	s->def.keyPositions = NULL;
 	if (def->keyCount > 0) {
 		s->keys = (wfColliderKey*)malloc((size_t)def->keyCount * sizeof(wfColliderKey));
 		if (s->keys == NULL) {
+			wfMeshBodyFree(body);
+			memset(s, 0, sizeof *s);
 			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "collider: out of memory for %d keys", def->keyCount);
 			return nullId;
 		}
@@ -170,6 +191,7 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 	}
 	s->generation = wfNextGeneration();
 	world->colliderCount++;
+	world->meshColliderCount += body != NULL;
 	return (wfColliderId){world, slot, s->generation};
 }
 
@@ -179,17 +201,21 @@ void wfDestroyCollider(wfColliderId id)
 	if (s == NULL)
 		return;
 	free(s->keys);
+	id.world->meshColliderCount -= s->body != NULL;
+	wfMeshBodyFree(s->body);
 	memset(s, 0, sizeof *s);
 	id.world->colliderCount--;
 }
 
 void wfFreeColliders(wfWorld* world)
 {
-	for (int i = 0; i < world->colliderCapacity; ++i)
+	for (int i = 0; i < world->colliderCapacity; ++i) {
 		free(world->colliders[i].keys);
+		wfMeshBodyFree(world->colliders[i].body);
+	}
 	free(world->colliders);
 	world->colliders = NULL;
-	world->colliderCapacity = world->colliderCount = 0;
+	world->colliderCapacity = world->colliderCount = world->meshColliderCount = 0;
 }
 
 int wfWorld_GetColliderCount(const wfWorld* world) { return world != NULL ? world->colliderCount : 0; }
@@ -236,6 +262,54 @@ wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotati
 	return WF_OK;
 }
 
+wfResult wfCollider_SetMeshVertices(wfColliderId id, const wfVec3* positions, int count)
+{
+	wfColliderSlot* s = GetCollider(id);
+	if (s == NULL)
+		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null collider id") : WF_ERROR_INVALID_ARGUMENT;
+	wfMeshBody* b = s->body;
+	if (b == NULL)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "wfCollider_SetMeshVertices: the collider is a %s, not a mesh",
+			wfColliderTypeName(s->def.type));
+	if (b->keyCount > 0)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "wfCollider_SetMeshVertices: the collider's keyPositions shape it");
+	if (positions == NULL || count != b->vertexCount)
+		return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "wfCollider_SetMeshVertices: count %d%s, the mesh has %d vertices", count,
+			positions == NULL ? " with positions NULL" : "", b->vertexCount);
+	for (int i = 0; i < count; ++i) {
+		if (!Finite3(positions[i], 1e6f))
+			return wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT,
+				"wfCollider_SetMeshVertices: positions[%d] (%g, %g, %g) must be finite and within 1e6 m", i, (double)positions[i].x,
+				(double)positions[i].y, (double)positions[i].z);
+	}
+	for (int i = 0; i < count; ++i) {
+		b->target[3 * i] = positions[i].x;
+		b->target[3 * i + 1] = positions[i].y;
+		b->target[3 * i + 2] = positions[i].z;
+	}
+	return WF_OK;
+}
+
+int wfCollider_GetMeshVertices(wfColliderId id, wfVec3* out, int capacity)
+{
+	const wfColliderSlot* s = GetCollider(id);
+	if (s == NULL || s->body == NULL)
+		return 0;
+	for (int i = 0; out != NULL && i < s->body->vertexCount && i < capacity; ++i)
+		out[i] = (wfVec3){s->body->shape[3 * i], s->body->shape[3 * i + 1], s->body->shape[3 * i + 2]};
+	return s->body->vertexCount;
+}
+
+int wfCollider_GetMeshTriangles(wfColliderId id, uint32_t* out, int capacity)
+{
+	const wfColliderSlot* s = GetCollider(id);
+	if (s == NULL || s->body == NULL)
+		return 0;
+	for (int i = 0; out != NULL && i < 3 * s->body->triangleCount && i < capacity; ++i)
+		out[i] = s->body->tri[i];
+	return s->body->triangleCount;
+}
+
 // The sine motion at world time t.
 static void Motion(const wfColliderDef* d, double t, double out[3])
 {
@@ -274,21 +348,31 @@ static wfQuat Nlerp(wfQuat a, wfQuat b, double s)
 
 // The keyframed base pose at world time t (wfColliderDef.keys): held before the first key and
 // after the last, or repeating every last key's time with loop.
-static void KeyPose(const wfColliderDef* d, double t, double position[3], wfQuat* rotation)
+// The keys around world time t: key *i blended into key *next at fraction *s.
+static void KeySpan(const wfColliderDef* d, double t, int* i, int* next, double* s)
 {
 	const wfColliderKey* k = d->keys;
 	const int n = d->keyCount;
 	if (d->loop)
 		t = fmod(t, (double)k[n - 1].time);
-	int i = 0;
-	while (i + 1 < n && (double)k[i + 1].time <= t)
-		++i;
-	double s = 0.0;
-	if (i + 1 < n && t > (double)k[i].time)
-		s = (t - (double)k[i].time) / ((double)k[i + 1].time - (double)k[i].time);
+	*i = 0;
+	while (*i + 1 < n && (double)k[*i + 1].time <= t)
+		++*i;
+	*s = 0.0;
+	if (*i + 1 < n && t > (double)k[*i].time)
+		*s = (t - (double)k[*i].time) / ((double)k[*i + 1].time - (double)k[*i].time);
 	if (d->interpolation == WF_INTERPOLATE_SMOOTHSTEP)
-		s = s * s * (3.0 - 2.0 * s);
-	const wfColliderKey* b = i + 1 < n ? &k[i + 1] : &k[i];
+		*s = *s * *s * (3.0 - 2.0 * *s);
+	*next = *i + 1 < n ? *i + 1 : *i;
+}
+
+static void KeyPose(const wfColliderDef* d, double t, double position[3], wfQuat* rotation)
+{
+	const wfColliderKey* k = d->keys;
+	int i, next;
+	double s;
+	KeySpan(d, t, &i, &next, &s);
+	const wfColliderKey* b = &k[next];
 	position[0] = k[i].position.x + s * ((double)b->position.x - k[i].position.x);
 	position[1] = k[i].position.y + s * ((double)b->position.y - k[i].position.y);
 	position[2] = k[i].position.z + s * ((double)b->position.z - k[i].position.z);
@@ -349,6 +433,23 @@ void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* p)
 		f->velocity = (wfVec3){(float)((f->end[0] - f->start[0]) / dt), (float)((f->end[1] - f->start[1]) / dt),
 			(float)((f->end[2] - f->start[2]) / dt)};
 		f->omega = AngularVelocity(f->q0, f->q1, dt);
+		f->body = s->body;
+		f->vertexSpeed = 0.0f;
+		if (s->body != NULL) {
+			// The shape now and at the frame's end: from the keys, or the one last set.
+			wfMeshBody* b = s->body;
+			if (b->keyCount > 0) {
+				int key, next;
+				double u;
+				KeySpan(&s->def, p->time, &key, &next, &u);
+				wfMeshBodyKeyShape(b, key, next, u, b->shape);
+				KeySpan(&s->def, p->time + dt, &key, &next, &u);
+				wfMeshBodyKeyShape(b, key, next, u, b->next);
+			} else {
+				memcpy(b->next, b->target, 3 * (size_t)b->vertexCount * sizeof(float));
+			}
+			wfMeshBodyBeginFrame(b, f->start, f->q0, f->end, f->q1, b->shape, b->next, dt, &f->vertexSpeed);
+		}
 	}
 	world->colliderFrameCount = n;
 }
@@ -361,6 +462,8 @@ void wfCollidersEndFrame(wfWorld* world)
 			continue;
 		memcpy(s->base, s->target, sizeof s->base);
 		s->rotation = s->targetRotation;
+		if (s->body != NULL)
+			memcpy(s->body->shape, s->body->next, 3 * (size_t)s->body->vertexCount * sizeof(float));
 	}
 }
 

@@ -154,6 +154,7 @@ static double EnergyBound(const wfWorld* world, const wfCloth* c, const wfFrameP
 		const double speed = sqrt((double)u.x * u.x + (double)u.y * u.y + (double)u.z * u.z) +
 			sqrt((double)w.x * w.x + (double)w.y * w.y + (double)w.z * w.z) * reach;
 		vc = speed > vc ? speed : vc;
+		vc = f->vertexSpeed > vc ? f->vertexSpeed : vc; // a mesh's fastest vertex (pose and shape)
 	}
 	// Self-collision: each substep may push a particle 2 thickness, a kick of 2 thickness / h.
 	const double kick = world->def.selfCollision.enabled ? 2.0 * world->def.selfCollision.thickness / p->h : 0.0;

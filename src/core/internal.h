@@ -218,7 +218,8 @@ typedef struct wfColliderSlot {
 	wfQuat rotation;  // base rotation now (unit)
 	double target[3]; // base position at the end of the next frame
 	wfQuat targetRotation;
-	wfColliderKey* keys; // (def.keyCount) the def's keyframes, copied (rotations normalised)
+	wfColliderKey* keys;     // (def.keyCount) the def's keyframes, copied (rotations normalised)
+	struct wfMeshBody* body; // WF_COLLIDER_MESH: the mesh (mesh_collider.c), else NULL
 } wfColliderSlot;
 
 // A collider's pose across one frame, in world coordinates (double): from start to end.
@@ -228,8 +229,10 @@ typedef struct wfColliderFrame {
 	wfQuat q0, q1;
 	float radius, radius1, halfLength;
 	wfVec3 halfExtents;
-	wfVec3 velocity; // (end - start) / frame time
-	wfVec3 omega;    // rotation from q0 to q1 / frame time, rad/s
+	wfVec3 velocity;         // (end - start) / frame time
+	wfVec3 omega;            // rotation from q0 to q1 / frame time, rad/s
+	struct wfMeshBody* body; // a mesh: its vertices this frame and the contact's scratch
+	float vertexSpeed;       // a mesh: its fastest vertex this frame, m/s
 } wfColliderFrame;
 
 // A collider at one substep, in a cloth's local frame (float): what a particle is pushed out of.
@@ -284,6 +287,7 @@ struct wfWorld {
 	int colliderCount;
 	wfColliderFrame colliderFrame[WF_MAX_COLLIDERS]; // this frame's poses of the live colliders, in slot order
 	int colliderFrameCount;
+	int meshColliderCount; // of colliderCount, the triangle meshes
 };
 
 // ------------------------------------------------------------------ core helpers (base.c)
@@ -438,6 +442,65 @@ void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* params, wfVkSubs
 bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps);
 void wfFreeColliders(wfWorld* world);
 bool wfValidateColliderDef(const wfColliderDef* def, char* error, int errorSize);
+// mesh_collider.c: a triangle-mesh collider (WF_COLLIDER_MESH). The body's shape now and at the
+// end of the next frame in its own frame; this frame's vertices in world coordinates (double), and
+// per cloth and substep its vertices in the cloth's local frame with a bounding-volume hierarchy
+// refitted over them.
+typedef struct wfBvhNode {
+	float lo[3], hi[3];
+	int first; // a leaf: its first entry of `order`; an inner node: its second child (the first is the next node)
+	int count; // a leaf: its triangles (> 0); an inner node: 0
+} wfBvhNode;
+
+typedef struct wfMeshBody {
+	int vertexCount, triangleCount, keyCount;
+	uint32_t* tri;    // (3 x triangleCount) a closed mesh wound outwards
+	float* keys;      // (3 x vertexCount x keyCount) shapes at the keys (def.keyPositions), or NULL
+	float* shape;     // (3 x vertexCount) the shape now, in the collider's frame
+	float* target;    // (3 x vertexCount) the shape at the end of the next frame (SetMeshVertices)
+	float* next;      // (3 x vertexCount) this frame's end shape (becomes `shape` at its end)
+	bool closed;      // every edge on two triangles with one winding: a solid
+	float size;       // the rest shape's bounding-box diagonal, m
+	double* start;    // (3 x vertexCount) world positions at the frame start
+	double* end;      // (3 x vertexCount) and at its end
+	float* v0;        // (3 x vertexCount) one cloth's local frame: the substep's start
+	float* v1;        // (3 x vertexCount) and its end
+	wfBvhNode* nodes; // (nodeCount) depth first: a node's children follow it
+	int nodeCount;
+	int* order;     // (triangleCount) the triangles in leaf order
+	int* neighbour; // (3 x triangleCount) a closed mesh: the triangle across side k (corners k, k + 1)
+	int* owner;     // (vertexCount) the first triangle with the vertex: it speaks for the vertex
+	float* normal;  // (3 x vertexCount) the vertices' normals at the substep's end (area weighted)
+} wfMeshBody;
+
+// Checks a mesh def as a collider's (every triangle of nonzero area, keyPositions finite) and makes
+// the body; NULL with the error.
+wfMeshBody* wfMeshBodyCreate(const wfColliderDef* def, char* error, int errorSize);
+bool wfValidateMeshBodyDef(const wfColliderDef* def, char* error, int errorSize);
+void wfMeshBodyFree(wfMeshBody* body);
+// The shape (collider frame) at world time t from the keys, as wfColliderDef's key blend (key i to
+// key b at fraction s).
+void wfMeshBodyKeyShape(const wfMeshBody* body, int i, int b, double s, float* out);
+// The frame's world vertices from the poses at its start and end and the shapes then.
+void wfMeshBodyBeginFrame(wfMeshBody* body, const double start[3], wfQuat q0, const double end[3], wfQuat q1, const float* shape0,
+	const float* shape1, double frameTime, float* vertexSpeed);
+// One cloth's substep: v0, v1 in the frame of `origin` (the cloth's origin plus shift) at
+// fractions f0, f1 of the frame, and the hierarchy refitted over both grown by `margin`.
+void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double f1, float margin);
+// The contact of a particle that moved from p0 to *x in the substep against the placed body: pushes
+// *x back onto the thickness layer; returns whether it did, with the contact's normal and the
+// surface's velocity there (for the response; invH = 1 / the substep's length).
+bool wfMeshBodyCollide(const wfMeshBody* body, float thickness, float invH, wfVec3 p0, wfVec3* x, wfVec3* normal, wfVec3* surface);
+// A cloth edge a-b (inverse masses wa, wb) against the placed closed body's convex edges, where a
+// body's sharp edge would cut through the cloth between two particles: the corrections of a and b
+// that take the edge's closest point back onto the thickness layer; returns whether there are any.
+bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, wfVec3 a, wfVec3 b, float wa, float wb, wfVec3* da,
+	wfVec3* db, wfVec3* normal, wfVec3* surface);
+// A cloth triangle (corners x[3], inverse masses w[3]) against the placed closed body's vertices,
+// where a body's corner would poke through it: the correction of corner k that takes the triangle
+// back onto the thickness layer above every such vertex (summed); returns whether there is one.
+bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfVec3 x[3], const float w[3], int k, wfVec3* delta);
+
 #define WF_COLLIDER_COOKIE 2046119 // wfColliderDef.internalValue: the def came from wfDefaultColliderDef
 #define WF_MAX_COLLIDER_KEYS 1024  // keyframes of a collider
 

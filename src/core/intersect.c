@@ -17,6 +17,9 @@ typedef struct IxMesh {
 	uint32_t* edge; // (edgeCount x 2) every triangle side once
 	int* src;       // (particleCount) the untorn cloth's particle: two copies of one share it
 	double* box;    // (triangleCount x 6) each triangle's bounds: lo xyz, hi xyz
+	bool body;      // a mesh collider (no edges of its own: cloth edges through it are collider crossings)
+	bool closed;    // a body that is a solid (its inside counts)
+	double size;    // a body's bounding-box diagonal
 } IxMesh;
 
 // A triangle in one grid cell.
@@ -51,6 +54,46 @@ static int CompareEdge(const void* a, const void* b)
 	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : 0;
 }
 
+static void Boxes(IxMesh* m)
+{
+	for (int k = 0; k < m->triangleCount; ++k) {
+		const double* a = m->p + 3 * m->tri[3 * k];
+		const double* b = m->p + 3 * m->tri[3 * k + 1];
+		const double* c = m->p + 3 * m->tri[3 * k + 2];
+		bool finite = true;
+		for (int i = 0; i < 3; ++i) {
+			m->box[6 * k + i] = Min(a[i], Min(b[i], c[i]));
+			m->box[6 * k + 3 + i] = Max(a[i], Max(b[i], c[i]));
+			finite = finite && isfinite(a[i]) && isfinite(b[i]) && isfinite(c[i]);
+		}
+		if (!finite) // skipped by the grid (Min and Max would hide a NaN)
+			m->box[6 * k] = NAN;
+	}
+}
+
+// Every side of every triangle, once: sorted pairs (low, high), duplicates dropped.
+static void Edges(IxMesh* m)
+{
+	const size_t t = (size_t)m->triangleCount;
+	for (size_t k = 0; k < t; ++k) {
+		for (int s = 0; s < 3; ++s) {
+			uint32_t a = m->tri[3 * k + s], b = m->tri[3 * k + (s + 1) % 3];
+			m->edge[6 * k + 2 * s] = a < b ? a : b;
+			m->edge[6 * k + 2 * s + 1] = a < b ? b : a;
+		}
+	}
+	qsort(m->edge, 3 * t, 2 * sizeof *m->edge, CompareEdge);
+	size_t kept = 0;
+	for (size_t e = 0; e < 3 * t; ++e) {
+		if (kept > 0 && m->edge[2 * kept - 2] == m->edge[2 * e] && m->edge[2 * kept - 1] == m->edge[2 * e + 1])
+			continue;
+		m->edge[2 * kept] = m->edge[2 * e];
+		m->edge[2 * kept + 1] = m->edge[2 * e + 1];
+		kept++;
+	}
+	m->edgeCount = (int)kept;
+}
+
 static wfResult Load(wfClothId id, IxMesh* m)
 {
 	wfClothInfo info;
@@ -83,40 +126,51 @@ static wfResult Load(wfClothId id, IxMesh* m)
 			m->p[3 * i + 1] = origin[1] + (double)local[i].y;
 			m->p[3 * i + 2] = origin[2] + (double)local[i].z;
 		}
-		for (size_t k = 0; k < t; ++k) {
-			const double* a = m->p + 3 * m->tri[3 * k];
-			const double* b = m->p + 3 * m->tri[3 * k + 1];
-			const double* c = m->p + 3 * m->tri[3 * k + 2];
-			bool finite = true;
-			for (int i = 0; i < 3; ++i) {
-				m->box[6 * k + i] = Min(a[i], Min(b[i], c[i]));
-				m->box[6 * k + 3 + i] = Max(a[i], Max(b[i], c[i]));
-				finite = finite && isfinite(a[i]) && isfinite(b[i]) && isfinite(c[i]);
-			}
-			if (!finite) // skipped by the grid (Min and Max would hide a NaN)
-				m->box[6 * k] = NAN;
-		}
-		// Every side of every triangle, once: sorted pairs (low, high), duplicates dropped.
-		for (size_t k = 0; k < t; ++k) {
-			for (int s = 0; s < 3; ++s) {
-				uint32_t a = m->tri[3 * k + s], b = m->tri[3 * k + (s + 1) % 3];
-				m->edge[6 * k + 2 * s] = a < b ? a : b;
-				m->edge[6 * k + 2 * s + 1] = a < b ? b : a;
-			}
-		}
-		qsort(m->edge, 3 * t, 2 * sizeof *m->edge, CompareEdge);
-		size_t kept = 0;
-		for (size_t e = 0; e < 3 * t; ++e) {
-			if (kept > 0 && m->edge[2 * kept - 2] == m->edge[2 * e] && m->edge[2 * kept - 1] == m->edge[2 * e + 1])
-				continue;
-			m->edge[2 * kept] = m->edge[2 * e];
-			m->edge[2 * kept + 1] = m->edge[2 * e + 1];
-			kept++;
-		}
-		m->edgeCount = (int)kept;
+		Boxes(m);
+		Edges(m);
 	}
 	free(local);
 	return r;
+}
+
+// A mesh collider where it is now (its pose and shape), through the public API.
+static wfResult LoadBody(wfColliderId id, IxMesh* m)
+{
+	const int n = wfCollider_GetMeshVertices(id, NULL, 0), t = wfCollider_GetMeshTriangles(id, NULL, 0);
+	m->body = true;
+	m->particleCount = n;
+	m->triangleCount = t;
+	wfVec3* local = (wfVec3*)malloc((size_t)n * sizeof *local + 1);
+	m->p = (double*)malloc(3 * (size_t)n * sizeof *m->p + 1);
+	m->tri = (uint32_t*)malloc(3 * (size_t)t * sizeof *m->tri + 1);
+	m->box = (double*)malloc(6 * (size_t)t * sizeof *m->box + 1);
+	m->edge = (uint32_t*)malloc(6 * (size_t)t * sizeof *m->edge + 1);
+	wfVec3 c;
+	wfQuat q;
+	if (local == NULL || m->p == NULL || m->tri == NULL || m->box == NULL || m->edge == NULL ||
+		wfCollider_GetTransform(id, &c, &q) != WF_OK) {
+		free(local);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
+	wfCollider_GetMeshVertices(id, local, n);
+	wfCollider_GetMeshTriangles(id, m->tri, 3 * t);
+	double a[9], lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	wfQuatAxes(q, a);
+	for (int i = 0; i < n; ++i) {
+		const double x = local[i].x, y = local[i].y, z = local[i].z;
+		for (int k = 0; k < 3; ++k) {
+			m->p[3 * i + k] = (double)(&c.x)[k] + a[k] * x + a[3 + k] * y + a[6 + k] * z;
+			lo[k] = Min(lo[k], m->p[3 * i + k]);
+			hi[k] = Max(hi[k], m->p[3 * i + k]);
+		}
+	}
+	m->size = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
+	const wfWorld* w = id.world;
+	m->closed = w->colliders[id.index].body->closed;
+	free(local);
+	Boxes(m);
+	Edges(m);
+	return WF_OK;
 }
 
 // ---------------------------------------------------------------- predicates
@@ -180,7 +234,7 @@ static bool BuildGrid(IxGrid* g, const IxMesh* meshes, int count)
 	double length = 0.0;
 	int64_t edges = 0;
 	for (int m = 0; m < count; ++m) {
-		for (int e = 0; e < meshes[m].edgeCount; ++e) {
+		for (int e = 0; e < meshes[m].edgeCount && !meshes[m].body; ++e) { // the cloths' edges
 			const double* a = meshes[m].p + 3 * meshes[m].edge[2 * e];
 			const double* b = meshes[m].p + 3 * meshes[m].edge[2 * e + 1];
 			const double d = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
@@ -253,6 +307,8 @@ static void TestPair(const IxMesh* meshes, int em, int e, int tm, int t, wfInter
 	const IxMesh* T = &meshes[tm];
 	const uint32_t a = E->edge[2 * e], b = E->edge[2 * e + 1];
 	const uint32_t* v = T->tri + 3 * t;
+	if (E->body && T->body)
+		return; // a body's own edges and faces, or two bodies: not the cloth's business
 	if (em == tm) {
 		// Not a crossing: an edge and a triangle that share a particle (or a torn copy of one).
 		const int sa = E->src[a], sb = E->src[b];
@@ -263,7 +319,9 @@ static void TestPair(const IxMesh* meshes, int em, int e, int tm, int t, wfInter
 		}
 	}
 	if (SegmentThroughTriangle(E->p + 3 * a, E->p + 3 * b, T->p + 3 * v[0], T->p + 3 * v[1], T->p + 3 * v[2])) {
-		if (em == tm)
+		if (T->body || E->body)
+			out->colliders++;
+		else if (em == tm)
 			out->self++;
 		else
 			out->cloths++;
@@ -453,6 +511,8 @@ static int GatherSolids(wfWorld* world, IxSolid* out, int capacity)
 	const int count = wfWorld_GetColliders(world, ids, WF_MAX_COLLIDERS);
 	for (int i = 0; i < count && i < WF_MAX_COLLIDERS && n < capacity; ++i) {
 		const wfColliderDef def = wfCollider_GetDef(ids[i]);
+		if (def.type == WF_COLLIDER_MESH)
+			continue; // with the cloths' triangles (its crossings) and CountInside
 		wfVec3 position;
 		wfQuat rotation;
 		if (wfCollider_GetTransform(ids[i], &position, &rotation) != WF_OK)
@@ -500,13 +560,112 @@ static void CountSolids(wfWorld* world, const IxMesh* meshes, int count, wfInter
 	}
 }
 
+// Whether the ray from x along +axis passes through triangle t of body b (its projection on the
+// other two axes holds x's, touching counted, and it meets the plane ahead of x).
+static bool RayHits(const IxMesh* b, int t, const double* x, int axis)
+{
+	const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+	const double* box = TriangleBox(b, t);
+	if (box[3 + axis] < x[axis] || box[u] > x[u] || box[3 + u] < x[u] || box[v] > x[v] || box[3 + v] < x[v])
+		return false;
+	const double* p[3] = {b->p + 3 * b->tri[3 * t], b->p + 3 * b->tri[3 * t + 1], b->p + 3 * b->tri[3 * t + 2]};
+	double w[3];
+	for (int k = 0; k < 3; ++k) {
+		const double* a = p[k];
+		const double* c = p[(k + 1) % 3];
+		w[k] = (a[u] - x[u]) * (c[v] - x[v]) - (a[v] - x[v]) * (c[u] - x[u]);
+	}
+	const double sum = w[0] + w[1] + w[2];
+	if (sum == 0.0 || !((w[0] >= 0.0 && w[1] >= 0.0 && w[2] >= 0.0) || (w[0] <= 0.0 && w[1] <= 0.0 && w[2] <= 0.0)))
+		return false;
+	double hit = 0.0;
+	for (int k = 0; k < 3; ++k)
+		hit += w[(k + 1) % 3] * p[k][axis];
+	return hit / sum > x[axis];
+}
+
+// The distance from x to triangle t (its closest point, in double).
+static double TriangleDistance(const IxMesh* b, int t, const double* x)
+{
+	const double* a = b->p + 3 * b->tri[3 * t];
+	const double* q = b->p + 3 * b->tri[3 * t + 1];
+	const double* c = b->p + 3 * b->tri[3 * t + 2];
+	double best = INFINITY;
+	// The plane's foot when it falls inside, else the closest point of the three sides.
+	const double e0[3] = {q[0] - a[0], q[1] - a[1], q[2] - a[2]}, e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+	const double d[3] = {x[0] - a[0], x[1] - a[1], x[2] - a[2]};
+	const double d00 = e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2], d01 = e0[0] * e1[0] + e0[1] * e1[1] + e0[2] * e1[2];
+	const double d11 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
+	const double d20 = d[0] * e0[0] + d[1] * e0[1] + d[2] * e0[2], d21 = d[0] * e1[0] + d[1] * e1[1] + d[2] * e1[2];
+	const double den = d00 * d11 - d01 * d01;
+	if (den > 0.0) {
+		const double v = (d11 * d20 - d01 * d21) / den, w = (d00 * d21 - d01 * d20) / den;
+		if (v >= 0.0 && w >= 0.0 && v + w <= 1.0) {
+			const double f[3] = {a[0] + v * e0[0] + w * e1[0] - x[0], a[1] + v * e0[1] + w * e1[1] - x[1],
+				a[2] + v * e0[2] + w * e1[2] - x[2]};
+			return sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+		}
+	}
+	const double* s[3][2] = {{a, q}, {q, c}, {c, a}};
+	for (int k = 0; k < 3; ++k) {
+		const double* p0 = s[k][0];
+		const double* p1 = s[k][1];
+		const double g[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+		const double gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+		double u = gg > 0.0 ? ((x[0] - p0[0]) * g[0] + (x[1] - p0[1]) * g[1] + (x[2] - p0[2]) * g[2]) / gg : 0.0;
+		u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+		const double f[3] = {p0[0] + u * g[0] - x[0], p0[1] + u * g[1] - x[1], p0[2] + u * g[2] - x[2]};
+		best = fmin(best, sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
+	}
+	return best;
+}
+
+// Cloth particles inside closed bodies: inside by the parity of three axis rays (two of three
+// agree, so a ray grazing an edge does not decide alone), and deeper than 1e-5 of the body's size.
+static void CountInside(const IxMesh* meshes, int cloths, int count, wfIntersections* out)
+{
+	for (int bm = cloths; bm < count; ++bm) {
+		const IxMesh* b = &meshes[bm];
+		if (!b->closed)
+			continue;
+		double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+		for (int t = 0; t < b->triangleCount; ++t) {
+			for (int k = 0; k < 3; ++k) {
+				lo[k] = Min(lo[k], TriangleBox(b, t)[k]);
+				hi[k] = Max(hi[k], TriangleBox(b, t)[3 + k]);
+			}
+		}
+		const double tol = 1e-5 * fmax(1.0, b->size);
+		for (int m = 0; m < cloths; ++m) {
+			for (int i = 0; i < meshes[m].particleCount; ++i) {
+				const double* x = meshes[m].p + 3 * i;
+				if (!(x[0] > lo[0] && x[0] < hi[0] && x[1] > lo[1] && x[1] < hi[1] && x[2] > lo[2] && x[2] < hi[2]))
+					continue;
+				int votes = 0;
+				for (int axis = 0; axis < 3; ++axis) {
+					int hits = 0;
+					for (int t = 0; t < b->triangleCount; ++t)
+						hits += RayHits(b, t, x, axis);
+					votes += hits & 1;
+				}
+				if (votes < 2)
+					continue;
+				double nearest = INFINITY;
+				for (int t = 0; t < b->triangleCount && nearest > tol; ++t)
+					nearest = fmin(nearest, TriangleDistance(b, t, x));
+				out->colliders += nearest > tol;
+			}
+		}
+	}
+}
+
 wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out)
 {
 	if (world == NULL || out == NULL)
 		return world != NULL ? wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "wfWorld_CountIntersections: out: NULL")
 							 : WF_ERROR_INVALID_ARGUMENT;
 	memset(out, 0, sizeof *out);
-	IxMesh* meshes = (IxMesh*)calloc((size_t)(world->clothCount > 0 ? world->clothCount : 1), sizeof *meshes);
+	IxMesh* meshes = (IxMesh*)calloc((size_t)(world->clothCount + world->meshColliderCount + 1), sizeof *meshes);
 	if (meshes == NULL)
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "wfWorld_CountIntersections: out of memory");
 	int count = 0;
@@ -517,13 +676,20 @@ wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out)
 			continue;
 		r = Load((wfClothId){world, c->index, c->generation}, &meshes[count++]);
 	}
+	const int cloths = count;
+	for (int i = 0; i < world->colliderCapacity && r == WF_OK; ++i) {
+		const wfColliderSlot* k = &world->colliders[i];
+		if (k->generation != 0 && k->body != NULL)
+			r = LoadBody((wfColliderId){world, i, k->generation}, &meshes[count++]);
+	}
 	IxGrid grid;
 	memset(&grid, 0, sizeof grid);
 	if (r == WF_OK && !BuildGrid(&grid, meshes, count))
 		r = wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "wfWorld_CountIntersections: out of memory for the grid");
 	if (r == WF_OK) {
 		CountEdges(&grid, meshes, count, out);
-		CountSolids(world, meshes, count, out);
+		CountSolids(world, meshes, cloths, out);
+		CountInside(meshes, cloths, count, out);
 	}
 	free(grid.entries);
 	free(grid.big);

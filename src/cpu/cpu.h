@@ -150,6 +150,14 @@ static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx
 // collider's surface velocity there (cpu_stages.c).
 void wfCpuCollideShape(const wfContactDef* contact, const wfShape* shape, wfVec4* x, wfVec4* v);
 
+// The triangle-mesh colliders (mesh_collider.c) after the other collisions, body by body: every
+// dynamic particle's motion from `start` (the substep-start positions) to `pos` against the body's
+// triangles, then the cloth's edges against its sharp edges and its corners against the cloth's
+// triangles (closed bodies); velocities fixed against the body's surface velocity where it
+// touches. `scratch`: a particle array free for the rest of the substep. Call inside or outside a
+// parallel region.
+void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch);
+
 // Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
 // after the particle's velocity update of the substep.
 static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVec4* v)

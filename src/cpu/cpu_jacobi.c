@@ -111,6 +111,7 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h
+		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }

@@ -149,6 +149,88 @@ void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float factor)
 	}
 }
 
+void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch)
+{
+	const wfWorld* w = ctx->world;
+	const wfFrameParams* p = ctx->params;
+	if (w->meshColliderCount == 0)
+		return;
+	const int n = c->model.particleCount;
+	const float t = p->contact.thickness, invH = 1.0f / p->h;
+	const double origin[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
+	for (int k = 0; k < w->colliderFrameCount; ++k) {
+		wfMeshBody* body = w->colliderFrame[k].body;
+		if (body == NULL)
+			continue;
+#pragma omp single
+		wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
+			t + (body->closed ? 1e-4f * body->size + t : 0.0f));
+#pragma omp for schedule(static)
+		for (int i = 0; i < n; ++i) {
+			if (pos[i].w == 0.0f)
+				continue;
+			wfVec3 x = {pos[i].x, pos[i].y, pos[i].z}, normal, surface;
+			if (!wfMeshBodyCollide(body, t, invH, (wfVec3){start[i].x, start[i].y, start[i].z}, &x, &normal, &surface))
+				continue;
+			pos[i].x = x.x;
+			pos[i].y = x.y;
+			pos[i].z = x.z;
+			wfCpuRespond(&p->contact, &vel[i], normal.x, normal.y, normal.z, surface);
+		}
+		// The cloth's edges (stretch and shear: the triangles' sides) against the body's sharp
+		// edges, colour by colour: no two constraints of a colour share a particle.
+		const wfClothModel* m = &c->model;
+		for (int color = 0; body->closed && color < m->colorCount; ++color) {
+			const int begin = m->colorStart[color], end = m->colorStart[color + 1];
+#pragma omp for schedule(static)
+			for (int e = begin; e < end; ++e) {
+				const wfConstraint q = m->constraints[e];
+				wfVec4* a = &pos[q.a];
+				wfVec4* b = &pos[q.b];
+				wfVec3 da, db, normal, surface;
+				if (q.family == WF_FAMILY_BEND || (a->w == 0.0f && b->w == 0.0f) ||
+					!wfMeshBodyCollideEdge(body, t, invH, (wfVec3){a->x, a->y, a->z}, (wfVec3){b->x, b->y, b->z}, a->w, b->w, &da, &db,
+						&normal, &surface))
+					continue;
+				*a = (wfVec4){a->x + da.x, a->y + da.y, a->z + da.z, a->w};
+				*b = (wfVec4){b->x + db.x, b->y + db.y, b->z + db.z, b->w};
+				if (a->w != 0.0f)
+					wfCpuRespond(&p->contact, &vel[q.a], normal.x, normal.y, normal.z, surface);
+				if (b->w != 0.0f)
+					wfCpuRespond(&p->contact, &vel[q.b], normal.x, normal.y, normal.z, surface);
+			}
+		}
+		// The body's corners against the cloth's triangles: each particle's share of its triangles'
+		// corrections from the positions as they are (into scratch), then applied.
+		if (body->closed) {
+#pragma omp for schedule(static)
+			for (int i = 0; i < n; ++i) {
+				wfVec3 sum = {0.0f, 0.0f, 0.0f};
+				for (int r = m->triStart[i]; pos[i].w != 0.0f && r < m->triStart[i + 1]; ++r) {
+					const uint32_t* v = m->indices + 3 * m->triList[r];
+					const int corner = v[0] == (uint32_t)i ? 0 : v[1] == (uint32_t)i ? 1 : 2;
+					const wfVec3 x[3] = {{pos[v[0]].x, pos[v[0]].y, pos[v[0]].z}, {pos[v[1]].x, pos[v[1]].y, pos[v[1]].z},
+						{pos[v[2]].x, pos[v[2]].y, pos[v[2]].z}};
+					const float inv[3] = {pos[v[0]].w, pos[v[1]].w, pos[v[2]].w};
+					wfVec3 d;
+					if (wfMeshBodyCollideCorners(body, t, x, inv, corner, &d))
+						sum = (wfVec3){sum.x + d.x, sum.y + d.y, sum.z + d.z};
+				}
+				scratch[i] = (wfVec4){sum.x, sum.y, sum.z, 0.0f};
+			}
+#pragma omp for schedule(static)
+			for (int i = 0; i < n; ++i) {
+				const wfVec4 d = scratch[i];
+				const float l = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
+				if (!(l > 0.0f))
+					continue;
+				pos[i] = (wfVec4){pos[i].x + d.x, pos[i].y + d.y, pos[i].z + d.z, pos[i].w};
+				wfCpuRespond(&p->contact, &vel[i], d.x / l, d.y / l, d.z / l, (wfVec3){0.0f, 0.0f, 0.0f});
+			}
+		}
+	}
+}
+
 // A grabbed particle has inverse mass 0 and sits at the target.
 void wfCpuPlaceGrab(wfCloth* c)
 {
@@ -254,5 +336,6 @@ void wfCpuCollideShape(const wfContactDef* contact, const wfShape* s, wfVec4* x,
 		PushOut(contact, s, x, v, x->x, x->y, x->z, nx, ny, nz, t - d);
 		return;
 	}
+	case WF_COLLIDER_MESH: return; // after the others, with the substep's motion (wfCpuCollideMeshes)
 	}
 }

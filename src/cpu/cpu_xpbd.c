@@ -81,6 +81,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);
+		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }

@@ -1,0 +1,459 @@
+// Triangle-mesh colliders (WF_COLLIDER_MESH): a cloth draped over a mesh sphere and a mesh box rests
+// on them with no intersection (wfWorld_CountIntersections, exact) and where the analytic shapes
+// hold it; a sheet at 200 m/s does not pass a two-triangle floor; a fast box, a body that grows
+// (wfCollider_SetMeshVertices) and one shaped by keys push the cloth without letting it through;
+// the checker counts a constructed case exactly; bad meshes name their field (CPU worlds).
+#include "test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Body {
+	wfVec3* v;
+	uint32_t* idx;
+	int vertexCount, triangleCount;
+	wfMeshDef def;
+} Body;
+
+static void BodyFree(Body* b)
+{
+	free(b->v);
+	free(b->idx);
+}
+
+static void BodyDef(Body* b)
+{
+	b->def = (wfMeshDef){.positions = b->v, .vertexCount = b->vertexCount, .indices = b->idx, .faceCount = b->triangleCount};
+}
+
+// A latitude-longitude sphere of radius r: two poles, rings - 1 rings of seg vertices.
+static Body Sphere(float r, int seg, int rings)
+{
+	Body b = {0};
+	b.vertexCount = 2 + (rings - 1) * seg;
+	b.triangleCount = 2 * seg * (rings - 1);
+	b.v = (wfVec3*)malloc((size_t)b.vertexCount * sizeof *b.v);
+	b.idx = (uint32_t*)malloc(3 * (size_t)b.triangleCount * sizeof *b.idx);
+	b.v[0] = (wfVec3){0.0f, r, 0.0f};
+	b.v[1] = (wfVec3){0.0f, -r, 0.0f};
+	for (int i = 1; i < rings; ++i) {
+		const double th = 3.14159265358979 * i / rings;
+		for (int j = 0; j < seg; ++j) {
+			const double ph = 2.0 * 3.14159265358979 * j / seg;
+			b.v[2 + (i - 1) * seg + j] = (wfVec3){(float)(r * sin(th) * cos(ph)), (float)(r * cos(th)), (float)(r * sin(th) * sin(ph))};
+		}
+	}
+	uint32_t* t = b.idx;
+	for (int j = 0; j < seg; ++j) {
+		const uint32_t a = 2 + (uint32_t)j, c = 2 + (uint32_t)((j + 1) % seg);
+		*t++ = 0, *t++ = c, *t++ = a;
+		const uint32_t base = 2 + (uint32_t)((rings - 2) * seg);
+		*t++ = 1, *t++ = base + (uint32_t)j, *t++ = base + (uint32_t)((j + 1) % seg);
+	}
+	for (int i = 0; i < rings - 2; ++i) {
+		for (int j = 0; j < seg; ++j) {
+			const uint32_t a = 2 + (uint32_t)(i * seg + j), c = 2 + (uint32_t)(i * seg + (j + 1) % seg);
+			const uint32_t d = a + (uint32_t)seg, e = c + (uint32_t)seg;
+			*t++ = a, *t++ = c, *t++ = e;
+			*t++ = a, *t++ = e, *t++ = d;
+		}
+	}
+	BodyDef(&b);
+	return b;
+}
+
+// An axis-aligned box of half extents e, twelve triangles.
+static Body Box(wfVec3 e)
+{
+	Body b = {0};
+	b.vertexCount = 8;
+	b.triangleCount = 12;
+	b.v = (wfVec3*)malloc(8 * sizeof *b.v);
+	b.idx = (uint32_t*)malloc(36 * sizeof *b.idx);
+	for (int i = 0; i < 8; ++i)
+		b.v[i] = (wfVec3){(i & 1) ? e.x : -e.x, (i & 2) ? e.y : -e.y, (i & 4) ? e.z : -e.z};
+	static const uint32_t faces[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+	memcpy(b.idx, faces, sizeof faces);
+	BodyDef(&b);
+	return b;
+}
+
+static wfWorld* CpuWorld(wfWorldDef wd)
+{
+	wd.backend = WF_BACKEND_CPU;
+	char err[256];
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	if (w == NULL)
+		fprintf(stderr, "  world: %s\n", err);
+	return w;
+}
+
+static wfColliderId MeshCollider(wfWorld* w, const Body* b, wfVec3 at)
+{
+	wfColliderDef k = wfDefaultColliderDef();
+	k.type = WF_COLLIDER_MESH;
+	k.mesh = &b->def;
+	k.position = at;
+	wfColliderId id = wfCreateCollider(w, &k);
+	if (wfColliderId_IsNull(id))
+		fprintf(stderr, "  collider: %s\n", wfWorld_GetLastError(w));
+	return id;
+}
+
+static wfClothId Sheet(wfWorld* w, int n, float size, wfVec3 origin)
+{
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = n;
+	cd.width = cd.height = size;
+	cd.orientation = WF_ORIENT_HORIZONTAL;
+	cd.origin = origin;
+	cd.pinMode = WF_PIN_NONE;
+	return wfCreateCloth(w, &cd);
+}
+
+// Crossings of cloth and mesh colliders (and particles inside them): wfIntersections.colliders.
+// Without self-collision a cloth may pass through itself: printed, not counted.
+static int64_t Crossings(wfWorld* w)
+{
+	wfIntersections ix;
+	if (wfWorld_CountIntersections(w, &ix) != WF_OK)
+		return -1;
+	if (ix.self + ix.cloths + ix.colliders != 0)
+		fprintf(stderr, "  intersections: %lld self, %lld between cloths, %lld with colliders\n", (long long)ix.self, (long long)ix.cloths,
+			(long long)ix.colliders);
+	return ix.colliders;
+}
+
+// The height of particle i.
+static float Height(wfClothId id, int i, int n)
+{
+	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof *p);
+	float y = wfCloth_ReadPositions(id, p, n) == WF_OK ? p[i].y : NAN;
+	free(p);
+	return y;
+}
+
+// A 40 x 40 sheet dropped on a 2 208-triangle sphere: zero intersections at every tenth frame, and
+// the sheet's middle rests on the top of the polyhedron plus the thickness.
+WF_TEST(mesh_collider_drape_sphere)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 10;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Sphere(0.3f, 48, 24);
+	ENSURE(!wfColliderId_IsNull(MeshCollider(w, &b, (wfVec3){0.0f, 0.5f, 0.0f})));
+	wfClothId id = Sheet(w, 40, 1.2f, (wfVec3){0.0f, 0.9f, 0.0f});
+	ENSURE(!wfClothId_IsNull(id));
+	int64_t worst = 0;
+	for (int frame = 1; frame <= 150; ++frame) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		if (frame % 10 == 0) {
+			const int64_t x = Crossings(w);
+			worst = x > worst || x < 0 ? x : worst;
+		}
+	}
+	ENSURE(worst == 0);
+	// Particle 20 * 40 + 20 is 15 mm off the centre; the pole of the mesh is at 0.8 m.
+	const float top = Height(id, 20 * 40 + 20, 1600);
+	ENSURE_NEAR(top, 0.5f + 0.3f + wd.contact.thickness, 3e-3);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// The same tablecloth on a mesh box and on the analytic box of the same size: the same rest on the
+// top, and on the mesh no intersection (its edges and corners meet the cloth's edges and triangles).
+WF_TEST(mesh_collider_box_matches_analytic)
+{
+	float y[2][3];
+	for (int run = 0; run < 2; ++run) {
+		wfWorldDef wd = wfDefaultWorldDef();
+		wd.step.substeps = 10;
+		wfWorld* w = CpuWorld(wd);
+		ENSURE(w != NULL);
+		const wfVec3 half = {0.3f, 0.2f, 0.3f};
+		Body b = Box(half);
+		if (run == 0) {
+			ENSURE(!wfColliderId_IsNull(MeshCollider(w, &b, (wfVec3){0.0f, 0.5f, 0.0f})));
+		} else {
+			wfColliderDef k = wfDefaultColliderDef();
+			k.type = WF_COLLIDER_BOX;
+			k.halfExtents = half;
+			k.position = (wfVec3){0.0f, 0.5f, 0.0f};
+			ENSURE(!wfColliderId_IsNull(wfCreateCollider(w, &k)));
+		}
+		wfClothId id = Sheet(w, 31, 1.0f, (wfVec3){0.0f, 0.8f, 0.0f});
+		for (int frame = 0; frame < 120; ++frame)
+			ENSURE(wfWorld_Step(w) == WF_OK);
+		// The analytic box has no edge contact: cloth edges cut its sharp edges (printed: 72 here).
+		const int64_t x = Crossings(w);
+		ENSURE(run == 1 || x == 0);
+		y[run][0] = Height(id, 15 * 31 + 15, 31 * 31); // the middle, on the top face
+		y[run][1] = Height(id, 15 * 31 + 7, 31 * 31);  // over the top face, 3 cm from its side
+		y[run][2] = Height(id, 15 * 31, 31 * 31);      // the hanging side
+		BodyFree(&b);
+		wfDestroyWorld(w);
+	}
+	ENSURE_NEAR(y[0][0], 0.7f + 0.01f, 1e-4);
+	ENSURE_NEAR(y[0][0], y[1][0], 1e-4);
+	// 3 cm from the side the mesh's cloth is a few mm higher: it goes over the edge at the thickness
+	// instead of cutting it.
+	ENSURE_NEAR(y[0][1], y[1][1], 6e-3);
+	// Both drape: the side hangs well below the top (on the mesh 3.7 cm higher than on the analytic
+	// box, whose edge the cloth cuts).
+	ENSURE_LE(y[0][2], 0.6f);
+	ENSURE_LE(y[1][2], 0.6f);
+	return 0;
+}
+
+// A sheet at 200 m/s against a floor of two triangles (an open mesh: two-sided): 1.67 m a substep,
+// 167 times the thickness, and no particle gets below it.
+WF_TEST(mesh_collider_fast_sheet_open_mesh)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 2;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = {0};
+	b.vertexCount = 4;
+	b.triangleCount = 2;
+	b.v = (wfVec3*)malloc(4 * sizeof *b.v);
+	b.idx = (uint32_t*)malloc(6 * sizeof *b.idx);
+	const wfVec3 corners[4] = {{-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {-2, 0, 2}};
+	const uint32_t tris[6] = {0, 1, 2, 0, 2, 3};
+	memcpy(b.v, corners, sizeof corners);
+	memcpy(b.idx, tris, sizeof tris);
+	BodyDef(&b);
+	ENSURE(!wfColliderId_IsNull(MeshCollider(w, &b, (wfVec3){0.0f, 0.0f, 0.0f})));
+	wfClothId id = Sheet(w, 16, 1.0f, (wfVec3){0.3f, 0.5f, 0.1f});
+	wfVec3 v[256], p[256];
+	for (int i = 0; i < 256; ++i)
+		v[i] = (wfVec3){3.0f, -200.0f, 1.0f};
+	ENSURE(wfCloth_WriteVelocities(id, v, 256) == WF_OK);
+	float lowest = 1e9f;
+	for (int frame = 0; frame < 20; ++frame) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		ENSURE(wfCloth_ReadPositions(id, p, 256) == WF_OK);
+		for (int i = 0; i < 256; ++i)
+			lowest = fminf(lowest, p[i].y);
+		ENSURE(Crossings(w) == 0);
+	}
+	ENSURE_NEAR(lowest, wd.contact.thickness, 1e-5);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// A 0.2 m mesh cube at 12 m/s (12.5 mm a substep) into a hanging sheet (wfCollider_SetTransform every
+// frame) for 4 frames: it carries the sheet ahead of its front face, and no particle or edge is
+// ever inside it, nor a corner of it through the sheet.
+WF_TEST(mesh_collider_fast_box_pushes_cloth)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 16;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 24;
+	cd.width = cd.height = 1.0f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.origin = (wfVec3){0.0f, 1.0f, 0.0f};
+	cd.pinMode = WF_PIN_TOP_ROW;
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	Body b = Box((wfVec3){0.1f, 0.1f, 0.1f});
+	float z = -0.4f;
+	wfColliderId box = MeshCollider(w, &b, (wfVec3){0.0f, 0.9f, z});
+	ENSURE(!wfColliderId_IsNull(box));
+	int64_t worst = 0;
+	for (int frame = 0; frame < 4; ++frame) {
+		z += 12.0f * wd.step.timeStep;
+		ENSURE(wfCollider_SetTransform(box, (wfVec3){0.0f, 0.9f, z}, (wfQuat){0, 0, 0, 1}) == WF_OK);
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		const int64_t x = Crossings(w);
+		worst = x > worst || x < 0 ? x : worst;
+	}
+	ENSURE(worst == 0);
+	wfVec3 p[576];
+	ENSURE(wfCloth_ReadPositions(id, p, 576) == WF_OK);
+	float front = -1e9f;
+	for (int i = 0; i < 576; ++i)
+		front = fmaxf(front, p[i].z);
+	// The box's front face is at z + 0.1: the sheet goes with it, ahead of it.
+	ENSURE_LE(z + 0.1f + wd.contact.thickness, front);
+	ENSURE_LE(front, z + 0.2f);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// A skinned body: the sphere under a draped sheet grows from 0.2 m to 0.35 m over a second, its new
+// vertices handed over every frame; the sheet rises with it and nothing passes through.
+WF_TEST(mesh_collider_set_vertices_grows)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 10;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Sphere(1.0f, 32, 16);
+	wfVec3* shape = (wfVec3*)malloc((size_t)b.vertexCount * sizeof *shape);
+	for (int i = 0; i < b.vertexCount; ++i)
+		b.v[i] = (wfVec3){0.2f * b.v[i].x, 0.2f * b.v[i].y, 0.2f * b.v[i].z};
+	wfColliderId body = MeshCollider(w, &b, (wfVec3){0.0f, 0.5f, 0.0f});
+	ENSURE(!wfColliderId_IsNull(body));
+	wfClothId id = Sheet(w, 30, 1.0f, (wfVec3){0.0f, 0.75f, 0.0f});
+	for (int frame = 0; frame < 60; ++frame)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	ENSURE_NEAR(Height(id, 15 * 30 + 15, 900), 0.7f + wd.contact.thickness, 4e-3);
+	int64_t worst = 0;
+	for (int frame = 1; frame <= 60; ++frame) {
+		const float r = 0.2f + 0.15f * (float)frame / 60.0f;
+		for (int i = 0; i < b.vertexCount; ++i)
+			shape[i] = (wfVec3){b.v[i].x * r / 0.2f, b.v[i].y * r / 0.2f, b.v[i].z * r / 0.2f};
+		ENSURE(wfCollider_SetMeshVertices(body, shape, b.vertexCount) == WF_OK);
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		const int64_t x = Crossings(w);
+		worst = x > worst || x < 0 ? x : worst;
+	}
+	ENSURE(worst == 0);
+	wfVec3 now;
+	ENSURE(wfCollider_GetMeshVertices(body, &now, 1) == b.vertexCount);
+	ENSURE_NEAR(now.y, 0.35f, 1e-6);
+	for (int frame = 0; frame < 30; ++frame)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	ENSURE_NEAR(Height(id, 15 * 30 + 15, 900), 0.85f + wd.contact.thickness, 4e-3);
+	free(shape);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// Shapes from keys: a sphere of radius 0.2 at t = 0 and 0.35 at t = 1 s; halfway the pole is at
+// 0.275, and the draped sheet is never passed through.
+WF_TEST(mesh_collider_key_shapes)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 10;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Sphere(0.2f, 32, 16);
+	wfVec3* keyShapes = (wfVec3*)malloc(2 * (size_t)b.vertexCount * sizeof *keyShapes);
+	for (int i = 0; i < b.vertexCount; ++i) {
+		keyShapes[i] = b.v[i];
+		keyShapes[b.vertexCount + i] = (wfVec3){1.75f * b.v[i].x, 1.75f * b.v[i].y, 1.75f * b.v[i].z};
+	}
+	const wfColliderKey keys[2] = {{0.0f, {0.0f, 0.5f, 0.0f}, {0, 0, 0, 1}}, {1.0f, {0.0f, 0.5f, 0.0f}, {0, 0, 0, 1}}};
+	wfColliderDef k = wfDefaultColliderDef();
+	k.type = WF_COLLIDER_MESH;
+	k.mesh = &b.def;
+	k.keys = keys;
+	k.keyCount = 2;
+	k.keyPositions = keyShapes;
+	wfColliderId body = wfCreateCollider(w, &k);
+	ENSURE(!wfColliderId_IsNull(body));
+	ENSURE(wfCollider_SetMeshVertices(body, b.v, b.vertexCount) == WF_ERROR_INVALID_ARGUMENT);
+	Sheet(w, 30, 1.0f, (wfVec3){0.0f, 0.72f, 0.0f});
+	int64_t worst = 0;
+	for (int frame = 1; frame <= 60; ++frame) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		if (frame == 30) {
+			wfVec3 pole;
+			ENSURE(wfCollider_GetMeshVertices(body, &pole, 1) == b.vertexCount);
+			ENSURE_NEAR(pole.y, 0.275f, 1e-6);
+		}
+		const int64_t x = Crossings(w);
+		worst = x > worst || x < 0 ? x : worst;
+	}
+	ENSURE(worst == 0);
+	free(keyShapes);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// The checker on a constructed case: a 2 x 2 sheet across the x = 0.5 face of a unit mesh cube has
+// 2 particles inside, 3 edges through the face, and the face's diagonal through one of its two
+// triangles; wholly inside, 4 particles and no edge through.
+WF_TEST(mesh_collider_checker_counts)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Box((wfVec3){0.5f, 0.5f, 0.5f});
+	ENSURE(!wfColliderId_IsNull(MeshCollider(w, &b, (wfVec3){0.0f, 0.0f, 0.0f})));
+	wfClothId id = Sheet(w, 2, 0.4f, (wfVec3){0.5f, 0.13f, 0.05f});
+	ENSURE(!wfClothId_IsNull(id));
+	wfIntersections ix;
+	ENSURE(wfWorld_CountIntersections(w, &ix) == WF_OK);
+	ENSURE_NEAR(ix.colliders, 2 + 3 + 1, 0);
+	ENSURE_NEAR(ix.self + ix.cloths, 0, 0);
+	const wfVec3 inside[4] = {{-0.1f, 0.1f, -0.1f}, {0.1f, 0.1f, -0.1f}, {-0.1f, 0.1f, 0.1f}, {0.1f, 0.1f, 0.1f}};
+	ENSURE(wfCloth_WritePositions(id, inside, 4) == WF_OK);
+	ENSURE(wfWorld_CountIntersections(w, &ix) == WF_OK);
+	ENSURE_NEAR(ix.colliders, 4, 0);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// Bad meshes and calls name what is wrong, and create nothing.
+WF_TEST(mesh_collider_errors)
+{
+	wfWorld* w = CpuWorld(wfDefaultWorldDef());
+	ENSURE(w != NULL);
+	Body b = Box((wfVec3){0.5f, 0.5f, 0.5f});
+	wfColliderDef k = wfDefaultColliderDef();
+	k.type = WF_COLLIDER_MESH;
+	struct {
+		const char* expect;
+	} cases[6] = {{"collider.mesh: NULL"}, {"collider.mesh.positions[3]"}, {"has zero area"}, {"collider.mesh.indices[7]: 8 is out of range"},
+		{"collider.keyPositions: set without keys"}, {"collider.mesh: only for type mesh"}};
+	for (int c = 0; c < 6; ++c) {
+		Body m = Box((wfVec3){0.5f, 0.5f, 0.5f});
+		wfColliderDef d = k;
+		d.mesh = c == 0 ? NULL : &m.def;
+		if (c == 1)
+			m.v[3].y = NAN;
+		if (c == 2)
+			m.v[3] = m.v[2]; // triangle (0, 2, 3) of face 0 collapses onto a line
+		if (c == 3)
+			m.idx[7] = 8;
+		if (c == 4)
+			d.keyPositions = m.v;
+		if (c == 5)
+			d.type = WF_COLLIDER_SPHERE;
+		ENSURE(wfColliderId_IsNull(wfCreateCollider(w, &d)));
+		fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+		ENSURE(strstr(wfWorld_GetLastError(w), cases[c].expect) != NULL);
+		ENSURE(wfWorld_GetColliderCount(w) == 0);
+		BodyFree(&m);
+	}
+	k.mesh = &b.def;
+	wfColliderId id = wfCreateCollider(w, &k);
+	ENSURE(!wfColliderId_IsNull(id));
+	wfVec3 shape[8];
+	memcpy(shape, b.v, sizeof shape);
+	ENSURE(wfCollider_SetMeshVertices(id, shape, 7) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(strstr(wfWorld_GetLastError(w), "count 7, the mesh has 8 vertices") != NULL);
+	shape[5].z = INFINITY;
+	ENSURE(wfCollider_SetMeshVertices(id, shape, 8) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(strstr(wfWorld_GetLastError(w), "positions[5]") != NULL);
+	ENSURE(wfCollider_SetMeshVertices(id, NULL, 8) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(wfWorld_Step(w) == WF_OK);
+	wfVec3 now[8];
+	ENSURE(wfCollider_GetMeshVertices(id, now, 8) == 8);
+	ENSURE(memcmp(now, b.v, sizeof now) == 0); // the refused shapes changed nothing
+	wfColliderDef s = wfDefaultColliderDef();
+	wfColliderId sphere = wfCreateCollider(w, &s);
+	ENSURE(wfCollider_SetMeshVertices(sphere, shape, 8) == WF_ERROR_INVALID_ARGUMENT);
+	ENSURE(strstr(wfWorld_GetLastError(w), "is a sphere, not a mesh") != NULL);
+	ENSURE(wfCollider_GetMeshVertices(sphere, now, 8) == 0);
+	uint32_t tri[36];
+	ENSURE(wfCollider_GetMeshTriangles(id, tri, 36) == 12);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
