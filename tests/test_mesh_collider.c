@@ -3,11 +3,15 @@
 // hold it; a sheet at 200 m/s does not pass a two-triangle floor; a fast box, a body that grows
 // (wfCollider_SetMeshVertices) and one shaped by keys push the cloth without letting it through;
 // the checker counts a constructed case exactly; bad meshes name their field (CPU worlds).
+// mkdtemp (POSIX) for the scene files' folder.
+#define _POSIX_C_SOURCE 200809L
+
 #include "test.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct Body {
 	wfVec3* v;
@@ -453,7 +457,98 @@ WF_TEST(mesh_collider_errors)
 	ENSURE(wfCollider_GetMeshVertices(sphere, now, 8) == 0);
 	uint32_t tri[36];
 	ENSURE(wfCollider_GetMeshTriangles(id, tri, 36) == 12);
-	BodyFree(&b);
 	wfDestroyWorld(w);
+	// A Vulkan world (where one can be made: lavapipe) refuses a mesh collider by name.
+	wfWorldDef vd = wfDefaultWorldDef();
+	vd.backend = WF_BACKEND_VULKAN;
+	wfWorld* v = wfTestCreateWorld(&vd, NULL, 0);
+	if (v != NULL) {
+		ENSURE(wfColliderId_IsNull(wfCreateCollider(v, &k)));
+		fprintf(stderr, "  %s\n", wfWorld_GetLastError(v));
+		ENSURE(strstr(wfWorld_GetLastError(v), "triangle-mesh colliders run on the CPU backend (this world: vulkan)") != NULL);
+		wfDestroyWorld(v);
+	}
+	BodyFree(&b);
+	return 0;
+}
+
+static bool WriteText(const char* path, const char* text)
+{
+	FILE* f = fopen(path, "wb");
+	if (f == NULL)
+		return false;
+	bool ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+// Scene files: a mesh collider from an OBJ through "transform", shapes at its keys from OBJ files of
+// the same topology; a pose of other faces, a key without a shape, a mesh on a sphere, a flat
+// triangle and a missing file are named.
+WF_TEST(scene_mesh_collider)
+{
+	char dir[] = "/tmp/weft-body-XXXXXX";
+	ENSURE(mkdtemp(dir) != NULL);
+	char path[6][256];
+	const char* files[6] = {"tet.obj", "tet2.obj", "other.obj", "flat.obj", "scene.json", "five.obj"};
+	for (int i = 0; i < 6; ++i)
+		snprintf(path[i], sizeof path[i], "%s/%s", dir, files[i]);
+	ENSURE(WriteText(path[0], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+	ENSURE(WriteText(path[1], "v 0 0 0\nv 2 0 0\nv 0 2 0\nv 0 0 2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+	ENSURE(WriteText(path[2], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+	ENSURE(WriteText(path[3], "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n"));
+	ENSURE(WriteText(path[5], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 5\nf 2 5 4\nf 3 4 5\n"));
+	char err[512];
+	wfScene* scene = wfScene_Parse("{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\", \"transform\": {\"scale\": 0.5}, "
+								   "\"keys\": [{\"time\": 0, \"mesh\": \"tet.obj\"}, {\"time\": 1, \"mesh\": \"tet2.obj\"}]}]}",
+		path[4], err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfColliderDef k = wfScene_GetColliderDef(scene, 0);
+	ENSURE(k.type == WF_COLLIDER_MESH && k.mesh != NULL && k.mesh->vertexCount == 4 && k.keyCount == 2 && k.keyPositions != NULL);
+	ENSURE_NEAR(k.mesh->positions[1].x, 0.5, 0);
+	ENSURE_NEAR(k.keyPositions[4 + 1].x, 1.0, 0); // key 1, vertex 1: (2, 0, 0) scaled by the collider's transform
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
+	wfColliderId id = wfCreateCollider(w, &k);
+	ENSURE(!wfColliderId_IsNull(id));
+	wfScene_Destroy(scene); // the collider keeps its copies
+	for (int f = 0; f < 30; ++f)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	wfVec3 v[4];
+	ENSURE(wfCollider_GetMeshVertices(id, v, 4) == 4);
+	ENSURE_NEAR(v[1].x, 0.75, 1e-6); // halfway between the keys' shapes
+	wfDestroyWorld(w);
+
+	static const struct {
+		const char* json;
+		const char* message; // after "NAME: "
+	} cases[] = {
+		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\", \"keys\": [{\"time\": 0, \"mesh\": \"tet.obj\"}, {\"time\": 1, "
+		 "\"mesh\": \"other.obj\"}]}]}",
+			"colliders[0].keys[1].mesh: its faces join other vertices than the collider's mesh"},
+		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\", \"keys\": [{\"time\": 0, \"mesh\": \"tet.obj\"}, {\"time\": 1, "
+		 "\"mesh\": \"five.obj\"}]}]}",
+			"colliders[0].keys[1].mesh: 5 vertices and 6 faces, the collider's mesh has 4 and 4"},
+		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\", \"keys\": [{\"time\": 0}, {\"time\": 1, \"mesh\": \"tet2.obj\"}]}]}",
+			"colliders[0].keys[0]: no \"mesh\": when one key gives a shape, every key does"},
+		{"{\"colliders\": [{\"type\": \"sphere\", \"mesh\": \"tet.obj\"}]}", "colliders[0].mesh: only for type mesh (this one: sphere)"},
+		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"flat.obj\"}]}", "colliders[0].mesh face 0: triangle (0, 1, 2) has zero area"},
+		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"missing.obj\"}]}", "colliders[0].mesh: "},
+		{"{\"colliders\": [{\"type\": \"mesh\"}]}", "colliders[0].mesh: NULL"},
+		{"{\"colliders\": [{\"type\": \"box\", \"transform\": {\"scale\": 2}}]}", "colliders[0].transform: only used with \"mesh\""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		err[0] = 0;
+		ENSURE(wfScene_Parse(cases[i].json, path[4], err, sizeof err) == NULL);
+		fprintf(stderr, "  %s\n", err);
+		char expect[512];
+		snprintf(expect, sizeof expect, "%s: %s", path[4], cases[i].message);
+		ENSURE(strncmp(err, expect, strlen(expect)) == 0);
+	}
+	for (int i = 0; i < 6; ++i)
+		unlink(path[i]);
+	ENSURE(rmdir(dir) == 0);
 	return 0;
 }

@@ -596,9 +596,10 @@ WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
 	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_VK_MAX_SHAPE_STEPS,
-		(d.aero.drag != 0.0f || d.aero.lift != 0.0f) && d.step.solver == WF_SOLVER_SPRINGS, d.selfCollision.enabled};
+		(d.aero.drag != 0.0f || d.aero.lift != 0.0f) && d.step.solver == WF_SOLVER_SPRINGS, d.selfCollision.enabled,
+		w->world->meshColliderCount > 0};
 	static const char* const names[] = {"room for more than 2048 collider steps a frame (colliders x substeps)",
-		"aerodynamics (drag and lift) on the springs solver", "self-collision"};
+		"aerodynamics (drag and lift) on the springs solver", "self-collision", "triangle-mesh colliders"};
 	_Static_assert(WF_VK_MAX_SHAPE_STEPS == 2048, "the message names the limit");
 	char what[160] = "";
 	int count = 0;

@@ -161,6 +161,8 @@ static const wfFieldInfo kColliderFields[] = {
 	FIELD(wfColliderDef, keys, WF_FIELD_POINTER, .countOffset = offsetof(wfColliderDef, keyCount)), // at most WF_MAX_COLLIDER_KEYS
 	FIELD(wfColliderDef, interpolation, WF_FIELD_ENUM, NAMES(wfInterpolationTable, WF_INTERPOLATION_NAMES), DEFAULT(WF_INTERPOLATE_LINEAR)),
 	FIELD(wfColliderDef, loop, WF_FIELD_BOOL),
+	// scene files: "mesh": an OBJ file, "transform" and each key's "mesh" (scene.c)
+	FIELD(wfColliderDef, mesh, WF_FIELD_POINTER, .onlyFor = FOR_TYPE(WF_COLLIDER_MESH)),
 };
 
 static const wfFieldInfo kColliderKeyFields[] = {

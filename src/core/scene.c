@@ -34,6 +34,8 @@ struct wfScene {
 	wfColliderDef* colliders; // (colliderCount) "colliders"
 	int colliderCount;
 	wfColliderKey* colliderKeys[WF_MAX_COLLIDERS]; // each collider's "keys" (its def points here)
+	SceneMesh colliderMeshes[WF_MAX_COLLIDERS];    // a mesh collider's "mesh" (its def points here)
+	wfVec3* colliderKeyShapes[WF_MAX_COLLIDERS];   // its keys' "mesh" shapes, key after key (keyPositions)
 	int clothCount;
 	int frames;              // 0 when the file has no "frames"
 	const char* description; // "description", for people (read, checked as a string, not used)
@@ -60,8 +62,8 @@ _Static_assert(sizeof(wfInterpolation) == sizeof(int), "enum size");
 // ------------------------------------------------------------------ keys
 
 // A def's keys are its table's (wfDefFields: the fields with a sceneKey, in the table's order);
-// some are read outside the walk (rotate, keys, mesh, the root's own), and a cloth takes one key
-// that is no field ("transform", of its mesh).
+// some are read outside the walk (rotate, keys, mesh, the root's own), and a cloth or a collider
+// takes one key that is no field ("transform", of its mesh), a collider's key "mesh" (its shape).
 typedef struct Table {
 	const wfFieldInfo* fields;
 	int count;
@@ -70,7 +72,7 @@ typedef struct Table {
 
 static Table DefTable(wfDefType def)
 {
-	Table t = {NULL, 0, def == WF_DEF_CLOTH ? "transform" : NULL};
+	Table t = {NULL, 0, def == WF_DEF_CLOTH || def == WF_DEF_COLLIDER ? "transform" : def == WF_DEF_COLLIDER_KEY ? "mesh" : NULL};
 	t.fields = wfDefFields(def, &t.count);
 	return t;
 }
@@ -459,22 +461,24 @@ static bool ReadTransform(const Parser* p, const cJSON* json, const char* path, 
 	return true;
 }
 
-// "mesh": the OBJ file (relative to the scene file's folder) through "transform".
-static bool LoadMesh(const Parser* p, const cJSON* json, SceneMesh* out, wfClothDef* cloth, const char* path)
+// "mesh": the OBJ file (relative to the scene file's folder) through "transform" (of `owner`: the
+// object itself, or for a collider's key the collider); *target points at the def.
+static bool LoadMesh(const Parser* p, const cJSON* json, const cJSON* owner, SceneMesh* out, const wfMeshDef** target, const char* path,
+	const char* ownerPath)
 {
 	const cJSON* file = cJSON_GetObjectItemCaseSensitive(json, "mesh");
-	const cJSON* transform = cJSON_GetObjectItemCaseSensitive(json, "transform");
+	const cJSON* transform = cJSON_GetObjectItemCaseSensitive(owner, "transform");
 	char key[WF_SCENE_PATH];
 	if (file == NULL) {
 		JoinKey(key, path, "transform");
-		return transform == NULL || Fail(p, key, "only used with \"mesh\"");
+		return json != owner || transform == NULL || Fail(p, key, "only used with \"mesh\"");
 	}
 	JoinKey(key, path, "mesh");
 	if (!cJSON_IsString(file) || file->valuestring[0] == 0)
 		return Fail(p, key, "expected the path of an OBJ file, got %s", cJSON_IsString(file) ? "\"\"" : TypeName(file));
 	double m[3][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
 	char tkey[WF_SCENE_PATH];
-	JoinKey(tkey, path, "transform");
+	JoinKey(tkey, ownerPath, "transform");
 	if (transform != NULL && !ReadTransform(p, transform, tkey, m))
 		return false;
 	// Relative to the folder of the scene file.
@@ -499,7 +503,7 @@ static bool LoadMesh(const Parser* p, const cJSON* json, SceneMesh* out, wfCloth
 		out->positions[i] = (wfVec3){(float)w[0], (float)w[1], (float)w[2]};
 	}
 	out->def.positions = out->positions;
-	cloth->mesh = &out->def;
+	*target = &out->def;
 	return true;
 }
 
@@ -507,7 +511,7 @@ static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, Sc
 {
 	char msg[256];
 	Table table = DefTable(WF_DEF_CLOTH);
-	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) || !LoadMesh(p, json, mesh, cloth, path))
+	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) || !LoadMesh(p, json, json, mesh, &cloth->mesh, path, path))
 		return false;
 	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
 		return FailValidation(p, path, msg);
@@ -597,6 +601,55 @@ static bool ReadKeys(const Parser* p, const cJSON* item, const char* path, wfCol
 	return true;
 }
 
+// A mesh collider's keys may each give a shape ("mesh": an OBJ file of the collider mesh's topology,
+// through the collider's "transform"): all of them or none. Into keyPositions, owned by the scene.
+static bool ReadKeyShapes(const Parser* p, const cJSON* item, const char* path, wfColliderDef* d, wfVec3** owned)
+{
+	const cJSON* keys = cJSON_GetObjectItemCaseSensitive(item, "keys");
+	int shapes = 0;
+	for (const cJSON* k = keys != NULL ? keys->child : NULL; k != NULL; k = k->next)
+		shapes += cJSON_GetObjectItemCaseSensitive(k, "mesh") != NULL;
+	if (shapes == 0)
+		return true;
+	char key[WF_SCENE_PATH], at[WF_SCENE_PATH];
+	JoinKey(key, path, "keys");
+	if (d->mesh == NULL)
+		return Fail(p, key, "a key's \"mesh\" needs the collider's (type mesh with a \"mesh\")");
+	const wfMeshDef* m = d->mesh;
+	*owned = (wfVec3*)malloc((size_t)d->keyCount * (size_t)m->vertexCount * sizeof(wfVec3));
+	if (*owned == NULL)
+		return Fail(p, key, "out of memory");
+	int corners = 0;
+	for (int f = 0; f < m->faceCount; ++f)
+		corners += m->faceSizes != NULL ? m->faceSizes[f] : 3;
+	int i = 0;
+	for (const cJSON* k = keys->child; k != NULL; k = k->next, ++i) {
+		JoinIndex(at, key, i);
+		if (cJSON_GetObjectItemCaseSensitive(k, "mesh") == NULL)
+			return Fail(p, at, "no \"mesh\": when one key gives a shape, every key does");
+		SceneMesh pose = {0};
+		const wfMeshDef* def = NULL;
+		bool ok = LoadMesh(p, k, item, &pose, &def, at, path);
+		char mkey[WF_SCENE_PATH];
+		JoinKey(mkey, at, "mesh");
+		if (ok && (def->vertexCount != m->vertexCount || def->faceCount != m->faceCount))
+			ok = Fail(p, mkey, "%d vertices and %d faces, the collider's mesh has %d and %d (every shape has its topology)", def->vertexCount,
+				def->faceCount, m->vertexCount, m->faceCount);
+		if (ok && (memcmp(def->indices, m->indices, (size_t)corners * sizeof(uint32_t)) != 0 ||
+					  (m->faceSizes != NULL) != (def->faceSizes != NULL) ||
+					  (m->faceSizes != NULL && memcmp(def->faceSizes, m->faceSizes, (size_t)m->faceCount) != 0)))
+			ok = Fail(p, mkey, "its faces join other vertices than the collider's mesh (every shape has its topology)");
+		if (ok)
+			memcpy(*owned + (size_t)i * (size_t)m->vertexCount, def->positions, (size_t)m->vertexCount * sizeof(wfVec3));
+		wfMesh_Destroy(pose.mesh);
+		free(pose.positions);
+		if (!ok)
+			return false;
+	}
+	d->keyPositions = *owned;
+	return true;
+}
+
 // "colliders": [{"type": "capsule", "position": [...], "rotate": [x, y, z] degrees, ...}, ...]
 static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
 {
@@ -620,7 +673,9 @@ static bool ParseColliders(const Parser* p, const cJSON* root, wfScene* scene)
 		*d = wfDefaultColliderDef();
 		if (!ApplyObject(p, item, &table, d, path))
 			return false;
-		if (!ReadRotate(p, item, path, &d->rotation) || !ReadKeys(p, item, path, d, &scene->colliderKeys[i]))
+		if (!ReadRotate(p, item, path, &d->rotation) || !ReadKeys(p, item, path, d, &scene->colliderKeys[i]) ||
+			!LoadMesh(p, item, item, &scene->colliderMeshes[i], &d->mesh, path, path) ||
+			!ReadKeyShapes(p, item, path, d, &scene->colliderKeyShapes[i]))
 			return false;
 		if (!wfValidateColliderDef(d, msg, (int)sizeof msg))
 			return FailValidation(p, path, strncmp(msg, "collider.", 9) == 0 ? msg + 9 : msg);
@@ -843,8 +898,12 @@ void wfScene_Destroy(wfScene* scene)
 	free(scene->cloths);
 	free(scene->meshes);
 	free(scene->colliders);
-	for (int i = 0; i < WF_MAX_COLLIDERS; ++i)
+	for (int i = 0; i < WF_MAX_COLLIDERS; ++i) {
 		free(scene->colliderKeys[i]);
+		wfMesh_Destroy(scene->colliderMeshes[i].mesh);
+		free(scene->colliderMeshes[i].positions);
+		free(scene->colliderKeyShapes[i]);
+	}
 	free(scene);
 }
 

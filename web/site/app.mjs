@@ -124,12 +124,15 @@ const sceneList = await fetch("./scenes/index.json").then((r) => r.json(), () =>
   $("preset").append(group);
 }
 const sceneOf = (name) => (sceneList.includes(name) ? name : !presets.has(name) && sceneList.includes(`${name}.json`) ? `${name}.json` : "");
-// The OBJ files a scene's cloths name ("mesh", relative to the scene's folder), which a scene
-// needs beside it.
+// The OBJ files a scene's cloths, mesh colliders and their keys name ("mesh", relative to the
+// scene's folder), which a scene needs beside it.
 function meshesOf(bytes) {
   try {
     const json = JSON.parse(new TextDecoder().decode(bytes));
-    return [json.cloth, ...(Array.isArray(json.cloths) ? json.cloths : [])].map((c) => c?.mesh).filter((m) => typeof m === "string" && m);
+    const colliders = Array.isArray(json.colliders) ? json.colliders : [];
+    const keys = colliders.flatMap((c) => (Array.isArray(c?.keys) ? c.keys : []));
+    const named = [json.cloth, ...(Array.isArray(json.cloths) ? json.cloths : []), ...colliders, ...keys].map((c) => c?.mesh);
+    return [...new Set(named.filter((m) => typeof m === "string" && m))];
   } catch { return []; } // the loader says what is wrong with it
 }
 // A shipped scene and the meshes it names, fetched.
