@@ -77,7 +77,8 @@ static Body Box(wfVec3 e)
 	b.idx = (uint32_t*)malloc(36 * sizeof *b.idx);
 	for (int i = 0; i < 8; ++i)
 		b.v[i] = (wfVec3){(i & 1) ? e.x : -e.x, (i & 2) ? e.y : -e.y, (i & 4) ? e.z : -e.z};
-	static const uint32_t faces[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+	static const uint32_t faces[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1,
+		7, 5};
 	memcpy(b.idx, faces, sizeof faces);
 	BodyDef(&b);
 	return b;
@@ -413,8 +414,9 @@ WF_TEST(mesh_collider_errors)
 	k.type = WF_COLLIDER_MESH;
 	struct {
 		const char* expect;
-	} cases[6] = {{"collider.mesh: NULL"}, {"collider.mesh.positions[3]"}, {"has zero area"}, {"collider.mesh.indices[7]: 8 is out of range"},
-		{"collider.keyPositions: set without keys"}, {"collider.mesh: only for type mesh"}};
+	} cases[6] = {{"collider.mesh: NULL"}, {"collider.mesh.positions[3]"}, {"has zero area"},
+		{"collider.mesh.indices[7]: 8 is out of range"}, {"collider.keyPositions: set without keys"},
+		{"collider.mesh: only for type mesh"}};
 	for (int c = 0; c < 6; ++c) {
 		Body m = Box((wfVec3){0.5f, 0.5f, 0.5f});
 		wfColliderDef d = k;
@@ -520,6 +522,22 @@ WF_TEST(scene_mesh_collider)
 	ENSURE(wfCollider_GetMeshVertices(id, v, 4) == 4);
 	ENSURE_NEAR(v[1].x, 0.75, 1e-6); // halfway between the keys' shapes
 	wfDestroyWorld(w);
+	// A cloth attached to it by the scene's keys: its top row (4 particles), softly.
+	scene = wfScene_Parse("{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\"}], \"cloth\": {\"cols\": 4, \"rows\": 3, "
+						  "\"origin\": [0.2, 1.5, 0.2], \"attachMode\": \"top-row\", \"attachCollider\": 0, \"attachCompliance\": 1e-4}}",
+		path[4], err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	w = wfTestCreateWorld(&wd, NULL, 0);
+	k = wfScene_GetColliderDef(scene, 0);
+	ENSURE(!wfColliderId_IsNull(wfCreateCollider(w, &k)));
+	wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	ENSURE(cd.attachMode == WF_PIN_TOP_ROW && cd.attachCompliance == 1e-4f);
+	wfClothId cloth = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(cloth) && wfCloth_GetAttachments(cloth, NULL, 0) == 4);
+	wfDestroyWorld(w);
+	wfScene_Destroy(scene);
 
 	static const struct {
 		const char* json;
@@ -538,6 +556,8 @@ WF_TEST(scene_mesh_collider)
 		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"missing.obj\"}]}", "colliders[0].mesh: "},
 		{"{\"colliders\": [{\"type\": \"mesh\"}]}", "colliders[0].mesh: NULL"},
 		{"{\"colliders\": [{\"type\": \"box\", \"transform\": {\"scale\": 2}}]}", "colliders[0].transform: only used with \"mesh\""},
+		{"{\"cloth\": {\"attachMode\": \"top-row\", \"attachIndices\": [1]}}", "cloth.attachIndices: only used with attachMode \"list\""},
+		{"{\"cloth\": {\"attachCollider\": 40}}", "cloth.attachCollider: 40 is out of range [0, 31]"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		err[0] = 0;
@@ -550,5 +570,162 @@ WF_TEST(scene_mesh_collider)
 	for (int i = 0; i < 6; ++i)
 		unlink(path[i]);
 	ENSURE(rmdir(dir) == 0);
+	return 0;
+}
+
+// Where attachment a of a cloth is on its body now (pose and shape, through the public API).
+static wfVec3 AttachedPoint(wfColliderId body, const wfAttachment* a)
+{
+	wfVec3 v[64], at;
+	uint32_t tri[192];
+	wfQuat q;
+	wfCollider_GetMeshVertices(body, v, 64);
+	wfCollider_GetMeshTriangles(body, tri, 192);
+	wfCollider_GetTransform(body, &at, &q);
+	const wfVec3 c[3] = {v[tri[3 * a->triangle]], v[tri[3 * a->triangle + 1]], v[tri[3 * a->triangle + 2]]};
+	const double e0[3] = {c[1].x - c[0].x, c[1].y - c[0].y, c[1].z - c[0].z}, e1[3] = {c[2].x - c[0].x, c[2].y - c[0].y, c[2].z - c[0].z};
+	double n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+	const double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	const double w0 = 1.0 - a->u - a->v;
+	double p[3];
+	for (int k = 0; k < 3; ++k)
+		p[k] = w0 * (&c[0].x)[k] + a->u * (&c[1].x)[k] + a->v * (&c[2].x)[k] + a->offset * n[k] / l;
+	// The pose: R(q) p + at.
+	const double x = q.x, y = q.y, z = q.z, w = q.w;
+	const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), 2 * (x * y + z * w), 1 - 2 * (x * x + z * z),
+		2 * (y * z - x * w), 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)};
+	return (wfVec3){(float)(at.x + r[0] * p[0] + r[1] * p[1] + r[2] * p[2]), (float)(at.y + r[3] * p[0] + r[4] * p[1] + r[5] * p[2]),
+		(float)(at.z + r[6] * p[0] + r[7] * p[1] + r[8] * p[2])};
+}
+
+// A sheet's top row attached (compliance 0) 1 cm in front of a box that rises, turns 60 degrees and
+// grows by half in 60 frames: every attached particle is at its point of the body after every frame.
+WF_TEST(mesh_attach_hard_follows_body)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 8;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Box((wfVec3){0.25f, 0.1f, 0.1f});
+	wfColliderId body = MeshCollider(w, &b, (wfVec3){0.0f, 1.0f, 0.0f});
+	ENSURE(!wfColliderId_IsNull(body));
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = 11;
+	cd.rows = 12;
+	cd.width = 0.4f;
+	cd.height = 0.5f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.origin = (wfVec3){0.0f, 0.75f, 0.11f};
+	cd.pinMode = WF_PIN_NONE;
+	cd.attachMode = WF_PIN_TOP_ROW;
+	cd.attachCollider = 0;
+	wfClothId id = wfCreateCloth(w, &cd);
+	if (wfClothId_IsNull(id))
+		fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+	ENSURE(!wfClothId_IsNull(id));
+	wfAttachment at[11];
+	ENSURE(wfCloth_GetAttachments(id, at, 11) == 11);
+	ENSURE_NEAR(at[5].offset, 0.01, 1e-6); // the middle of the top row is 1 cm before the front face
+	wfVec3 shape[8], p[132];
+	float worst = 0.0f;
+	for (int frame = 1; frame <= 60; ++frame) {
+		const float s = (float)frame / 60.0f, angle = 1.0471976f * s, grow = 1.0f + 0.5f * s;
+		for (int i = 0; i < 8; ++i)
+			shape[i] = (wfVec3){b.v[i].x * grow, b.v[i].y * grow, b.v[i].z * grow};
+		ENSURE(wfCollider_SetMeshVertices(body, shape, 8) == WF_OK);
+		ENSURE(wfCollider_SetTransform(body, (wfVec3){0.0f, 1.0f + 0.3f * s, 0.0f},
+				   (wfQuat){0.0f, sinf(0.5f * angle), 0.0f, cosf(0.5f * angle)}) == WF_OK);
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		ENSURE(wfCloth_ReadPositions(id, p, 132) == WF_OK);
+		for (int k = 0; k < 11; ++k) {
+			const wfVec3 q = AttachedPoint(body, &at[k]), x = p[at[k].particle];
+			worst = fmaxf(worst, sqrtf((x.x - q.x) * (x.x - q.x) + (x.y - q.y) * (x.y - q.y) + (x.z - q.z) * (x.z - q.z)));
+		}
+	}
+	ENSURE_LE(worst, 2e-6);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// A soft attachment is a spring of stiffness 1 / compliance: a two-particle strand hanging from a
+// box sags by its weight times the compliance, 2 m g alpha = 9.81 mm.
+WF_TEST(mesh_attach_soft_is_hooke)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 10;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Box((wfVec3){0.1f, 0.1f, 0.1f});
+	ENSURE(!wfColliderId_IsNull(MeshCollider(w, &b, (wfVec3){0.0f, 1.0f, 0.0f})));
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = 1;
+	cd.rows = 2;
+	cd.width = 0.1f;
+	cd.height = 0.1f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.origin = (wfVec3){0.0f, 0.85f, 0.0f};
+	cd.pinMode = WF_PIN_NONE;
+	cd.material.mass = 0.01f;
+	cd.material.damping = 1.0f;
+	cd.attachMode = WF_PIN_TOP_ROW;
+	cd.attachCollider = 0;
+	cd.attachCompliance = 0.05f;
+	wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	wfAttachment a;
+	ENSURE(wfCloth_GetAttachments(id, &a, 1) == 1 && a.particle == 0);
+	ENSURE_NEAR(a.offset, 0.0, 1e-6); // particle 0 starts on the bottom face
+	for (int frame = 0; frame < 600; ++frame)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	wfVec3 p[2];
+	ENSURE(wfCloth_ReadPositions(id, p, 2) == WF_OK);
+	const float g = -wd.gravity.y;
+	ENSURE_NEAR(0.9f - p[0].y, 2.0f * 0.01f * g * 0.05f, 1e-5);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}
+
+// Attachments that cannot be made are named, and create no cloth.
+WF_TEST(mesh_attach_errors)
+{
+	wfWorld* w = CpuWorld(wfDefaultWorldDef());
+	ENSURE(w != NULL);
+	Body b = Box((wfVec3){0.1f, 0.1f, 0.1f});
+	wfColliderDef s = wfDefaultColliderDef();
+	ENSURE(!wfColliderId_IsNull(wfCreateCollider(w, &s)));
+	ENSURE(!wfColliderId_IsNull(MeshCollider(w, &b, (wfVec3){0.0f, 1.0f, 0.0f})));
+	const int list[2] = {0, 99};
+	int made = 0;
+	static const struct {
+		int collider, mode, count;
+		const char* expect;
+	} cases[] = {
+		{2, WF_PIN_TOP_ROW, 0, "cloth.attachCollider: 2, the world has 2 colliders (allowed [0, 1])"},
+		{0, WF_PIN_TOP_ROW, 0, "cloth.attachCollider: collider 0 is a sphere; attachments need a mesh collider"},
+		{1, WF_PIN_LIST, 2, "attachIndices[1]: 99 is out of range [0, 15]"},
+		{1, WF_PIN_LIST, 0, NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		wfClothDef cd = wfDefaultClothDef();
+		cd.cols = cd.rows = 4;
+		cd.attachMode = (wfPinMode)cases[i].mode;
+		cd.attachCollider = cases[i].collider;
+		cd.attachIndices = list;
+		cd.attachCount = cases[i].count;
+		wfClothId id = wfCreateCloth(w, &cd);
+		if (cases[i].expect == NULL) { // an empty list: no attachment, nothing wrong
+			ENSURE(!wfClothId_IsNull(id) && wfCloth_GetAttachments(id, NULL, 0) == 0);
+			made++;
+			continue;
+		}
+		ENSURE(wfClothId_IsNull(id));
+		fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+		ENSURE(strstr(wfWorld_GetLastError(w), cases[i].expect) != NULL);
+	}
+	ENSURE(made == 1);
+	BodyFree(&b);
+	wfDestroyWorld(w);
 	return 0;
 }

@@ -363,6 +363,19 @@ typedef struct wfClothDef {
 	// sets, each [0, 0x7fffffff]; default group 1, mask 0x7fffffff (every cloth touches every other).
 	int collisionGroup;
 	int collisionMask;
+	// Attachments (a waistband, a collar): these particles follow points of a mesh collider (the
+	// closest point of its surface to each when the cloth is created, and their distance along its
+	// normal) through the collider's motion and changes of shape. attachMode picks them as pinMode
+	// picks pins (list: attachIndices, copied on create). attachCollider is the world's collider of
+	// that rank in wfWorld_GetColliders order (a scene file's collider index); it must be a mesh.
+	// attachCompliance 0 holds them exactly at the end of every substep; more lets them pull away
+	// like a spring of stiffness 1 / compliance (XPBD compliance, m/N). The body's contact leaves
+	// attached particles alone (a waistband may sit inside the thickness). CPU backend.
+	wfPinMode attachMode; // default none
+	const int* attachIndices;
+	int attachCount;
+	int attachCollider;     // [0, 31]
+	float attachCompliance; // [0, 1e3]
 	int internalValue;
 } wfClothDef;
 
@@ -524,6 +537,19 @@ WF_API int wfCollider_GetMeshVertices(wfColliderId id, wfVec3* out, int capacity
 WF_API int wfCollider_GetMeshTriangles(wfColliderId id, uint32_t* out, int capacity);
 WF_API const char* wfColliderTypeName(wfColliderType type);
 WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
+
+// A cloth particle held at a point of a mesh collider (wfClothDef.attachMode): on triangle
+// `triangle` (wfCollider_GetMeshTriangles order) at barycentric weights (1 - u - v, u, v) of its
+// corners, `offset` m along its normal.
+typedef struct wfAttachment {
+	int particle;
+	int triangle;
+	float u, v;
+	float offset;
+} wfAttachment;
+
+// A cloth's attachments; returns their number (writes at most capacity).
+WF_API int wfCloth_GetAttachments(wfClothId id, wfAttachment* out, int capacity);
 
 // ---------------------------------------------------------------- intersections
 // The intersection checker: the state now, on any backend (read back as wfCloth_ReadPositions

@@ -35,7 +35,7 @@ void wfClothApplyInverseMass(wfCloth* c)
 
 // A mesh's top row: the vertices within 1e-4 of its size of the greatest height; its top corners:
 // the two of those with the least and the greatest x.
-static void SetMeshTopPins(wfCloth* c, bool corners)
+static void SelectMeshTop(const wfCloth* c, bool corners, uint8_t* out)
 {
 	const wfVec4* p = c->model.restPositions;
 	const int n = c->model.particleCount;
@@ -52,40 +52,114 @@ static void SetMeshTopPins(wfCloth* c, bool corners)
 		if (p[i].y < top - band)
 			continue;
 		if (!corners)
-			c->pinned[i] = 1;
+			out[i] = 1;
 		if (first < 0 || p[i].x < p[first].x)
 			first = i;
 		if (last < 0 || p[i].x > p[last].x)
 			last = i;
 	}
 	if (corners && first >= 0)
-		c->pinned[first] = c->pinned[last] = 1;
+		out[first] = out[last] = 1;
 }
 
-static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
+// The particles a pin mode picks (pins, attachments): 1 in out (particleCount), others 0.
+static void SelectParticles(const wfCloth* c, wfPinMode mode, const int* indices, int count, uint8_t* out)
 {
 	const int cols = c->model.cols, rows = c->model.rows;
-	memset(c->pinned, 0, (size_t)c->model.particleCount);
+	memset(out, 0, (size_t)c->model.particleCount);
 	if (c->model.mesh && (mode == WF_PIN_TOP_ROW || mode == WF_PIN_TOP_CORNERS)) {
-		SetMeshTopPins(c, mode == WF_PIN_TOP_CORNERS);
-		c->def.pinMode = mode;
+		SelectMeshTop(c, mode == WF_PIN_TOP_CORNERS, out);
 		return;
 	}
 	switch (mode) {
 	case WF_PIN_NONE:
 	case WF_PIN_LIST: break;
-	case WF_PIN_TOP_CORNERS: c->pinned[0] = c->pinned[cols - 1] = 1; break;
-	case WF_PIN_TOP_ROW: memset(c->pinned, 1, (size_t)cols); break;
+	case WF_PIN_TOP_CORNERS: out[0] = out[cols - 1] = 1; break;
+	case WF_PIN_TOP_ROW: memset(out, 1, (size_t)cols); break;
 	case WF_PIN_CORNERS:
-		c->pinned[0] = c->pinned[cols - 1] = 1;
-		c->pinned[(rows - 1) * cols] = c->pinned[rows * cols - 1] = 1;
+		out[0] = out[cols - 1] = 1;
+		out[(rows - 1) * cols] = out[rows * cols - 1] = 1;
 		break;
 	}
 	if (mode == WF_PIN_LIST) {
 		for (int i = 0; i < count; ++i)
-			c->pinned[indices[i]] = 1;
+			out[indices[i]] = 1;
 	}
+}
+
+static void SetPins(wfCloth* c, wfPinMode mode, const int* indices, int count)
+{
+	SelectParticles(c, mode, indices, count, c->pinned);
 	c->def.pinMode = mode;
+}
+
+// The attachments of a new cloth (wfClothDef.attachMode): each picked particle to the closest point
+// of the mesh collider's surface where the collider is now.
+static wfResult Attach(wfWorld* world, wfCloth* c, const wfClothDef* def)
+{
+	c->def.attachIndices = NULL;
+	c->def.attachCount = 0;
+	if (def->attachMode == WF_PIN_NONE)
+		return WF_OK;
+	wfColliderId ids[WF_MAX_COLLIDERS];
+	const int colliders = wfWorld_GetColliders(world, ids, WF_MAX_COLLIDERS);
+	if (def->attachCollider >= colliders)
+		return wfSetError(world, WF_ERROR_INVALID_DEF, "cloth.attachCollider: %d, the world has %d collider%s (allowed [0, %d])",
+			def->attachCollider, colliders, colliders == 1 ? "" : "s", colliders - 1);
+	const wfColliderId id = ids[def->attachCollider];
+	const wfMeshBody* body = world->colliders[id.index].body;
+	if (body == NULL)
+		return wfSetError(world, WF_ERROR_INVALID_DEF, "cloth.attachCollider: collider %d is a %s; attachments need a mesh collider",
+			def->attachCollider, wfColliderTypeName(world->colliders[id.index].def.type));
+	const int n = c->model.particleCount;
+	uint8_t* pick = (uint8_t*)malloc((size_t)n);
+	double* vertices = (double*)malloc(3 * (size_t)body->vertexCount * sizeof(double));
+	int count = 0;
+	if (pick != NULL && vertices != NULL) {
+		SelectParticles(c, def->attachMode, def->attachIndices, def->attachCount, pick);
+		for (int i = 0; i < n; ++i)
+			count += pick[i];
+		c->attach = (wfAttachment*)malloc((size_t)(count > 0 ? count : 1) * sizeof *c->attach);
+	}
+	if (c->attach == NULL) {
+		free(pick);
+		free(vertices);
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for its attachments");
+	}
+	// The body where it is now: its pose applied to its shape now, in double.
+	wfVec3 at;
+	wfQuat q;
+	wfCollider_GetTransform(id, &at, &q);
+	double axes[9];
+	wfQuatAxes(q, axes);
+	for (int v = 0; v < body->vertexCount; ++v) {
+		const double x = body->shape[3 * v], y = body->shape[3 * v + 1], z = body->shape[3 * v + 2];
+		for (int k = 0; k < 3; ++k)
+			vertices[3 * v + k] = (double)(&at.x)[k] + axes[k] * x + axes[3 + k] * y + axes[6 + k] * z;
+	}
+	for (int i = 0; i < n; ++i) {
+		if (!pick[i])
+			continue;
+		const wfVec4 l = c->state.pos[i];
+		const double p[3] = {c->origin[0] + l.x, c->origin[1] + l.y, c->origin[2] + l.z};
+		wfAttachment* a = &c->attach[c->attachCount++];
+		a->particle = i;
+		wfMeshBodyClosest(body, vertices, p, a);
+	}
+	c->attachBody = id;
+	free(pick);
+	free(vertices);
+	return WF_OK;
+}
+
+int wfCloth_GetAttachments(wfClothId id, wfAttachment* out, int capacity)
+{
+	const wfCloth* c = wfGetCloth(id);
+	if (c == NULL)
+		return 0;
+	for (int i = 0; out != NULL && i < c->attachCount && i < capacity; ++i)
+		out[i] = c->attach[i];
+	return c->attachCount;
 }
 
 bool wfClothReserveSelf(wfCloth* c)
@@ -335,6 +409,14 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		return nullId;
 	}
 	ResetState(c);
+	if (Attach(world, c, def) != WF_OK) {
+		char why[512];
+		snprintf(why, sizeof why, "%s", world->lastError);
+		c->generation = wfNextGeneration();
+		wfDestroyCloth((wfClothId){world, slot, c->generation});
+		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", why);
+		return nullId;
+	}
 	c->generation = wfNextGeneration();
 	world->clothCount++;
 	wfClothId id = {world, slot, c->generation};
@@ -370,6 +452,7 @@ void wfDestroyCloth(wfClothId id)
 	wfFree(c->state.hashKey);
 	wfFree(c->state.selfDelta);
 	wfFree(c->state.lambda);
+	free(c->attach);
 	wfFree(c->pinned);
 	wfFree(c->source);
 	wfFreeModel(&c->original);

@@ -115,6 +115,13 @@ static wfColliderSlot* GetCollider(wfColliderId id)
 
 bool wfColliderId_IsNull(wfColliderId id) { return id.world == NULL || id.index < 0; }
 
+wfMeshBody* wfAttachedBody(const wfWorld* world, const wfCloth* c)
+{
+	(void)world;
+	const wfColliderSlot* s = c->attachCount > 0 ? GetCollider(c->attachBody) : NULL;
+	return s != NULL ? s->body : NULL;
+}
+
 wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 {
 	wfColliderId nullId = {world, -1, 0};

@@ -126,8 +126,10 @@ static const wfFieldInfo kClothFields[] = {
 	FIELD(wfClothDef, height, WF_FIELD_FLOAT, RANGE(1e-6, 1e5), DEFAULT(1.0), .onlyFor = FOR_GRID),
 	FIELD(wfClothDef, orientation, WF_FIELD_ENUM, NAMES(wfOrientationTable, WF_ORIENTATION_NAMES), DEFAULT(WF_ORIENT_HORIZONTAL),
 		.onlyFor = FOR_GRID),
-	FIELD(wfClothDef, origin, WF_FIELD_VEC3, RANGE(-1e6, 1e6)), FIELD(wfClothDef, structural, WF_FIELD_BOOL, DEFAULT(1)),
-	FIELD(wfClothDef, shear, WF_FIELD_BOOL, DEFAULT(1)), FIELD(wfClothDef, bending, WF_FIELD_BOOL, DEFAULT(1)),
+	FIELD(wfClothDef, origin, WF_FIELD_VEC3, RANGE(-1e6, 1e6)),
+	FIELD(wfClothDef, structural, WF_FIELD_BOOL, DEFAULT(1)),
+	FIELD(wfClothDef, shear, WF_FIELD_BOOL, DEFAULT(1)),
+	FIELD(wfClothDef, bending, WF_FIELD_BOOL, DEFAULT(1)),
 	FIELD(wfClothDef, material, WF_FIELD_STRUCT, NESTED(WF_DEF_MATERIAL)),
 	FIELD(wfClothDef, pinMode, WF_FIELD_ENUM, NAMES(wfPinTable, WF_PIN_NAMES), DEFAULT(WF_PIN_NONE)),
 	FIELD(wfClothDef, pinIndices, WF_FIELD_INDEX_LIST, .countOffset = offsetof(wfClothDef, pinCount)),
@@ -141,6 +143,10 @@ static const wfFieldInfo kClothFields[] = {
 	FIELD(wfClothDef, collisionGroup, WF_FIELD_INT, RANGE(0, 2147483648.0), DEFAULT(1)),
 	FIELD(wfClothDef, collisionMask, WF_FIELD_INT, RANGE(0, 2147483648.0), DEFAULT(2147483648.0)),
 	FIELD(wfClothDef, mesh, WF_FIELD_POINTER), // scene files: "mesh": an OBJ file (scene.c)
+	FIELD(wfClothDef, attachMode, WF_FIELD_ENUM, NAMES(wfPinTable, WF_PIN_NAMES), DEFAULT(WF_PIN_NONE)),
+	FIELD(wfClothDef, attachIndices, WF_FIELD_INDEX_LIST, .countOffset = offsetof(wfClothDef, attachCount)),
+	FIELD(wfClothDef, attachCollider, WF_FIELD_INT, RANGE(0, 31)),
+	FIELD(wfClothDef, attachCompliance, WF_FIELD_FLOAT, RANGE(0.0, 1e3)),
 };
 
 #define FOR_TYPE(t) (1u << (t))
@@ -455,34 +461,43 @@ bool wfValidateWorldDef(const wfWorldDef* d, char* error, int errorSize)
 	return true;
 }
 
-static bool CheckPinList(const wfClothDef* d, int particles, char* error, int errorSize)
+// A list of particle indices (pinIndices, attachIndices) against the cloth's particles.
+static bool CheckIndexList(const char* name, const int* indices, int count, int particles, char* error, int errorSize)
 {
-	if (d->pinCount < 0 || (d->pinCount > 0 && d->pinIndices == NULL)) {
-		snprintf(error, (size_t)errorSize, "pinIndices: %d indices given without a list", d->pinCount);
+	if (count < 0 || (count > 0 && indices == NULL)) {
+		snprintf(error, (size_t)errorSize, "%s: %d indices given without a list", name, count);
 		return false;
 	}
-	for (int i = 0; i < d->pinCount; ++i) {
-		if (d->pinIndices[i] < 0 || d->pinIndices[i] >= particles) {
-			snprintf(error, (size_t)errorSize, "pinIndices[%d]: %d is out of range [0, %d]", i, d->pinIndices[i], particles - 1);
+	for (int i = 0; i < count; ++i) {
+		if (indices[i] < 0 || indices[i] >= particles) {
+			snprintf(error, (size_t)errorSize, "%s[%d]: %d is out of range [0, %d]", name, i, indices[i], particles - 1);
 			return false;
 		}
 	}
 	return true;
 }
 
+// The pins' and the attachments' particles.
+static bool CheckPinLists(const wfClothDef* d, int particles, char* error, int errorSize)
+{
+	return (d->pinMode != WF_PIN_LIST || CheckIndexList("pinIndices", d->pinIndices, d->pinCount, particles, error, errorSize)) &&
+		(d->attachMode != WF_PIN_LIST || CheckIndexList("attachIndices", d->attachIndices, d->attachCount, particles, error, errorSize));
+}
+
 // The rules of a mesh cloth (the table skips cols, rows, width, height, orientation and jitter,
 // which are the grid's).
 static bool ValidateMeshCloth(const wfClothDef* d, char* error, int errorSize)
 {
-	if (d->pinMode == WF_PIN_CORNERS) {
-		snprintf(error, (size_t)errorSize, "pinMode: \"corners\" needs a grid; a mesh takes none, top-corners, top-row or list");
+	if (d->pinMode == WF_PIN_CORNERS || d->attachMode == WF_PIN_CORNERS) {
+		snprintf(error, (size_t)errorSize, "%s: \"corners\" needs a grid; a mesh takes none, top-corners, top-row or list",
+			d->pinMode == WF_PIN_CORNERS ? "pinMode" : "attachMode");
 		return false;
 	}
 	if (d->jitter != 0.0f) {
 		snprintf(error, (size_t)errorSize, "jitter: %g, a mesh starts at its own positions (allowed 0)", (double)d->jitter);
 		return false;
 	}
-	return d->pinMode != WF_PIN_LIST || CheckPinList(d, d->mesh->vertexCount, error, errorSize);
+	return CheckPinLists(d, d->mesh->vertexCount, error, errorSize);
 }
 
 static bool ValidateGridCloth(const wfClothDef* d, char* error, int errorSize)
@@ -495,7 +510,7 @@ static bool ValidateGridCloth(const wfClothDef* d, char* error, int errorSize)
 		snprintf(error, (size_t)errorSize, "cols x rows: a %d x %d grid has no constraints with these families", d->cols, d->rows);
 		return false;
 	}
-	return d->pinMode != WF_PIN_LIST || CheckPinList(d, d->cols * d->rows, error, errorSize);
+	return CheckPinLists(d, d->cols * d->rows, error, errorSize);
 }
 
 bool wfValidateClothDef(const wfClothDef* d, char* error, int errorSize)

@@ -163,6 +163,10 @@ typedef struct wfCloth {
 	int topology;
 	int* source;           // (particleCount) or NULL
 	wfClothModel original; // particleCount 0 until the first tear
+	// Attachments (wfClothDef.attachMode) to the mesh collider attachBody, or none.
+	wfAttachment* attach; // (attachCount)
+	int attachCount;
+	wfColliderId attachBody;
 	void* backendData;
 } wfCloth;
 
@@ -491,6 +495,14 @@ void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double
 // *x back onto the thickness layer; returns whether it did, with the contact's normal and the
 // surface's velocity there (for the response; invH = 1 / the substep's length).
 bool wfMeshBodyCollide(const wfMeshBody* body, float thickness, float invH, wfVec3 p0, wfVec3* x, wfVec3* normal, wfVec3* surface);
+// The attachment point (wfAttachment) on triangle `tri` of the vertices v (3 x vertexCount): its
+// weights' point plus offset along the triangle's normal.
+wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, int tri, float u, float w, float offset);
+// The closest point of the body's surface to p, with its vertices at `world` (3 x vertexCount), as an
+// attachment (the particle field left as it is).
+void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double p[3], wfAttachment* out);
+// The mesh collider a cloth is attached to, or NULL when there is none (or it was destroyed).
+wfMeshBody* wfAttachedBody(const wfWorld* world, const wfCloth* cloth);
 // A cloth edge a-b (inverse masses wa, wb) against the placed closed body's convex edges, where a
 // body's sharp edge would cut through the cloth between two particles: the corrections of a and b
 // that take the edge's closest point back onto the thickness layer; returns whether there are any.

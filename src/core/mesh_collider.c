@@ -111,8 +111,9 @@ bool wfValidateMeshBodyDef(const wfColliderDef* d, char* error, int errorSize)
 	for (int64_t i = 0; d->keyPositions != NULL && i < (int64_t)d->keyCount * m->vertexCount; ++i) {
 		const wfVec3 p = d->keyPositions[i];
 		if (!(fabsf(p.x) <= 1e6f && fabsf(p.y) <= 1e6f && fabsf(p.z) <= 1e6f)) {
-			snprintf(error, (size_t)errorSize, "collider.keyPositions[%lld] (key %lld, vertex %lld): (%g, %g, %g) must be finite and within 1e6 m",
-				(long long)i, (long long)(i / m->vertexCount), (long long)(i % m->vertexCount), (double)p.x, (double)p.y, (double)p.z);
+			snprintf(error, (size_t)errorSize,
+				"collider.keyPositions[%lld] (key %lld, vertex %lld): (%g, %g, %g) must be finite and within 1e6 m", (long long)i,
+				(long long)(i / m->vertexCount), (long long)(i % m->vertexCount), (double)p.x, (double)p.y, (double)p.z);
 			return false;
 		}
 	}
@@ -252,9 +253,9 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	float* centroid = (float*)malloc(3 * nt * sizeof(float));
 	if (b->keyCount > 0)
 		b->keys = (float*)malloc(3 * nv * (size_t)b->keyCount * sizeof(float));
-	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL ||
-		b->v0 == NULL || b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL ||
-		b->normal == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
+	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL || b->v0 == NULL ||
+		b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL || b->normal == NULL ||
+		centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
 		free(centroid);
 		wfMeshBodyFree(b);
 		snprintf(error, (size_t)errorSize, "collider.mesh: out of memory for %zu vertices and %zu triangles", nv, nt);
@@ -300,8 +301,9 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	for (size_t t = 0; t < nt; ++t) {
 		b->order[t] = (int)t;
 		for (int k = 0; k < 3; ++k)
-			centroid[3 * t + k] =
-				(b->shape[3 * b->tri[3 * t] + k] + b->shape[3 * b->tri[3 * t + 1] + k] + b->shape[3 * b->tri[3 * t + 2] + k]) / 3.0f;
+			centroid[3 * t + k] = (b->shape[3 * b->tri[3 * t] + k] + b->shape[3 * b->tri[3 * t + 1] + k] +
+									  b->shape[3 * b->tri[3 * t + 2] + k]) /
+				3.0f;
 	}
 	Build(b, centroid, 0, (int)nt);
 	free(centroid);
@@ -751,4 +753,72 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 		}
 	}
 	return any;
+}
+
+// ------------------------------------------------------------------ attachments
+
+wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, int tri, float u, float w, float offset)
+{
+	Tri t;
+	if (!MakeTri(v, body->tri + 3 * tri, &t))
+		t.n = (wfVec3){0.0f, 0.0f, 0.0f};
+	const float b[3] = {1.0f - u - w, u, w};
+	const wfVec3 q = At(&t, b);
+	return (wfVec3){q.x + offset * t.n.x, q.y + offset * t.n.y, q.z + offset * t.n.z};
+}
+
+void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double p[3], wfAttachment* out)
+{
+	double best = INFINITY;
+	for (int t = 0; t < body->triangleCount; ++t) {
+		const double* a = world + 3 * body->tri[3 * t];
+		const double* b = world + 3 * body->tri[3 * t + 1];
+		const double* c = world + 3 * body->tri[3 * t + 2];
+		const double e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+		const double n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+		const double nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+		if (!(nn > 0.0))
+			continue;
+		// The plane's foot in barycentric weights, clamped into the triangle by the closest point of
+		// the nearest side when it falls outside.
+		const double d[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+		const double d00 = e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2], d01 = e0[0] * e1[0] + e0[1] * e1[1] + e0[2] * e1[2];
+		const double d11 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
+		const double d20 = d[0] * e0[0] + d[1] * e0[1] + d[2] * e0[2], d21 = d[0] * e1[0] + d[1] * e1[1] + d[2] * e1[2];
+		const double den = d00 * d11 - d01 * d01;
+		double u = (d11 * d20 - d01 * d21) / den, w = (d00 * d21 - d01 * d20) / den;
+		if (u < 0.0 || w < 0.0 || u + w > 1.0) {
+			// The closest point of each side (a-b: w = 0, a-c: u = 0, b-c: u + w = 1).
+			double bestSide = INFINITY, su = 0.0, sw = 0.0;
+			const double sides[3][2][2] = {{{0, 0}, {1, 0}}, {{0, 0}, {0, 1}}, {{1, 0}, {0, 1}}};
+			for (int k = 0; k < 3; ++k) {
+				const double u0 = sides[k][0][0], w0 = sides[k][0][1], u1 = sides[k][1][0], w1 = sides[k][1][1];
+				const double q0[3] = {a[0] + u0 * e0[0] + w0 * e1[0], a[1] + u0 * e0[1] + w0 * e1[1], a[2] + u0 * e0[2] + w0 * e1[2]};
+				const double g[3] = {(u1 - u0) * e0[0] + (w1 - w0) * e1[0], (u1 - u0) * e0[1] + (w1 - w0) * e1[1],
+					(u1 - u0) * e0[2] + (w1 - w0) * e1[2]};
+				const double gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+				double s = ((p[0] - q0[0]) * g[0] + (p[1] - q0[1]) * g[1] + (p[2] - q0[2]) * g[2]) / gg;
+				s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+				const double f[3] = {q0[0] + s * g[0] - p[0], q0[1] + s * g[1] - p[1], q0[2] + s * g[2] - p[2]};
+				const double dist = f[0] * f[0] + f[1] * f[1] + f[2] * f[2];
+				if (dist < bestSide) {
+					bestSide = dist;
+					su = u0 + s * (u1 - u0);
+					sw = w0 + s * (w1 - w0);
+				}
+			}
+			u = su;
+			w = sw;
+		}
+		const double q[3] = {a[0] + u * e0[0] + w * e1[0], a[1] + u * e0[1] + w * e1[1], a[2] + u * e0[2] + w * e1[2]};
+		const double f[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
+		const double dist = f[0] * f[0] + f[1] * f[1] + f[2] * f[2];
+		if (dist < best) {
+			best = dist;
+			out->triangle = t;
+			out->u = (float)u;
+			out->v = (float)w;
+			out->offset = (float)((f[0] * n[0] + f[1] * n[1] + f[2] * n[2]) / sqrt(nn));
+		}
+	}
 }

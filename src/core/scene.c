@@ -29,7 +29,7 @@ typedef struct SceneMesh {
 
 struct wfScene {
 	wfWorldDef world;         // deviceName (if set) is owned by the scene
-	wfClothDef* cloths;       // (clothCount) pinIndices and mesh (if set) are owned by the scene
+	wfClothDef* cloths;       // (clothCount) pinIndices, attachIndices and mesh (if set) are owned by the scene
 	SceneMesh* meshes;        // (clothCount)
 	wfColliderDef* colliders; // (colliderCount) "colliders"
 	int colliderCount;
@@ -395,18 +395,25 @@ static bool CheckFrames(const Parser* p, const cJSON* root, const wfScene* scene
 	return true;
 }
 
-// "pinIndices" alone means pinMode "list"; with another pin mode it would be ignored, so it is an error.
-static bool ResolvePins(const Parser* p, const cJSON* json, wfClothDef* cloth, const char* path)
+// "pinIndices" alone means pinMode "list"; with another pin mode it would be ignored, so it is an
+// error. The same for "attachIndices" and "attachMode".
+static bool ResolveList(const Parser* p, const cJSON* json, const char* listKey, const char* modeKey, wfPinMode* mode, const char* path)
 {
-	if (cJSON_GetObjectItemCaseSensitive(json, "pinIndices") == NULL)
+	if (cJSON_GetObjectItemCaseSensitive(json, listKey) == NULL)
 		return true;
-	if (cJSON_GetObjectItemCaseSensitive(json, "pinMode") == NULL)
-		cloth->pinMode = WF_PIN_LIST;
-	if (cloth->pinMode == WF_PIN_LIST)
+	if (cJSON_GetObjectItemCaseSensitive(json, modeKey) == NULL)
+		*mode = WF_PIN_LIST;
+	if (*mode == WF_PIN_LIST)
 		return true;
 	char key[WF_SCENE_PATH];
-	JoinKey(key, path, "pinIndices");
-	return Fail(p, key, "only used with pinMode \"list\" (pinMode is \"%s\")", wfPinModeName(cloth->pinMode));
+	JoinKey(key, path, listKey);
+	return Fail(p, key, "only used with %s \"list\" (%s is \"%s\")", modeKey, modeKey, wfPinModeName(*mode));
+}
+
+static bool ResolvePins(const Parser* p, const cJSON* json, wfClothDef* cloth, const char* path)
+{
+	return ResolveList(p, json, "pinIndices", "pinMode", &cloth->pinMode, path) &&
+		ResolveList(p, json, "attachIndices", "attachMode", &cloth->attachMode, path);
 }
 
 // "transform": {"scale": s or [sx, sy, sz], "rotate": [x, y, z] degrees (about x, then y, then z),
@@ -511,7 +518,8 @@ static bool ParseCloth(const Parser* p, const cJSON* json, wfClothDef* cloth, Sc
 {
 	char msg[256];
 	Table table = DefTable(WF_DEF_CLOTH);
-	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) || !LoadMesh(p, json, json, mesh, &cloth->mesh, path, path))
+	if (!ApplyObject(p, json, &table, cloth, path) || !ResolvePins(p, json, cloth, path) ||
+		!LoadMesh(p, json, json, mesh, &cloth->mesh, path, path))
 		return false;
 	if (!wfValidateClothDef(cloth, msg, (int)sizeof msg))
 		return FailValidation(p, path, msg);
@@ -633,11 +641,12 @@ static bool ReadKeyShapes(const Parser* p, const cJSON* item, const char* path, 
 		char mkey[WF_SCENE_PATH];
 		JoinKey(mkey, at, "mesh");
 		if (ok && (def->vertexCount != m->vertexCount || def->faceCount != m->faceCount))
-			ok = Fail(p, mkey, "%d vertices and %d faces, the collider's mesh has %d and %d (every shape has its topology)", def->vertexCount,
-				def->faceCount, m->vertexCount, m->faceCount);
-		if (ok && (memcmp(def->indices, m->indices, (size_t)corners * sizeof(uint32_t)) != 0 ||
-					  (m->faceSizes != NULL) != (def->faceSizes != NULL) ||
-					  (m->faceSizes != NULL && memcmp(def->faceSizes, m->faceSizes, (size_t)m->faceCount) != 0)))
+			ok = Fail(p, mkey, "%d vertices and %d faces, the collider's mesh has %d and %d (every shape has its topology)",
+				def->vertexCount, def->faceCount, m->vertexCount, m->faceCount);
+		if (ok &&
+			(memcmp(def->indices, m->indices, (size_t)corners * sizeof(uint32_t)) != 0 ||
+				(m->faceSizes != NULL) != (def->faceSizes != NULL) ||
+				(m->faceSizes != NULL && memcmp(def->faceSizes, m->faceSizes, (size_t)m->faceCount) != 0)))
 			ok = Fail(p, mkey, "its faces join other vertices than the collider's mesh (every shape has its topology)");
 		if (ok)
 			memcpy(*owned + (size_t)i * (size_t)m->vertexCount, def->positions, (size_t)m->vertexCount * sizeof(wfVec3));
@@ -890,6 +899,7 @@ void wfScene_Destroy(wfScene* scene)
 	free((void*)scene->description);
 	for (int i = 0; i < scene->clothCount; ++i) {
 		free((void*)scene->cloths[i].pinIndices);
+		free((void*)scene->cloths[i].attachIndices);
 		if (scene->meshes != NULL) {
 			wfMesh_Destroy(scene->meshes[i].mesh);
 			free(scene->meshes[i].positions);

@@ -150,6 +150,10 @@ static inline void wfCpuRespond(const wfContactDef* contact, wfVec4* v, float nx
 // collider's surface velocity there (cpu_stages.c).
 void wfCpuCollideShape(const wfContactDef* contact, const wfShape* shape, wfVec4* x, wfVec4* v);
 
+// Attached particles (wfClothDef.attachMode) onto their points of the mesh collider at the
+// substep's end, or toward them by the compliance (XPBD, one projection a substep); with
+// `velocities` (explicit springs) a held particle takes the point's velocity.
+void wfCpuAttach(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // The triangle-mesh colliders (mesh_collider.c) after the other collisions, body by body: every
 // dynamic particle's motion from `start` (the substep-start positions) to `pos` against the body's
 // triangles, then the cloth's edges against its sharp edges and its corners against the cloth's

@@ -109,12 +109,13 @@ static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 }
 
 // Whether a frame of this cloth can take the structure-of-arrays XPBD path: what that path does
-// not do (aerodynamics, wave wind, tethers, self-collision, mesh colliders) sends the frame the substep way.
+// not do (aerodynamics, wave wind, tethers, self-collision, mesh colliders, attachments) sends the frame the substep way.
 static bool UsesSoa(const wfWorld* world, const wfCloth* c, const wfFrameParams* params, const wfCpuContext* ctx)
 {
 	const CpuCloth* cc = (const CpuCloth*)c->backendData;
 	return cc->soa != NULL && ctx->avx2 && world->def.step.solver == WF_SOLVER_XPBD && !params->aeroOn &&
-		params->wind.mode != WF_WIND_WAVE && c->model.tethers == NULL && !world->def.selfCollision.enabled && world->meshColliderCount == 0;
+		params->wind.mode != WF_WIND_WAVE && c->model.tethers == NULL && !world->def.selfCollision.enabled &&
+		world->meshColliderCount == 0 && c->attachCount == 0;
 }
 
 // A frame of one cloth on the structure-of-arrays path: the backup, the substeps and the frame

@@ -108,6 +108,7 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 				c->state.pos[i] = c->state.pos2[i];
 		}
 		wfCpuTethers(ctx, c, false);
+		wfCpuAttach(ctx, c, false);
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h

@@ -149,6 +149,57 @@ void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float factor)
 	}
 }
 
+// The cloth's local frame of this frame: its origin plus the re-centring shift.
+static void LocalOrigin(const wfCloth* c, double origin[3])
+{
+	origin[0] = c->origin[0] + c->local.shift.x;
+	origin[1] = c->origin[1] + c->local.shift.y;
+	origin[2] = c->origin[2] + c->local.shift.z;
+}
+
+void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
+{
+	wfMeshBody* body = wfAttachedBody(ctx->world, c);
+	if (body == NULL)
+		return;
+	const wfFrameParams* p = ctx->params;
+	const float h = p->h, alpha = c->def.attachCompliance / (h * h);
+	double origin[3];
+	LocalOrigin(c, origin);
+#pragma omp single
+	wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps, 0.0f);
+	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
+#pragma omp for schedule(static)
+	for (int k = 0; k < c->attachCount; ++k) {
+		const wfAttachment a = c->attach[k];
+		const wfVec4 x = pos[a.particle];
+		if (x.w == 0.0f)
+			continue; // pinned or grabbed: held already
+		const wfVec3 q = wfMeshBodyPoint(body, body->v1, a.triangle, a.u, a.v, a.offset);
+		const float f = x.w / (x.w + alpha); // C = |x - q| with gradient along x - q: x moves f C toward q
+		pos[a.particle] = (wfVec4){x.x + f * (q.x - x.x), x.y + f * (q.y - x.y), x.z + f * (q.z - x.z), x.w};
+		if (velocities && alpha == 0.0f) {
+			const wfVec3 q0 = wfMeshBodyPoint(body, body->v0, a.triangle, a.u, a.v, a.offset);
+			vel[a.particle] = (wfVec4){(q.x - q0.x) / h, (q.y - q0.y) / h, (q.z - q0.z) / h, 0.0f};
+		}
+	}
+}
+
+// Whether particle i is attached (the list is in particle order).
+static bool Attached(const wfCloth* c, int i)
+{
+	int lo = 0, hi = c->attachCount;
+	while (lo < hi) {
+		const int mid = lo + (hi - lo) / 2;
+		if (c->attach[mid].particle < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->attachCount && c->attach[lo].particle == i;
+}
+
 void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch)
 {
 	const wfWorld* w = ctx->world;
@@ -157,17 +208,19 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 		return;
 	const int n = c->model.particleCount;
 	const float t = p->contact.thickness, invH = 1.0f / p->h;
-	const double origin[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
+	double origin[3];
+	LocalOrigin(c, origin);
 	for (int k = 0; k < w->colliderFrameCount; ++k) {
 		wfMeshBody* body = w->colliderFrame[k].body;
 		if (body == NULL)
 			continue;
+		const bool holds = body == wfAttachedBody(w, c); // its attached particles keep their offsets
 #pragma omp single
 		wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
 			t + (body->closed ? 1e-4f * body->size + t : 0.0f));
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
-			if (pos[i].w == 0.0f)
+			if (pos[i].w == 0.0f || (holds && Attached(c, i)))
 				continue;
 			wfVec3 x = {pos[i].x, pos[i].y, pos[i].z}, normal, surface;
 			if (!wfMeshBodyCollide(body, t, invH, (wfVec3){start[i].x, start[i].y, start[i].z}, &x, &normal, &surface))

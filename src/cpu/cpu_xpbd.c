@@ -78,6 +78,7 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 				SolveRange(ctx, c, range[2 * r], range[2 * r + 1], alphaTilde);
 		}
 		wfCpuTethers(ctx, c, false);
+		wfCpuAttach(ctx, c, false);
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);

@@ -246,7 +246,8 @@ BAD = {"float": math.nan, "int": -2 ** 31, "enum": 99, "buffer": [-1]}
 # What a field needs around it for its check to run.
 CONTEXT = {("ClothDef", "pinIndices"): {"pinMode": "list"}, ("WorldDef", "deviceName"): {"backend": "cpu"},
            ("ColliderDef", "radius1"): {"type": "capsule"}, ("ColliderDef", "halfLength"): {"type": "capsule"},
-           ("ColliderDef", "halfExtents"): {"type": "box"}}
+           ("ColliderDef", "halfExtents"): {"type": "box"}, ("ColliderDef", "mesh"): {"type": "mesh"},
+           ("ClothDef", "attachIndices"): {"attachMode": "list"}}
 
 
 def make(cls, fields):
@@ -347,6 +348,8 @@ def test_collider_def_round_trips_through_the_library():
     n = 0
     with weft.World(backend="cpu") as w:
         for path, kind in weft.ColliderDef.field_paths():
+            if path == "mesh":
+                continue  # the collider keeps a copy; wfCollider_GetDef gives mesh NULL (weft.h)
             d = weft.ColliderDef()
             setattr_path(d, path, new_value(d, path, kind))
             back = w.add_collider(d).def_
@@ -355,7 +358,7 @@ def test_collider_def_round_trips_through_the_library():
             else:
                 assert same(getattr_path(back, path), getattr_path(d, path)), path
             n += 1
-    assert n == len(weft.ColliderDef.field_paths()) >= 9
+    assert n == len(weft.ColliderDef.field_paths()) - 1 >= 9
 
 
 # The def structs whose fields the library's tables describe (wfDefFields), and the members that
@@ -367,7 +370,8 @@ TABLED = {
     "wfMaterial": lib.WF_DEF_MATERIAL, "wfClothDef": lib.WF_DEF_CLOTH, "wfColliderDef": lib.WF_DEF_COLLIDER,
     "wfColliderKey": lib.WF_DEF_COLLIDER_KEY,
 }
-NOT_TABLED = {"logFn", "logContext", "assertFn", "vulkanDevice", "internalValue", "pinCount", "keyCount"}
+NOT_TABLED = {"logFn", "logContext", "assertFn", "vulkanDevice", "internalValue", "pinCount", "keyCount", "attachCount",
+              "keyPositions"}
 
 
 def test_every_def_field_is_in_its_table():
