@@ -73,7 +73,8 @@ static Body Box(wfVec3 e)
 	b.idx = (uint32_t*)malloc(36 * sizeof *b.idx);
 	for (int i = 0; i < 8; ++i)
 		b.v[i] = (wfVec3){(i & 1) ? e.x : -e.x, (i & 2) ? e.y : -e.y, (i & 4) ? e.z : -e.z};
-	static const uint32_t faces[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+	static const uint32_t faces[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1,
+		7, 5};
 	memcpy(b.idx, faces, sizeof faces);
 	BodyDef(&b);
 	return b;
@@ -409,8 +410,9 @@ WF_TEST(mesh_collider_errors)
 	k.type = WF_COLLIDER_MESH;
 	struct {
 		const char* expect;
-	} cases[6] = {{"collider.mesh: NULL"}, {"collider.mesh.positions[3]"}, {"has zero area"}, {"collider.mesh.indices[7]: 8 is out of range"},
-		{"collider.keyPositions: set without keys"}, {"collider.mesh: only for type mesh"}};
+	} cases[6] = {{"collider.mesh: NULL"}, {"collider.mesh.positions[3]"}, {"has zero area"},
+		{"collider.mesh.indices[7]: 8 is out of range"}, {"collider.keyPositions: set without keys"},
+		{"collider.mesh: only for type mesh"}};
 	for (int c = 0; c < 6; ++c) {
 		Body m = Box((wfVec3){0.5f, 0.5f, 0.5f});
 		wfColliderDef d = k;

@@ -111,8 +111,9 @@ bool wfValidateMeshBodyDef(const wfColliderDef* d, char* error, int errorSize)
 	for (int64_t i = 0; d->keyPositions != NULL && i < (int64_t)d->keyCount * m->vertexCount; ++i) {
 		const wfVec3 p = d->keyPositions[i];
 		if (!(fabsf(p.x) <= 1e6f && fabsf(p.y) <= 1e6f && fabsf(p.z) <= 1e6f)) {
-			snprintf(error, (size_t)errorSize, "collider.keyPositions[%lld] (key %lld, vertex %lld): (%g, %g, %g) must be finite and within 1e6 m",
-				(long long)i, (long long)(i / m->vertexCount), (long long)(i % m->vertexCount), (double)p.x, (double)p.y, (double)p.z);
+			snprintf(error, (size_t)errorSize,
+				"collider.keyPositions[%lld] (key %lld, vertex %lld): (%g, %g, %g) must be finite and within 1e6 m", (long long)i,
+				(long long)(i / m->vertexCount), (long long)(i % m->vertexCount), (double)p.x, (double)p.y, (double)p.z);
 			return false;
 		}
 	}
@@ -252,9 +253,9 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	float* centroid = (float*)malloc(3 * nt * sizeof(float));
 	if (b->keyCount > 0)
 		b->keys = (float*)malloc(3 * nv * (size_t)b->keyCount * sizeof(float));
-	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL ||
-		b->v0 == NULL || b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL ||
-		b->normal == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
+	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL || b->v0 == NULL ||
+		b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL || b->normal == NULL ||
+		centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
 		free(centroid);
 		wfMeshBodyFree(b);
 		snprintf(error, (size_t)errorSize, "collider.mesh: out of memory for %zu vertices and %zu triangles", nv, nt);
@@ -300,8 +301,9 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	for (size_t t = 0; t < nt; ++t) {
 		b->order[t] = (int)t;
 		for (int k = 0; k < 3; ++k)
-			centroid[3 * t + k] =
-				(b->shape[3 * b->tri[3 * t] + k] + b->shape[3 * b->tri[3 * t + 1] + k] + b->shape[3 * b->tri[3 * t + 2] + k]) / 3.0f;
+			centroid[3 * t + k] = (b->shape[3 * b->tri[3 * t] + k] + b->shape[3 * b->tri[3 * t + 1] + k] +
+									  b->shape[3 * b->tri[3 * t + 2] + k]) /
+				3.0f;
 	}
 	Build(b, centroid, 0, (int)nt);
 	free(centroid);
