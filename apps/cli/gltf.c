@@ -120,6 +120,7 @@ typedef struct Segment {
 	int indexCount;
 	bool index32;
 	bool particles; // a _PARTICLE attribute: each vertex's particle (a mesh, where they differ)
+	bool uvs;       // TEXCOORD_0 at uvOffset (a cloth; a mesh collider has none)
 	uint64_t uvOffset, indexOffset, particleOffset;
 } Segment;
 
@@ -140,8 +141,15 @@ typedef struct Chunk {
 	Target targets[CLI_GLTF_TARGETS_PER_MESH];
 } Chunk;
 
+// A cloth, or a mesh collider's surface (WF_COLLIDER_MESH), which changes shape from frame to
+// frame as a cloth does and is recorded the same way, in the collider's frame (its Shape's node
+// poses it).
 typedef struct Cloth {
 	wfClothId id;
+	int collider;        // a mesh collider: its index among the colliders (the names), -1 for a cloth
+	wfColliderId body;   // that collider
+	uint32_t* triangles; // (3 x triangleCount) its triangles, for the normals
+	int triangleCount;
 	int topology; // wfClothInfo.topology of the current segment; -1 before the first
 	int particleCount;
 	int vertexCount;
@@ -163,6 +171,7 @@ typedef struct Shape {
 	wfColliderId id;
 	wfColliderDef def; // SHAPE_COLLIDER; the sphere's radius is in radius
 	float radius;      // SHAPE_SPHERE
+	int body;          // a mesh collider: its surface in CliGltf.cloths, else -1
 	float* poses;      // (frames + 1) x 7: translation, then rotation x, y, z, w
 } Shape;
 
@@ -173,7 +182,7 @@ struct CliGltf {
 	float timeStep;
 	int frames; // the last recorded frame
 	float lastTime;
-	Cloth* cloths; // (clothCount)
+	Cloth* cloths; // (clothCount) the cloths, then the mesh colliders' surfaces
 	int clothCount;
 	Segment* segments;
 	int segmentCount, segmentCapacity;
@@ -321,6 +330,7 @@ static bool NewSegment(CliGltf* g, Cloth* c, const wfClothInfo* info, char* erro
 	s->indexCount = corners;
 	// A 16-bit index may not be 65535 (primitive restart).
 	s->index32 = vertexCount > 65535;
+	s->uvs = true;
 	s->uvOffset = Append(&g->bin, uvs, 4, (size_t)vertexCount * 2);
 	if (s->index32) {
 		s->indexOffset = Append(&g->bin, indices, 4, (size_t)corners);
@@ -473,6 +483,112 @@ static bool RecordCloth(CliGltf* g, int index, int frame, char* error, size_t er
 	return true;
 }
 
+// A mesh collider's surface: its one segment (the collider's triangles never change, nor does
+// its vertex count), and the per-vertex buffers sized for it.
+static bool NewBodySegment(CliGltf* g, Cloth* c, char* error, size_t errorSize)
+{
+	const int n = wfCollider_GetMeshVertices(c->body, NULL, 0), t = wfCollider_GetMeshTriangles(c->body, NULL, 0);
+	const size_t corners = 3 * (size_t)t, v6 = (size_t)n * 6;
+	c->triangles = (uint32_t*)malloc((corners > 0 ? corners : 1) * sizeof(uint32_t));
+	c->positions = (wfVec3*)malloc((size_t)(n > 0 ? n : 1) * sizeof(wfVec3));
+	c->normals = (wfVec3*)malloc((size_t)(n > 0 ? n : 1) * sizeof(wfVec3));
+	c->now = (float*)malloc((v6 > 0 ? v6 : 1) * sizeof(float));
+	c->last = (float*)malloc((v6 > 0 ? v6 : 1) * sizeof(float));
+	c->base = (float*)malloc((v6 > 0 ? v6 : 1) * sizeof(float));
+	c->delta = (float*)malloc((v6 > 0 ? v6 : 1) * sizeof(float));
+	uint16_t* small = (uint16_t*)malloc((corners > 0 ? corners : 1) * sizeof(uint16_t));
+	if (c->triangles == NULL || c->positions == NULL || c->normals == NULL || c->now == NULL || c->last == NULL || c->base == NULL ||
+		c->delta == NULL || small == NULL || !Grow((void**)&g->segments, &g->segmentCapacity, g->segmentCount + 1, sizeof(Segment))) {
+		snprintf(error, errorSize, "%s: out of memory for mesh collider %d", g->file.path, c->collider);
+		free(small);
+		return false;
+	}
+	wfCollider_GetMeshTriangles(c->body, c->triangles, (int)corners);
+	c->triangleCount = t;
+	c->particleCount = n;
+	c->vertexCount = n;
+	Segment* s = &g->segments[g->segmentCount];
+	memset(s, 0, sizeof *s);
+	s->vertexCount = n;
+	s->indexCount = (int)corners;
+	s->index32 = n > 65535; // 65535 is primitive restart
+	if (s->index32) {
+		s->indexOffset = Append(&g->bin, c->triangles, 4, corners);
+	} else {
+		for (size_t i = 0; i < corners; ++i)
+			small[i] = (uint16_t)c->triangles[i];
+		s->indexOffset = Append(&g->bin, small, 2, corners);
+	}
+	free(small);
+	c->segment = g->segmentCount++;
+	return true;
+}
+
+// One frame of a mesh collider's surface: its vertices in its frame with smooth normals (each the
+// area-weighted sum of its triangles'). A shape held from one frame to the next is a chunk without
+// targets (a rigid body is one plain mesh): a change hands over to a chunk based on the frame
+// before it, as a full chunk does, and so does the first frame that holds the shape again.
+static bool RecordBody(CliGltf* g, int index, int frame, char* error, size_t errorSize)
+{
+	Cloth* c = &g->cloths[index];
+	if (c->chunk < 0 && !NewBodySegment(g, c, error, errorSize))
+		return false;
+	const int n = c->vertexCount;
+	if (wfCollider_GetMeshVertices(c->body, c->positions, n) != n) {
+		snprintf(error, errorSize, "%s: frame %d: cannot read mesh collider %d's %d vertices", g->file.path, frame, c->collider, n);
+		return false;
+	}
+	memset(c->normals, 0, (size_t)n * sizeof(wfVec3));
+	for (int t = 0; t < c->triangleCount; ++t) {
+		const uint32_t* v = &c->triangles[3 * t];
+		const wfVec3 a = c->positions[v[0]], b = c->positions[v[1]], d = c->positions[v[2]];
+		const wfVec3 e = {b.x - a.x, b.y - a.y, b.z - a.z}, f = {d.x - a.x, d.y - a.y, d.z - a.z};
+		const wfVec3 m = {e.y * f.z - e.z * f.y, e.z * f.x - e.x * f.z, e.x * f.y - e.y * f.x};
+		for (int k = 0; k < 3; ++k) {
+			wfVec3* sum = &c->normals[v[k]];
+			sum->x += m.x, sum->y += m.y, sum->z += m.z;
+		}
+	}
+	for (int i = 0; i < n; ++i) {
+		const wfVec3 x = c->positions[i], m = c->normals[i];
+		if (!isfinite(x.x) || !isfinite(x.y) || !isfinite(x.z)) {
+			snprintf(error, errorSize, "%s: frame %d: mesh collider %d, vertex %d is not finite", g->file.path, frame, c->collider, i);
+			return false;
+		}
+		// A vertex of no triangle's area faces up (a unit normal is required).
+		const float length = sqrtf(m.x * m.x + m.y * m.y + m.z * m.z);
+		const bool unit = length > 0.0f && isfinite(length);
+		float* at = &c->now[3 * (size_t)i];
+		at[0] = x.x, at[1] = x.y, at[2] = x.z;
+		float* normal = &c->now[3 * ((size_t)n + (size_t)i)];
+		normal[0] = unit ? m.x / length : 0.0f, normal[1] = unit ? m.y / length : 1.0f, normal[2] = unit ? m.z / length : 0.0f;
+	}
+	bool ok = true;
+	if (c->chunk < 0) {
+		ok = StartChunk(g, c, index, frame, c->now);
+	} else {
+		// A chunk without targets shows its base, which is then the last frame too.
+		const Chunk* k = &g->chunks[c->chunk];
+		const bool still = memcmp(c->now, c->last, (size_t)n * 6 * sizeof(float)) == 0;
+		if (still && k->targetCount > 0) {
+			ok = StartChunk(g, c, index, frame - 1, c->last);
+		} else if (!still) {
+			if (k->targetCount == CLI_GLTF_TARGETS_PER_MESH || (k->targetCount == 0 && k->firstFrame < frame - 1))
+				ok = StartChunk(g, c, index, frame - 1, c->last);
+			if (ok)
+				AddTarget(g, c);
+		}
+	}
+	if (!ok) {
+		snprintf(error, errorSize, "%s: out of memory for the frames", g->file.path);
+		return false;
+	}
+	float* swap = c->last;
+	c->last = c->now;
+	c->now = swap;
+	return true;
+}
+
 static void RecordShapes(CliGltf* g, int frame)
 {
 	for (int i = 0; i < g->shapeCount; ++i) {
@@ -506,8 +622,13 @@ static void RecordShapes(CliGltf* g, int frame)
 static uint64_t EstimateBytes(const CliGltf* g, int frames)
 {
 	uint64_t perFrame = 4 + 28 * (uint64_t)g->shapeCount;
-	for (int i = 0; i < g->clothCount; ++i)
-		perFrame += 24 * (uint64_t)g->cloths[i].vertexCount + 4 * (CLI_GLTF_TARGETS_PER_MESH + 1) + GLTF_JSON_PER_TARGET;
+	for (int i = 0; i < g->clothCount; ++i) {
+		// A mesh collider holding its shape adds nothing per frame (a rigid body never does).
+		const Cloth* c = &g->cloths[i];
+		if (c->collider >= 0 && (c->chunk < 0 || g->chunks[c->chunk].targetCount == 0))
+			continue;
+		perFrame += 24 * (uint64_t)c->vertexCount + 4 * (CLI_GLTF_TARGETS_PER_MESH + 1) + GLTF_JSON_PER_TARGET;
+	}
 	const uint64_t more = frames > g->frames ? (uint64_t)(frames - g->frames) : 0;
 	return g->bin.size + g->jsonEstimate + more * perFrame + 4096;
 }
@@ -533,7 +654,7 @@ static bool Record(CliGltf* g, int frame, char* error, size_t errorSize)
 		g->poseCapacity = capacity;
 	}
 	for (int i = 0; i < g->clothCount; ++i) {
-		if (!RecordCloth(g, i, frame, error, errorSize))
+		if (!(g->cloths[i].collider >= 0 ? RecordBody : RecordCloth)(g, i, frame, error, errorSize))
 			return false;
 	}
 	RecordShapes(g, frame);
@@ -559,6 +680,7 @@ static void FreeGltf(CliGltf* g)
 {
 	for (int i = 0; i < g->clothCount; ++i) {
 		Cloth* c = &g->cloths[i];
+		free(c->triangles);
 		free(c->particleOf);
 		free(c->positions);
 		free(c->normals);
@@ -598,7 +720,7 @@ CliGltf* CliGltfOpen(const char* path, wfWorld* world, const wfClothId* cloths, 
 	}
 	g->bin.file = OpenScratch(path, g->file.inPlace, error, errorSize);
 	const int colliders = wfWorld_GetColliderCount(world);
-	g->cloths = (Cloth*)calloc((size_t)count, sizeof(Cloth));
+	g->cloths = (Cloth*)calloc((size_t)count + (size_t)colliders + 1, sizeof(Cloth));
 	g->shapes = (Shape*)calloc((size_t)colliders + 2, sizeof(Shape));
 	if (g->bin.file == NULL || g->cloths == NULL || g->shapes == NULL) {
 		if (g->bin.file != NULL)
@@ -609,6 +731,7 @@ CliGltf* CliGltfOpen(const char* path, wfWorld* world, const wfClothId* cloths, 
 	g->clothCount = count;
 	for (int i = 0; i < count; ++i) {
 		g->cloths[i].id = cloths[i];
+		g->cloths[i].collider = -1;
 		g->cloths[i].topology = -1;
 		g->cloths[i].chunk = -1;
 	}
@@ -616,9 +739,9 @@ CliGltf* CliGltfOpen(const char* path, wfWorld* world, const wfClothId* cloths, 
 	// they push the cloth out.
 	const wfWorldDef def = wfWorld_GetDef(world);
 	if (def.sphere.enabled)
-		g->shapes[g->shapeCount++] = (Shape){.kind = SHAPE_SPHERE, .radius = def.sphere.radius};
+		g->shapes[g->shapeCount++] = (Shape){.kind = SHAPE_SPHERE, .radius = def.sphere.radius, .body = -1};
 	if (def.floor.enabled)
-		g->shapes[g->shapeCount++] = (Shape){.kind = SHAPE_FLOOR};
+		g->shapes[g->shapeCount++] = (Shape){.kind = SHAPE_FLOOR, .body = -1};
 	wfColliderId* ids = (wfColliderId*)calloc((size_t)colliders + 1, sizeof(wfColliderId));
 	if (ids == NULL) {
 		snprintf(error, errorSize, "%s: out of memory", path);
@@ -626,8 +749,18 @@ CliGltf* CliGltfOpen(const char* path, wfWorld* world, const wfClothId* cloths, 
 		return NULL;
 	}
 	const int got = wfWorld_GetColliders(world, ids, colliders);
-	for (int i = 0; i < got; ++i)
-		g->shapes[g->shapeCount++] = (Shape){.kind = SHAPE_COLLIDER, .id = ids[i], .def = wfCollider_GetDef(ids[i])};
+	for (int i = 0; i < got; ++i) {
+		Shape* s = &g->shapes[g->shapeCount++];
+		*s = (Shape){.kind = SHAPE_COLLIDER, .id = ids[i], .def = wfCollider_GetDef(ids[i]), .body = -1};
+		if (s->def.type == WF_COLLIDER_MESH) {
+			Cloth* c = &g->cloths[g->clothCount];
+			c->collider = i;
+			c->body = ids[i];
+			c->topology = -1;
+			c->chunk = -1;
+			s->body = g->clothCount++;
+		}
+	}
 	free(ids);
 	if (!Record(g, 0, error, errorSize)) {
 		FreeGltf(g);
@@ -920,13 +1053,22 @@ static int AddMesh(Json* j, const char* name, cJSON* attributes, int indices, in
 	return Count(j->meshes) - 1;
 }
 
-static cJSON* AddNode(Json* j, const char* name, int mesh)
+// A node showing a mesh (-1: none), in the scene or, with parent >= 0, that node's child.
+static cJSON* AddNode(Json* j, const char* name, int mesh, int parent)
 {
 	cJSON* node = cJSON_CreateObject();
 	cJSON_AddStringToObject(node, "name", name);
-	cJSON_AddNumberToObject(node, "mesh", mesh);
+	if (mesh >= 0)
+		cJSON_AddNumberToObject(node, "mesh", mesh);
 	cJSON_AddItemToArray(j->nodes, node);
-	cJSON_AddItemToArray(j->sceneNodes, cJSON_CreateNumber(Count(j->nodes) - 1));
+	cJSON* list = j->sceneNodes;
+	if (parent >= 0) {
+		cJSON* up = cJSON_GetArrayItem(j->nodes, parent);
+		list = cJSON_GetObjectItem(up, "children");
+		if (list == NULL)
+			list = cJSON_AddArrayToObject(up, "children");
+	}
+	cJSON_AddItemToArray(list, cJSON_CreateNumber(Count(j->nodes) - 1));
 	return node;
 }
 
@@ -946,28 +1088,33 @@ static void AddChannel(Json* j, int node, const char* path, int input, int outpu
 	cJSON_AddItemToArray(j->channels, channel);
 }
 
-// The morph targets of a chunk, its mesh and node, and its animation: weights (frame k of the
-// chunk: weight 1 on its target) and visibility (scale 1 over its frames, else 0).
-static bool WriteChunk(CliGltf* g, Json* j, const Chunk* k, int timesView)
+// The morph targets of a chunk, its mesh and node (a child of parent, a mesh collider's posed
+// node, when >= 0), and its animation: weights (frame k of the chunk: weight 1 on its target) and
+// visibility (scale 1 over its frames, else 0).
+static bool WriteChunk(CliGltf* g, Json* j, const Chunk* k, int timesView, int parent)
 {
 	const Segment* s = &g->segments[k->segment];
 	const int n = s->vertexCount;
 	const uint64_t half = 12 * (uint64_t)n; // positions, then normals
-	char name[96];
+	const Cloth* c = &g->cloths[k->cloth];
+	char stem[48], name[96];
+	if (c->collider >= 0)
+		snprintf(stem, sizeof stem, "collider_%d_mesh_surface", c->collider);
+	else
+		snprintf(stem, sizeof stem, "cloth_%d", k->cloth);
 	const bool whole = k->firstFrame == 0 && k->endFrame < 0;
 	if (whole)
-		snprintf(name, sizeof name, "cloth_%d", k->cloth);
-	else if (k->endFrame < 0)
-		snprintf(name, sizeof name, "cloth_%d_frames_%d_%d", k->cloth, k->firstFrame, k->firstFrame + k->targetCount);
+		snprintf(name, sizeof name, "%s", stem);
 	else
-		snprintf(name, sizeof name, "cloth_%d_frames_%d_%d", k->cloth, k->firstFrame, k->endFrame);
+		snprintf(name, sizeof name, "%s_frames_%d_%d", stem, k->firstFrame, k->endFrame < 0 ? g->frames : k->endFrame);
 	cJSON* attributes = cJSON_CreateObject();
 	cJSON_AddNumberToObject(attributes, "POSITION",
 		Accessor(j, View(j, k->baseOffset, half, GLTF_ARRAY_BUFFER), 0, GLTF_FLOAT, n, "VEC3", k->min, k->max, 3));
 	cJSON_AddNumberToObject(attributes, "NORMAL",
 		Accessor(j, View(j, k->baseOffset + half, half, GLTF_ARRAY_BUFFER), 0, GLTF_FLOAT, n, "VEC3", NULL, NULL, 3));
-	cJSON_AddNumberToObject(attributes, "TEXCOORD_0",
-		Accessor(j, View(j, s->uvOffset, 8 * (uint64_t)n, GLTF_ARRAY_BUFFER), 0, GLTF_FLOAT, n, "VEC2", NULL, NULL, 2));
+	if (s->uvs)
+		cJSON_AddNumberToObject(attributes, "TEXCOORD_0",
+			Accessor(j, View(j, s->uvOffset, 8 * (uint64_t)n, GLTF_ARRAY_BUFFER), 0, GLTF_FLOAT, n, "VEC2", NULL, NULL, 2));
 	if (s->particles)
 		cJSON_AddNumberToObject(attributes, "_PARTICLE",
 			Accessor(j, View(j, s->particleOffset, 4 * (uint64_t)n, GLTF_ARRAY_BUFFER), 0, GLTF_FLOAT, n, "SCALAR", NULL, NULL, 1));
@@ -994,13 +1141,13 @@ static bool WriteChunk(CliGltf* g, Json* j, const Chunk* k, int timesView)
 			cJSON_AddItemToArray(names, cJSON_CreateString(frame));
 		}
 	}
-	const int mesh = AddMesh(j, name, attributes, indices, MATERIAL_CLOTH, targets);
+	const int mesh = AddMesh(j, name, attributes, indices, c->collider >= 0 ? MATERIAL_COLLIDER : MATERIAL_CLOTH, targets);
 	if (names != NULL) {
 		// The targets' names (three.js's morphTargetDictionary, Blender's shape keys).
 		cJSON* extras = cJSON_AddObjectToObject(cJSON_GetArrayItem(j->meshes, mesh), "extras");
 		cJSON_AddItemToObject(extras, "targetNames", names);
 	}
-	cJSON* node = AddNode(j, name, mesh);
+	cJSON* node = AddNode(j, name, mesh, parent);
 	const int nodeIndex = Count(j->nodes) - 1;
 	// Hidden at the start unless it shows frame 0.
 	if (k->firstFrame > 0) {
@@ -1090,6 +1237,8 @@ static bool WriteShape(CliGltf* g, Json* j, const Shape* s, int index, int times
 			made = MakeCapsule(&m, d->radius, d->radius1, d->halfLength);
 		} else if (d->type == WF_COLLIDER_BOX) {
 			made = MakeBox(&m, d->halfExtents);
+		} else if (d->type == WF_COLLIDER_MESH) {
+			made = true; // its surface's chunks are the posed node's children
 		} else {
 			const float dx = s->poses[0] - centre[0], dy = s->poses[1] - centre[1], dz = s->poses[2] - centre[2];
 			made = MakeQuad(&m, sqrtf(dx * dx + dy * dy + dz * dz) + 2.0f * reach + 0.5f);
@@ -1101,24 +1250,34 @@ static bool WriteShape(CliGltf* g, Json* j, const Shape* s, int index, int times
 		FreeMesh(&m);
 		return false;
 	}
-	cJSON* attributes = cJSON_CreateObject();
-	cJSON_AddNumberToObject(attributes, "POSITION", FloatData(j, &g->bin, m.positions, m.vertexCount, "VEC3", 3, GLTF_ARRAY_BUFFER, true));
-	cJSON_AddNumberToObject(attributes, "NORMAL", FloatData(j, &g->bin, m.normals, m.vertexCount, "VEC3", 3, GLTF_ARRAY_BUFFER, false));
-	// At most a few hundred vertices: 16-bit indices.
-	uint16_t* small = (uint16_t*)malloc((size_t)m.indexCount * sizeof(uint16_t));
-	if (small == NULL) {
-		FreeMesh(&m);
-		return false;
+	int mesh = -1;
+	if (s->body < 0) {
+		cJSON* attributes = cJSON_CreateObject();
+		cJSON_AddNumberToObject(attributes, "POSITION",
+			FloatData(j, &g->bin, m.positions, m.vertexCount, "VEC3", 3, GLTF_ARRAY_BUFFER, true));
+		cJSON_AddNumberToObject(attributes, "NORMAL", FloatData(j, &g->bin, m.normals, m.vertexCount, "VEC3", 3, GLTF_ARRAY_BUFFER, false));
+		// At most a few hundred vertices: 16-bit indices.
+		uint16_t* small = (uint16_t*)malloc((size_t)m.indexCount * sizeof(uint16_t));
+		if (small == NULL) {
+			FreeMesh(&m);
+			return false;
+		}
+		for (int i = 0; i < m.indexCount; ++i)
+			small[i] = (uint16_t)m.indices[i];
+		const uint64_t offset = Append(&g->bin, small, 2, (size_t)m.indexCount);
+		free(small);
+		const int indices = Accessor(j, View(j, offset, 2 * (uint64_t)m.indexCount, GLTF_ELEMENT_ARRAY_BUFFER), 0, GLTF_UNSIGNED_SHORT,
+			m.indexCount, "SCALAR", NULL, NULL, 1);
+		mesh = AddMesh(j, name, attributes, indices, material, NULL);
 	}
-	for (int i = 0; i < m.indexCount; ++i)
-		small[i] = (uint16_t)m.indices[i];
-	const uint64_t offset = Append(&g->bin, small, 2, (size_t)m.indexCount);
-	free(small);
-	const int indices = Accessor(j, View(j, offset, 2 * (uint64_t)m.indexCount, GLTF_ELEMENT_ARRAY_BUFFER), 0, GLTF_UNSIGNED_SHORT,
-		m.indexCount, "SCALAR", NULL, NULL, 1);
 	FreeMesh(&m);
-	cJSON* node = AddNode(j, name, AddMesh(j, name, attributes, indices, material, NULL));
+	cJSON* node = AddNode(j, name, mesh, -1);
 	const int nodeIndex = Count(j->nodes) - 1;
+	// A mesh collider's surface in its frame, below the posed node: each chunk a child.
+	for (int i = 0; s->body >= 0 && i < g->chunkCount; ++i) {
+		if (g->chunks[i].cloth == s->body && !WriteChunk(g, j, &g->chunks[i], timesView, nodeIndex))
+			return false;
+	}
 	// The floor sits under the middle of the cloths' path.
 	float translation[3] = {s->poses[0], s->poses[1], s->poses[2]};
 	if (s->kind == SHAPE_FLOOR) {
@@ -1194,8 +1353,10 @@ static cJSON* BuildJson(CliGltf* g)
 		timesView = View(&j, offset, 4 * (uint64_t)keys, 0);
 		free(times);
 	}
-	for (int i = 0; ok && i < g->chunkCount; ++i)
-		ok = WriteChunk(g, &j, &g->chunks[i], timesView);
+	for (int i = 0; ok && i < g->chunkCount; ++i) {
+		if (g->cloths[g->chunks[i].cloth].collider < 0)
+			ok = WriteChunk(g, &j, &g->chunks[i], timesView, -1);
+	}
 	int colliderIndex = 0;
 	for (int i = 0; ok && i < g->shapeCount; ++i)
 		ok = WriteShape(g, &j, &g->shapes[i], g->shapes[i].kind == SHAPE_COLLIDER ? colliderIndex++ : -1, timesView, &timesInput);

@@ -6,7 +6,10 @@
 //     CLI_GLTF_TARGETS_PER_MESH frames and where it tears (wfClothInfo.topology changes); each
 //     mesh's node is shown over its frames only (scale 1, else 0, STEP keys).
 //   - The world's sphere and floor and the colliders are nodes with simple meshes (UV sphere,
-//     tapered capsule, box, quad) whose translation and rotation are sampled every frame.
+//     tapered capsule, box, quad) whose translation and rotation are sampled every frame. A mesh
+//     collider's node has no mesh of its own: its surface, in the collider's frame, is recorded
+//     as a cloth's is (morph targets, chunks) in meshes of child nodes; while it holds its shape
+//     it is one mesh without targets (a rigid body: one plain mesh for the whole run).
 // The frames stream into a scratch file (unlinked at once, so nothing is left behind) beside the
 // output; the GLB is written under a temporary name at the end and renamed (CliFile).
 #ifndef WEFT_CLI_GLTF_H

@@ -61,6 +61,14 @@ typedef struct UsdShape {
 	wfVec3 firstPosition;
 	wfQuat firstRotation;
 	Track translate, orient; // every frame
+	// A mesh collider (WF_COLLIDER_MESH): a Mesh "surface" under the posed Xform, its vertices in
+	// the collider's frame every frame (a shape that changes: wfCollider_SetMeshVertices, keys).
+	int vertexCount, triangleCount;
+	uint32_t* triangles;            // (3 x triangleCount)
+	wfVec3* positions;              // (vertexCount) this frame's
+	wfVec3* normals;                // (vertexCount) smooth: the area-weighted sum of the triangles'
+	bool reshaped;                  // a frame's points differed from the first frame's
+	Track points, normals3, extent; // every frame
 } UsdShape;
 
 struct CliUsdWriter {
@@ -222,6 +230,19 @@ static bool ListShapes(CliUsdWriter* w)
 		s->def.keys = NULL;
 		s->rotates = s->def.type != WF_COLLIDER_SPHERE;
 		snprintf(s->name, sizeof s->name, "%s_%d", wfColliderTypeName(s->def.type), i);
+		if (s->def.type != WF_COLLIDER_MESH)
+			continue;
+		s->vertexCount = wfCollider_GetMeshVertices(ids[i], NULL, 0);
+		s->triangleCount = wfCollider_GetMeshTriangles(ids[i], NULL, 0);
+		// (+ 1: a size of 0 may give NULL)
+		s->triangles = (uint32_t*)malloc(3 * (size_t)s->triangleCount * sizeof(uint32_t) + 1);
+		s->positions = (wfVec3*)malloc((size_t)s->vertexCount * sizeof(wfVec3) + 1);
+		s->normals = (wfVec3*)malloc((size_t)s->vertexCount * sizeof(wfVec3) + 1);
+		if (s->triangles == NULL || s->positions == NULL || s->normals == NULL) {
+			free(ids);
+			return false;
+		}
+		wfCollider_GetMeshTriangles(ids[i], s->triangles, 3 * s->triangleCount);
 	}
 	free(ids);
 	return true;
@@ -345,6 +366,58 @@ static bool WriteShapePose(CliUsdWriter* w, UsdShape* s, int frame)
 	return EndSample(w, &s->orient, start, frame);
 }
 
+// Whether the scratch file's texts at a and b (length bytes each) are the same.
+static bool SameText(CliUsdWriter* w, int64_t a, int64_t b, int64_t length)
+{
+	char x[4096], y[4096];
+	fflush(w->scratch);
+	for (int64_t done = 0; done < length;) {
+		const size_t want = (size_t)(length - done < (int64_t)sizeof x ? length - done : (int64_t)sizeof x);
+		if (pread(fileno(w->scratch), x, want, (off_t)(a + done)) != (ssize_t)want ||
+			pread(fileno(w->scratch), y, want, (off_t)(b + done)) != (ssize_t)want || memcmp(x, y, want) != 0)
+			return false;
+		done += (int64_t)want;
+	}
+	return true;
+}
+
+// A mesh collider's surface this frame: its points in its frame, smooth normals and extent.
+static bool RecordSurface(CliUsdWriter* w, UsdShape* s, int frame)
+{
+	if (wfCollider_GetMeshVertices(s->collider, s->positions, s->vertexCount) != s->vertexCount)
+		return false;
+	memset(s->normals, 0, (size_t)s->vertexCount * sizeof(wfVec3));
+	for (int t = 0; t < s->triangleCount; ++t) {
+		const uint32_t* v = &s->triangles[3 * t];
+		const wfVec3 a = s->positions[v[0]], b = s->positions[v[1]], c = s->positions[v[2]];
+		const wfVec3 e = {b.x - a.x, b.y - a.y, b.z - a.z}, f = {c.x - a.x, c.y - a.y, c.z - a.z};
+		const wfVec3 m = {e.y * f.z - e.z * f.y, e.z * f.x - e.x * f.z, e.x * f.y - e.y * f.x};
+		for (int k = 0; k < 3; ++k) {
+			wfVec3* sum = &s->normals[v[k]];
+			sum->x += m.x, sum->y += m.y, sum->z += m.z;
+		}
+	}
+	for (int i = 0; i < s->vertexCount; ++i) {
+		wfVec3* n = &s->normals[i];
+		const float length = sqrtf(n->x * n->x + n->y * n->y + n->z * n->z);
+		*n = length > 0.0f ? (wfVec3){n->x / length, n->y / length, n->z / length} : (wfVec3){0.0f, 1.0f, 0.0f};
+	}
+	int64_t start = BeginSample(w);
+	WriteVec3s(w->scratch, s->positions, s->vertexCount, true);
+	bool ok = EndSample(w, &s->points, start, frame);
+	if (ok && !s->reshaped) {
+		const Sample* now = &s->points.items[s->points.count - 1];
+		const Sample* first = &s->points.items[0];
+		s->reshaped = now->length != first->length || !SameText(w, now->offset, first->offset, now->length);
+	}
+	start = BeginSample(w);
+	WriteVec3s(w->scratch, s->normals, s->vertexCount, false);
+	ok = ok && EndSample(w, &s->normals3, start, frame);
+	start = BeginSample(w);
+	WriteExtent(w->scratch, s->positions, s->vertexCount);
+	return ok && EndSample(w, &s->extent, start, frame);
+}
+
 // A failed write into the scratch file (a full disk) also fails the position read-outs that follow
 // it: the message names the write, with the errno it left.
 static bool FrameError(CliUsdWriter* w, char* error, size_t errorSize, const char* what, int frame, int index)
@@ -383,7 +456,8 @@ bool CliUsdWriteFrame(CliUsdWriter* w, int frame, char* error, size_t errorSize)
 			return FrameError(w, error, errorSize, "out of memory for the list of samples", frame, -1);
 	}
 	for (int i = 0; i < w->shapeCount; ++i) {
-		if (!WriteShapePose(w, &w->shapes[i], frame)) {
+		UsdShape* s = &w->shapes[i];
+		if (!WriteShapePose(w, s, frame) || (s->triangles != NULL && !RecordSurface(w, s, frame))) {
 			FrameError(w, error, errorSize, "cannot record a collider's pose", frame, -1);
 			if (!ferror(w->scratch))
 				snprintf(error, errorSize, "frame %d: cannot record the pose of %s: %s", frame, w->shapes[i].name,
@@ -533,23 +607,56 @@ static void WriteSquare(FILE* out)
 		-h, -h, h, h, -h, -h, -h, h, h, h, h, -h);
 }
 
+// A mesh collider's Mesh "surface", in its Xform: constant faces, its points, normals and extent
+// time-sampled when its shape changes.
+static bool WriteShapeSurface(CliUsdWriter* w, const UsdShape* s)
+{
+	FILE* out = w->out.file;
+	const char* in = "                ";
+	fprintf(out,
+		"\n            def Mesh \"surface\" (\n"
+		"                prepend apiSchemas = [\"MaterialBindingAPI\"]\n"
+		"            )\n"
+		"            {\n");
+	bool ok = WriteTrack(w, in, "float3[] extent", &s->extent, s->reshaped);
+	fprintf(out, "%sint[] faceVertexCounts = [", in);
+	for (int t = 0; t < s->triangleCount; ++t)
+		fputs(t == 0 ? "3" : ", 3", out);
+	fprintf(out, "]\n%sint[] faceVertexIndices = [", in);
+	for (int i = 0; i < 3 * s->triangleCount; ++i)
+		fprintf(out, i > 0 ? ", %u" : "%u", (unsigned)s->triangles[i]);
+	fprintf(out, "]\n%srel material:binding = </weft/Looks/collider>\n", in);
+	fprintf(out, "%snormal3f[] normals (\n%s    interpolation = \"vertex\"\n%s)\n", in, in, in);
+	ok = ok && WriteTrack(w, in, "normal3f[] normals", &s->normals3, s->reshaped);
+	fprintf(out, "%suniform token orientation = \"rightHanded\"\n", in);
+	ok = ok && WriteTrack(w, in, "point3f[] points", &s->points, s->reshaped);
+	fprintf(out, "%suniform token subdivisionScheme = \"none\"\n            }\n", in);
+	return ok;
+}
+
 static bool WriteShape(CliUsdWriter* w, const UsdShape* s)
 {
 	FILE* out = w->out.file;
 	const wfColliderDef* d = &s->def;
+	const bool mesh = s->kind == SHAPE_COLLIDER && d->type == WF_COLLIDER_MESH;
 	const bool square = s->kind == SHAPE_FLOOR || (s->kind == SHAPE_COLLIDER && d->type == WF_COLLIDER_PLANE);
 	const char* type = square ? "Mesh" : "Sphere";
 	if (s->kind == SHAPE_COLLIDER && d->type == WF_COLLIDER_CAPSULE)
 		type = "Capsule";
 	else if (s->kind == SHAPE_COLLIDER && d->type == WF_COLLIDER_BOX)
 		type = "Cube";
-	fprintf(out,
-		"\n        def %s \"%s\" (\n"
-		"            prepend apiSchemas = [\"MaterialBindingAPI\"]\n"
-		"        )\n"
-		"        {\n"
-		"            rel material:binding = </weft/Looks/collider>\n",
-		type, s->name);
+	if (mesh) {
+		// The pose on an Xform, the shape (in the collider's frame) on the Mesh inside it.
+		fprintf(out, "\n        def Xform \"%s\"\n        {\n", s->name);
+	} else {
+		fprintf(out,
+			"\n        def %s \"%s\" (\n"
+			"            prepend apiSchemas = [\"MaterialBindingAPI\"]\n"
+			"        )\n"
+			"        {\n"
+			"            rel material:binding = </weft/Looks/collider>\n",
+			type, s->name);
+	}
 	if (square) {
 		WriteSquare(out);
 	} else if (s->kind == SHAPE_WORLD_SPHERE || d->type == WF_COLLIDER_SPHERE) {
@@ -568,7 +675,7 @@ static bool WriteShape(CliUsdWriter* w, const UsdShape* s)
 			"            custom double weft:radiusBottom = %.9g\n"
 			"            custom double weft:radiusTop = %.9g\n",
 			-(half + r), -r, -r, half + r, r, r, 2.0 * half, r, (double)d->radius, (double)d->radius1);
-	} else {
+	} else if (!mesh) {
 		// A cube of size 2 spans [-1, 1]: scaled by the half extents.
 		fputs("            float3[] extent = [(-1, -1, -1), (1, 1, 1)]\n"
 			  "            double size = 2\n",
@@ -580,8 +687,11 @@ static bool WriteShape(CliUsdWriter* w, const UsdShape* s)
 	const bool box = s->kind == SHAPE_COLLIDER && d->type == WF_COLLIDER_BOX;
 	if (box)
 		fprintf(out, "            float3 xformOp:scale = (%.9g, %.9g, %.9g)\n", d->halfExtents.x, d->halfExtents.y, d->halfExtents.z);
-	fprintf(out, "            uniform token[] xformOpOrder = [\"xformOp:translate\"%s%s]\n        }\n",
-		s->rotates ? ", \"xformOp:orient\"" : "", box ? ", \"xformOp:scale\"" : "");
+	fprintf(out, "            uniform token[] xformOpOrder = [\"xformOp:translate\"%s%s]\n", s->rotates ? ", \"xformOp:orient\"" : "",
+		box ? ", \"xformOp:scale\"" : "");
+	if (mesh)
+		ok = ok && WriteShapeSurface(w, s);
+	fprintf(out, "        }\n");
 	return ok;
 }
 
@@ -689,8 +799,13 @@ bool CliUsdClose(CliUsdWriter* w, bool keep, char* error, size_t errorSize)
 			FreeTrack(tracks[k]);
 	}
 	for (int i = 0; w->shapes != NULL && i < w->shapeCount; ++i) {
-		FreeTrack(&w->shapes[i].translate);
-		FreeTrack(&w->shapes[i].orient);
+		UsdShape* s = &w->shapes[i];
+		Track* tracks[] = {&s->translate, &s->orient, &s->points, &s->normals3, &s->extent};
+		for (size_t k = 0; k < sizeof tracks / sizeof tracks[0]; ++k)
+			FreeTrack(tracks[k]);
+		free(s->triangles);
+		free(s->positions);
+		free(s->normals);
 	}
 	free(w->cloths);
 	free(w->shapes);

@@ -6,7 +6,9 @@
 // faceVarying per triangle corner for a mesh or a torn cloth, as the OBJ frames), bound to a
 // UsdPreviewSurface material in /weft/Looks; under /weft/colliders the world's sphere (Sphere),
 // its floor (a 10 m square Mesh) and the colliders (Sphere, Capsule along x, Cube scaled by the
-// half extents, plane: the square Mesh) with time-sampled xformOp:translate and xformOp:orient.
+// half extents, plane: the square Mesh, mesh: an Xform holding a Mesh "surface" in the collider's
+// frame, its points, normals and extent time-sampled when its shape changes) with time-sampled
+// xformOp:translate and xformOp:orient.
 // A tear (wfClothInfo.topology) becomes time samples of faceVertexCounts, faceVertexIndices and
 // primvars:st at the frame it happens, which Blender's importer plays (its mesh cache re-reads the
 // faces whenever their count changes).

@@ -32,14 +32,26 @@ static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1)
 
 static void FreeCache(wfRenderer* r, RdClothCache* c) { rdBufferDestroy(&r->ctx, &c->statics); }
 
+static void FreeMeshCache(wfRenderer* r, RdMeshCache* c)
+{
+	rdBufferDestroy(&r->ctx, &c->buffer);
+	free(c->local);
+	free(c->normal);
+	free(c->triangle);
+}
+
 void rdFreeCaches(wfRenderer* r)
 {
 	for (int i = 0; i < r->cacheCount; ++i)
 		FreeCache(r, &r->caches[i]);
 	r->cacheCount = 0;
+	for (int i = 0; i < r->meshCacheCount; ++i)
+		FreeMeshCache(r, &r->meshCaches[i]);
+	r->meshCacheCount = 0;
 }
 
-// Drops the entries no frame has drawn for a while (cloths that were removed or are no longer drawn).
+// Drops the entries no frame has drawn for a while (cloths and mesh colliders that were removed or
+// are no longer drawn).
 static void PruneCaches(wfRenderer* r)
 {
 	int kept = 0;
@@ -50,6 +62,14 @@ static void PruneCaches(wfRenderer* r)
 			r->caches[kept++] = r->caches[i];
 	}
 	r->cacheCount = kept;
+	kept = 0;
+	for (int i = 0; i < r->meshCacheCount; ++i) {
+		if (r->frameIndex - r->meshCaches[i].lastFrame > RD_CACHE_IDLE_FRAMES)
+			FreeMeshCache(r, &r->meshCaches[i]);
+		else
+			r->meshCaches[kept++] = r->meshCaches[i];
+	}
+	r->meshCacheCount = kept;
 }
 
 // A cloth's vertices for drawing when its mesh has UV seams: the particles first, then one more for
@@ -367,6 +387,159 @@ static wfResult StageCloth(wfRenderer* r, RdClothDraw* c)
 	return res;
 }
 
+// ------------------------------------------------------------------ mesh colliders
+
+static int CompareEdges(const void* a, const void* b)
+{
+	const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return x < y ? -1 : x > y;
+}
+
+// Whether triangles (3 x count) close a surface: each directed edge once, and its reverse once
+// (two faces per edge, one winding). Only a closed mesh may have its back faces culled; an open one
+// (a sheet) is seen from both sides. Out of memory counts as open (drawn two-sided, still right).
+static bool ClosedMesh(const uint32_t* triangle, int count)
+{
+	const size_t n = 3 * (size_t)count;
+	uint64_t* edges = (uint64_t*)malloc(sizeof(uint64_t) * (n > 0 ? n : 1));
+	if (edges == NULL)
+		return false;
+	for (int t = 0; t < count; ++t) {
+		for (int k = 0; k < 3; ++k)
+			edges[3 * t + k] = (uint64_t)triangle[3 * t + k] << 32 | triangle[3 * t + (k + 1) % 3];
+	}
+	qsort(edges, n, sizeof *edges, CompareEdges);
+	bool closed = n > 0;
+	for (size_t i = 0; i < n && closed; ++i) {
+		const uint64_t reverse = edges[i] << 32 | edges[i] >> 32;
+		closed = (i + 1 == n || edges[i + 1] != edges[i]) && bsearch(&reverse, edges, n, sizeof *edges, CompareEdges) != NULL;
+	}
+	free(edges);
+	return closed;
+}
+
+// The cache entry of a mesh collider with `vertices` vertices, made (with its triangles) on its
+// first frame; NULL with the error set on failure.
+static RdMeshCache* FindMeshCache(wfRenderer* r, wfColliderId id, int vertices)
+{
+	for (int i = 0; i < r->meshCacheCount; ++i) {
+		RdMeshCache* c = &r->meshCaches[i];
+		if (c->world == id.world && c->index == id.index && c->generation == id.generation && c->vertexCount == vertices)
+			return c;
+	}
+	RdMeshCache* grown = realloc(r->meshCaches, sizeof *grown * (size_t)(r->meshCacheCount + 1));
+	if (grown == NULL) {
+		rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for the mesh collider cache");
+		return NULL;
+	}
+	r->meshCaches = grown;
+	RdMeshCache* c = &r->meshCaches[r->meshCacheCount];
+	memset(c, 0, sizeof *c);
+	c->world = id.world;
+	c->index = id.index;
+	c->generation = id.generation;
+	c->vertexCount = vertices;
+	c->triangleCount = wfCollider_GetMeshTriangles(id, NULL, 0);
+	const size_t corners = 3 * (size_t)c->triangleCount;
+	c->local = (wfVec3*)malloc(sizeof(wfVec3) * (size_t)vertices);
+	c->normal = (float*)malloc(sizeof(float) * 3 * (size_t)vertices);
+	c->triangle = (uint32_t*)malloc(sizeof(uint32_t) * (corners > 0 ? corners : 1));
+	if (c->local == NULL || c->normal == NULL || c->triangle == NULL) {
+		FreeMeshCache(r, c);
+		rdRendererFail(r, WF_ERROR_OUT_OF_MEMORY, "out of memory for mesh collider %d", id.index);
+		return NULL;
+	}
+	wfCollider_GetMeshTriangles(id, c->triangle, (int)corners);
+	c->closed = ClosedMesh(c->triangle, c->triangleCount);
+	VkDeviceSize size = 0;
+	c->streams = rdLayoutStreams(&size, vertices, (int)corners, 0, false);
+	if (!rdBufferCreate(&r->ctx, &c->buffer, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT, true)) {
+		FreeMeshCache(r, c);
+		rdRendererFailVulkan(r);
+		return NULL;
+	}
+	memset(c->buffer.map, 0, (size_t)size); // the uvs: the solid colour reads none
+	memcpy((uint8_t*)c->buffer.map + c->streams.index, c->triangle, sizeof(uint32_t) * corners);
+	r->meshCacheCount++;
+	return c;
+}
+
+// A mesh collider's vertices now: posed into the world (position + R(rotation) * vertex) with the
+// smooth normals of its current shape (each vertex the area-weighted sum of its triangles'), as vec4.
+static wfResult StageColliderMesh(wfRenderer* r, wfColliderId id)
+{
+	const int n = wfCollider_GetMeshVertices(id, NULL, 0);
+	wfVec3 p;
+	wfQuat q;
+	if (n <= 0 || wfCollider_GetTransform(id, &p, &q) != WF_OK)
+		return rdRendererFail(r, WF_ERROR_INVALID_ARGUMENT, "mesh collider %d: %s", id.index, wfWorld_GetLastError(id.world));
+	RdMeshCache* c = FindMeshCache(r, id, n);
+	if (c == NULL)
+		return WF_ERROR_OUT_OF_MEMORY;
+	c->lastFrame = r->frameIndex;
+	wfCollider_GetMeshVertices(id, c->local, n);
+	memset(c->normal, 0, sizeof(float) * 3 * (size_t)n);
+	for (int t = 0; t < c->triangleCount; ++t) {
+		const uint32_t* v = &c->triangle[3 * t];
+		const wfVec3 a = c->local[v[0]], b = c->local[v[1]], d = c->local[v[2]];
+		const float e[3] = {b.x - a.x, b.y - a.y, b.z - a.z}, f[3] = {d.x - a.x, d.y - a.y, d.z - a.z};
+		const float cross[3] = {e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]};
+		for (int k = 0; k < 3; ++k) {
+			float* sum = &c->normal[3 * v[k]];
+			sum[0] += cross[0], sum[1] += cross[1], sum[2] += cross[2];
+		}
+	}
+	const float len = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+	const float x = q.x / len, y = q.y / len, z = q.z / len, w = q.w / len;
+	const float ax[3] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)};
+	const float ay[3] = {2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)};
+	const float az[3] = {2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+	float* position = (float*)((uint8_t*)c->buffer.map + c->streams.position);
+	float* normal = (float*)((uint8_t*)c->buffer.map + c->streams.normal);
+	for (int i = 0; i < n; ++i) {
+		const wfVec3 l = c->local[i];
+		const float* s = &c->normal[3 * i];
+		float m[3], out[4] = {p.x, p.y, p.z, 0.0f};
+		for (int k = 0; k < 3; ++k) {
+			out[k] += ax[k] * l.x + ay[k] * l.y + az[k] * l.z;
+			m[k] = ax[k] * s[0] + ay[k] * s[1] + az[k] * s[2];
+		}
+		memcpy(&position[4 * i], out, sizeof out);
+		// A vertex of no triangle's area has no normal of its own: it faces up.
+		const float length = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+		const float unit[4] = {length > 0.0f ? m[0] / length : 0.0f, length > 0.0f ? m[1] / length : 1.0f,
+			length > 0.0f ? m[2] / length : 0.0f, 0.0f};
+		memcpy(&normal[4 * i], unit, sizeof unit);
+	}
+	return WF_OK;
+}
+
+// Every mesh collider of the world, staged for this frame's RecordColliders.
+static wfResult PrepareColliderMeshes(wfRenderer* r, const wfWorld* world)
+{
+	wfColliderId ids[64];
+	const int count = wfWorld_GetColliders(world, ids, 64);
+	for (int i = 0; i < count && i < 64; ++i) {
+		if (wfCollider_GetDef(ids[i]).type != WF_COLLIDER_MESH)
+			continue;
+		wfResult res = StageColliderMesh(r, ids[i]);
+		if (res != WF_OK)
+			return res;
+	}
+	return WF_OK;
+}
+
+// The entry StageColliderMesh filled this frame for a collider (NULL: none).
+static const RdMeshCache* StagedMesh(const wfRenderer* r, wfColliderId id)
+{
+	for (int i = 0; i < r->meshCacheCount; ++i) {
+		const RdMeshCache* c = &r->meshCaches[i];
+		if (c->world == id.world && c->index == id.index && c->generation == id.generation && c->lastFrame == r->frameIndex)
+			return c;
+	}
+	return NULL;
+}
+
 // Unit direction towards the key light: above, front-right.
 static void KeyLightDirection(float l[3])
 {
@@ -597,6 +770,7 @@ static void RecordColliders(wfRenderer* r, const wfWorld* world)
 	if (count <= 0)
 		return;
 	ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->solidPipeline);
+	VkPipeline bound = r->solidPipeline;
 	RdDraw draw;
 	for (int i = 0; i < count && i < 64; ++i) {
 		const wfColliderDef d = wfCollider_GetDef(ids[i]);
@@ -604,6 +778,26 @@ static void RecordColliders(wfRenderer* r, const wfWorld* world)
 		wfQuat q;
 		if (wfCollider_GetTransform(ids[i], &c, &q) != WF_OK)
 			continue;
+		if (d.type == WF_COLLIDER_MESH) {
+			// Its posed vertices and smooth normals (StageColliderMesh); an open mesh two-sided.
+			const RdMeshCache* mesh = StagedMesh(r, ids[i]);
+			if (mesh == NULL)
+				continue;
+			const VkPipeline want = mesh->closed ? r->solidPipeline : r->litPipeline;
+			if (want != bound)
+				ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bound = want);
+			memset(&draw, 0, sizeof draw);
+			SetVec4(draw.transform, 0.0f, 0.0f, 0.0f, 1.0f);
+			SetVec4(draw.color, 0.13f, 0.16f, 0.22f, 1.0f);
+			SetVec4(draw.material, 0.45f, 48.0f, 0.0f, 0.0f);
+			draw.mode[0] = RD_MODE_SOLID;
+			BindStreams(r, mesh->buffer.buffer, &mesh->streams, false);
+			Push(r, &draw);
+			ctx->gpu.fd.vkCmdDrawIndexed(cmd, mesh->streams.indexCount, 1, 0, 0, 0);
+			continue;
+		}
+		if (bound != r->solidPipeline)
+			ctx->gpu.fd.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bound = r->solidPipeline);
 		const float x = q.x, y = q.y, z = q.z, w = q.w;
 		const float ax[3] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)};
 		const float ay[3] = {2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)};
@@ -694,7 +888,8 @@ static void RecordMainPass(wfRenderer* r, const wfWorld* world, const RdClothDra
 
 	// Colliders (wfCreateCollider) where they are now, in the sphere's colour: spheres and capsules
 	// as spheres (a capsule as a row of them along its axis, radius tapering), boxes and planes as
-	// the cube placed by their axes (a plane as a 4 m square slab along it).
+	// the cube placed by their axes (a plane as a 4 m square slab along it), meshes as their
+	// triangles in this frame's shape and pose.
 	if (r->def.showSphere)
 		RecordColliders(r, world);
 
@@ -829,6 +1024,8 @@ wfResult wfRenderer_DrawWorld(wfRenderer* r, wfWorld* world, const wfClothId* cl
 		draws[i].id = cloths[i];
 	VkDeviceSize staged = 0;
 	wfResult res = PrepareFrame(r, draws, count, &staged);
+	if (res == WF_OK && r->def.showSphere)
+		res = PrepareColliderMeshes(r, world);
 	// Shadows fall on the floor only: with no floor there is no shadow pass.
 	bool shadows = wd.floor.enabled && r->def.showFloor && (count > 0 || (wd.sphere.enabled && r->def.showSphere));
 	if (res == WF_OK)

@@ -1096,6 +1096,7 @@ void wfDestroyRenderer(wfRenderer* r)
 	}
 	rdContextDestroy(ctx);
 	free(r->caches);
+	free(r->meshCaches);
 	free(r->scratch);
 	free(r);
 }

@@ -46,6 +46,25 @@ typedef struct RdClothCache {
 	double restTime;    // world time when the rest shape was taken; < 0: not yet taken
 	int lastFrame;      // the renderer's frame counter when last drawn (unused entries are freed)
 } RdClothCache;
+
+// What the renderer keeps of a mesh collider (WF_COLLIDER_MESH): its shape may change every frame
+// (wfCollider_SetMeshVertices, keyed shapes), so each frame its vertices are read, posed into the
+// world and given smooth normals on the host, and written straight into `buffer`, which is host
+// visible and coherent (a frame waits for the GPU before it returns, so the next one may overwrite
+// it). The triangles and zero uvs are written once. A new entry when the vertex count changes.
+typedef struct RdMeshCache {
+	wfWorld* world;
+	int32_t index;
+	uint32_t generation;
+	int vertexCount, triangleCount;
+	bool closed;        // every edge on two triangles, once each way: back faces are culled
+	wfVkBuffer buffer;  // streams' position, normal, uv and index
+	RdStreams streams;  // lineIndex unused
+	wfVec3* local;      // (vertexCount) this frame's vertices in the collider's frame
+	float* normal;      // (vertexCount x 3) area-weighted sums of the triangles' normals
+	uint32_t* triangle; // (triangleCount x 3)
+	int lastFrame;      // the renderer's frame counter when last drawn (unused entries are freed)
+} RdMeshCache;
 struct wfRenderer {
 	wfRendererDef def;
 	RdContext ctx;
@@ -103,6 +122,8 @@ struct wfRenderer {
 
 	RdClothCache* caches;
 	int cacheCount;
+	RdMeshCache* meshCaches; // (meshCacheCount) the mesh colliders drawn lately
+	int meshCacheCount;
 	int frameIndex;
 
 	// Drawing straight from a world's buffers: the world whose device this renderer uses (NULL: its own).
@@ -121,7 +142,7 @@ wfResult rdRendererFailVulkan(wfRenderer* r);
 float rdSrgbToLinear(float c);
 // Lays out the streams of a mesh in a buffer from *offset on (each 16-byte aligned) and advances it.
 RdStreams rdLayoutStreams(VkDeviceSize* offset, int vertices, int indices, int lineIndices, bool sharedNormals);
-// Frees every cloth cache entry.
+// Frees every cloth and mesh collider cache entry.
 void rdFreeCaches(wfRenderer* r);
 // Points a cloth set (set 1) at its positions, velocities and rest shape.
 void rdWriteClothSet(wfRenderer* r, VkDescriptorSet set, VkBuffer state, VkDeviceSize positions, VkDeviceSize velocities,

@@ -7,6 +7,7 @@ relationships) and keeps numbers as the text written, so that a check can compar
 digit. Standard library only; Blender's Python imports it too (tests/cli/blender_usd.py).
 
     usda.py check LAYER.usda OBJ_DIR --frames N --fps F [--colliders a,b] [--moving a,b] [--tears]
+                  [--surfaces mesh_0:VERTICES:TRIANGLES:reshaped,...]
 """
 import argparse
 import os
@@ -296,7 +297,37 @@ class Check:
         return condition
 
 
-def check(layer_path, obj_dir, frames, fps, colliders, moving, tears):
+def check_surface(ok, layer, name, frames, vertices, triangles, reshaped):
+    """A mesh collider's Mesh "surface" under its Xform: its faces, and points, normals and extent
+    of `vertices` each frame (time-sampled every frame when the shape changes, else one value)."""
+    prim = layer.prims.get('/weft/colliders/%s/surface' % name)
+    if not ok(prim is not None and prim.type == 'Mesh', 'no Mesh /weft/colliders/%s/surface' % name):
+        return
+    a = prim.attributes
+    counts, indices = a['faceVertexCounts'].default, a['faceVertexIndices'].default
+    ok(len(counts) == triangles and all(c == '3' for c in counts), '%s: %d face counts, expected %d triangles' % (prim.path, len(counts), triangles))
+    ok(len(indices) == 3 * triangles and all(0 <= int(i) < vertices for i in indices),
+       '%s: %d face indices, expected %d within %d vertices' % (prim.path, len(indices), 3 * triangles, vertices))
+    ok(prim.relationships.get('material:binding') == '/weft/Looks/collider', '%s: not bound to the collider material' % prim.path)
+    ok(a['normals'].meta.get('interpolation') == 'vertex', '%s: normals not per vertex' % prim.path)
+    for key in ('points', 'normals', 'extent'):
+        samples = len(a[key].samples)
+        ok(samples == (frames if reshaped else 0), '%s: %d %s samples, expected %d' % (prim.path, samples, key, frames if reshaped else 0))
+    shapes = set()
+    for frame in range(1, frames + 1):
+        points, normals = a['points'].at(frame), a['normals'].at(frame)
+        ok(len(points) == vertices and len(normals) == vertices,
+           '%s at frame %d: %d points and %d normals, expected %d' % (prim.path, frame, len(points), len(normals), vertices))
+        ok(all(abs(sum(float(x) ** 2 for x in n) - 1) < 1e-4 for n in normals), '%s at frame %d: normals not unit' % (prim.path, frame))
+        lo = [min(as_float32(p[k]) for p in points) for k in range(3)]
+        hi = [max(as_float32(p[k]) for p in points) for k in range(3)]
+        extent = [[as_float32(x) for x in corner] for corner in a['extent'].at(frame)]
+        ok(extent == [lo, hi], '%s at frame %d: extent %s, the points span %s' % (prim.path, frame, extent, [lo, hi]))
+        shapes.add(tuple(points))
+    ok((len(shapes) > 1) == reshaped, '%s: %d shapes over the frames' % (prim.path, len(shapes)))
+
+
+def check(layer_path, obj_dir, frames, fps, colliders, moving, tears, surfaces=()):
     ok = Check()
     layer = load(layer_path)
     m = layer.meta
@@ -389,7 +420,7 @@ def check(layer_path, obj_dir, frames, fps, colliders, moving, tears):
     ok(not tears or changes > 0, 'no time-sampled faces: the cloth did not tear in the layer')
     ok(tears or changes == 0, '%d changes of the faces in a run that should not tear' % changes)
 
-    types = {'sphere': 'Sphere', 'floor': 'Mesh', 'capsule': 'Capsule', 'box': 'Cube', 'plane': 'Mesh'}
+    types = {'sphere': 'Sphere', 'floor': 'Mesh', 'capsule': 'Capsule', 'box': 'Cube', 'plane': 'Mesh', 'mesh': 'Xform'}
     for name in colliders:
         prim = layer.prims.get('/weft/colliders/' + name)
         if not ok(prim is not None, 'no collider prim /weft/colliders/%s' % name):
@@ -412,7 +443,10 @@ def check(layer_path, obj_dir, frames, fps, colliders, moving, tears):
                '%s: no height or radius' % prim.path)
         if kind == 'sphere':
             ok(float(prim.attributes['radius'].default) > 0, '%s: no radius' % prim.path)
-    found = sorted(p.path.rsplit('/', 1)[1] for p in layer.prims.values() if p.path.startswith('/weft/colliders/'))
+    for name, vertices, triangles, reshaped in surfaces:
+        check_surface(ok, layer, name, frames, vertices, triangles, reshaped)
+    # A mesh collider's surface is its Xform's child: the colliders are the folder's own children.
+    found = sorted(p.path.rsplit('/', 1)[1] for p in layer.prims.values() if re.fullmatch(r'/weft/colliders/[^/]+', p.path))
     ok(found == sorted(colliders), 'collider prims %s, expected %s' % (found, sorted(colliders)))
     return ok.failures, len(cloths), changes
 
@@ -428,10 +462,16 @@ def main():
     c.add_argument('--colliders', default='', help='comma-separated prim names expected under /weft/colliders')
     c.add_argument('--moving', default='', help='comma-separated colliders that must have a sample per frame')
     c.add_argument('--tears', action='store_true', help='the faces must change over time')
+    c.add_argument('--surfaces', default='',
+                   help='comma-separated mesh colliders NAME:VERTICES:TRIANGLES[:reshaped] (the shape changes over time)')
     a = parser.parse_args()
+    surfaces = []
+    for item in (n for n in a.surfaces.split(',') if n):
+        parts = item.split(':')
+        surfaces.append((parts[0], int(parts[1]), int(parts[2]), parts[3:] == ['reshaped']))
     try:
         failures, cloths, changes = check(a.layer, a.obj_dir, a.frames, a.fps, [n for n in a.colliders.split(',') if n],
-                                          [n for n in a.moving.split(',') if n], a.tears)
+                                          [n for n in a.moving.split(',') if n], a.tears, surfaces)
     except (UsdaError, OSError, KeyError, ValueError, TypeError) as e:
         print('usda.py: %s: %s: %s' % (a.layer, type(e).__name__, e), file=sys.stderr)
         return 1

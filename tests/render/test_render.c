@@ -1100,6 +1100,167 @@ WF_TEST(render_colliders_where_they_are)
 	return 0;
 }
 
+// A latitude-longitude mesh sphere of radius r (two poles, rings - 1 rings of seg vertices) as
+// the wfMeshDef of a mesh collider; v and idx are malloc'ed.
+static wfMeshDef MeshSphere(float r, int seg, int rings, wfVec3** v, uint32_t** idx)
+{
+	const int vertices = 2 + (rings - 1) * seg, triangles = 2 * seg * (rings - 1);
+	*v = (wfVec3*)malloc((size_t)vertices * sizeof **v);
+	*idx = (uint32_t*)malloc(3 * (size_t)triangles * sizeof **idx);
+	if (*v == NULL || *idx == NULL)
+		return (wfMeshDef){0};
+	(*v)[0] = (wfVec3){0.0f, r, 0.0f};
+	(*v)[1] = (wfVec3){0.0f, -r, 0.0f};
+	for (int i = 1; i < rings; ++i) {
+		const double th = PI * i / rings;
+		for (int j = 0; j < seg; ++j) {
+			const double ph = 2.0 * PI * j / seg;
+			(*v)[2 + (i - 1) * seg + j] = (wfVec3){(float)(r * sin(th) * cos(ph)), (float)(r * cos(th)), (float)(r * sin(th) * sin(ph))};
+		}
+	}
+	uint32_t* t = *idx;
+	const uint32_t last = 2 + (uint32_t)((rings - 2) * seg);
+	for (int j = 0; j < seg; ++j) {
+		*t++ = 0, *t++ = 2 + (uint32_t)((j + 1) % seg), *t++ = 2 + (uint32_t)j;
+		*t++ = 1, *t++ = last + (uint32_t)j, *t++ = last + (uint32_t)((j + 1) % seg);
+	}
+	for (int i = 0; i < rings - 2; ++i) {
+		for (int j = 0; j < seg; ++j) {
+			const uint32_t a = 2 + (uint32_t)(i * seg + j), c = 2 + (uint32_t)(i * seg + (j + 1) % seg);
+			*t++ = a, *t++ = c, *t++ = c + (uint32_t)seg;
+			*t++ = a, *t++ = c + (uint32_t)seg, *t++ = a + (uint32_t)seg;
+		}
+	}
+	return (wfMeshDef){.positions = *v, .vertexCount = vertices, .indices = *idx, .faceCount = triangles};
+}
+
+// The left and right ends of the middle row's foreground (right < left: none).
+static void RowSpan(const uint8_t* rgba, const uint8_t* bg, int y, int* left, int* right)
+{
+	*left = W;
+	*right = -1;
+	for (int x = 0; x < W; ++x) {
+		if (IsForeground(rgba + (y * W + x) * 4, bg, 24)) {
+			*left = x < *left ? x : *left;
+			*right = x > *right ? x : *right;
+		}
+	}
+}
+
+// Mesh colliders (WF_COLLIDER_MESH) are drawn from this frame's vertices, posed, in the colliders'
+// colour with smooth normals: a 48 x 24 mesh sphere of radius 0.5 covers the collider sphere's
+// pixels (the two silhouettes differ in under 3 % of them: the mesh's facets lie inside) and shades
+// like it (the middle pixel within 8 levels), where an empty world shows the background; grown 1.5
+// times (wfCollider_SetMeshVertices) and moved 0.4 m along x (wfCollider_SetTransform), one step
+// later it is drawn 1.5 times as wide, 0.4 m further right; an open sheet seen from its back is drawn.
+WF_TEST(render_mesh_collider)
+{
+	wfRenderer* r = MakeRenderer(W, H);
+	ENSURE(r != NULL);
+	uint8_t bg[3];
+	BackgroundBytes(bg);
+	static uint8_t sphere[W * H * 4], mesh[W * H * 4], empty[W * H * 4];
+	const wfVec3 centre = {0.1f, 0.2f, -0.1f};
+	const float distance = 5.0f;
+	wfCamera cam = wfCameraLookAt((wfVec3){centre.x, centre.y, centre.z + distance}, centre, 40.0f);
+	const double pxPerM = (H / 2.0) / tan(cam.fov * PI / 360.0); // at unit distance
+	wfVec3* v = NULL;
+	uint32_t* idx = NULL;
+	const wfMeshDef body = MeshSphere(0.5f, 48, 24, &v, &idx);
+	ENSURE(body.positions != NULL);
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = WF_BACKEND_CPU;
+	wd.floor.enabled = false;
+	wd.sphere.enabled = false;
+	wfColliderId meshId = {0};
+	wfWorld* meshWorld = NULL;
+	for (int k = 0; k < 3; ++k) {
+		wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
+		ENSURE(world != NULL);
+		wfColliderDef c = wfDefaultColliderDef();
+		c.position = centre;
+		c.radius = 0.5f;
+		c.type = k == 0 ? WF_COLLIDER_SPHERE : WF_COLLIDER_MESH;
+		c.mesh = k == 1 ? &body : NULL;
+		wfColliderId id = k < 2 ? wfCreateCollider(world, &c) : (wfColliderId){0};
+		ENSURE(k == 2 || !wfColliderId_IsNull(id));
+		uint8_t* out = k == 0 ? sphere : k == 1 ? mesh : empty;
+		ENSURE(wfRenderer_DrawWorld(r, world, NULL, 0, &cam) == WF_OK);
+		ENSURE(wfRenderer_ReadPixels(r, out, sizeof sphere) == WF_OK);
+		if (k == 1) {
+			meshWorld = world;
+			meshId = id;
+		} else {
+			wfDestroyWorld(world);
+		}
+	}
+	SaveOutput("collider_mesh_sphere", mesh, W, H);
+	int covered = 0, differ = 0;
+	for (int i = 0; i < W * H; ++i) {
+		const bool a = IsForeground(sphere + 4 * i, bg, 24), b = IsForeground(mesh + 4 * i, bg, 24);
+		covered += a;
+		differ += a != b;
+	}
+	const uint8_t* middle = mesh + ((H / 2) * W + W / 2) * 4;
+	const uint8_t* analytic = sphere + ((H / 2) * W + W / 2) * 4;
+	fprintf(stderr, "  mesh sphere: %d of the sphere's %d pixels differ; middle pixel %d %d %d (sphere %d %d %d, empty %d %d %d)\n", differ,
+		covered, middle[0], middle[1], middle[2], analytic[0], analytic[1], analytic[2], empty[(H / 2 * W + W / 2) * 4],
+		empty[(H / 2 * W + W / 2) * 4 + 1], empty[(H / 2 * W + W / 2) * 4 + 2]);
+	ENSURE(covered > 500);
+	ENSURE(differ < 0.03 * covered);
+	for (int ch = 0; ch < 3; ++ch)
+		ENSURE(abs((int)middle[ch] - (int)analytic[ch]) <= 8);
+	ENSURE(!IsForeground(empty + ((H / 2) * W + W / 2) * 4, bg, 2));
+	ENSURE(IsForeground(middle, bg, 24));
+
+	// The next frame's shape and pose.
+	for (int i = 0; i < body.vertexCount; ++i)
+		v[i] = (wfVec3){1.5f * v[i].x, 1.5f * v[i].y, 1.5f * v[i].z};
+	ENSURE(wfCollider_SetMeshVertices(meshId, v, body.vertexCount) == WF_OK);
+	ENSURE(wfCollider_SetTransform(meshId, (wfVec3){centre.x + 0.4f, centre.y, centre.z}, (wfQuat){0.0f, 0.0f, 0.0f, 1.0f}) == WF_OK);
+	ENSURE(wfWorld_Step(meshWorld) == WF_OK);
+	int left0, right0, left1, right1;
+	RowSpan(mesh, bg, H / 2, &left0, &right0);
+	ENSURE(wfRenderer_DrawWorld(r, meshWorld, NULL, 0, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, mesh, sizeof mesh) == WF_OK);
+	SaveOutput("collider_mesh_grown", mesh, W, H);
+	RowSpan(mesh, bg, H / 2, &left1, &right1);
+	// A sphere of radius R at distance D: its outline spans 2 R / sqrt(D^2 - R^2) across.
+	const double width0 = 2.0 * 0.5 * pxPerM / sqrt(distance * distance - 0.25),
+				 width1 = 2.0 * 0.75 * pxPerM / sqrt(distance * distance - 0.5625);
+	const double shift = 0.4 * pxPerM / distance;
+	fprintf(stderr, "  grown: %d pixels across (%.1f expected), was %d (%.1f); middle moved %.1f pixels (%.1f expected)\n",
+		right1 - left1 + 1, width1, right0 - left0 + 1, width0, 0.5 * (left1 + right1 - left0 - right0), shift);
+	ENSURE_NEAR(right0 - left0 + 1, width0, 0.04 * width0 + 2.0);
+	ENSURE_NEAR(right1 - left1 + 1, width1, 0.04 * width1 + 2.0);
+	ENSURE_NEAR(0.5 * (left1 + right1 - left0 - right0), shift, 1.5);
+	wfDestroyWorld(meshWorld);
+	free(v);
+	free(idx);
+
+	// An open sheet 1 m square facing away from the camera (-z): two-sided, so drawn.
+	wfWorld* world = wfTestCreateWorld(&wd, NULL, 0);
+	ENSURE(world != NULL);
+	const wfVec3 quad[4] = {{-0.5f, -0.5f, 0.0f}, {-0.5f, 0.5f, 0.0f}, {0.5f, 0.5f, 0.0f}, {0.5f, -0.5f, 0.0f}};
+	const uint32_t quadIdx[6] = {0, 1, 2, 0, 2, 3};
+	const wfMeshDef sheet = {.positions = quad, .vertexCount = 4, .indices = quadIdx, .faceCount = 2};
+	wfColliderDef c = wfDefaultColliderDef();
+	c.type = WF_COLLIDER_MESH;
+	c.position = centre;
+	c.mesh = &sheet;
+	ENSURE(!wfColliderId_IsNull(wfCreateCollider(world, &c)));
+	ENSURE(wfRenderer_DrawWorld(r, world, NULL, 0, &cam) == WF_OK);
+	ENSURE(wfRenderer_ReadPixels(r, mesh, sizeof mesh) == WF_OK);
+	int left, right;
+	RowSpan(mesh, bg, H / 2, &left, &right);
+	fprintf(stderr, "  open sheet from behind: %d pixels across (%.1f expected)\n", right - left + 1, pxPerM / distance);
+	ENSURE_NEAR(right - left + 1, pxPerM / distance, 0.04 * pxPerM / distance + 2.0);
+	wfDestroyWorld(world);
+	ENSURE_NO_VALIDATION(r);
+	wfDestroyRenderer(r);
+	return 0;
+}
+
 // A 9 x 9 sheet whose left and right halves each carry the whole texture (u 0..1 twice), so column 4
 // has u = 1 on its left faces and u = 0 on its right ones. uvMode 0: welded, the seam as corner UVs
 // (what the OBJ reader makes of a seam); 1: column 4 split into two vertices (90), each with its UV;
