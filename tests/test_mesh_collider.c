@@ -586,10 +586,12 @@ static wfVec3 AttachedPoint(wfColliderId body, const wfAttachment* a)
 	const double e0[3] = {c[1].x - c[0].x, c[1].y - c[0].y, c[1].z - c[0].z}, e1[3] = {c[2].x - c[0].x, c[2].y - c[0].y, c[2].z - c[0].z};
 	double n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
 	const double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-	const double w0 = 1.0 - a->u - a->v;
+	const double w0 = 1.0 - a->u - a->v, le = sqrt(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+	const double e[3] = {e0[0] / le, e0[1] / le, e0[2] / le}, m[3] = {n[0] / l, n[1] / l, n[2] / l};
+	const double s[3] = {m[1] * e[2] - m[2] * e[1], m[2] * e[0] - m[0] * e[2], m[0] * e[1] - m[1] * e[0]};
 	double p[3];
 	for (int k = 0; k < 3; ++k)
-		p[k] = w0 * (&c[0].x)[k] + a->u * (&c[1].x)[k] + a->v * (&c[2].x)[k] + a->offset * n[k] / l;
+		p[k] = w0 * (&c[0].x)[k] + a->u * (&c[1].x)[k] + a->v * (&c[2].x)[k] + a->offset.x * e[k] + a->offset.y * m[k] + a->offset.z * s[k];
 	// The pose: R(q) p + at.
 	const double x = q.x, y = q.y, z = q.z, w = q.w;
 	const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), 2 * (x * y + z * w), 1 - 2 * (x * x + z * z),
@@ -625,7 +627,7 @@ WF_TEST(mesh_attach_hard_follows_body)
 	ENSURE(!wfClothId_IsNull(id));
 	wfAttachment at[11];
 	ENSURE(wfCloth_GetAttachments(id, at, 11) == 11);
-	ENSURE_NEAR(at[5].offset, 0.01, 1e-6); // the middle of the top row is 1 cm before the front face
+	ENSURE_NEAR(at[5].offset.y, 0.01, 1e-6); // the middle of the top row is 1 cm before the front face
 	wfVec3 shape[8], p[132];
 	float worst = 0.0f;
 	for (int frame = 1; frame <= 60; ++frame) {
@@ -675,7 +677,7 @@ WF_TEST(mesh_attach_soft_is_hooke)
 	ENSURE(!wfClothId_IsNull(id));
 	wfAttachment a;
 	ENSURE(wfCloth_GetAttachments(id, &a, 1) == 1 && a.particle == 0);
-	ENSURE_NEAR(a.offset, 0.0, 1e-6); // particle 0 starts on the bottom face
+	ENSURE_NEAR(a.offset.y, 0.0, 1e-6); // particle 0 starts on the bottom face
 	for (int frame = 0; frame < 600; ++frame)
 		ENSURE(wfWorld_Step(w) == WF_OK);
 	wfVec3 p[2];

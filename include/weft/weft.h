@@ -105,7 +105,7 @@ typedef enum wfPinMode {
 } wfPinMode;
 
 // Tethers (long-range attachments, wfClothDef.tethers): each particle that is free when the cloth
-// is created is tied to the pinned particle nearest to it along the cloth (shortest path over its
+// is created is tied to the pinned or attached particle nearest to it along the cloth (shortest path over its
 // stretch and shear constraints, in the rest shape) and kept within tetherScale times its rest
 // distance to it: unilateral, only the tethered particle moves, applied after each substep's solve
 // (springs: its outward velocity is removed too). The standard cure for stretchy hanging cloth at
@@ -539,13 +539,15 @@ WF_API const char* wfColliderTypeName(wfColliderType type);
 WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
 
 // A cloth particle held at a point of a mesh collider (wfClothDef.attachMode): on triangle
-// `triangle` (wfCollider_GetMeshTriangles order) at barycentric weights (1 - u - v, u, v) of its
-// corners, `offset` m along its normal.
+// `triangle` (wfCollider_GetMeshTriangles order, corners a, b, c) at barycentric weights
+// (1 - u - v, u, v), plus `offset` in the triangle's own frame: x along b - a, y along its normal,
+// z along normal x side. The offset turns with the triangle, so neighbours attached to two faces
+// at an angle keep their distance.
 typedef struct wfAttachment {
 	int particle;
 	int triangle;
 	float u, v;
-	float offset;
+	wfVec3 offset; // m; y is the height above the surface
 } wfAttachment;
 
 // A cloth's attachments; returns their number (writes at most capacity).

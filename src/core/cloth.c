@@ -152,6 +152,19 @@ static wfResult Attach(wfWorld* world, wfCloth* c, const wfClothDef* def)
 	return WF_OK;
 }
 
+bool wfClothIsAttached(const wfCloth* c, int i)
+{
+	int lo = 0, hi = c->attachCount; // the list is in particle order
+	while (lo < hi) {
+		const int mid = lo + (hi - lo) / 2;
+		if (c->attach[mid].particle < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->attachCount && c->attach[lo].particle == i;
+}
+
 int wfCloth_GetAttachments(wfClothId id, wfAttachment* out, int capacity)
 {
 	const wfCloth* c = wfGetCloth(id);
@@ -402,12 +415,6 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		return nullId;
 	}
 	SetPins(c, def->pinMode, def->pinIndices, def->pinCount);
-	if (wfBuildTethers(c) != WF_OK) {
-		c->generation = wfNextGeneration();
-		wfDestroyCloth((wfClothId){world, slot, c->generation});
-		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for the tethers of %zu particles", n);
-		return nullId;
-	}
 	ResetState(c);
 	if (Attach(world, c, def) != WF_OK) {
 		char why[512];
@@ -415,6 +422,12 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		c->generation = wfNextGeneration();
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", why);
+		return nullId;
+	}
+	if (wfBuildTethers(c) != WF_OK) { // anchored at the pins and the attached particles
+		c->generation = wfNextGeneration();
+		wfDestroyCloth((wfClothId){world, slot, c->generation});
+		wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory for the tethers of %zu particles", n);
 		return nullId;
 	}
 	c->generation = wfNextGeneration();

@@ -495,12 +495,14 @@ void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double
 // *x back onto the thickness layer; returns whether it did, with the contact's normal and the
 // surface's velocity there (for the response; invH = 1 / the substep's length).
 bool wfMeshBodyCollide(const wfMeshBody* body, float thickness, float invH, wfVec3 p0, wfVec3* x, wfVec3* normal, wfVec3* surface);
-// The attachment point (wfAttachment) on triangle `tri` of the vertices v (3 x vertexCount): its
-// weights' point plus offset along the triangle's normal.
-wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, int tri, float u, float w, float offset);
+// The attachment's point (wfAttachment) with the body's vertices at v (3 x vertexCount): its
+// weights' point plus its offset in the triangle's frame.
+wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, const wfAttachment* a);
 // The closest point of the body's surface to p, with its vertices at `world` (3 x vertexCount), as an
 // attachment (the particle field left as it is).
 void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double p[3], wfAttachment* out);
+// Whether particle i of the cloth is attached (wfClothDef.attachMode).
+bool wfClothIsAttached(const wfCloth* cloth, int i);
 // The mesh collider a cloth is attached to, or NULL when there is none (or it was destroyed).
 wfMeshBody* wfAttachedBody(const wfWorld* world, const wfCloth* cloth);
 // A cloth edge a-b (inverse masses wa, wb) against the placed closed body's convex edges, where a

@@ -620,11 +620,72 @@ static double TriangleDistance(const IxMesh* b, int t, const double* x)
 	return best;
 }
 
+// A body's triangles in columns along one axis: a grid of IX_COLUMNS x IX_COLUMNS cells over the
+// other two, each cell listing the triangles whose projected bounds cover it (a ray along the axis
+// meets only those).
+#define IX_COLUMNS 64
+typedef struct IxColumns {
+	int axis;
+	double lo[2], inv[2]; // the grid's corner and cells per metre, on axes axis + 1 and axis + 2
+	int* start;           // (IX_COLUMNS^2 + 1)
+	int* list;            // the triangles, cell after cell
+} IxColumns;
+
+static int ColumnOf(const IxColumns* c, int k, double v)
+{
+	const double f = (v - c->lo[k]) * c->inv[k];
+	return f < 0.0 ? 0 : f >= IX_COLUMNS - 1 ? IX_COLUMNS - 1 : (int)f;
+}
+
+static bool BuildColumns(const IxMesh* b, int axis, const double lo[3], const double hi[3], IxColumns* c)
+{
+	const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+	c->axis = axis;
+	c->lo[0] = lo[u];
+	c->lo[1] = lo[v];
+	c->inv[0] = IX_COLUMNS / fmax(hi[u] - lo[u], 1e-9);
+	c->inv[1] = IX_COLUMNS / fmax(hi[v] - lo[v], 1e-9);
+	c->start = (int*)calloc(IX_COLUMNS * IX_COLUMNS + 1, sizeof(int));
+	c->list = NULL;
+	if (c->start == NULL)
+		return false;
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int t = 0; t < b->triangleCount; ++t) {
+			const double* box = TriangleBox(b, t);
+			if (isnan(box[0]))
+				continue;
+			const int u0 = ColumnOf(c, 0, box[u]), u1 = ColumnOf(c, 0, box[3 + u]);
+			const int v0 = ColumnOf(c, 1, box[v]), v1 = ColumnOf(c, 1, box[3 + v]);
+			for (int i = u0; i <= u1; ++i) {
+				for (int j = v0; j <= v1; ++j) {
+					if (pass == 0)
+						c->start[i * IX_COLUMNS + j + 1]++;
+					else
+						c->list[c->start[i * IX_COLUMNS + j]++] = t;
+				}
+			}
+		}
+		if (pass == 0) {
+			for (int k = 0; k < IX_COLUMNS * IX_COLUMNS; ++k)
+				c->start[k + 1] += c->start[k];
+			c->list = (int*)malloc((size_t)c->start[IX_COLUMNS * IX_COLUMNS] * sizeof(int) + 1);
+			if (c->list == NULL)
+				return false;
+		}
+	}
+	// The fill advanced each start to the next cell's: shift them back.
+	for (int k = IX_COLUMNS * IX_COLUMNS; k > 0; --k)
+		c->start[k] = c->start[k - 1];
+	c->start[0] = 0;
+	return true;
+}
+
 // Cloth particles inside closed bodies: inside by the parity of three axis rays (two of three
 // agree, so a ray grazing an edge does not decide alone), and deeper than 1e-5 of the body's size.
-static void CountInside(const IxMesh* meshes, int cloths, int count, wfIntersections* out)
+static bool CountInside(const IxMesh* meshes, int cloths, int count, wfIntersections* out)
 {
-	for (int bm = cloths; bm < count; ++bm) {
+	bool ok = true;
+	for (int bm = cloths; bm < count && ok; ++bm) {
 		const IxMesh* b = &meshes[bm];
 		if (!b->closed)
 			continue;
@@ -635,17 +696,23 @@ static void CountInside(const IxMesh* meshes, int cloths, int count, wfIntersect
 				hi[k] = Max(hi[k], TriangleBox(b, t)[3 + k]);
 			}
 		}
+		IxColumns columns[3];
+		memset(columns, 0, sizeof columns);
+		for (int axis = 0; axis < 3 && ok; ++axis)
+			ok = BuildColumns(b, axis, lo, hi, &columns[axis]);
 		const double tol = 1e-5 * fmax(1.0, b->size);
-		for (int m = 0; m < cloths; ++m) {
+		for (int m = 0; m < cloths && ok; ++m) {
 			for (int i = 0; i < meshes[m].particleCount; ++i) {
 				const double* x = meshes[m].p + 3 * i;
 				if (!(x[0] > lo[0] && x[0] < hi[0] && x[1] > lo[1] && x[1] < hi[1] && x[2] > lo[2] && x[2] < hi[2]))
 					continue;
 				int votes = 0;
 				for (int axis = 0; axis < 3; ++axis) {
+					const IxColumns* c = &columns[axis];
+					const int cell = ColumnOf(c, 0, x[(axis + 1) % 3]) * IX_COLUMNS + ColumnOf(c, 1, x[(axis + 2) % 3]);
 					int hits = 0;
-					for (int t = 0; t < b->triangleCount; ++t)
-						hits += RayHits(b, t, x, axis);
+					for (int k = c->start[cell]; k < c->start[cell + 1]; ++k)
+						hits += RayHits(b, c->list[k], x, axis);
 					votes += hits & 1;
 				}
 				if (votes < 2)
@@ -656,7 +723,12 @@ static void CountInside(const IxMesh* meshes, int cloths, int count, wfIntersect
 				out->colliders += nearest > tol;
 			}
 		}
+		for (int axis = 0; axis < 3; ++axis) {
+			free(columns[axis].start);
+			free(columns[axis].list);
+		}
 	}
+	return ok;
 }
 
 wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out)
@@ -689,7 +761,8 @@ wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out)
 	if (r == WF_OK) {
 		CountEdges(&grid, meshes, count, out);
 		CountSolids(world, meshes, cloths, out);
-		CountInside(meshes, cloths, count, out);
+		if (!CountInside(meshes, cloths, count, out))
+			r = wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "wfWorld_CountIntersections: out of memory for a body's columns");
 	}
 	free(grid.entries);
 	free(grid.big);

@@ -757,14 +757,22 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 
 // ------------------------------------------------------------------ attachments
 
-wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, int tri, float u, float w, float offset)
+wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, const wfAttachment* a)
 {
 	Tri t;
-	if (!MakeTri(v, body->tri + 3 * tri, &t))
-		t.n = (wfVec3){0.0f, 0.0f, 0.0f};
-	const float b[3] = {1.0f - u - w, u, w};
+	const bool flat = !MakeTri(v, body->tri + 3 * a->triangle, &t);
+	const float b[3] = {1.0f - a->u - a->v, a->u, a->v};
 	const wfVec3 q = At(&t, b);
-	return (wfVec3){q.x + offset * t.n.x, q.y + offset * t.n.y, q.z + offset * t.n.z};
+	if (flat)
+		return q;
+	// The triangle's frame: its first side, its normal, and their cross product.
+	wfVec3 e = Sub(t.b, t.a);
+	const float l = sqrtf(Dot(e, e));
+	e = (wfVec3){e.x / l, e.y / l, e.z / l};
+	const wfVec3 n = t.n, s = {n.y * e.z - n.z * e.y, n.z * e.x - n.x * e.z, n.x * e.y - n.y * e.x};
+	const wfVec3 o = a->offset;
+	return (
+		wfVec3){q.x + o.x * e.x + o.y * n.x + o.z * s.x, q.y + o.x * e.y + o.y * n.y + o.z * s.y, q.z + o.x * e.z + o.y * n.z + o.z * s.z};
 }
 
 void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double p[3], wfAttachment* out)
@@ -818,7 +826,12 @@ void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double
 			out->triangle = t;
 			out->u = (float)u;
 			out->v = (float)w;
-			out->offset = (float)((f[0] * n[0] + f[1] * n[1] + f[2] * n[2]) / sqrt(nn));
+			// p - q in the triangle's frame (wfMeshBodyPoint).
+			const double le = sqrt(d00), ln = sqrt(nn);
+			const double e[3] = {e0[0] / le, e0[1] / le, e0[2] / le}, m[3] = {n[0] / ln, n[1] / ln, n[2] / ln};
+			const double s[3] = {m[1] * e[2] - m[2] * e[1], m[2] * e[0] - m[0] * e[2], m[0] * e[1] - m[1] * e[0]};
+			out->offset = (wfVec3){(float)(f[0] * e[0] + f[1] * e[1] + f[2] * e[2]), (float)(f[0] * m[0] + f[1] * m[1] + f[2] * m[2]),
+				(float)(f[0] * s[0] + f[1] * s[1] + f[2] * s[2])};
 		}
 	}
 }

@@ -1,5 +1,6 @@
-// Tethers (long-range attachments): each free particle's anchor, the pinned particle nearest to it
-// along the cloth, and its length limit, from the rest shape and the pins at creation.
+// Tethers (long-range attachments): each free particle's anchor, the pinned or attached particle
+// nearest to it along the cloth, and its length limit, from the rest shape, the pins and the
+// attachments at creation (an attached anchor moves with its body: the limit holds all the same).
 #include "internal.h"
 
 #include <math.h>
@@ -68,12 +69,13 @@ wfResult wfBuildTethers(wfCloth* c)
 		m->tethers = NULL;
 		return WF_ERROR_OUT_OF_MEMORY;
 	}
-	// Dijkstra from every pinned particle at once over the stretch and shear constraints.
+	// Dijkstra from every pinned and attached particle at once over the stretch and shear constraints.
 	int count = 0;
 	for (int i = 0; i < n; ++i) {
-		distance[i] = c->pinned[i] ? 0.0 : INFINITY;
-		anchor[i] = c->pinned[i] ? i : -1;
-		if (c->pinned[i])
+		const bool held = c->pinned[i] || wfClothIsAttached(c, i);
+		distance[i] = held ? 0.0 : INFINITY;
+		anchor[i] = held ? i : -1;
+		if (held)
 			Push(heap, &count, (HeapItem){0.0, i});
 	}
 	while (count > 0) {
@@ -98,7 +100,7 @@ wfResult wfBuildTethers(wfCloth* c)
 		wfConstraint* t = &m->tethers[i];
 		t->a = (uint32_t)i;
 		t->family = WF_FAMILY_TETHER;
-		if (c->pinned[i] || anchor[i] < 0) {
+		if (anchor[i] == i || anchor[i] < 0) {
 			t->b = 0xffffffffu;
 			t->rest = 0.0f;
 			continue;

@@ -107,8 +107,8 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 			for (int i = 0; i < n; ++i)
 				c->state.pos[i] = c->state.pos2[i];
 		}
+		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
-		wfCpuAttach(ctx, c, false);
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h

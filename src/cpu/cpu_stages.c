@@ -176,28 +176,14 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 		const wfVec4 x = pos[a.particle];
 		if (x.w == 0.0f)
 			continue; // pinned or grabbed: held already
-		const wfVec3 q = wfMeshBodyPoint(body, body->v1, a.triangle, a.u, a.v, a.offset);
+		const wfVec3 q = wfMeshBodyPoint(body, body->v1, &a);
 		const float f = x.w / (x.w + alpha); // C = |x - q| with gradient along x - q: x moves f C toward q
 		pos[a.particle] = (wfVec4){x.x + f * (q.x - x.x), x.y + f * (q.y - x.y), x.z + f * (q.z - x.z), x.w};
 		if (velocities && alpha == 0.0f) {
-			const wfVec3 q0 = wfMeshBodyPoint(body, body->v0, a.triangle, a.u, a.v, a.offset);
+			const wfVec3 q0 = wfMeshBodyPoint(body, body->v0, &a);
 			vel[a.particle] = (wfVec4){(q.x - q0.x) / h, (q.y - q0.y) / h, (q.z - q0.z) / h, 0.0f};
 		}
 	}
-}
-
-// Whether particle i is attached (the list is in particle order).
-static bool Attached(const wfCloth* c, int i)
-{
-	int lo = 0, hi = c->attachCount;
-	while (lo < hi) {
-		const int mid = lo + (hi - lo) / 2;
-		if (c->attach[mid].particle < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->attachCount && c->attach[lo].particle == i;
 }
 
 void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch)
@@ -220,7 +206,7 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 			t + (body->closed ? 1e-4f * body->size + t : 0.0f));
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
-			if (pos[i].w == 0.0f || (holds && Attached(c, i)))
+			if (pos[i].w == 0.0f || (holds && wfClothIsAttached(c, i)))
 				continue;
 			wfVec3 x = {pos[i].x, pos[i].y, pos[i].z}, normal, surface;
 			if (!wfMeshBodyCollide(body, t, invH, (wfVec3){start[i].x, start[i].y, start[i].z}, &x, &normal, &surface))

@@ -77,8 +77,8 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 			for (int r = 0; r < c->model.solveRangeCount; ++r)
 				SolveRange(ctx, c, range[2 * r], range[2 * r + 1], alphaTilde);
 		}
+		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
-		wfCpuAttach(ctx, c, false);
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);

@@ -92,7 +92,8 @@ int main(int argc, char** argv)
 	for (int i = 0; i < 8; ++i)
 		box[i] = (wfVec3){(i & 1) ? 0.2f : -0.2f, (i & 2) ? 0.2f : -0.2f, (i & 4) ? 0.2f : -0.2f};
 	// Two triangles per face, counter-clockwise seen from outside.
-	static const uint32_t boxIdx[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+	static const uint32_t boxIdx[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7,
+		1, 7, 5};
 	const wfMeshDef boxMesh = {.positions = box, .vertexCount = 8, .indices = boxIdx, .faceCount = 12};
 	c = wfDefaultColliderDef();
 	c.type = WF_COLLIDER_MESH;
