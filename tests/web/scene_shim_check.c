@@ -49,7 +49,7 @@ static bool SameMesh(const wfMeshDef* a, const wfMeshDef* b)
 }
 
 // The defs of two scenes, field by field where they hold pointers (compared by what they point to:
-// pin lists, meshes, collider keyframes), and their colliders.
+// pin and attachment lists, meshes, collider keyframes and their shapes), and their colliders.
 static bool SameScene(const wfScene* a, const wfScene* b)
 {
 	wfWorldDef wa = wfScene_GetWorldDef(a), wb = wfShimScene_GetWorldDef(b);
@@ -64,9 +64,11 @@ static bool SameScene(const wfScene* a, const wfScene* b)
 		if (ca.pinCount != cb.pinCount || (ca.pinIndices == NULL) != (cb.pinIndices == NULL) ||
 			(ca.pinIndices != NULL && memcmp(ca.pinIndices, cb.pinIndices, (size_t)ca.pinCount * sizeof(int)) != 0))
 			return false;
-		if (!SameMesh(ca.mesh, cb.mesh))
+		if (!SameMesh(ca.mesh, cb.mesh) || ca.attachCount != cb.attachCount ||
+			!SameBytes(ca.attachIndices, cb.attachIndices, (size_t)ca.attachCount * sizeof(int)))
 			return false;
 		ca.pinIndices = cb.pinIndices = NULL;
+		ca.attachIndices = cb.attachIndices = NULL;
 		ca.mesh = cb.mesh = NULL;
 		if (memcmp(&ca, &cb, sizeof ca) != 0)
 			return false;
@@ -76,9 +78,15 @@ static bool SameScene(const wfScene* a, const wfScene* b)
 	for (int i = 0; i < wfScene_GetColliderCount(a); ++i) {
 		wfColliderDef ca = wfScene_GetColliderDef(a, i), cb = wfShimScene_GetColliderDef(b, i);
 		// Keyframes by what they hold (each loader has its own copy).
-		if (ca.keyCount != cb.keyCount || !SameBytes(ca.keys, cb.keys, (size_t)ca.keyCount * sizeof(wfColliderKey)))
+		if (ca.keyCount != cb.keyCount || !SameBytes(ca.keys, cb.keys, (size_t)ca.keyCount * sizeof(wfColliderKey)) ||
+			!SameMesh(ca.mesh, cb.mesh))
+			return false;
+		const size_t shapes = ca.mesh != NULL ? (size_t)ca.keyCount * (size_t)ca.mesh->vertexCount : 0;
+		if (!SameBytes(ca.keyPositions, cb.keyPositions, shapes * sizeof(wfVec3)))
 			return false;
 		ca.keys = cb.keys = NULL;
+		ca.mesh = cb.mesh = NULL;
+		ca.keyPositions = cb.keyPositions = NULL;
 		if (memcmp(&ca, &cb, sizeof ca) != 0)
 			return false;
 	}
