@@ -731,3 +731,61 @@ WF_TEST(mesh_attach_errors)
 	wfDestroyWorld(w);
 	return 0;
 }
+
+// scenes/character: the walking mannequin's 7 584 deforming triangles and its 20 000-particle dress
+// for 12 frames (a sixth of its walk cycle): the body's shape changes (not only its pose), and no particle
+// or edge of the dress is inside it after any of them.
+WF_TEST(mesh_character_scene)
+{
+	char err[512];
+	wfScene* scene = wfScene_Load(WEFT_TEST_SCENES "/character/character.json", err, sizeof err);
+	if (scene == NULL)
+		fprintf(stderr, "  %s\n", err);
+	ENSURE(scene != NULL);
+	wfWorldDef wd = wfScene_GetWorldDef(scene);
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	ENSURE(w != NULL);
+	wfColliderDef k = wfScene_GetColliderDef(scene, 0);
+	wfColliderId body = wfCreateCollider(w, &k);
+	ENSURE(!wfColliderId_IsNull(body));
+	wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	wfClothId dress = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(dress));
+	wfScene_Destroy(scene);
+	wfClothInfo info;
+	ENSURE(wfCloth_GetInfo(dress, &info) == WF_OK && info.particleCount == 20000);
+	ENSURE(wfCollider_GetMeshTriangles(body, NULL, 0) == 7584 && wfCloth_GetAttachments(dress, NULL, 0) == 200);
+	const int n = wfCollider_GetMeshVertices(body, NULL, 0);
+	wfVec3* before = (wfVec3*)malloc((size_t)n * sizeof *before);
+	wfVec3* after = (wfVec3*)malloc((size_t)n * sizeof *after);
+	wfCollider_GetMeshVertices(body, before, n);
+	int64_t worst = 0;
+	for (int frame = 1; frame <= 12; ++frame) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		if (frame % 4 == 0) {
+			const int64_t x = Crossings(w);
+			worst = x > worst || x < 0 ? x : worst;
+		}
+	}
+	ENSURE(worst == 0);
+	// A deforming body: the distance between two neighbouring vertices changes somewhere (a limb
+	// bent by the skinning at its joint), which no rigid motion does.
+	wfCollider_GetMeshVertices(body, after, n);
+	float most = 0.0f;
+	for (int i = 1; i < n; ++i) {
+		const float d0 = sqrtf((before[i].x - before[i - 1].x) * (before[i].x - before[i - 1].x) +
+			(before[i].y - before[i - 1].y) * (before[i].y - before[i - 1].y) +
+			(before[i].z - before[i - 1].z) * (before[i].z - before[i - 1].z));
+		const float d1 = sqrtf((after[i].x - after[i - 1].x) * (after[i].x - after[i - 1].x) +
+			(after[i].y - after[i - 1].y) * (after[i].y - after[i - 1].y) + (after[i].z - after[i - 1].z) * (after[i].z - after[i - 1].z));
+		most = fmaxf(most, fabsf(d1 - d0));
+	}
+	ENSURE_LE(1e-3, most); // neighbouring vertices moved apart or together by a millimetre or more
+	const wfWarnings warn = wfWorld_GetWarnings(w);
+	ENSURE(warn.unstable == 0 && warn.nonFinite == 0);
+	free(before);
+	free(after);
+	wfDestroyWorld(w);
+	return 0;
+}

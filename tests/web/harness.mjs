@@ -87,9 +87,11 @@ export async function dropFile(page, name, bytes, more = []) {
   }, [[name, bytes], ...more].map(([n, b]) => [n, b.toString("base64")]));
 }
 
-// The OBJ files a scene names ("mesh" of its cloths), as [name, bytes] for a drop beside it.
+// The OBJ files a scene names ("mesh" of its cloths, mesh colliders and their keys), as [name, bytes]
+// for a drop beside it.
 export function meshesOf(scenePath) {
   const json = JSON.parse(readFileSync(scenePath, "utf8"));
-  return [json.cloth, ...(json.cloths ?? [])].map((c) => c?.mesh).filter((m) => typeof m === "string")
-    .map((m) => [m.split("/").pop(), readFileSync(join(dirname(scenePath), m))]);
+  const colliders = json.colliders ?? [];
+  const named = [json.cloth, ...(json.cloths ?? []), ...colliders, ...colliders.flatMap((c) => c?.keys ?? [])].map((c) => c?.mesh);
+  return [...new Set(named.filter((m) => typeof m === "string"))].map((m) => [m.split("/").pop(), readFileSync(join(dirname(scenePath), m))]);
 }

@@ -6,7 +6,7 @@ mesh deforms and does not only move), walking in place. Every pose has the same 
 as weft's mesh collider keys need. And its dress: a flared skirt of 200 x 100 particles (a UV seam
 written twice, as modellers export it) whose waistband sits 1.5 cm outside the torso.
 
-    python3 scenes/meshes/make_mannequin.py scenes/meshes    # mannequin-0.obj ... -7.obj, mannequin-dress.obj
+    python3 scenes/character/make_mannequin.py scenes/character    # mannequin-0.obj ... -7.obj, mannequin-dress.obj
 
 The figure stands on y = 0, faces +z, hips at 0.92 m.
 """
@@ -175,7 +175,7 @@ def main():
         rotation, joint = pose(2.0 * math.pi * k / POSES)
         path = os.path.join(folder, f"mannequin-{k}.obj")
         with open(path, "w") as f:
-            f.write(f"# weft: a walking mannequin, pose {k} of {POSES}, made by scenes/meshes/make_mannequin.py\n")
+            f.write(f"# weft: a walking mannequin, pose {k} of {POSES}, made by scenes/character/make_mannequin.py\n")
             for bone, verts, _ in parts:
                 name, parent = bone[0], bone[1]
                 for p, w in verts:
@@ -196,7 +196,7 @@ def write_dress(path, around=200, rings=100):
     """A skirt from the waist (y = 1.0, an ellipse 1.5 cm outside the torso) flaring to below the knee."""
     top, bottom, y0, y1 = (0.185, 0.131), (0.43, 0.37), 1.0, 0.43
     with open(path, "w") as f:
-        f.write("# weft: the mannequin's dress, made by scenes/meshes/make_mannequin.py\n")
+        f.write("# weft: the mannequin's dress, made by scenes/character/make_mannequin.py\n")
         for r in range(rings):
             t = r / (rings - 1)
             rx, rz, y = top[0] + (bottom[0] - top[0]) * t, top[1] + (bottom[1] - top[1]) * t, y0 + (y1 - y0) * t
