@@ -475,6 +475,15 @@ typedef struct wfMeshBody {
 	int* neighbour; // (3 x triangleCount) a closed mesh: the triangle across side k (corners k, k + 1)
 	int* owner;     // (vertexCount) the first triangle with the vertex: it speaks for the vertex
 	float* normal;  // (3 x vertexCount) the vertices' normals at the substep's end (area weighted)
+	float* cone;    // (vertexCount) scratch: the least cosine between a vertex's normal and its faces'
+	// How long a cloth edge (a cloth triangle's longest side) must be, at the placed shape and the
+	// thickness, before the body's sharpest convex edge (vertex) can cut it with both ends (all
+	// corners) outside the layer: shorter ones skip the edge (corner) pass.
+	float edgeReach, cornerReach;
+	// Which cloth, frame and substep the body was placed for (a second call for the same returns).
+	uint32_t placedCloth;
+	double placedTime;
+	int placedSubstep;
 } wfMeshBody;
 
 // Checks a mesh def as a collider's (every triangle of nonzero area, keyPositions finite) and makes
@@ -489,8 +498,9 @@ void wfMeshBodyKeyShape(const wfMeshBody* body, int i, int b, double s, float* o
 void wfMeshBodyBeginFrame(wfMeshBody* body, const double start[3], wfQuat q0, const double end[3], wfQuat q1, const float* shape0,
 	const float* shape1, double frameTime, float* vertexSpeed);
 // One cloth's substep: v0, v1 in the frame of `origin` (the cloth's origin plus shift) at
-// fractions f0, f1 of the frame, and the hierarchy refitted over both grown by `margin`.
-void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double f1, float margin);
+// fractions f0, f1 of the frame, the hierarchy refitted over both grown by `margin`, and (closed
+// bodies) the vertex normals and the reaches of the sharp features at the contact `thickness`.
+void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double f1, float margin, float thickness);
 // The contact of a particle that moved from p0 to *x in the substep against the placed body: pushes
 // *x back onto the thickness layer; returns whether it did, with the contact's normal and the
 // surface's velocity there (for the response; invH = 1 / the substep's length).

@@ -24,6 +24,12 @@
 #define WF_MESH_ROUNDS 4
 #define WF_BVH_LEAF 4
 
+static void Reaches(wfMeshBody* b, float thickness);
+
+// Plain comparisons: fminf and fmaxf are library calls here (NaN rules), and these run per node.
+static inline float Min(float a, float b) { return a < b ? a : b; }
+static inline float Max(float a, float b) { return a > b ? a : b; }
+
 // ------------------------------------------------------------------ the def
 
 // The triangles of a mesh def (quads split along their 0-2 diagonal), 3 indices each.
@@ -189,8 +195,8 @@ static void Build(wfMeshBody* b, const float* centroid, int first, int count)
 	float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 	for (int i = first; i < first + count; ++i) {
 		for (int k = 0; k < 3; ++k) {
-			lo[k] = fminf(lo[k], centroid[3 * b->order[i] + k]);
-			hi[k] = fmaxf(hi[k], centroid[3 * b->order[i] + k]);
+			lo[k] = Min(lo[k], centroid[3 * b->order[i] + k]);
+			hi[k] = Max(hi[k], centroid[3 * b->order[i] + k]);
 		}
 	}
 	const int axis = hi[0] - lo[0] >= hi[1] - lo[1] && hi[0] - lo[0] >= hi[2] - lo[2] ? 0 : hi[1] - lo[1] >= hi[2] - lo[2] ? 1 : 2;
@@ -250,12 +256,13 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	b->neighbour = (int*)malloc(3 * nt * sizeof *b->neighbour);
 	b->owner = (int*)malloc(nv * sizeof *b->owner);
 	b->normal = (float*)malloc(3 * nv * sizeof *b->normal);
+	b->cone = (float*)malloc(nv * sizeof *b->cone);
 	float* centroid = (float*)malloc(3 * nt * sizeof(float));
 	if (b->keyCount > 0)
 		b->keys = (float*)malloc(3 * nv * (size_t)b->keyCount * sizeof(float));
 	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL || b->v0 == NULL ||
 		b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL || b->normal == NULL ||
-		centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
+		b->cone == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
 		free(centroid);
 		wfMeshBodyFree(b);
 		snprintf(error, (size_t)errorSize, "collider.mesh: out of memory for %zu vertices and %zu triangles", nv, nt);
@@ -293,8 +300,8 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 	for (size_t i = 0; i < nv; ++i) {
 		for (int k = 0; k < 3; ++k) {
-			lo[k] = fminf(lo[k], b->shape[3 * i + k]);
-			hi[k] = fmaxf(hi[k], b->shape[3 * i + k]);
+			lo[k] = Min(lo[k], b->shape[3 * i + k]);
+			hi[k] = Max(hi[k], b->shape[3 * i + k]);
 		}
 	}
 	b->size = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
@@ -334,6 +341,7 @@ void wfMeshBodyFree(wfMeshBody* b)
 	free(b->neighbour);
 	free(b->owner);
 	free(b->normal);
+	free(b->cone);
 	free(b);
 }
 
@@ -362,6 +370,7 @@ void wfMeshBodyBeginFrame(wfMeshBody* b, const double start[3], wfQuat q0, const
 {
 	Pose(start, q0, shape0, b->vertexCount, b->start);
 	Pose(end, q1, shape1, b->vertexCount, b->end);
+	b->placedCloth = 0; // placed for no cloth of this frame yet (a generation is never 0)
 	double fastest = 0.0;
 	for (int i = 0; i < b->vertexCount; ++i) {
 		const double* p = b->start + 3 * i;
@@ -371,7 +380,7 @@ void wfMeshBodyBeginFrame(wfMeshBody* b, const double start[3], wfQuat q0, const
 	*vertexSpeed = frameTime > 0.0 ? (float)(sqrt(fastest) / frameTime) : 0.0f;
 }
 
-void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1, float margin)
+void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1, float margin, float thickness)
 {
 	const int n = b->vertexCount;
 	for (int i = 0; i < n; ++i) {
@@ -400,7 +409,9 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 		const float l = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
 		for (int k = 0; k < 3; ++k)
 			m[k] = l > 0.0f ? m[k] / l : 0.0f;
+		b->cone[i] = 1.0f;
 	}
+	Reaches(b, thickness);
 	// Refit, children before parents (they follow them).
 	for (int i = b->nodeCount - 1; i >= 0; --i) {
 		wfBvhNode* node = &b->nodes[i];
@@ -408,8 +419,8 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 			const wfBvhNode* l = &b->nodes[i + 1];
 			const wfBvhNode* r = &b->nodes[node->first];
 			for (int k = 0; k < 3; ++k) {
-				node->lo[k] = fminf(l->lo[k], r->lo[k]);
-				node->hi[k] = fmaxf(l->hi[k], r->hi[k]);
+				node->lo[k] = Min(l->lo[k], r->lo[k]);
+				node->hi[k] = Max(l->hi[k], r->hi[k]);
 			}
 			continue;
 		}
@@ -419,8 +430,8 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 			for (int c = 0; c < 3; ++c) {
 				for (int k = 0; k < 3; ++k) {
 					const float p = b->v0[3 * t[c] + k], q = b->v1[3 * t[c] + k];
-					lo[k] = fminf(lo[k], fminf(p, q));
-					hi[k] = fmaxf(hi[k], fmaxf(p, q));
+					lo[k] = Min(lo[k], Min(p, q));
+					hi[k] = Max(hi[k], Max(p, q));
 				}
 			}
 		}
@@ -525,8 +536,8 @@ static bool Test(const wfMeshBody* body, int j, float thickness, float behind, w
 // The first contact of the motion p0 -> x among the triangles whose boxes meet the motion's.
 static bool First(const wfMeshBody* body, float thickness, float behind, wfVec3 p0, wfVec3 x, Contact* best)
 {
-	const float lo[3] = {fminf(p0.x, x.x), fminf(p0.y, x.y), fminf(p0.z, x.z)};
-	const float hi[3] = {fmaxf(p0.x, x.x), fmaxf(p0.y, x.y), fmaxf(p0.z, x.z)};
+	const float lo[3] = {Min(p0.x, x.x), Min(p0.y, x.y), Min(p0.z, x.z)};
+	const float hi[3] = {Max(p0.x, x.x), Max(p0.y, x.y), Max(p0.z, x.z)};
 	int stack[64], top = 0;
 	bool found = false;
 	stack[top++] = 0;
@@ -607,8 +618,8 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 {
 	if (!body->closed)
 		return false;
-	const float lo[3] = {fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z)};
-	const float hi[3] = {fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z)};
+	const float lo[3] = {Min(a.x, b.x), Min(a.y, b.y), Min(a.z, b.z)};
+	const float hi[3] = {Max(a.x, b.x), Max(a.y, b.y), Max(a.z, b.z)};
 	int stack[64], top = 0;
 	float deepest = 0.0f, bestS = 0.0f;
 	wfVec3 dir = {0.0f, 0.0f, 0.0f};
@@ -704,11 +715,11 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 		return false;
 	t.n = (wfVec3){m.x / l, m.y / l, m.z / l};
 	// How deep a corner can be through the triangle while its corners are outside: half its longest side.
-	const float reach = thickness + 0.5f * sqrtf(fmaxf(Dot(e0, e0), fmaxf(Dot(e1, e1), Dot(e2, e2))));
+	const float reach = thickness + 0.5f * sqrtf(Max(Dot(e0, e0), Max(Dot(e1, e1), Dot(e2, e2))));
 	float lo[3], hi[3];
 	for (int i = 0; i < 3; ++i) {
-		lo[i] = fminf((&x[0].x)[i], fminf((&x[1].x)[i], (&x[2].x)[i]));
-		hi[i] = fmaxf((&x[0].x)[i], fmaxf((&x[1].x)[i], (&x[2].x)[i]));
+		lo[i] = Min((&x[0].x)[i], Min((&x[1].x)[i], (&x[2].x)[i]));
+		hi[i] = Max((&x[0].x)[i], Max((&x[1].x)[i], (&x[2].x)[i]));
 	}
 	int stack[64], top = 0;
 	bool any = false;
@@ -833,5 +844,37 @@ void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double
 			out->offset = (wfVec3){(float)(f[0] * e[0] + f[1] * e[1] + f[2] * e[2]), (float)(f[0] * m[0] + f[1] * m[1] + f[2] * m[2]),
 				(float)(f[0] * s[0] + f[1] * s[1] + f[2] * s[2])};
 		}
+	}
+}
+
+// The sharp features' reaches (wfMeshBody.edgeReach, cornerReach) at the placed shape. A convex edge
+// whose faces' normals are theta apart: a chord of a cloth edge over it, both ends at the thickness
+// t from their faces, reaches the body only when longer than 2 t cos^2(theta/2) / sin(theta/2)
+// (ends d from the edge along the faces: the chord's middle is t cos(theta/2) - d sin(theta/2)
+// above it, and d is up to half its length over cos(theta/2)). A vertex whose faces lean phi from
+// its normal: a plane over corners t above the faces reaches it past t / tan(phi) from it.
+static void Reaches(wfMeshBody* b, float thickness)
+{
+	b->edgeReach = b->cornerReach = INFINITY;
+	for (int t = 0; b->closed && t < b->triangleCount; ++t) {
+		Tri t1, t2;
+		if (!MakeTri(b->v1, b->tri + 3 * t, &t1))
+			continue;
+		for (int c = 0; c < 3; ++c) {
+			const uint32_t v = b->tri[3 * t + c];
+			b->cone[v] = Min(b->cone[v], Dot(t1.n, Corner(b->normal, v)));
+			const int across = b->neighbour[3 * t + c];
+			if (across < t || !MakeTri(b->v1, b->tri + 3 * across, &t2))
+				continue;
+			const float half = 0.5f * acosf(fmaxf(-1.0f, fminf(1.0f, Dot(t1.n, t2.n))));
+			const float s = sinf(half), k = cosf(half);
+			if (s > 1e-6f)
+				b->edgeReach = Min(b->edgeReach, 2.0f * thickness * k * k / s);
+		}
+	}
+	for (int i = 0; b->closed && i < b->vertexCount; ++i) {
+		const float phi = acosf(fmaxf(-1.0f, fminf(1.0f, b->cone[i])));
+		if (phi > 1e-6f)
+			b->cornerReach = Min(b->cornerReach, thickness / tanf(phi));
 	}
 }

@@ -157,6 +157,23 @@ static void LocalOrigin(const wfCloth* c, double origin[3])
 	origin[2] = c->origin[2] + c->local.shift.z;
 }
 
+// The body at this cloth's substep (wfMeshBodyPlace), once per cloth and substep: the attachments
+// and the contact share it. Call from one thread.
+static void PlaceBody(const wfCpuContext* ctx, const wfCloth* c, wfMeshBody* body)
+{
+	const wfFrameParams* p = ctx->params;
+	if (body->placedCloth == c->generation && body->placedTime == p->time && body->placedSubstep == ctx->substep)
+		return;
+	double origin[3];
+	LocalOrigin(c, origin);
+	const float t = p->contact.thickness;
+	wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
+		t + (body->closed ? 1e-4f * body->size + t : 0.0f), t);
+	body->placedCloth = c->generation;
+	body->placedTime = p->time;
+	body->placedSubstep = ctx->substep;
+}
+
 void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 {
 	wfMeshBody* body = wfAttachedBody(ctx->world, c);
@@ -164,10 +181,8 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 		return;
 	const wfFrameParams* p = ctx->params;
 	const float h = p->h, alpha = c->def.attachCompliance / (h * h);
-	double origin[3];
-	LocalOrigin(c, origin);
 #pragma omp single
-	wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps, 0.0f);
+	PlaceBody(ctx, c, body);
 	wfVec4* restrict pos = c->state.pos;
 	wfVec4* restrict vel = c->state.vel;
 #pragma omp for schedule(static)
@@ -194,16 +209,13 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 		return;
 	const int n = c->model.particleCount;
 	const float t = p->contact.thickness, invH = 1.0f / p->h;
-	double origin[3];
-	LocalOrigin(c, origin);
 	for (int k = 0; k < w->colliderFrameCount; ++k) {
 		wfMeshBody* body = w->colliderFrame[k].body;
 		if (body == NULL)
 			continue;
 		const bool holds = body == wfAttachedBody(w, c); // its attached particles keep their offsets
 #pragma omp single
-		wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
-			t + (body->closed ? 1e-4f * body->size + t : 0.0f));
+		PlaceBody(ctx, c, body);
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
 			if (pos[i].w == 0.0f || (holds && wfClothIsAttached(c, i)))
@@ -219,6 +231,7 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 		// The cloth's edges (stretch and shear: the triangles' sides) against the body's sharp
 		// edges, colour by colour: no two constraints of a colour share a particle.
 		const wfClothModel* m = &c->model;
+		const float reach2 = body->edgeReach * body->edgeReach, corner2 = body->cornerReach * body->cornerReach;
 		for (int color = 0; body->closed && color < m->colorCount; ++color) {
 			const int begin = m->colorStart[color], end = m->colorStart[color + 1];
 #pragma omp for schedule(static)
@@ -227,7 +240,8 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 				wfVec4* a = &pos[q.a];
 				wfVec4* b = &pos[q.b];
 				wfVec3 da, db, normal, surface;
-				if (q.family == WF_FAMILY_BEND || (a->w == 0.0f && b->w == 0.0f) ||
+				const float ex = a->x - b->x, ey = a->y - b->y, ez = a->z - b->z;
+				if (q.family == WF_FAMILY_BEND || (a->w == 0.0f && b->w == 0.0f) || ex * ex + ey * ey + ez * ez < reach2 ||
 					!wfMeshBodyCollideEdge(body, t, invH, (wfVec3){a->x, a->y, a->z}, (wfVec3){b->x, b->y, b->z}, a->w, b->w, &da, &db,
 						&normal, &surface))
 					continue;
@@ -251,8 +265,13 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 					const wfVec3 x[3] = {{pos[v[0]].x, pos[v[0]].y, pos[v[0]].z}, {pos[v[1]].x, pos[v[1]].y, pos[v[1]].z},
 						{pos[v[2]].x, pos[v[2]].y, pos[v[2]].z}};
 					const float inv[3] = {pos[v[0]].w, pos[v[1]].w, pos[v[2]].w};
+					float longest = 0.0f;
+					for (int e = 0; e < 3; ++e) {
+						const wfVec3 u = x[e], o = x[(e + 1) % 3];
+						longest = fmaxf(longest, (u.x - o.x) * (u.x - o.x) + (u.y - o.y) * (u.y - o.y) + (u.z - o.z) * (u.z - o.z));
+					}
 					wfVec3 d;
-					if (wfMeshBodyCollideCorners(body, t, x, inv, corner, &d))
+					if (longest >= corner2 && wfMeshBodyCollideCorners(body, t, x, inv, corner, &d))
 						sum = (wfVec3){sum.x + d.x, sum.y + d.y, sum.z + d.z};
 				}
 				scratch[i] = (wfVec4){sum.x, sum.y, sum.z, 0.0f};
