@@ -789,3 +789,71 @@ WF_TEST(mesh_character_scene)
 	wfDestroyWorld(w);
 	return 0;
 }
+
+// Attachments given by the caller (wfCloth_SetAttachments): the ones attachMode found, handed to a
+// second cloth, step to the same bits; a triangle the mesh does not have, particles out of order,
+// weights off the triangle, an offset that is not finite and a body that is no mesh are named, and
+// change nothing.
+WF_TEST(mesh_attach_given)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 6;
+	wfWorld* w = CpuWorld(wd);
+	ENSURE(w != NULL);
+	Body b = Sphere(0.3f, 16, 8);
+	wfColliderId body = MeshCollider(w, &b, (wfVec3){0.0f, 1.0f, 0.0f});
+	ENSURE(!wfColliderId_IsNull(body));
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 8;
+	cd.width = cd.height = 0.5f;
+	cd.orientation = WF_ORIENT_VERTICAL;
+	cd.origin = (wfVec3){0.0f, 1.0f, 0.35f};
+	cd.pinMode = WF_PIN_NONE;
+	cd.attachMode = WF_PIN_TOP_ROW;
+	cd.attachCollider = 0;
+	wfClothId found = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(found));
+	wfAttachment at[8];
+	ENSURE(wfCloth_GetAttachments(found, at, 8) == 8);
+	cd.attachMode = WF_PIN_NONE;
+	wfClothId given = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(given) && wfCloth_GetAttachments(given, NULL, 0) == 0);
+	static const struct {
+		int field; // 0 triangle, 1 order, 2 weights, 3 offset, 4 a sphere
+		const char* expect;
+	} cases[] = {
+		{0, "attachments[2].triangle: 999 is out of range [0, 223]"},
+		{1, "attachments[3].particle: 1, allowed [0, 63] in increasing order, each once (the one before: 2)"},
+		{2, "attachments[2]: weights u 1.5"},
+		{3, "attachments[2].offset: (nan"},
+		{4, "wfCloth_SetAttachments: body is not a live mesh collider of the cloth's world"},
+	};
+	wfColliderDef s = wfDefaultColliderDef();
+	wfColliderId sphere = wfCreateCollider(w, &s);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		wfAttachment bad[8];
+		memcpy(bad, at, sizeof bad);
+		if (cases[i].field == 0)
+			bad[2].triangle = 999;
+		if (cases[i].field == 1)
+			bad[3].particle = 1;
+		if (cases[i].field == 2)
+			bad[2].u = 1.5f;
+		if (cases[i].field == 3)
+			bad[2].offset.x = NAN;
+		ENSURE(wfCloth_SetAttachments(given, cases[i].field == 4 ? sphere : body, bad, 8) == WF_ERROR_INVALID_ARGUMENT);
+		fprintf(stderr, "  %s\n", wfWorld_GetLastError(w));
+		ENSURE(strstr(wfWorld_GetLastError(w), cases[i].expect) != NULL);
+		ENSURE(wfCloth_GetAttachments(given, NULL, 0) == 0);
+	}
+	wfDestroyCollider(sphere);
+	ENSURE(wfCloth_SetAttachments(given, body, at, 8) == WF_OK);
+	for (int frame = 0; frame < 30; ++frame)
+		ENSURE(wfWorld_Step(w) == WF_OK);
+	wfVec3 p[64], q[64];
+	ENSURE(wfCloth_ReadPositions(found, p, 64) == WF_OK && wfCloth_ReadPositions(given, q, 64) == WF_OK);
+	ENSURE(memcmp(p, q, sizeof p) == 0);
+	BodyFree(&b);
+	wfDestroyWorld(w);
+	return 0;
+}

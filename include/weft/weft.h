@@ -335,6 +335,18 @@ typedef struct wfMeshDef {
 	int cornerUVCount;        // rows of cornerUVs: the faces' corners (sum of faceSizes) when it is set
 } wfMeshDef;
 
+// A cloth particle held at a point of a mesh collider (wfClothDef.attachMode, wfCloth_SetAttachments): on triangle
+// `triangle` (wfCollider_GetMeshTriangles order, corners a, b, c) at barycentric weights
+// (1 - u - v, u, v), plus `offset` in the triangle's own frame: x along b - a, y along its normal,
+// z along normal x side. The offset turns with the triangle, so neighbours attached to two faces
+// at an angle keep their distance.
+typedef struct wfAttachment {
+	int particle;
+	int triangle;
+	float u, v;
+	wfVec3 offset; // m; y is the height above the surface
+} wfAttachment;
+
 typedef struct wfClothDef {
 	// A grid (mesh NULL) or a mesh. For a mesh, cols, rows, width, height, orientation and jitter
 	// are not used; pinMode top-row pins the vertices at the mesh's greatest height (within 1e-4
@@ -538,20 +550,13 @@ WF_API int wfCollider_GetMeshTriangles(wfColliderId id, uint32_t* out, int capac
 WF_API const char* wfColliderTypeName(wfColliderType type);
 WF_API bool wfColliderTypeFromName(const char* name, wfColliderType* out);
 
-// A cloth particle held at a point of a mesh collider (wfClothDef.attachMode): on triangle
-// `triangle` (wfCollider_GetMeshTriangles order, corners a, b, c) at barycentric weights
-// (1 - u - v, u, v), plus `offset` in the triangle's own frame: x along b - a, y along its normal,
-// z along normal x side. The offset turns with the triangle, so neighbours attached to two faces
-// at an angle keep their distance.
-typedef struct wfAttachment {
-	int particle;
-	int triangle;
-	float u, v;
-	wfVec3 offset; // m; y is the height above the surface
-} wfAttachment;
-
 // A cloth's attachments; returns their number (writes at most capacity).
 WF_API int wfCloth_GetAttachments(wfClothId id, wfAttachment* out, int capacity);
+// Replaces a cloth's attachments with these to the mesh collider `body` (copied; count 0: none):
+// particles in increasing order, each once; triangles of the body's mesh; u, v and 1 - u - v each
+// within [-1e-3, 1 + 1e-3]; offsets finite, within 1e3 m. A bad list changes nothing. The tethers
+// keep the anchors of the cloth's creation, as with pins.
+WF_API wfResult wfCloth_SetAttachments(wfClothId id, wfColliderId body, const wfAttachment* list, int count);
 
 // ---------------------------------------------------------------- intersections
 // The intersection checker: the state now, on any backend (read back as wfCloth_ReadPositions

@@ -165,6 +165,52 @@ bool wfClothIsAttached(const wfCloth* c, int i)
 	return lo < c->attachCount && c->attach[lo].particle == i;
 }
 
+wfResult wfCloth_SetAttachments(wfClothId id, wfColliderId body, const wfAttachment* list, int count)
+{
+	wfCloth* c = wfGetCloth(id);
+	if (c == NULL)
+		return id.world != NULL ? wfSetError(id.world, WF_ERROR_INVALID_ARGUMENT, "stale or null cloth id") : WF_ERROR_INVALID_ARGUMENT;
+	wfWorld* world = id.world;
+	const wfMeshBody* mesh = NULL;
+	if (body.world == world && body.index >= 0 && body.index < world->colliderCapacity &&
+		world->colliders[body.index].generation == body.generation && body.generation != 0)
+		mesh = world->colliders[body.index].body;
+	if (mesh == NULL)
+		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+			"wfCloth_SetAttachments: body is not a live mesh collider of the cloth's world");
+	if (count < 0 || (count > 0 && list == NULL))
+		return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "wfCloth_SetAttachments: count %d without a list", count);
+	for (int k = 0; k < count; ++k) {
+		const wfAttachment* a = &list[k];
+		const float w = 1.0f - a->u - a->v, slack = 1e-3f;
+		if (a->particle < 0 || a->particle >= c->model.particleCount || (k > 0 && a->particle <= list[k - 1].particle))
+			return wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+				"attachments[%d].particle: %d, allowed [0, %d] in increasing order, each once (the one before: %d)", k, a->particle,
+				c->model.particleCount - 1, k > 0 ? list[k - 1].particle : -1);
+		if (a->triangle < 0 || a->triangle >= mesh->triangleCount)
+			return wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+				"attachments[%d].triangle: %d is out of range [0, %d] (the collider's mesh)", k, a->triangle, mesh->triangleCount - 1);
+		if (!(a->u >= -slack && a->u <= 1.0f + slack && a->v >= -slack && a->v <= 1.0f + slack && w >= -slack && w <= 1.0f + slack))
+			return wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
+				"attachments[%d]: weights u %g, v %g, 1 - u - v %g, each allowed [-0.001, 1.001] (a point of the triangle)", k,
+				(double)a->u, (double)a->v, (double)w);
+		const wfVec3 o = a->offset;
+		if (!(fabsf(o.x) <= 1e3f && fabsf(o.y) <= 1e3f && fabsf(o.z) <= 1e3f))
+			return wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "attachments[%d].offset: (%g, %g, %g) must be finite and within 1e3 m", k,
+				(double)o.x, (double)o.y, (double)o.z);
+	}
+	wfAttachment* copy = count > 0 ? (wfAttachment*)malloc((size_t)count * sizeof *copy) : NULL;
+	if (count > 0 && copy == NULL)
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "wfCloth_SetAttachments: out of memory for %d attachments", count);
+	if (count > 0)
+		memcpy(copy, list, (size_t)count * sizeof *copy);
+	free(c->attach);
+	c->attach = copy;
+	c->attachCount = count;
+	c->attachBody = body;
+	return WF_OK;
+}
+
 int wfCloth_GetAttachments(wfClothId id, wfAttachment* out, int capacity)
 {
 	const wfCloth* c = wfGetCloth(id);
