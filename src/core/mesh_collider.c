@@ -533,24 +533,38 @@ static bool Test(const wfMeshBody* body, int j, float thickness, float behind, w
 	return true;
 }
 
+// A depth-first walk of the hierarchy's leaves whose boxes meet [lo, hi] (the tree is balanced:
+// depth about log2(triangles / 4), far below the stack's 64).
+typedef struct Walk {
+	int stack[64];
+	int top;
+} Walk;
+
+static const wfBvhNode* NextLeaf(const wfMeshBody* b, const float lo[3], const float hi[3], Walk* w)
+{
+	while (w->top > 0) {
+		const int i = w->stack[--w->top];
+		const wfBvhNode* n = &b->nodes[i];
+		if (n->hi[0] < lo[0] || n->lo[0] > hi[0] || n->hi[1] < lo[1] || n->lo[1] > hi[1] || n->hi[2] < lo[2] || n->lo[2] > hi[2])
+			continue;
+		if (n->count > 0)
+			return n;
+		w->stack[w->top++] = n->first;
+		w->stack[w->top++] = i + 1;
+	}
+	return NULL;
+}
+
 // The first contact of the motion p0 -> x among the triangles whose boxes meet the motion's.
 static bool First(const wfMeshBody* body, float thickness, float behind, wfVec3 p0, wfVec3 x, Contact* best)
 {
 	const float lo[3] = {Min(p0.x, x.x), Min(p0.y, x.y), Min(p0.z, x.z)};
 	const float hi[3] = {Max(p0.x, x.x), Max(p0.y, x.y), Max(p0.z, x.z)};
-	int stack[64], top = 0;
 	bool found = false;
-	stack[top++] = 0;
-	while (top > 0) {
-		const int i = stack[--top];
-		const wfBvhNode* n = &body->nodes[i];
-		if (n->hi[0] < lo[0] || n->lo[0] > hi[0] || n->hi[1] < lo[1] || n->lo[1] > hi[1] || n->hi[2] < lo[2] || n->lo[2] > hi[2])
-			continue;
-		if (n->count == 0) {
-			stack[top++] = n->first;
-			stack[top++] = i + 1;
-			continue;
-		}
+	Walk walk;
+	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
+	walk.top = 1;
+	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, &walk)) != NULL;) {
 		for (int k = n->first; k < n->first + n->count; ++k) {
 			Contact c = {0, 0.0f, 0.0f, 1.0f};
 			if (Test(body, body->order[k], thickness, behind, p0, x, &c) &&
@@ -620,20 +634,12 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 		return false;
 	const float lo[3] = {Min(a.x, b.x), Min(a.y, b.y), Min(a.z, b.z)};
 	const float hi[3] = {Max(a.x, b.x), Max(a.y, b.y), Max(a.z, b.z)};
-	int stack[64], top = 0;
 	float deepest = 0.0f, bestS = 0.0f;
 	wfVec3 dir = {0.0f, 0.0f, 0.0f};
-	stack[top++] = 0;
-	while (top > 0) {
-		const int i = stack[--top];
-		const wfBvhNode* n = &body->nodes[i];
-		if (n->hi[0] < lo[0] || n->lo[0] > hi[0] || n->hi[1] < lo[1] || n->lo[1] > hi[1] || n->hi[2] < lo[2] || n->lo[2] > hi[2])
-			continue;
-		if (n->count == 0) {
-			stack[top++] = n->first;
-			stack[top++] = i + 1;
-			continue;
-		}
+	Walk walk;
+	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
+	walk.top = 1;
+	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, &walk)) != NULL;) {
 		for (int j = n->first; j < n->first + n->count; ++j) {
 			const int t = body->order[j];
 			Tri t1;
@@ -721,21 +727,12 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 		lo[i] = Min((&x[0].x)[i], Min((&x[1].x)[i], (&x[2].x)[i]));
 		hi[i] = Max((&x[0].x)[i], Max((&x[1].x)[i], (&x[2].x)[i]));
 	}
-	int stack[64], top = 0;
 	bool any = false;
 	*delta = (wfVec3){0.0f, 0.0f, 0.0f};
-	stack[top++] = 0;
-	while (top > 0) {
-		const int i = stack[--top];
-		const wfBvhNode* node = &body->nodes[i];
-		if (node->hi[0] < lo[0] || node->lo[0] > hi[0] || node->hi[1] < lo[1] || node->lo[1] > hi[1] || node->hi[2] < lo[2] ||
-			node->lo[2] > hi[2])
-			continue;
-		if (node->count == 0) {
-			stack[top++] = node->first;
-			stack[top++] = i + 1;
-			continue;
-		}
+	Walk walk;
+	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
+	walk.top = 1;
+	for (const wfBvhNode* node; (node = NextLeaf(body, lo, hi, &walk)) != NULL;) {
 		for (int j = node->first; j < node->first + node->count; ++j) {
 			const int bt = body->order[j];
 			for (int c = 0; c < 3; ++c) {
