@@ -356,6 +356,7 @@ WF_TEST(mesh_collider_key_shapes)
 	k.keys = keys;
 	k.keyCount = 2;
 	k.keyPositions = keyShapes;
+	k.keyPositionCount = 2 * b.vertexCount;
 	wfColliderId body = wfCreateCollider(w, &k);
 	ENSURE(!wfColliderId_IsNull(body));
 	ENSURE(wfCollider_SetMeshVertices(body, b.v, b.vertexCount) == WF_ERROR_INVALID_ARGUMENT);
@@ -551,7 +552,8 @@ WF_TEST(scene_mesh_collider)
 			"colliders[0].keys[1].mesh: 5 vertices and 6 faces, the collider's mesh has 4 and 4"},
 		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\", \"keys\": [{\"time\": 0}, {\"time\": 1, \"mesh\": \"tet2.obj\"}]}]}",
 			"colliders[0].keys[0]: no \"mesh\": when one key gives a shape, every key does"},
-		{"{\"colliders\": [{\"type\": \"sphere\", \"mesh\": \"tet.obj\"}]}", "colliders[0].mesh: only for type mesh (this one: sphere)"},
+		{"{\"colliders\": [{\"type\": \"sphere\", \"mesh\": \"tet.obj\"}]}",
+			"colliders[0].mesh: only for type mesh (this one: sphere; allowed: NULL)"},
 		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"flat.obj\"}]}", "colliders[0].mesh face 0: triangle (0, 1, 2) has zero area"},
 		{"{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"missing.obj\"}]}", "colliders[0].mesh: "},
 		{"{\"colliders\": [{\"type\": \"mesh\"}]}", "colliders[0].mesh: NULL"},

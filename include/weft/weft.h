@@ -515,8 +515,10 @@ typedef struct wfColliderDef {
 	// particle goes back onto the layer along the triangle's normal. CPU backend only.
 	const wfMeshDef* mesh;
 	// Mesh with keys (optional): keyCount x mesh->vertexCount positions, one shape per key, blended
-	// in time as the keys' poses are (an animation's poses from OBJ files of one topology).
+	// in time as the keys' poses are (an animation's poses from OBJ files of one topology);
+	// keyPositionCount is that product.
 	const wfVec3* keyPositions;
+	int keyPositionCount;
 	int internalValue;
 } wfColliderDef;
 
@@ -538,6 +540,8 @@ WF_API int wfWorld_GetColliders(const wfWorld* world, wfColliderId* out, int cap
 WF_API wfResult wfCollider_SetTransform(wfColliderId id, wfVec3 position, wfQuat rotation);
 // The pose now (base + motion).
 WF_API wfResult wfCollider_GetTransform(wfColliderId id, wfVec3* position, wfQuat* rotation);
+// The def it was made with; for a mesh, mesh and keyPositions are NULL (the collider keeps its own
+// copies: wfCollider_GetMeshVertices, wfCollider_GetMeshTriangles).
 WF_API wfColliderDef wfCollider_GetDef(wfColliderId id);
 // A mesh collider's shape at the end of the next frame (its frame, before the pose), as a game hands
 // over a skinned mesh every frame: count is its vertex count, every position finite. Refused for a

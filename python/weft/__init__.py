@@ -62,7 +62,8 @@ class Material(Def):
 
 
 class ColliderDef(Def):
-    """wfColliderDef with wfDefaultColliderDef()'s values (type "sphere", "capsule", "box", "plane")."""
+    """wfColliderDef with wfDefaultColliderDef()'s values (type "sphere", "capsule", "box", "plane", or
+    "mesh" with mesh=weft.Mesh(...) and keyed shapes in keyPositions)."""
     _ctype = "wfColliderDef"
     _default = staticmethod(lambda: lib.wfDefaultColliderDef())
 
@@ -933,6 +934,32 @@ class Collider:
         with self._world._lock:
             self._world._check(lib.wfCollider_SetTransform(self._cid(), _vec3(position),
                                                            {"x": x, "y": y, "z": z, "w": w}))
+
+    @property
+    def vertices(self) -> np.ndarray:
+        """A mesh collider's vertices now, (n, 3) float32 in its own frame (empty for other types)."""
+        with self._world._lock:
+            n = lib.wfCollider_GetMeshVertices(self._cid(), ffi.NULL, 0)
+            out = np.zeros((n, 3), dtype=np.float32)
+            if n > 0:
+                lib.wfCollider_GetMeshVertices(self._cid(), ffi.cast("wfVec3 *", ffi.from_buffer(out)), n)
+        return out
+
+    @property
+    def triangles(self) -> np.ndarray:
+        """A mesh collider's triangles, (m, 3) uint32 (closed meshes wound outwards)."""
+        with self._world._lock:
+            m = lib.wfCollider_GetMeshTriangles(self._cid(), ffi.NULL, 0)
+            out = np.zeros((m, 3), dtype=np.uint32)
+            if m > 0:
+                lib.wfCollider_GetMeshTriangles(self._cid(), ffi.cast("uint32_t *", ffi.from_buffer(out)), 3 * m)
+        return out
+
+    def set_vertices(self, positions: Any) -> None:
+        """A mesh collider's shape at the end of the next frame, (n, 3) in its own frame (a skinned body)."""
+        p = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+        with self._world._lock:
+            self._world._check(lib.wfCollider_SetMeshVertices(self._cid(), ffi.cast("wfVec3 *", ffi.from_buffer(p)), p.shape[0]))
 
     def destroy(self) -> None:
         """Removes the collider from its world; the object refuses further use."""

@@ -88,8 +88,8 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 		return false;
 	}
 	if (d->type != WF_COLLIDER_MESH && (d->mesh != NULL || d->keyPositions != NULL)) {
-		snprintf(error, (size_t)errorSize, "collider.%s: only for type mesh (this one: %s)", d->mesh != NULL ? "mesh" : "keyPositions",
-			wfColliderTypeName(d->type));
+		snprintf(error, (size_t)errorSize, "collider.%s: only for type mesh (this one: %s; allowed: NULL)",
+			d->mesh != NULL ? "mesh" : "keyPositions", wfColliderTypeName(d->type));
 		return false;
 	}
 	return d->type != WF_COLLIDER_MESH || wfValidateMeshBodyDef(d, error, errorSize);
@@ -182,6 +182,7 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 	s->body = body;
 	s->def.mesh = NULL; // the body holds the mesh (wfCollider_GetMeshVertices)
 	s->def.keyPositions = NULL;
+	s->def.keyPositionCount = 0;
 	if (def->keyCount > 0) {
 		s->keys = (wfColliderKey*)malloc((size_t)def->keyCount * sizeof(wfColliderKey));
 		if (s->keys == NULL) {

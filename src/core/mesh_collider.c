@@ -111,7 +111,13 @@ bool wfValidateMeshBodyDef(const wfColliderDef* d, char* error, int errorSize)
 	if (!ok)
 		return false;
 	if (d->keyPositions != NULL && d->keyCount == 0) {
-		snprintf(error, (size_t)errorSize, "collider.keyPositions: set without keys (one shape per key)");
+		snprintf(error, (size_t)errorSize, "collider.keyPositions: set without keys (allowed: NULL, or one shape per key)");
+		return false;
+	}
+	if (d->keyPositions != NULL && (int64_t)d->keyPositionCount != (int64_t)d->keyCount * m->vertexCount) {
+		snprintf(error, (size_t)errorSize,
+			"collider.keyPositions: %d positions for %d keys of %d vertices (allowed: keyCount x vertexCount, %lld, one shape per key)",
+			d->keyPositionCount, d->keyCount, m->vertexCount, (long long)d->keyCount * m->vertexCount);
 		return false;
 	}
 	for (int64_t i = 0; d->keyPositions != NULL && i < (int64_t)d->keyCount * m->vertexCount; ++i) {

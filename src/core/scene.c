@@ -656,6 +656,7 @@ static bool ReadKeyShapes(const Parser* p, const cJSON* item, const char* path, 
 			return false;
 	}
 	d->keyPositions = *owned;
+	d->keyPositionCount = d->keyCount * m->vertexCount;
 	return true;
 }
 
