@@ -53,6 +53,9 @@ wfBackendType wfTestBackend(void);
 // WEFT_VK_VALIDATION, ...; apps/common/weft_env.h): ctest sets them per test, the library reads none.
 wfWorld* wfTestCreateWorld(const wfWorldDef* def, char* error, int errorSize);
 
+// Writes text to a new file (the scene and OBJ files of a test, in its temporary folder).
+bool wfTestWriteFile(const char* path, const char* text);
+
 // A world of the def on the physics tests' backend (wfTestBackend), the reason printed on failure.
 wfWorld* wfTestMakeWorld(wfWorldDef def);
 

@@ -115,3 +115,12 @@ wfClothDef wfTestChain(int links)
 	d.pinCount = 1;
 	return d;
 }
+
+bool wfTestWriteFile(const char* path, const char* text)
+{
+	FILE* f = fopen(path, "wb");
+	if (f == NULL)
+		return false;
+	bool ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok;
+}

@@ -475,15 +475,6 @@ WF_TEST(mesh_def_errors)
 // Scene files: "mesh" (relative to the scene file) through "transform"; every bad value named by
 // its JSON path, the OBJ file's own line in the message.
 
-static bool WriteFile(const char* path, const char* text)
-{
-	FILE* f = fopen(path, "wb");
-	if (f == NULL)
-		return false;
-	bool ok = fputs(text, f) >= 0;
-	return fclose(f) == 0 && ok;
-}
-
 WF_TEST(scene_mesh_file_and_transform)
 {
 	char dir[] = "/tmp/weft-mesh-XXXXXX";
@@ -492,8 +483,8 @@ WF_TEST(scene_mesh_file_and_transform)
 	snprintf(obj, sizeof obj, "%s/square.obj", dir);
 	snprintf(bad, sizeof bad, "%s/bad.obj", dir);
 	snprintf(name, sizeof name, "%s/scene.json", dir);
-	ENSURE(WriteFile(obj, "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 4 3 2\n"));
-	ENSURE(WriteFile(bad, "v 0 0 0\nv 1 0 0\n\nf 1 2 9\n"));
+	ENSURE(wfTestWriteFile(obj, "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 4 3 2\n"));
+	ENSURE(wfTestWriteFile(bad, "v 0 0 0\nv 1 0 0\n\nf 1 2 9\n"));
 	char err[512];
 	// Scale 2, a quarter turn about y (x -> -z), then up by 1: vertex 1 (1, 0, 0) lands on (0, 1, -2).
 	wfScene* scene = wfScene_Parse("{\"cloth\": {\"mesh\": \"square.obj\", \"pinMode\": \"none\", "

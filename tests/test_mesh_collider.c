@@ -475,15 +475,6 @@ WF_TEST(mesh_collider_errors)
 	return 0;
 }
 
-static bool WriteText(const char* path, const char* text)
-{
-	FILE* f = fopen(path, "wb");
-	if (f == NULL)
-		return false;
-	bool ok = fputs(text, f) >= 0;
-	return fclose(f) == 0 && ok;
-}
-
 // Scene files: a mesh collider from an OBJ through "transform", shapes at its keys from OBJ files of
 // the same topology; a pose of other faces, a key without a shape, a mesh on a sphere, a flat
 // triangle and a missing file are named.
@@ -495,11 +486,11 @@ WF_TEST(scene_mesh_collider)
 	const char* files[6] = {"tet.obj", "tet2.obj", "other.obj", "flat.obj", "scene.json", "five.obj"};
 	for (int i = 0; i < 6; ++i)
 		snprintf(path[i], sizeof path[i], "%s/%s", dir, files[i]);
-	ENSURE(WriteText(path[0], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
-	ENSURE(WriteText(path[1], "v 0 0 0\nv 2 0 0\nv 0 2 0\nv 0 0 2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
-	ENSURE(WriteText(path[2], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
-	ENSURE(WriteText(path[3], "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n"));
-	ENSURE(WriteText(path[5], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 5\nf 2 5 4\nf 3 4 5\n"));
+	ENSURE(wfTestWriteFile(path[0], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+	ENSURE(wfTestWriteFile(path[1], "v 0 0 0\nv 2 0 0\nv 0 2 0\nv 0 0 2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+	ENSURE(wfTestWriteFile(path[2], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+	ENSURE(wfTestWriteFile(path[3], "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n"));
+	ENSURE(wfTestWriteFile(path[5], "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 5\nf 2 5 4\nf 3 4 5\n"));
 	char err[512];
 	wfScene* scene = wfScene_Parse("{\"colliders\": [{\"type\": \"mesh\", \"mesh\": \"tet.obj\", \"transform\": {\"scale\": 0.5}, "
 								   "\"keys\": [{\"time\": 0, \"mesh\": \"tet.obj\"}, {\"time\": 1, \"mesh\": \"tet2.obj\"}]}]}",
