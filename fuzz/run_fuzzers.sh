@@ -5,8 +5,7 @@
 # forms); argument sets from tests/cli/cases.txt; sweep files from scenes/sweeps and tests/sweep.
 # New inputs go to BUILD_DIR/fuzz/<target>-corpus (kept between runs), crashes to BUILD_DIR/fuzz/.
 # Exit code: 0 when no target found anything, else the first failing target's.
-# WEFT_FUZZ_TARGETS="scene sweep" runs only those (several copies of this script can then run the
-# targets side by side on a machine with the cores for it).
+# WEFT_FUZZ_TARGETS="scene sweep" runs only those; WEFT_FUZZ_JOBS=2 runs two targets at a time.
 set -u
 build=$1
 seconds=$2
@@ -57,11 +56,12 @@ while IFS='|' read -r name code text more args; do
 	n=$((n + 1))
 done <"$root/tests/cli/cases.txt"
 
-status=0
-for target in ${WEFT_FUZZ_TARGETS:-scene obj args sweep}; do
+# One target: runs it, prints its summary, returns its exit code.
+run_target() {
+	local target=$1 exe code
 	exe=$build/fuzz/weft_fuzz_$target
 	[ -x "$exe" ] || exe=$build/weft_fuzz_$target
-	[ -x "$exe" ] || { echo "run_fuzzers.sh: $target: no executable in $build/fuzz" >&2; exit 2; }
+	[ -x "$exe" ] || { echo "run_fuzzers.sh: $target: no executable in $build/fuzz" >&2; return 2; }
 	echo "== weft_fuzz_$target: $seconds s, seeds $(ls "$work/$target-seed" | wc -l)"
 	"$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-dict="$here/$target.dict" -artifact_prefix="$work/$target-" "${extra[@]}" \
@@ -71,7 +71,26 @@ for target in ${WEFT_FUZZ_TARGETS:-scene obj args sweep}; do
 	echo "   corpus: $(ls "$work/$target-corpus" | wc -l) inputs; log: $work/$target.log"
 	if [ $code -ne 0 ]; then
 		echo "weft_fuzz_$target FAILED (exit $code); see $work/$target.log and $work/$target-crash-*" >&2
-		[ $status -ne 0 ] || status=$code
 	fi
+	return $code
+}
+
+# WEFT_FUZZ_JOBS targets at a time (default 1), each batch's summaries printed in order once it ends.
+jobs=${WEFT_FUZZ_JOBS:-1}
+targets=(${WEFT_FUZZ_TARGETS:-scene obj args sweep})
+status=0
+for ((b = 0; b < ${#targets[@]}; b += jobs)); do
+	batch=("${targets[@]:b:jobs}")
+	pids=()
+	for target in "${batch[@]}"; do
+		run_target "$target" >"$work/$target.summary" 2>&1 &
+		pids+=($!)
+	done
+	for k in "${!batch[@]}"; do
+		wait "${pids[$k]}"
+		code=$?
+		cat "$work/${batch[$k]}.summary"
+		[ $code -eq 0 ] || [ $status -ne 0 ] || status=$code
+	done
 done
 exit $status
