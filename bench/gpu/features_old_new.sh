@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# H200, end of session: self-collision on and off, the tear scene, the CPU at 1 and 16 threads, and
-# the documents' GPU cases before (build-old: this morning's main) and after the session's merges.
+# H200: self-collision on and off, the tear scene, the CPU at 1 and 16 threads, and
+# the documents' GPU cases in an older binary (build-old) and this one.
 set -u
 for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

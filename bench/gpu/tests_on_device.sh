@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# H200, end of session: the Vulkan, physics and new-feature tests on the hardware device, 6 at a time.
+# H200: the Vulkan, physics and new-feature tests on the hardware device, 6 at a time.
 set -u
 for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

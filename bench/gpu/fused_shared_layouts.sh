@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# H200, speed issue round three: the fused XPBD kernel of four builds side by side (old = before the
+# H200: the fused XPBD kernel of four builds side by side (old = before the
 # shared-memory layout change; A = xy pairs and z apart; B = A + the ends' free bits in registers;
 # C = B + predict and finish load every owned position before computing), GPU-timestamp medians;
 # then one CPU thread at 60x60 on the host, old against A (the padded column classes), alternating.

@@ -5,8 +5,8 @@
 #     1024 x 1024 as each is left to itself;
 #  2. the build weft-ONE with step.order colors against tiles at each grid of GRIDS;
 #  3. the CPU at 1024 x 1024 on 16 threads, old against ONE (auto: the colour order on the CPU).
-#   bench/gpu/gpu_xpbd_tiles.sh ONE "GRIDS" NAME...
-#   bench/gpu/gpu_xpbd_tiles.sh n16 "256x256 384x384 512x512" old t16 n8 n16 n32
+#   bench/gpu/xpbd_tile_order.sh ONE "GRIDS" NAME...
+#   bench/gpu/xpbd_tile_order.sh n16 "256x256 384x384 512x512" old t16 n8 n16 n32
 set -u
 for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

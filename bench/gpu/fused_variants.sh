@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # H200: the fused kernels of several builds side by side (GPU-timestamp medians, two rounds).
-# Usage: bench/gpu/gpu_variants.sh BINARY... (e.g. build-old/weft build-var/apps/cli/weft build/apps/cli/weft);
+# Usage: bench/gpu/fused_variants.sh BINARY... (e.g. build-old/weft build-var/apps/cli/weft build/apps/cli/weft);
 # this session's runs: the substep-record prefetch and paired loads (gpu_fused), then packed records
 # and slot offsets from the read-only view (gpu_regs).
 set -u

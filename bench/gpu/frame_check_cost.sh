@@ -4,7 +4,7 @@
 # xpbd 1024^2 1x10; GPU timestamps, medians of 500 / 200 frames) and the CPU (the xpbd,
 # compute-cloth and spring-mesh presets and xpbd 256^2 10x1 on each thread count of CPU_THREADS),
 # OLD and NEW interleaved, ROUNDS rounds; then each case's median over the rounds, NEW / OLD.
-#   bench/gpu/check_cost.sh OLD NEW [ROUNDS]      (CPU_THREADS="1 16" by default; GPU=0 skips the GPU)
+#   bench/gpu/frame_check_cost.sh OLD NEW [ROUNDS]      (CPU_THREADS="1 16" by default; GPU=0 skips the GPU)
 set -u
 old=$1 new=$2 rounds=${3:-3}
 threads=${CPU_THREADS:-1 16} gpu=${GPU:-1}
