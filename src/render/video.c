@@ -55,41 +55,31 @@ static void SetError(char* error, int errorSize, const char* format, const char*
 		snprintf(error, (size_t)errorSize, format, a, b);
 }
 
-// An executable `name` in a PATH directory.
-static bool OnPath(const char* name)
+// Whether `ffmpeg -version` runs and exits 0: posix_spawnp searches PATH itself, so the library
+// reads no environment of its own.
+bool wfVideoAvailable(void)
 {
-	const char* path = getenv("PATH");
-	if (path == NULL)
-		path = "/usr/bin:/bin";
-	char candidate[4096];
-	while (*path != '\0') {
-		const char* end = strchr(path, ':');
-		size_t n = end != NULL ? (size_t)(end - path) : strlen(path);
-		if (n > 0 && n + strlen(name) + 2 < sizeof candidate) {
-			memcpy(candidate, path, n);
-			candidate[n] = '/';
-			strcpy(candidate + n + 1, name);
-			if (access(candidate, X_OK) == 0)
-				return true;
-		}
-		path += n;
-		if (*path == ':')
-			path++;
+	posix_spawn_file_actions_t actions;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	char* argv[] = {"ffmpeg", "-version", NULL};
+	pid_t pid = 0;
+	int rc = posix_spawnp(&pid, "ffmpeg", &actions, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (rc != 0)
+		return false;
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
 	}
-	return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
-
-bool wfVideoAvailable(void) { return OnPath("ffmpeg"); }
 
 wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* error, int errorSize)
 {
 	if (path == NULL || width < 2 || height < 2 || fps < 1 || fps > 1000) {
 		SetError(error, errorSize, "%s%s: wfVideoOpen needs a path, a size of at least 2x2 and fps in [1, 1000]",
 			path != NULL ? path : "(null)", "");
-		return NULL;
-	}
-	if (!OnPath("ffmpeg")) {
-		SetError(error, errorSize, "%s: cannot write the video: the `ffmpeg` command is not installed (not found on PATH)%s", path, "");
 		return NULL;
 	}
 	char why[512];
@@ -127,7 +117,7 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 		SetError(error, errorSize, "%s: not a file name, or too long%s", path, "");
 		free(v->temp);
 		v->temp = NULL;
-		wfVideoDestroy(v);
+		wfDestroyVideo(v);
 		return NULL;
 	}
 
@@ -182,7 +172,7 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 		SetError(error, errorSize, "%s: pipe: %s", path, strerror(errno));
 		if (inPlace >= 0)
 			close(inPlace);
-		wfVideoDestroy(v);
+		wfDestroyVideo(v);
 		return NULL;
 	}
 	posix_spawn_file_actions_t actions;
@@ -210,8 +200,11 @@ wfVideo* wfVideoOpen(const char* path, int width, int height, int fps, char* err
 		close(fds[1]);
 		close(errFds[0]);
 		v->pid = 0;
-		SetError(error, errorSize, "%s: cannot start ffmpeg: %s", path, strerror(rc));
-		wfVideoDestroy(v);
+		if (rc == ENOENT)
+			SetError(error, errorSize, "%s: cannot write the video: the `ffmpeg` command is not installed (not found on PATH)%s", path, "");
+		else
+			SetError(error, errorSize, "%s: cannot start ffmpeg: %s", path, strerror(rc));
+		wfDestroyVideo(v);
 		return NULL;
 	}
 	// The write end must not leak into other children.
@@ -387,7 +380,7 @@ wfResult wfVideoClose(wfVideo* v, char* error, int errorSize)
 	return result;
 }
 
-void wfVideoDestroy(wfVideo* v)
+void wfDestroyVideo(wfVideo* v)
 {
 	if (v == NULL)
 		return;
