@@ -59,8 +59,8 @@ foreach(kernel ${_kernels})
   endif()
   add_custom_command(
     OUTPUT ${_out}
-    COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
-    DEPENDS ${_src} ${_shader_dir}/common.glsl ${_shader_dir}/shared.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
+    COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num -I ${PROJECT_SOURCE_DIR}/src/gpu ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
+    DEPENDS ${_src} ${_shader_dir}/common.glsl ${PROJECT_SOURCE_DIR}/src/gpu/kernel_abi.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
       ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
     DEPFILE ${_out}.d
     COMMENT "glslc ${kernel}.comp"
@@ -72,6 +72,8 @@ add_custom_target(weft_vk_shaders DEPENDS ${_outputs})
 set(WEFT_VULKAN_SOURCES
   src/vulkan/vk_device.c
   src/vulkan/vk_backend.c
+  src/vulkan/vk_cloth.c
+  src/vulkan/vk_record.c
   src/vulkan/vk_interop.c)
 set(WEFT_VULKAN_INCLUDES ${WEFT_VULKAN_INCLUDE_DIR} ${_spv_dir})
 set(WEFT_VULKAN_DEFINES WEFT_HAVE_VULKAN)

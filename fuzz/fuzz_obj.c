@@ -51,6 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			wfDestroyCloth(id);
 		}
 	}
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	return 0;
 }

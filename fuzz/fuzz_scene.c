@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			(void)sum;
 		}
 		(void)wfScene_GetFrames(scene);
-		wfScene_Destroy(scene);
+		wfDestroyScene(scene);
 	} else if (memchr(error, 0, sizeof error) == NULL) {
 		abort(); // the message must be terminated within its buffer
 	}

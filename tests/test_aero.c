@@ -272,7 +272,7 @@ WF_TEST(aero_air_shares_follow_the_model)
 	ENSURE_NEAR(cyl.restPositions[0].w, 2.0 * cyl.restPositions[24].w, 1e-5);
 	ENSURE_LE(AirShareMiss(&cyl), 1e-6);
 	wfFreeModel(&cyl);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	// Torn.
 	static wfVec3 p[4 * 144], q[4 * 144];
 	int count = 0;
@@ -373,6 +373,6 @@ WF_TEST(aero_def_errors)
 	ENSURE(scene != NULL);
 	wfWorldDef fromScene = wfScene_GetWorldDef(scene);
 	ENSURE(fromScene.aero.drag == 1.5f && fromScene.aero.airVelocity.z == 3.0f && fromScene.aero.density == 1.2f);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return 0;
 }

@@ -215,7 +215,7 @@ static bool MoveGrabBad(Fixture* f)
 	X(wfScene_Load(NULL, NULL, 0) == NULL) \
 	X(wfScene_Parse(NULL, "x.json", f->error, sizeof f->error) == NULL && strstr(f->error, "no text") != NULL) \
 	X(wfScene_Parse("{\"frames\": [", NULL, NULL, 0) == NULL) \
-	X((wfScene_Destroy(NULL), true)) \
+	X((wfDestroyScene(NULL), true)) \
 	X(SameDef(wfScene_GetWorldDef(NULL), wfDefaultWorldDef())) \
 	X(wfScene_GetClothCount(NULL) == 0) \
 	X(wfScene_GetClothDef(NULL, 0).cols == wfDefaultClothDef().cols) \

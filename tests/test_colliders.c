@@ -330,7 +330,7 @@ WF_TEST(scene_colliders)
 		(double)k.rotation.w);
 	ENSURE(fabsf(k.rotation.z - 0.70710678f) < 1e-6f && fabsf(k.rotation.w - 0.70710678f) < 1e-6f);
 	ENSURE(wfScene_GetColliderDef(scene, 1).type == WF_COLLIDER_PLANE);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	static const struct {
 		const char* json;
 		const char* message;
@@ -417,7 +417,7 @@ WF_TEST(collider_keyframes)
 	wfColliderDef sk = wfScene_GetColliderDef(scene, 0);
 	ENSURE(sk.keyCount == 2 && sk.keys[1].time == 2.0f && sk.keys[1].position.x == 1.0f && sk.loop &&
 		sk.interpolation == WF_INTERPOLATE_SMOOTHSTEP && fabsf(sk.keys[1].rotation.y - 0.70710678f) < 1e-6f);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	ENSURE(wfScene_Parse("{\"colliders\": [{\"keys\": [{\"time\": 1}, {\"tme\": 2}]}]}", "k.json", err, sizeof err) == NULL);
 	fprintf(stderr, "  %s\n", err);
 	ENSURE(strncmp(err, "k.json: colliders[0].keys[1].tme: unknown key", 45) == 0);

@@ -176,7 +176,7 @@ static double SpringMeshAgainstDocument(wfJacobiWeights weights, int frames, dou
 	wfVec3* p = (wfVec3*)malloc((size_t)n * sizeof(wfVec3));
 	wfCloth_ReadPositions(id, p, n);
 	double worst = DocDistance(&doc, p);
-	fprintf(stderr, "  %s weights: start %.3g m apart", weights == WF_JACOBI_DOCUMENT ? "document" : "symmetric", worst);
+	fprintf(stderr, "  %s weights: start %.3g m apart", weights == WF_JACOBI_DEGREE ? "degree" : "symmetric", worst);
 	for (int f = 0; f < frames; ++f) {
 		wfWorld_Step(w);
 		DocFrame(&doc, 1.0 / 60.0, wd.step.substeps, wd.step.iterations, 9.8, cd.material.relaxation, cd.material.retention);
@@ -204,7 +204,7 @@ static double SpringMeshAgainstDocument(wfJacobiWeights weights, int frames, dou
 WF_TEST(spring_mesh_matches_document_solver)
 {
 	double hang = 0.0;
-	double doc = SpringMeshAgainstDocument(WF_JACOBI_DOCUMENT, 60, &hang);
+	double doc = SpringMeshAgainstDocument(WF_JACOBI_DEGREE, 60, &hang);
 	ENSURE(doc >= 0.0);
 	ENSURE_LE(doc, 2e-4);
 	ENSURE_LE(fabs(hang), 2e-5);
@@ -349,7 +349,7 @@ WF_TEST(jacobi_two_particles_converge)
 		wfClothDef cd = wfDefaultClothDef();
 		cd.cols = 2;
 		cd.rows = 1;
-		cd.jacobiWeights = WF_JACOBI_DOCUMENT;
+		cd.jacobiWeights = WF_JACOBI_DEGREE;
 		cd.material.relaxation = 0.9f;
 		cd.material.retention = 0.0f;
 		wfClothId id = wfCreateCloth(w, &cd);

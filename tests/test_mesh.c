@@ -40,7 +40,7 @@ WF_TEST(obj_index_forms)
 		ENSURE(d.indices[k] == expect[k]);
 	ENSURE(d.cornerUVs != NULL && d.cornerUVs[2] == 0.0f && d.cornerUVs[3] == 1.0f); // corner 2: vt 4 = (0, 1)
 	ENSURE(d.uvs[2 * 2 + 0] == 1.0f && d.uvs[2 * 2 + 1] == 1.0f);                    // vertex 3: vt 3
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	fprintf(stderr, "  ok v/vt/vn, v//vn, negative and v/vt corners read as 5 vertices, 4 faces\n");
 	return 0;
 }
@@ -77,7 +77,7 @@ WF_TEST(obj_seam_welded_uv_kept)
 	ENSURE(wfCloth_ReadCornerUVs(id, uv, 4 * 6) == WF_OK);
 	ENSURE(uv[2 * 6 + 0] == 0.6f); // the second quad's first corner
 	wfDestroyWorld(w);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	return 0;
 }
 
@@ -88,7 +88,7 @@ WF_TEST(obj_polygon_and_holes)
 	ENSURE(mesh != NULL);
 	wfMeshDef d = wfMesh_GetDef(mesh);
 	ENSURE(d.faceCount == 3 && d.faceSizes[0] == 3 && d.indices[3] == 0 && d.indices[4] == 2 && d.indices[5] == 3);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	// A 4 x 4 quad grid with its middle quad missing: 16 vertices, 8 faces, all used.
 	char text[2048];
 	int k = 0;
@@ -104,7 +104,7 @@ WF_TEST(obj_polygon_and_holes)
 	ENSURE(mesh != NULL);
 	d = wfMesh_GetDef(mesh);
 	ENSURE(d.vertexCount == 16 && d.faceCount == 8);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	fprintf(stderr, "  ok pentagon -> 3 triangles; a quad grid with a hole -> 16 vertices, 8 faces\n");
 	return 0;
 }
@@ -147,7 +147,7 @@ WF_TEST(obj_bad_files)
 	ENSURE(strstr(err, "/nonexistent/cloth.obj: cannot open") != NULL);
 	ENSURE(wfMesh_ParseObj(NULL, "x", NULL, 0) == NULL);
 	ENSURE(wfMesh_LoadObj(NULL, NULL, 0) == NULL);
-	wfMesh_Destroy(NULL);
+	wfDestroyMesh(NULL);
 	return 0;
 }
 
@@ -299,7 +299,7 @@ static int MeshEqualsGrid(wfSolverType solver, double tolerance)
 	free(p);
 	free(q);
 	wfDestroyWorld(w);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	return 0;
 }
 
@@ -375,7 +375,7 @@ WF_TEST(mesh_coloring_counts)
 		ENSURE(m.colorCount <= plain);
 		ENSURE(m.colorCount >= m.maxDegree && m.colorCount <= 2 * m.maxDegree - 1);
 		wfFreeModel(&m);
-		wfMesh_Destroy(mesh);
+		wfDestroyMesh(mesh);
 	}
 	return 0;
 }
@@ -420,7 +420,7 @@ static int Skirt(wfSolverType solver)
 	ENSURE(st.sphereClearance > -0.01f);
 	ENSURE_LE(st.maxStrain, 0.25);
 	wfDestroyWorld(w);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	return 0;
 }
 
@@ -504,7 +504,7 @@ WF_TEST(scene_mesh_file_and_transform)
 	ENSURE(w != NULL);
 	ENSURE(!wfClothId_IsNull(wfCreateCloth(w, &cd)));
 	wfDestroyWorld(w);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 
 	static const struct {
 		const char* json;
@@ -580,6 +580,6 @@ WF_TEST(mesh_grid_obj_same_colouring_same_bits)
 	fprintf(stderr, "  recoloured with the grid's scheme: 60 XPBD frames, the same bits as the grid (bottom corner y %.6f)\n",
 		(double)p[n - 1].y);
 	wfDestroyWorld(w);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	return 0;
 }

@@ -507,7 +507,7 @@ WF_TEST(scene_mesh_collider)
 	wfWorld* w = wfTestCreateWorld(&wd, NULL, 0);
 	wfColliderId id = wfCreateCollider(w, &k);
 	ENSURE(!wfColliderId_IsNull(id));
-	wfScene_Destroy(scene); // the collider keeps its copies
+	wfDestroyScene(scene); // the collider keeps its copies
 	for (int f = 0; f < 30; ++f)
 		ENSURE(wfWorld_Step(w) == WF_OK);
 	wfVec3 v[4];
@@ -529,7 +529,7 @@ WF_TEST(scene_mesh_collider)
 	wfClothId cloth = wfCreateCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(cloth) && wfCloth_GetAttachments(cloth, NULL, 0) == 4);
 	wfDestroyWorld(w);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 
 	static const struct {
 		const char* json;
@@ -745,7 +745,7 @@ WF_TEST(mesh_character_scene)
 	wfClothDef cd = wfScene_GetClothDef(scene, 0);
 	wfClothId dress = wfCreateCloth(w, &cd);
 	ENSURE(!wfClothId_IsNull(dress));
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	wfClothInfo info;
 	ENSURE(wfCloth_GetInfo(dress, &info) == WF_OK && info.particleCount == 20000);
 	ENSURE(wfCollider_GetMeshTriangles(body, NULL, 0) == 7584 && wfCloth_GetAttachments(dress, NULL, 0) == 200);

@@ -844,7 +844,7 @@ WF_TEST(tile_order_cpu)
 			id[r] = TileOrderCloth(presets[p], cols, runs[r].order, runs[r].threads, runs[r].simd, &w[r]);
 			ENSURE(!wfClothId_IsNull(id[r]));
 			wfClothInfo info;
-			ENSURE(wfCloth_GetInfo(id[r], &info) == WF_OK && info.tileSize == (runs[r].order == WF_ORDER_TILES ? WF_VK_XPBD_TILE : 0));
+			ENSURE(wfCloth_GetInfo(id[r], &info) == WF_OK && info.tileSize == (runs[r].order == WF_ORDER_TILES ? WF_GPU_XPBD_TILE : 0));
 		}
 		wfVec3* out[4];
 		for (int r = 0; r < 4; ++r)
@@ -994,7 +994,7 @@ static wfWarnings RunScene(const char* path, const char* preset, int frames, int
 		clothCount = wfScene_GetClothCount(scene);
 		colliderCount = wfScene_GetColliderCount(scene);
 		if (clothCount > 16 || colliderCount > 16) {
-			wfScene_Destroy(scene);
+			wfDestroyScene(scene);
 			return none;
 		}
 		for (int i = 0; i < clothCount; ++i)
@@ -1004,7 +1004,7 @@ static wfWarnings RunScene(const char* path, const char* preset, int frames, int
 	}
 	wfWorld* w = wfTestMakeWorld(wd);
 	if (w == NULL) {
-		wfScene_Destroy(scene);
+		wfDestroyScene(scene);
 		return none;
 	}
 	*particles = 0;
@@ -1021,7 +1021,7 @@ static wfWarnings RunScene(const char* path, const char* preset, int frames, int
 	wfWarnings warn = wfWorld_GetWarnings(w);
 	*exact = w->motionExactFrames;
 	wfDestroyWorld(w);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return warn;
 }
 

@@ -642,7 +642,7 @@ static int SceneCrossingsSelf(const char* file, int self, int stride, bool point
 	wfWarnings warn = wfWorld_GetWarnings(w);
 	ENSURE(warn.unstable == 0 && warn.nonFinite == 0);
 	wfDestroyWorld(w);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return 0;
 }
 

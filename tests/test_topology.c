@@ -151,7 +151,7 @@ WF_TEST(chain_and_partial_families)
 WF_TEST(tile_order_tiles_independent)
 {
 	const int sizes[][2] = {{37, 29}, {16, 16}, {64, 64}, {17, 3}, {3, 40}, {33, 17}, {1, 20}, {130, 97}};
-	const int t = WF_VK_XPBD_TILE;
+	const int t = WF_GPU_XPBD_TILE;
 	int tilesSeen = 0;
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
 		const int cols = sizes[s][0], rows = sizes[s][1], n = cols * rows;
@@ -216,7 +216,7 @@ WF_TEST(tile_order_tiles_independent)
 		ENSURE_NEAR(outside, 0, 0);
 		ENSURE_NEAR(clashes, 0, 0);
 		ENSURE_LE(most, t * t / 2); // xpbd_tiled.comp: one constraint of a colour per invocation
-		ENSURE_LE(t * t / 2, WF_VK_XPBD_TILE_GROUP);
+		ENSURE_LE(t * t / 2, WF_GPU_XPBD_TILE_GROUP);
 		wfFreeModel(&tiled);
 		wfFreeModel(&plain);
 	}

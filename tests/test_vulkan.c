@@ -365,7 +365,7 @@ static int CompareMesh(wfSolverType solver, wfFusedPath path)
 	const double worst = StepBoth(cpu, gpu, 20, &a, &b, &md.vertexCount, 1);
 	const bool fused = wfWorld_GetStepProfile(gpu).dispatches == 1;
 	fprintf(stderr, "  %s mesh, %s path: CPU-GPU %.3g m\n", wfSolverName(solver), fused ? "fused" : "per-range", worst);
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	ENSURE(fused == (path == WF_FUSED_ALWAYS));
 	ENSURE_LE(worst, Slack(1e-4 * 0.6));
 	return EndBoth(cpu, gpu);
@@ -507,7 +507,7 @@ static int CompareAero(wfSolverType solver)
 	ENSURE(p[15].z > 0.05f); // the wind blows the flag out of its plane
 	ENSURE(wfWorld_GetStepProfile(gpu).dispatches > 2);
 	ENSURE_LE(worst, Slack(1e-4 * 2.0));
-	wfMesh_Destroy(mesh);
+	wfDestroyMesh(mesh);
 	return EndBoth(cpu, gpu);
 }
 
@@ -1387,7 +1387,7 @@ static int Tiled(TiledCase t)
 		}
 	} else {
 		replaced = t.substeps * (wd.step.iterations + 2); // predict, the sweeps, finish
-		int most = WF_VK_TILE_JACOBI_HALO / (wd.step.iterations * (cd.bending ? 2 : 1));
+		int most = WF_GPU_TILE_JACOBI_HALO / (wd.step.iterations * (cd.bending ? 2 : 1));
 		most = t.most < most ? t.most : most;
 		chunks = (t.substeps + most - 1) / most;
 		chunks += chunks & 1;
@@ -1416,8 +1416,8 @@ WF_TEST(vk_jacobi_tiled_spring_mesh) { return Tiled((TiledCase){"spring-mesh", 5
 WF_TEST(vk_jacobi_tiled_uneven) { return Tiled((TiledCase){"spring-mesh", 23, 37, 6, 3, 99, 6, true, true, 0.0f}); }
 WF_TEST(vk_jacobi_tiled_small) { return Tiled((TiledCase){"spring-mesh", 9, 7, 6, 1, 2, 6, false, false, 0.0f}); }
 
-// Past WF_VK_TILE_MAX_PARTICLES (16 384) springs keep a dispatch per substep, past
-// WF_VK_TILE_JACOBI_MAX_PARTICLES (9 216) Jacobi a dispatch per stage (the tiles lose there), and so
+// Past WF_GPU_TILE_MAX_PARTICLES (16 384) springs keep a dispatch per substep, past
+// WF_GPU_TILE_JACOBI_MAX_PARTICLES (9 216) Jacobi a dispatch per stage (the tiles lose there), and so
 // does a cloth with drag and lift (they need the whole cloth between substeps). Left to itself the
 // backend takes tiles on a GPU and none on a CPU device.
 WF_TEST(vk_tiles_only_where_they_win)
@@ -1510,7 +1510,7 @@ static int XpbdTiles(XpbdTileCase t)
 	for (int k = 0; k < 5; ++k) {
 		id[k] = wfCreateCloth(w[k], &cd);
 		ENSURE(!wfClothId_IsNull(id[k]));
-		ENSURE(wfGetCloth(id[k])->model.tileSize == (k < 3 ? WF_VK_XPBD_TILE : 0));
+		ENSURE(wfGetCloth(id[k])->model.tileSize == (k < 3 ? WF_GPU_XPBD_TILE : 0));
 	}
 	const wfClothModel* m = &wfGetCloth(id[2])->model;
 	int ranges = 0, tileColours = 0;
@@ -1712,7 +1712,7 @@ WF_TEST(vk_scenes_same_state_hash)
 			wfDestroyWorld(cpu.world);
 		if (gpu.world != NULL)
 			wfDestroyWorld(gpu.world);
-		wfScene_Destroy(scene);
+		wfDestroyScene(scene);
 	}
 	closedir(dir);
 	fprintf(stderr, "  %d scenes stepped on both backends\n", scenes);

@@ -65,7 +65,7 @@ static int FusedAgainstCpu(const char* preset, wfSolverType solver, int cols, in
 	const wfVkContext* ctx = (const wfVkContext*)gpu->backendData;
 	fprintf(stderr, "  %s/%s %d x %d, %d substeps x %d iterations, %d frames: %d dispatch(es)/frame, positions in %s, worst %.3g\n", preset,
 		wfSolverName(solver), cols, rows, wd.step.substeps, wd.step.iterations, frames, prof.dispatches,
-		3u * (uint32_t)(cols * rows) <= ctx->fusedSharedFloats - WF_VK_FUSED_SHARED_WORDS ? "shared memory" : "buffers", worst);
+		3u * (uint32_t)(cols * rows) <= ctx->fusedSharedFloats - WF_GPU_FUSED_SHARED_WORDS ? "shared memory" : "buffers", worst);
 	ENSURE(prof.dispatches == 1 && ctx->fusedClothsPerFrame == 1);
 	wfWarnings wg = wfWorld_GetWarnings(gpu), wc = wfWorld_GetWarnings(cpu);
 	ENSURE(wc.nonFinite == wg.nonFinite && wc.unstable == wg.unstable);

@@ -276,7 +276,7 @@ export async function loadWeft(bytes) {
           const arr = sizes.map((k, j) => new Uint32Array(memory.buffer.slice(ptrs[j], ptrs[j] + 4 * k)));
           ptrs.forEach((p) => x.wfw_free(p));
           return {
-            particles: np, constraints: m, colors, triangles: tri, jacobiDocument: s[5] !== 0, maxDegree: s[6], tethers: s[8] !== 0,
+            particles: np, constraints: m, colors, triangles: tri, jacobiDegree: s[5] !== 0, maxDegree: s[6], tethers: s[8] !== 0,
             con: arr[0], adjStart: arr[1], adj: arr[2], jacobiWeight: new Float32Array(arr[3].buffer),
             triStart: arr[4], triList: arr[5], indices: arr[6], solveRange: arr[7],
           };

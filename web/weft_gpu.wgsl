@@ -2,7 +2,7 @@
 // float operations in the same order, so that an IEEE device (SwiftShader, like lavapipe natively)
 // gives the CPU solver's bits. WGSL has no `precise`; none of these expressions is contracted by
 // Tint or SwiftShader (tests/web/page_test.mjs checks the bits).
-// Bindings and structs mirror src/vulkan/shaders/shared.h (binding numbers too); each entry point's
+// Bindings and structs mirror src/gpu/kernel_abi.h (binding numbers too); each entry point's
 // layout ("auto") holds only the buffers it uses.
 
 const GROUP_SIZE = 128u;
@@ -11,7 +11,7 @@ const FLAG_SPHERE = 1u;
 const FLAG_FLOOR = 2u;
 const FLAG_STOP = 4u;
 const FLAG_WAVE = 8u;
-const FLAG_JACOBI_DOCUMENT = 16u;
+const FLAG_JACOBI_DEGREE = 16u;
 const FLAG_AERO = 32u; // drag and lift: the substep's aerodynamic acceleration is in prev (aero)
 const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
@@ -19,7 +19,7 @@ const PUSH_SHIFT = 8u;
 const PUSH_TETHER = 32u;     // predict: only the tethers (wfCpuTethers)
 const PUSH_TETHER_VEL = 64u; // with PUSH_TETHER: the outward velocity removed too (springs)
 
-// wfVkClothParams, field by field.
+// wfGpuClothParams, field by field.
 struct Shape { base: vec4f, size: vec4f, halfExtents: vec4f }
 struct ClothParams {
   gravity: vec4f, windDir: vec4f, grabTarget: vec4f, alphaTilde: vec4f, aero: vec4f, aeroCoeff: vec4f,
@@ -33,7 +33,7 @@ struct ClothParams {
 }
 struct Substep { sphereMotion: vec4f, sphereVel: vec4f, accel: vec4f }
 const MAX_SUBSTEPS = 4096u;
-// The colliders' records follow the substeps' (shared.h's WF_VK_FRAME_RECORDS): two a collider a
+// The colliders' records follow the substeps' (kernel_abi.h's WF_GPU_FRAME_RECORDS): two a collider a
 // substep, S[MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
 const MAX_SHAPE_STEPS = 2048u;
 const FRAME_RECORDS = MAX_SUBSTEPS + 2u * MAX_SHAPE_STEPS;
@@ -60,7 +60,7 @@ struct Push { lo: u32, count: u32, substep: u32, flags: u32 }
 @group(0) @binding(13) var<storage, read> triStart: array<u32>;
 @group(0) @binding(14) var<storage, read> triList: array<u32>;
 @group(0) @binding(15) var<storage, read> indices: array<u32>;
-// The frame check's results (wfVkStatus): first bad particles, the reference particle, the energy
+// The frame check's results (wfGpuStatus): first bad particles, the reference particle, the energy
 // pre-test's sums (gain, start kinetic energy per unit mass, magnitude, free particles).
 struct Status { firstNonFinite: atomic<u32>, firstUnstable: atomic<u32>, firstUnstableInContact: atomic<u32>,
                 firstTunnelled: atomic<u32>, reference: vec4f, energy: vec4f }
@@ -245,7 +245,7 @@ fn collide(x: ptr<function, vec4f>, v: ptr<function, vec4f>, substep: u32) {
   }
   if ((F.P.flags & FLAG_FLOOR) != 0u && (*x).y < F.P.floorY) {
     (*x).y = F.P.floorY;
-    respond(v, F.P.floor.x, F.P.floor.y, F.P.floor.z, F.P.floor.www); // not constants: see shared.h
+    respond(v, F.P.floor.x, F.P.floor.y, F.P.floor.z, F.P.floor.www); // not constants: see kernel_abi.h
   }
   for (var k = 0u; k < F.P.shapeCount; k++) {
     collideShape(x, v, substep, k);
@@ -451,7 +451,7 @@ fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
   var cx = 0.0;
   var cy = 0.0;
   var cz = 0.0;
-  let document = (F.P.flags & FLAG_JACOBI_DOCUMENT) != 0u;
+  let byDegree = (F.P.flags & FLAG_JACOBI_DEGREE) != 0u;
   let lo = adjStart[i];
   let hi = adjStart[i + 1u];
   for (var e = lo; e < hi; e++) {
@@ -465,7 +465,7 @@ fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
       continue;
     }
     var f = 1.0;
-    if (!document) {
+    if (!byDegree) {
       f = 2.0 * xi.w / (xi.w + xj.w);
     }
     let gain = jacobiWeight[kj.x] * f * (len - bitcast<f32>(con[kj.x].z)) / len;
@@ -473,9 +473,9 @@ fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
     cy += gain * dy;
     cz += gain * dz;
   }
-  // wfCpuJacobiSubstep's per-particle factor: s / deg(i) (document) or s.
+  // wfCpuJacobiSubstep's per-particle factor: s / deg(i) (degree weights) or s.
   var s = F.P.relaxation;
-  if (document) {
+  if (byDegree) {
     s = select(0.0, F.P.relaxation / f32(hi - lo), hi > lo);
   }
   posAlt[i] = vec4f(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);

@@ -115,7 +115,7 @@ WF_WASM_EXPORT(wfw_create_scene) WfwWorld* wfwCreateScene(const char* text, int 
 			w = NULL;
 		}
 	}
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return w;
 }
 
@@ -397,9 +397,9 @@ WF_WASM_EXPORT(wfw_constraints) int wfwConstraints(WfwWorld* w, uint32_t* pairs,
 // it does for the Vulkan backend: it builds the model (constraints sorted by colour, colour ranges,
 // adjacency, triangle incidence), keeps the clock and the cloth's local frame, and computes the
 // live values of every frame and substep with the CPU solvers' expressions. The layouts are the
-// Vulkan backend's (src/vulkan/shaders/shared.h), which the WGSL structs mirror field by field.
+// Vulkan backend's (src/gpu/kernel_abi.h), which the WGSL structs mirror field by field.
 // Nothing here is grid-specific: any model the core builds (a triangle mesh too) runs.
-#include "vulkan/shaders/shared.h"
+#include "gpu/kernel_abi.h"
 
 // out: [particles, constraints, colours, triangles, adjacency entries, jacobi document, max degree,
 // solve ranges, tethers (1: the constraint array has a tether record per particle after them)]
@@ -410,7 +410,7 @@ WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
 		return -1;
 	const wfClothModel* m = &c->model;
 	const int32_t v[9] = {m->particleCount, m->constraintCount, m->colorCount, m->triangleCount, m->adjStart[m->particleCount],
-		m->jacobiDocument ? 1 : 0, m->maxDegree, m->solveRangeCount, m->tethers != NULL ? 1 : 0};
+		m->jacobiDegree ? 1 : 0, m->maxDegree, m->solveRangeCount, m->tethers != NULL ? 1 : 0};
 	memcpy(out, v, sizeof v);
 	return 0;
 }
@@ -478,15 +478,15 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 }
 
 // The bytes of the frame buffer for the next frame, after the core's frame start with the
-// reference particle the GPU left (local xyz): wfVkClothParams, WF_VK_FRAME_RECORDS wfVkSubstep
+// reference particle the GPU left (local xyz): wfGpuClothParams, WF_GPU_FRAME_RECORDS wfGpuSubstep
 // records (the first `substeps` written, then the colliders' two per substep after
-// WF_VK_MAX_SUBSTEPS), with the values vk_backend.c's WriteFrame and WriteSubsteps compute; then,
+// WF_MAX_SUBSTEPS), with the values vk_backend.c's WriteFrame and WriteSubsteps compute; then,
 // for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
 // column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
 // core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
 static bool WaveWind(const WfwWorld* w) { return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE; }
 
-static size_t WaveOffset(void) { return sizeof(wfVkClothParams) + WF_VK_FRAME_RECORDS * sizeof(wfVkSubstep); }
+static size_t WaveOffset(void) { return sizeof(wfGpuClothParams) + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep); }
 
 // The frame buffer's size for the current step def.
 WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
@@ -499,8 +499,6 @@ WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
 	return (int)(WaveOffset() + wave);
 }
 
-static wfVkVec4 V4(wfVec3 v, float w) { return (wfVkVec4){v.x, v.y, v.z, w}; }
-
 WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, float rz, void* out)
 {
 	wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
@@ -512,68 +510,24 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	c->reference = (wfVec3){rx, ry, rz};
 	wfClothBeginFrame(world, c);
 	wfCollidersBeginFrame(world, &p);
-	const float h = p.h;
-	const wfMaterial* m = &c->material;
-	const wfVec3 d = p.wind.direction;
-	wfVkClothParams cp;
-	memset(&cp, 0, sizeof cp);
-	cp.gravity = V4(p.gravity, 0.0f);
-	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
-	cp.grabTarget = V4(c->local.grabTarget, 0.0f);
-	cp.shift = V4(c->local.shift, 0.0f);
-	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
-	cp.maxSpeed = world->def.maxSpeed;
-	const wfVec3 band = wfContactBand(c, &p);
-	cp.contactBand = (wfVkVec4){band.x, band.y, p.sphere.radius, 0.0f}; // z: the tunnelling test's radius
-	cp.aero = V4(p.aero.airVelocity, 0.5f * p.aero.density);
-	cp.aeroCoeff = (wfVkVec4){p.aero.drag, p.aero.lift, 3.0f, 0.0f}; // z: WGSL's divisor 3, not a constant there (aero)
-	cp.floor = (wfVkVec4){0.0f, 1.0f, 0.0f, 0.0f};
-	cp.alphaTilde = (wfVkVec4){m->stretchCompliance / (h * h), m->shearCompliance / (h * h), m->bendCompliance / (h * h), 0.0f};
-	cp.h = h;
-	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
-	cp.damping = m->damping;
-	cp.mass = m->mass;
-	cp.stiffness = m->stiffness;
-	cp.springDamping = m->springDamping;
-	cp.relaxation = m->relaxation;
-	cp.windStrength = p.wind.strength;
-	cp.windFrequency = p.wind.frequency;
-	cp.windPhasePerColumn = p.wind.phasePerColumn;
-	cp.sphereR = p.sphere.radius + p.contact.thickness;
-	cp.floorY = c->local.floorHeight + p.contact.thickness;
-	cp.friction = p.contact.friction;
-	cp.flags = (p.sphere.enabled ? WF_VK_FLAG_SPHERE : 0u) | (p.floor.enabled ? WF_VK_FLAG_FLOOR : 0u) |
-		(p.contact.response == WF_CONTACT_STOP ? WF_VK_FLAG_STOP : 0u) | (p.wind.mode == WF_WIND_WAVE ? WF_VK_FLAG_WAVE : 0u) |
-		(c->model.jacobiDocument ? WF_VK_FLAG_JACOBI_DOCUMENT : 0u) | (p.aeroOn ? WF_VK_FLAG_AERO : 0u);
-	cp.grabIndex = c->grabIndex;
-	cp.cols = (uint32_t)c->model.cols;
-	cp.particleCount = (uint32_t)c->model.particleCount;
-	cp.tetherBase = (uint32_t)c->model.constraintCount;
-	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
 	const int shapes = world->colliderFrameCount;
-	if (p.substeps * shapes > WF_VK_MAX_SHAPE_STEPS) {
+	if (p.substeps * shapes > WF_MAX_COLLIDER_STEPS) {
 		snprintf(s_text, sizeof s_text, "%d colliders x %d substeps is more than the %d collider steps a WebGPU frame holds", shapes,
-			p.substeps, WF_VK_MAX_SHAPE_STEPS);
+			p.substeps, WF_MAX_COLLIDER_STEPS);
 		return -1;
 	}
-	cp.shapeCount = (uint32_t)shapes;
-	wfGpuShapes(world, c, &p, cp.shapes);
+	// The records as the Vulkan backend writes them (gpu/frame_records.c), the whole struct: the
+	// WGSL binding covers it.
+	wfGpuClothParams cp;
+	memset(&cp, 0, sizeof cp);
+	wfGpuWriteClothParams(world, c, &p, NULL, &cp);
 	memcpy(out, &cp, sizeof cp);
-	wfVkSubstep* sub = (wfVkSubstep*)((char*)out + sizeof cp);
-	const float invMass = 1.0f / m->mass;
-	for (int s = 0; s < p.substeps && s < WF_VK_MAX_SUBSTEPS; ++s) {
-		wfVkSubstep rec;
-		rec.sphereMotion = V4(wfSphereMotionAt(&p, s), 0.0f);
-		rec.sphereVel = V4(wfSphereVelocityAt(&p, s), 0.0f);
-		rec.accel = V4(wfExternalAccel(&p, s, 0, invMass), (float)(p.time + (double)s * p.h));
-		memcpy(&sub[s], &rec, sizeof rec);
-	}
-	wfGpuShapeSteps(world, &p, sub);
+	wfGpuWriteSubsteps(world, &p, 1.0f / c->material.mass, (wfGpuSubstep*)((char*)out + sizeof cp));
 	if (world->def.step.solver == WF_SOLVER_SPRINGS)
 		wfCheckSpringsStep(world, c, p.h);
 	if (!WaveWind(w)) {
-		const size_t records = shapes > 0 ? (size_t)WF_VK_MAX_SUBSTEPS + 2 * (size_t)(p.substeps * shapes) : (size_t)p.substeps;
-		return (int)(sizeof cp + records * sizeof(wfVkSubstep));
+		const size_t records = shapes > 0 ? (size_t)WF_MAX_SUBSTEPS + 2 * (size_t)(p.substeps * shapes) : (size_t)p.substeps;
+		return (int)(sizeof cp + records * sizeof(wfGpuSubstep));
 	}
 	// wfExternalAccel's wave factor, the same expression.
 	float* wave = (float*)(void*)((char*)out + WaveOffset());
@@ -595,12 +549,12 @@ WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 	if (c == NULL)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
-	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_VK_MAX_SHAPE_STEPS,
+	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_MAX_COLLIDER_STEPS,
 		(d.aero.drag != 0.0f || d.aero.lift != 0.0f) && d.step.solver == WF_SOLVER_SPRINGS, d.selfCollision.enabled,
 		w->world->meshColliderCount > 0};
 	static const char* const names[] = {"room for more than 2048 collider steps a frame (colliders x substeps)",
 		"aerodynamics (drag and lift) on the springs solver", "self-collision", "triangle-mesh colliders"};
-	_Static_assert(WF_VK_MAX_SHAPE_STEPS == 2048, "the message names the limit");
+	_Static_assert(WF_MAX_COLLIDER_STEPS == 2048, "the message names the limit");
 	char what[160] = "";
 	int count = 0;
 	for (int i = 0; i < (int)(sizeof missing / sizeof missing[0]); ++i) {

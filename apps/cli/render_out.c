@@ -27,7 +27,7 @@ struct CliRenderOut {
 static void Free(CliRenderOut* r)
 {
 	if (r->video != NULL)
-		wfVideoDestroy(r->video);
+		wfDestroyVideo(r->video);
 	if (r->renderer != NULL)
 		wfDestroyRenderer(r->renderer);
 	free(r->rgba);
@@ -204,7 +204,7 @@ int CliRenderClose(CliRenderOut* r, bool keep, bool quiet, char* kept, size_t ke
 		wfVideo* video = r->video;
 		r->video = NULL;
 		if (!keep || r->videoFrames == 0) {
-			wfVideoDestroy(video);
+			wfDestroyVideo(video);
 		} else if (wfVideoClose(video, error, sizeof error) != WF_OK) {
 			fprintf(stderr, "weft run: --video: %s\n", error);
 			code = CLI_EXIT_RUNTIME;

@@ -214,7 +214,7 @@ int CliSimCreate(CliSim* sim, const CliOptions* o, int defaultFrames)
 void CliSimDestroy(CliSim* sim)
 {
 	wfDestroyWorld(sim->world);
-	wfScene_Destroy(sim->scene);
+	wfDestroyScene(sim->scene);
 	free(sim->cloths);
 	memset(sim, 0, sizeof *sim);
 }

@@ -754,7 +754,7 @@ static bool LoadRoot(const Loader* l, const cJSON* root, const char* path)
 		cJSON_Delete(base);
 		return false;
 	}
-	wfScene_Destroy(baseScene);
+	wfDestroyScene(baseScene);
 	cJSON* axisValues[SWEEP_MAX_COLUMNS] = {0};
 	int axisCount = 0;
 	long long total = 0;
@@ -840,7 +840,7 @@ void SweepPlanFree(SweepPlan* plan)
 		cJSON_free(v->sceneText);
 		cJSON_free(v->groupKey);
 		free(v->params);
-		wfScene_Destroy(v->scene);
+		wfDestroyScene(v->scene);
 	}
 	free(plan->variants);
 	plan->variants = NULL;

@@ -150,7 +150,7 @@ int ViewCreateWorld(View* v, const wfVulkanDevice* device)
 void ViewDestroy(View* v)
 {
 	wfDestroyWorld(v->world);
-	wfScene_Destroy(v->scene);
+	wfDestroyScene(v->scene);
 	v->world = NULL;
 	v->scene = NULL;
 }

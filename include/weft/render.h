@@ -224,7 +224,7 @@ WF_API wfResult wfVideoWrite(wfVideo* video, const uint8_t* rgba);
 // Always frees the video. error may be NULL.
 WF_API wfResult wfVideoClose(wfVideo* video, char* error, int errorSize);
 // Throws the video away (no file is left behind).
-WF_API void wfVideoDestroy(wfVideo* video);
+WF_API void wfDestroyVideo(wfVideo* video);
 // True when an `ffmpeg` executable is on PATH.
 WF_API bool wfVideoAvailable(void);
 

@@ -121,7 +121,7 @@ typedef enum wfJacobiWeights {
 	WF_JACOBI_SYMMETRIC = 0, // constraint (i, j) moves i and j by equal and opposite amounts, each
 							 // weighted 1 / max(deg i, deg j) and by 2 w_i / (w_i + w_j): conserves
 							 // linear momentum; next to a pin the free end takes the whole correction
-	WF_JACOBI_DOCUMENT,      // the third document's formula: particle i moves by s / deg(i) times the
+	WF_JACOBI_DEGREE,        // the third document's formula: particle i moves by s / deg(i) times the
 							 // sum of its constraints' full corrections (pinned neighbours count in
 							 // deg(i)); momentum is not conserved where degrees differ (the border)
 } wfJacobiWeights;
@@ -593,7 +593,7 @@ typedef struct wfMesh wfMesh;
 WF_API wfMesh* wfMesh_LoadObj(const char* path, char* error, int errorSize);
 WF_API wfMesh* wfMesh_ParseObj(const char* text, const char* name, char* error, int errorSize);
 WF_API wfMeshDef wfMesh_GetDef(const wfMesh* mesh); // valid while the mesh lives
-WF_API void wfMesh_Destroy(wfMesh* mesh);
+WF_API void wfDestroyMesh(wfMesh* mesh);
 
 // ---------------------------------------------------------------- world
 // Returns NULL on failure and writes the reason into error (if not NULL).
@@ -758,7 +758,7 @@ typedef struct wfScene wfScene;
 WF_API wfScene* wfScene_Load(const char* path, char* error, int errorSize);
 // Parses scene text; `name` is used in messages.
 WF_API wfScene* wfScene_Parse(const char* text, const char* name, char* error, int errorSize);
-WF_API void wfScene_Destroy(wfScene* scene);
+WF_API void wfDestroyScene(wfScene* scene);
 WF_API wfWorldDef wfScene_GetWorldDef(const wfScene* scene);
 WF_API int wfScene_GetClothCount(const wfScene* scene);
 WF_API wfClothDef wfScene_GetClothDef(const wfScene* scene, int index); // pin list owned by the scene

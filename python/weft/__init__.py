@@ -157,7 +157,7 @@ def _mesh_from(ptr):
     try:
         return Mesh._from_c(lib.wfMesh_GetDef(ptr))
     finally:
-        lib.wfMesh_Destroy(ptr)
+        lib.wfDestroyMesh(ptr)
 
 
 def load_obj(path: Union[str, "os.PathLike[str]"]) -> Mesh:
@@ -1002,7 +1002,7 @@ def _scene(ptr, name):
                      for i in range(lib.wfScene_GetColliderCount(ptr))]
         return Scene(world, cloths, lib.wfScene_GetFrames(ptr), name, colliders)
     finally:
-        lib.wfScene_Destroy(ptr)
+        lib.wfDestroyScene(ptr)
 
 
 def load_scene(path: Union[str, "os.PathLike[str]"]) -> Scene:
@@ -1253,8 +1253,8 @@ class Video:
         if ptr == ffi.NULL:
             raise WeftError(ffi.string(err).decode(), "WF_ERROR_IO")
         self._ptr = ptr
-        # Unclosed (an exception, or dropped): the file is abandoned, as wfVideoDestroy does.
-        self._finalizer = weakref.finalize(self, render_lib.wfVideoDestroy, ptr)
+        # Unclosed (an exception, or dropped): the file is abandoned, as wfDestroyVideo does.
+        self._finalizer = weakref.finalize(self, render_lib.wfDestroyVideo, ptr)
 
     def write(self, frame: np.ndarray) -> None:
         """Appends one (h, w, 4) uint8 frame."""

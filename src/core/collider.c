@@ -97,11 +97,11 @@ bool wfValidateColliderDef(const wfColliderDef* d, char* error, int errorSize)
 
 bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps)
 {
-	if (world->backendType != WF_BACKEND_VULKAN || (int64_t)colliders * substeps <= WF_GPU_MAX_COLLIDER_STEPS)
+	if (world->backendType != WF_BACKEND_VULKAN || (int64_t)colliders * substeps <= WF_MAX_COLLIDER_STEPS)
 		return true;
 	wfSetError(world, WF_ERROR_INVALID_ARGUMENT,
 		"colliders x substeps: %d x %d, a Vulkan world holds at most %d collider poses a frame (fewer colliders or substeps)", colliders,
-		substeps, WF_GPU_MAX_COLLIDER_STEPS);
+		substeps, WF_MAX_COLLIDER_STEPS);
 	return false;
 }
 
@@ -529,33 +529,4 @@ void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParam
 	out->halfExtents = f->halfExtents;
 	out->velocity = f->velocity;
 	out->omega = f->omega;
-}
-
-void wfGpuShapes(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, wfVkShape* shapes)
-{
-	for (int k = 0; k < world->colliderFrameCount; ++k) {
-		const wfColliderFrame* f = &world->colliderFrame[k];
-		float base[3];
-		wfShapeBase(world, c, k, base);
-		shapes[k].base = (wfVkVec4){base[0], base[1], base[2], (float)f->type};
-		shapes[k].size = (wfVkVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
-		shapes[k].halfExtents = (wfVkVec4){f->halfExtents.x, f->halfExtents.y, f->halfExtents.z, 0.0f};
-	}
-}
-
-void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* p, wfVkSubstep* sub)
-{
-	const int shapes = world->colliderFrameCount;
-	for (int s = 0; s < p->substeps && shapes > 0; ++s) {
-		for (int k = 0; k < shapes; ++k) {
-			float move[3], a[9];
-			wfShapeStep(world, k, p, s, move, a);
-			const wfColliderFrame* f = &world->colliderFrame[k];
-			const wfVkSubstep rec[2] = {
-				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
-				{{a[6], a[7], a[8], 0.0f}, {f->velocity.x, f->velocity.y, f->velocity.z, 0.0f}, {f->omega.x, f->omega.y, f->omega.z, 0.0f}},
-			};
-			memcpy(&sub[WF_VK_MAX_SUBSTEPS + 2 * (s * shapes + k)], rec, sizeof rec);
-		}
-	}
 }

@@ -31,7 +31,7 @@
 static const wfFieldInfo kStepFields[] = {
 	FIELD(wfStepDef, solver, WF_FIELD_ENUM, NAMES(wfSolverTable, WF_SOLVER_NAMES), DEFAULT(WF_SOLVER_XPBD)),
 	FIELD(wfStepDef, timeStep, WF_FIELD_FLOAT, RANGE(1e-7, 1.0), DEFAULT(1.0 / 60.0), UI(0.0005, 0.05), .flags = WF_FIELD_LOG),
-	FIELD(wfStepDef, substeps, WF_FIELD_INT, RANGE(1, WF_VK_MAX_SUBSTEPS), DEFAULT(10), UI(1, 128)),
+	FIELD(wfStepDef, substeps, WF_FIELD_INT, RANGE(1, WF_MAX_SUBSTEPS), DEFAULT(10), UI(1, 128)),
 	FIELD(wfStepDef, iterations, WF_FIELD_INT, RANGE(1, 1024), DEFAULT(1), UI(1, 32)),
 	FIELD(wfStepDef, order, WF_FIELD_ENUM, NAMES(wfOrderTable, WF_ORDER_NAMES), DEFAULT(WF_ORDER_AUTO),
 		.note = "read when a cloth is created"),

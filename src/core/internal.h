@@ -3,7 +3,7 @@
 #define WEFT_INTERNAL_H
 
 #include "weft/weft.h"
-#include "vulkan/shaders/shared.h" // the numbers the CPU and the kernels share (plain C, no Vulkan header)
+#include "gpu/kernel_abi.h" // the numbers and records the CPU and the kernels share (plain C, no Vulkan header)
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ typedef struct wfClothModel {
 	uint32_t* adjConstraint; // (2 * constraintCount) incident constraint indices, ascending
 	uint32_t* adjOther;      // (2 * constraintCount) the other particle of that constraint
 	float* jacobiWeight;     // (constraintCount) 1 / max(degree(a), degree(b)) (symmetric) or 1 (document)
-	bool jacobiDocument;     // WF_JACOBI_DOCUMENT: no pin factor, particle i scaled by s / degree(i)
+	bool jacobiDegree;       // WF_JACOBI_DEGREE: no pin factor, particle i scaled by s / degree(i)
 	int maxDegree;           // the most constraints at one particle
 	int triangleCount;
 	uint32_t* indices; // (3 * triangleCount) two triangles per cell, counter-clockwise from +normal
@@ -249,11 +249,6 @@ typedef struct wfShape {
 	wfVec3 velocity, omega;
 } wfShape;
 
-// Colliders a cloth sees in one substep (at most WF_MAX_COLLIDERS: a character's limbs).
-#define WF_MAX_COLLIDERS WF_VK_MAX_SHAPES
-// Collider poses a Vulkan frame holds (colliders x substeps).
-#define WF_GPU_MAX_COLLIDER_STEPS WF_VK_MAX_SHAPE_STEPS
-
 struct wfWorld {
 	wfWorldDef def;
 	char lastError[512];
@@ -436,11 +431,23 @@ void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameP
 // displacement from it with the substep's axes.
 void wfShapeBase(const wfWorld* world, const wfCloth* cloth, int k, float base[3]);
 void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* params, int substep, float move[3], float axes[9]);
-// The colliders as a GPU frame holds them (shared.h; Vulkan and WebGPU): shapes[k] as the cloth sees
-// them at the frame start, and per substep and collider two records after the substeps':
-// sub[WF_VK_MAX_SUBSTEPS + 2 (substep count + k)] and the next.
-void wfGpuShapes(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfVkShape* shapes);
-void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* params, wfVkSubstep* sub);
+// XPBD's time-scaled compliance alpha~ = alpha / h^2: one expression for every solver and kernel.
+static inline float wfAlphaTilde(float compliance, float h) { return compliance / (h * h); }
+
+// gpu/frame_records.c: the GPU frame's records (kernel_abi.h), one writer for Vulkan and WebGPU.
+// A cloth's parameters for this frame into `out` (wfGpuClothParamsBytes of them: the shapes in use);
+// `reference` is the frame cloth-against-cloth contact works in (NULL: this cloth's own).
+void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, const double reference[3],
+	wfGpuClothParams* out);
+size_t wfGpuClothParamsBytes(const wfWorld* world);
+// Every substep's clock-dependent values (the same for every cloth: the wave wind's mass dependence
+// is evaluated on the device), then the colliders' steps (wfGpuShapeSteps).
+void wfGpuWriteSubsteps(const wfWorld* world, const wfFrameParams* params, float invMass, wfGpuSubstep* sub);
+// The colliders as a GPU frame holds them: shapes[k] as the cloth sees them at the frame start, and
+// per substep and collider two records after the substeps': sub[WF_MAX_SUBSTEPS + 2 (substep count
+// + k)] and the next.
+void wfGpuShapes(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, wfGpuShape* shapes);
+void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* params, wfGpuSubstep* sub);
 // Whether a world's backend holds this many colliders x substeps (the Vulkan frame's records); sets
 // the error when not.
 bool wfColliderStepsFit(wfWorld* world, int colliders, int substeps);
@@ -528,7 +535,7 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 #define WF_COLLIDER_COOKIE 2046119 // wfColliderDef.internalValue: the def came from wfDefaultColliderDef
 #define WF_MAX_COLLIDER_KEYS 1024  // keyframes of a collider
 
-// frame.c: the local frame and the frame policy.
+// frame_policy.c: the local frame and the frame policy.
 // Before a step: the shift and local environment of the frame from the reference particle.
 void wfClothBeginFrame(const wfWorld* world, wfCloth* cloth);
 // The local environment for the current origin without a shift (statistics between frames).

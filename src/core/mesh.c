@@ -338,7 +338,7 @@ struct wfMesh {
 	float* cornerUVs; // NULL when the file has no vt
 };
 
-void wfMesh_Destroy(wfMesh* mesh)
+void wfDestroyMesh(wfMesh* mesh)
 {
 	if (mesh == NULL)
 		return;
@@ -535,7 +535,7 @@ static wfMesh* Assemble(Reader* r, const int* faceLine)
 		free(keys);
 		free(canonical);
 		free(particle);
-		wfMesh_Destroy(mesh);
+		wfDestroyMesh(mesh);
 		ReadFail(r, "out of memory");
 		return NULL;
 	}
@@ -579,7 +579,7 @@ static wfMesh* Assemble(Reader* r, const int* faceLine)
 		free(canonical);
 		free(particle);
 		free(uvSet);
-		wfMesh_Destroy(mesh);
+		wfDestroyMesh(mesh);
 		ReadFail(r, "out of memory");
 		return NULL;
 	}
@@ -630,7 +630,7 @@ static wfMesh* Assemble(Reader* r, const int* faceLine)
 	free(particle);
 	free(uvSet);
 	if (!ok) {
-		wfMesh_Destroy(mesh);
+		wfDestroyMesh(mesh);
 		return NULL;
 	}
 	return mesh;

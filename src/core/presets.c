@@ -91,7 +91,7 @@ static void FillSpringMesh(wfWorldDef* w, wfClothDef* c)
 	c->height = 55 * 0.12f;
 	c->orientation = WF_ORIENT_VERTICAL;
 	c->origin = (wfVec3){0.0f, 0.0f, 0.0f};
-	c->jacobiWeights = WF_JACOBI_DOCUMENT;
+	c->jacobiWeights = WF_JACOBI_DEGREE;
 	c->jitter = 0.6f;
 	c->material.mass = 1.0f;
 	c->material.relaxation = 0.9f;
@@ -101,9 +101,9 @@ static void FillSpringMesh(wfWorldDef* w, wfClothDef* c)
 }
 
 static const Preset kPresets[] = {
-	{"xpbd", "XPBD, coloured Gauss-Seidel, 48x48 cloth over a moving sphere (first document)", FillXpbd},
-	{"compute-cloth", "explicit springs, 60x60 over a unit sphere, 64 substeps of 0.77 ms (second document)", FillComputeCloth},
-	{"spring-mesh", "small-step PBD with Jacobi sweeps, 56x56 hanging from two corners (third document)", FillSpringMesh},
+	{"xpbd", "XPBD, coloured Gauss-Seidel, 48x48 cloth over a moving sphere", FillXpbd},
+	{"compute-cloth", "explicit springs, 60x60 over a unit sphere, 64 substeps of 0.77 ms", FillComputeCloth},
+	{"spring-mesh", "small-step PBD with Jacobi sweeps, 56x56 hanging from two corners", FillSpringMesh},
 };
 
 #define PRESET_COUNT ((int)(sizeof kPresets / sizeof kPresets[0]))

@@ -650,7 +650,7 @@ static bool ReadKeyShapes(const Parser* p, const cJSON* item, const char* path, 
 			ok = Fail(p, mkey, "its faces join other vertices than the collider's mesh (every shape has its topology)");
 		if (ok)
 			memcpy(*owned + (size_t)i * (size_t)m->vertexCount, def->positions, (size_t)m->vertexCount * sizeof(wfVec3));
-		wfMesh_Destroy(pose.mesh);
+		wfDestroyMesh(pose.mesh);
 		free(pose.positions);
 		if (!ok)
 			return false;
@@ -837,7 +837,7 @@ wfScene* wfScene_Parse(const char* text, const char* name, char* error, int erro
 		Fail(&p, "(file)", "out of memory");
 	cJSON_Delete(root);
 	if (!ok) {
-		wfScene_Destroy(scene);
+		wfDestroyScene(scene);
 		return NULL;
 	}
 	return scene;
@@ -892,7 +892,7 @@ wfScene* wfScene_Load(const char* path, char* error, int errorSize)
 	return scene;
 }
 
-void wfScene_Destroy(wfScene* scene)
+void wfDestroyScene(wfScene* scene)
 {
 	if (scene == NULL)
 		return;
@@ -902,7 +902,7 @@ void wfScene_Destroy(wfScene* scene)
 		free((void*)scene->cloths[i].pinIndices);
 		free((void*)scene->cloths[i].attachIndices);
 		if (scene->meshes != NULL) {
-			wfMesh_Destroy(scene->meshes[i].mesh);
+			wfDestroyMesh(scene->meshes[i].mesh);
 			free(scene->meshes[i].positions);
 		}
 	}
@@ -911,7 +911,7 @@ void wfScene_Destroy(wfScene* scene)
 	free(scene->colliders);
 	for (int i = 0; i < WF_MAX_COLLIDERS; ++i) {
 		free(scene->colliderKeys[i]);
-		wfMesh_Destroy(scene->colliderMeshes[i].mesh);
+		wfDestroyMesh(scene->colliderMeshes[i].mesh);
 		free(scene->colliderMeshes[i].positions);
 		free(scene->colliderKeyShapes[i]);
 	}

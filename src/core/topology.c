@@ -170,11 +170,11 @@ wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int c
 		m->adjOther[fill[b]++] = a;
 	}
 	wfFree(fill);
-	m->jacobiDocument = def->jacobiWeights == WF_JACOBI_DOCUMENT;
+	m->jacobiDegree = def->jacobiWeights == WF_JACOBI_DEGREE;
 	for (int k = 0; k < count; ++k) {
 		uint32_t a = m->constraints[k].a, b = m->constraints[k].b;
 		int da = m->adjStart[a + 1] - m->adjStart[a], db = m->adjStart[b + 1] - m->adjStart[b];
-		m->jacobiWeight[k] = m->jacobiDocument ? 1.0f : 1.0f / (float)(da > db ? da : db);
+		m->jacobiWeight[k] = m->jacobiDegree ? 1.0f : 1.0f / (float)(da > db ? da : db);
 	}
 	for (int i = 0; i < n; ++i) {
 		int d = m->adjStart[i + 1] - m->adjStart[i];
@@ -371,7 +371,7 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* m, bool tiles)
 	// Colouring: the 12-colour grid scheme (see coloring.c), then contiguous colour ranges.
 	for (int k = 0; k < count; ++k)
 		color[k] = wfGridColor(cols, m->constraints[k].a, m->constraints[k].b);
-	m->tileSize = tiles ? WF_VK_XPBD_TILE : 0;
+	m->tileSize = tiles ? WF_GPU_XPBD_TILE : 0;
 	if (m->tileSize > 0 && !TileOrder(m, color)) {
 		wfFree(color);
 		wfFreeModel(m);

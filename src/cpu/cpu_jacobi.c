@@ -5,13 +5,13 @@
 #include <math.h>
 
 // Two weightings (wfClothDef.jacobiWeights):
-//   document:  x_i += s / deg(i) * sum_j (|x_j - x_i| - l) / |x_j - x_i| * (x_j - x_i), the third
+//   degree:    x_i += s / deg(i) * sum_j (|x_j - x_i| - l) / |x_j - x_i| * (x_j - x_i), the third
 //              document's formula (and its CPU solver): each particle averages the full corrections
 //              of its own constraints; pinned neighbours count in deg(i) but get no factor.
 //   symmetric: the correction of (i, j) on i is s * c_ij * f_i * (...) with c_ij = 1 / max(deg i,
 //              deg j) and f_i = 2 w_i / (w_i + w_j): equal and opposite on i and j, so linear
 //              momentum is conserved, and sum_j c_ij <= 1 keeps a sweep a contraction for s < 1.
-// The per-constraint weight array holds c_ij (symmetric) or 1 (document); `pinFactor` says
+// The per-constraint weight array holds c_ij (symmetric) or 1 (degree); `pinFactor` says
 // whether f_i is applied; the per-particle factor s / deg(i) or s is applied by Sweep.
 //
 // A sweep walks the colour ranges and adds each constraint's two corrections into `acc`; within a
@@ -46,7 +46,7 @@ void wfCpuJacobiRangeScalar(const wfConstraint* restrict con, const float* restr
 
 static void SweepRange(const wfCpuContext* ctx, const wfCloth* c, const wfVec4* src, wfVec4* acc, int begin, int end)
 {
-	const bool pinFactor = !c->model.jacobiDocument;
+	const bool pinFactor = !c->model.jacobiDegree;
 	int k = begin;
 	if (ctx->avx2)
 		k = wfCpuJacobiRangeAvx2(c->model.constraints, c->model.jacobiWeight, src, acc, begin, (end - begin) / 8, pinFactor);
@@ -75,12 +75,12 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 			SweepRange(ctx, c, src, acc, b0, b1);
 		}
 	}
-	const bool document = m->jacobiDocument;
+	const bool byDegree = m->jacobiDegree;
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		wfVec4 xi = src[i];
 		const int deg = m->adjStart[i + 1] - m->adjStart[i];
-		const float si = !document ? s : deg > 0 ? s / (float)deg : 0.0f;
+		const float si = !byDegree ? s : deg > 0 ? s / (float)deg : 0.0f;
 		dst[i] = xi.w == 0.0f ? xi : (wfVec4){xi.x + si * acc[i].x, xi.y + si * acc[i].y, xi.z + si * acc[i].z, xi.w};
 	}
 }

@@ -1090,9 +1090,9 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	const wfFrameParams* p = ctx0->params;
 	const float h = p->h, damping = c->material.damping, factor = 1.0f / h;
 	const float alphaTilde[WF_FAMILY_COUNT] = {
-		c->material.stretchCompliance / (h * h),
-		c->material.shearCompliance / (h * h),
-		c->material.bendCompliance / (h * h),
+		wfAlphaTilde(c->material.stretchCompliance, h),
+		wfAlphaTilde(c->material.shearCompliance, h),
+		wfAlphaTilde(c->material.bendCompliance, h),
 	};
 	const int threads = wfCpuSoaThreads(s, ctx0);
 	const float limit = ctx0->world->def.maxSpeed;

@@ -180,7 +180,7 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 	if (body == NULL)
 		return;
 	const wfFrameParams* p = ctx->params;
-	const float h = p->h, alpha = c->def.attachCompliance / (h * h);
+	const float h = p->h, alpha = wfAlphaTilde(c->def.attachCompliance, h);
 #pragma omp single
 	PlaceBody(ctx, c, body);
 	wfVec4* restrict pos = c->state.pos;

@@ -57,9 +57,9 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
 	const float h = ctx->params->h;
 	const float alphaTilde[WF_FAMILY_COUNT] = {
-		c->material.stretchCompliance / (h * h),
-		c->material.shearCompliance / (h * h),
-		c->material.bendCompliance / (h * h),
+		wfAlphaTilde(c->material.stretchCompliance, h),
+		wfAlphaTilde(c->material.shearCompliance, h),
+		wfAlphaTilde(c->material.bendCompliance, h),
 	};
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
 	{

@@ -1,6 +1,6 @@
-// wfVulkanContext (weft/render.h): the device module of src/vk/ for a program that presents, so the
+// wfVulkanContext (weft/render.h): the device module of src/vulkan/device/ for a program that presents, so the
 // viewer's window gets its instance and device by the same rules as the solver and the renderer.
-#include "vk/vk_gpu.h"
+#include "vulkan/device/vk_gpu.h"
 
 #include "weft/render.h"
 

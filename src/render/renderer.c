@@ -1,5 +1,5 @@
 // The renderer's creation: offscreen MSAA target and render pass, the weave texture with its mip
-// chain, descriptors, pipelines and the static meshes (sphere, pin marker, floor). frame.c draws.
+// chain, descriptors, pipelines and the static meshes (sphere, pin marker, floor). draw.c draws.
 #include "renderer.h"
 
 #include <math.h>

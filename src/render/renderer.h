@@ -1,4 +1,4 @@
-// Internal: the renderer object, shared by its creation (renderer.c) and its frames (frame.c).
+// Internal: the renderer object, shared by its creation (renderer.c) and its frames (draw.c).
 #ifndef WEFT_RENDER_RENDERER_H
 #define WEFT_RENDER_RENDERER_H
 

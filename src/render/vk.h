@@ -1,8 +1,8 @@
-// Internal: the renderer's Vulkan context — its device from src/vk/, one command buffer, helpers.
+// Internal: the renderer's Vulkan context — its device from src/vulkan/device/, one command buffer, helpers.
 #ifndef WEFT_RENDER_VK_H
 #define WEFT_RENDER_VK_H
 
-#include "vk/vk_gpu.h"
+#include "vulkan/device/vk_gpu.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@ typedef struct RdImage {
 	VkImageView view;
 } RdImage;
 
-// One Vulkan device with a graphics queue (src/vk/: own or adopted), the renderer's command buffer
+// One Vulkan device with a graphics queue (src/vulkan/device/: own or adopted), the renderer's command buffer
 // and fence, and the last error.
 typedef struct RdContext {
 	wfVkGpu gpu;

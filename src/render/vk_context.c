@@ -1,4 +1,4 @@
-// The renderer's Vulkan context: its device from src/vk/ (own or a world's), images, and a single
+// The renderer's Vulkan context: its device from src/vulkan/device/ (own or a world's), images, and a single
 // synchronous command buffer.
 #define _POSIX_C_SOURCE 200809L
 #include "vk.h"
@@ -40,7 +40,7 @@ static bool CreateCommands(RdContext* ctx)
 
 bool rdContextCreate(RdContext* ctx, const char* deviceName, bool validation)
 {
-	// The device policy of src/vk/ with a graphics queue (compute too where a family has both); a CPU
+	// The device policy of src/vulkan/device/ with a graphics queue (compute too where a family has both); a CPU
 	// device (lavapipe) when there is no GPU. Synchronization validation too: the renderer's barriers
 	// are checked, not only its API usage.
 	wfVkGpuDef def = {

@@ -1,4 +1,4 @@
-// The backend on its device: the device itself comes from src/vk/ (own or adopted, one choice
+// The backend on its device: the device itself comes from src/vulkan/device/ (own or adopted, one choice
 // policy); here are the validation sink, the compute pipelines, the command pool and the queries.
 #include "vk_internal.h"
 
@@ -155,8 +155,8 @@ static wfResult CreateComputePipeline(wfVkContext* ctx, const ShaderCode* code, 
 static wfResult CreatePipelines(wfVkContext* ctx)
 {
 	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
-	VkDescriptorSetLayoutBinding bindings[WF_VK_BIND_COUNT];
-	for (uint32_t b = 0; b < WF_VK_BIND_COUNT; ++b) {
+	VkDescriptorSetLayoutBinding bindings[WF_GPU_BIND_COUNT];
+	for (uint32_t b = 0; b < WF_GPU_BIND_COUNT; ++b) {
 		bindings[b] = (VkDescriptorSetLayoutBinding){
 			.binding = b,
 			.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -166,19 +166,19 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 	}
 	VkDescriptorSetLayoutCreateInfo setInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = WF_VK_BIND_COUNT,
+		.bindingCount = WF_GPU_BIND_COUNT,
 		.pBindings = bindings,
 	};
 	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->gpu.device, &setInfo, NULL, &ctx->setLayout));
 	// Set 1: the world's contact arrays (bound once per frame; kernels that do not read it ignore it).
 	VkDescriptorSetLayoutCreateInfo contactInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = WF_VK_CONTACT_BIND_COUNT,
+		.bindingCount = WF_GPU_CONTACT_BIND_COUNT,
 		.pBindings = bindings,
 	};
 	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->gpu.device, &contactInfo, NULL, &ctx->contactSetLayout));
 	const VkDescriptorSetLayout sets[2] = {ctx->setLayout, ctx->contactSetLayout};
-	VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(wfVkPush)};
+	VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(wfGpuPush)};
 	VkPipelineLayoutCreateInfo layoutInfo = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
 		.setLayoutCount = 2,
@@ -191,24 +191,24 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 	// The batch layout of the fused kernels: substeps, slots and three views of an arena.
 	VkDescriptorSetLayoutCreateInfo batchInfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = WF_VK_BATCH_BIND_COUNT,
+		.bindingCount = WF_GPU_BATCH_BIND_COUNT,
 		.pBindings = bindings,
 	};
 	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->gpu.device, &batchInfo, NULL, &ctx->batchSetLayout));
 	layoutInfo.pSetLayouts = &ctx->batchSetLayout;
 	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->gpu.device, &layoutInfo, NULL, &ctx->batchPipelineLayout));
-	// The fused kernels need one workgroup of WF_VK_FUSED_GROUP_SIZE invocations; their shared
+	// The fused kernels need one workgroup of WF_GPU_FUSED_GROUP_SIZE invocations; their shared
 	// array is as large as the device allows (up to 48 KB), set by a specialization constant.
 	const VkPhysicalDeviceLimits* lim = &ctx->gpu.properties.limits;
-	ctx->fusedAvailable = lim->maxComputeWorkGroupInvocations >= WF_VK_FUSED_GROUP_SIZE &&
-		lim->maxComputeWorkGroupSize[0] >= WF_VK_FUSED_GROUP_SIZE && lim->maxComputeSharedMemorySize >= 1024;
+	ctx->fusedAvailable = lim->maxComputeWorkGroupInvocations >= WF_GPU_FUSED_GROUP_SIZE &&
+		lim->maxComputeWorkGroupSize[0] >= WF_GPU_FUSED_GROUP_SIZE && lim->maxComputeSharedMemorySize >= 1024;
 	uint32_t sharedFloats = lim->maxComputeSharedMemorySize / 4;
-	ctx->fusedSharedFloats = sharedFloats < WF_VK_FUSED_SHARED_FLOATS ? sharedFloats : WF_VK_FUSED_SHARED_FLOATS;
+	ctx->fusedSharedFloats = sharedFloats < WF_GPU_FUSED_SHARED_FLOATS ? sharedFloats : WF_GPU_FUSED_SHARED_FLOATS;
 	ctx->fusedDisabled = ctx->world->def.fusedPath == WF_FUSED_NEVER;
 	ctx->fusedForced = ctx->world->def.fusedPath == WF_FUSED_ALWAYS;
 	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
-		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_VK_GATHER_WIDE : WF_VK_GATHER;
-		VkSpecializationMapEntry entry = {WF_VK_SPEC_GATHER, 0, sizeof gather};
+		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_GPU_GATHER_WIDE : WF_GPU_GATHER;
+		VkSpecializationMapEntry entry = {WF_GPU_SPEC_GATHER, 0, sizeof gather};
 		VkSpecializationInfo spec = {1, &entry, sizeof gather, &gather};
 		wfResult r = CreateComputePipeline(ctx, &kShaders[p], ctx->pipelineLayout, &spec, &ctx->pipelines[p]);
 		if (r != WF_OK)
@@ -224,13 +224,13 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 		const ShaderCode* code = &kFusedShaders[solver];
 		// Specialization: the workgroup size and a shared array of 12 floats per invocation (4
 		// particles' xyz) within the device's limit.
-		uint32_t values[2] = {0, (uint32_t)WF_VK_FUSED_PER_THREAD * 3u * (32u << sizeIndex)};
-		const uint32_t room = ctx->fusedSharedFloats - WF_VK_FUSED_SHARED_WORDS; // the kernel's other shared words
+		uint32_t values[2] = {0, (uint32_t)WF_GPU_FUSED_PER_THREAD * 3u * (32u << sizeIndex)};
+		const uint32_t room = ctx->fusedSharedFloats - WF_GPU_FUSED_SHARED_WORDS; // the kernel's other shared words
 		values[0] = values[1] < room ? values[1] : room;
 		values[1] = 32u << sizeIndex;
 		VkSpecializationMapEntry entries[2] = {
-			{WF_VK_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},
-			{WF_VK_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
+			{WF_GPU_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},
+			{WF_GPU_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
 		};
 		VkSpecializationInfo spec = {2, entries, sizeof values, values};
 		wfResult r = CreateComputePipeline(ctx, code, ctx->batchPipelineLayout, &spec, slot);
@@ -323,7 +323,7 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 				f->vkDestroyPipeline(device, ctx->pipelines[p], NULL);
 		}
 		for (int solver = 0; solver < WF_SOLVER_COUNT; ++solver) {
-			for (int k = 0; k < WF_VK_FUSED_GROUP_SIZES; ++k) {
+			for (int k = 0; k < WF_GPU_FUSED_GROUP_SIZES; ++k) {
 				if (ctx->fusedPipelines[solver][k] != VK_NULL_HANDLE)
 					f->vkDestroyPipeline(device, ctx->fusedPipelines[solver][k], NULL);
 			}

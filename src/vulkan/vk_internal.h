@@ -5,8 +5,8 @@
 
 #include "../core/internal.h"
 #include "../core/names.h"
-#include "shaders/shared.h"
-#include "../vk/vk_gpu.h"
+#include "gpu/kernel_abi.h"
+#include "device/vk_gpu.h"
 
 // Every VkResult is checked: a failure is logged with the call and returned as a wfResult.
 #define WF_VK_CHECK(ctx, call) WF_VK_CHECK_WITH(wfVkFail, ctx, call)
@@ -21,7 +21,7 @@ enum {
 	WF_VK_PIPE_CHECK,
 	WF_VK_PIPE_STATS_PARTICLES,
 	WF_VK_PIPE_STATS_CONSTRAINTS,
-	WF_VK_PIPE_JACOBI_SWEEP_WIDE, // the same kernels with WF_VK_GATHER_WIDE (small cloths)
+	WF_VK_PIPE_JACOBI_SWEEP_WIDE, // the same kernels with WF_GPU_GATHER_WIDE (small cloths)
 	WF_VK_PIPE_SPRINGS_WIDE,
 	WF_VK_PIPE_CONTACT_GRID, // the contact pass (self-collision, cloth against cloth): contact_*.comp
 	WF_VK_PIPE_CONTACT_SCAN,
@@ -52,8 +52,8 @@ enum {
 	WF_VK_REGION_INDICES,
 	WF_VK_REGION_BACKUP_POS,
 	WF_VK_REGION_BACKUP_VEL,
-	WF_VK_REGION_STATUS,     // wfVkStatus, reset and copied to staging by every frame
-	WF_VK_REGION_PARTIALS,   // (particleGroups + constraintGroups) wfVkPartial
+	WF_VK_REGION_STATUS,     // wfGpuStatus, reset and copied to staging by every frame
+	WF_VK_REGION_PARTIALS,   // (particleGroups + constraintGroups) wfGpuPartial
 	WF_VK_REGION_PACKED,     // (constraints) uvec2 for the fused kernel: a | b << 12 | family << 24, rest bits;
 							 // in the tile order for xpbd_tiled.comp, a and b as slots of the tile's region
 	WF_VK_REGION_REST,       // (n) vec4 rest positions, with self-collision (its exclusion rule)
@@ -74,20 +74,20 @@ typedef struct wfVkCloth {
 	int arena;                           // index of the arena holding the arrays, -1: device is the cloth's own buffer
 	VkDeviceSize deviceBase, deviceSize; // the cloth's range of device (base 0 in its own buffer)
 	int slot;                            // batch slot in the recorded frame, -1: stepped by the per-range path
-	// Substep records the frame buffer holds: WF_VK_MAX_SUBSTEPS, or 1 for a cloth that only the
+	// Substep records the frame buffer holds: WF_MAX_SUBSTEPS, or 1 for a cloth that only the
 	// fused kernel steps (its substeps come from the arena's table; 1024 small cloths would
 	// otherwise hold 200 MB of host-visible frame buffers).
 	int frameSubsteps;
 	VkDeviceSize regionOffset[WF_VK_REGION_COUNT];
 	VkDeviceSize regionSize[WF_VK_REGION_COUNT];
-	wfVkBuffer staging; // host-visible: wfVkStatus copy, then (n) pos, vel, normals
-	wfVkBuffer frame;   // host-visible: wfVkClothParams + (WF_VK_MAX_SUBSTEPS) wfVkSubstep
+	wfVkBuffer staging; // host-visible: wfGpuStatus copy, then (n) pos, vel, normals
+	wfVkBuffer frame;   // host-visible: wfGpuClothParams + (WF_MAX_SUBSTEPS) wfGpuSubstep
 	VkDescriptorPool descriptorPool;
 	VkDescriptorSet sets[2];                          // variant 0 reads A writes B, variant 1 the reverse
 	VkCommandBuffer upload, download, restore, stats; // recorded once
 	VkCommandBuffer backupDown;                       // the backup -> staging (the energy rule's exact test)
 	uint32_t particleGroups, constraintGroups;        // workgroups of the statistics kernels
-	VkDeviceSize statsParamsOffset;                   // wfVkStatsParams in the frame buffer
+	VkDeviceSize statsParamsOffset;                   // wfGpuStatsParams in the frame buffer
 	VkDeviceSize stagingPartials;                     // the partials' copy in the staging buffer
 	bool normalsCurrent;                              // the device's normal buffer matches its positions
 	bool inContacts;                                  // counted in wfVkContacts.worldParticles (cloth against cloth)
@@ -105,7 +105,7 @@ typedef struct wfVkArena {
 	wfVkBuffer buffer; // device-local: the cloths' regions
 	VkDeviceSize top;  // bytes handed out
 	int live;          // cloths in it
-	wfVkBuffer table;  // host-visible: (WF_VK_MAX_SUBSTEPS) wfVkSubstep, then (slotCapacity) wfVkBatchSlot
+	wfVkBuffer table;  // host-visible: (WF_MAX_SUBSTEPS) wfGpuSubstep, then (slotCapacity) wfGpuBatchSlot
 	uint32_t slotCapacity;
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
@@ -113,14 +113,14 @@ typedef struct wfVkArena {
 	int sizeIndex; // its workgroup size: 32 << sizeIndex
 } wfVkArena;
 
-// The world's contact arrays (wfSelfCollisionDef; shared.h WF_VK_CONTACT_BIND_*): one device
+// The world's contact arrays (wfSelfCollisionDef; kernel_abi.h WF_GPU_CONTACT_BIND_*): one device
 // buffer bound as set 1 for the whole frame, sized for the largest self-colliding cloth, or with
 // betweenCloths for every particle of the world; the cell array for the largest hash in use and
 // the scan's block sums after it. Grown (never shrunk) as cloths are added.
 typedef struct wfVkContacts {
 	wfVkBuffer device;
-	wfVkBuffer params; // host-visible wfVkContactParams
-	VkDeviceSize offset[WF_VK_CONTACT_BIND_COUNT], size[WF_VK_CONTACT_BIND_COUNT];
+	wfVkBuffer params; // host-visible wfGpuContactParams
+	VkDeviceSize offset[WF_GPU_CONTACT_BIND_COUNT], size[WF_GPU_CONTACT_BIND_COUNT];
 	int particles;  // the arrays' capacity
 	uint32_t cells; // the largest hash they serve (a power of two)
 	VkDescriptorPool pool;
@@ -133,10 +133,10 @@ typedef struct wfVkContacts {
 
 typedef struct wfVkContext {
 	wfWorld* world; // where messages go
-	wfVkGpu gpu;    // instance, device and queue (src/vk/): own, or the caller's (wfWorldDef.vulkanDevice)
+	wfVkGpu gpu;    // instance, device and queue (src/vulkan/device/): own, or the caller's (wfWorldDef.vulkanDevice)
 	VkDescriptorSetLayout setLayout;
 	VkPipelineLayout pipelineLayout;
-	VkDescriptorSetLayout contactSetLayout; // WF_VK_CONTACT_BIND_* (set 1 of pipelineLayout)
+	VkDescriptorSetLayout contactSetLayout; // WF_GPU_CONTACT_BIND_* (set 1 of pipelineLayout)
 	wfVkContacts contacts;
 	VkDescriptorSetLayout batchSetLayout; // WF_VK_BATCH_BIND_* (fused kernels)
 	VkPipelineLayout batchPipelineLayout;
@@ -162,7 +162,7 @@ typedef struct wfVkContext {
 	bool fusedForced;   // fusedPath always: every small cloth takes the fused path, even alone
 	uint32_t fusedSharedFloats;
 	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
-	VkPipeline fusedPipelines[WF_SOLVER_COUNT][WF_VK_FUSED_GROUP_SIZES];
+	VkPipeline fusedPipelines[WF_SOLVER_COUNT][WF_GPU_FUSED_GROUP_SIZES];
 	double lastFrameGpuMs; // from the timestamps of the last step, < 0 if unknown
 	// WEFT_VK_TIMING=1: GPU times of the frames, summarised in the log when the world is destroyed.
 	double* frameTimes; // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
@@ -181,10 +181,51 @@ typedef struct wfVkContext {
 	uint64_t* ticks;    // (timestampCapacity) the last frame's query results
 } wfVkContext;
 
+// Memory and synchronisation the parts share.
+static const VkMemoryPropertyFlags kDeviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+static const VkMemoryPropertyFlags kHostCoherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+static const VkPipelineStageFlags kComputeTransfer = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+static const VkAccessFlags kAllWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+static const VkAccessFlags kAllReadWrites = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+	VK_ACCESS_TRANSFER_WRITE_BIT;
+#define WF_VK_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
+
+// vk_cloth.c: command helpers.
+// Waits for the work weft submitted: on a borrowed device (an engine's) only weft's queue.
+void wfVkWaitIdle(wfVkContext* ctx);
+void wfVkBarrier(const wfVkContext* ctx, VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
+	VkPipelineStageFlags dstStage, VkAccessFlags dstAccess);
+// Compute -> compute: the next dispatch reads (and writes) what this one wrote.
+void wfVkComputeBarrier(const wfVkContext* ctx, VkCommandBuffer cmd);
+void wfVkCopy(const wfVkContext* ctx, VkCommandBuffer cmd, VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst, VkDeviceSize dstOffset,
+	VkDeviceSize size);
+wfResult wfVkBegin(wfVkContext* ctx, VkCommandBuffer cmd);
+// Submits one command buffer and waits for it (steps are synchronous).
+wfResult wfVkSubmitCommands(wfVkContext* ctx, VkCommandBuffer cmd);
+// vk_cloth.c: cloths, arenas and contact arrays.
+wfResult wfVkAddCloth(wfWorld* world, wfCloth* c);
+void wfVkRemoveCloth(wfWorld* world, wfCloth* c);
+// Cloths of the world in arenas (the fused path), leaving out `except` (NULL: none).
+int wfVkCountArenaCloths(const wfWorld* world, const wfCloth* except);
+wfResult wfVkArenaReserveSlots(wfVkContext* ctx, wfVkArena* a, uint32_t slots);
+void wfVkDestroyArenas(wfVkContext* ctx);
+// Grows the world's contact arrays for cloth `c` (NULL: for the world's current cloths).
+wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfCloth* c);
+void wfVkDestroyContacts(wfVkContext* ctx);
+// vk_record.c: the frame command buffer.
+wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world);
+// Whether the recorded frame steps cloth `c` with the fused kernel.
+bool wfVkUsesFused(const wfVkContext* ctx, const wfCloth* c);
+// The floats of shared memory the fused kernel of workgroup size 32 << sizeIndex holds.
+uint32_t wfVkFusedSharedFloats(const wfVkContext* ctx, int sizeIndex);
+// vk_backend.c: the host mirror of a cloth's state.
+wfResult wfVkUpload(wfWorld* world, wfCloth* c);
+wfResult wfVkDownload(wfWorld* world, wfCloth* c);
+
 wfResult wfVkFail(wfVkContext* ctx, VkResult result, const char* call, const char* file, int line);
 void wfVkSetName(wfVkContext* ctx, VkObjectType type, uint64_t handle, const char* name);
 
-// vk_device.c: the device (src/vk/) and the backend's pipelines, pool and queries on it.
+// vk_device.c: the device (src/vulkan/device/) and the backend's pipelines, pool and queries on it.
 wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSoftware);
 // Uses the caller's instance, device and queue (wfWorldDef.vulkanDevice) instead of creating them;
 // wfVkDestroyDevice then leaves them alive.

@@ -65,6 +65,6 @@ int main(int argc, char** argv)
 	}
 	int ok = fclose(out) == 0;
 	wfDestroyWorld(world);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return ok ? 0 : 1;
 }

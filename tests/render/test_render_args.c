@@ -121,7 +121,7 @@ static bool CreateBadDef(Fixture* f, int what)
 	X(wfVideoOpen(NULL, 32, 32, 30, f->error, sizeof f->error) == NULL && strstr(f->error, "path") != NULL) \
 	X(wfVideoWrite(NULL, f->rgba) == WF_ERROR_INVALID_ARGUMENT) \
 	X(wfVideoClose(NULL, NULL, 0) == WF_ERROR_INVALID_ARGUMENT) \
-	X((wfVideoDestroy(NULL), true))
+	X((wfDestroyVideo(NULL), true))
 
 #define COUNT_ROW(expr) +1
 enum { RENDER_ARG_CASE_COUNT = 0 RENDER_ARG_CASES(COUNT_ROW) };

@@ -1,4 +1,4 @@
-// One Vulkan device module (src/vk/) for the solver, the renderer and a window (wfVulkanContext, the
+// One Vulkan device module (src/vulkan/device/) for the solver, the renderer and a window (wfVulkanContext, the
 // viewer's path): one name rule (a part of the name, any case) and one policy without a name.
 // Run with WEFT_VK_DEVICE in mixed case (tests/render/CMakeLists.txt); the devices are named in the
 // defs directly here, so each part is checked on its own.

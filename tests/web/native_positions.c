@@ -38,7 +38,7 @@ static int WriteHashes(wfWorld* w, wfScene* scene, const wfClothDef* cd, int fra
 	if (code != 0)
 		fprintf(stderr, "weft_native_positions: %s\n", wfWorld_GetLastError(w));
 	wfDestroyWorld(w);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return code;
 }
 
@@ -112,6 +112,6 @@ int main(int argc, char** argv)
 		(long long)warn.tunnelled);
 	free(p);
 	wfDestroyWorld(w);
-	wfScene_Destroy(scene);
+	wfDestroyScene(scene);
 	return code;
 }

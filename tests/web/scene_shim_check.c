@@ -13,7 +13,7 @@
 
 wfScene* wfShimScene_Parse(const char* text, const char* name, char* error, int errorSize);
 wfScene* wfShimScene_Load(const char* path, char* error, int errorSize);
-void wfShimScene_Destroy(wfScene* scene);
+void wfShimDestroyScene(wfScene* scene);
 wfWorldDef wfShimScene_GetWorldDef(const wfScene* scene);
 int wfShimScene_GetClothCount(const wfScene* scene);
 wfClothDef wfShimScene_GetClothDef(const wfScene* scene, int index);
@@ -113,8 +113,8 @@ static void Compare(wfScene* a, wfScene* b, const char* ea, const char* eb, cons
 	} else {
 		Report(what, a != NULL ? "(parsed)" : ea, b != NULL ? "(parsed)" : eb);
 	}
-	wfScene_Destroy(a);
-	wfShimScene_Destroy(b);
+	wfDestroyScene(a);
+	wfShimDestroyScene(b);
 }
 
 static void CompareText(const char* text, const char* what)

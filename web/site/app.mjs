@@ -293,7 +293,7 @@ function sliderSpec(id, c) {
       return { control: "damping", name: "damping", min: 0, max: 5, step: 0.01, text: (v) => `${v.toFixed(2)} N·s/m`, title: "damper along each spring" };
     case "mass": return { control: "mass", log: true, min: -3, max: 1, step: 0.05, text: (v) => `${sig(v)} kg`, title: "mass of each particle" };
     case "wind": return { control: "wind", min: 0, max: 10, step: 0.1, text: (v) => (v === 0 ? "off" : `${v.toFixed(1)} ${c.windMode === 1 || (c.windMode === 0 && solver === "springs") ? "m/s²" : "N"}`),
-      title: solver === "springs" ? "gusts (the second document's wind)" : "an oscillating wave along the columns" };
+      title: solver === "springs" ? "gusts of varying strength" : "an oscillating wave along the columns" };
     case "windFrequency": return { control: "windFrequency", min: 0, max: 5, step: 0.05, text: (v) => `${v.toFixed(2)} Hz`, disabled: solver === "springs" || c.windMode === 1,
       title: "the wave wind's frequency (the gusts have their own)" };
     case "density": return { control: "cols", min: 4, max: 128, step: 1, text: (v) => (c.cols ? `${v} × ${rowsFor(v)}` : "mesh"), disabled: !c.cols,

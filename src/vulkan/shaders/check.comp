@@ -1,5 +1,5 @@
 #version 450
-// Frame check (wfCheckFrame in frame.c): records the first particle with a non-finite value and
+// Frame check (wfCheckFrame in frame_policy.c): records the first particle with a non-finite value and
 // the first moving faster than maxSpeed; the host compares them as the CPU's ordered scan would.
 // The reference particle's position goes along for the next frame's re-centring. With them the
 // motion tests against the frame-start state (the backup): the first particle that passed the
@@ -7,14 +7,14 @@
 // workgroup; the last workgroup to finish sums the workgroups' partials into the status.
 #include "common.glsl"
 
-shared vec4 sSum[WF_VK_GROUP_SIZE];
+shared vec4 sSum[WF_GPU_GROUP_SIZE];
 shared uint sLast;
 
-// The sum of `v` over the workgroup, for invocation 0: 32 partial sums of WF_VK_GROUP_SIZE / 32
+// The sum of `v` over the workgroup, for invocation 0: 32 partial sums of WF_GPU_GROUP_SIZE / 32
 // entries each, then invocation 0's of those (three barriers).
 vec4 WfGroupSum(vec4 v, uint t)
 {
-	const uint per = WF_VK_GROUP_SIZE / 32u;
+	const uint per = WF_GPU_GROUP_SIZE / 32u;
 	sSum[t] = v;
 	memoryBarrierShared();
 	barrier();
@@ -40,7 +40,7 @@ vec4 WfGroupSum(vec4 v, uint t)
 void main()
 {
 	// Invocation e of T takes particles e, e + T, ...: one, or for a large cloth several
-	// (WF_VK_CHECK_PER_THREAD_LARGE), so that the last workgroup has fewer partials to sum.
+	// (WF_GPU_CHECK_PER_THREAD_LARGE), so that the last workgroup has fewer partials to sum.
 	const uint e = WfElement(), t = gl_LocalInvocationID.x, n = P.particleCount;
 	const uint threads = pc.count;
 	vec4 terms = vec4(0.0);
@@ -58,7 +58,7 @@ void main()
 		if (i == n / 2u)
 			status.reference = vec4(x.xyz, 0.0);
 		const vec4 x0 = backup[i];
-		if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
+		if ((P.flags & WF_GPU_FLAG_SPHERE) != 0u) {
 			precise vec3 c0 = P.sphereCenter.xyz + S[0].sphereMotion.xyz;
 			precise vec3 c1 = P.sphereCenter.xyz + S[pc.substep].sphereMotion.xyz;
 			precise float r2 = P.contactBand.z * P.contactBand.z;
@@ -72,7 +72,7 @@ void main()
 
 	// The workgroup's sum (WfGroupSum), its partial; the last workgroup to finish sums the partials.
 	const vec4 sum = WfGroupSum(terms, t);
-	const uint groups = (pc.count + WF_VK_GROUP_SIZE - 1u) / WF_VK_GROUP_SIZE;
+	const uint groups = (pc.count + WF_GPU_GROUP_SIZE - 1u) / WF_GPU_GROUP_SIZE;
 	if (t == 0u) {
 		const uint g = WfGroup();
 		partials[g].sum0 = sum.x;
@@ -89,7 +89,7 @@ void main()
 		return;
 	memoryBarrierBuffer();
 	vec4 total = vec4(0.0);
-	for (uint k = t; k < groups; k += WF_VK_GROUP_SIZE)
+	for (uint k = t; k < groups; k += WF_GPU_GROUP_SIZE)
 		total += vec4(partials[k].sum0, partials[k].sum1, partials[k].sum2, partials[k].sum3);
 	total = WfGroupSum(total, t);
 	if (t == 0u)

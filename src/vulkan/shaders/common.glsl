@@ -1,78 +1,78 @@
-// Declarations shared by every kernel: the bindings of shared.h, the push constants, the element
+// Declarations shared by every kernel: the bindings of kernel_abi.h, the push constants, the element
 // index, and the GLSL mirrors of the CPU's environment helpers (external acceleration, collision).
 // Every float expression that feeds a result is `precise` (SPIR-V NoContraction): no fused
 // multiply-add, so each operation rounds as in the CPU build (-ffp-contract=off).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
-#include "shared.h"
+#include "kernel_abi.h"
 
 // The fused kernel (fused.glsl) sets its own workgroup size and bindings (WF_BATCH), the scan
 // (contact_scan.comp) its workgroup size (WF_OWN_GROUP_SIZE).
 #if !defined(WF_FUSED) && !defined(WF_OWN_GROUP_SIZE)
-layout(local_size_x = WF_VK_GROUP_SIZE) in;
+layout(local_size_x = WF_GPU_GROUP_SIZE) in;
 #endif
 
 #ifndef WF_BATCH
-layout(std430, binding = WF_VK_BIND_FRAME) readonly buffer FrameBuf { wfVkClothParams P; wfVkSubstep S[]; };
-layout(std430, binding = WF_VK_BIND_POS) buffer PosBuf { vec4 pos[]; };
-layout(std430, binding = WF_VK_BIND_VEL) buffer VelBuf { vec4 vel[]; };
-layout(std430, binding = WF_VK_BIND_POS_ALT) buffer PosAltBuf { vec4 posAlt[]; };
-layout(std430, binding = WF_VK_BIND_VEL_ALT) buffer VelAltBuf { vec4 velAlt[]; };
-layout(std430, binding = WF_VK_BIND_PREV) buffer PrevBuf { vec4 prev[]; };
-layout(std430, binding = WF_VK_BIND_LAMBDA) buffer LambdaBuf { float lambda[]; };
-layout(std430, binding = WF_VK_BIND_CONSTRAINTS) readonly buffer ConBuf { uvec4 con[]; };
-layout(std430, binding = WF_VK_BIND_ADJ_START) readonly buffer AdjStartBuf { int adjStart[]; };
-layout(std430, binding = WF_VK_BIND_ADJ_CONSTRAINT) readonly buffer AdjConBuf { uint adjConstraint[]; };
-layout(std430, binding = WF_VK_BIND_ADJ_OTHER) readonly buffer AdjOtherBuf { uint adjOther[]; };
-layout(std430, binding = WF_VK_BIND_JACOBI_WEIGHT) readonly buffer JacobiWeightBuf { float jacobiWeight[]; };
-layout(std430, binding = WF_VK_BIND_NORMALS) buffer NormalBuf { vec4 normals[]; };
-layout(std430, binding = WF_VK_BIND_TRI_START) readonly buffer TriStartBuf { int triStart[]; };
-layout(std430, binding = WF_VK_BIND_TRI_LIST) readonly buffer TriListBuf { uint triList[]; };
-layout(std430, binding = WF_VK_BIND_INDICES) readonly buffer IndexBuf { uint indices[]; };
-layout(std430, binding = WF_VK_BIND_STATUS) buffer StatusBuf { wfVkStatus status; };
-layout(std430, binding = WF_VK_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfVkStatsParams SP; };
-layout(std430, binding = WF_VK_BIND_PARTIALS) coherent buffer PartialBuf { wfVkPartial partials[]; };
-layout(std430, binding = WF_VK_BIND_BACKUP) readonly buffer BackupBuf { vec4 backup[]; };
-layout(std430, binding = WF_VK_BIND_REST) readonly buffer RestBuf { vec4 rest[]; };
-// The world's contact arrays (shared.h, WF_VK_SET_CONTACTS).
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_PARAMS) readonly buffer ContactParamsBuf { wfVkContactParams CP; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_KEY) buffer ContactKeyBuf { uint cellKey[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_RANK) buffer ContactRankBuf { uint cellRank[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_CELLS) buffer ContactCellBuf { uint cells[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_SORTED) buffer ContactSortedBuf { uint sorted[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_DELTA) buffer ContactDeltaBuf { vec4 delta[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_X) buffer ContactXBuf { vec4 cx[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_MOTION) buffer ContactMotionBuf { vec4 motion[]; };
-layout(std430, set = WF_VK_SET_CONTACTS, binding = WF_VK_CONTACT_BIND_OWNER) buffer ContactOwnerBuf { uint owner[]; };
+layout(std430, binding = WF_GPU_BIND_FRAME) readonly buffer FrameBuf { wfGpuClothParams P; wfGpuSubstep S[]; };
+layout(std430, binding = WF_GPU_BIND_POS) buffer PosBuf { vec4 pos[]; };
+layout(std430, binding = WF_GPU_BIND_VEL) buffer VelBuf { vec4 vel[]; };
+layout(std430, binding = WF_GPU_BIND_POS_ALT) buffer PosAltBuf { vec4 posAlt[]; };
+layout(std430, binding = WF_GPU_BIND_VEL_ALT) buffer VelAltBuf { vec4 velAlt[]; };
+layout(std430, binding = WF_GPU_BIND_PREV) buffer PrevBuf { vec4 prev[]; };
+layout(std430, binding = WF_GPU_BIND_LAMBDA) buffer LambdaBuf { float lambda[]; };
+layout(std430, binding = WF_GPU_BIND_CONSTRAINTS) readonly buffer ConBuf { uvec4 con[]; };
+layout(std430, binding = WF_GPU_BIND_ADJ_START) readonly buffer AdjStartBuf { int adjStart[]; };
+layout(std430, binding = WF_GPU_BIND_ADJ_CONSTRAINT) readonly buffer AdjConBuf { uint adjConstraint[]; };
+layout(std430, binding = WF_GPU_BIND_ADJ_OTHER) readonly buffer AdjOtherBuf { uint adjOther[]; };
+layout(std430, binding = WF_GPU_BIND_JACOBI_WEIGHT) readonly buffer JacobiWeightBuf { float jacobiWeight[]; };
+layout(std430, binding = WF_GPU_BIND_NORMALS) buffer NormalBuf { vec4 normals[]; };
+layout(std430, binding = WF_GPU_BIND_TRI_START) readonly buffer TriStartBuf { int triStart[]; };
+layout(std430, binding = WF_GPU_BIND_TRI_LIST) readonly buffer TriListBuf { uint triList[]; };
+layout(std430, binding = WF_GPU_BIND_INDICES) readonly buffer IndexBuf { uint indices[]; };
+layout(std430, binding = WF_GPU_BIND_STATUS) buffer StatusBuf { wfGpuStatus status; };
+layout(std430, binding = WF_GPU_BIND_STATS_PARAMS) readonly buffer StatsParamsBuf { wfGpuStatsParams SP; };
+layout(std430, binding = WF_GPU_BIND_PARTIALS) coherent buffer PartialBuf { wfGpuPartial partials[]; };
+layout(std430, binding = WF_GPU_BIND_BACKUP) readonly buffer BackupBuf { vec4 backup[]; };
+layout(std430, binding = WF_GPU_BIND_REST) readonly buffer RestBuf { vec4 rest[]; };
+// The world's contact arrays (kernel_abi.h, WF_GPU_SET_CONTACTS).
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_PARAMS) readonly buffer ContactParamsBuf { wfGpuContactParams CP; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_KEY) buffer ContactKeyBuf { uint cellKey[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_RANK) buffer ContactRankBuf { uint cellRank[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_CELLS) buffer ContactCellBuf { uint cells[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_SORTED) buffer ContactSortedBuf { uint sorted[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_DELTA) buffer ContactDeltaBuf { vec4 delta[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_X) buffer ContactXBuf { vec4 cx[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_MOTION) buffer ContactMotionBuf { vec4 motion[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_OWNER) buffer ContactOwnerBuf { uint owner[]; };
 #else
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).
-layout(std430, binding = WF_VK_BATCH_BIND_SUBSTEPS) readonly buffer SubstepBuf { wfVkSubstep S[]; };
-layout(std430, binding = WF_VK_BATCH_BIND_SLOTS) buffer SlotBuf { wfVkBatchSlot slots[]; };
-layout(std430, binding = WF_VK_BATCH_BIND_VEC4) coherent buffer ArenaVec4 { vec4 arena4[]; };
-layout(std430, binding = WF_VK_BATCH_BIND_UVEC4) readonly buffer ArenaUvec4 { uvec4 arenaU4[]; };
-layout(std430, binding = WF_VK_BATCH_BIND_WORDS) buffer ArenaWords { uint arenaWords[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_SUBSTEPS) readonly buffer SubstepBuf { wfGpuSubstep S[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_SLOTS) buffer SlotBuf { wfGpuBatchSlot slots[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_VEC4) coherent buffer ArenaVec4 { vec4 arena4[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_UVEC4) readonly buffer ArenaUvec4 { uvec4 arenaU4[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_WORDS) buffer ArenaWords { uint arenaWords[]; };
 // P through a read-only view of the slots: never written during a frame, so its loads may be cached
 // and kept across barriers (the kernel writes only each slot's status, through `slots`).
-layout(std430, binding = WF_VK_BATCH_BIND_SLOTS_RO) readonly restrict buffer SlotParams { wfVkBatchSlot slotsRO[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_SLOTS_RO) readonly restrict buffer SlotParams { wfGpuBatchSlot slotsRO[]; };
 #define P slotsRO[gl_WorkGroupID.x].params
 #endif
 
-layout(push_constant) uniform PushBlock { wfVkPush pc; };
+layout(push_constant) uniform PushBlock { wfGpuPush pc; };
 
 // A kernel that takes several substeps in one dispatch may hold their records in shared memory, so
 // that a substep does not wait on a load from the cache: WF_SUBSTEP_SHARED n, the records of
 // substeps pc.substep to pc.substep + n - 1, which the kernel copies before its first barrier.
 #ifdef WF_SUBSTEP_SHARED
-shared wfVkSubstep sSubstep[WF_SUBSTEP_SHARED];
+shared wfGpuSubstep sSubstep[WF_SUBSTEP_SHARED];
 #define WF_SUBSTEP(s) sSubstep[(s) - pc.substep]
 #else
 #define WF_SUBSTEP(s) S[s]
 #endif
 
 // Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap);
-// set per pipeline (shared.h, WF_VK_SPEC_GATHER).
-layout(constant_id = WF_VK_SPEC_GATHER) const int WF_GATHER = WF_VK_GATHER;
+// set per pipeline (kernel_abi.h, WF_GPU_SPEC_GATHER).
+layout(constant_id = WF_GPU_SPEC_GATHER) const int WF_GATHER = WF_GPU_GATHER;
 
 
 #ifndef WF_BATCH
@@ -80,7 +80,7 @@ layout(constant_id = WF_VK_SPEC_GATHER) const int WF_GATHER = WF_VK_GATHER;
 // 65535 groups continue in gl_WorkGroupID.y.
 uint WfElement()
 {
-	uint local = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WF_VK_GROUP_SIZE + gl_LocalInvocationID.x;
+	uint local = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WF_GPU_GROUP_SIZE + gl_LocalInvocationID.x;
 	return local < pc.count ? pc.first + local : 0xffffffffu;
 }
 
@@ -101,7 +101,7 @@ bool WfTooFast(vec3 v)
 // at the end of the substep; P.contactBand holds the host's radius + band and floor height + band.
 bool WfInContact(vec3 x, uint substep)
 {
-	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
+	if ((P.flags & WF_GPU_FLAG_SPHERE) != 0u) {
 		precise vec3 c = P.sphereCenter.xyz + S[substep].sphereMotion.xyz;
 		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 		precise float r = P.contactBand.x;
@@ -110,7 +110,7 @@ bool WfInContact(vec3 x, uint substep)
 		if (d2 <= r2)
 			return true;
 	}
-	return (P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y <= P.contactBand.y;
+	return (P.flags & WF_GPU_FLAG_FLOOR) != 0u && x.y <= P.contactBand.y;
 }
 
 // wfTunnelled (internal.h), operation for operation: the frame path from the backup start x0 to
@@ -169,7 +169,7 @@ float WfWaveSin(float x)
 // wfExternalAccel: gravity plus wind at the start of the substep.
 vec3 WfExternalAccel(uint substep, uint column, float invMass)
 {
-	if ((P.flags & WF_VK_FLAG_WAVE) == 0u)
+	if ((P.flags & WF_GPU_FLAG_WAVE) == 0u)
 		return WF_SUBSTEP(substep).accel.xyz;
 	precise vec3 a = P.gravity.xyz;
 	float t = WF_SUBSTEP(substep).accel.w;
@@ -236,7 +236,7 @@ vec3 WfAeroAccel(uint i)
 // of the relative velocity and applies Coulomb friction to the tangential part.
 void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 {
-	if ((P.flags & WF_VK_FLAG_STOP) != 0u) {
+	if ((P.flags & WF_GPU_FLAG_STOP) != 0u) {
 		v.xyz = vec3(0.0);
 		return;
 	}
@@ -266,11 +266,11 @@ void WfPushOut(inout vec4 x, inout vec4 v, vec3 c, vec3 vel, vec3 w, float qx, f
 	WfRespond(v, nx, ny, nz, vs);
 }
 
-// wfCpuCollideShape: collider k at the end of substep `substep` (shared.h: its frame-start centre in
+// wfCpuCollideShape: collider k at the end of substep `substep` (kernel_abi.h: its frame-start centre in
 // P.shapes, the substep's displacement, axes, velocity and spin in two records after the substeps).
 void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 {
-	const uint at = WF_VK_MAX_SUBSTEPS + 2u * (substep * P.shapeCount + k);
+	const uint at = WF_MAX_SUBSTEPS + 2u * (substep * P.shapeCount + k);
 	const vec4 base = P.shapes[k].base, size = P.shapes[k].size;
 	const vec3 move = S[at].sphereMotion.xyz, ax = S[at].sphereVel.xyz, ay = S[at].accel.xyz, az = S[at + 1u].sphereMotion.xyz;
 	const vec3 vel = S[at + 1u].sphereVel.xyz, w = S[at + 1u].accel.xyz;
@@ -325,7 +325,7 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 {
 	if (x.w == 0.0)
 		return;
-	if ((P.flags & WF_VK_FLAG_SPHERE) != 0u) {
+	if ((P.flags & WF_GPU_FLAG_SPHERE) != 0u) {
 		// The centre in the cloth's local frame: phase-0 centre plus the substep's motion (as the CPU).
 		precise vec3 c = P.sphereCenter.xyz + WF_SUBSTEP(substep).sphereMotion.xyz;
 		float R = P.sphereR;
@@ -347,9 +347,9 @@ void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 			WfRespond(v, nx, ny, nz, WF_SUBSTEP(substep).sphereVel.xyz);
 		}
 	}
-	if ((P.flags & WF_VK_FLAG_FLOOR) != 0u && x.y < P.floorY) {
+	if ((P.flags & WF_GPU_FLAG_FLOOR) != 0u && x.y < P.floorY) {
 		x.y = P.floorY;
-		WfRespond(v, P.floor.x, P.floor.y, P.floor.z, P.floor.www); // not constants: see shared.h
+		WfRespond(v, P.floor.x, P.floor.y, P.floor.z, P.floor.www); // not constants: see kernel_abi.h
 	}
 	for (uint k = 0u; k < P.shapeCount; ++k)
 		WfCollideShape(x, v, substep, k);

@@ -6,7 +6,7 @@
 // (dz, dy, dx from -1 to 1, a key seen before skipped) and each cell's particles in ascending
 // index, so each particle adds the same terms in the same order as the CPU: the same bits.
 // Self-collision (a cloth's own particles, its set 0 bound): pairs closer than CP.exclude in the
-// rest shape skipped. WF_VK_CONTACT_WORLD (cloth against cloth): particles of the world's arrays,
+// rest shape skipped. WF_GPU_CONTACT_WORLD (cloth against cloth): particles of the world's arrays,
 // pairs of one cloth skipped.
 #include "common.glsl"
 #include "contact.glsl"
@@ -39,8 +39,8 @@ void main()
 	const uint i = WfElement();
 	if (i == 0xffffffffu)
 		return;
-	const bool world = (pc.flags & WF_VK_CONTACT_WORLD) != 0u;
-	const bool friction = (pc.flags & WF_VK_CONTACT_FRICTION) != 0u;
+	const bool world = (pc.flags & WF_GPU_CONTACT_WORLD) != 0u;
+	const bool friction = (pc.flags & WF_GPU_CONTACT_FRICTION) != 0u;
 	const uint mask = pc.substep;
 	// Loads behind branches, not selects: the other mode's arrays are not this dispatch's size.
 	vec4 xi, ri = vec4(0.0), pi = vec4(0.0), mi = vec4(0.0);

@@ -1,5 +1,5 @@
 #version 450
-// The contact pass's grid stages, one per dispatch (wfVkPush.flags, shared.h WF_VK_CONTACT_*): the
+// The contact pass's grid stages, one per dispatch (wfGpuPush.flags, kernel_abi.h WF_GPU_CONTACT_*): the
 // counts cleared, each particle's key and its rank in its cell (atomicAdd), the scatter into
 // sorted order, each cell's list sorted by particle index (so every cell lists its particles in
 // ascending order, as the CPU's counting sort does, whatever order the atomics ran in); and for
@@ -12,19 +12,19 @@ void main()
 	const uint e = WfElement();
 	if (e == 0xffffffffu)
 		return;
-	const uint stage = pc.flags & WF_VK_CONTACT_STAGE_MASK;
+	const uint stage = pc.flags & WF_GPU_CONTACT_STAGE_MASK;
 	const uint mask = pc.substep;
-	if (stage == WF_VK_CONTACT_CLEAR) {
+	if (stage == WF_GPU_CONTACT_CLEAR) {
 		cells[e] = 0u;
-	} else if (stage == WF_VK_CONTACT_KEYS) {
+	} else if (stage == WF_GPU_CONTACT_KEYS) {
 		// e is the particle's index in the contact arrays (its cloth's base + its index there).
-		const vec3 x = (pc.flags & WF_VK_CONTACT_WORLD) != 0u ? cx[e].xyz : pos[e].xyz;
+		const vec3 x = (pc.flags & WF_GPU_CONTACT_WORLD) != 0u ? cx[e].xyz : pos[e].xyz;
 		const uint k = WfKeyOf(x, mask);
 		cellKey[e] = k;
 		cellRank[e] = atomicAdd(cells[k], 1u);
-	} else if (stage == WF_VK_CONTACT_SCATTER) {
+	} else if (stage == WF_GPU_CONTACT_SCATTER) {
 		sorted[cells[cellKey[e]] + cellRank[e]] = e;
-	} else if (stage == WF_VK_CONTACT_SORT) {
+	} else if (stage == WF_GPU_CONTACT_SORT) {
 		// Insertion sort of cell e's list: a cell holds a few particles.
 		const uint first = cells[e], end = cells[e + 1u];
 		for (uint a = first + 1u; a < end; ++a) {
@@ -36,7 +36,7 @@ void main()
 			}
 			sorted[b] = v;
 		}
-	} else if (stage == WF_VK_CONTACT_EXPORT) {
+	} else if (stage == WF_GPU_CONTACT_EXPORT) {
 		// Cloth against cloth: particle e of this cloth at its base in the world's arrays, in the
 		// first cloth's frame (cpu_self.c wfCpuClothContacts), with its motion of the substep.
 		const uint i = e - pc.first; // WfElement counts from pc.first, the cloth's base
@@ -47,7 +47,7 @@ void main()
 		cx[g] = y;
 		motion[g] = m;
 		owner[g] = pc.first;
-	} else if (stage == WF_VK_CONTACT_APPLY || stage == WF_VK_CONTACT_APPLY_VEL) {
+	} else if (stage == WF_GPU_CONTACT_APPLY || stage == WF_GPU_CONTACT_APPLY_VEL) {
 		const uint i = e - pc.first;
 		const vec4 m = delta[e];
 		if (m.w == 0.0)
@@ -55,7 +55,7 @@ void main()
 		const vec4 x = pos[i];
 		precise vec4 y = vec4(x.x + m.x, x.y + m.y, x.z + m.z, x.w);
 		pos[i] = y;
-		if (stage == WF_VK_CONTACT_APPLY_VEL) {
+		if (stage == WF_GPU_CONTACT_APPLY_VEL) {
 			// The velocity as the solver derives it from positions (P.velFactor: 1 / h, Jacobi's retention / h).
 			const vec4 v = vel[i];
 			const float f = P.velFactor;

@@ -1,25 +1,25 @@
 #version 450
 // The exclusive prefix sum of the cell counts, work-efficient across workgroups (reduce, then
-// scan, then add back): WF_VK_CONTACT_SCAN_UP scans each block of WF_VK_SCAN_BLOCK counts in
+// scan, then add back): WF_GPU_CONTACT_SCAN_UP scans each block of WF_GPU_SCAN_BLOCK counts in
 // place (each invocation sums its 4, a Blelloch up- and down-sweep over the 256 sums in shared
 // memory, then its 4 written with the running sum) and writes the block's total to the next level;
-// the host scans that level the same way until one block holds it, then WF_VK_CONTACT_SCAN_DOWN
+// the host scans that level the same way until one block holds it, then WF_GPU_CONTACT_SCAN_DOWN
 // adds each block's scanned total to its counts, level by level back down. Integers: exact in
 // any order. pc.first: the array's offset in cells[], pc.count its length, pc.substep the offset
 // of its block sums.
 #define WF_OWN_GROUP_SIZE
 #include "common.glsl"
 
-layout(local_size_x = WF_VK_SCAN_GROUP) in;
+layout(local_size_x = WF_GPU_SCAN_GROUP) in;
 
-shared uint partial[WF_VK_SCAN_GROUP];
+shared uint partial[WF_GPU_SCAN_GROUP];
 
 void main()
 {
 	const uint group = WfGroup();
 	const uint t = gl_LocalInvocationID.x;
-	const uint at = group * WF_VK_SCAN_BLOCK + 4u * t; // this invocation's first element
-	if ((pc.flags & WF_VK_CONTACT_STAGE_MASK) == WF_VK_CONTACT_SCAN_DOWN) {
+	const uint at = group * WF_GPU_SCAN_BLOCK + 4u * t; // this invocation's first element
+	if ((pc.flags & WF_GPU_CONTACT_STAGE_MASK) == WF_GPU_CONTACT_SCAN_DOWN) {
 		const uint add = cells[pc.substep + group];
 		for (uint k = 0u; k < 4u; ++k) {
 			if (at + k < pc.count)
@@ -36,21 +36,21 @@ void main()
 	partial[t] = sum;
 	barrier();
 	// Up-sweep: partial[(t + 1) 2d - 1] gathers the sum of its subtree.
-	for (uint d = 1u; d < WF_VK_SCAN_GROUP; d <<= 1u) {
+	for (uint d = 1u; d < WF_GPU_SCAN_GROUP; d <<= 1u) {
 		const uint ai = (t + 1u) * 2u * d - 1u;
-		if (ai < WF_VK_SCAN_GROUP)
+		if (ai < WF_GPU_SCAN_GROUP)
 			partial[ai] += partial[ai - d];
 		barrier();
 	}
-	const uint total = partial[WF_VK_SCAN_GROUP - 1u];
+	const uint total = partial[WF_GPU_SCAN_GROUP - 1u];
 	barrier();
 	if (t == 0u)
-		partial[WF_VK_SCAN_GROUP - 1u] = 0u;
+		partial[WF_GPU_SCAN_GROUP - 1u] = 0u;
 	barrier();
 	// Down-sweep: each node hands its prefix to its left child and prefix + left sum to its right.
-	for (uint d = WF_VK_SCAN_GROUP / 2u; d >= 1u; d >>= 1u) {
+	for (uint d = WF_GPU_SCAN_GROUP / 2u; d >= 1u; d >>= 1u) {
 		const uint ai = (t + 1u) * 2u * d - 1u;
-		if (ai < WF_VK_SCAN_GROUP) {
+		if (ai < WF_GPU_SCAN_GROUP) {
 			const uint left = partial[ai - d];
 			partial[ai - d] = partial[ai];
 			partial[ai] += left;

@@ -27,7 +27,7 @@ void main()
 	vec4 p = prev[i];
 	float f = P.velFactor;
 	precise vec4 v = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
-	if ((P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u) {
+	if ((P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u) {
 		WfCollide(x, v, pc.substep);
 		moved = true;
 	}

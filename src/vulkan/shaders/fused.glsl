@@ -7,11 +7,11 @@
 // WF_FUSED_JACOBI or WF_FUSED_SPRINGS.
 //
 // Where the state lives (the rule):
-//   - invocation t of G owns particles t, t + G, t + 2G, t + 3G (WF_VK_FUSED_PER_THREAD = 4, so at
+//   - invocation t of G owns particles t, t + G, t + 2G, t + 3G (WF_GPU_FUSED_PER_THREAD = 4, so at
 //     most 4096 particles with G = 1024): their velocities, substep-start positions and inverse
 //     masses stay in registers for the whole frame; only what other invocations read is shared;
 //   - positions: in shared memory as xy pairs and z apart when 3 n floats fit the shared array
-//     (slot flag WF_VK_PUSH_SHARED; 12 floats per invocation, at most the device's
+//     (slot flag WF_GPU_PUSH_SHARED; 12 floats per invocation, at most the device's
 //     maxComputeSharedMemorySize less 656 bytes: 4041 particles on the H200, 60x60 = 3600 uses
 //     43.2 KB; 2676 on lavapipe), loaded at the frame start and written back at the end;
 //     otherwise in the cloth's POS array (coherent, L1/L2-resident), updated in place;
@@ -54,58 +54,58 @@
 // Workgroup size and shared array size are specialization constants: a cloth of n particles runs
 // in the smallest power-of-two group (32..1024) with 4 particles per invocation, with a shared
 // array of min(12 x group size, the device's limit) floats.
-layout(local_size_x_id = WF_VK_FUSED_SPEC_GROUP_SIZE) in;
-layout(constant_id = WF_VK_FUSED_SPEC_SHARED_FLOATS) const uint kSharedFloats = WF_VK_FUSED_SHARED_FLOATS;
+layout(local_size_x_id = WF_GPU_FUSED_SPEC_GROUP_SIZE) in;
+layout(constant_id = WF_GPU_FUSED_SPEC_SHARED_FLOATS) const uint kSharedFloats = WF_GPU_FUSED_SHARED_FLOATS;
 
-// xyz of every particle when WF_VK_PUSH_SHARED, as xy pairs and z apart: a particle is then two
+// xyz of every particle when WF_GPU_PUSH_SHARED, as xy pairs and z apart: a particle is then two
 // shared-memory loads (64 and 32 bits) and two stores instead of three each.
 shared vec2 sXY[kSharedFloats / 3u];
 shared float sZ[kSharedFloats / 3u];
 // Inverse masses: a cloth's particles have 1 / mass or 0 (pinned, grabbed), so a bit per particle
 // in shared memory says which, when every particle checks out at the frame start (sBinary);
 // otherwise they come from the POS array.
-shared uint sFree[WF_VK_FUSED_MAX_PARTICLES / 32]; // bit i: particle i has inverse mass 1 / mass
+shared uint sFree[WF_GPU_FUSED_MAX_PARTICLES / 32]; // bit i: particle i has inverse mass 1 / mass
 shared uint sBinary;
-shared uint sColorStart[WF_VK_FUSED_MAX_COLORS + 1]; // P.colorStart, read after every barrier
+shared uint sColorStart[WF_GPU_FUSED_MAX_COLORS + 1]; // P.colorStart, read after every barrier
 
 const uint kGroup = gl_WorkGroupSize.x;
-const uint kPer = WF_VK_FUSED_PER_THREAD;
+const uint kPer = WF_GPU_FUSED_PER_THREAD;
 
 bool gShared; // uniform: positions in shared memory
 bool gBinary; // uniform: inverse masses from sFree
 float gInvMass;
 
 // This workgroup's cloth: the start of each of its arrays in the arena (WF_VK_SLOT_*).
-uint gAt[WF_VK_SLOT_COUNT];
-#define POS(i) arena4[gAt[WF_VK_SLOT_POS] + (i)]
-#define VEL(i) arena4[gAt[WF_VK_SLOT_VEL] + (i)]
-#define NORMAL(i) arena4[gAt[WF_VK_SLOT_NORMALS] + (i)]
-#define WEIGHT(i) uintBitsToFloat(arenaU4[gAt[WF_VK_SLOT_POS] + (i)].w) // inverse mass, read-only view
+uint gAt[WF_GPU_SLOT_COUNT];
+#define POS(i) arena4[gAt[WF_GPU_SLOT_POS] + (i)]
+#define VEL(i) arena4[gAt[WF_GPU_SLOT_VEL] + (i)]
+#define NORMAL(i) arena4[gAt[WF_GPU_SLOT_NORMALS] + (i)]
+#define WEIGHT(i) uintBitsToFloat(arenaU4[gAt[WF_GPU_SLOT_POS] + (i)].w) // inverse mass, read-only view
 // Packed constraint records (a | b << 12 | family << 24, rest bits), as uvec4(a, b, rest, family).
 uvec4 CON(uint k)
 {
 	// Through the read-only view (the records are never written during a frame, so the loads may be
 	// cached): the records start 16-byte aligned, two to a uvec4.
-	uvec4 pair = arenaU4[(gAt[WF_VK_SLOT_CONSTRAINTS] >> 2) + (k >> 1)];
+	uvec4 pair = arenaU4[(gAt[WF_GPU_SLOT_CONSTRAINTS] >> 2) + (k >> 1)];
 	uint w0 = (k & 1u) != 0u ? pair.z : pair.x;
 	uint w1 = (k & 1u) != 0u ? pair.w : pair.y;
 	return uvec4(w0 & 0xfffu, (w0 >> 12) & 0xfffu, w1, w0 >> 24);
 }
-#define REST(k) uintBitsToFloat(arenaWords[gAt[WF_VK_SLOT_CONSTRAINTS] + 2u * (k) + 1u])
-#define LAMBDA(k) arenaWords[gAt[WF_VK_SLOT_LAMBDA] + (k)] // float bits
-#define ADJ_START(i) int(arenaWords[gAt[WF_VK_SLOT_ADJ_START] + (i)])
-#define ADJ_CONSTRAINT(e) arenaWords[gAt[WF_VK_SLOT_ADJ_CONSTRAINT] + uint(e)]
-#define ADJ_OTHER(e) arenaWords[gAt[WF_VK_SLOT_ADJ_OTHER] + uint(e)]
-#define JACOBI_WEIGHT(k) uintBitsToFloat(arenaWords[gAt[WF_VK_SLOT_JACOBI_WEIGHT] + (k)])
-#define TRI_START(i) int(arenaWords[gAt[WF_VK_SLOT_TRI_START] + (i)])
-#define TRI_LIST(e) arenaWords[gAt[WF_VK_SLOT_TRI_LIST] + uint(e)]
-#define INDEX(t) arenaWords[gAt[WF_VK_SLOT_INDICES] + (t)]
-#define STATUS_NON_FINITE arenaWords[gAt[WF_VK_SLOT_STATUS]]
-#define STATUS_UNSTABLE arenaWords[gAt[WF_VK_SLOT_STATUS] + 1u]
-#define STATUS_UNSTABLE_CONTACT arenaWords[gAt[WF_VK_SLOT_STATUS] + 2u]
-#define STATUS_TUNNELLED arenaWords[gAt[WF_VK_SLOT_STATUS] + 3u] // wfVkStatus.firstTunnelled
-#define BACKUP_POS(i) arena4[gAt[WF_VK_SLOT_BACKUP_POS] + (i)]
-#define BACKUP_VEL(i) arena4[gAt[WF_VK_SLOT_BACKUP_VEL] + (i)]
+#define REST(k) uintBitsToFloat(arenaWords[gAt[WF_GPU_SLOT_CONSTRAINTS] + 2u * (k) + 1u])
+#define LAMBDA(k) arenaWords[gAt[WF_GPU_SLOT_LAMBDA] + (k)] // float bits
+#define ADJ_START(i) int(arenaWords[gAt[WF_GPU_SLOT_ADJ_START] + (i)])
+#define ADJ_CONSTRAINT(e) arenaWords[gAt[WF_GPU_SLOT_ADJ_CONSTRAINT] + uint(e)]
+#define ADJ_OTHER(e) arenaWords[gAt[WF_GPU_SLOT_ADJ_OTHER] + uint(e)]
+#define JACOBI_WEIGHT(k) uintBitsToFloat(arenaWords[gAt[WF_GPU_SLOT_JACOBI_WEIGHT] + (k)])
+#define TRI_START(i) int(arenaWords[gAt[WF_GPU_SLOT_TRI_START] + (i)])
+#define TRI_LIST(e) arenaWords[gAt[WF_GPU_SLOT_TRI_LIST] + uint(e)]
+#define INDEX(t) arenaWords[gAt[WF_GPU_SLOT_INDICES] + (t)]
+#define STATUS_NON_FINITE arenaWords[gAt[WF_GPU_SLOT_STATUS]]
+#define STATUS_UNSTABLE arenaWords[gAt[WF_GPU_SLOT_STATUS] + 1u]
+#define STATUS_UNSTABLE_CONTACT arenaWords[gAt[WF_GPU_SLOT_STATUS] + 2u]
+#define STATUS_TUNNELLED arenaWords[gAt[WF_GPU_SLOT_STATUS] + 3u] // wfGpuStatus.firstTunnelled
+#define BACKUP_POS(i) arena4[gAt[WF_GPU_SLOT_BACKUP_POS] + (i)]
+#define BACKUP_VEL(i) arena4[gAt[WF_GPU_SLOT_BACKUP_VEL] + (i)]
 
 // The inverse mass of any particle (fixed during a frame).
 float Weight(uint i)
@@ -193,7 +193,7 @@ void Finish(uint substep)
 {
 	uint t = gl_LocalInvocationID.x;
 	float f = P.velFactor;
-	bool collide = (P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
+	bool collide = (P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		if (i >= P.particleCount)
@@ -370,7 +370,7 @@ void Substep(uint substep, uint iterations)
 vec3 SweepParticle(uint i, vec3 xi, float wi)
 {
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
-	const bool document = (P.flags & WF_VK_FLAG_JACOBI_DOCUMENT) != 0u;
+	const bool byDegree = (P.flags & WF_GPU_FLAG_JACOBI_DEGREE) != 0u;
 	int first = ADJ_START(i), end = ADJ_START(i + 1u);
 	for (int e = first; e < end; ++e) {
 		uint k = ADJ_CONSTRAINT(e);
@@ -381,14 +381,14 @@ vec3 SweepParticle(uint i, vec3 xi, float wi)
 		precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 		if (len < WF_MIN_LENGTH)
 			continue;
-		precise float f = document ? 1.0 : 2.0 * wi / (wi + wj);
+		precise float f = byDegree ? 1.0 : 2.0 * wi / (wi + wj);
 		precise float g = JACOBI_WEIGHT(k) * f * (len - REST(k)) / len;
 		cx += g * dx;
 		cy += g * dy;
 		cz += g * dz;
 	}
 	precise float s = P.relaxation;
-	if (document)
+	if (byDegree)
 		s = end > first ? P.relaxation / float(end - first) : 0.0;
 	precise vec3 y = vec3(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz);
 	return y;
@@ -479,15 +479,15 @@ void main()
 {
 	uint t = gl_LocalInvocationID.x;
 	uint n = P.particleCount;
-	[[unroll]] for (uint a = 0u; a < WF_VK_SLOT_COUNT; ++a)
+	[[unroll]] for (uint a = 0u; a < WF_GPU_SLOT_COUNT; ++a)
 		gAt[a] = slots[gl_WorkGroupID.x].at[a];
-	gShared = (gAt[WF_VK_SLOT_FLAGS] & WF_VK_PUSH_SHARED) != 0u;
-	gInvMass = uintBitsToFloat(gAt[WF_VK_SLOT_INV_MASS]);
-	for (uint w = t; w < WF_VK_FUSED_MAX_PARTICLES / 32u; w += kGroup)
+	gShared = (gAt[WF_GPU_SLOT_FLAGS] & WF_GPU_PUSH_SHARED) != 0u;
+	gInvMass = uintBitsToFloat(gAt[WF_GPU_SLOT_INV_MASS]);
+	for (uint w = t; w < WF_GPU_FUSED_MAX_PARTICLES / 32u; w += kGroup)
 		sFree[w] = 0u;
 	if (t == 0u)
 		sBinary = 1u;
-	for (uint c = t; c <= WF_VK_FUSED_MAX_COLORS; c += kGroup)
+	for (uint c = t; c <= WF_GPU_FUSED_MAX_COLORS; c += kGroup)
 		sColorStart[c] = P.colorStart[c];
 	memoryBarrierShared();
 	barrier();
@@ -518,7 +518,7 @@ void main()
 			atomicOr(sFree[i >> 5], 1u << (i & 31u));
 		if (x.w != 0.0 && x.w != gInvMass)
 			atomicAnd(sBinary, 0u);
-		// The frame start's re-centring (predict.comp with WF_VK_PUSH_SHIFT), after the backup.
+		// The frame start's re-centring (predict.comp with WF_GPU_PUSH_SHIFT), after the backup.
 		precise vec3 y = x.xyz - P.shift.xyz;
 		StoreX(i, y);
 	}
@@ -546,7 +546,7 @@ void main()
 
 	// normals.comp and check.comp for the owned particles, with check.comp's motion tests against
 	// the backup (the sphere's centre after the first and the last substep for the tunnelling test).
-	const bool sphere = (P.flags & WF_VK_FLAG_SPHERE) != 0u;
+	const bool sphere = (P.flags & WF_GPU_FLAG_SPHERE) != 0u;
 	precise vec3 c0 = P.sphereCenter.xyz + S[0].sphereMotion.xyz;
 	precise vec3 c1 = P.sphereCenter.xyz + S[substeps - 1u].sphereMotion.xyz;
 	precise float r2 = P.contactBand.z * P.contactBand.z;

@@ -14,7 +14,7 @@ void main()
 		return;
 	}
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
-	const bool document = (P.flags & WF_VK_FLAG_JACOBI_DOCUMENT) != 0u;
+	const bool byDegree = (P.flags & WF_GPU_FLAG_JACOBI_DEGREE) != 0u;
 	// The neighbours in batches of WF_GATHER, loads first, sums in adjacency order (as springs.comp).
 	int first = adjStart[i], end = adjStart[i + 1];
 	for (int e = first; e < end; e += WF_GATHER) {
@@ -38,16 +38,16 @@ void main()
 			precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 			if (len < WF_MIN_LENGTH)
 				continue;
-			precise float f = document ? 1.0 : 2.0 * xi.w / (xi.w + xj[b].w);
+			precise float f = byDegree ? 1.0 : 2.0 * xi.w / (xi.w + xj[b].w);
 			precise float g = weight[b] * f * (len - rest[b]) / len;
 			cx += g * dx;
 			cy += g * dy;
 			cz += g * dz;
 		}
 	}
-	// wfCpuJacobiSubstep's per-particle factor: s / deg(i) (document) or s.
+	// wfCpuJacobiSubstep's per-particle factor: s / deg(i) (degree weights) or s.
 	precise float s = P.relaxation;
-	if (document)
+	if (byDegree)
 		s = end > first ? P.relaxation / float(end - first) : 0.0;
 	precise vec4 y = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
 	posAlt[i] = y;

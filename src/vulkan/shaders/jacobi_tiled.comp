@@ -1,7 +1,7 @@
 #version 450
 // Small-step PBD with averaged Jacobi sweeps, several whole substeps in one dispatch (temporal
-// blocking, as springs_tiled.comp). Each workgroup owns a WF_VK_TILE x WF_VK_TILE tile of the grid
-// and holds the positions of the region WF_VK_TILE_JACOBI_HALO rings wider in shared memory; its
+// blocking, as springs_tiled.comp). Each workgroup owns a WF_GPU_TILE x WF_GPU_TILE tile of the grid
+// and holds the positions of the region WF_GPU_TILE_JACOBI_HALO rings wider in shared memory; its
 // invocations keep their particle's velocity and substep-start position in registers. Per
 // substep: predict.comp, pc.first sweeps of jacobi_sweep.comp (each from the positions before it)
 // and finish.comp, for each region particle that can still be exact, with the same expressions in
@@ -19,7 +19,7 @@
 // per row (low 16 bits) and the reach (high 16 bits).
 #define WF_OWN_GROUP_SIZE 1
 #include "common.glsl"
-#define WF_TILE_HALO WF_VK_TILE_JACOBI_HALO
+#define WF_TILE_HALO WF_GPU_TILE_JACOBI_HALO
 #include "tiled.glsl"
 
 const int kSlots = kSide * kSide;
@@ -38,8 +38,8 @@ void main()
 	const uint i = r.i;
 	// The neighbours as region slots (-1: outside the region), their constraints' weights and rest
 	// lengths, in adjacency order.
-	int nb[WF_VK_TILE_JACOBI_DEGREE];
-	float weight[WF_VK_TILE_JACOBI_DEGREE], rest[WF_VK_TILE_JACOBI_DEGREE];
+	int nb[WF_GPU_TILE_JACOBI_DEGREE];
+	float weight[WF_GPU_TILE_JACOBI_DEGREE], rest[WF_GPU_TILE_JACOBI_DEGREE];
 	int degree = 0;
 	vec4 v = vec4(0.0), p = vec4(0.0);
 	if (inside) {
@@ -47,7 +47,7 @@ void main()
 		v = vel[i];
 		const int first = adjStart[i];
 		degree = adjStart[i + 1u] - first;
-		[[unroll]] for (int b = 0; b < WF_VK_TILE_JACOBI_DEGREE; ++b) {
+		[[unroll]] for (int b = 0; b < WF_GPU_TILE_JACOBI_DEGREE; ++b) {
 			nb[b] = -1;
 			weight[b] = 0.0;
 			rest[b] = 0.0;
@@ -62,8 +62,8 @@ void main()
 #ifdef WF_TILE_PROBE
 	degree = 0; // a measuring build (WEFT_TILE_PROBE): no gathers, the tiles' floor
 #endif
-	const bool document = (P.flags & WF_VK_FLAG_JACOBI_DOCUMENT) != 0u;
-	const bool collide = (P.flags & (WF_VK_FLAG_SPHERE | WF_VK_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
+	const bool byDegree = (P.flags & WF_GPU_FLAG_JACOBI_DEGREE) != 0u;
+	const bool collide = (P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
 	const float h = P.h, f = P.velFactor;
 	const uint sweeps = pc.first;
 	int done = 0; // sweeps so far: rings done * reach and further in are exact
@@ -101,7 +101,7 @@ void main()
 				vec4 y = xi;
 				if (xi.w != 0.0) {
 					precise float cx = 0.0, cy = 0.0, cz = 0.0;
-					[[unroll]] for (int b0 = 0; b0 < WF_VK_TILE_JACOBI_DEGREE; b0 += kBatch) {
+					[[unroll]] for (int b0 = 0; b0 < WF_GPU_TILE_JACOBI_DEGREE; b0 += kBatch) {
 						if (b0 >= degree)
 							break;
 						// A neighbour outside the region reads its copy's slot 0 and is skipped.
@@ -117,7 +117,7 @@ void main()
 							precise float len = sqrt(dx * dx + dy * dy + dz * dz);
 							if (len < WF_MIN_LENGTH)
 								continue;
-							precise float fw = document ? 1.0 : 2.0 * xi.w / (xi.w + xj.w);
+							precise float fw = byDegree ? 1.0 : 2.0 * xi.w / (xi.w + xj.w);
 							precise float g = weight[b] * fw * (len - rest[b]) / len;
 							cx += g * dx;
 							cy += g * dy;
@@ -125,7 +125,7 @@ void main()
 						}
 					}
 					precise float s = P.relaxation;
-					if (document)
+					if (byDegree)
 						s = degree > 0 ? P.relaxation / float(degree) : 0.0;
 					precise vec4 z = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
 					y = z;

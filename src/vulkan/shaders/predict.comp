@@ -1,8 +1,8 @@
 #version 450
 // Predict (XPBD and Jacobi): v = v / (1 + h w d) + h a (XPBD damping, implicit on v only) or v += h a; p = x; x += h v.
 // A grabbed particle (inverse mass 0) is placed at the grab target (wfCpuPlaceGrab).
-// With WF_VK_PUSH_SHIFT it only re-centres the cloth at the frame start: x -= shift; with
-// WF_VK_PUSH_AERO it only writes the particle's drag and lift acceleration into prev (wfAeroAccel).
+// With WF_GPU_PUSH_SHIFT it only re-centres the cloth at the frame start: x -= shift; with
+// WF_GPU_PUSH_AERO it only writes the particle's drag and lift acceleration into prev (wfAeroAccel).
 #include "common.glsl"
 
 void main()
@@ -11,13 +11,13 @@ void main()
 	if (i == 0xffffffffu)
 		return;
 	vec4 x = pos[i];
-	if ((pc.flags & WF_VK_PUSH_SHIFT) != 0u) {
+	if ((pc.flags & WF_GPU_PUSH_SHIFT) != 0u) {
 		// The frame start's re-centring (wfClothLocal), a dispatch of its own before substep 0.
 		precise vec3 y = x.xyz - P.shift.xyz;
 		pos[i] = vec4(y, x.w);
 		return;
 	}
-	if ((pc.flags & WF_VK_PUSH_TETHER) != 0u) {
+	if ((pc.flags & WF_GPU_PUSH_TETHER) != 0u) {
 		// wfCpuTethers: back within the limit of the anchor (pinned at creation, so never moved here).
 		const uvec4 t = con[P.tetherBase + i];
 		if (t.y == 0xffffffffu || x.w == 0.0)
@@ -31,7 +31,7 @@ void main()
 		precise float d = sqrt(d2), s = limit / d;
 		precise vec4 y = vec4(q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w);
 		pos[i] = y;
-		if ((pc.flags & WF_VK_PUSH_TETHER_VEL) != 0u) {
+		if ((pc.flags & WF_GPU_PUSH_TETHER_VEL) != 0u) {
 			precise float nx = dx / d, ny = dy / d, nz = dz / d;
 			const vec4 v = vel[i];
 			precise float vn = v.x * nx + v.y * ny + v.z * nz;
@@ -42,11 +42,11 @@ void main()
 		}
 		return;
 	}
-	if ((pc.flags & WF_VK_PUSH_AERO) != 0u) {
+	if ((pc.flags & WF_GPU_PUSH_AERO) != 0u) {
 		prev[i] = vec4(WfAeroAccel(i), 0.0);
 		return;
 	}
-	vec3 air = (P.flags & WF_VK_FLAG_AERO) != 0u ? prev[i].xyz : vec3(0.0);
+	vec3 air = (P.flags & WF_GPU_FLAG_AERO) != 0u ? prev[i].xyz : vec3(0.0);
 	prev[i] = x;
 	if (x.w == 0.0) {
 		if (int(i) == P.grabIndex)
@@ -54,14 +54,14 @@ void main()
 		return;
 	}
 	precise vec3 a = WfExternalAccel(pc.substep, i % P.cols, x.w);
-	if ((P.flags & WF_VK_FLAG_AERO) != 0u) {
+	if ((P.flags & WF_GPU_FLAG_AERO) != 0u) {
 		a.x += air.x;
 		a.y += air.y;
 		a.z += air.z;
 	}
 	float h = P.h;
 	precise vec4 v = vel[i];
-	if ((pc.flags & WF_VK_PUSH_DAMPED) != 0u) {
+	if ((pc.flags & WF_GPU_PUSH_DAMPED) != 0u) {
 		precise float k = 1.0 + h * x.w * P.damping;
 		v.x = v.x / k + h * a.x;
 		v.y = v.y / k + h * a.y;

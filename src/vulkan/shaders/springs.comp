@@ -15,7 +15,7 @@ void main()
 		return;
 	}
 	precise vec3 a = WfExternalAccel(pc.substep, i % P.cols, xi.w);
-	if ((P.flags & WF_VK_FLAG_AERO) != 0u) {
+	if ((P.flags & WF_GPU_FLAG_AERO) != 0u) {
 		a.x += prev[i].x;
 		a.y += prev[i].y;
 		a.z += prev[i].z;

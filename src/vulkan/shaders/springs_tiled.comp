@@ -1,22 +1,22 @@
 #version 450
-// Explicit mass-springs, up to WF_VK_TILE_HALO substeps in one dispatch (temporal blocking). Each
-// workgroup owns a WF_VK_TILE x WF_VK_TILE tile of the grid and loads the region WF_VK_TILE_HALO
+// Explicit mass-springs, up to WF_GPU_TILE_HALO substeps in one dispatch (temporal blocking). Each
+// workgroup owns a WF_GPU_TILE x WF_GPU_TILE tile of the grid and loads the region WF_GPU_TILE_HALO
 // rings wider into shared memory; every substep each region particle that can still be exact is
 // advanced from its neighbours' previous values, exactly as springs.comp does it (the same
 // expressions in the same order, all `precise`). A substep carries information one grid step (a
 // grid cloth's springs join the 8 neighbours), so after k substeps every particle at least k rings
-// inside the region is what the dispatch per substep would give; the tile, WF_VK_TILE_HALO rings
+// inside the region is what the dispatch per substep would give; the tile, WF_GPU_TILE_HALO rings
 // in, is written to the pair's other buffers. Neighbours outside the region are skipped: they only
 // affect particles whose values are never written. The substeps' records (gravity and wind, the
 // sphere's motion) are copied into shared memory first, so that no substep waits on a load from the
 // cache for them. H200, compute-cloth 60x60: 13 dispatches, 0.162 ms a frame against 67 and
 // 0.333 ms (docs/PERFORMANCE.md).
 //
-// pc.substep: the first substep; pc.count: substeps (<= WF_VK_TILE_HALO); pc.first: tiles per row.
+// pc.substep: the first substep; pc.count: substeps (<= WF_GPU_TILE_HALO); pc.first: tiles per row.
 #define WF_OWN_GROUP_SIZE 1
-#define WF_SUBSTEP_SHARED WF_VK_TILE_HALO
+#define WF_SUBSTEP_SHARED WF_GPU_TILE_HALO
 #include "common.glsl"
-#define WF_TILE_HALO WF_VK_TILE_HALO
+#define WF_TILE_HALO WF_GPU_TILE_HALO
 #include "tiled.glsl"
 
 shared vec4 sX[kSide * kSide]; // position, w inverse mass
@@ -29,8 +29,8 @@ void main()
 	const bool inside = r.inside;
 	const uint i = r.i;
 	// The neighbours as region slots (-1: outside the region) and their rest lengths, in adjacency order.
-	int nb[WF_VK_GATHER_WIDE];
-	float rest[WF_VK_GATHER_WIDE];
+	int nb[WF_GPU_GATHER_WIDE];
+	float rest[WF_GPU_GATHER_WIDE];
 	int degree = 0;
 	if (l < int(pc.count))
 		sSubstep[l] = S[pc.substep + uint(l)];
@@ -39,7 +39,7 @@ void main()
 		sV[l] = vel[i];
 		int first = adjStart[i];
 		degree = adjStart[i + 1u] - first;
-		[[unroll]] for (int b = 0; b < WF_VK_GATHER_WIDE; ++b) {
+		[[unroll]] for (int b = 0; b < WF_GPU_GATHER_WIDE; ++b) {
 			nb[b] = -1;
 			rest[b] = 0.0;
 			if (b < degree) {
@@ -66,7 +66,7 @@ void main()
 			} else {
 				precise vec3 a = WfExternalAccel(substep, uint(gx), xi.w);
 				precise float fx = mass * a.x, fy = mass * a.y, fz = mass * a.z;
-				[[unroll]] for (int b = 0; b < WF_VK_GATHER_WIDE; ++b) {
+				[[unroll]] for (int b = 0; b < WF_GPU_GATHER_WIDE; ++b) {
 					if (b >= degree)
 						break;
 					if (nb[b] < 0)

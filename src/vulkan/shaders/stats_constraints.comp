@@ -1,13 +1,13 @@
 #version 450
 // Statistics over constraints (wfComputeStats): elastic energy of the solver's model, strain of
-// the stretch family; one wfVkPartial per workgroup, after the particle partials.
+// the stretch family; one wfGpuPartial per workgroup, after the particle partials.
 #include "common.glsl"
 
-shared float sEnergy[WF_VK_GROUP_SIZE];
-shared float sStrain[WF_VK_GROUP_SIZE];
-shared float sMax[WF_VK_GROUP_SIZE];
-shared uint sCount[WF_VK_GROUP_SIZE];
-shared uint sBad[WF_VK_GROUP_SIZE];
+shared float sEnergy[WF_GPU_GROUP_SIZE];
+shared float sStrain[WF_GPU_GROUP_SIZE];
+shared float sMax[WF_GPU_GROUP_SIZE];
+shared uint sCount[WF_GPU_GROUP_SIZE];
+shared uint sBad[WF_GPU_GROUP_SIZE];
 
 void main()
 {
@@ -22,9 +22,9 @@ void main()
 		float rest = uintBitsToFloat(q.z);
 		precise float C = sqrt(dx * dx + dy * dy + dz * dz) - rest;
 		float alpha = SP.compliance[q.w];
-		if ((SP.flags & WF_VK_STATS_XPBD) != 0u && alpha > 0.0)
+		if ((SP.flags & WF_GPU_STATS_XPBD) != 0u && alpha > 0.0)
 			energy = 0.5 * C * C / alpha;
-		else if ((SP.flags & WF_VK_STATS_SPRINGS) != 0u)
+		else if ((SP.flags & WF_GPU_STATS_SPRINGS) != 0u)
 			energy = 0.5 * SP.stiffness * C * C;
 		if (q.w == 0u && rest > 0.0) {
 			strain = abs(C) / rest;
@@ -41,7 +41,7 @@ void main()
 	sCount[t] = stretch;
 	sBad[t] = bad;
 	barrier();
-	for (uint half_ = WF_VK_GROUP_SIZE / 2u; half_ > 0u; half_ >>= 1u) {
+	for (uint half_ = WF_GPU_GROUP_SIZE / 2u; half_ > 0u; half_ >>= 1u) {
 		if (t < half_) {
 			sEnergy[t] += sEnergy[t + half_];
 			sStrain[t] += sStrain[t + half_];
@@ -52,7 +52,7 @@ void main()
 		barrier();
 	}
 	// Groups past the end of a dispatch spilled into y own no elements and write nothing.
-	if (t == 0u && WfGroup() * WF_VK_GROUP_SIZE < pc.count) {
+	if (t == 0u && WfGroup() * WF_GPU_GROUP_SIZE < pc.count) {
 		uint g = SP.particleGroups + WfGroup();
 		partials[g].sum0 = sEnergy[0];
 		partials[g].sum1 = sStrain[0];

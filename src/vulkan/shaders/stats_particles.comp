@@ -1,11 +1,11 @@
 #version 450
 // Statistics over particles (wfComputeStats): energies and momentum of the dynamic particles,
-// non-finite count, clearances to the colliders; one wfVkPartial per workgroup.
+// non-finite count, clearances to the colliders; one wfGpuPartial per workgroup.
 #include "common.glsl"
 
-shared float sSum[5][WF_VK_GROUP_SIZE];
-shared float sMin[2][WF_VK_GROUP_SIZE];
-shared uint sCount[WF_VK_GROUP_SIZE];
+shared float sSum[5][WF_GPU_GROUP_SIZE];
+shared float sMin[2][WF_GPU_GROUP_SIZE];
+shared uint sCount[WF_GPU_GROUP_SIZE];
 
 void main()
 {
@@ -27,13 +27,13 @@ void main()
 			my = m * v.y;
 			mz = m * v.z;
 		}
-		if ((SP.flags & WF_VK_STATS_SPHERE) != 0u) {
+		if ((SP.flags & WF_GPU_STATS_SPHERE) != 0u) {
 			precise vec3 d = x.xyz - SP.sphereCenter.xyz;
 			precise float c = sqrt(d.x * d.x + d.y * d.y + d.z * d.z) - SP.sphereRadius;
 			if (c < sphere)
 				sphere = c;
 		}
-		if ((SP.flags & WF_VK_STATS_FLOOR) != 0u && x.y - SP.floorHeight < floorY)
+		if ((SP.flags & WF_GPU_STATS_FLOOR) != 0u && x.y - SP.floorHeight < floorY)
 			floorY = x.y - SP.floorHeight;
 	}
 	sSum[0][t] = ke;
@@ -45,7 +45,7 @@ void main()
 	sMin[1][t] = floorY;
 	sCount[t] = nonFinite;
 	barrier();
-	for (uint half_ = WF_VK_GROUP_SIZE / 2u; half_ > 0u; half_ >>= 1u) {
+	for (uint half_ = WF_GPU_GROUP_SIZE / 2u; half_ > 0u; half_ >>= 1u) {
 		if (t < half_) {
 			for (int q = 0; q < 5; ++q)
 				sSum[q][t] += sSum[q][t + half_];
@@ -56,7 +56,7 @@ void main()
 		barrier();
 	}
 	// Groups past the end of a dispatch spilled into y own no elements and write nothing.
-	if (t == 0u && WfGroup() * WF_VK_GROUP_SIZE < pc.count) {
+	if (t == 0u && WfGroup() * WF_GPU_GROUP_SIZE < pc.count) {
 		uint g = WfGroup();
 		partials[g].sum0 = sSum[0][0];
 		partials[g].sum1 = sSum[1][0];

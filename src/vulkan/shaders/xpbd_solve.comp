@@ -9,7 +9,7 @@ void main()
 	if (k == 0xffffffffu)
 		return;
 	uvec4 q = con[k];
-	bool first = (pc.flags & WF_VK_PUSH_FIRST_ITERATION) != 0u;
+	bool first = (pc.flags & WF_GPU_PUSH_FIRST_ITERATION) != 0u;
 	vec4 a = pos[q.x], b = pos[q.y];
 	precise float wsum = a.w + b.w;
 	precise float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;

@@ -1,7 +1,7 @@
 #version 450
 // XPBD in the tile order (wfClothModel): one dispatch per tile colour and iteration; workgroup g
 // relaxes every colour of its tile in turn, from the region of the positions its constraints touch
-// (its WF_VK_XPBD_TILE square of owner cells and two more columns and rows) held in shared memory.
+// (its WF_GPU_XPBD_TILE square of owner cells and two more columns and rows) held in shared memory.
 // Two tiles of one tile colour touch no common particle, so the region is read once, relaxed
 // through all colours with a barrier between them, and written back whole. The projection is
 // xpbd_solve.comp's, with the same expressions in the same order (`precise`): the same bits as a
@@ -11,16 +11,16 @@
 // colours' chain waits on shared memory only. H200, 1024 x 1024, 10 iterations: docs/PERFORMANCE.md.
 //
 // pc.first: the tile colour's first tile rank; pc.count: tiles in all + 1 (tileStart's row length);
-// pc.flags: WF_VK_PUSH_FIRST_ITERATION, the tile colour (bits 8-9) and the colour count (bits 16-23).
+// pc.flags: WF_GPU_PUSH_FIRST_ITERATION, the tile colour (bits 8-9) and the colour count (bits 16-23).
 #define WF_OWN_GROUP_SIZE 1
 #include "common.glsl"
-layout(local_size_x = WF_VK_XPBD_TILE_GROUP) in;
-layout(std430, binding = WF_VK_BIND_TILE_START) readonly buffer TileStartBuf { int tileStart[]; };
-layout(std430, binding = WF_VK_BIND_TILE_CON) readonly buffer TileConBuf { uvec2 tileCon[]; };
+layout(local_size_x = WF_GPU_XPBD_TILE_GROUP) in;
+layout(std430, binding = WF_GPU_BIND_TILE_START) readonly buffer TileStartBuf { int tileStart[]; };
+layout(std430, binding = WF_GPU_BIND_TILE_CON) readonly buffer TileConBuf { uvec2 tileCon[]; };
 
-const int kTile = WF_VK_XPBD_TILE;
-const int kSide = WF_VK_XPBD_TILE + 2; // region side: owner cells reach two columns and rows on
-const int kGroup = WF_VK_XPBD_TILE_GROUP;
+const int kTile = WF_GPU_XPBD_TILE;
+const int kSide = WF_GPU_XPBD_TILE + 2; // region side: owner cells reach two columns and rows on
+const int kGroup = WF_GPU_XPBD_TILE_GROUP;
 const int kPer = (kTile * kTile / 2 + kGroup - 1) / kGroup; // constraints per invocation and colour
 shared vec4 sX[kSide * kSide];         // position, w inverse mass
 
@@ -54,7 +54,7 @@ void main()
 {
 	const int cols = int(P.cols), rows = int(P.particleCount / P.cols);
 	const uint tc = (pc.flags >> 8) & 3u, colours = (pc.flags >> 16) & 0xffu;
-	const bool first = (pc.flags & WF_VK_PUSH_FIRST_ITERATION) != 0u;
+	const bool first = (pc.flags & WF_GPU_PUSH_FIRST_ITERATION) != 0u;
 	// This tile: the rank-th of its tile colour, row by row (wfTileOrigin).
 	const int tilesX = (cols + kTile - 1) / kTile;
 	const int px = int(tc & 1u), py = int(tc >> 1);
@@ -68,10 +68,10 @@ void main()
 	// them). The same kernel without that loop and the per-invocation arrays (one constraint each)
 	// took 1.315 ms at 1024 x 1024 on the H200 against 1.111, and its bits there were no longer
 	// those of a dispatch per range (vk_xpbd_tiled_*: 1.2e-5 to 2.5e-3 m): kept as it is.
-	int k[WF_VK_XPBD_TILE_COLORS][kPer], end[WF_VK_XPBD_TILE_COLORS];
-	uvec2 q[WF_VK_XPBD_TILE_COLORS][kPer];
-	float lam[WF_VK_XPBD_TILE_COLORS][kPer];
-	[[unroll]] for (int c = 0; c < WF_VK_XPBD_TILE_COLORS; ++c) {
+	int k[WF_GPU_XPBD_TILE_COLORS][kPer], end[WF_GPU_XPBD_TILE_COLORS];
+	uvec2 q[WF_GPU_XPBD_TILE_COLORS][kPer];
+	float lam[WF_GPU_XPBD_TILE_COLORS][kPer];
+	[[unroll]] for (int c = 0; c < WF_GPU_XPBD_TILE_COLORS; ++c) {
 		int begin = 0;
 		end[c] = 0;
 		if (uint(c) < colours) {
@@ -94,7 +94,7 @@ void main()
 			sX[s] = pos[gy * cols + gx];
 	}
 	barrier();
-	[[unroll]] for (int c = 0; c < WF_VK_XPBD_TILE_COLORS; ++c) {
+	[[unroll]] for (int c = 0; c < WF_GPU_XPBD_TILE_COLORS; ++c) {
 		if (uint(c) < colours) {
 			[[unroll]] for (int j = 0; j < kPer; ++j) {
 				if (k[c][j] < end[c])
