@@ -207,7 +207,7 @@ WF_TEST(scene_frame_check_and_jacobi_keys)
 {
 	char error[256];
 	const char* text = "{ \"world\": { \"maxSpeed\": 50, \"badFrame\": \"reset\" },"
-					   "  \"cloth\": { \"jacobiWeights\": \"document\", \"jitter\": 0.6 } }";
+					   "  \"cloth\": { \"jacobiWeights\": \"degree\", \"jitter\": 0.6 } }";
 	wfScene* scene = wfScene_Parse(text, "keys", error, (int)sizeof error);
 	if (scene == NULL)
 		fprintf(stderr, "  %s\n", error);
