@@ -576,7 +576,8 @@ test_overrides() {
 # sets: a 0.01 s time step gives the CSV's times 0.01 and 0.02 (default 1/60), zero gravity leaves
 # the resting sheet's momentum at 0 (-3.757 kg m/s after one frame under 9.8 m/s2), and cloth
 # fields reach every cloth (10x7: 70 vertices). Options apply in the order given: a later --grid
-# or --set wins. weft help fields lists the fields with the table's ranges.
+# or --set wins. weft help fields lists the fields with the table's ranges, and each of the 70
+# it lists (all but world.deviceName) runs when set to its default.
 test_set_fields() {
 	run run --preset xpbd --frames 2 --backend cpu --quiet --stats "$tmp/s.csv" --set step.timeStep=0.01 --set world.gravity=0,0,0
 	expect_code 0
@@ -599,6 +600,15 @@ test_set_fields() {
 	expect_code 0
 	grep -q 'world.step.timeStep  *a number in \[1e-07, 1\] (default 0.0166667)' "$tmp/stdout" || fail "help fields lacks step.timeStep's range"
 	grep -q 'cloth.material.damping  *a number in \[0, 1000\]' "$tmp/stdout" || fail "help fields lacks material.damping"
+	# Every field the help lists is taken at its own default (a new row of the table is settable
+	# without code in the CLI); the device name is left out (text, no default).
+	local fields=0 path value
+	while read -r path value; do
+		"$weft" run --preset xpbd --frames 1 --quiet --set "$path=$value" --backend cpu >/dev/null 2>"$tmp/field.err" ||
+			fail "--set $path=$value (its default) failed: $(cat "$tmp/field.err")"
+		fields=$((fields + 1))
+	done < <(awk '/^  (world|cloth)\./ && !/deviceName/ { d = $0; sub(/.*\(default /, "", d); sub(/\).*/, "", d); print $1, d }' "$tmp/stdout")
+	[ "$fields" -ge 70 ] || fail "weft help fields lists $fields settable fields, expected at least 70"
 	run help run
 	grep -q -- '--set PATH=VALUE' "$tmp/stdout" || fail "help run lacks --set"
 	grep -q -- '--substeps N .*an integer in \[1, 4096\]' "$tmp/stdout" || fail "help run lacks --substeps' range from the table"
