@@ -1,5 +1,8 @@
 // Command-line options of `weft run` and `weft bench`: one table, one parser.
 // Accepts "--name value" and "--name=value"; every message names the option and what it allows.
+// The options that set a def field are rows of kDefOptions, a name and a path into the library's
+// def table (wfDefFields), which gives the value's type, range and names; --set PATH=VALUE takes
+// any field of the world or cloth def the same way.
 #define _XOPEN_SOURCE 700 // stat
 #include "cli.h"
 
@@ -11,16 +14,14 @@
 #include <sys/stat.h>
 
 typedef enum OptionKind {
-	OPT_FLAG,    // bool, no value
-	OPT_TEXT,    // const char*
-	OPT_INT,     // int in [min, max]
-	OPT_PAIR,    // AxB into two adjacent ints (--grid COLSxROWS, --size WxH)
-	OPT_SOLVER,  // a solver name, stored as int
-	OPT_BACKEND, // a backend name, stored as int
-	OPT_NAME,    // const char*, one of the spec's names (checked even when nothing uses it)
-	OPT_FLOAT,   // float in [lo, hi]
-	OPT_SWITCH,  // on or off, stored as int 1 or 0
-	OPT_CAMERA,  // EX,EY,EZ,TX,TY,TZ[,FOV] into CliRenderOptions.camera, setting cameraSet
+	OPT_FLAG,   // bool, no value
+	OPT_TEXT,   // const char*
+	OPT_INT,    // int in [min, max]
+	OPT_PAIR,   // AxB into two adjacent ints (--size WxH)
+	OPT_GRID,   // COLSxROWS: two overrides, every cloth's cols and rows (their range from the def table)
+	OPT_SET,    // PATH=VALUE: an override of any settable world or cloth def field
+	OPT_NAME,   // const char*, one of the spec's names (checked even when nothing uses it)
+	OPT_CAMERA, // EX,EY,EZ,TX,TY,TZ[,FOV] into CliRenderOptions.camera, setting cameraSet
 } OptionKind;
 
 typedef struct OptionSpec {
@@ -28,32 +29,23 @@ typedef struct OptionSpec {
 	OptionKind kind;
 	unsigned commands;
 	size_t offset;    // into CliOptions
-	int min, max;     // OPT_INT, OPT_GRID
+	int min, max;     // OPT_INT, OPT_PAIR
 	const char* hint; // OPT_TEXT: what the value is; OPT_NAME: the allowed names, ", "-separated
 	const char* noun; // OPT_NAME: what a name is ("a colour mode")
-	double lo, hi;    // OPT_FLOAT
+	double lo, hi;    // OPT_CAMERA: the field of view's range
 } OptionSpec;
 
 #define BOTH (CLI_CMD_RUN | CLI_CMD_BENCH)
 #define AT(member) offsetof(CliOptions, member)
 
-// The ranges are those the public header documents for the defs the options set.
+// The options that are no single def field; those that are follow in kDefOptions.
 static const OptionSpec kOptions[] = {
 	{"scene", OPT_TEXT, BOTH, AT(scene), 0, 0, "a JSON scene file", NULL, 0, 0},
 	{"preset", OPT_TEXT, BOTH, AT(preset), 0, 0, "a preset name (see weft presets)", NULL, 0, 0},
 	{"frames", OPT_INT, BOTH, AT(frames), 1, WF_MAX_SCENE_FRAMES, NULL, NULL, 0, 0},
 	{"warmup", OPT_INT, CLI_CMD_BENCH, AT(warmup), 0, 1000000, NULL, NULL, 0, 0},
-	{"solver", OPT_SOLVER, BOTH, AT(overrides.solver), 0, 0, NULL, NULL, 0, 0},
-	{"grid", OPT_PAIR, BOTH, AT(overrides.cols), 1, 8192, "COLSxROWS", NULL, 0, 0},
-	{"substeps", OPT_INT, BOTH, AT(overrides.substeps), 1, 4096, NULL, NULL, 0, 0},
-	{"iterations", OPT_INT, BOTH, AT(overrides.iterations), 1, 1024, NULL, NULL, 0, 0},
-	{"backend", OPT_BACKEND, BOTH, AT(overrides.backend), 0, 0, NULL, NULL, 0, 0},
-	{"threads", OPT_INT, BOTH, AT(overrides.threads), 0, 1024, NULL, NULL, 0, 0},
-	{"self-collision", OPT_SWITCH, BOTH, AT(overrides.selfCollision), 0, 0, NULL, NULL, 0, 0},
-	{"between-cloths", OPT_SWITCH, BOTH, AT(overrides.betweenCloths), 0, 0, NULL, NULL, 0, 0},
-	{"self-thickness", OPT_FLOAT, BOTH, AT(overrides.selfThickness), 0, 0, NULL, NULL, 0, 0}, // ranges: kDefRanges
-	{"self-friction", OPT_FLOAT, BOTH, AT(overrides.selfFriction), 0, 0, NULL, NULL, 0, 0},
-	{"tear-strain", OPT_FLOAT, BOTH, AT(overrides.tearStrain), 0, 0, NULL, NULL, 0, 0},
+	{"grid", OPT_GRID, BOTH, AT(overrides), 0, 0, "COLSxROWS", NULL, 0, 0}, // range: the def table's cols
+	{"set", OPT_SET, BOTH, AT(overrides), 0, 0, NULL, NULL, 0, 0},
 	{"obj", OPT_TEXT, CLI_CMD_RUN, AT(objDir), 0, 0, "a folder", NULL, 0, 0},
 	{"overwrite", OPT_FLAG, CLI_CMD_RUN, AT(overwrite), 0, 0, NULL, NULL, 0, 0},
 	{"stats", OPT_TEXT, CLI_CMD_RUN, AT(statsPath), 0, 0, "a CSV file path", NULL, 0, 0},
@@ -76,59 +68,40 @@ static const OptionSpec kOptions[] = {
 
 #define OPTION_COUNT ((int)(sizeof kOptions / sizeof kOptions[0]))
 
-// The integer options that set a def field take that field's range from the library's table
-// (wfFindDefField) instead of the numbers above.
-static const struct {
-	const char* option;
-	wfDefType def;
-	const char* field;
-} kDefRanges[] = {
-	{"grid", WF_DEF_CLOTH, "cols"}, // and rows, which has the same range
-	{"substeps", WF_DEF_STEP, "substeps"},
-	{"iterations", WF_DEF_STEP, "iterations"},
-	{"threads", WF_DEF_WORLD, "threads"},
-	{"self-thickness", WF_DEF_WORLD, "selfCollision.thickness"},
-	{"self-friction", WF_DEF_WORLD, "selfCollision.friction"},
-	{"tear-strain", WF_DEF_CLOTH, "material.tearStrain"},
+// The options that set one def field: the field's type, range and names are the table's. Cloth
+// fields are set on every cloth. Help text: weft help run (CliPrintDefOptions).
+typedef struct DefOption {
+	const char* name; // without the leading "--"
+	wfDefType def;    // WF_DEF_WORLD or WF_DEF_CLOTH
+	const char* path; // wfFindDefField's path from def
+	const char* meta; // the value in the help ("N")
+	const char* help; // what it does; the range is added from the table
+} DefOption;
+
+static const DefOption kDefOptions[] = {
+	{"solver", WF_DEF_WORLD, "step.solver", "S", "the solver"},
+	{"substeps", WF_DEF_WORLD, "step.substeps", "N", "substeps per frame"},
+	{"iterations", WF_DEF_WORLD, "step.iterations", "N", "iterations per substep (jacobi: sweeps, any count; an odd one adds a copy back)"},
+	{"backend", WF_DEF_WORLD, "backend", "B", "where the world runs"},
+	{"threads", WF_DEF_WORLD, "threads", "N", "CPU worker threads, 0 = all cores"},
+	{"self-collision", WF_DEF_WORLD, "selfCollision.enabled", "on|off", "particles of each cloth kept 2 x thickness apart (CPU)"},
+	{"between-cloths", WF_DEF_WORLD, "selfCollision.betweenCloths", "on|off", "the same between the cloths of the world (CPU)"},
+	{"self-thickness", WF_DEF_WORLD, "selfCollision.thickness", "M", "self-collision thickness, m"},
+	{"self-friction", WF_DEF_WORLD, "selfCollision.friction", "F", "self-collision friction"},
+	{"tear-strain", WF_DEF_CLOTH, "material.tearStrain", "S", "every cloth tears where a stretch constraint's strain passes S (0: never)"},
 };
 
-static const wfFieldInfo* DefField(const OptionSpec* o)
-{
-	for (size_t i = 0; i < sizeof kDefRanges / sizeof kDefRanges[0]; ++i) {
-		if (strcmp(kDefRanges[i].option, o->name) == 0)
-			return wfFindDefField(kDefRanges[i].def, kDefRanges[i].field);
-	}
-	return NULL;
-}
+#define DEF_OPTION_COUNT ((int)(sizeof kDefOptions / sizeof kDefOptions[0]))
 
-// An integer option's range: its def field's, or its own.
+// --grid's range: the def table's cols (rows has the same).
 static void Range(const OptionSpec* o, long* min, long* max)
 {
-	const wfFieldInfo* f = DefField(o);
+	const wfFieldInfo* f = o->kind == OPT_GRID ? wfFindDefField(WF_DEF_CLOTH, "cols") : NULL;
 	*min = f != NULL ? (long)f->min : o->min;
 	*max = f != NULL ? (long)f->max : o->max;
 }
 
-// A number option's range: its def field's, or its own.
-static void FloatRange(const OptionSpec* o, double* lo, double* hi)
-{
-	const wfFieldInfo* f = DefField(o);
-	*lo = f != NULL ? (double)f->min : o->lo;
-	*hi = f != NULL ? (double)f->max : o->hi;
-}
-
 static const char* CommandName(unsigned command) { return command == CLI_CMD_RUN ? "run" : "bench"; }
-
-static const char* SolverAt(int v) { return wfSolverName((wfSolverType)v); }
-static const char* BackendAt(int v) { return wfBackendName((wfBackendType)v); }
-
-// "one of a, b, c" from a library name function (the library's own list: "?" past the last value).
-static void ListNames(const char* lead, const char* (*name)(int), char* out, size_t size)
-{
-	size_t used = (size_t)snprintf(out, size, "%s ", lead);
-	for (int v = 0; used < size && strcmp(name(v), "?") != 0; ++v)
-		used += (size_t)snprintf(out + used, size - used, "%s%s", v > 0 ? ", " : "", name(v));
-}
 
 // What an option allows, for messages.
 static void Allowed(const OptionSpec* o, char* out, size_t size)
@@ -138,32 +111,41 @@ static void Allowed(const OptionSpec* o, char* out, size_t size)
 	switch (o->kind) {
 	case OPT_INT: snprintf(out, size, "an integer in [%ld, %ld]", min, max); break;
 	case OPT_PAIR:
-		snprintf(out, size, "%s, each in [%ld, %ld]%s", o->hint, min, max, o->offset == AT(overrides.cols) ? ", at least 2 particles" : "");
+	case OPT_GRID:
+		snprintf(out, size, "%s, each in [%ld, %ld]%s", o->hint, min, max, o->kind == OPT_GRID ? ", at least 2 particles" : "");
 		break;
-	case OPT_SOLVER: ListNames("one of", SolverAt, out, size); break;
-	case OPT_BACKEND: ListNames("one of", BackendAt, out, size); break;
+	case OPT_SET:
+		snprintf(out, size,
+			"PATH=VALUE: a field of the world or cloth def, such as step.substeps=20 or cloth.material.damping=0.5 (see weft help fields)");
+		break;
 	case OPT_TEXT: snprintf(out, size, "%s", o->hint); break;
 	case OPT_NAME: snprintf(out, size, "one of %s", o->hint); break;
 	case OPT_FLAG: snprintf(out, size, "no value"); break;
-	case OPT_FLOAT: {
-		double lo, hi;
-		FloatRange(o, &lo, &hi);
-		snprintf(out, size, "a number in [%g, %g]", lo, hi);
-		break;
-	}
-	case OPT_SWITCH: snprintf(out, size, "on or off"); break;
 	case OPT_CAMERA:
 		snprintf(out, size, "EX,EY,EZ,TX,TY,TZ[,FOV]: eye and target each within 1e6 and apart, FOV in [%g, %g] degrees", o->lo, o->hi);
 		break;
 	}
 }
 
+static int Report(unsigned command, const char* option, const char* value, const char* problem, const char* allowed)
+{
+	fprintf(stderr, "weft %s: --%s: '%s' %s (allowed: %s)\n", CommandName(command), option, value, problem, allowed);
+	return CLI_EXIT_USAGE;
+}
+
 static int Bad(unsigned command, const OptionSpec* o, const char* value, const char* problem)
 {
-	char allowed[160];
+	char allowed[256];
 	Allowed(o, allowed, sizeof allowed);
-	fprintf(stderr, "weft %s: --%s: '%s' %s (allowed: %s)\n", CommandName(command), o->name, value, problem, allowed);
-	return CLI_EXIT_USAGE;
+	return Report(command, o->name, value, problem, allowed);
+}
+
+// A value outside what a def field takes; the option is "substeps" or "set step.substeps".
+static int BadField(unsigned command, const char* option, const wfFieldInfo* f, const char* value, const char* problem)
+{
+	char allowed[320];
+	wfFieldsAllowed(f, allowed, sizeof allowed);
+	return Report(command, option, value, problem, allowed);
 }
 
 // A whole string as a decimal integer.
@@ -187,21 +169,6 @@ static int StoreInt(unsigned command, const OptionSpec* o, const char* value, in
 	if (v < min || v > max)
 		return Bad(command, o, value, "is out of range");
 	*out = (int)v;
-	return CLI_EXIT_OK;
-}
-
-static int StoreFloat(unsigned command, const OptionSpec* o, const char* value, float* out)
-{
-	char* end = NULL;
-	errno = 0;
-	double v = strtod(value, &end);
-	if (value[0] == 0 || *end != 0 || errno == ERANGE || v != v)
-		return Bad(command, o, value, "is not a number");
-	double lo, hi;
-	FloatRange(o, &lo, &hi);
-	if (v < lo || v > hi)
-		return Bad(command, o, value, "is out of range");
-	*out = (float)v;
 	return CLI_EXIT_OK;
 }
 
@@ -260,6 +227,92 @@ static int StorePair(unsigned command, const OptionSpec* o, const char* value, i
 	return CLI_EXIT_OK;
 }
 
+// Adds a parsed def field to the overrides.
+static int AddOverride(unsigned command, const char* option, const char* text, wfDefType def, const char* path, const wfFieldValue* value,
+	CliOverrides* list)
+{
+	if (list->count == CLI_MAX_OVERRIDES) {
+		char allowed[64];
+		snprintf(allowed, sizeof allowed, "at most %d def fields set", CLI_MAX_OVERRIDES);
+		return Report(command, option, text, "is one too many", allowed);
+	}
+	CliOverride* o = &list->items[list->count++];
+	o->def = def;
+	o->field = wfFieldsFind(def, path, &o->offset);
+	o->value = *value;
+	o->option = option;
+	o->text = text;
+	return CLI_EXIT_OK;
+}
+
+// A named def-field option (--substeps 20): parsed and checked by the table's row.
+static int StoreDef(unsigned command, const DefOption* d, const char* value, CliOverrides* list)
+{
+	const wfFieldInfo* f = wfFieldsFind(d->def, d->path, NULL);
+	wfFieldValue v;
+	char problem[96];
+	if (!wfFieldsParse(f, value, false, &v, problem, sizeof problem))
+		return BadField(command, d->name, f, value, problem);
+	return AddOverride(command, d->name, value, d->def, d->path, &v, list);
+}
+
+// --set PATH=VALUE. PATH is a world def path ("step.substeps", "world.step.substeps") or a cloth def
+// path ("cloth.material.damping", or without "cloth." where the world has no such member).
+static int StoreSet(unsigned command, const OptionSpec* o, const char* value, CliOverrides* list)
+{
+	const char* eq = strchr(value, '=');
+	char path[128];
+	if (eq == NULL || eq == value || (size_t)(eq - value) >= sizeof path)
+		return Bad(command, o, value, "is not PATH=VALUE");
+	snprintf(path, sizeof path, "%.*s", (int)(eq - value), value);
+	const char* text = eq + 1;
+	wfDefType def = WF_DEF_WORLD;
+	const char* p = path;
+	if (strncmp(p, "world.", 6) == 0)
+		p += 6;
+	else if (strncmp(p, "cloth.", 6) == 0) {
+		p += 6;
+		def = WF_DEF_CLOTH;
+	} else if (wfFieldsFind(WF_DEF_WORLD, p, NULL) == NULL)
+		def = WF_DEF_CLOTH;
+	const wfFieldInfo* f = wfFieldsFind(def, p, NULL);
+	char option[160];
+	snprintf(option, sizeof option, "set %s", path);
+	if (f == NULL)
+		return Report(command, o->name, path, "is not a field of the world or cloth def",
+			"a path that weft help fields lists, such as step.substeps or cloth.material.damping");
+	if (f->type == WF_FIELD_STRUCT) {
+		// A group: name its members.
+		char allowed[512];
+		int count = 0;
+		const wfFieldInfo* members = wfDefFields(f->nested, &count);
+		size_t used = (size_t)snprintf(allowed, sizeof allowed, "one of its fields:");
+		for (int i = 0; i < count && used < sizeof allowed; ++i)
+			used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s %s.%s", i > 0 ? "," : "", path, members[i].name);
+		return Report(command, option, text, "is given to a group of fields", allowed);
+	}
+	if (!wfFieldsSettable(f))
+		return Report(command, option, text, "cannot be set from the command line", "a scene file's value");
+	wfFieldValue v;
+	char problem[96];
+	if (!wfFieldsParse(f, text, false, &v, problem, sizeof problem))
+		return BadField(command, option, f, text, problem);
+	return AddOverride(command, "set", value, def, p, &v, list);
+}
+
+// --grid COLSxROWS: every cloth's cols and rows.
+static int StoreGrid(unsigned command, const OptionSpec* o, const char* value, CliOverrides* list)
+{
+	int grid[2];
+	int code = StorePair(command, o, value, grid);
+	wfFieldValue cols = {{grid[0], 0, 0}, value}, rows = {{grid[1], 0, 0}, value};
+	if (code == CLI_EXIT_OK)
+		code = AddOverride(command, o->name, value, WF_DEF_CLOTH, "cols", &cols, list);
+	if (code == CLI_EXIT_OK)
+		code = AddOverride(command, o->name, value, WF_DEF_CLOTH, "rows", &rows, list);
+	return code;
+}
+
 // Whether value is one of the ", "-separated names.
 static bool IsOneOf(const char* value, const char* names)
 {
@@ -300,8 +353,6 @@ static bool IsStream(const char* path)
 static int StoreValue(unsigned command, const OptionSpec* o, const char* value, CliOptions* options)
 {
 	char* at = (char*)options + o->offset;
-	wfSolverType solver;
-	wfBackendType backend;
 	switch (o->kind) {
 	case OPT_FLAG: *(bool*)at = true; return CLI_EXIT_OK;
 	case OPT_TEXT:
@@ -321,24 +372,10 @@ static int StoreValue(unsigned command, const OptionSpec* o, const char* value, 
 		*(const char**)at = value;
 		return CLI_EXIT_OK;
 	case OPT_INT: return StoreInt(command, o, value, (int*)at);
-	case OPT_FLOAT: return StoreFloat(command, o, value, (float*)at);
-	case OPT_SWITCH:
-		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
-			return Bad(command, o, value, "is not on or off");
-		*(int*)at = strcmp(value, "on") == 0;
-		return CLI_EXIT_OK;
 	case OPT_PAIR: return StorePair(command, o, value, (int*)at);
+	case OPT_GRID: return StoreGrid(command, o, value, &options->overrides);
+	case OPT_SET: return StoreSet(command, o, value, &options->overrides);
 	case OPT_CAMERA: return StoreCamera(command, o, value, &options->render);
-	case OPT_SOLVER:
-		if (!wfSolverFromName(value, &solver))
-			return Bad(command, o, value, "is not a solver");
-		*(int*)at = (int)solver;
-		return CLI_EXIT_OK;
-	case OPT_BACKEND:
-		if (!wfBackendFromName(value, &backend))
-			return Bad(command, o, value, "is not a backend");
-		*(int*)at = (int)backend;
-		return CLI_EXIT_OK;
 	case OPT_NAME:
 		if (!IsOneOf(value, o->hint)) {
 			char problem[64];
@@ -360,6 +397,15 @@ static const OptionSpec* FindOption(const char* name, size_t length)
 	return NULL;
 }
 
+static const DefOption* FindDefOption(const char* name, size_t length)
+{
+	for (int i = 0; i < DEF_OPTION_COUNT; ++i) {
+		if (strlen(kDefOptions[i].name) == length && strncmp(kDefOptions[i].name, name, length) == 0)
+			return &kDefOptions[i];
+	}
+	return NULL;
+}
+
 static void SetDefaults(CliOptions* o)
 {
 	memset(o, 0, sizeof *o);
@@ -369,18 +415,6 @@ static void SetDefaults(CliOptions* o)
 	o->render.height = 720;
 	o->render.every = 1;
 	o->render.fps = CLI_KEEP;
-	o->overrides = (CliOverrides){.solver = CLI_KEEP,
-		.backend = CLI_KEEP,
-		.cols = CLI_KEEP,
-		.rows = CLI_KEEP,
-		.substeps = CLI_KEEP,
-		.iterations = CLI_KEEP,
-		.threads = CLI_KEEP};
-	o->overrides.selfCollision = CLI_KEEP;
-	o->overrides.betweenCloths = CLI_KEEP;
-	o->overrides.selfThickness = -1.0f;
-	o->overrides.selfFriction = -1.0f;
-	o->overrides.tearStrain = -1.0f;
 }
 
 // One "--name[=value]" at argv[*i]; advances *i past a separate value.
@@ -396,6 +430,17 @@ static int ParseOne(unsigned command, int argc, char** argv, int* i, CliOptions*
 	const char* eq = strchr(name, '=');
 	size_t length = eq != NULL ? (size_t)(eq - name) : strlen(name);
 	const OptionSpec* o = FindOption(name, length);
+	const DefOption* d = o == NULL ? FindDefOption(name, length) : NULL;
+	if (d != NULL) {
+		// A named def field: its messages say what the table allows.
+		const wfFieldInfo* f = wfFindDefField(d->def, d->path);
+		const char* value = eq != NULL ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+		if (value == NULL)
+			return BadField(command, d->name, f, "", "is missing");
+		if (eq == NULL && strncmp(value, "--", 2) == 0)
+			return BadField(command, d->name, f, value, "is an option, not a value");
+		return StoreDef(command, d, value, &options->overrides);
+	}
 	if (o == NULL || (o->commands & command) == 0) {
 		fprintf(stderr, "weft %s: unknown option '--%.*s' (see weft help %s)\n", CommandName(command), (int)length, name,
 			CommandName(command));
@@ -429,4 +474,53 @@ int CliParseOptions(unsigned command, int argc, char** argv, int first, CliOptio
 		return CLI_EXIT_USAGE;
 	}
 	return CLI_EXIT_OK;
+}
+
+void CliPrintDefOptions(void)
+{
+	long min, max;
+	Range(FindOption("grid", 4), &min, &max);
+	printf("  Def fields (their ranges and names from the library's def table):\n");
+	printf("  --grid CxR        particles per row and column of every cloth, each in [%ld, %ld]\n", min, max);
+	for (int i = 0; i < DEF_OPTION_COUNT; ++i) {
+		const DefOption* d = &kDefOptions[i];
+		char head[64], allowed[320];
+		snprintf(head, sizeof head, "--%s %s", d->name, d->meta);
+		wfFieldsAllowed(wfFindDefField(d->def, d->path), allowed, sizeof allowed);
+		printf("  %-17s%s%s: %s\n", head, strlen(head) < 17 ? " " : "  ", d->help, allowed);
+	}
+	printf("  --set PATH=VALUE  any field of the world def (step.timeStep=0.01, world.gravity=0,-3,0) or of\n"
+		   "                    every cloth (cloth.material.damping=0.5); repeatable, applied in order with\n"
+		   "                    the options above (a later one wins); weft help fields lists the paths\n");
+}
+
+// The settable fields under a def, with their paths from `prefix`.
+static void PrintFields(wfDefType def, const char* prefix)
+{
+	int count = 0;
+	const wfFieldInfo* fields = wfDefFields(def, &count);
+	for (int i = 0; i < count; ++i) {
+		const wfFieldInfo* f = &fields[i];
+		char path[160], allowed[320], value[64];
+		snprintf(path, sizeof path, "%s.%s", prefix, f->name);
+		if (f->type == WF_FIELD_STRUCT) {
+			PrintFields(f->nested, path);
+			continue;
+		}
+		if (!wfFieldsSettable(f))
+			continue;
+		wfFieldsAllowed(f, allowed, sizeof allowed);
+		wfFieldsDefault(f, value, sizeof value);
+		printf("  %-34s %s (default %s)%s%s\n", path, allowed, value, f->note != NULL ? "; " : "", f->note != NULL ? f->note : "");
+	}
+}
+
+void CliPrintFields(void)
+{
+	printf("weft help fields\n"
+		   "  The def fields that weft run and weft bench take as --set PATH=VALUE, from the library's def\n"
+		   "  table (the scene files' keys). \"world.\" may be left out, and \"cloth.\" where the world has\n"
+		   "  no such member; a cloth field is set on every cloth. Booleans are on or off, vectors X,Y,Z.\n");
+	PrintFields(WF_DEF_WORLD, "world");
+	PrintFields(WF_DEF_CLOTH, "cloth");
 }

@@ -4,6 +4,7 @@
 #define WEFT_CLI_H
 
 #include "weft/weft.h"
+#include "weft_fields.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,20 +24,23 @@ enum {
 // Which subcommand an option belongs to.
 enum { CLI_CMD_RUN = 1u, CLI_CMD_BENCH = 2u };
 
-// Command-line changes to the scene; CLI_KEEP keeps the scene's value.
+// Command-line changes to the scene's defs, applied in the order given (a later one wins): each a
+// def field (from the library's table) and its parsed value. The named options (--substeps) and
+// --set PATH=VALUE both add to this list.
 #define CLI_KEEP (-1)
+#define CLI_MAX_OVERRIDES 64
+typedef struct CliOverride {
+	wfDefType def;            // WF_DEF_WORLD, or WF_DEF_CLOTH: every cloth
+	const wfFieldInfo* field; // the table's row
+	size_t offset;            // bytes into the def
+	wfFieldValue value;
+	const char* option; // "substeps", "grid", "set": for messages
+	const char* text;   // the value as given ("2x2", "step.substeps=20")
+} CliOverride;
+
 typedef struct CliOverrides {
-	int solver;     // wfSolverType
-	int backend;    // wfBackendType
-	int cols, rows; // --grid CxR
-	int substeps;
-	int iterations;
-	int threads;
-	int selfCollision;   // --self-collision on|off: 1 or 0
-	int betweenCloths;   // --between-cloths on|off
-	float selfThickness; // < 0: keep
-	float selfFriction;  // < 0: keep
-	float tearStrain;    // --tear-strain: every cloth's material.tearStrain; < 0: keep
+	CliOverride items[CLI_MAX_OVERRIDES]; // (count)
+	int count;
 } CliOverrides;
 
 // Rendering of `weft run` (--png, --video).
@@ -109,5 +113,9 @@ int CliSweep(int argc, char** argv);
 int CliPresets(int argc, char** argv);
 int CliInfo(int argc, char** argv);
 void CliPrintHelp(const char* command);
+// The named def-field options of run and bench, their ranges from the library's table.
+void CliPrintDefOptions(void);
+// Every def field that --set takes, with its type, range and default (weft help fields).
+void CliPrintFields(void);
 
 #endif

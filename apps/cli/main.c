@@ -8,6 +8,8 @@ typedef struct Command {
 	const char* name;
 	int (*run)(int argc, char** argv);
 	const char* usage;
+	bool defOptions;   // the named def-field options and --set follow the usage (CliPrintDefOptions)
+	const char* notes; // after those, or NULL
 } Command;
 
 static int Help(int argc, char** argv);
@@ -17,18 +19,6 @@ static const Command kCommands[] = {
 		"weft run (--scene FILE.json | --preset NAME) [options]\n"
 		"  Steps the scene, writes one OBJ per frame, a USD cache and a statistics CSV, prints a summary.\n"
 		"  --frames N        frames to step, [1, 10000000] (default: the scene's \"frames\", else 120)\n"
-		"  --solver S        xpbd, jacobi or springs\n"
-		"  --grid CxR        particles per row and column of every cloth, each [1, 8192]\n"
-		"  --substeps N      substeps per frame, [1, 4096]\n"
-		"  --iterations N    iterations (jacobi: sweeps, any count; an odd one adds a copy back) per substep, [1, 1024]\n"
-		"  --backend B       auto, cpu or vulkan\n"
-		"  --threads N       CPU worker threads, [0, 1024], 0 = all cores\n"
-		"  --self-collision on|off  particles of each cloth kept 2 x thickness apart (CPU)\n"
-		"  --between-cloths on|off  the same between the cloths of the world (CPU)\n"
-		"  --self-thickness M       self-collision thickness, m, [1e-06, 1]\n"
-		"  --self-friction F        self-collision friction, [0, 10]\n"
-		"  --tear-strain S   every cloth tears where a stretch constraint's strain passes S, [0, 100]\n"
-		"                    (0: never)\n"
 		"  --obj DIR         write DIR/frame_0001.obj ... (created if missing; a folder holding frames\n"
 		"                    of an earlier run is refused unless --overwrite)\n"
 		"  --overwrite       first remove the frame_*.obj / frame_*.png files of an earlier run from the\n"
@@ -53,7 +43,8 @@ static const Command kCommands[] = {
 		"  --wireframe       draw the cloth's edges too\n"
 		"  --camera EX,EY,EZ,TX,TY,TZ[,FOV]  the eye, the point it looks at, the vertical field of view in\n"
 		"                    degrees (default 45); default: the preset's view, or one that frames the\n"
-		"                    scene's cloths as they start\n"
+		"                    scene's cloths as they start\n",
+		true,
 		"  Every option is checked, used or not. A device or FIFO given as --stats, --usd or --video is\n"
 		"  written in place; other outputs are written under a temporary name and renamed when complete.\n"
 		"  Ctrl-C (SIGINT) or SIGTERM stops after the frame in progress and keeps what was finished: the\n"
@@ -70,9 +61,8 @@ static const Command kCommands[] = {
 		"  --frames N        timed frames, [1, 10000000] (default 200)\n"
 		"  --warmup N        untimed frames first, [0, 1000000] (default 20)\n"
 		"  --stages          also the median ms of each stage of a frame (timestamps on the GPU)\n"
-		"  --intersections   count the intersections after the last frame (not timed)\n"
-		"  --solver, --grid, --substeps, --iterations, --backend, --threads, --self-collision,\n"
-		"  --between-cloths, --self-thickness, --self-friction, --tear-strain as for weft run\n"},
+		"  --intersections   count the intersections after the last frame (not timed)\n",
+		true, NULL},
 	{"sweep", CliSweep,
 		"weft sweep FILE.json --out DIR [options]\n"
 		"  A parameter study (docs/SWEEP.md): the sweep file's base scene with axes over scene-file paths\n"
@@ -91,12 +81,17 @@ static const Command kCommands[] = {
 		"  --schedule S      static (contiguous blocks of batches per rank, default) or queue (the next\n"
 		"                    batch from a counter on rank 0, dearest first)\n"
 		"  --list            print the variants and their batches as CSV, run nothing\n"
-		"  --quiet           no progress line, no summary line\n"},
-	{"presets", CliPresets, "weft presets\n  Lists the built-in scenes.\n"},
+		"  --quiet           no progress line, no summary line\n",
+		false, NULL},
+	{"presets", CliPresets, "weft presets\n  Lists the built-in scenes.\n", false, NULL},
 	{"info", CliInfo,
 		"weft info\n  Prints the version, the backends built in, the Vulkan devices found and whether the\n"
-		"  renderer, ffmpeg and MPI are available.\n"},
-	{"help", Help, "weft help [COMMAND]\n  Prints this help, or one command's.\n"},
+		"  renderer, ffmpeg and MPI are available.\n",
+		false, NULL},
+	{"help", Help,
+		"weft help [COMMAND | fields]\n  Prints this help, or one command's; fields: every def field that --set takes, with its\n"
+		"  range and default.\n",
+		false, NULL},
 };
 
 #define COMMAND_COUNT ((int)(sizeof kCommands / sizeof kCommands[0]))
@@ -115,18 +110,30 @@ void CliPrintHelp(const char* command)
 	const Command* c = command != NULL ? FindCommand(command) : NULL;
 	if (c != NULL) {
 		printf("%s", c->usage);
+		if (c->defOptions)
+			CliPrintDefOptions();
+		if (c->notes != NULL)
+			printf("%s", c->notes);
 		return;
 	}
 	printf("weft %d.%d.%d: real-time cloth simulation\n\n", WF_VERSION_MAJOR, WF_VERSION_MINOR, WF_VERSION_PATCH);
-	for (int i = 0; i < COMMAND_COUNT; ++i)
-		printf("%s\n", kCommands[i].usage);
+	for (int i = 0; i < COMMAND_COUNT; ++i) {
+		printf("%s", kCommands[i].usage);
+		if (kCommands[i].defOptions)
+			CliPrintDefOptions();
+		printf("%s\n", kCommands[i].notes != NULL ? kCommands[i].notes : "");
+	}
 	printf("Exit codes: 0 success, 1 runtime failure, 2 bad arguments or scene file, 130 interrupted.\n");
 }
 
 static int Help(int argc, char** argv)
 {
+	if (argc > 2 && strcmp(argv[2], "fields") == 0) {
+		CliPrintFields();
+		return CLI_EXIT_OK;
+	}
 	if (argc > 2 && FindCommand(argv[2]) == NULL) {
-		fprintf(stderr, "weft help: unknown command '%s' (allowed: run, bench, sweep, presets, info, help)\n", argv[2]);
+		fprintf(stderr, "weft help: unknown command '%s' (allowed: run, bench, sweep, presets, info, help, fields)\n", argv[2]);
 		return CLI_EXIT_USAGE;
 	}
 	CliPrintHelp(argc > 2 ? argv[2] : NULL);

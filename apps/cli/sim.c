@@ -73,16 +73,17 @@ static int LoadPreset(const char* name, Defs* d)
 	return CLI_EXIT_OK;
 }
 
-// A smaller grid must still hold every pinned index of a pin list.
-static int CheckPins(const CliOverrides* ov, const Defs* d)
+// A smaller grid must still hold every pinned index of a pin list; `ov` set cols or rows last.
+static int CheckPins(const CliOverride* ov, const Defs* d)
 {
-	for (int c = 0; c < d->count && ov->cols != CLI_KEEP; ++c) {
+	for (int c = 0; c < d->count; ++c) {
 		const wfClothDef* cloth = &d->cloths[c];
+		int particles = cloth->cols * cloth->rows;
 		for (int i = 0; cloth->pinMode == WF_PIN_LIST && i < cloth->pinCount; ++i) {
-			if (cloth->pinIndices[i] >= ov->cols * ov->rows) {
+			if (cloth->pinIndices[i] >= particles) {
 				fprintf(stderr,
-					"weft: --grid: '%dx%d' has %d particles, but cloth %d pins particle %d (allowed: a grid with more than %d particles)\n",
-					ov->cols, ov->rows, ov->cols * ov->rows, c, cloth->pinIndices[i], cloth->pinIndices[i]);
+					"weft: --%s: '%s' has %d particles, but cloth %d pins particle %d (allowed: a grid with more than %d particles)\n",
+					ov->option, ov->text, particles, c, cloth->pinIndices[i], cloth->pinIndices[i]);
 				return CLI_EXIT_USAGE;
 			}
 		}
@@ -90,40 +91,31 @@ static int CheckPins(const CliOverrides* ov, const Defs* d)
 	return CLI_EXIT_OK;
 }
 
-static int ApplyOverrides(const CliOverrides* ov, Defs* d)
+// Each override written through its field's offset, in the order given; cloth fields on every cloth.
+static int ApplyOverrides(const CliOverrides* list, Defs* d)
 {
-	wfStepDef* step = &d->world.step;
-	if (ov->solver != CLI_KEEP)
-		step->solver = (wfSolverType)ov->solver;
-	if (ov->substeps != CLI_KEEP)
-		step->substeps = ov->substeps;
-	if (ov->iterations != CLI_KEEP)
-		step->iterations = ov->iterations;
-	if (ov->backend != CLI_KEEP)
-		d->world.backend = (wfBackendType)ov->backend;
+	const wfFieldInfo* backend = wfFindDefField(WF_DEF_WORLD, "backend");
+	const wfFieldInfo* cols = wfFindDefField(WF_DEF_CLOTH, "cols");
+	const wfFieldInfo* rows = wfFindDefField(WF_DEF_CLOTH, "rows");
+	const CliOverride* grid = NULL; // the last that changed a grid's size
+	bool cpu = false;
+	for (int k = 0; k < list->count; ++k) {
+		const CliOverride* ov = &list->items[k];
+		if (ov->def == WF_DEF_WORLD)
+			wfFieldsStore(ov->field, &ov->value, (char*)&d->world + ov->offset);
+		for (int i = 0; ov->def == WF_DEF_CLOTH && i < d->count; ++i)
+			wfFieldsStore(ov->field, &ov->value, (char*)&d->cloths[i] + ov->offset);
+		if (ov->field == backend)
+			cpu = (int)ov->value.v[0] == WF_BACKEND_CPU;
+		if (ov->field == cols || ov->field == rows)
+			grid = ov;
+	}
 	// --backend cpu over a scene that names a Vulkan device: the command line wins, visibly.
-	if (ov->backend == WF_BACKEND_CPU && d->world.deviceName != NULL && d->world.deviceName[0] != 0) {
+	if (cpu && d->world.backend == WF_BACKEND_CPU && d->world.deviceName != NULL && d->world.deviceName[0] != 0) {
 		fprintf(stderr, "weft: warning: --backend cpu: the scene's world.deviceName is not used\n");
 		d->world.deviceName = NULL;
 	}
-	if (ov->threads != CLI_KEEP)
-		d->world.threads = ov->threads;
-	wfSelfCollisionDef* sc = &d->world.selfCollision;
-	if (ov->selfCollision != CLI_KEEP)
-		sc->enabled = ov->selfCollision != 0;
-	if (ov->betweenCloths != CLI_KEEP)
-		sc->betweenCloths = ov->betweenCloths != 0;
-	if (ov->selfThickness >= 0.0f)
-		sc->thickness = ov->selfThickness;
-	if (ov->selfFriction >= 0.0f)
-		sc->friction = ov->selfFriction;
-	for (int i = 0; i < d->count && ov->tearStrain >= 0.0f; ++i)
-		d->cloths[i].material.tearStrain = ov->tearStrain;
-	for (int i = 0; i < d->count && ov->cols != CLI_KEEP; ++i) {
-		d->cloths[i].cols = ov->cols;
-		d->cloths[i].rows = ov->rows;
-	}
-	return CheckPins(ov, d);
+	return grid != NULL ? CheckPins(grid, d) : CLI_EXIT_OK;
 }
 
 // The grids against the memory there is, before anything is allocated: a grid that cannot fit

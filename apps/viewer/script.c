@@ -9,7 +9,7 @@
 //   22 mouse_move_by 40 -30      relative to the last mouse position
 //   22 mouse_up
 //   23 scroll 1.5
-//   30 set gravity -30           a panel parameter by name (ViewSetParam)
+//   30 set gravity -30           a panel parameter by name or def path (ViewSetParam)
 //   31 set_refused substeps 0    the same, which must be refused (the message is logged)
 //   40 screenshot name           writes DIR/name.png of this frame (scene + panel)
 //   41 probe label               logs the state (see Probe)

@@ -1,6 +1,7 @@
 // The control panel in Dear ImGui, behind the C interface of ui_bridge.h. The only C++ in the viewer:
 // it builds the panel from a ViewParams and records ImGui's draw data into the viewer's render pass.
 #include "ui_bridge.h"
+#include "weft_fields.h"
 
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace
 {
@@ -32,15 +34,13 @@ void CheckVk(VkResult r)
 	}
 }
 
-// Display labels where they differ from the library's names ("top-corners").
-const char* const kPins[] = {"none", "top corners", "top row", "corners", "list"};
 // The colour modes and views by the library's own names.
 const char* const kColors[WF_COLOR_MODE_COUNT] = {wfColorModeName(WF_COLOR_TEXTURE), wfColorModeName(WF_COLOR_SPEED),
 	wfColorModeName(WF_COLOR_STRAIN)};
 const char* const kViews[WF_VIEW_MODE_COUNT] = {wfViewModeName(WF_VIEW_CLOTH), wfViewModeName(WF_VIEW_NODES), wfViewModeName(WF_VIEW_BOTH)};
 
-// The library's table entry of a def field: the sliders' ranges, scales and the enums' names come
-// from there (wfFindDefField), not from copies here.
+// The library's table entry of a def field: the controls' kinds, ranges, scales, names and labels
+// come from there (wfFindDefField), not from copies here.
 const wfFieldInfo* Field(wfDefType def, const char* path) { return wfFindDefField(def, path); }
 
 ImGuiSliderFlags Scale(const wfFieldInfo* f)
@@ -48,27 +48,76 @@ ImGuiSliderFlags Scale(const wfFieldInfo* f)
 	return (f->flags & WF_FIELD_LOG) != 0 ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
 }
 
-// A float field over its ui range, logarithmic where the table says so.
-bool SliderField(const char* label, float* v, wfDefType def, const char* path, const char* fmt = "%.3f")
+// One control of the panel: a def field that the panel edits (ViewParamAt), by its path.
+struct Row {
+	wfDefType def;
+	const char* path;
+	const char* format; // a slider's number format (a unit), or nullptr
+};
+
+// The member's name in words; a group's switch or mode is named by the group ("sphere", "wind").
+void Label(const Row& r, const wfFieldInfo* f, char* out, size_t size)
 {
-	const wfFieldInfo* f = Field(def, path);
-	return ImGui::SliderFloat(label, v, f->uiMin, f->uiMax, fmt, Scale(f));
+	const char* dot = std::strrchr(r.path, '.');
+	wfFieldInfo named = *f;
+	char group[64];
+	if (dot != nullptr && (std::strcmp(f->name, "enabled") == 0 || std::strcmp(f->name, "mode") == 0)) {
+		std::snprintf(group, sizeof group, "%.*s", (int)(dot - r.path), r.path);
+		named.name = group;
+	}
+	char words[96];
+	wfFieldsLabel(&named, words, sizeof words);
+	std::snprintf(out, size, "%s##%s", words, r.path); // the path keeps ImGui's ids apart
 }
 
-bool SliderIntField(const char* label, int* v, wfDefType def, const char* path)
+// The control by the field's type: a checkbox, a slider over the ui range (else the whole range),
+// logarithmic where the table says so, or a combo of the enum's names.
+void Control(ViewParams* p, int cloth, const Row& r)
 {
-	const wfFieldInfo* f = Field(def, path);
-	return ImGui::SliderInt(label, v, (int)f->uiMin, (int)f->uiMax);
+	const wfFieldInfo* f = nullptr;
+	void* at = ViewParamAt(p, cloth, r.def, r.path, &f);
+	if (at == nullptr)
+		return;
+	char label[160];
+	Label(r, f, label, sizeof label);
+	bool ui = f->uiMin != 0.0f || f->uiMax != 0.0f;
+	float lo = ui ? f->uiMin : f->min, hi = ui ? f->uiMax : f->max;
+	int n;
+	switch (f->type) {
+	case WF_FIELD_BOOL: ImGui::Checkbox(label, (bool*)at); break;
+	case WF_FIELD_INT: ImGui::SliderInt(label, (int*)at, (int)lo, (int)hi); break;
+	case WF_FIELD_FLOAT: ImGui::SliderFloat(label, (float*)at, lo, hi, r.format != nullptr ? r.format : "%.3f", Scale(f)); break;
+	case WF_FIELD_ENUM:
+		std::memcpy(&n, at, sizeof n); // the def's enum, stored as an int
+		if (ImGui::Combo(label, &n, f->enumNames, f->enumCount))
+			std::memcpy(at, &n, sizeof n);
+		break;
+	default: break;
+	}
 }
 
-bool ComboEnum(const char* label, int* value, const char* const* names, int count) { return ImGui::Combo(label, value, names, count); }
-
-// An enum field with its names from the library's table.
-bool ComboField(const char* label, int* value, wfDefType def, const char* path)
+template <size_t N> void Rows(ViewParams* p, int cloth, const Row (&rows)[N])
 {
-	const wfFieldInfo* f = Field(def, path);
-	return ComboEnum(label, value, f->enumNames, f->enumCount);
+	for (const Row& r : rows)
+		Control(p, cloth, r);
 }
+
+// The panel's parameters by section: which fields it shows; everything else is the table's.
+const Row kSimulation[] = {{WF_DEF_WORLD, "step.solver", nullptr}, {WF_DEF_WORLD, "step.substeps", nullptr},
+	{WF_DEF_WORLD, "step.iterations", nullptr}};
+const Row kPinRow[] = {{WF_DEF_CLOTH, "pinMode", nullptr}};
+const Row kMaterialAll[] = {{WF_DEF_CLOTH, "material.mass", "%.3f kg"}};
+const Row kMaterialXpbd[] = {{WF_DEF_CLOTH, "material.stretchCompliance", "%.2e"}, {WF_DEF_CLOTH, "material.shearCompliance", "%.2e"},
+	{WF_DEF_CLOTH, "material.bendCompliance", "%.2e"}, {WF_DEF_CLOTH, "material.damping", "%.3f kg/s"}};
+const Row kMaterialJacobi[] = {{WF_DEF_CLOTH, "material.relaxation", nullptr}, {WF_DEF_CLOTH, "material.retention", "%.4f"}};
+const Row kMaterialSprings[] = {{WF_DEF_CLOTH, "material.stiffness", "%.0f N/m"}, {WF_DEF_CLOTH, "material.springDamping", nullptr}};
+const Row kTearing[] = {{WF_DEF_CLOTH, "material.tearStrain", nullptr}}; // every solver; 0 never tears
+const Row kSelfCollision[] = {{WF_DEF_WORLD, "selfCollision.enabled", nullptr}, {WF_DEF_WORLD, "selfCollision.betweenCloths", nullptr},
+	{WF_DEF_WORLD, "selfCollision.thickness", "%.4f m"}, {WF_DEF_WORLD, "selfCollision.friction", "%.2f"}};
+const Row kWind[] = {{WF_DEF_WORLD, "wind.mode", nullptr}, {WF_DEF_WORLD, "wind.strength", nullptr},
+	{WF_DEF_WORLD, "wind.frequency", "%.2f Hz"}};
+const Row kColliders[] = {{WF_DEF_WORLD, "sphere.enabled", nullptr}, {WF_DEF_WORLD, "sphere.moving", nullptr},
+	{WF_DEF_WORLD, "sphere.radius", nullptr}, {WF_DEF_WORLD, "floor.enabled", nullptr}, {WF_DEF_WORLD, "floor.height", nullptr}};
 
 void Readouts(const UiReadouts* r)
 {
@@ -104,11 +153,7 @@ void Devices(const UiReadouts* r)
 
 void Simulation(ViewParams* p)
 {
-	int solver = (int)p->step.solver;
-	if (ComboField("solver", &solver, WF_DEF_STEP, "solver"))
-		p->step.solver = (wfSolverType)solver;
-	SliderIntField("substeps", &p->step.substeps, WF_DEF_STEP, "substeps");
-	SliderIntField("iterations", &p->step.iterations, WF_DEF_STEP, "iterations");
+	Rows(p, 0, kSimulation);
 	// The time step in ms: the field's range in seconds, shown times 1000.
 	const wfFieldInfo* dt = Field(WF_DEF_STEP, "timeStep");
 	float ms = p->step.timeStep * 1000.0f;
@@ -116,64 +161,25 @@ void Simulation(ViewParams* p)
 		p->step.timeStep = ms / 1000.0f;
 }
 
-void Material(wfMaterial* m, wfSolverType solver)
-{
-	SliderField("mass", &m->mass, WF_DEF_MATERIAL, "mass", "%.3f kg");
-	switch (solver) {
-	case WF_SOLVER_XPBD:
-		SliderField("stretch compl.", &m->stretchCompliance, WF_DEF_MATERIAL, "stretchCompliance", "%.2e");
-		SliderField("shear compl.", &m->shearCompliance, WF_DEF_MATERIAL, "shearCompliance", "%.2e");
-		SliderField("bend compl.", &m->bendCompliance, WF_DEF_MATERIAL, "bendCompliance", "%.2e");
-		SliderField("damping", &m->damping, WF_DEF_MATERIAL, "damping", "%.3f kg/s");
-		break;
-	case WF_SOLVER_JACOBI:
-		SliderField("relaxation", &m->relaxation, WF_DEF_MATERIAL, "relaxation"); // ui range inside [0, 1)
-		SliderField("retention", &m->retention, WF_DEF_MATERIAL, "retention", "%.4f");
-		break;
-	case WF_SOLVER_SPRINGS:
-		SliderField("stiffness", &m->stiffness, WF_DEF_MATERIAL, "stiffness", "%.0f N/m");
-		SliderField("spring damping", &m->springDamping, WF_DEF_MATERIAL, "springDamping", "%.3f");
-		break;
-	}
-	// Tearing, every solver: 0 never tears (the slider's left end).
-	ImGui::SliderFloat("tear strain", &m->tearStrain, 0.0f, 2.0f, m->tearStrain > 0.0f ? "%.3f" : "off");
-}
-
 // Self-collision and cloth against cloth: the world's switches and contact (wfWorld_SetSelfCollision).
-void SelfCollision(ViewParams* p)
-{
-	ImGui::Checkbox("self-collision", &p->selfCollision.enabled);
-	ImGui::SameLine();
-	ImGui::Checkbox("between cloths", &p->selfCollision.betweenCloths);
-	ImGui::SliderFloat("thickness", &p->selfCollision.thickness, 0.001f, 0.1f, "%.4f m", ImGuiSliderFlags_Logarithmic);
-	ImGui::SliderFloat("contact friction", &p->selfCollision.friction, 0.0f, 2.0f, "%.2f");
-}
+void SelfCollision(ViewParams* p) { Rows(p, 0, kSelfCollision); }
 
 void Forces(ViewParams* p)
 {
-	SliderField("gravity y", &p->gravity.y, WF_DEF_WORLD, "gravity", "%.2f m/s2");
-	int wind = (int)p->wind.mode;
-	if (ComboField("wind", &wind, WF_DEF_WIND, "mode"))
-		p->wind.mode = (wfWindMode)wind;
-	SliderField("wind strength", &p->wind.strength, WF_DEF_WIND, "strength");
-	SliderField("wind frequency", &p->wind.frequency, WF_DEF_WIND, "frequency", "%.2f Hz");
+	// Gravity's y alone: one slider over the vector's ui range.
+	const wfFieldInfo* g = Field(WF_DEF_WORLD, "gravity");
+	ImGui::SliderFloat("gravity y", &p->gravity.y, g->uiMin, g->uiMax, "%.2f m/s2", Scale(g));
+	Rows(p, 0, kWind);
 }
 
-void Colliders(ViewParams* p)
-{
-	ImGui::Checkbox("sphere", &p->sphere.enabled);
-	ImGui::SameLine();
-	ImGui::Checkbox("moving (S)", &p->sphere.moving);
-	SliderField("sphere radius", &p->sphere.radius, WF_DEF_SPHERE, "radius");
-	ImGui::Checkbox("floor", &p->floor.enabled);
-	SliderField("floor height", &p->floor.height, WF_DEF_FLOOR, "height");
-}
+void Colliders(ViewParams* p) { Rows(p, 0, kColliders); }
 
 // Grid density rebuilds the cloth, so it is applied when the slider is released, not while dragging.
-void Cloth(ViewClothParams* c, int* clothIndex, int clothCount, wfSolverType solver)
+void Cloth(ViewParams* p, int* clothIndex, wfSolverType solver)
 {
-	if (clothCount > 1)
-		ImGui::SliderInt("cloth", clothIndex, 0, clothCount - 1);
+	if (p->clothCount > 1)
+		ImGui::SliderInt("cloth", clothIndex, 0, p->clothCount - 1);
+	ViewClothParams* c = &p->cloth[*clothIndex];
 	static int grid[2] = {0, 0};
 	static bool editing = false;
 	if (!editing) {
@@ -187,10 +193,14 @@ void Cloth(ViewClothParams* c, int* clothIndex, int clothCount, wfSolverType sol
 		c->cols = grid[0];
 		c->rows = grid[1];
 	}
-	int pin = (int)c->pinMode;
-	if (ComboEnum("pins", &pin, kPins, IM_ARRAYSIZE(kPins)))
-		c->pinMode = (wfPinMode)pin;
-	Material(&c->material, solver);
+	Rows(p, *clothIndex, kPinRow);
+	Rows(p, *clothIndex, kMaterialAll);
+	switch (solver) {
+	case WF_SOLVER_XPBD: Rows(p, *clothIndex, kMaterialXpbd); break;
+	case WF_SOLVER_JACOBI: Rows(p, *clothIndex, kMaterialJacobi); break;
+	case WF_SOLVER_SPRINGS: Rows(p, *clothIndex, kMaterialSprings); break;
+	}
+	Rows(p, *clothIndex, kTearing);
 }
 
 } // namespace
@@ -316,7 +326,7 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 		if (*clothIndex < 0 || *clothIndex >= p->clothCount)
 			*clothIndex = 0;
 		if (ImGui::CollapsingHeader("Cloth", ImGuiTreeNodeFlags_DefaultOpen))
-			Cloth(&p->cloth[*clothIndex], clothIndex, p->clothCount, p->step.solver);
+			Cloth(p, clothIndex, p->step.solver);
 		if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen))
 			Forces(p);
 		if (ImGui::CollapsingHeader("Colliders"))
@@ -325,10 +335,10 @@ int UiFrame(ViewParams* p, int* clothIndex, const UiReadouts* r, bool scripted, 
 			SelfCollision(p);
 		if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) {
 			int color = (int)p->colorMode;
-			if (ComboEnum("colour (M)", &color, kColors, WF_COLOR_MODE_COUNT))
+			if (ImGui::Combo("colour (M)", &color, kColors, WF_COLOR_MODE_COUNT))
 				p->colorMode = (wfColorMode)color;
 			int view = (int)p->view;
-			if (ComboEnum("view (V)", &view, kViews, WF_VIEW_MODE_COUNT))
+			if (ImGui::Combo("view (V)", &view, kViews, WF_VIEW_MODE_COUNT))
 				p->view = (wfViewMode)view;
 			ImGui::Checkbox("wireframe (W)", &p->wireframe);
 			ImGui::TextDisabled("drag: orbit / grab a node");

@@ -3,10 +3,12 @@
 // handlers. The window's callbacks and the script (script.c) both call these handlers.
 #include "viewer.h"
 #include "weft_env.h"
+#include "weft_fields.h"
 
 #include <GLFW/glfw3.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -558,95 +560,159 @@ void ViewOnCursor(View* v, double x, double y)
 
 void ViewOnScroll(View* v, double dy) { v->camera.distance = fmaxf(0.05f, fminf(1e4f, v->camera.distance * expf(-0.12f * (float)dy))); }
 
-// ------------------------------------------------------------------ named parameters (script "set")
+// ------------------------------------------------------------------ parameters by def path
 
-static bool ParseFloat(const char* s, float* out)
+// The groups of the defs that the panel edits live (ViewParams mirrors them): a def path under one
+// of these is a parameter; its type, range and names are the library's table's.
+static const struct {
+	wfDefType def;      // WF_DEF_WORLD, or WF_DEF_CLOTH: in ViewClothParams, per cloth
+	const char* member; // the def's top-level member
+	size_t offset;      // in ViewParams or ViewClothParams
+} kGroups[] = {
+	{WF_DEF_WORLD, "step", offsetof(ViewParams, step)},
+	{WF_DEF_WORLD, "gravity", offsetof(ViewParams, gravity)},
+	{WF_DEF_WORLD, "sphere", offsetof(ViewParams, sphere)},
+	{WF_DEF_WORLD, "floor", offsetof(ViewParams, floor)},
+	{WF_DEF_WORLD, "wind", offsetof(ViewParams, wind)},
+	{WF_DEF_WORLD, "selfCollision", offsetof(ViewParams, selfCollision)},
+	{WF_DEF_CLOTH, "material", offsetof(ViewClothParams, material)},
+	{WF_DEF_CLOTH, "pinMode", offsetof(ViewClothParams, pinMode)},
+	{WF_DEF_CLOTH, "cols", offsetof(ViewClothParams, cols)},
+	{WF_DEF_CLOTH, "rows", offsetof(ViewClothParams, rows)},
+};
+
+void* ViewParamAt(ViewParams* p, int cloth, wfDefType def, const char* path, const wfFieldInfo** field)
 {
-	char* end;
-	double d = strtod(s, &end);
-	if (end == s || *end != 0 || !isfinite(d))
+	size_t offset = 0, groupOffset = 0;
+	const wfFieldInfo* f = wfFieldsFind(def, path, &offset);
+	const char* dot = strchr(path, '.');
+	size_t length = dot != NULL ? (size_t)(dot - path) : strlen(path);
+	for (size_t i = 0; f != NULL && i < sizeof kGroups / sizeof kGroups[0]; ++i) {
+		if (kGroups[i].def != def || strlen(kGroups[i].member) != length || strncmp(kGroups[i].member, path, length) != 0)
+			continue;
+		wfFieldsFind(def, kGroups[i].member, &groupOffset);
+		char* base = def == WF_DEF_WORLD ? (char*)p : (char*)&p->cloth[cloth];
+		*field = f;
+		return base + kGroups[i].offset + (offset - groupOffset);
+	}
+	return NULL;
+}
+
+// The script's names of the panel's parameters ("set substeps 20"); a name not here is a def path
+// ("step.substeps", "world.wind.frequency", "cloth.material.damping") or a material field in words
+// ("stretch-compliance").
+static const struct {
+	const char* name;
+	wfDefType def;
+	const char* path;
+	int component; // a vector's component (gravity's y), else -1
+} kNames[] = {
+	{"gravity", WF_DEF_WORLD, "gravity", 1},
+	{"substeps", WF_DEF_WORLD, "step.substeps", -1},
+	{"iterations", WF_DEF_WORLD, "step.iterations", -1},
+	{"timestep", WF_DEF_WORLD, "step.timeStep", -1},
+	{"solver", WF_DEF_WORLD, "step.solver", -1},
+	{"wind", WF_DEF_WORLD, "wind.strength", -1},
+	{"sphere-radius", WF_DEF_WORLD, "sphere.radius", -1},
+	{"floor", WF_DEF_WORLD, "floor.enabled", -1},
+	{"floor-height", WF_DEF_WORLD, "floor.height", -1},
+	{"self-collision", WF_DEF_WORLD, "selfCollision.enabled", -1},
+	{"between-cloths", WF_DEF_WORLD, "selfCollision.betweenCloths", -1},
+	{"self-thickness", WF_DEF_WORLD, "selfCollision.thickness", -1},
+	{"self-friction", WF_DEF_WORLD, "selfCollision.friction", -1},
+	{"pin-mode", WF_DEF_CLOTH, "pinMode", -1},
+};
+
+// A name to a def and path: the table above, a path ("world." and "cloth." optional), or
+// "material." and the name with its dashes as capitals.
+static bool ResolveName(const char* name, wfDefType* def, char* path, size_t size, int* component)
+{
+	*component = -1;
+	for (size_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
+		if (strcmp(kNames[i].name, name) == 0) {
+			*def = kNames[i].def;
+			*component = kNames[i].component;
+			snprintf(path, size, "%s", kNames[i].path);
+			return true;
+		}
+	}
+	*def = strncmp(name, "cloth.", 6) == 0 ? WF_DEF_CLOTH : WF_DEF_WORLD;
+	const char* p = strncmp(name, "world.", 6) == 0 || strncmp(name, "cloth.", 6) == 0 ? name + 6 : name;
+	snprintf(path, size, "%s", p);
+	if (wfFieldsFind(*def, path, NULL) != NULL)
+		return true;
+	if (p == name && wfFieldsFind(WF_DEF_CLOTH, path, NULL) != NULL) {
+		*def = WF_DEF_CLOTH;
+		return true;
+	}
+	size_t used = (size_t)snprintf(path, size, "material.");
+	for (const char* c = name; *c != 0 && used + 1 < size; ++c) {
+		if (*c == '-' && c[1] >= 'a' && c[1] <= 'z')
+			path[used++] = (char)(*++c - 'a' + 'A');
+		else
+			path[used++] = *c;
+	}
+	path[used] = 0;
+	*def = WF_DEF_CLOTH;
+	return wfFieldsFind(*def, path, NULL) != NULL;
+}
+
+// The viewer's own settings, no def fields.
+static bool SetViewSetting(ViewParams* e, const char* name, const char* value, bool* ok)
+{
+	int cols, rows;
+	if (strcmp(name, "color") == 0)
+		*ok = wfColorModeFromName(value, &e->colorMode);
+	else if (strcmp(name, "view") == 0)
+		*ok = wfViewModeFromName(value, &e->view);
+	else if (strcmp(name, "wireframe") == 0) {
+		*ok = strcmp(value, "1") == 0 || strcmp(value, "0") == 0;
+		e->wireframe = *ok ? value[0] == '1' : e->wireframe;
+	} else if (strcmp(name, "grid") == 0) {
+		// cols and rows of every cloth, each checked against the table as "cols" and "rows" are.
+		*ok = sscanf(value, "%dx%d", &cols, &rows) == 2;
+		const wfFieldInfo* f = wfFindDefField(WF_DEF_CLOTH, "cols");
+		*ok = *ok && cols >= f->min && cols <= f->max && rows >= f->min && rows <= f->max;
+		for (int i = 0; i < e->clothCount && *ok; ++i) {
+			e->cloth[i].cols = cols;
+			e->cloth[i].rows = rows;
+		}
+	} else
 		return false;
-	*out = (float)d;
 	return true;
 }
 
 bool ViewSetParam(View* v, const char* name, const char* value, char* error, int errorSize)
 {
 	ViewParams* e = &v->edit;
-	float f = 0.0f;
-	bool isNumber = ParseFloat(value, &f);
 	bool ok = true;
-	if (strcmp(name, "gravity") == 0 && isNumber)
-		e->gravity.y = f;
-	else if (strcmp(name, "substeps") == 0 && isNumber)
-		e->step.substeps = (int)f;
-	else if (strcmp(name, "iterations") == 0 && isNumber)
-		e->step.iterations = (int)f;
-	else if (strcmp(name, "timestep") == 0 && isNumber)
-		e->step.timeStep = f;
-	else if (strcmp(name, "solver") == 0)
-		ok = wfSolverFromName(value, &e->step.solver);
-	else if (strcmp(name, "wind") == 0 && isNumber)
-		e->wind.strength = f;
-	else if (strcmp(name, "sphere-radius") == 0 && isNumber)
-		e->sphere.radius = f;
-	else if (strcmp(name, "floor") == 0 && isNumber)
-		e->floor.enabled = f != 0.0f;
-	else if (strcmp(name, "floor-height") == 0 && isNumber)
-		e->floor.height = f;
-	else if (strcmp(name, "color") == 0)
-		ok = wfColorModeFromName(value, &e->colorMode);
-	else if (strcmp(name, "view") == 0)
-		ok = wfViewModeFromName(value, &e->view);
-	else if (strcmp(name, "wireframe") == 0 && isNumber)
-		e->wireframe = f != 0.0f;
-	else if (strcmp(name, "self-collision") == 0 && isNumber)
-		e->selfCollision.enabled = f != 0.0f;
-	else if (strcmp(name, "between-cloths") == 0 && isNumber)
-		e->selfCollision.betweenCloths = f != 0.0f;
-	else if (strcmp(name, "self-thickness") == 0 && isNumber)
-		e->selfCollision.thickness = f;
-	else if (strcmp(name, "self-friction") == 0 && isNumber)
-		e->selfCollision.friction = f;
-	else if (strcmp(name, "pin-mode") == 0) {
-		for (int i = 0; i < e->clothCount && ok; ++i)
-			ok = wfPinModeFromName(value, &e->cloth[i].pinMode);
-	} else if (strcmp(name, "grid") == 0) {
-		int cols, rows;
-		ok = sscanf(value, "%dx%d", &cols, &rows) == 2;
-		for (int i = 0; i < e->clothCount && ok; ++i) {
-			e->cloth[i].cols = cols;
-			e->cloth[i].rows = rows;
+	if (!SetViewSetting(e, name, value, &ok)) {
+		wfDefType def;
+		char path[128], problem[96], allowed[320];
+		int component;
+		const wfFieldInfo* f = NULL;
+		if (!ResolveName(name, &def, path, sizeof path, &component) || ViewParamAt(e, 0, def, path, &f) == NULL) {
+			snprintf(error, (size_t)errorSize,
+				"set %s %s: not a panel parameter (allowed: a name as in the script's list, or a def path under "
+				"step, gravity, sphere, floor, wind, selfCollision, cloth.material, cloth.pinMode)",
+				name, value);
+			return false;
 		}
-	} else if (isNumber) {
-		// Material fields, set on every cloth.
-		for (int i = 0; i < e->clothCount && ok; ++i) {
-			wfMaterial* m = &e->cloth[i].material;
-			if (strcmp(name, "mass") == 0)
-				m->mass = f;
-			else if (strcmp(name, "stretch-compliance") == 0)
-				m->stretchCompliance = f;
-			else if (strcmp(name, "shear-compliance") == 0)
-				m->shearCompliance = f;
-			else if (strcmp(name, "bend-compliance") == 0)
-				m->bendCompliance = f;
-			else if (strcmp(name, "damping") == 0)
-				m->damping = f;
-			else if (strcmp(name, "relaxation") == 0)
-				m->relaxation = f;
-			else if (strcmp(name, "retention") == 0)
-				m->retention = f;
-			else if (strcmp(name, "stiffness") == 0)
-				m->stiffness = f;
-			else if (strcmp(name, "spring-damping") == 0)
-				m->springDamping = f;
-			else if (strcmp(name, "tear-strain") == 0)
-				m->tearStrain = f;
-			else
-				ok = false;
+		// A vector's component is one number in the vector's range.
+		wfFieldInfo one = *f;
+		if (component >= 0)
+			one.type = WF_FIELD_FLOAT;
+		wfFieldValue parsed;
+		if (!wfFieldsParse(&one, value, true, &parsed, problem, sizeof problem)) {
+			wfFieldsAllowed(&one, allowed, sizeof allowed);
+			snprintf(error, (size_t)errorSize, "set %s %s: '%s' %s (allowed: %s)", name, value, value, problem, allowed);
+			return false;
 		}
-	} else
-		ok = false;
+		for (int i = 0; i < (def == WF_DEF_CLOTH ? e->clothCount : 1); ++i) {
+			char* at = (char*)ViewParamAt(e, i, def, path, &f);
+			wfFieldsStore(&one, &parsed, component >= 0 ? at + (size_t)component * sizeof(float) : at);
+		}
+	}
 	if (!ok) {
 		snprintf(error, (size_t)errorSize, "set %s %s: unknown parameter or bad value", name, value);
 		return false;

@@ -139,8 +139,13 @@ bool ViewProject(const View* v, wfVec3 p, double* x, double* y);
 // the scene in the rest.
 void ViewMakeRoom(View* v, double left);
 void ViewMeanY(const View* v, double* meanY, uint64_t* hash); // over every particle
-// Sets a parameter by name ("gravity -30", "substeps 20", ...); false with a message for unknown ones.
+// Sets a parameter by name ("gravity -30", "substeps 20", ...) or def path ("step.substeps 20",
+// "cloth.material.damping 0.5"), parsed and range-checked by the library's def table; false with a
+// message for unknown ones and bad values.
 bool ViewSetParam(View* v, const char* name, const char* value, char* error, int errorSize);
+// Where the panel keeps a def field (p's world groups, or cloth `cloth`'s), and its table row in
+// *field; NULL when the panel does not edit it.
+void* ViewParamAt(ViewParams* p, int cloth, wfDefType def, const char* path, const wfFieldInfo** field);
 
 // ---- script.c: timed input replay and the state log. Event times are frame numbers (turns of the
 // main loop; a turn while minimised displays nothing); in a scripted run every displayed frame steps

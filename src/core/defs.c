@@ -74,8 +74,8 @@ static const wfFieldInfo kAeroFields[] = {
 
 static const wfFieldInfo kSelfCollisionFields[] = {
 	FIELD(wfSelfCollisionDef, enabled, WF_FIELD_BOOL),
-	FIELD(wfSelfCollisionDef, thickness, WF_FIELD_FLOAT, RANGE(1e-6, 1.0), DEFAULT(0.005)),
-	FIELD(wfSelfCollisionDef, friction, WF_FIELD_FLOAT, RANGE(0.0, 10.0), DEFAULT(0.2)),
+	FIELD(wfSelfCollisionDef, thickness, WF_FIELD_FLOAT, RANGE(1e-6, 1.0), DEFAULT(0.005), UI(0.001, 0.1), .flags = WF_FIELD_LOG),
+	FIELD(wfSelfCollisionDef, friction, WF_FIELD_FLOAT, RANGE(0.0, 10.0), DEFAULT(0.2), UI(0.0, 2.0)),
 	FIELD(wfSelfCollisionDef, exclusion, WF_FIELD_FLOAT, RANGE(0.0, 100.0), DEFAULT(1.5)),
 	FIELD(wfSelfCollisionDef, betweenCloths, WF_FIELD_BOOL),
 	FIELD(wfSelfCollisionDef, pointTriangle, WF_FIELD_BOOL, DEFAULT(0)),
@@ -113,7 +113,7 @@ static const wfFieldInfo kMaterialFields[] = {
 	FIELD(wfMaterial, retention, WF_FIELD_FLOAT, RANGE(0.0, 1.0), DEFAULT(0.99), UI(0.9, 1.0)),
 	FIELD(wfMaterial, stiffness, WF_FIELD_FLOAT, RANGE(0.0, 1e7), DEFAULT(2000.0), UI(1.0, 1e5), .flags = WF_FIELD_LOG),
 	FIELD(wfMaterial, springDamping, WF_FIELD_FLOAT, RANGE(0.0, 1e5), DEFAULT(0.25), UI(0.0, 10.0)),
-	FIELD(wfMaterial, tearStrain, WF_FIELD_FLOAT, RANGE(0.0, 100.0)),
+	FIELD(wfMaterial, tearStrain, WF_FIELD_FLOAT, RANGE(0.0, 100.0), UI(0.0, 2.0)),
 };
 
 // A cloth's variants for onlyFor: the grid's own fields are not checked on a mesh cloth.

@@ -572,6 +572,48 @@ test_overrides() {
 	grep -q 'backend cpu' "$tmp/stdout" || fail "summary does not name the backend"
 }
 
+# --set PATH=VALUE reaches the defs through the library's def table, for fields no named option
+# sets: a 0.01 s time step gives the CSV's times 0.01 and 0.02 (default 1/60), zero gravity leaves
+# the resting sheet's momentum at 0 (-3.757 kg m/s after one frame under 9.8 m/s2), and cloth
+# fields reach every cloth (10x7: 70 vertices). Options apply in the order given: a later --grid
+# or --set wins. weft help fields lists the fields with the table's ranges, and each of the 70
+# it lists (all but world.deviceName) runs when set to its default.
+test_set_fields() {
+	run run --preset xpbd --frames 2 --backend cpu --quiet --stats "$tmp/s.csv" --set step.timeStep=0.01 --set world.gravity=0,0,0
+	expect_code 0
+	awk -F, 'NR == 2 { t1 = $2; p1 = $10 } NR == 3 { t2 = $2 } END {
+		exit !(t1 > 0.0099999 && t1 < 0.0100001 && t2 > 0.0199999 && t2 < 0.0200001 && p1 == 0) }' "$tmp/s.csv" ||
+		fail "--set step.timeStep=0.01 / world.gravity=0,0,0 did not reach the world: $(sed -n 2,3p "$tmp/s.csv")"
+	run run --preset xpbd --frames 1 --backend cpu --quiet --stats "$tmp/d.csv"
+	expect_code 0
+	awk -F, 'NR == 2 { exit !($10 < -3.7 && $10 > -3.8) }' "$tmp/d.csv" || fail "the default run's momentum_y is not about -3.757"
+	run run --preset xpbd --frames 2 --backend cpu --quiet --obj "$tmp/a" --set cloth.cols=10 --set rows=7
+	expect_code 0
+	[ "$(count_lines '^v ' "$tmp/a/frame_0002.obj")" -eq 70 ] || fail "--set cloth.cols=10 --set rows=7 did not give 70 vertices"
+	run run --preset xpbd --frames 2 --backend cpu --quiet --obj "$tmp/b" --set cloth.cols=4 --grid 10x7
+	expect_code 0
+	[ "$(count_lines '^v ' "$tmp/b/frame_0002.obj")" -eq 70 ] || fail "a --grid after --set cloth.cols did not win"
+	run run --preset xpbd --frames 2 --backend cpu --quiet --obj "$tmp/c" --grid 4x4 --set cloth.cols=10 --set cloth.rows=7
+	expect_code 0
+	[ "$(count_lines '^v ' "$tmp/c/frame_0002.obj")" -eq 70 ] || fail "a --set after --grid did not win"
+	run help fields
+	expect_code 0
+	grep -q 'world.step.timeStep  *a number in \[1e-07, 1\] (default 0.0166667)' "$tmp/stdout" || fail "help fields lacks step.timeStep's range"
+	grep -q 'cloth.material.damping  *a number in \[0, 1000\]' "$tmp/stdout" || fail "help fields lacks material.damping"
+	# Every field the help lists is taken at its own default (a new row of the table is settable
+	# without code in the CLI); the device name is left out (text, no default).
+	local fields=0 path value
+	while read -r path value; do
+		"$weft" run --preset xpbd --frames 1 --quiet --set "$path=$value" --backend cpu >/dev/null 2>"$tmp/field.err" ||
+			fail "--set $path=$value (its default) failed: $(cat "$tmp/field.err")"
+		fields=$((fields + 1))
+	done < <(awk '/^  (world|cloth)\./ && !/deviceName/ { d = $0; sub(/.*\(default /, "", d); sub(/\).*/, "", d); print $1, d }' "$tmp/stdout")
+	[ "$fields" -ge 70 ] || fail "weft help fields lists $fields settable fields, expected at least 70"
+	run help run
+	grep -q -- '--set PATH=VALUE' "$tmp/stdout" || fail "help run lacks --set"
+	grep -q -- '--substeps N .*an integer in \[1, 4096\]' "$tmp/stdout" || fail "help run lacks --substeps' range from the table"
+}
+
 # Tearing through the OBJ export: the torn frames have the copies' vertices and faces that name
 # only vertices of their own object; --tear-strain 0 keeps the sheet whole; the self-collision
 # options reach the world (a thickness out of range is the library's message, by field).

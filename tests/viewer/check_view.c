@@ -449,6 +449,14 @@ static void CheckTear(void)
 	CHECK(Num(reset, "particles") == 1600 && Num(reset, "tearstrain") == 0.0, "Reset cloth: %g particles, tear strain %g",
 		Num(reset, "particles"), Num(reset, "tearstrain"));
 	CHECK(Num(later, "particles") == 1600, "with the threshold off the sheet stays whole (%g particles)", Num(later, "particles"));
+	// Parameters by def path (the library's table gives their types and ranges).
+	const Probe* path = Find("by_path");
+	const Probe* kept = Find("by_path_refused");
+	CHECK(fabs(Num(path, "selffriction") - 0.75) < 1e-6 && fabs(Num(path, "tearstrain") - 0.4) < 1e-6 && Num(path, "gravity") == -20.0,
+		"set by path: self friction %g, tear strain %g, gravity %g (expected 0.75, 0.4, -20)", Num(path, "selffriction"),
+		Num(path, "tearstrain"), Num(path, "gravity"));
+	CHECK(Num(kept, "selffriction") == Num(path, "selffriction") && Num(kept, "tearstrain") == Num(path, "tearstrain"),
+		"a friction of 11 (allowed [0, 10]) is refused: the world keeps %g", Num(kept, "selffriction"));
 	Image img = LoadPng("torn");
 	CHECK(img.width == 640 && img.height == 360, "the torn screenshot is %dx%d", img.width, img.height);
 	free(img.rgba);
