@@ -28,7 +28,8 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp.floor = (wfGpuVec4){0.0f, 1.0f, 0.0f, 0.0f};
 	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
 	cp.aeroCoeff = (wfGpuVec4){p->aero.drag, p->aero.lift, 3.0f, 0.0f}; // z: WGSL's divisor 3, not a constant there (aero)
-	cp.alphaTilde = (wfGpuVec4){wfAlphaTilde(m->stretchCompliance, h), wfAlphaTilde(m->shearCompliance, h), wfAlphaTilde(m->bendCompliance, h), 0.0f};
+	cp.alphaTilde = (wfGpuVec4){wfAlphaTilde(m->stretchCompliance, h), wfAlphaTilde(m->shearCompliance, h),
+		wfAlphaTilde(m->bendCompliance, h), 0.0f};
 	cp.h = h;
 	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
 	cp.damping = m->damping;

@@ -354,7 +354,6 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	return r;
 }
 
-
 // ------------------------------------------------------------------ arenas (batches of small cloths)
 
 // Vertex usage: a renderer on the same device binds positions and normals as vertex buffers.
@@ -477,7 +476,8 @@ static wfResult ArenaResize(wfVkContext* ctx, wfWorld* world, int ai, VkDeviceSi
 				wfVkCopy(ctx, cmd, a->buffer.buffer, 0, grown.buffer, 0, a->top);
 				wfVkBarrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kComputeTransfer, kAllReadWrites);
 				VkResult vr = f->vkEndCommandBuffer(cmd);
-				r = vr == VK_SUCCESS ? wfVkSubmitCommands(ctx, cmd) : wfVkFail(ctx, vr, "vkEndCommandBuffer(arena move)", __FILE__, __LINE__);
+				r = vr == VK_SUCCESS ? wfVkSubmitCommands(ctx, cmd)
+									 : wfVkFail(ctx, vr, "vkEndCommandBuffer(arena move)", __FILE__, __LINE__);
 			}
 			if (cmd != VK_NULL_HANDLE)
 				f->vkFreeCommandBuffers(ctx->gpu.device, ctx->commandPool, 1, &cmd);

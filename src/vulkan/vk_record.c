@@ -214,8 +214,8 @@ static void CopyBackToA(Recorder* rec, uint32_t n, bool velocities)
 	const VkDeviceSize bytes = (VkDeviceSize)n * sizeof(wfVec4);
 	wfVkBarrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
 		VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-	wfVkCopy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_A],
-		bytes);
+	wfVkCopy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_POS_B], vc->device.buffer,
+		vc->regionOffset[WF_VK_REGION_POS_A], bytes);
 	if (velocities)
 		wfVkCopy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_VEL_B], vc->device.buffer,
 			vc->regionOffset[WF_VK_REGION_VEL_A], bytes);
