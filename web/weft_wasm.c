@@ -505,11 +505,9 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	if (c == NULL || out == NULL)
 		return -1;
 	wfWorld* world = w->world;
-	wfFrameParams p;
-	wfFrameParamsInit(world, &p);
 	c->reference = (wfVec3){rx, ry, rz};
-	wfClothBeginFrame(world, c);
-	wfCollidersBeginFrame(world, &p);
+	wfFrameParams p;
+	wfWorldBeginFrame(world, &p); // wfWorld_Step's beginning (the world holds this one cloth)
 	const int shapes = world->colliderFrameCount;
 	if (p.substeps * shapes > WF_MAX_COLLIDER_STEPS) {
 		snprintf(s_text, sizeof s_text, "%d colliders x %d substeps is more than the %d collider steps a WebGPU frame holds", shapes,
@@ -621,11 +619,7 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle
 	c->verdictContact = contact != 0;
 	c->tunnelParticle = tunnelled >= 0 && tunnelled < c->model.particleCount ? tunnelled : -1;
 	const bool reset = verdict != WF_FRAME_GOOD && world->def.badFrame == WF_BAD_FRAME_RESET;
-	wfCollidersEndFrame(world);
-	wfClothEndFrame(world, c);
-	world->time += (double)p.h * p.substeps;
-	if (world->def.sphere.moving)
-		world->sphereTime += (double)p.h * p.substeps;
+	wfWorldEndFrame(world, &p);
 	return reset ? 1 : 0;
 }
 
@@ -663,7 +657,7 @@ WF_WASM_EXPORT(wfw_gpu_tear) int wfwGpuTear(WfwWorld* w, const wfVec4* pos, cons
 	memcpy(c->state.pos, pos, bytes);
 	memcpy(c->state.vel, vel, bytes);
 	const int before = c->topology;
-	if (wfClothTear(w->world, c) != WF_OK)
+	if (wfWorldTear(w->world) != WF_OK)
 		return -1;
 	return c->topology != before ? 1 : 0;
 }

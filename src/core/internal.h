@@ -535,6 +535,13 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 #define WF_COLLIDER_COOKIE 2046119 // wfColliderDef.internalValue: the def came from wfDefaultColliderDef
 #define WF_MAX_COLLIDER_KEYS 1024  // keyframes of a collider
 
+// world.c: a frame around a backend's step (wfWorld_Step; the WebGPU frame of web/weft_wasm.c):
+// begin (params, the cloths' local frames, the colliders' poses), end (the colliders' advance, the
+// frame policy, the clocks), then tearing between frames (cloths whose frame was good).
+void wfWorldBeginFrame(wfWorld* world, wfFrameParams* params);
+void wfWorldEndFrame(wfWorld* world, const wfFrameParams* params);
+wfResult wfWorldTear(wfWorld* world);
+
 // frame_policy.c: the local frame and the frame policy.
 // Before a step: the shift and local environment of the frame from the reference particle.
 void wfClothBeginFrame(const wfWorld* world, wfCloth* cloth);

@@ -114,12 +114,14 @@ void wfFrameParamsInit(const wfWorld* w, wfFrameParams* p)
 	p->aeroOn = w->def.aero.drag != 0.0f || w->def.aero.lift != 0.0f;
 }
 
-wfResult wfWorld_Step(wfWorld* world)
+// The frame around a backend's step, in three parts that every GPU path shares (the WebGPU frame of
+// web/weft_wasm.c calls them around its own submit): before, the clock's parameters, each cloth's
+// local frame and the colliders' poses; after, the colliders' advance, the frame policy (good
+// frames move each cloth's origin, bad ones are counted and recovered) and the clocks; then tearing
+// between frames.
+void wfWorldBeginFrame(wfWorld* world, wfFrameParams* params)
 {
-	if (world == NULL)
-		return WF_ERROR_INVALID_ARGUMENT;
-	wfFrameParams params;
-	wfFrameParamsInit(world, &params);
+	wfFrameParamsInit(world, params);
 	// Unknown until the backend measured this frame (it overwrites them when stage timing is on).
 	for (int k = 0; k < WF_STAGE_COUNT; ++k)
 		world->stageMs[k] = -1.0;
@@ -127,30 +129,46 @@ wfResult wfWorld_Step(wfWorld* world)
 		if (world->cloths[i].generation != 0)
 			wfClothBeginFrame(world, &world->cloths[i]);
 	}
-	wfCollidersBeginFrame(world, &params);
-	wfResult r = world->backend->step(world, &params);
-	if (r != WF_OK)
-		return r;
+	wfCollidersBeginFrame(world, params);
+}
+
+void wfWorldEndFrame(wfWorld* world, const wfFrameParams* params)
+{
 	wfCollidersEndFrame(world);
-	// The frame policy: good frames move each cloth's origin, bad ones are counted and recovered.
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		if (world->cloths[i].generation != 0)
 			wfClothEndFrame(world, &world->cloths[i]);
 	}
-	world->time += (double)params.h * params.substeps;
+	world->time += (double)params->h * params->substeps;
 	if (world->def.sphere.moving)
-		world->sphereTime += (double)params.h * params.substeps;
-	// Tearing, between frames: from the host positions (a GPU cloth is read back first), the new
-	// model goes to the backend whole.
+		world->sphereTime += (double)params->h * params->substeps;
+}
+
+wfResult wfWorldTear(wfWorld* world)
+{
+	// From the host positions (a GPU cloth is read back first); the new model goes to the backend whole.
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		wfCloth* c = &world->cloths[i];
 		if (c->generation == 0 || !(c->material.tearStrain > 0.0f) || c->verdict != WF_FRAME_GOOD)
 			continue;
-		r = wfClothTear(world, c);
+		const wfResult r = wfClothTear(world, c);
 		if (r != WF_OK)
 			return r;
 	}
 	return WF_OK;
+}
+
+wfResult wfWorld_Step(wfWorld* world)
+{
+	if (world == NULL)
+		return WF_ERROR_INVALID_ARGUMENT;
+	wfFrameParams params;
+	wfWorldBeginFrame(world, &params);
+	const wfResult r = world->backend->step(world, &params);
+	if (r != WF_OK)
+		return r;
+	wfWorldEndFrame(world, &params);
+	return wfWorldTear(world);
 }
 
 // ------------------------------------------------------------------ getters and live setters
