@@ -443,23 +443,10 @@ int wfwModel(WfwWorld* w, uint32_t* con, uint32_t* adjStart, uint32_t* adj, floa
 	}
 	memcpy(jacobiWeight, m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
 	memcpy(indices, m->indices, (size_t)m->triangleCount * 3 * sizeof(uint32_t));
-	// Incident triangles per particle, compressed rows: a counting pass, then the triangles in
-	// ascending order into each row.
-	memset(triStart, 0, (size_t)(m->particleCount + 1) * sizeof(uint32_t));
-	for (int k = 0; k < 3 * m->triangleCount; ++k)
-		triStart[m->indices[k] + 1]++;
-	for (int i = 0; i < m->particleCount; ++i)
-		triStart[i + 1] += triStart[i];
-	uint32_t* fill = (uint32_t*)calloc((size_t)m->particleCount + 1, sizeof(uint32_t));
-	if (fill == NULL)
-		return -1;
-	for (int t = 0; t < m->triangleCount; ++t) {
-		for (int j = 0; j < 3; ++j) {
-			const uint32_t i = m->indices[3 * t + j];
-			triList[triStart[i] + fill[i]++] = (uint32_t)t;
-		}
-	}
-	free(fill);
+	// Incident triangles per particle, as the model holds them (ascending triangle indices per row).
+	for (int i = 0; i <= m->particleCount; ++i)
+		triStart[i] = (uint32_t)m->triStart[i];
+	memcpy(triList, m->triList, (size_t)m->triStart[m->particleCount] * sizeof(uint32_t));
 	return 0;
 }
 
