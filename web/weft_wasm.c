@@ -397,11 +397,11 @@ WF_WASM_EXPORT(wfw_constraints) int wfwConstraints(WfwWorld* w, uint32_t* pairs,
 // it does for the Vulkan backend: it builds the model (constraints sorted by colour, colour ranges,
 // adjacency, triangle incidence), keeps the clock and the cloth's local frame, and computes the
 // live values of every frame and substep with the CPU solvers' expressions. The layouts are the
-// Vulkan backend's (src/gpu/kernel_abi.h), which the WGSL structs mirror field by field.
+// kernel ABI's (src/gpu/kernel_abi.h), which the WGSL structs mirror field by field.
 // Nothing here is grid-specific: any model the core builds (a triangle mesh too) runs.
 #include "gpu/kernel_abi.h"
 
-// out: [particles, constraints, colours, triangles, adjacency entries, jacobi document, max degree,
+// out: [particles, constraints, colours, triangles, adjacency entries, Jacobi degree weights, max degree,
 // solve ranges, tethers (1: the constraint array has a tether record per particle after them)]
 WF_WASM_EXPORT(wfw_model_sizes) int wfwModelSizes(WfwWorld* w, int32_t* out)
 {
@@ -467,7 +467,7 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 // The bytes of the frame buffer for the next frame, after the core's frame start with the
 // reference particle the GPU left (local xyz): wfGpuClothParams, WF_GPU_FRAME_RECORDS wfGpuSubstep
 // records (the first `substeps` written, then the colliders' two per substep after
-// WF_MAX_SUBSTEPS), with the values vk_backend.c's WriteFrame and WriteSubsteps compute; then,
+// WF_MAX_SUBSTEPS), written by gpu/frame_records.c as for the Vulkan backend; then,
 // for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
 // column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
 // core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.

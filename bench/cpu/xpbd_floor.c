@@ -17,6 +17,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include "core/internal.h"
 #include "cpu/cpu.h"
+#include "soa_probes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

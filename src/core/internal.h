@@ -45,7 +45,7 @@ typedef struct wfClothModel {
 	int* adjStart;           // (particleCount + 1)
 	uint32_t* adjConstraint; // (2 * constraintCount) incident constraint indices, ascending
 	uint32_t* adjOther;      // (2 * constraintCount) the other particle of that constraint
-	float* jacobiWeight;     // (constraintCount) 1 / max(degree(a), degree(b)) (symmetric) or 1 (document)
+	float* jacobiWeight;     // (constraintCount) 1 / max(degree(a), degree(b)) (symmetric) or 1 (degree)
 	bool jacobiDegree;       // WF_JACOBI_DEGREE: no pin factor, particle i scaled by s / degree(i)
 	int maxDegree;           // the most constraints at one particle
 	int triangleCount;

@@ -1,5 +1,6 @@
 // XPBD on a grid cloth with the particles as separate x, y, z, w arrays (structure of arrays), a
-// whole frame at a time, AVX2.
+// whole frame at a time, AVX2 or AVX-512 (the threads' band schedule: cpu_bands.c; the kernel's
+// measuring probes: bench/cpu/soa_probes.c).
 //
 // Why: the record-order kernel (cpu_simd.c) gathers eight 16-byte particles per constraint end and
 // transposes them in and out, 24 instructions per projection. Here eight constraints of a colour
@@ -24,17 +25,14 @@
 // the scalar solver's operations in its order (cpu_xpbd.c), so the result is bit for bit the
 // scalar one (simd_matches_scalar_bitwise, soa_matches_scalar_bitwise).
 //
-// Threads. One parallel region per frame. Thread t owns a band of rows: their particles in the
-// particle stages and the constraints whose first end lies in them. A constraint spans at most two
-// rows, so with bands of at least two rows a thread shares particles only with the threads of the
-// bands next to it. There is no team barrier between phases (predict, one per colour, finish):
-// each band is cut into pairs of rows, a pair may take its next phase once the pairs next to it
-// have done the phase before (PairWave), and only a band's two edge pairs are published to the
-// threads beside it. Every two pieces of work that touch the same particle are then ordered as with
-// barriers, a slow thread holds up only its neighbours, and a thread whose neighbour is late works
-// on its interior, which may trail its edges. After every frame the bands are cut again in
-// proportion to each thread's measured speed (Rebalance); which thread solves which rows changes no
-// bit.
+// Threads. One parallel region per frame; thread t owns a band of rows (their particles, and the
+// constraints whose first end lies in them). A constraint spans at most two rows, so with bands of
+// two rows or more a thread shares particles only with its two neighbours. There is no team
+// barrier between phases (predict, one per colour, finish): a band is cut into pairs of rows, a pair
+// takes its next phase once the pairs beside it have done the phase before (PairWave), and only a
+// band's two edge pairs are published. So work on shared particles is ordered as with barriers, a
+// slow thread holds up only its neighbours, and after every frame the bands are cut again by each
+// thread's measured speed (Rebalance); which thread solves which rows changes no bit.
 #include "cpu.h"
 
 #include <limits.h>
@@ -43,58 +41,6 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-// Thread t's band is rows [bandRow[t], bandRow[t + 1]), in proportion to rate[t] (a rate that is not
-// a positive number counts as the mean of the others, or 1), and at least two rows.
-void wfCpuSoaCutBands(int rows, int team, const double* rate, int* bandRow)
-{
-	double total = 0.0, fallback = 1.0;
-	int counted = 0;
-	for (int t = 0; t < team; ++t) {
-		if (rate[t] > 0.0 && isfinite(rate[t])) {
-			total += rate[t];
-			counted++;
-		}
-	}
-	if (counted > 0)
-		fallback = total / counted;
-	total += fallback * (team - counted);
-	double sum = 0.0;
-	bandRow[0] = 0;
-	for (int t = 1; t < team; ++t) {
-		sum += rate[t - 1] > 0.0 && isfinite(rate[t - 1]) ? rate[t - 1] : fallback;
-		const int want = (int)(rows * sum / total + 0.5), lo = bandRow[t - 1] + 2, hi = rows - 2 * (team - t);
-		bandRow[t] = want < lo ? lo : want > hi ? hi : want;
-	}
-	bandRow[team] = rows;
-}
-
-// How much of a thread's measured speed a frame keeps of the frames before, and by what factor one
-// frame may move it at most (wfCpuSoaUpdateRates).
-// (Keeping 0.75, 0.9 or 0.95, steps of 4, 1.5 or 1.25: the same within the H200 host's noise.)
-#define WF_SOA_RATE_KEEP 0.75
-#define WF_SOA_RATE_STEP 4.0
-
-void wfCpuSoaUpdateRates(int team, const int* bandRow, const double* busy, double* rate)
-{
-	// Rates relative to the mean, so that the smoothing keeps their scale from frame to frame.
-	double mean = 0.0;
-	for (int t = 0; t < team; ++t) {
-		const int rows = bandRow[t + 1] - bandRow[t];
-		mean += busy[t] > 0.0 ? rows / busy[t] / team : 0.0;
-	}
-	for (int t = 0; t < team; ++t) {
-		const int rows = bandRow[t + 1] - bandRow[t];
-		double measured = busy[t] > 0.0 && mean > 0.0 ? rows / busy[t] / mean : 0.0;
-		if (!(measured > 0.0 && isfinite(measured)))
-			continue;
-		// A frame's clock is noisy (a thread descheduled for a while): one frame moves a rate by at
-		// most a factor of WF_SOA_RATE_STEP.
-		measured = measured > rate[t] * WF_SOA_RATE_STEP ? rate[t] * WF_SOA_RATE_STEP : measured;
-		measured = measured < rate[t] / WF_SOA_RATE_STEP ? rate[t] / WF_SOA_RATE_STEP : measured;
-		rate[t] = WF_SOA_RATE_KEEP * rate[t] + (1.0 - WF_SOA_RATE_KEEP) * measured;
-	}
-}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "cpu_avx2.h"
@@ -758,23 +704,6 @@ static void Backoff(int spin)
 		sched_yield();
 }
 
-// The hand-over probe's protocol (wfCpuSoaHandoverProbe), PairWave's with one pair a thread: before
-// phase `phase` the edges beside thread t have done phase - 1 (Backoff while not); then it
-// publishes both its edges.
-static void WaitNeighbours(wfCpuSoa* s, int t, int threads, int phase)
-{
-	for (int spin = 0; t > 0 && atomic_load_explicit(&s->edge[2 * t - 1].phase, memory_order_acquire) < phase - 1; ++spin)
-		Backoff(spin);
-	for (int spin = 0; t + 1 < threads && atomic_load_explicit(&s->edge[2 * t + 2].phase, memory_order_acquire) < phase - 1; ++spin)
-		Backoff(spin);
-}
-
-static void Publish(wfCpuSoa* s, int t, int phase)
-{
-	atomic_store_explicit(&s->edge[2 * t].phase, phase, memory_order_release);
-	atomic_store_explicit(&s->edge[2 * t + 1].phase, phase, memory_order_release);
-}
-
 // Predict of slots [i0, i1), and the grabbed particle's target if it lies there.
 static void PredictBand(wfCpuSoa* s, const wfCloth* c, int grab, int i0, int i1, float h, float damping, wfVec3 accel)
 {
@@ -1163,128 +1092,6 @@ bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* ba
 	return bad != 0;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The floor of the design (bench/cpu/, docs/PERFORMANCE.md): one pass over every colour's blocks
-// as the solver does it, and two loops over the same blocks that keep one part of its work each:
-// the square root and the two divisions of a block (WF_SOA_PROBE_DIVIDE), or its ten loads and six
-// stores (WF_SOA_PROBE_MEMORY). The probes do not touch the solver's arrays.
-WF_TARGET_AVX2 static double ProbeDivide(const wfCpuSoa* s)
-{
-	__m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-	const __m256 one = _mm256_set1_ps(1.0f);
-	for (int k = 0; k < s->blockCount; ++k) {
-		for (int half = 0; half < s->lanes; half += 8) {
-			const __m256 r = _mm256_add_ps(_mm256_load_ps(s->rest + (size_t)s->lanes * (size_t)k + (size_t)half), one);
-			const __m256 len = _mm256_sqrt_ps(r);
-			const __m256 dl = _mm256_div_ps(r, _mm256_add_ps(len, one));
-			acc0 = _mm256_add_ps(acc0, _mm256_div_ps(dl, len));
-			acc1 = _mm256_add_ps(acc1, dl);
-		}
-	}
-	float out[8];
-	_mm256_storeu_ps(out, _mm256_add_ps(acc0, acc1));
-	return (double)out[0];
-}
-
-// Loads and stores back what the solver loads and stores (x + 0: the values stay, but for -0).
-WF_TARGET_AVX2 static double ProbeMemory(wfCpuSoa* s)
-{
-	const size_t stride = (size_t)(s->y - s->x);
-	const __m256 zero = _mm256_setzero_ps();
-	for (int k = 0; k < s->blockCount; ++k) {
-		const SoaBlock q = s->block[k];
-		for (int half = 0; half < s->lanes; half += 8) {
-			float *pa = s->x + q.a + half, *pb = s->x + q.b + half;
-			const __m256 r = _mm256_load_ps(s->rest + (size_t)s->lanes * (size_t)k + (size_t)half);
-			const __m256 aw = _mm256_loadu_ps(pa + 3 * stride), bw = _mm256_loadu_ps(pb + 3 * stride);
-			const __m256 m = _mm256_and_ps(_mm256_add_ps(r, _mm256_add_ps(aw, bw)), zero);
-			_mm256_storeu_ps(pa, _mm256_add_ps(_mm256_loadu_ps(pa), m));
-			_mm256_storeu_ps(pa + stride, _mm256_add_ps(_mm256_loadu_ps(pa + stride), m));
-			_mm256_storeu_ps(pa + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pa + 2 * stride), m));
-			_mm256_storeu_ps(pb, _mm256_add_ps(_mm256_loadu_ps(pb), m));
-			_mm256_storeu_ps(pb + stride, _mm256_add_ps(_mm256_loadu_ps(pb + stride), m));
-			_mm256_storeu_ps(pb + 2 * stride, _mm256_add_ps(_mm256_loadu_ps(pb + 2 * stride), m));
-		}
-	}
-	return (double)s->x[0];
-}
-
-double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
-{
-	*blocks = s->blockCount;
-	*lanes = 0;
-	for (int k = 0; k < s->blockCount; ++k)
-		*lanes += s->lanes - s->block[k].skip;
-	*singles = s->singleCount;
-	switch (kind) {
-	case WF_SOA_PROBE_SOLVE:
-		for (int c = 0; c < s->colorCount; ++c)
-			SolveRows(s, c, 0, s->rows, alphaTilde, true);
-		return (double)s->x[0];
-	case WF_SOA_PROBE_SUBSTEP:
-	case WF_SOA_PROBE_WAVE: {
-		// A substep of the Bullet comparison's scene (gravity, no damping, nothing to collide with),
-		// stage after stage or as the wave.
-		const wfCpuColliders none = {0};
-		const wfVec3 g = {0.0f, -9.8f, 0.0f};
-		const float h = 1.0f / 600.0f;
-		if (kind == WF_SOA_PROBE_WAVE) {
-			WaveSubstep(s, NULL, &none, -1, h, 0.0f, g, 1.0f / h, alphaTilde, 1);
-		} else {
-			PredictRows(s, 0, s->slots, h, 0.0f, g);
-			for (int c = 0; c < s->colorCount; ++c)
-				SolveRows(s, c, 0, s->rows, alphaTilde, true);
-			FinishRows(s, &none, 0, s->slots, 1.0f / h);
-		}
-		return (double)s->x[0];
-	}
-	case WF_SOA_PROBE_DIVIDE: return ProbeDivide(s);
-	case WF_SOA_PROBE_MEMORY: return ProbeMemory(s);
-	}
-	return 0.0;
-}
-
-double wfCpuSoaHandoverProbe(wfCpuSoa* s, int threads, int phases)
-{
-	threads = threads < s->flagCount ? threads : s->flagCount;
-	for (int t = 0; t < 2 * s->flagCount; ++t)
-		atomic_store_explicit(&s->edge[t].phase, 0, memory_order_relaxed);
-	double seconds = 0.0;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-	{
-#ifdef _OPENMP
-		const int t = omp_get_thread_num(), team = omp_get_num_threads();
-		const double t0 = omp_get_wtime();
-#else
-		const int t = 0, team = 1;
-		const double t0 = 0.0;
-#endif
-		Publish(s, t, 1);
-		for (int phase = 2; phase <= phases + 1; ++phase) {
-			WaitNeighbours(s, t, team, phase);
-			Publish(s, t, phase);
-		}
-#ifdef _OPENMP
-#pragma omp barrier
-		if (t == 0)
-			seconds = omp_get_wtime() - t0;
-#endif
-	}
-	return seconds;
-}
-
-// The arrays from a cloth's state (for the probes; the frame does this itself).
-void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
-{
-	for (int i = 0; i < s->n; ++i) {
-		const int k = s->slot[i];
-		s->x[k] = c->state.pos[i].x;
-		s->y[k] = c->state.pos[i].y;
-		s->z[k] = c->state.pos[i].z;
-		s->w[k] = c->state.pos[i].w;
-	}
-}
-
 wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* s)
 {
 	wfCpuSoaTeam team = {0};
@@ -1315,26 +1122,6 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	return NULL;
 }
 void wfCpuSoaFree(wfCpuSoa* s) { (void)s; }
-double wfCpuSoaHandoverProbe(wfCpuSoa* s, int threads, int phases)
-{
-	(void)s;
-	(void)threads;
-	(void)phases;
-	return 0.0;
-}
-double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTilde, int* blocks, int* lanes, int* singles)
-{
-	(void)s;
-	(void)kind;
-	(void)alphaTilde;
-	*blocks = *lanes = *singles = 0;
-	return 0.0;
-}
-void wfCpuSoaLoad(wfCpuSoa* s, const wfCloth* c)
-{
-	(void)s;
-	(void)c;
-}
 int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 {
 	(void)s;
