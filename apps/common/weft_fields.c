@@ -62,24 +62,48 @@ static void NameList(const wfFieldInfo* f, char* out, size_t size)
 		used += (size_t)snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", f->enumNames[i]);
 }
 
+// A number as the library's messages write it: %g with the exponent's sign and leading zeros
+// dropped ("1e6", "1e-9", "2.14748e9").
+static const char* FormatNumber(double v, char out[32])
+{
+	char g[32];
+	snprintf(g, sizeof g, "%g", v);
+	size_t n = 0;
+	for (const char* c = g; *c != 0 && n + 1 < 32; ++c) {
+		out[n++] = *c;
+		if (*c != 'e')
+			continue;
+		if (c[1] == '+')
+			++c;
+		else if (c[1] == '-')
+			out[n++] = *++c;
+		while (c[1] == '0' && c[2] != 0)
+			++c;
+	}
+	out[n] = 0;
+	return out;
+}
+
 void wfFieldsAllowed(const wfFieldInfo* f, char* out, size_t size)
 {
 	const char* open = (f->flags & WF_FIELD_OPEN_MIN) != 0 ? "(" : "[";
 	const char* close = (f->flags & WF_FIELD_OPEN_MAX) != 0 ? ")" : "]";
 	bool ranged = (f->flags & WF_FIELD_CUSTOM) == 0;
-	char names[256];
+	char names[256], lo[32], hi[32];
+	FormatNumber((double)f->min, lo);
+	FormatNumber((double)f->max, hi);
 	switch (f->type) {
 	case WF_FIELD_BOOL: snprintf(out, size, "on or off"); break;
 	case WF_FIELD_INT: snprintf(out, size, "an integer in [%.0f, %.0f]", IntBound(f->min), IntBound(f->max)); break;
 	case WF_FIELD_FLOAT:
 		if (ranged)
-			snprintf(out, size, "a number in %s%g, %g%s", open, (double)f->min, (double)f->max, close);
+			snprintf(out, size, "a number in %s%s, %s%s", open, lo, hi, close);
 		else
 			snprintf(out, size, "a number (checked by the def's own rules)");
 		break;
 	case WF_FIELD_VEC3:
 		if (ranged)
-			snprintf(out, size, "X,Y,Z, each a number in %s%g, %g%s", open, (double)f->min, (double)f->max, close);
+			snprintf(out, size, "X,Y,Z, each a number in %s%s, %s%s", open, lo, hi, close);
 		else
 			snprintf(out, size, "X,Y,Z (checked by the def's own rules)");
 		break;

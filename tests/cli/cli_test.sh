@@ -598,7 +598,7 @@ test_set_fields() {
 	[ "$(count_lines '^v ' "$tmp/c/frame_0002.obj")" -eq 70 ] || fail "a --set after --grid did not win"
 	run help fields
 	expect_code 0
-	grep -q 'world.step.timeStep  *a number in \[1e-07, 1\] (default 0.0166667)' "$tmp/stdout" || fail "help fields lacks step.timeStep's range"
+	grep -q 'world.step.timeStep  *a number in \[1e-7, 1\] (default 0.0166667)' "$tmp/stdout" || fail "help fields lacks step.timeStep's range"
 	grep -q 'cloth.material.damping  *a number in \[0, 1000\]' "$tmp/stdout" || fail "help fields lacks material.damping"
 	# Every field the help lists is taken at its own default (a new row of the table is settable
 	# without code in the CLI); the device name is left out (text, no default).
