@@ -238,7 +238,7 @@ static int AddOverride(unsigned command, const char* option, const char* text, w
 	}
 	CliOverride* o = &list->items[list->count++];
 	o->def = def;
-	o->field = wfFieldsFind(def, path, &o->offset);
+	o->field = wfFindDefFieldAt(def, path, &o->offset);
 	o->value = *value;
 	o->option = option;
 	o->text = text;
@@ -248,7 +248,7 @@ static int AddOverride(unsigned command, const char* option, const char* text, w
 // A named def-field option (--substeps 20): parsed and checked by the table's row.
 static int StoreDef(unsigned command, const DefOption* d, const char* value, CliOverrides* list)
 {
-	const wfFieldInfo* f = wfFieldsFind(d->def, d->path, NULL);
+	const wfFieldInfo* f = wfFindDefField(d->def, d->path);
 	wfFieldValue v;
 	char problem[96];
 	if (!wfFieldsParse(f, value, false, &v, problem, sizeof problem))
@@ -273,9 +273,9 @@ static int StoreSet(unsigned command, const OptionSpec* o, const char* value, Cl
 	else if (strncmp(p, "cloth.", 6) == 0) {
 		p += 6;
 		def = WF_DEF_CLOTH;
-	} else if (wfFieldsFind(WF_DEF_WORLD, p, NULL) == NULL)
+	} else if (wfFindDefField(WF_DEF_WORLD, p) == NULL)
 		def = WF_DEF_CLOTH;
-	const wfFieldInfo* f = wfFieldsFind(def, p, NULL);
+	const wfFieldInfo* f = wfFindDefField(def, p);
 	char option[160];
 	snprintf(option, sizeof option, "set %s", path);
 	if (f == NULL)

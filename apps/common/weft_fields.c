@@ -8,36 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const wfFieldInfo* wfFieldsFind(wfDefType def, const char* path, size_t* offset)
-{
-	// Member by member, so that the offsets of the nested defs add up.
-	size_t at = 0;
-	int count = 0;
-	const wfFieldInfo* fields = wfDefFields(def, &count);
-	for (const char* name = path; fields != NULL && name != NULL;) {
-		const char* dot = strchr(name, '.');
-		size_t length = dot != NULL ? (size_t)(dot - name) : strlen(name);
-		const wfFieldInfo* found = NULL;
-		for (int i = 0; i < count && found == NULL; ++i) {
-			if (strlen(fields[i].name) == length && strncmp(fields[i].name, name, length) == 0)
-				found = &fields[i];
-		}
-		if (found == NULL)
-			return NULL;
-		at += found->offset;
-		if (dot == NULL) {
-			if (offset != NULL)
-				*offset = at;
-			return found;
-		}
-		if (found->type != WF_FIELD_STRUCT)
-			return NULL;
-		fields = wfDefFields(found->nested, &count);
-		name = dot + 1;
-	}
-	return NULL;
-}
-
 bool wfFieldsSettable(const wfFieldInfo* f)
 {
 	switch (f->type) {

@@ -1,7 +1,7 @@
-// Def fields by path, for the tools: find a field of the library's def table (wfDefFields), parse a
-// value of its type from text, check it against the table's range and write it into a def. The
-// command line (`weft run --set`, its named options) and the viewer's parameters (`set` in scripts,
-// the panel) use these, so a new field in the table is reachable from both without code here.
+// Def fields by path, for the tools: the library finds a field and its offset (wfFindDefFieldAt);
+// here a value of its type is parsed from text, checked against the table's range and written into a
+// def. The command line (`weft run --set`, its named options) and the viewer's parameters (`set` in
+// scripts, the panel) use these, so a new field in the table is reachable from both without code here.
 #ifndef WEFT_APPS_FIELDS_H
 #define WEFT_APPS_FIELDS_H
 
@@ -21,10 +21,6 @@ typedef struct wfFieldValue {
 	const char* text;
 } wfFieldValue;
 
-// The field at `path` from `def` ("step.substeps" from WF_DEF_WORLD) and its bytes from the start
-// of that def, nested structs included; NULL when there is none.
-const wfFieldInfo* wfFieldsFind(wfDefType def, const char* path, size_t* offset);
-
 // Whether a field has one value that text can give (not a nested def, list, pointer or rotation).
 bool wfFieldsSettable(const wfFieldInfo* f);
 
@@ -39,7 +35,7 @@ void wfFieldsDefault(const wfFieldInfo* f, char* out, size_t size);
 // On failure writes the problem ("is out of range", "is not an integer") and returns false.
 bool wfFieldsParse(const wfFieldInfo* f, const char* text, bool numericBools, wfFieldValue* out, char* problem, size_t size);
 
-// Writes a parsed value at `at`, the field's place in a def (the def plus wfFieldsFind's offset).
+// Writes a parsed value at `at`, the field's place in a def (the def plus wfFindDefFieldAt's offset).
 void wfFieldsStore(const wfFieldInfo* f, const wfFieldValue* value, void* at);
 
 // The member name in words, for labels: "stretchCompliance" -> "stretch compliance".

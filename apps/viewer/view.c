@@ -584,13 +584,13 @@ static const struct {
 void* ViewParamAt(ViewParams* p, int cloth, wfDefType def, const char* path, const wfFieldInfo** field)
 {
 	size_t offset = 0, groupOffset = 0;
-	const wfFieldInfo* f = wfFieldsFind(def, path, &offset);
+	const wfFieldInfo* f = wfFindDefFieldAt(def, path, &offset);
 	const char* dot = strchr(path, '.');
 	size_t length = dot != NULL ? (size_t)(dot - path) : strlen(path);
 	for (size_t i = 0; f != NULL && i < sizeof kGroups / sizeof kGroups[0]; ++i) {
 		if (kGroups[i].def != def || strlen(kGroups[i].member) != length || strncmp(kGroups[i].member, path, length) != 0)
 			continue;
-		wfFieldsFind(def, kGroups[i].member, &groupOffset);
+		wfFindDefFieldAt(def, kGroups[i].member, &groupOffset);
 		char* base = def == WF_DEF_WORLD ? (char*)p : (char*)&p->cloth[cloth];
 		*field = f;
 		return base + kGroups[i].offset + (offset - groupOffset);
@@ -639,9 +639,9 @@ static bool ResolveName(const char* name, wfDefType* def, char* path, size_t siz
 	*def = strncmp(name, "cloth.", 6) == 0 ? WF_DEF_CLOTH : WF_DEF_WORLD;
 	const char* p = strncmp(name, "world.", 6) == 0 || strncmp(name, "cloth.", 6) == 0 ? name + 6 : name;
 	snprintf(path, size, "%s", p);
-	if (wfFieldsFind(*def, path, NULL) != NULL)
+	if (wfFindDefField(*def, path) != NULL)
 		return true;
-	if (p == name && wfFieldsFind(WF_DEF_CLOTH, path, NULL) != NULL) {
+	if (p == name && wfFindDefField(WF_DEF_CLOTH, path) != NULL) {
 		*def = WF_DEF_CLOTH;
 		return true;
 	}
@@ -654,7 +654,7 @@ static bool ResolveName(const char* name, wfDefType* def, char* path, size_t siz
 	}
 	path[used] = 0;
 	*def = WF_DEF_CLOTH;
-	return wfFieldsFind(*def, path, NULL) != NULL;
+	return wfFindDefField(*def, path) != NULL;
 }
 
 // The viewer's own settings, no def fields.

@@ -832,6 +832,9 @@ WF_API const wfFieldInfo* wfDefFields(wfDefType def, int* count);
 // A field by its path from that def, members joined by '.' ("step.substeps" from WF_DEF_WORLD,
 // "mass" from WF_DEF_MATERIAL); NULL when there is none.
 WF_API const wfFieldInfo* wfFindDefField(wfDefType def, const char* path);
+// The same, and the field's bytes from the start of a `def` into *offset (the nested defs' offsets
+// added; offset may be NULL): where a tool writes the value it parsed.
+WF_API const wfFieldInfo* wfFindDefFieldAt(wfDefType def, const char* path, size_t* offset);
 // The longest "frames" a scene file (and `weft run --frames`) may ask for.
 #define WF_MAX_SCENE_FRAMES 10000000
 

@@ -207,22 +207,34 @@ const wfFieldInfo* wfDefFields(wfDefType def, int* count)
 	return known ? kDefs[def].fields : NULL;
 }
 
-const wfFieldInfo* wfFindDefField(wfDefType def, const char* path)
+const wfFieldInfo* wfFindDefFieldAt(wfDefType def, const char* path, size_t* offset)
 {
-	if ((unsigned)def >= (unsigned)WF_DEF_COUNT || path == NULL)
-		return NULL;
-	const char* dot = strchr(path, '.');
-	size_t length = dot != NULL ? (size_t)(dot - path) : strlen(path);
-	for (int i = 0; i < kDefs[def].count; ++i) {
-		const wfFieldInfo* f = &kDefs[def].fields[i];
-		if (strlen(f->name) != length || strncmp(f->name, path, length) != 0)
-			continue;
-		if (dot == NULL)
+	size_t at = 0;
+	while ((unsigned)def < (unsigned)WF_DEF_COUNT && path != NULL) {
+		const char* dot = strchr(path, '.');
+		size_t length = dot != NULL ? (size_t)(dot - path) : strlen(path);
+		const wfFieldInfo* f = NULL;
+		for (int i = 0; i < kDefs[def].count && f == NULL; ++i) {
+			if (strlen(kDefs[def].fields[i].name) == length && strncmp(kDefs[def].fields[i].name, path, length) == 0)
+				f = &kDefs[def].fields[i];
+		}
+		if (f == NULL)
+			return NULL;
+		at += f->offset;
+		if (dot == NULL) {
+			if (offset != NULL)
+				*offset = at;
 			return f;
-		return f->type == WF_FIELD_STRUCT ? wfFindDefField(f->nested, dot + 1) : NULL;
+		}
+		if (f->type != WF_FIELD_STRUCT)
+			return NULL;
+		def = f->nested;
+		path = dot + 1;
 	}
 	return NULL;
 }
+
+const wfFieldInfo* wfFindDefField(wfDefType def, const char* path) { return wfFindDefFieldAt(def, path, NULL); }
 
 // ------------------------------------------------------------------ defaults
 

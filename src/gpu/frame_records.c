@@ -14,58 +14,57 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	const float h = p->h;
 	const wfMaterial* m = &c->material;
 	const wfVec3 d = p->wind.direction;
-	wfGpuClothParams cp;
-	memset(&cp, 0, offsetof(wfGpuClothParams, shapes)); // the shapes past shapeCount are never read
-	cp.gravity = V4(p->gravity, 0.0f);
-	cp.windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
+	wfGpuClothParams* cp = out;
+	memset(cp, 0, offsetof(wfGpuClothParams, shapes)); // the shapes past shapeCount are never read
+	cp->gravity = V4(p->gravity, 0.0f);
+	cp->windDir = V4(d, sqrtf(d.x * d.x + d.y * d.y + d.z * d.z));
 	// The cloth's local frame (wfClothBeginFrame): its shift, colliders and grab target.
-	cp.grabTarget = V4(c->local.grabTarget, 0.0f);
-	cp.shift = V4(c->local.shift, 0.0f);
-	cp.sphereCenter = V4(c->local.sphereCenter, 0.0f);
-	cp.maxSpeed = world->def.maxSpeed;
+	cp->grabTarget = V4(c->local.grabTarget, 0.0f);
+	cp->shift = V4(c->local.shift, 0.0f);
+	cp->sphereCenter = V4(c->local.sphereCenter, 0.0f);
+	cp->maxSpeed = world->def.maxSpeed;
 	const wfVec3 band = wfContactBand(c, p);
-	cp.contactBand = (wfGpuVec4){band.x, band.y, p->sphere.radius, 0.0f}; // z: the tunnelling test's radius
-	cp.floor = (wfGpuVec4){0.0f, 1.0f, 0.0f, 0.0f};
-	cp.aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
-	cp.aeroCoeff = (wfGpuVec4){p->aero.drag, p->aero.lift, 3.0f, 0.0f}; // z: WGSL's divisor 3, not a constant there (aero)
-	cp.alphaTilde = (wfGpuVec4){wfAlphaTilde(m->stretchCompliance, h), wfAlphaTilde(m->shearCompliance, h),
+	cp->contactBand = (wfGpuVec4){band.x, band.y, p->sphere.radius, 0.0f}; // z: the tunnelling test's radius
+	cp->floor = (wfGpuVec4){0.0f, 1.0f, 0.0f, 0.0f};
+	cp->aero = V4(p->aero.airVelocity, 0.5f * p->aero.density);
+	cp->aeroCoeff = (wfGpuVec4){p->aero.drag, p->aero.lift, 3.0f, 0.0f}; // z: WGSL's divisor 3, not a constant there (aero)
+	cp->alphaTilde = (wfGpuVec4){wfAlphaTilde(m->stretchCompliance, h), wfAlphaTilde(m->shearCompliance, h),
 		wfAlphaTilde(m->bendCompliance, h), 0.0f};
-	cp.h = h;
-	cp.velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
-	cp.damping = m->damping;
-	cp.mass = m->mass;
-	cp.stiffness = m->stiffness;
-	cp.springDamping = m->springDamping;
-	cp.relaxation = m->relaxation;
-	cp.windStrength = p->wind.strength;
-	cp.windFrequency = p->wind.frequency;
-	cp.windPhasePerColumn = p->wind.phasePerColumn;
-	cp.sphereR = p->sphere.radius + p->contact.thickness;
-	cp.floorY = c->local.floorHeight + p->contact.thickness;
-	cp.friction = p->contact.friction;
-	cp.flags = (p->sphere.enabled ? WF_GPU_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_GPU_FLAG_FLOOR : 0u) |
+	cp->h = h;
+	cp->velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
+	cp->damping = m->damping;
+	cp->mass = m->mass;
+	cp->stiffness = m->stiffness;
+	cp->springDamping = m->springDamping;
+	cp->relaxation = m->relaxation;
+	cp->windStrength = p->wind.strength;
+	cp->windFrequency = p->wind.frequency;
+	cp->windPhasePerColumn = p->wind.phasePerColumn;
+	cp->sphereR = p->sphere.radius + p->contact.thickness;
+	cp->floorY = c->local.floorHeight + p->contact.thickness;
+	cp->friction = p->contact.friction;
+	cp->flags = (p->sphere.enabled ? WF_GPU_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_GPU_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_GPU_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_GPU_FLAG_WAVE : 0u) |
 		(c->model.jacobiDegree ? WF_GPU_FLAG_JACOBI_DEGREE : 0u) | (p->aeroOn ? WF_GPU_FLAG_AERO : 0u);
-	cp.grabIndex = c->grabIndex;
-	cp.cols = (uint32_t)c->model.cols;
-	cp.particleCount = (uint32_t)c->model.particleCount;
+	cp->grabIndex = c->grabIndex;
+	cp->cols = (uint32_t)c->model.cols;
+	cp->particleCount = (uint32_t)c->model.particleCount;
 	if (c->model.colorCount <= WF_GPU_FUSED_MAX_COLORS) {
-		cp.colorCount = (uint32_t)c->model.colorCount;
+		cp->colorCount = (uint32_t)c->model.colorCount;
 		for (int k = 0; k <= c->model.colorCount; ++k)
-			cp.colorStart[k] = (uint32_t)c->model.colorStart[k];
+			cp->colorStart[k] = (uint32_t)c->model.colorStart[k];
 	}
-	cp.tetherBase = (uint32_t)c->model.constraintCount;
+	cp->tetherBase = (uint32_t)c->model.constraintCount;
 	// Cloth against cloth: the offset from the first cloth's frame to this one's (wfCpuClothContacts).
 	if (reference != NULL) {
 		const double frame[3] = {c->origin[0] + c->local.shift.x, c->origin[1] + c->local.shift.y, c->origin[2] + c->local.shift.z};
-		cp.contactX = (float)(frame[0] - reference[0]);
-		cp.contactY = (float)(frame[1] - reference[1]);
-		cp.contactZ = (float)(frame[2] - reference[2]);
+		cp->contactX = (float)(frame[0] - reference[0]);
+		cp->contactY = (float)(frame[1] - reference[1]);
+		cp->contactZ = (float)(frame[2] - reference[2]);
 	}
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
-	cp.shapeCount = (uint32_t)world->colliderFrameCount;
-	wfGpuShapes(world, c, p, cp.shapes);
-	memcpy(out, &cp, wfGpuClothParamsBytes(world));
+	cp->shapeCount = (uint32_t)world->colliderFrameCount;
+	wfGpuShapes(world, c, p, cp->shapes);
 }
 
 size_t wfGpuClothParamsBytes(const wfWorld* world)
