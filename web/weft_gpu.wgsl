@@ -27,7 +27,8 @@ struct ClothParams {
   h: f32, velFactor: f32, damping: f32, mass: f32, stiffness: f32, springDamping: f32, relaxation: f32,
   windStrength: f32, windFrequency: f32, windPhasePerColumn: f32, sphereR: f32, floorY: f32, friction: f32,
   flags: u32, grabIndex: i32, cols: u32, particleCount: u32, colorCount: u32, maxSpeed: f32,
-  shapeCount: u32, tetherBase: u32, pad3: u32, pad4: u32, pad5: u32,
+  shapeCount: u32, tetherBase: u32, contactX: f32, contactY: f32, contactZ: f32, collisionGroup: u32, collisionMask: u32,
+  pad0: u32, pad1: u32,
   colorStart: array<u32, 32>,
   shapes: array<Shape, 32>,
 }

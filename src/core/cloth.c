@@ -388,14 +388,6 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
 		return nullId;
 	}
-	// The per-pair switches are the CPU backend's (the Vulkan gather pairs every two cloths).
-	if (world->backendType == WF_BACKEND_VULKAN && (def->collisionGroup != 1 || def->collisionMask != 0x7fffffff)) {
-		wfSetError(world, WF_ERROR_INVALID_DEF,
-			"%s: %d: per-pair switches need the CPU backend (a Vulkan world takes group 1, mask 0x7fffffff)",
-			def->collisionGroup != 1 ? "collisionGroup" : "collisionMask",
-			def->collisionGroup != 1 ? def->collisionGroup : def->collisionMask);
-		return nullId;
-	}
 	if (!CheckHostMemory(world, def))
 		return nullId;
 	// Find a free slot, growing the slot array when full.

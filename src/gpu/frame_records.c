@@ -62,6 +62,8 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 		cp->contactY = (float)(frame[1] - reference[1]);
 		cp->contactZ = (float)(frame[2] - reference[2]);
 	}
+	cp->collisionGroup = (uint32_t)c->def.collisionGroup;
+	cp->collisionMask = (uint32_t)c->def.collisionMask;
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
 	cp->shapeCount = (uint32_t)world->colliderFrameCount;
 	wfGpuShapes(world, c, p, cp->shapes);

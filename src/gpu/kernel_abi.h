@@ -111,7 +111,11 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_CONTACT_BIND_DELTA 5  // (N) vec4 each particle's averaged push, w 1 where it touches another
 #define WF_GPU_CONTACT_BIND_X 6      // (N) vec4 cloth against cloth: positions in the first cloth's frame, w inverse mass
 #define WF_GPU_CONTACT_BIND_MOTION 7 // (N) vec4 cloth against cloth: the substep's motion x - prev in the cloth's frame
-#define WF_GPU_CONTACT_BIND_OWNER 8  // (N) cloth against cloth: the particle's cloth (its base)
+// (N) uvec4 cloth against cloth: the particle's cloth (its base), that cloth's collisionGroup and
+// collisionMask (a pair touches when each one's group meets the other's mask, as on the CPU), 0.
+// One binding, not two: set 0 and this set together hold 32 storage buffers, Vulkan's least
+// per-stage limit (maxPerStageDescriptorStorageBuffers; lavapipe's).
+#define WF_GPU_CONTACT_BIND_OWNER 8
 #define WF_GPU_CONTACT_BIND_COUNT 9
 // The scan (contact_scan.comp): each workgroup of WF_GPU_SCAN_GROUP invocations scans
 // WF_GPU_SCAN_BLOCK counts (4 each) and writes the block's sum; the sums are scanned the same way,
@@ -304,6 +308,10 @@ WF_UINT tetherBase; // the tethers' records in the constraint array: con[tetherB
 WF_FLOAT contactX;  // cloth against cloth: this cloth's origin less the first cloth's
 WF_FLOAT contactY;  // (in double on the host, then float), added to its positions
 WF_FLOAT contactZ;
+WF_UINT collisionGroup; // cloth against cloth: wfClothDef.collisionGroup and collisionMask
+WF_UINT collisionMask;
+WF_UINT pad0; // colorStart ends on 16 bytes
+WF_UINT pad1;
 WF_UINT colorStart[WF_GPU_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 wfGpuShape shapes[WF_MAX_COLLIDERS];
 WF_STRUCT_END(wfGpuClothParams)

@@ -668,7 +668,7 @@ wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfClo
 		[WF_GPU_CONTACT_BIND_DELTA] = np * 16,
 		[WF_GPU_CONTACT_BIND_X] = world4,
 		[WF_GPU_CONTACT_BIND_MOTION] = world4,
-		[WF_GPU_CONTACT_BIND_OWNER] = sc->betweenCloths ? np * 4 : 0,
+		[WF_GPU_CONTACT_BIND_OWNER] = world4,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)

@@ -43,7 +43,7 @@ layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_SORTED) 
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_DELTA) buffer ContactDeltaBuf { vec4 delta[]; };
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_X) buffer ContactXBuf { vec4 cx[]; };
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_MOTION) buffer ContactMotionBuf { vec4 motion[]; };
-layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_OWNER) buffer ContactOwnerBuf { uint owner[]; };
+layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_OWNER) buffer ContactOwnerBuf { uvec4 owner[]; };
 #else
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).

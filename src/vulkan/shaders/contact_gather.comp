@@ -7,7 +7,7 @@
 // index, so each particle adds the same terms in the same order as the CPU: the same bits.
 // Self-collision (a cloth's own particles, its set 0 bound): pairs closer than CP.exclude in the
 // rest shape skipped. WF_GPU_CONTACT_WORLD (cloth against cloth): particles of the world's arrays,
-// pairs of one cloth skipped.
+// pairs of one cloth and pairs whose per-pair switch is off skipped.
 #include "common.glsl"
 #include "contact.glsl"
 
@@ -44,7 +44,7 @@ void main()
 	const uint mask = pc.substep;
 	// Loads behind branches, not selects: the other mode's arrays are not this dispatch's size.
 	vec4 xi, ri = vec4(0.0), pi = vec4(0.0), mi = vec4(0.0);
-	uint own = 0u;
+	uvec4 own = uvec4(0u); // cloth against cloth: the base, collisionGroup, collisionMask
 	if (world) {
 		xi = cx[i];
 		own = owner[i];
@@ -89,8 +89,12 @@ void main()
 				continue;
 			vec4 xj;
 			if (world) {
-				if (owner[j] == own)
+				const uvec4 oj = owner[j];
+				if (oj.x == own.x)
 					continue; // the same cloth: its self-collision's business
+				// The pair's switch (wfClothDef.collisionGroup, collisionMask), symmetric.
+				if ((own.y & oj.z) == 0u || (oj.y & own.z) == 0u)
+					continue;
 				xj = cx[j];
 			} else {
 				xj = pos[j];

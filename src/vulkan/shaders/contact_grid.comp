@@ -38,7 +38,8 @@ void main()
 		}
 	} else if (stage == WF_GPU_CONTACT_EXPORT) {
 		// Cloth against cloth: particle e of this cloth at its base in the world's arrays, in the
-		// first cloth's frame (cpu_self.c wfCpuClothContacts), with its motion of the substep.
+		// first cloth's frame (cpu_self.c wfCpuClothContacts), with its motion of the substep and its
+		// cloth's per-pair switch.
 		const uint i = e - pc.first; // WfElement counts from pc.first, the cloth's base
 		const vec4 x = pos[i], p = prev[i];
 		const uint g = e;
@@ -46,7 +47,7 @@ void main()
 		precise vec4 m = vec4(x.x - p.x, x.y - p.y, x.z - p.z, 0.0);
 		cx[g] = y;
 		motion[g] = m;
-		owner[g] = pc.first;
+		owner[g] = uvec4(pc.first, P.collisionGroup, P.collisionMask, 0u);
 	} else if (stage == WF_GPU_CONTACT_APPLY || stage == WF_GPU_CONTACT_APPLY_VEL) {
 		const uint i = e - pc.first;
 		const vec4 m = delta[e];
