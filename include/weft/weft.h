@@ -193,8 +193,8 @@ typedef struct wfAeroDef {
 // a Vulkan world with it steps every cloth on the per-range path, never the fused one. Live through
 // wfWorld_SetSelfCollision: on the CPU every field; on Vulkan thickness, friction and exclusion
 // (enabled and betweenCloths are fixed at creation there: they choose the buffers and the path).
-// The per-pair switches (wfClothDef.collisionGroup / collisionMask) hold on both backends;
-// pointTriangle is the CPU backend's: a Vulkan world runs the particle contacts without it.
+// The per-pair switches (wfClothDef.collisionGroup / collisionMask) and pointTriangle (XPBD and
+// Jacobi: it reads the substep's start) hold on both backends, to the same bits on lavapipe.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness; // m, (0, 1] (default 5 mm)

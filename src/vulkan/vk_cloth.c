@@ -261,6 +261,9 @@ static bool RestNeeded(const wfWorld* world)
 	return world->def.selfCollision.enabled || world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
 }
 
+// Each particle's source on the device: a torn cloth with self-collision (the point-triangle pass).
+static bool SourceNeeded(const wfWorld* world, const wfCloth* c) { return world->def.selfCollision.enabled && c->source != NULL; }
+
 // Model arrays in the layout of the device buffer, copied once through a temporary buffer.
 static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 {
@@ -297,6 +300,8 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 	memcpy(REGION(WF_VK_REGION_ADJ_CONSTRAINT), m->adjConstraint, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_ADJ_OTHER), m->adjOther, (size_t)m->adjStart[m->particleCount] * sizeof(uint32_t));
 	memcpy(REGION(WF_VK_REGION_JACOBI_WEIGHT), m->jacobiWeight, (size_t)m->constraintCount * sizeof(float));
+	if (SourceNeeded(ctx->world, c))
+		memcpy(REGION(WF_VK_REGION_SOURCE), c->source, (size_t)m->particleCount * sizeof(int));
 	if (m->tileSize > 0) {
 		memcpy(REGION(WF_VK_REGION_TILE_START), m->tileStart, (size_t)m->colorCount * (size_t)(m->tileCount + 1) * sizeof(int));
 		// Half-size records whose ends are slots of their tile's region (xpbd_tiled.comp).
@@ -679,7 +684,8 @@ wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfClo
 		k->size[b] = sizes[b] > 16 ? sizes[b] : 16;
 		total = AlignUp(total + k->size[b], align);
 	}
-	wfResult r = CreateBuffer(ctx, total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kDeviceLocal, 0, "weft contacts", &k->device);
+	wfResult r = CreateBuffer(ctx, total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, kDeviceLocal, 0,
+		"weft contacts", &k->device);
 	if (r != WF_OK) {
 		DestroyBuffer(ctx, &k->device);
 		k->particles = 0;
@@ -770,6 +776,7 @@ wfResult wfVkAddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_PACKED] = k * 8,
 		[WF_VK_REGION_REST] = RestNeeded(world) ? v4 : 0,
 		[WF_VK_REGION_TILE_START] = m->tileSize > 0 ? (VkDeviceSize)m->colorCount * (VkDeviceSize)(m->tileCount + 1) * 4 : 0,
+		[WF_VK_REGION_SOURCE] = SourceNeeded(world, c) ? n * 4 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)

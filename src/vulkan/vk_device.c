@@ -55,6 +55,9 @@ static const uint32_t kContactScanSpv[] = {
 static const uint32_t kContactGatherSpv[] = {
 #include "contact_gather.comp.inc"
 };
+static const uint32_t kContactTriangleSpv[] = {
+#include "contact_triangle.comp.inc"
+};
 static const uint32_t kFusedXpbdSpv[] = {
 #include "fused_xpbd.comp.inc"
 };
@@ -94,6 +97,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft springs, tiles of several substeps", kSpringsTiledSpv),
 	SHADER("weft jacobi, tiles of several substeps", kJacobiTiledSpv),
 	SHADER("weft xpbd, every colour of a tile", kXpbdTiledSpv),
+	SHADER("weft contact point-triangle", kContactTriangleSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {

@@ -26,10 +26,11 @@ enum {
 	WF_VK_PIPE_CONTACT_GRID, // the contact pass (self-collision, cloth against cloth): contact_*.comp
 	WF_VK_PIPE_CONTACT_SCAN,
 	WF_VK_PIPE_CONTACT_GATHER,
-	WF_VK_PIPE_FINISH_SELF,   // finish with the self-collision pass's move (reads set 1)
-	WF_VK_PIPE_SPRINGS_TILED, // springs, several substeps per dispatch (springs_tiled.comp)
-	WF_VK_PIPE_JACOBI_TILED,  // Jacobi, several substeps per dispatch (jacobi_tiled.comp)
-	WF_VK_PIPE_XPBD_TILED,    // XPBD, every colour of a tile per dispatch (xpbd_tiled.comp)
+	WF_VK_PIPE_FINISH_SELF,      // finish with the self-collision pass's move (reads set 1)
+	WF_VK_PIPE_SPRINGS_TILED,    // springs, several substeps per dispatch (springs_tiled.comp)
+	WF_VK_PIPE_JACOBI_TILED,     // Jacobi, several substeps per dispatch (jacobi_tiled.comp)
+	WF_VK_PIPE_XPBD_TILED,       // XPBD, every colour of a tile per dispatch (xpbd_tiled.comp)
+	WF_VK_PIPE_CONTACT_TRIANGLE, // self-collision's point-triangle pass (contact_triangle.comp)
 	WF_VK_PIPE_COUNT
 };
 
@@ -58,6 +59,9 @@ enum {
 							 // in the tile order for xpbd_tiled.comp, a and b as slots of the tile's region
 	WF_VK_REGION_REST,       // (n) vec4 rest positions, with self-collision (its exclusion rule)
 	WF_VK_REGION_TILE_START, // (colours x (tiles + 1)) int, the tile order's ranges; 16 bytes without it
+	// (n) int each particle's particle of the untorn cloth (wfCloth.source), where it has torn and
+	// the point-triangle pass runs: copied into the contact set's RANK before that pass; never bound
+	WF_VK_REGION_SOURCE,
 	WF_VK_REGION_COUNT
 };
 
