@@ -79,6 +79,7 @@ static const wfFieldInfo kSelfCollisionFields[] = {
 	FIELD(wfSelfCollisionDef, exclusion, WF_FIELD_FLOAT, RANGE(0.0, 100.0), DEFAULT(1.5)),
 	FIELD(wfSelfCollisionDef, betweenCloths, WF_FIELD_BOOL),
 	FIELD(wfSelfCollisionDef, pointTriangle, WF_FIELD_BOOL, DEFAULT(0)),
+	FIELD(wfSelfCollisionDef, edgeEdge, WF_FIELD_BOOL, DEFAULT(0)),
 };
 
 static const wfFieldInfo kWorldFields[] = {

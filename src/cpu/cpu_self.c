@@ -6,6 +6,7 @@
 #include "cpu.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint32_t CellKey(int x, int y, int z, uint32_t mask)
@@ -201,6 +202,174 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 	}
 }
 
+// The particle of the untorn cloth that particle i was split from (itself where it never tore).
+static inline int SourceOf(const int* source, uint32_t i) { return source != NULL ? source[i] : (int)i; }
+
+// The partners of particle i along the edges of its triangles, each once (at most kMaxPartners;
+// a grid particle has 6).
+enum { kMaxPartners = 32 };
+static int EdgePartners(const wfClothModel* m, int i, uint32_t* out)
+{
+	int count = 0;
+	for (int r = m->triStart[i]; r < m->triStart[i + 1]; ++r) {
+		const uint32_t* t = &m->indices[3 * m->triList[r]];
+		for (int q = 0; q < 3; ++q) {
+			if (t[q] == (uint32_t)i)
+				continue;
+			bool seen = false;
+			for (int k = 0; k < count && !seen; ++k)
+				seen = out[k] == t[q];
+			if (!seen && count < kMaxPartners)
+				out[count++] = t[q];
+		}
+	}
+	return count;
+}
+
+// The box that the edge from a0, b0 (substep start) to a1, b1 (its end) sweeps.
+static inline void SweptBox(wfVec4 a0, wfVec4 b0, wfVec4 a1, wfVec4 b1, float lo[3], float hi[3])
+{
+	lo[0] = fminf(fminf(a0.x, b0.x), fminf(a1.x, b1.x));
+	lo[1] = fminf(fminf(a0.y, b0.y), fminf(a1.y, b1.y));
+	lo[2] = fminf(fminf(a0.z, b0.z), fminf(a1.z, b1.z));
+	hi[0] = fmaxf(fmaxf(a0.x, b0.x), fmaxf(a1.x, b1.x));
+	hi[1] = fmaxf(fmaxf(a0.y, b0.y), fmaxf(a1.y, b1.y));
+	hi[2] = fmaxf(fmaxf(a0.z, b0.z), fmaxf(a1.z, b1.z));
+}
+
+// Continuous edge-edge pass (after the point-triangle pass): two edges of the cloth's triangles that
+// passed through each other within the substep, with neither end through a triangle (what the
+// point-triangle pass cannot see: two folds crossing edge on), go back to the sides they came
+// from, the contact distance d apart. For edges e = (a, b) and f = (c, g) the signed distance of
+// their lines along e x f, V = (a - c) . (e x f) / |e x f|, at the start (prev) and the end (pos) of
+// the substep; a change of sign, the normals not flipped, is a crossing of the lines at the time s
+// where the linear interpolation of V is zero, and of the edges where the lines' closest points
+// at that time lie inside both. The response is the projection of C = n . (p - q) = sign d along
+// the end normal n (p, q the closest points at the crossing's parameters u, w; gradients (1 - u) n,
+// u n, -(1 - w) n, -w n; inverse-mass weighted). Each particle takes its own share of the deepest
+// crossing among its edges (particle-centred, so order- and thread-free; the pair's other
+// particles find the same crossing from their side); nothing changes where nothing crossed.
+static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask)
+{
+	const wfClothModel* m = &c->model;
+	const int n = m->particleCount;
+	wfVec4* restrict pos = c->state.pos;
+	const int* restrict start = c->state.hashStart;
+	const int* restrict sorted = c->state.hashSorted;
+	wfVec4* restrict delta = c->state.selfDelta;
+	const int* source = c->source;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		const wfVec4 a0 = prev[i], a1 = pos[i];
+		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+		if (a1.w == 0.0f)
+			continue;
+		// Particle i's edges and the boxes they sweep, and the box of them all.
+		uint32_t partner[kMaxPartners];
+		const int partners = EdgePartners(m, i, partner);
+		float elo[kMaxPartners][3], ehi[kMaxPartners][3];
+		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+		for (int q = 0; q < partners; ++q) {
+			SweptBox(a0, prev[partner[q]], a1, pos[partner[q]], elo[q], ehi[q]);
+			for (int k = 0; k < 3; ++k) {
+				lo[k] = fminf(lo[k], elo[q][k]);
+				hi[k] = fmaxf(hi[k], ehi[q][k]);
+			}
+		}
+		const int si = SourceOf(source, (uint32_t)i);
+		const int cx = CellOf(a1.x, inv), cy = CellOf(a1.y, inv), cz = CellOf(a1.z, inv);
+		float deepest = 0.0f;
+		for (int dz = -2; dz <= 2; ++dz)
+			for (int dy = -2; dy <= 2; ++dy)
+				for (int dx = -2; dx <= 2; ++dx) {
+					const uint32_t key = CellKey(cx + dx, cy + dy, cz + dz, mask);
+					for (int e = start[key]; e < start[key + 1]; ++e) {
+						const int j = sorted[e];
+						const int sj = SourceOf(source, (uint32_t)j);
+						if (sj == si)
+							continue;
+						uint32_t other[kMaxPartners];
+						const int others = EdgePartners(m, j, other);
+						for (int r = 0; r < others; ++r) {
+							const uint32_t g = other[r];
+							const int sg = SourceOf(source, g);
+							if (sg == si)
+								continue;
+							// An edge with both ends in the block is visited from its lower end only.
+							const wfVec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
+							if (g < (uint32_t)j && abs(CellOf(g1.x, inv) - cx) <= 2 && abs(CellOf(g1.y, inv) - cy) <= 2 &&
+								abs(CellOf(g1.z, inv) - cz) <= 2)
+								continue;
+							float flo[3], fhi[3];
+							SweptBox(c0, g0, c1, g1, flo, fhi);
+							if (fhi[0] < lo[0] || flo[0] > hi[0] || fhi[1] < lo[1] || flo[1] > hi[1] || fhi[2] < lo[2] || flo[2] > hi[2])
+								continue; // apart from all of i's edges all the substep
+							const float f0x = g0.x - c0.x, f0y = g0.y - c0.y, f0z = g0.z - c0.z;
+							const float f1x = g1.x - c1.x, f1y = g1.y - c1.y, f1z = g1.z - c1.z;
+							for (int q = 0; q < partners; ++q) {
+								const uint32_t o = partner[q];
+								const int so = SourceOf(source, o);
+								if (sj == so || sg == so)
+									continue;
+								if (fhi[0] < elo[q][0] || flo[0] > ehi[q][0] || fhi[1] < elo[q][1] || flo[1] > ehi[q][1] ||
+									fhi[2] < elo[q][2] || flo[2] > ehi[q][2])
+									continue;
+								const wfVec4 b0 = prev[o], b1 = pos[o];
+								// The lines' normals and signed distances at the start and the end.
+								const float e0x = b0.x - a0.x, e0y = b0.y - a0.y, e0z = b0.z - a0.z;
+								const float e1x = b1.x - a1.x, e1y = b1.y - a1.y, e1z = b1.z - a1.z;
+								const float n0[3] = {e0y * f0z - e0z * f0y, e0z * f0x - e0x * f0z, e0x * f0y - e0y * f0x};
+								const float n1[3] = {e1y * f1z - e1z * f1y, e1z * f1x - e1x * f1z, e1x * f1y - e1y * f1x};
+								const float v0n = (a0.x - c0.x) * n0[0] + (a0.y - c0.y) * n0[1] + (a0.z - c0.z) * n0[2];
+								const float v1n = (a1.x - c1.x) * n1[0] + (a1.y - c1.y) * n1[1] + (a1.z - c1.z) * n1[2];
+								if ((v0n > 0.0f) == (v1n > 0.0f) || v0n == 0.0f || !(n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] > 0.0f))
+									continue; // no change of side (the lengths are positive), or the normal flipped
+								const float l0 = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
+								const float l1 = sqrtf(n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]);
+								if (!(l0 > 1e-12f) || !(l1 > 1e-12f))
+									continue;
+								const float v0 = v0n / l0, v1 = v1n / l1;
+								// The edges at the crossing's time: their lines' closest points inside both?
+								const float s = v0 / (v0 - v1);
+								const float ex = e0x + s * (e1x - e0x), ey = e0y + s * (e1y - e0y), ez = e0z + s * (e1z - e0z);
+								const float fx = f0x + s * (f1x - f0x), fy = f0y + s * (f1y - f0y), fz = f0z + s * (f1z - f0z);
+								const float rx = a0.x + s * (a1.x - a0.x) - (c0.x + s * (c1.x - c0.x));
+								const float ry = a0.y + s * (a1.y - a0.y) - (c0.y + s * (c1.y - c0.y));
+								const float rz = a0.z + s * (a1.z - a0.z) - (c0.z + s * (c1.z - c0.z));
+								const float ee = ex * ex + ey * ey + ez * ez, ff = fx * fx + fy * fy + fz * fz;
+								const float ef = ex * fx + ey * fy + ez * fz, er = ex * rx + ey * ry + ez * rz,
+											fr = fx * rx + fy * ry + fz * rz;
+								const float den = ee * ff - ef * ef;
+								if (!(den > 1e-6f * ee * ff))
+									continue;
+								const float u = (ef * fr - ff * er) / den, w = (ee * fr - ef * er) / den;
+								if (!(u > 0.0f && u < 1.0f && w > 0.0f && w < 1.0f))
+									continue;
+								// Back to the side it came from, d apart along the end normal; the deepest wins.
+								if (fabsf(v1) <= deepest)
+									continue;
+								const float weight = a1.w * (1.0f - u) * (1.0f - u) + b1.w * u * u + c1.w * (1.0f - w) * (1.0f - w) +
+									g1.w * w * w;
+								if (!(weight > 0.0f))
+									continue;
+								deepest = fabsf(v1);
+								const float lambda = ((v0 > 0.0f ? d : -d) - v1) / weight, share = a1.w * (1.0f - u) * lambda / l1;
+								delta[i] = (wfVec4){share * n1[0], share * n1[1], share * n1[2], 1.0f};
+							}
+						}
+					}
+				}
+	}
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		if (delta[i].w != 0.0f) {
+			pos[i].x += delta[i].x;
+			pos[i].y += delta[i].y;
+			pos[i].z += delta[i].z;
+		}
+	}
+}
+
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 {
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
@@ -270,6 +439,8 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 	}
 	if (sc->pointTriangle && prev != NULL && c->model.triangleCount > 0)
 		PointTriangle(c, prev, d, inv, mask);
+	if (sc->edgeEdge && prev != NULL && c->model.triangleCount > 0)
+		EdgeEdge(c, prev, d, inv, mask);
 }
 
 // ------------------------------------------------------------------ cloth against cloth
