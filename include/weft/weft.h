@@ -208,7 +208,7 @@ typedef struct wfSelfCollisionDef {
 	// miss when a fold moves more than the contact distance in a substep). Changes nothing where
 	// nothing crossed; costs far more than the particle contacts (18x at 60 x 60, CPU), so it is asked for.
 	bool pointTriangle;
-	// The continuous edge-edge pass after it (default false; XPBD and Jacobi; CPU): two edges of the
+	// The continuous edge-edge pass after it (default false; XPBD and Jacobi; both backends): two edges of the
 	// cloth's triangles that passed through each other within the substep go back to their sides
 	// (folds crossing edge on, which no particle goes through a triangle in). Changes nothing where
 	// nothing crossed; costs more than the point-triangle pass.

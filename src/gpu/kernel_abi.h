@@ -251,7 +251,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_CONTACT_STAGE_MASK 15u
 #define WF_GPU_CONTACT_WORLD 16u    // keys and gather over X (cloth against cloth), not the cloth's pos
 #define WF_GPU_CONTACT_FRICTION 32u // gather: Coulomb friction on the substep's motion
-#define WF_GPU_CONTACT_SOURCE 64u   // contact_triangle: the cloth has torn, RANK holds each particle's source
+#define WF_GPU_CONTACT_SOURCE 64u   // contact_triangle, contact_edge: the cloth has torn, RANK holds each particle's source
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfGpuPush)

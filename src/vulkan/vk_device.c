@@ -58,6 +58,9 @@ static const uint32_t kContactGatherSpv[] = {
 static const uint32_t kContactTriangleSpv[] = {
 #include "contact_triangle.comp.inc"
 };
+static const uint32_t kContactEdgeSpv[] = {
+#include "contact_edge.comp.inc"
+};
 static const uint32_t kFusedXpbdSpv[] = {
 #include "fused_xpbd.comp.inc"
 };
@@ -98,6 +101,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft jacobi, tiles of several substeps", kJacobiTiledSpv),
 	SHADER("weft xpbd, every colour of a tile", kXpbdTiledSpv),
 	SHADER("weft contact point-triangle", kContactTriangleSpv),
+	SHADER("weft contact edge-edge", kContactEdgeSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {

@@ -31,6 +31,7 @@ enum {
 	WF_VK_PIPE_JACOBI_TILED,     // Jacobi, several substeps per dispatch (jacobi_tiled.comp)
 	WF_VK_PIPE_XPBD_TILED,       // XPBD, every colour of a tile per dispatch (xpbd_tiled.comp)
 	WF_VK_PIPE_CONTACT_TRIANGLE, // self-collision's point-triangle pass (contact_triangle.comp)
+	WF_VK_PIPE_CONTACT_EDGE,     // and its edge-edge pass (contact_edge.comp)
 	WF_VK_PIPE_COUNT
 };
 

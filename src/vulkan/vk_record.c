@@ -278,9 +278,11 @@ static void RecordGrid(Recorder* rec, uint32_t count, uint32_t cells, uint32_t w
 // Self-collision of the bound cloth after its solve (wfCpuSelfCollide): its hash (the CPU's size,
 // wfClothState.hashSize), the gather into delta, and for springs the move (XPBD and Jacobi move
 // the particles in finish_self.comp). Friction from the substep's motion, except for
-// springs, whose prev holds forces. With pointTriangle (XPBD and Jacobi, as on the CPU: it reads
-// the substep's start in prev) the particles move, then the point-triangle pass writes delta, which
-// finish_self.comp adds; a torn cloth's sources go into RANK first (spent once the hash is sorted).
+// springs, whose prev holds forces. With pointTriangle or edgeEdge (XPBD and Jacobi, as on the
+// CPU: they read the substep's start in prev) the particles move, then the point-triangle pass
+// writes delta, and with both it moves them too, then the edge-edge pass writes delta;
+// finish_self.comp adds the last one. A torn cloth's sources go into RANK first (spent once the
+// hash is sorted).
 static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfCloth* c, bool apply)
 {
 	const wfSelfCollisionDef* sc = &world->def.selfCollision;
@@ -291,25 +293,35 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 	const bool springs = world->def.step.solver == WF_SOLVER_SPRINGS;
 	const bool friction = sc->friction > 0.0f && !springs;
 	const bool pointTriangle = sc->pointTriangle && !springs && c->model.triangleCount > 0;
+	const bool edgeEdge = sc->edgeEdge && !springs && c->model.triangleCount > 0;
 	BeginStage(rec, WF_STAGE_SOLVE);
 	RecordGrid(rec, n, cells, 0u);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, n, cells - 1u, friction ? WF_GPU_CONTACT_FRICTION : 0u);
 	wfVkComputeBarrier(ctx, rec->cmd);
-	if (apply || pointTriangle) {
+	if (apply || pointTriangle || edgeEdge) {
 		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_GPU_CONTACT_APPLY);
 		wfVkComputeBarrier(ctx, rec->cmd);
 	}
+	const uint32_t sources = c->source != NULL ? WF_GPU_CONTACT_SOURCE : 0u;
+	if ((pointTriangle || edgeEdge) && sources != 0u) {
+		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+		wfVkBarrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+			VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+		wfVkCopy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_SOURCE], ctx->contacts.device.buffer,
+			ctx->contacts.offset[WF_GPU_CONTACT_BIND_RANK], (VkDeviceSize)n * sizeof(int));
+		wfVkBarrier(ctx, rec->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+			VK_ACCESS_SHADER_READ_BIT);
+	}
 	if (pointTriangle) {
-		if (c->source != NULL) {
-			const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
-			wfVkBarrier(ctx, rec->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-				VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-			wfVkCopy(ctx, rec->cmd, vc->device.buffer, vc->regionOffset[WF_VK_REGION_SOURCE], ctx->contacts.device.buffer,
-				ctx->contacts.offset[WF_GPU_CONTACT_BIND_RANK], (VkDeviceSize)n * sizeof(int));
-			wfVkBarrier(ctx, rec->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-				VK_ACCESS_SHADER_READ_BIT);
-		}
-		Dispatch(rec, WF_VK_PIPE_CONTACT_TRIANGLE, 0, n, cells - 1u, c->source != NULL ? WF_GPU_CONTACT_SOURCE : 0u);
+		Dispatch(rec, WF_VK_PIPE_CONTACT_TRIANGLE, 0, n, cells - 1u, sources);
+		wfVkComputeBarrier(ctx, rec->cmd);
+	}
+	if (pointTriangle && edgeEdge) {
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_GPU_CONTACT_APPLY);
+		wfVkComputeBarrier(ctx, rec->cmd);
+	}
+	if (edgeEdge) {
+		Dispatch(rec, WF_VK_PIPE_CONTACT_EDGE, 0, n, cells - 1u, sources);
 		wfVkComputeBarrier(ctx, rec->cmd);
 	}
 }
