@@ -1,7 +1,7 @@
 // XPBD on a grid cloth with the particles as separate x, y, z, w arrays (structure of arrays), a
-// whole frame at a time, AVX2 or AVX-512 (the stages written once over a wide float:
-// cpu_soa_stages.h, cpu_wide.h; the threads' band schedule: cpu_bands.c; the kernel's measuring
-// probes: bench/cpu/soa_probes.c).
+// whole frame at a time, AVX2 or AVX-512, or SIMD128 in wasm (the stages written once over a wide
+// float: cpu_soa_stages.h, cpu_wide.h; the threads' band schedule: cpu_bands.c; the kernel's
+// measuring probes: bench/cpu/soa_probes.c).
 //
 // Why: the record-order kernel (cpu_simd.c) gathers eight 16-byte particles per constraint end and
 // transposes them in and out, 24 instructions per projection. Here eight constraints of a colour
@@ -43,10 +43,17 @@
 #include <omp.h>
 #endif
 
+// x86-64 (AVX2, AVX-512) or WebAssembly with SIMD128 (the wasm core built with -msimd128); the
+// stubs at the end elsewhere.
 #if defined(__x86_64__) && defined(__GNUC__)
+#define WF_SOA_X86 1
 #include "cpu_avx2.h"
 
 #include <sched.h>
+#elif defined(__wasm_simd128__)
+#define WF_SOA_WASM 1
+#endif
+#if defined(WF_SOA_X86) || defined(WF_SOA_WASM)
 #include <stdatomic.h>
 
 // A block of constraints of one colour and family (8 or 16, or 1 at the scalar width): lane l joins
@@ -106,7 +113,12 @@ struct wfCpuSoa {
 };
 
 // Grids in the colour order only: the tile order (wfSolveOrder) takes cpu_xpbd.c.
-bool wfCpuSoaSupported(const wfClothModel* m) { return !m->mesh && m->tileSize == 0 && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2(); }
+#ifdef WF_SOA_X86
+static bool SoaIsa(void) { return wfCpuHasAvx2(); }
+#else
+static bool SoaIsa(void) { return true; } // a wasm module with SIMD128 instructions runs only where they are
+#endif
+bool wfCpuSoaSupported(const wfClothModel* m) { return !m->mesh && m->tileSize == 0 && m->cols >= 8 && m->rows >= 2 && SoaIsa(); }
 
 void wfCpuSoaFree(wfCpuSoa* s)
 {
@@ -157,8 +169,12 @@ static bool Shrink(void** p, size_t bytes)
 
 int wfCpuSoaWidest(void)
 {
+#ifdef WF_SOA_X86
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") ? 16 : 8;
+#else
+	return 4;
+#endif
 }
 
 wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
@@ -166,7 +182,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	wfCpuSoa* s = (wfCpuSoa*)calloc(1, sizeof *s);
 	if (s == NULL)
 		return NULL;
-	const int L = lanes == 16 || lanes == 1 ? lanes : 8;
+	const int L = lanes == 16 || lanes == 4 || lanes == 1 ? lanes : 8;
 	s->lanes = L;
 	const int n = m->particleCount, cols = m->cols, rows = m->rows, colors = m->colorCount;
 	s->n = n;
@@ -206,9 +222,11 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	// Blocks: a run of len >= least constraints (8 with 8 lanes, 4 with 16) takes ceil(len / L)
 	// blocks, at most len / 4 either way, so a quarter of the constraints bounds them (a bound of one
 	// block per constraint held 16 lanes of rest length and multiplier each: 770 of the 1550 bytes
-	// of a particle of a grid, docs/DESIGN.md "Memory"). Singles: at most one per constraint.
-	// At one lane every constraint is a block.
-	const int blockCap = (L == 1 ? m->constraintCount : m->constraintCount / 4) + colors + 1, singleCap = m->constraintCount + 1;
+	// of a particle of a grid, docs/DESIGN.md "Memory"). With 4 lanes (runs of at least 4) a run takes
+	// at most len / 2 (5: 2 blocks); with one, every constraint is a block. Singles: at most one per
+	// constraint.
+	const int perBlock = L == 1 ? 1 : L == 4 ? 2 : 4;
+	const int blockCap = m->constraintCount / perBlock + colors + 1, singleCap = m->constraintCount + 1;
 	s->block = (SoaBlock*)wfAlloc((size_t)blockCap * sizeof(SoaBlock));
 	s->rest = (float*)wfAlloc((size_t)blockCap * (size_t)L * sizeof(float));
 	s->lambda = (float*)wfAlloc((size_t)blockCap * (size_t)L * sizeof(float));
@@ -268,10 +286,11 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 				for (const int r = e[j0].a / s->stride; row <= r; ++row)
 					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
 				const int len = j1 - j0;
-				// Eight lanes: runs of at least 8 in whole blocks, the last one overlapping the block
-				// before it; sixteen lanes (masked loads and stores): runs of at least 4, the last
-				// block masked past the run's end; one lane: every constraint a block.
+				// Eight (four) lanes: runs of at least 8 (4) in whole blocks, the last one overlapping
+				// the block before it; sixteen lanes (masked loads and stores): runs of at least 4, the
+				// last block masked past the run's end; one lane: every constraint a block.
 				const int least = L == 16 ? 4 : L;
+				const bool overlap = L != 16;
 				if (pass == 2 && len < least) {
 					for (int j = j0; j < j1; ++j)
 						s->single[s->singleCount++] = (SoaSingle){e[j].a, e[j].b, e[j].family, e[j].rest};
@@ -280,10 +299,10 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 					const bool tail = j + L > j1;
 					if (tail != (pass == 1))
 						continue;
-					const int first = tail && L == 8 ? j1 - 8 : j;
-					const int skip = L == 8 ? j - first : tail ? j + L - j1 : 0;
+					const int first = tail && overlap ? j1 - L : j;
+					const int skip = overlap ? j - first : tail ? j + L - j1 : 0;
 					const uint32_t lanesBits = (1u << L) - 1u; // L <= 16
-					const uint32_t live = L == 8 ? (lanesBits << skip) & lanesBits : lanesBits >> skip;
+					const uint32_t live = overlap ? (lanesBits << skip) & lanesBits : lanesBits >> skip;
 					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, live};
 					for (int l = 0; l < L; ++l)
 						s->rest[(size_t)L * (size_t)s->blockCount + (size_t)l] = first + l < j1 ? e[first + l].rest : 0.0f;
@@ -357,8 +376,9 @@ static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
 	s->vz[i] = v.z;
 }
 
-// The stages at 1 lane (the scalar fallback and the wider loops' remainders), 8 (AVX2) and 16
-// (AVX-512); the 16-lane loops hand their remainders to the 8-lane ones, those to the scalar ones.
+// The stages at 1 lane (the scalar fallback and the wider loops' remainders), and at 8 (AVX2) and
+// 16 (AVX-512) on x86-64 or 4 (SIMD128) in wasm; each wider width hands its loops' remainders to
+// the next narrower one. WF_SOA_WIDTH(name) is the stage `name` at the kernel's width.
 #define WF_WIDTH 1
 #define WF_WIDTH_REST 0
 #define WF_SOA_PIPELINE 0
@@ -366,6 +386,7 @@ static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
 #undef WF_WIDTH
 #undef WF_WIDTH_REST
 #undef WF_SOA_PIPELINE
+#ifdef WF_SOA_X86
 #define WF_WIDTH 8
 #define WF_WIDTH_REST 1
 #define WF_SOA_PIPELINE 0
@@ -380,26 +401,21 @@ static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
 #undef WF_WIDTH
 #undef WF_WIDTH_REST
 #undef WF_SOA_PIPELINE
+#define WF_SOA_WIDTH(name) (s->lanes == 16 ? name##16 : s->lanes == 8 ? name##8 : name##1)
+#else
+#define WF_WIDTH 4
+#define WF_WIDTH_REST 1
+#define WF_SOA_PIPELINE 0
+#include "cpu_soa_stages.h"
+#undef WF_WIDTH
+#undef WF_WIDTH_REST
+#undef WF_SOA_PIPELINE
+#define WF_SOA_WIDTH(name) (s->lanes == 4 ? name##4 : name##1)
+#endif
 
-static void PredictRows(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
-{
-	if (s->lanes == 16)
-		Predict16(s, i0, i1, h, damping, a);
-	else if (s->lanes == 8)
-		Predict8(s, i0, i1, h, damping, a);
-	else
-		Predict1(s, i0, i1, h, damping, a);
-}
+static void PredictRows(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a) { WF_SOA_WIDTH(Predict)(s, i0, i1, h, damping, a); }
 
-static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
-{
-	if (s->lanes == 16)
-		Finish16(s, k, i0, i1, factor);
-	else if (s->lanes == 8)
-		Finish8(s, k, i0, i1, factor);
-	else
-		Finish1(s, k, i0, i1, factor);
-}
+static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor) { WF_SOA_WIDTH(Finish)(s, k, i0, i1, factor); }
 
 // ---------------------------------------------------------------------------------------------
 // The frame.
@@ -408,10 +424,14 @@ static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, flo
 // than cores would otherwise spin away the time slice of the thread waited for).
 static void Backoff(int spin)
 {
+#ifdef WF_SOA_X86
 	if (spin < 256)
 		_mm_pause();
 	else
 		sched_yield();
+#else
+	(void)spin; // wasm: one thread, which never waits
+#endif
 }
 
 // Predict of slots [i0, i1), and the grabbed particle's target if it lies there.
@@ -457,9 +477,7 @@ int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 static void SolveRows(wfCpuSoa* s, int color, int r0, int r1, const float* alphaTilde, bool first)
 {
 	const size_t row = (size_t)color * (size_t)(s->rows + 1);
-	void (*solve)(wfCpuSoa*, int, int, const float*, bool, bool) = s->lanes == 16 ? SolveBlocks16
-		: s->lanes == 8                                                           ? SolveBlocks8
-																				  : SolveBlocks1;
+	void (*solve)(wfCpuSoa*, int, int, const float*, bool, bool) = WF_SOA_WIDTH(SolveBlocks);
 	solve(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
 	solve(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
 	SolveSingles(s, s->rowSingle[row + r0], s->rowSingle[row + r1], alphaTilde, first);
@@ -513,6 +531,7 @@ static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, 
 	}
 }
 
+#ifdef WF_SOA_X86
 // The state of rows [r0, r1) into the arrays, less the frame's re-centring shift. Within a row,
 // column class c holds particles c, c + 4, c + 8, ...: eight of them (64 bytes apart) are one
 // transpose of eight 16-byte records into x, y, z, w.
@@ -643,6 +662,49 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 	}
 	return badScalar || _mm256_movemask_ps(bad) != 0;
 }
+#else
+// The state of rows [r0, r1) into the arrays, less the frame's re-centring shift (wasm: particle by
+// particle).
+static void LoadRows(wfCpuSoa* s, const wfCloth* c, int r0, int r1)
+{
+	const wfVec3 shift = c->local.shift;
+	const bool shifted = shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f;
+	for (int i = r0 * s->cols; i < r1 * s->cols; ++i) {
+		const int o = s->slot[i];
+		wfVec4 q = c->state.pos[i];
+		if (shifted) {
+			q.x -= shift.x;
+			q.y -= shift.y;
+			q.z -= shift.z;
+		}
+		s->x[o] = q.x;
+		s->y[o] = q.y;
+		s->z[o] = q.z;
+		s->w[o] = q.w;
+		s->vx[o] = c->state.vel[i].x;
+		s->vy[o] = c->state.vel[i].y;
+		s->vz[o] = c->state.vel[i].z;
+	}
+}
+
+// The arrays of rows [r0, r1) back into the state with the frame check's two tests, and the motion
+// pre-tests of each particle against the record it overwrites (the frame start) as
+// wfCpuCheckPass's scalar loop adds them (wasm: particle by particle).
+static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, float limit, const wfMotionConsts* mk, wfMotionSums* motion)
+{
+	bool bad = false;
+	for (int i = r0 * s->cols; i < r1 * s->cols; ++i) {
+		const int o = s->slot[i];
+		const wfVec4 x = {s->x[o], s->y[o], s->z[o], s->w[o]}, v = {s->vx[o], s->vy[o], s->vz[o], 0.0f};
+		wfMotionAdd(motion, mk, c->state.pos[i], c->state.vel[i], x, v);
+		c->state.pos[i] = x;
+		c->state.vel[i] = v;
+		const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
+		bad |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
+	}
+	return bad;
+}
+#endif
 
 // A threaded frame on one band as a wave over its row pairs. The frame is a sequence of phases:
 // for each substep one per particle (the finish of the substep before, this one's predict), then

@@ -4,6 +4,7 @@
 //
 //   16  AVX-512F: __m512, a mask is a __mmask16
 //    8  AVX2: __m256, a mask is a lane of all ones or all zeros
+//    4  wasm SIMD128 (clang -msimd128): v128_t, masks as at 8
 //    1  float and bool: the scalar fallback, the wider loops' remainders and the tests' third width
 //
 // Every name is pasted with the width (wfFloatW is wfFloat16 while WF_WIDTH is 16), so the widths
@@ -11,7 +12,7 @@
 // WF_WIDTH. Each operation is the one IEEE operation its name says, lane by lane (no FMA, no
 // reciprocal estimate), so a stage gives the bits of scalar code that does its operations in its order.
 #ifndef WF_WIDTH
-#error "define WF_WIDTH (16, 8 or 1) before including cpu_wide.h"
+#error "define WF_WIDTH (16, 8, 4 or 1) before including cpu_wide.h"
 #endif
 
 // The names, once: they expand to the current width's when used.
@@ -59,7 +60,7 @@
 //   wfLoadW(p), wfStoreW(p, v)              unaligned; wfLoadAlignedW, wfStoreAlignedW at a multiple of the width
 //   wfLoadLiveW(p, live)                    the lanes of `live`; the others read as 0 or as what p holds there
 //   wfStoreWhereW(p, m, v, old)             v into the lanes of m, the others unchanged; `old` must be what p
-//                                           holds (8 lanes store every lane, blending v with old)
+//                                           holds (8 and 4 lanes store every lane, blending v with old)
 //   wfAddW, wfSubW, wfMulW, wfDivW, wfSqrtW, wfNegW (the sign flipped, as -x)
 //   wfAddWhereW(m, a, b)                    a + b in the lanes of m, a elsewhere
 //   wfMulWhereW(m, a, b), wfDivWhereW       a * b, a / b in the lanes of m, +0 elsewhere
@@ -68,7 +69,7 @@
 //   wfTrueW(), wfFalseW(), wfMaskAndW, wfMaskOrW
 //   wfMaskFromBitsW(bits)                   lane l in the mask when bit l is set
 //   wfMaskBitsW(m)                          bit l set when lane l is in the mask; wfAllW(m): every lane
-// WF_WIDE_BLENDS is 1 where a masked store costs a blend more than a store (8 lanes): there a stage
+// WF_WIDE_BLENDS is 1 where a masked store costs a blend more than a store (8, 4 lanes): there a stage
 // may test wfAllW and store whole vectors.
 
 #if WF_WIDTH == 16 && !defined(WEFT_CPU_WIDE_16)
@@ -164,6 +165,52 @@ WF_WIDE_TARGET_8 WF_WIDE_INLINE wfMask8 wfMaskFromBits8(unsigned bits)
 }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE unsigned wfMaskBits8(wfMask8 m) { return (unsigned)_mm256_movemask_ps(m); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE bool wfAll8(wfMask8 m) { return _mm256_movemask_ps(m) == 0xFF; }
+#endif
+
+#if WF_WIDTH == 4 && !defined(WEFT_CPU_WIDE_4)
+#define WEFT_CPU_WIDE_4
+#include <stdbool.h>
+#include <wasm_simd128.h>
+#define WF_WIDE_TARGET_4
+#define WF_WIDE_BLENDS_4 1
+typedef v128_t wfFloat4;
+typedef v128_t wfMask4;
+WF_WIDE_INLINE wfFloat4 wfSet4(float f) { return wasm_f32x4_splat(f); }
+WF_WIDE_INLINE wfFloat4 wfZero4(void) { return wasm_f32x4_splat(0.0f); }
+WF_WIDE_INLINE wfFloat4 wfLoad4(const float* p) { return wasm_v128_load(p); }
+WF_WIDE_INLINE wfFloat4 wfLoadAligned4(const float* p) { return wasm_v128_load(p); }
+// Every lane: the 4-lane blocks lie inside a run, as the 8-lane ones.
+WF_WIDE_INLINE wfFloat4 wfLoadLive4(const float* p, wfMask4 live)
+{
+	(void)live;
+	return wasm_v128_load(p);
+}
+WF_WIDE_INLINE void wfStore4(float* p, wfFloat4 v) { wasm_v128_store(p, v); }
+WF_WIDE_INLINE void wfStoreAligned4(float* p, wfFloat4 v) { wasm_v128_store(p, v); }
+WF_WIDE_INLINE void wfStoreWhere4(float* p, wfMask4 m, wfFloat4 v, wfFloat4 old) { wasm_v128_store(p, wasm_v128_bitselect(v, old, m)); }
+WF_WIDE_INLINE wfFloat4 wfAdd4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_add(a, b); }
+WF_WIDE_INLINE wfFloat4 wfSub4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_sub(a, b); }
+WF_WIDE_INLINE wfFloat4 wfMul4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_mul(a, b); }
+WF_WIDE_INLINE wfFloat4 wfDiv4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_div(a, b); }
+WF_WIDE_INLINE wfFloat4 wfSqrt4(wfFloat4 a) { return wasm_f32x4_sqrt(a); }
+WF_WIDE_INLINE wfFloat4 wfNeg4(wfFloat4 a) { return wasm_f32x4_neg(a); }
+WF_WIDE_INLINE wfFloat4 wfAddWhere4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_bitselect(wasm_f32x4_add(a, b), a, m); }
+WF_WIDE_INLINE wfFloat4 wfMulWhere4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_and(wasm_f32x4_mul(a, b), m); }
+WF_WIDE_INLINE wfFloat4 wfDivWhere4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_and(wasm_f32x4_div(a, b), m); }
+WF_WIDE_INLINE wfMask4 wfNotEqual4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_ne(a, b); }
+WF_WIDE_INLINE wfMask4 wfNotLess4(wfFloat4 a, wfFloat4 b) { return wasm_v128_not(wasm_f32x4_lt(a, b)); }
+WF_WIDE_INLINE wfMask4 wfLess4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_lt(a, b); }
+WF_WIDE_INLINE wfMask4 wfTrue4(void) { return wasm_i32x4_splat(-1); }
+WF_WIDE_INLINE wfMask4 wfFalse4(void) { return wasm_i32x4_splat(0); }
+WF_WIDE_INLINE wfMask4 wfMaskAnd4(wfMask4 a, wfMask4 b) { return wasm_v128_and(a, b); }
+WF_WIDE_INLINE wfMask4 wfMaskOr4(wfMask4 a, wfMask4 b) { return wasm_v128_or(a, b); }
+WF_WIDE_INLINE wfMask4 wfMaskFromBits4(unsigned bits)
+{
+	const v128_t bit = wasm_i32x4_make(1, 2, 4, 8);
+	return wasm_i32x4_eq(wasm_v128_and(wasm_i32x4_splat((int)bits), bit), bit);
+}
+WF_WIDE_INLINE unsigned wfMaskBits4(wfMask4 m) { return (unsigned)wasm_i32x4_bitmask(m); }
+WF_WIDE_INLINE bool wfAll4(wfMask4 m) { return wasm_i32x4_all_true(m); }
 #endif
 
 #if WF_WIDTH == 1 && !defined(WEFT_CPU_WIDE_1)
