@@ -589,6 +589,79 @@ WF_TEST(soa_matches_scalar_bitwise)
 	return 0;
 }
 
+// The structure-of-arrays kernel's stages are written once (cpu_soa_stages.h) and compiled at 16
+// lanes (AVX-512, where the processor has it), 8 (AVX2) and 1 (the scalar width): each width's
+// whole-state hash equals the scalar solver's after every frame, on the xpbd preset (the moving
+// sphere: the finish's collisions), on an odd grid with damping, a grab and three iterations, and
+// on two threads (the row-pair wave).
+WF_TEST(soa_widths_hash_scalar)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU)
+		return 0;
+	const struct {
+		int cols, rows, iterations, threads, frames;
+		float damping;
+		bool grab;
+	} cases[] = {
+		{48, 48, 0, 1, 60, -1.0f, false}, // the preset as it is
+		{61, 37, 3, 1, 40, 0.02f, true},
+		{130, 70, 2, 2, 12, 0.0f, true},
+	};
+	const int widths[3] = {16, 8, 1};
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+		// World 0 steps the scalar solver (wfWorldDef.simd off), worlds 1 to 3 the SoA kernel at each width.
+		wfWorld* w[4] = {NULL, NULL, NULL, NULL};
+		for (int pass = 0; pass < 4; ++pass) {
+			if (pass > 0 && widths[pass - 1] > wfCpuSoaWidest())
+				continue;
+			wfWorldDef wd;
+			wfClothDef cd;
+			wfPresetGet("xpbd", &wd, &cd);
+			if (cases[t].iterations > 0)
+				wd.step.iterations = cases[t].iterations;
+			wd.threads = cases[t].threads;
+			wd.simd = pass > 0;
+			cd.cols = cases[t].cols;
+			cd.rows = cases[t].rows;
+			if (cases[t].damping >= 0.0f)
+				cd.material.damping = cases[t].damping;
+			w[pass] = wfTestMakeWorld(wd);
+			ENSURE(w[pass] != NULL);
+			if (pass > 0)
+				w[pass]->soaLanes = widths[pass - 1]; // read when the cloth is added
+			const wfClothId id = MakeCloth(w[pass], &cd);
+			ENSURE(!wfClothId_IsNull(id));
+			ENSURE(pass == 0 || (w[pass]->simd && wfCpuSoaSupported(&wfGetCloth(id)->model)));
+			if (cases[t].grab)
+				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, 0.2f, 0.4f}) == WF_OK);
+		}
+		uint64_t hash[4] = {0, 0, 0, 0};
+		for (int f = 0; f < cases[t].frames; ++f) {
+			for (int pass = 0; pass < 4; ++pass) {
+				if (w[pass] == NULL)
+					continue;
+				ENSURE(wfWorld_Step(w[pass]) == WF_OK);
+				ENSURE(wfWorld_GetStateHash(w[pass], &hash[pass]) == WF_OK);
+				ENSURE(hash[pass] == hash[0]);
+			}
+		}
+		fprintf(stderr, "  %dx%d, %d thread(s), %d frames: scalar %016llx", cases[t].cols, cases[t].rows, cases[t].threads, cases[t].frames,
+			(unsigned long long)hash[0]);
+		for (int pass = 1; pass < 4; ++pass) {
+			if (w[pass] != NULL)
+				fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
+			else
+				fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
+		}
+		fprintf(stderr, "\n");
+		for (int pass = 0; pass < 4; ++pass) {
+			if (w[pass] != NULL)
+				wfDestroyWorld(w[pass]);
+		}
+	}
+	return 0;
+}
+
 // The threaded frame's bands in proportion to the threads' measured speeds, at least two rows each.
 WF_TEST(soa_bands_cut_by_speed)
 {

@@ -73,7 +73,7 @@ double wfCpuSoaProbe(wfCpuSoa* s, wfCpuSoaProbeKind kind, const float* alphaTild
 	*blocks = s->blockCount;
 	*lanes = 0;
 	for (int k = 0; k < s->blockCount; ++k)
-		*lanes += s->lanes - s->block[k].skip;
+		*lanes += __builtin_popcount(s->block[k].live);
 	*singles = s->singleCount;
 	switch (kind) {
 	case WF_SOA_PROBE_SOLVE:

@@ -269,7 +269,7 @@ struct wfWorld {
 	int threads;
 	bool simd;        // CPU: AVX2 kernels in use (the def asks and the processor has them)
 	int soaLanes;     // CPU: constraints per block of the structure-of-arrays XPBD kernel (16 with
-					  // AVX-512, else 8), read when a cloth is added; tests set 8 to check both
+					  // AVX-512, else 8), read when a cloth is added; tests set 8 or 1 (the scalar width)
 	int tileSubsteps; // Vulkan: the most springs or Jacobi substeps per tiled dispatch (0: the
 					  // backend's choice, no tiles on a CPU device; 1: no tiles; more: tiles
 					  // wherever they apply; 1 also records XPBD's tile order a dispatch per

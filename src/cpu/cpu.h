@@ -197,8 +197,9 @@ static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVe
 // XPBD on a grid in structure-of-arrays order, a whole frame at a time (cpu_soa.c, AVX2): the
 // same bits as wfCpuXpbdSubstep frame after frame. Built per cloth at creation.
 typedef struct wfCpuSoa wfCpuSoa;
-bool wfCpuSoaSupported(const wfClothModel* model); // a grid of at least 8 columns, AVX2 present
-// Constraints per block: 16 where the processor has AVX-512 (wfCpuSoaWidest), else 8 (AVX2).
+bool wfCpuSoaSupported(const wfClothModel* model); // a grid of at least 8 columns; AVX2 present (wasm: SIMD128)
+// Constraints per block: 16 where the processor has AVX-512 (wfCpuSoaWidest), else 8 (AVX2), 4 in
+// wasm (SIMD128); 1, the scalar width of the same stages (cpu_soa_stages.h), is for tests.
 int wfCpuSoaWidest(void);
 wfCpuSoa* wfCpuSoaCreate(const wfClothModel* model, int threads, int lanes); // NULL: out of memory
 void wfCpuSoaFree(wfCpuSoa* soa);

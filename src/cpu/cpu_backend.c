@@ -42,7 +42,7 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 		free(cc);
 		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 	}
-	if (world->simd && wfCpuSoaSupported(&cloth->model)) {
+	if (world->def.simd && wfCpuSoaSupported(&cloth->model)) { // x86-64: AVX2; wasm: built with SIMD128
 		cc->soa = wfCpuSoaCreate(&cloth->model, world->threads, world->soaLanes);
 		if (cc->soa == NULL) {
 			wfFree(cc->pos);
@@ -110,12 +110,11 @@ static void EndCloth(wfWorld* world, wfCloth* c, const wfFrameParams* params)
 
 // Whether a frame of this cloth can take the structure-of-arrays XPBD path: what that path does
 // not do (aerodynamics, wave wind, tethers, self-collision, mesh colliders, attachments) sends the frame the substep way.
-static bool UsesSoa(const wfWorld* world, const wfCloth* c, const wfFrameParams* params, const wfCpuContext* ctx)
+static bool UsesSoa(const wfWorld* world, const wfCloth* c, const wfFrameParams* params)
 {
 	const CpuCloth* cc = (const CpuCloth*)c->backendData;
-	return cc->soa != NULL && ctx->avx2 && world->def.step.solver == WF_SOLVER_XPBD && !params->aeroOn &&
-		params->wind.mode != WF_WIND_WAVE && c->model.tethers == NULL && !world->def.selfCollision.enabled &&
-		world->meshColliderCount == 0 && c->attachCount == 0;
+	return cc->soa != NULL && world->def.step.solver == WF_SOLVER_XPBD && !params->aeroOn && params->wind.mode != WF_WIND_WAVE &&
+		c->model.tethers == NULL && !world->def.selfCollision.enabled && world->meshColliderCount == 0 && c->attachCount == 0;
 }
 
 // A frame of one cloth on the structure-of-arrays path: the backup, the substeps and the frame
@@ -208,7 +207,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		if (c->generation == 0)
 			continue;
 		ctx.parallel = world->threads > 1 && c->model.particleCount >= WF_CPU_PARALLEL_MIN;
-		if (UsesSoa(world, c, params, &ctx)) {
+		if (UsesSoa(world, c, params)) {
 			SoaFrame(world, c, params, &ctx);
 			wfCpuStageMark(&ctx, WF_STAGE_NORMALS);
 			continue;
@@ -280,7 +279,11 @@ wfResult wfCpuBackendCreate(wfWorld* world)
 	world->threads = threads > 0 ? threads : 1;
 	world->simd = wfCpuHasAvx2() && world->def.simd;
 	world->soaLanes = wfCpuSoaWidest();
-	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads, world->threads == 1 ? "" : "s",
-		world->simd ? ", avx2" : "");
+#ifdef __wasm_simd128__
+	const char* isa = world->def.simd ? ", simd128" : ""; // the SoA kernel at 4 lanes (cpu_soa.c)
+#else
+	const char* isa = world->simd ? ", avx2" : "";
+#endif
+	snprintf(world->deviceName, sizeof world->deviceName, "cpu (%d thread%s%s)", world->threads, world->threads == 1 ? "" : "s", isa);
 	return WF_OK;
 }

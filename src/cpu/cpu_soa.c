@@ -1,5 +1,6 @@
 // XPBD on a grid cloth with the particles as separate x, y, z, w arrays (structure of arrays), a
-// whole frame at a time, AVX2 or AVX-512 (the threads' band schedule: cpu_bands.c; the kernel's
+// whole frame at a time, AVX2 or AVX-512, or SIMD128 in wasm (the stages written once over a wide
+// float: cpu_soa_stages.h, cpu_wide.h; the threads' band schedule: cpu_bands.c; the kernel's
 // measuring probes: bench/cpu/soa_probes.c).
 //
 // Why: the record-order kernel (cpu_simd.c) gathers eight 16-byte particles per constraint end and
@@ -42,18 +43,26 @@
 #include <omp.h>
 #endif
 
+// x86-64 (AVX2, AVX-512) or WebAssembly with SIMD128 (the wasm core built with -msimd128); the
+// stubs at the end elsewhere.
 #if defined(__x86_64__) && defined(__GNUC__)
+#define WF_SOA_X86 1
 #include "cpu_avx2.h"
 
 #include <sched.h>
+#elif defined(__wasm_simd128__)
+#define WF_SOA_WASM 1
+#endif
+#if defined(WF_SOA_X86) || defined(WF_SOA_WASM)
 #include <stdatomic.h>
 
-// Eight constraints of one colour and family: lane l joins slots a + l and b + l.
+// A block of constraints of one colour and family (8 or 16, or 1 at the scalar width): lane l joins
+// slots a + l and b + l.
 typedef struct SoaBlock {
 	int32_t a, b;
 	int32_t family;
-	int32_t skip; // 8 lanes: [0, skip) were solved by the block before (the run's last block overlaps it);
-				  // 16 lanes: [16 - skip, 16) are past the run's end (masked)
+	uint32_t live; // bit l: the block solves lane l. A run's last block: 8 lanes, not [0, skip) that the
+				   // block before solved (the last block overlaps it); 16 lanes, not those past the run's end
 } SoaBlock;
 
 // A constraint of a run shorter than a block.
@@ -71,7 +80,7 @@ typedef struct SoaFlag {
 
 struct wfCpuSoa {
 	int n, cols, rows, colorCount;
-	int lanes;            // 8 (AVX2) or 16 (AVX-512) constraints per block
+	int lanes;            // 16 (AVX-512), 8 (AVX2) or 1 (the scalar width, for tests) constraints per block
 	int classSlots;       // slots per column class in a row (the class's particles, padded to align)
 	int stride;           // slots per row: 4 classSlots
 	int slots;            // rows x stride
@@ -104,7 +113,12 @@ struct wfCpuSoa {
 };
 
 // Grids in the colour order only: the tile order (wfSolveOrder) takes cpu_xpbd.c.
-bool wfCpuSoaSupported(const wfClothModel* m) { return !m->mesh && m->tileSize == 0 && m->cols >= 8 && m->rows >= 2 && wfCpuHasAvx2(); }
+#ifdef WF_SOA_X86
+static bool SoaIsa(void) { return wfCpuHasAvx2(); }
+#else
+static bool SoaIsa(void) { return true; } // a wasm module with SIMD128 instructions runs only where they are
+#endif
+bool wfCpuSoaSupported(const wfClothModel* m) { return !m->mesh && m->tileSize == 0 && m->cols >= 8 && m->rows >= 2 && SoaIsa(); }
 
 void wfCpuSoaFree(wfCpuSoa* s)
 {
@@ -155,8 +169,12 @@ static bool Shrink(void** p, size_t bytes)
 
 int wfCpuSoaWidest(void)
 {
+#ifdef WF_SOA_X86
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") ? 16 : 8;
+#else
+	return 4;
+#endif
 }
 
 wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
@@ -164,7 +182,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	wfCpuSoa* s = (wfCpuSoa*)calloc(1, sizeof *s);
 	if (s == NULL)
 		return NULL;
-	const int L = lanes == 16 ? 16 : 8;
+	const int L = lanes == 16 || lanes == 4 || lanes == 1 ? lanes : 8;
 	s->lanes = L;
 	const int n = m->particleCount, cols = m->cols, rows = m->rows, colors = m->colorCount;
 	s->n = n;
@@ -204,8 +222,11 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	// Blocks: a run of len >= least constraints (8 with 8 lanes, 4 with 16) takes ceil(len / L)
 	// blocks, at most len / 4 either way, so a quarter of the constraints bounds them (a bound of one
 	// block per constraint held 16 lanes of rest length and multiplier each: 770 of the 1550 bytes
-	// of a particle of a grid, docs/DESIGN.md "Memory"). Singles: at most one per constraint.
-	const int blockCap = m->constraintCount / 4 + colors + 1, singleCap = m->constraintCount + 1;
+	// of a particle of a grid, docs/DESIGN.md "Memory"). With 4 lanes (runs of at least 4) a run takes
+	// at most len / 2 (5: 2 blocks); with one, every constraint is a block. Singles: at most one per
+	// constraint.
+	const int perBlock = L == 1 ? 1 : L == 4 ? 2 : 4;
+	const int blockCap = m->constraintCount / perBlock + colors + 1, singleCap = m->constraintCount + 1;
 	s->block = (SoaBlock*)wfAlloc((size_t)blockCap * sizeof(SoaBlock));
 	s->rest = (float*)wfAlloc((size_t)blockCap * (size_t)L * sizeof(float));
 	s->lambda = (float*)wfAlloc((size_t)blockCap * (size_t)L * sizeof(float));
@@ -265,10 +286,11 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 				for (const int r = e[j0].a / s->stride; row <= r; ++row)
 					rows0[row] = pass < 2 ? s->blockCount : s->singleCount;
 				const int len = j1 - j0;
-				// Eight lanes: runs of at least 8 in whole blocks, the last one overlapping the block
-				// before it; sixteen lanes (masked loads and stores): runs of at least 4, the last
-				// block masked past the run's end.
-				const int least = L == 8 ? 8 : 4;
+				// Eight (four) lanes: runs of at least 8 (4) in whole blocks, the last one overlapping
+				// the block before it; sixteen lanes (masked loads and stores): runs of at least 4, the
+				// last block masked past the run's end; one lane: every constraint a block.
+				const int least = L == 16 ? 4 : L;
+				const bool overlap = L != 16;
 				if (pass == 2 && len < least) {
 					for (int j = j0; j < j1; ++j)
 						s->single[s->singleCount++] = (SoaSingle){e[j].a, e[j].b, e[j].family, e[j].rest};
@@ -277,9 +299,11 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 					const bool tail = j + L > j1;
 					if (tail != (pass == 1))
 						continue;
-					const int first = tail && L == 8 ? j1 - 8 : j;
-					const int skip = L == 8 ? j - first : tail ? j + L - j1 : 0;
-					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, skip};
+					const int first = tail && overlap ? j1 - L : j;
+					const int skip = overlap ? j - first : tail ? j + L - j1 : 0;
+					const uint32_t lanesBits = (1u << L) - 1u; // L <= 16
+					const uint32_t live = overlap ? (lanesBits << skip) & lanesBits : lanesBits >> skip;
+					s->block[s->blockCount] = (SoaBlock){e[first].a, e[first].b, e[first].family, live};
 					for (int l = 0; l < L; ++l)
 						s->rest[(size_t)L * (size_t)s->blockCount + (size_t)l] = first + l < j1 ? e[first + l].rest : 0.0f;
 					s->blockCount++;
@@ -307,174 +331,8 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernels. Each lane does what the scalar loops do, in their order (no FMA: -ffp-contract=off).
-
-// One block. On the first iteration of a substep lambda is 0 (the scalar solver clears it), so
-// it is neither loaded nor cleared: at * 0 = +0, and (len - rest) + 0 is len - rest, which is never
-// -0; the new lambda is 0 + dl as the scalar `lambda += dl` makes it. A block whose lanes are all
-// valid (no pinned pair, no zero length, no solved lane: the common case) stores without blends.
-WF_TARGET_AVX2 static inline __attribute__((always_inline)) void SolveBlock(float* restrict x, float* restrict y, float* restrict z,
-	const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q, const float* alphaTilde,
-	const bool first, const bool tail)
-{
-	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
-	const __m256 ax = _mm256_loadu_ps(x + q.a), ay = _mm256_loadu_ps(y + q.a), az = _mm256_loadu_ps(z + q.a);
-	const __m256 bx = _mm256_loadu_ps(x + q.b), by = _mm256_loadu_ps(y + q.b), bz = _mm256_loadu_ps(z + q.b);
-	const __m256 aw = _mm256_loadu_ps(w + q.a), bw = _mm256_loadu_ps(w + q.b);
-	const __m256 at = _mm256_broadcast_ss(&alphaTilde[q.family]);
-	const __m256 wsum = _mm256_add_ps(aw, bw);
-	const __m256 dx = _mm256_sub_ps(ax, bx), dy = _mm256_sub_ps(ay, by), dz = _mm256_sub_ps(az, bz);
-	const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-	const __m256 len = _mm256_sqrt_ps(len2);
-	__m256 valid = _mm256_and_ps(_mm256_cmp_ps(wsum, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ));
-	if (tail) {
-		const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-		valid = _mm256_and_ps(valid, _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(q.skip - 1))));
-	}
-	// dl = -(len - rest + at * lambda) / (wsum + at)
-	__m256 lam = zero, num = _mm256_sub_ps(len, _mm256_load_ps(restLane));
-	if (!first) {
-		lam = _mm256_load_ps(lambdaLane);
-		num = _mm256_add_ps(num, _mm256_mul_ps(at, lam));
-	}
-	const __m256 dl0 = _mm256_div_ps(_mm256_xor_ps(num, sign), _mm256_add_ps(wsum, at));
-	if (_mm256_movemask_ps(valid) == 0xFF) {
-		_mm256_store_ps(lambdaLane, _mm256_add_ps(lam, dl0));
-		const __m256 sc = _mm256_div_ps(dl0, len);
-		const __m256 sa = _mm256_mul_ps(sc, aw), sb = _mm256_mul_ps(sc, bw);
-		_mm256_storeu_ps(x + q.a, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)));
-		_mm256_storeu_ps(y + q.a, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)));
-		_mm256_storeu_ps(z + q.a, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)));
-		_mm256_storeu_ps(x + q.b, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)));
-		_mm256_storeu_ps(y + q.b, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)));
-		_mm256_storeu_ps(z + q.b, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)));
-		return;
-	}
-	// Invalid lanes get dl = 0 and keep their particles and lambda.
-	const __m256 dl = _mm256_and_ps(dl0, valid);
-	_mm256_store_ps(lambdaLane, first ? _mm256_add_ps(lam, dl) : _mm256_blendv_ps(lam, _mm256_add_ps(lam, dl), valid));
-	const __m256 sc = _mm256_and_ps(_mm256_div_ps(dl, len), valid);
-	const __m256 sa = _mm256_mul_ps(sc, aw), sb = _mm256_mul_ps(sc, bw);
-	_mm256_storeu_ps(x + q.a, _mm256_blendv_ps(ax, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)), valid));
-	_mm256_storeu_ps(y + q.a, _mm256_blendv_ps(ay, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)), valid));
-	_mm256_storeu_ps(z + q.a, _mm256_blendv_ps(az, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)), valid));
-	_mm256_storeu_ps(x + q.b, _mm256_blendv_ps(bx, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)), valid));
-	_mm256_storeu_ps(y + q.b, _mm256_blendv_ps(by, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)), valid));
-	_mm256_storeu_ps(z + q.b, _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid));
-}
-
-// Constraint blocks [b0, b1), one loop per kind (first iteration or not, whole or overlapping
-// blocks) so that no block tests what is the same for all of them.
-#define WF_SOA_LOOP(FIRST, TAIL) \
-	for (int k = b0; k < b1; ++k) \
-	SolveBlock(x, y, z, w, rest + 8 * (size_t)k, lambda + 8 * (size_t)k, block[k], alphaTilde, FIRST, TAIL)
-WF_TARGET_AVX2 static void SolveBlocks(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
-{
-	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
-	const float* restrict w = s->w;
-	const SoaBlock* restrict block = s->block;
-	const float* restrict rest = s->rest;
-	float* restrict lambda = s->lambda;
-	if (first && !tail)
-		WF_SOA_LOOP(true, false);
-	else if (first)
-		WF_SOA_LOOP(true, true);
-	else if (!tail)
-		WF_SOA_LOOP(false, false);
-	else
-		WF_SOA_LOOP(false, true);
-}
-#undef WF_SOA_LOOP
-
-// The same with sixteen lanes (AVX-512): masks instead of blends, and the lanes the scalar loop
-// skips are neither loaded nor stored (masked), as the scalar loop leaves them. A block is split
-// in two halves, software-pipelined: the loop runs the first half of block k + 1 (loads, square
-// root, divisions) before the second half of block k (the position updates), so the long
-// dependent chain of one block overlaps the next block's. Blocks of one call touch no common
-// particle, so loading k + 1 before storing k is safe.
-#define WF_TARGET_AVX512 __attribute__((target("avx512f")))
-typedef struct SoaFront16 {
-	__m512 dx, dy, dz, sa, sb;
-	__mmask16 valid;
-	int32_t a, b;
-} SoaFront16;
-
-WF_TARGET_AVX512 static inline __attribute__((always_inline)) SoaFront16 Front16(const float* restrict x, const float* restrict y,
-	const float* restrict z, const float* restrict w, const float* restrict restLane, float* restrict lambdaLane, SoaBlock q,
-	const float* alphaTilde, const bool first, const bool tail)
-{
-	const __m512 zero = _mm512_setzero_ps(), tiny = _mm512_set1_ps(WF_MIN_LENGTH);
-	const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
-	const __mmask16 active = tail ? (__mmask16)((1u << (16 - q.skip)) - 1u) : (__mmask16)0xFFFF;
-	const __m512 aw = _mm512_maskz_loadu_ps(active, w + q.a), bw = _mm512_maskz_loadu_ps(active, w + q.b);
-	const __m512 at = _mm512_set1_ps(alphaTilde[q.family]);
-	const __m512 wsum = _mm512_add_ps(aw, bw);
-	SoaFront16 f;
-	f.a = q.a;
-	f.b = q.b;
-	f.dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, x + q.a), _mm512_maskz_loadu_ps(active, x + q.b));
-	f.dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, y + q.a), _mm512_maskz_loadu_ps(active, y + q.b));
-	f.dz = _mm512_sub_ps(_mm512_maskz_loadu_ps(active, z + q.a), _mm512_maskz_loadu_ps(active, z + q.b));
-	const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(f.dx, f.dx), _mm512_mul_ps(f.dy, f.dy)), _mm512_mul_ps(f.dz, f.dz));
-	const __m512 len = _mm512_sqrt_ps(len2);
-	f.valid = _mm512_mask_cmp_ps_mask(active, wsum, zero, _CMP_NEQ_UQ) & _mm512_mask_cmp_ps_mask(active, len, tiny, _CMP_NLT_UQ);
-	// dl = -(len - rest + at * lambda) / (wsum + at); 0 where not valid
-	__m512 lam = zero, num = _mm512_sub_ps(len, _mm512_load_ps(restLane));
-	if (!first) {
-		lam = _mm512_load_ps(lambdaLane);
-		num = _mm512_add_ps(num, _mm512_mul_ps(at, lam));
-	}
-	const __m512 neg = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(num), sign));
-	const __m512 dl = _mm512_maskz_div_ps(f.valid, neg, _mm512_add_ps(wsum, at));
-	_mm512_store_ps(lambdaLane, first ? _mm512_add_ps(lam, dl) : _mm512_mask_add_ps(lam, f.valid, lam, dl));
-	const __m512 sc = _mm512_maskz_div_ps(f.valid, dl, len);
-	f.sa = _mm512_mul_ps(sc, aw);
-	f.sb = _mm512_mul_ps(sc, bw);
-	return f;
-}
-
-// x_a += sa d, x_b -= sb d in the valid lanes (the positions loaded again: nothing wrote them since).
-WF_TARGET_AVX512 static inline __attribute__((always_inline)) void Back16(float* restrict x, float* restrict y, float* restrict z,
-	const SoaFront16* f)
-{
-	_mm512_mask_storeu_ps(x + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, x + f->a), _mm512_mul_ps(f->sa, f->dx)));
-	_mm512_mask_storeu_ps(y + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, y + f->a), _mm512_mul_ps(f->sa, f->dy)));
-	_mm512_mask_storeu_ps(z + f->a, f->valid, _mm512_add_ps(_mm512_maskz_loadu_ps(f->valid, z + f->a), _mm512_mul_ps(f->sa, f->dz)));
-	_mm512_mask_storeu_ps(x + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, x + f->b), _mm512_mul_ps(f->sb, f->dx)));
-	_mm512_mask_storeu_ps(y + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, y + f->b), _mm512_mul_ps(f->sb, f->dy)));
-	_mm512_mask_storeu_ps(z + f->b, f->valid, _mm512_sub_ps(_mm512_maskz_loadu_ps(f->valid, z + f->b), _mm512_mul_ps(f->sb, f->dz)));
-}
-
-#define WF_SOA_LOOP16(FIRST, TAIL) \
-	do { \
-		SoaFront16 f = Front16(x, y, z, w, rest + 16 * (size_t)b0, lambda + 16 * (size_t)b0, block[b0], alphaTilde, FIRST, TAIL); \
-		for (int k = b0; k + 1 < b1; ++k) { \
-			const SoaFront16 g = Front16(x, y, z, w, rest + 16 * (size_t)(k + 1), lambda + 16 * (size_t)(k + 1), block[k + 1], alphaTilde, \
-				FIRST, TAIL); \
-			Back16(x, y, z, &f); \
-			f = g; \
-		} \
-		Back16(x, y, z, &f); \
-	} while (0)
-WF_TARGET_AVX512 static void SolveBlocks16(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
-{
-	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
-	const float* restrict w = s->w;
-	const SoaBlock* restrict block = s->block;
-	const float* restrict rest = s->rest;
-	float* restrict lambda = s->lambda;
-	if (b0 >= b1)
-		return;
-	if (first && !tail)
-		WF_SOA_LOOP16(true, false);
-	else if (first)
-		WF_SOA_LOOP16(true, true);
-	else if (!tail)
-		WF_SOA_LOOP16(false, false);
-	else
-		WF_SOA_LOOP16(false, true);
-}
-#undef WF_SOA_LOOP16
+// Kernels: the stages (cpu_soa_stages.h) once per width over cpu_wide.h's wide float, and what
+// stays scalar at every width.
 
 // Singles [s0, s1): the scalar solver's loop on the arrays.
 static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, bool first)
@@ -505,100 +363,6 @@ static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, b
 	}
 }
 
-// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop: v = v / k + h a).
-// Without damping the divisor k = 1 + h w 0 is exactly 1 (h w is finite: masses are at least
-// 1e-9 kg), and a division by 1 returns its dividend, so the vector loop leaves the divisions out.
-WF_TARGET_AVX2 static void Predict(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
-{
-	const bool damped = damping != 0.0f;
-	const float hax = h * a.x, hay = h * a.y, haz = h * a.z;
-	const __m256 hv = _mm256_set1_ps(h), dv = _mm256_set1_ps(damping), one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-	const __m256 hx = _mm256_set1_ps(hax), hy = _mm256_set1_ps(hay), hz = _mm256_set1_ps(haz);
-	int i = i0;
-	for (; i + 8 <= i1; i += 8) {
-		const __m256 x = _mm256_loadu_ps(s->x + i), y = _mm256_loadu_ps(s->y + i), z = _mm256_loadu_ps(s->z + i);
-		const __m256 w = _mm256_loadu_ps(s->w + i);
-		_mm256_storeu_ps(s->px + i, x);
-		_mm256_storeu_ps(s->py + i, y);
-		_mm256_storeu_ps(s->pz + i, z);
-		const __m256 dynamic = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ);
-		const __m256 vx = _mm256_loadu_ps(s->vx + i), vy = _mm256_loadu_ps(s->vy + i), vz = _mm256_loadu_ps(s->vz + i);
-		__m256 nvx = vx, nvy = vy, nvz = vz;
-		if (damped) {
-			const __m256 k = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(hv, w), dv)); // 1 + h w d
-			nvx = _mm256_div_ps(nvx, k);
-			nvy = _mm256_div_ps(nvy, k);
-			nvz = _mm256_div_ps(nvz, k);
-		}
-		nvx = _mm256_add_ps(nvx, hx);
-		nvy = _mm256_add_ps(nvy, hy);
-		nvz = _mm256_add_ps(nvz, hz);
-		_mm256_storeu_ps(s->vx + i, _mm256_blendv_ps(vx, nvx, dynamic));
-		_mm256_storeu_ps(s->vy + i, _mm256_blendv_ps(vy, nvy, dynamic));
-		_mm256_storeu_ps(s->vz + i, _mm256_blendv_ps(vz, nvz, dynamic));
-		_mm256_storeu_ps(s->x + i, _mm256_blendv_ps(x, _mm256_add_ps(x, _mm256_mul_ps(hv, nvx)), dynamic));
-		_mm256_storeu_ps(s->y + i, _mm256_blendv_ps(y, _mm256_add_ps(y, _mm256_mul_ps(hv, nvy)), dynamic));
-		_mm256_storeu_ps(s->z + i, _mm256_blendv_ps(z, _mm256_add_ps(z, _mm256_mul_ps(hv, nvz)), dynamic));
-	}
-	for (; i < i1; ++i) {
-		s->px[i] = s->x[i];
-		s->py[i] = s->y[i];
-		s->pz[i] = s->z[i];
-		if (s->w[i] == 0.0f)
-			continue;
-		const float k = 1.0f + h * s->w[i] * damping;
-		s->vx[i] = s->vx[i] / k + hax;
-		s->vy[i] = s->vy[i] / k + hay;
-		s->vz[i] = s->vz[i] / k + haz;
-		s->x[i] = s->x[i] + h * s->vx[i];
-		s->y[i] = s->y[i] + h * s->vy[i];
-		s->z[i] = s->z[i] + h * s->vz[i];
-	}
-}
-
-// Predict sixteen particles at a time (AVX-512; the same operations, masked stores for the
-// particles with w = 0), the rest through Predict.
-WF_TARGET_AVX512 static void Predict16(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
-{
-	const bool damped = damping != 0.0f;
-	const __m512 hv = _mm512_set1_ps(h), dv = _mm512_set1_ps(damping), one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
-	const __m512 hx = _mm512_set1_ps(h * a.x), hy = _mm512_set1_ps(h * a.y), hz = _mm512_set1_ps(h * a.z);
-	int i = i0;
-	for (; i + 16 <= i1; i += 16) {
-		const __m512 x = _mm512_loadu_ps(s->x + i), y = _mm512_loadu_ps(s->y + i), z = _mm512_loadu_ps(s->z + i);
-		const __m512 w = _mm512_loadu_ps(s->w + i);
-		_mm512_storeu_ps(s->px + i, x);
-		_mm512_storeu_ps(s->py + i, y);
-		_mm512_storeu_ps(s->pz + i, z);
-		const __mmask16 dynamic = _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
-		__m512 nvx = _mm512_loadu_ps(s->vx + i), nvy = _mm512_loadu_ps(s->vy + i), nvz = _mm512_loadu_ps(s->vz + i);
-		if (damped) {
-			const __m512 k = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(hv, w), dv)); // 1 + h w d
-			nvx = _mm512_div_ps(nvx, k);
-			nvy = _mm512_div_ps(nvy, k);
-			nvz = _mm512_div_ps(nvz, k);
-		}
-		nvx = _mm512_add_ps(nvx, hx);
-		nvy = _mm512_add_ps(nvy, hy);
-		nvz = _mm512_add_ps(nvz, hz);
-		_mm512_mask_storeu_ps(s->vx + i, dynamic, nvx);
-		_mm512_mask_storeu_ps(s->vy + i, dynamic, nvy);
-		_mm512_mask_storeu_ps(s->vz + i, dynamic, nvz);
-		_mm512_mask_storeu_ps(s->x + i, dynamic, _mm512_add_ps(x, _mm512_mul_ps(hv, nvx)));
-		_mm512_mask_storeu_ps(s->y + i, dynamic, _mm512_add_ps(y, _mm512_mul_ps(hv, nvy)));
-		_mm512_mask_storeu_ps(s->z + i, dynamic, _mm512_add_ps(z, _mm512_mul_ps(hv, nvz)));
-	}
-	Predict(s, i, i1, h, damping, a);
-}
-
-static void PredictRows(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
-{
-	if (s->lanes == 16)
-		Predict16(s, i0, i1, h, damping, a);
-	else
-		Predict(s, i0, i1, h, damping, a);
-}
-
 // One particle's collisions through the scalar routine.
 static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
 {
@@ -612,84 +376,46 @@ static void CollideSlot(wfCpuSoa* s, const wfCpuColliders* k, int i)
 	s->vz[i] = v.z;
 }
 
-// v = factor (x - p) over slots [i0, i1), then the collisions (wfCpuFinish's loop). The sphere and
-// floor tests are done eight at a time with the scalar expressions; a particle that may touch
-// anything goes through the scalar routine, which repeats them.
-WF_TARGET_AVX2 static void Finish(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
-{
-	const __m256 f = _mm256_set1_ps(factor), zero = _mm256_setzero_ps();
-	const __m256 cx = _mm256_set1_ps(k->center.x), cy = _mm256_set1_ps(k->center.y), cz = _mm256_set1_ps(k->center.z);
-	const __m256 r2 = _mm256_set1_ps(k->radius * k->radius), floorY = _mm256_set1_ps(k->floorY);
-	const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
-	int i = i0;
-	for (; i + 8 <= i1; i += 8) {
-		const __m256 x = _mm256_loadu_ps(s->x + i), y = _mm256_loadu_ps(s->y + i), z = _mm256_loadu_ps(s->z + i);
-		const __m256 dynamic = _mm256_cmp_ps(_mm256_loadu_ps(s->w + i), zero, _CMP_NEQ_UQ);
-		_mm256_storeu_ps(s->vx + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(x, _mm256_loadu_ps(s->px + i)), f), dynamic));
-		_mm256_storeu_ps(s->vy + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(y, _mm256_loadu_ps(s->py + i)), f), dynamic));
-		_mm256_storeu_ps(s->vz + i, _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(z, _mm256_loadu_ps(s->pz + i)), f), dynamic));
-		if (!k->any)
-			continue;
-		__m256 hit = k->shapeCount > 0 ? all : zero;
-		if (k->sphere) {
-			const __m256 dx = _mm256_sub_ps(x, cx), dy = _mm256_sub_ps(y, cy), dz = _mm256_sub_ps(z, cz);
-			const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-			hit = _mm256_or_ps(hit, _mm256_cmp_ps(d2, r2, _CMP_LT_OQ));
-		}
-		if (k->floor)
-			hit = _mm256_or_ps(hit, _mm256_cmp_ps(y, floorY, _CMP_LT_OQ));
-		for (int bits = _mm256_movemask_ps(_mm256_and_ps(hit, dynamic)); bits != 0; bits &= bits - 1)
-			CollideSlot(s, k, i + __builtin_ctz((unsigned)bits));
-	}
-	for (; i < i1; ++i) {
-		if (s->w[i] == 0.0f) {
-			s->vx[i] = s->vy[i] = s->vz[i] = 0.0f;
-			continue;
-		}
-		s->vx[i] = factor * (s->x[i] - s->px[i]);
-		s->vy[i] = factor * (s->y[i] - s->py[i]);
-		s->vz[i] = factor * (s->z[i] - s->pz[i]);
-		if (k->any)
-			CollideSlot(s, k, i);
-	}
-}
+// The stages at 1 lane (the scalar fallback and the wider loops' remainders), and at 8 (AVX2) and
+// 16 (AVX-512) on x86-64 or 4 (SIMD128) in wasm; each wider width hands its loops' remainders to
+// the next narrower one. WF_SOA_WIDTH(name) is the stage `name` at the kernel's width.
+#define WF_WIDTH 1
+#define WF_WIDTH_REST 0
+#define WF_SOA_PIPELINE 0
+#include "cpu_soa_stages.h"
+#undef WF_WIDTH
+#undef WF_WIDTH_REST
+#undef WF_SOA_PIPELINE
+#ifdef WF_SOA_X86
+#define WF_WIDTH 8
+#define WF_WIDTH_REST 1
+#define WF_SOA_PIPELINE 0
+#include "cpu_soa_stages.h"
+#undef WF_WIDTH
+#undef WF_WIDTH_REST
+#undef WF_SOA_PIPELINE
+#define WF_WIDTH 16
+#define WF_WIDTH_REST 8
+#define WF_SOA_PIPELINE 1
+#include "cpu_soa_stages.h"
+#undef WF_WIDTH
+#undef WF_WIDTH_REST
+#undef WF_SOA_PIPELINE
+#define WF_SOA_WIDTH(name) (s->lanes == 16 ? name##16 : s->lanes == 8 ? name##8 : name##1)
+#else
+#define WF_WIDTH 4
+#define WF_WIDTH_REST 1
+#define WF_SOA_PIPELINE 0
+#include "cpu_soa_stages.h"
+#undef WF_WIDTH
+#undef WF_WIDTH_REST
+#undef WF_SOA_PIPELINE
+#define WF_SOA_WIDTH(name) (s->lanes == 4 ? name##4 : name##1)
+#endif
 
-// The same sixteen particles at a time (AVX-512), the rest through Finish.
-WF_TARGET_AVX512 static void Finish16(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
-{
-	const __m512 f = _mm512_set1_ps(factor), zero = _mm512_setzero_ps();
-	const __m512 cx = _mm512_set1_ps(k->center.x), cy = _mm512_set1_ps(k->center.y), cz = _mm512_set1_ps(k->center.z);
-	const __m512 r2 = _mm512_set1_ps(k->radius * k->radius), floorY = _mm512_set1_ps(k->floorY);
-	int i = i0;
-	for (; i + 16 <= i1; i += 16) {
-		const __m512 x = _mm512_loadu_ps(s->x + i), y = _mm512_loadu_ps(s->y + i), z = _mm512_loadu_ps(s->z + i);
-		const __mmask16 dynamic = _mm512_cmp_ps_mask(_mm512_loadu_ps(s->w + i), zero, _CMP_NEQ_UQ);
-		_mm512_storeu_ps(s->vx + i, _mm512_maskz_mul_ps(dynamic, _mm512_sub_ps(x, _mm512_loadu_ps(s->px + i)), f));
-		_mm512_storeu_ps(s->vy + i, _mm512_maskz_mul_ps(dynamic, _mm512_sub_ps(y, _mm512_loadu_ps(s->py + i)), f));
-		_mm512_storeu_ps(s->vz + i, _mm512_maskz_mul_ps(dynamic, _mm512_sub_ps(z, _mm512_loadu_ps(s->pz + i)), f));
-		if (!k->any)
-			continue;
-		__mmask16 hit = k->shapeCount > 0 ? (__mmask16)0xFFFF : (__mmask16)0;
-		if (k->sphere) {
-			const __m512 dx = _mm512_sub_ps(x, cx), dy = _mm512_sub_ps(y, cy), dz = _mm512_sub_ps(z, cz);
-			const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
-			hit |= _mm512_cmp_ps_mask(d2, r2, _CMP_LT_OQ);
-		}
-		if (k->floor)
-			hit |= _mm512_cmp_ps_mask(y, floorY, _CMP_LT_OQ);
-		for (unsigned bits = (unsigned)(hit & dynamic); bits != 0; bits &= bits - 1)
-			CollideSlot(s, k, i + __builtin_ctz(bits));
-	}
-	Finish(s, k, i, i1, factor);
-}
+static void PredictRows(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a) { WF_SOA_WIDTH(Predict)(s, i0, i1, h, damping, a); }
 
-static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
-{
-	if (s->lanes == 16)
-		Finish16(s, k, i0, i1, factor);
-	else
-		Finish(s, k, i0, i1, factor);
-}
+static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor) { WF_SOA_WIDTH(Finish)(s, k, i0, i1, factor); }
 
 // ---------------------------------------------------------------------------------------------
 // The frame.
@@ -698,10 +424,14 @@ static void FinishRows(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, flo
 // than cores would otherwise spin away the time slice of the thread waited for).
 static void Backoff(int spin)
 {
+#ifdef WF_SOA_X86
 	if (spin < 256)
 		_mm_pause();
 	else
 		sched_yield();
+#else
+	(void)spin; // wasm: one thread, which never waits
+#endif
 }
 
 // Predict of slots [i0, i1), and the grabbed particle's target if it lies there.
@@ -747,13 +477,9 @@ int wfCpuSoaThreads(const wfCpuSoa* s, const wfCpuContext* ctx)
 static void SolveRows(wfCpuSoa* s, int color, int r0, int r1, const float* alphaTilde, bool first)
 {
 	const size_t row = (size_t)color * (size_t)(s->rows + 1);
-	if (s->lanes == 16) {
-		SolveBlocks16(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
-		SolveBlocks16(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
-	} else {
-		SolveBlocks(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
-		SolveBlocks(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
-	}
+	void (*solve)(wfCpuSoa*, int, int, const float*, bool, bool) = WF_SOA_WIDTH(SolveBlocks);
+	solve(s, s->rowBlock[row + r0], s->rowBlock[row + r1], alphaTilde, first, false);
+	solve(s, s->rowTail[row + r0], s->rowTail[row + r1], alphaTilde, first, true);
 	SolveSingles(s, s->rowSingle[row + r0], s->rowSingle[row + r1], alphaTilde, first);
 }
 
@@ -805,6 +531,7 @@ static void WaveSubstep(wfCpuSoa* s, const wfCloth* c, const wfCpuColliders* k, 
 	}
 }
 
+#ifdef WF_SOA_X86
 // The state of rows [r0, r1) into the arrays, less the frame's re-centring shift. Within a row,
 // column class c holds particles c, c + 4, c + 8, ...: eight of them (64 bytes apart) are one
 // transpose of eight 16-byte records into x, y, z, w.
@@ -935,6 +662,49 @@ WF_TARGET_AVX2 static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, fl
 	}
 	return badScalar || _mm256_movemask_ps(bad) != 0;
 }
+#else
+// The state of rows [r0, r1) into the arrays, less the frame's re-centring shift (wasm: particle by
+// particle).
+static void LoadRows(wfCpuSoa* s, const wfCloth* c, int r0, int r1)
+{
+	const wfVec3 shift = c->local.shift;
+	const bool shifted = shift.x != 0.0f || shift.y != 0.0f || shift.z != 0.0f;
+	for (int i = r0 * s->cols; i < r1 * s->cols; ++i) {
+		const int o = s->slot[i];
+		wfVec4 q = c->state.pos[i];
+		if (shifted) {
+			q.x -= shift.x;
+			q.y -= shift.y;
+			q.z -= shift.z;
+		}
+		s->x[o] = q.x;
+		s->y[o] = q.y;
+		s->z[o] = q.z;
+		s->w[o] = q.w;
+		s->vx[o] = c->state.vel[i].x;
+		s->vy[o] = c->state.vel[i].y;
+		s->vz[o] = c->state.vel[i].z;
+	}
+}
+
+// The arrays of rows [r0, r1) back into the state with the frame check's two tests, and the motion
+// pre-tests of each particle against the record it overwrites (the frame start) as
+// wfCpuCheckPass's scalar loop adds them (wasm: particle by particle).
+static bool StoreRows(wfCpuSoa* s, wfCloth* c, int r0, int r1, float limit, const wfMotionConsts* mk, wfMotionSums* motion)
+{
+	bool bad = false;
+	for (int i = r0 * s->cols; i < r1 * s->cols; ++i) {
+		const int o = s->slot[i];
+		const wfVec4 x = {s->x[o], s->y[o], s->z[o], s->w[o]}, v = {s->vx[o], s->vy[o], s->vz[o], 0.0f};
+		wfMotionAdd(motion, mk, c->state.pos[i], c->state.vel[i], x, v);
+		c->state.pos[i] = x;
+		c->state.vel[i] = v;
+		const float sum = x.x + x.y + x.z + v.x + v.y + v.z;
+		bad |= !isfinite(sum) || v.x * v.x + v.y * v.y + v.z * v.z > limit * limit;
+	}
+	return bad;
+}
+#endif
 
 // A threaded frame on one band as a wave over its row pairs. The frame is a sequence of phases:
 // for each substep one per particle (the finish of the substep before, this one's predict), then

@@ -1,0 +1,251 @@
+// The structure-of-arrays kernel's stages, written once against the wide float of cpu_wide.h:
+// cpu_soa.c includes this file once per width (16, 8, 1), each time after defining WF_WIDTH and,
+// for the loops' remainders, WF_WIDTH_REST (the narrower width already included; 0: none).
+// Each lane does what the scalar loops do, in their order (no FMA: -ffp-contract=off), so every
+// width gives the scalar solver's bits (soa_matches_scalar_bitwise, soa_widths_hash_scalar).
+#include "cpu_wide.h"
+
+#define WF_REST(name) WF_WIDE_PASTE(name, WF_WIDTH_REST)
+
+// A block of constraints in three steps: measure (the loads, the lengths, which lanes move),
+// the multiplier (lambda's update, the two divisions) and the move (the position updates).
+// Where WF_SOA_PIPELINE is 1 (16 lanes: 32 registers) the loop measures block k + 1 and finds its
+// multiplier before it moves block k, so the long dependent chain of one block overlaps the next
+// block's (the blocks of one call touch no common particle, so loading k + 1 before storing k is
+// safe), and the move loads the positions again. Elsewhere (8 lanes: 16 registers, where the
+// pipelined loop spilled: 35 % more instructions, the frame 8 % slower) block after block, the
+// move taking the positions the measure loaded, and a block whose lanes all move (no pinned pair,
+// no zero length, no lane another block solves: the common case) stores without blends where a
+// masked store is a blend.
+#define SoaBlockW WF_W(SoaBlockLanes)
+typedef struct SoaBlockW {
+	wfFloatW xa, ya, za, xb, yb, zb; // the two ends' positions
+	wfFloatW dx, dy, dz, aw, bw, len;
+	wfFloatW lam, num, den; // lambda (0 on the first iteration), len - rest + at lambda, wsum + at
+	wfFloatW sa, sb;        // the ends' scales of d (the multiplier's output)
+	wfMaskW valid;          // the lanes that move their particles
+	int32_t a, b;
+} SoaBlockW;
+
+// A lane is valid where the scalar loop does not skip its constraint (wsum != 0, len >=
+// WF_MIN_LENGTH) and the block solves it (`live`: not a lane the block before solved, not past the
+// run's end). On the first iteration of a substep lambda is 0 (the scalar solver clears it), so it
+// is neither loaded nor cleared: at * 0 = +0, and (len - rest) + 0 is len - rest, which is never -0.
+WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMeasure)(SoaBlockW* f, const float* restrict x, const float* restrict y, const float* restrict z,
+	const float* restrict w, const float* restrict restLane, const float* restrict lambdaLane, SoaBlock q, const float* alphaTilde,
+	const bool first, const bool tail)
+{
+	const wfFloatW zero = wfZeroW();
+	const wfMaskW live = tail ? wfMaskFromBitsW(q.live) : wfTrueW();
+	f->a = q.a;
+	f->b = q.b;
+	f->aw = wfLoadLiveW(w + q.a, live);
+	f->bw = wfLoadLiveW(w + q.b, live);
+	const wfFloatW at = wfSetW(alphaTilde[q.family]);
+	const wfFloatW wsum = wfAddW(f->aw, f->bw);
+	f->xa = wfLoadLiveW(x + q.a, live);
+	f->ya = wfLoadLiveW(y + q.a, live);
+	f->za = wfLoadLiveW(z + q.a, live);
+	f->xb = wfLoadLiveW(x + q.b, live);
+	f->yb = wfLoadLiveW(y + q.b, live);
+	f->zb = wfLoadLiveW(z + q.b, live);
+	f->dx = wfSubW(f->xa, f->xb);
+	f->dy = wfSubW(f->ya, f->yb);
+	f->dz = wfSubW(f->za, f->zb);
+	const wfFloatW len2 = wfAddW(wfAddW(wfMulW(f->dx, f->dx), wfMulW(f->dy, f->dy)), wfMulW(f->dz, f->dz));
+	f->len = wfSqrtW(len2);
+	f->valid = wfMaskAndW(wfNotEqualW(wsum, zero), wfNotLessW(f->len, wfSetW(WF_MIN_LENGTH)));
+	if (tail)
+		f->valid = wfMaskAndW(live, f->valid);
+	// dl = -(len - rest + at * lambda) / (wsum + at)
+	f->lam = zero;
+	f->num = wfSubW(f->len, wfLoadAlignedW(restLane));
+	if (!first) {
+		f->lam = wfLoadAlignedW(lambdaLane);
+		f->num = wfAddW(f->num, wfMulW(at, f->lam));
+	}
+	f->den = wfAddW(wsum, at);
+}
+
+// lambda += dl (the new lambda is 0 + dl on the first iteration, as the scalar `lambda += dl`
+// makes it) and the ends' scales; with `whole` every lane is valid, else the others get dl = 0 and
+// keep their lambda.
+WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMultiplier)(SoaBlockW* f, float* restrict lambdaLane, const bool first, const bool whole)
+{
+	const wfFloatW neg = wfNegW(f->num);
+	wfFloatW sc;
+	if (whole) {
+		const wfFloatW dl = wfDivW(neg, f->den);
+		wfStoreAlignedW(lambdaLane, wfAddW(f->lam, dl));
+		sc = wfDivW(dl, f->len);
+	} else {
+		const wfFloatW dl = wfDivWhereW(f->valid, neg, f->den);
+		wfStoreAlignedW(lambdaLane, first ? wfAddW(f->lam, dl) : wfAddWhereW(f->valid, f->lam, dl));
+		sc = wfDivWhereW(f->valid, dl, f->len);
+	}
+	f->sa = wfMulW(sc, f->aw);
+	f->sb = wfMulW(sc, f->bw);
+}
+
+// x_a += sa d, x_b -= sb d in the valid lanes (pipelined, the positions loaded again: nothing wrote
+// them since).
+WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict y, float* restrict z, const SoaBlockW* f, const bool whole)
+{
+	const bool again = WF_SOA_PIPELINE;
+	const wfFloatW xa = again ? wfLoadLiveW(x + f->a, f->valid) : f->xa, ya = again ? wfLoadLiveW(y + f->a, f->valid) : f->ya;
+	const wfFloatW za = again ? wfLoadLiveW(z + f->a, f->valid) : f->za, xb = again ? wfLoadLiveW(x + f->b, f->valid) : f->xb;
+	const wfFloatW yb = again ? wfLoadLiveW(y + f->b, f->valid) : f->yb, zb = again ? wfLoadLiveW(z + f->b, f->valid) : f->zb;
+	const wfFloatW nxa = wfAddW(xa, wfMulW(f->sa, f->dx)), nya = wfAddW(ya, wfMulW(f->sa, f->dy)), nza = wfAddW(za, wfMulW(f->sa, f->dz));
+	const wfFloatW nxb = wfSubW(xb, wfMulW(f->sb, f->dx)), nyb = wfSubW(yb, wfMulW(f->sb, f->dy)), nzb = wfSubW(zb, wfMulW(f->sb, f->dz));
+	if (whole) {
+		wfStoreW(x + f->a, nxa);
+		wfStoreW(y + f->a, nya);
+		wfStoreW(z + f->a, nza);
+		wfStoreW(x + f->b, nxb);
+		wfStoreW(y + f->b, nyb);
+		wfStoreW(z + f->b, nzb);
+		return;
+	}
+	wfStoreWhereW(x + f->a, f->valid, nxa, xa);
+	wfStoreWhereW(y + f->a, f->valid, nya, ya);
+	wfStoreWhereW(z + f->a, f->valid, nza, za);
+	wfStoreWhereW(x + f->b, f->valid, nxb, xb);
+	wfStoreWhereW(y + f->b, f->valid, nyb, yb);
+	wfStoreWhereW(z + f->b, f->valid, nzb, zb);
+}
+
+// Constraint blocks [b0, b1), one loop per kind (first iteration or not, whole or last blocks of
+// their runs) so that no block tests what is the same for all of them.
+#define WF_SOA_MEASURE(F, K, FIRST, TAIL) \
+	WF_W(SoaMeasure)(F, x, y, z, w, rest + WF_WIDTH * (size_t)(K), lambda + WF_WIDTH * (size_t)(K), block[K], alphaTilde, FIRST, TAIL)
+#define WF_SOA_LOOP(FIRST, TAIL) \
+	do { \
+		SoaBlockW f, g; \
+		if (!WF_SOA_PIPELINE) { \
+			for (int k = b0; k < b1; ++k) { \
+				WF_SOA_MEASURE(&f, k, FIRST, TAIL); \
+				if (WF_WIDE_BLENDS && wfAllW(f.valid)) { \
+					WF_W(SoaMultiplier)(&f, lambda + WF_WIDTH * (size_t)k, FIRST, true); \
+					WF_W(SoaMove)(x, y, z, &f, true); \
+				} else { \
+					WF_W(SoaMultiplier)(&f, lambda + WF_WIDTH * (size_t)k, FIRST, false); \
+					WF_W(SoaMove)(x, y, z, &f, false); \
+				} \
+			} \
+			break; \
+		} \
+		WF_SOA_MEASURE(&f, b0, FIRST, TAIL); \
+		WF_W(SoaMultiplier)(&f, lambda + WF_WIDTH * (size_t)b0, FIRST, false); \
+		for (int k = b0; k + 1 < b1; ++k) { \
+			WF_SOA_MEASURE(&g, k + 1, FIRST, TAIL); \
+			WF_W(SoaMultiplier)(&g, lambda + WF_WIDTH * (size_t)(k + 1), FIRST, false); \
+			WF_W(SoaMove)(x, y, z, &f, false); \
+			f = g; \
+		} \
+		WF_W(SoaMove)(x, y, z, &f, false); \
+	} while (0)
+WF_TARGET_W static void WF_W(SolveBlocks)(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
+{
+	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
+	const float* restrict w = s->w;
+	const SoaBlock* restrict block = s->block;
+	const float* restrict rest = s->rest;
+	float* restrict lambda = s->lambda;
+	if (b0 >= b1)
+		return;
+	if (first && !tail)
+		WF_SOA_LOOP(true, false);
+	else if (first)
+		WF_SOA_LOOP(true, true);
+	else if (!tail)
+		WF_SOA_LOOP(false, false);
+	else
+		WF_SOA_LOOP(false, true);
+}
+#undef WF_SOA_LOOP
+#undef WF_SOA_MEASURE
+
+// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop: v = v / k + h a,
+// x += h v; particles with w = 0 keep both). Without damping the divisor k = 1 + h w 0 is exactly 1
+// (h w is finite: masses are at least 1e-9 kg), and a division by 1 returns its dividend, so the
+// loop leaves the divisions out (one loop each way: `damped` is a constant).
+WF_TARGET_W WF_WIDE_INLINE int WF_W(PredictLoop)(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a, const bool damped)
+{
+	const wfFloatW hv = wfSetW(h), dv = wfSetW(damping), one = wfSetW(1.0f), zero = wfZeroW();
+	const wfFloatW hx = wfSetW(h * a.x), hy = wfSetW(h * a.y), hz = wfSetW(h * a.z);
+	float* restrict xs = s->x, * restrict ys = s->y, * restrict zs = s->z, * restrict pxs = s->px, * restrict pys = s->py, * restrict pzs = s->pz;
+	float* restrict vxs = s->vx, * restrict vys = s->vy, * restrict vzs = s->vz;
+	const float* restrict ws = s->w;
+	int i = i0;
+	for (; i + WF_WIDTH <= i1; i += WF_WIDTH) {
+		const wfFloatW x = wfLoadW(xs + i), y = wfLoadW(ys + i), z = wfLoadW(zs + i);
+		const wfFloatW w = wfLoadW(ws + i);
+		wfStoreW(pxs + i, x);
+		wfStoreW(pys + i, y);
+		wfStoreW(pzs + i, z);
+		const wfMaskW dynamic = wfNotEqualW(w, zero);
+		const wfFloatW vx = wfLoadW(vxs + i), vy = wfLoadW(vys + i), vz = wfLoadW(vzs + i);
+		wfFloatW nvx = vx, nvy = vy, nvz = vz;
+		if (damped) {
+			const wfFloatW k = wfAddW(one, wfMulW(wfMulW(hv, w), dv)); // 1 + h w d
+			nvx = wfDivW(nvx, k);
+			nvy = wfDivW(nvy, k);
+			nvz = wfDivW(nvz, k);
+		}
+		nvx = wfAddW(nvx, hx);
+		nvy = wfAddW(nvy, hy);
+		nvz = wfAddW(nvz, hz);
+		wfStoreWhereW(vxs + i, dynamic, nvx, vx);
+		wfStoreWhereW(vys + i, dynamic, nvy, vy);
+		wfStoreWhereW(vzs + i, dynamic, nvz, vz);
+		wfStoreWhereW(xs + i, dynamic, wfAddW(x, wfMulW(hv, nvx)), x);
+		wfStoreWhereW(ys + i, dynamic, wfAddW(y, wfMulW(hv, nvy)), y);
+		wfStoreWhereW(zs + i, dynamic, wfAddW(z, wfMulW(hv, nvz)), z);
+	}
+	return i;
+}
+
+WF_TARGET_W static void WF_W(Predict)(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a)
+{
+	const int i = damping != 0.0f ? WF_W(PredictLoop)(s, i0, i1, h, damping, a, true) : WF_W(PredictLoop)(s, i0, i1, h, damping, a, false);
+#if WF_WIDTH_REST
+	WF_REST(Predict)(s, i, i1, h, damping, a);
+#else
+	(void)i;
+#endif
+}
+
+// v = factor (x - p) over slots [i0, i1) (0 where w = 0), then the collisions (wfCpuFinish's
+// loop). The sphere and floor tests are done a vector at a time with the scalar expressions; a
+// particle that may touch anything goes through the scalar routine, which repeats them.
+WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
+{
+	const wfFloatW f = wfSetW(factor), zero = wfZeroW();
+	const wfFloatW cx = wfSetW(k->center.x), cy = wfSetW(k->center.y), cz = wfSetW(k->center.z);
+	const wfFloatW r2 = wfSetW(k->radius * k->radius), floorY = wfSetW(k->floorY);
+	int i = i0;
+	for (; i + WF_WIDTH <= i1; i += WF_WIDTH) {
+		const wfFloatW x = wfLoadW(s->x + i), y = wfLoadW(s->y + i), z = wfLoadW(s->z + i);
+		const wfMaskW dynamic = wfNotEqualW(wfLoadW(s->w + i), zero);
+		wfStoreW(s->vx + i, wfMulWhereW(dynamic, wfSubW(x, wfLoadW(s->px + i)), f));
+		wfStoreW(s->vy + i, wfMulWhereW(dynamic, wfSubW(y, wfLoadW(s->py + i)), f));
+		wfStoreW(s->vz + i, wfMulWhereW(dynamic, wfSubW(z, wfLoadW(s->pz + i)), f));
+		if (!k->any)
+			continue;
+		wfMaskW hit = k->shapeCount > 0 ? wfTrueW() : wfFalseW();
+		if (k->sphere) {
+			const wfFloatW dx = wfSubW(x, cx), dy = wfSubW(y, cy), dz = wfSubW(z, cz);
+			const wfFloatW d2 = wfAddW(wfAddW(wfMulW(dx, dx), wfMulW(dy, dy)), wfMulW(dz, dz));
+			hit = wfMaskOrW(hit, wfLessW(d2, r2));
+		}
+		if (k->floor)
+			hit = wfMaskOrW(hit, wfLessW(y, floorY));
+		for (unsigned bits = wfMaskBitsW(wfMaskAndW(hit, dynamic)); bits != 0; bits &= bits - 1)
+			CollideSlot(s, k, i + __builtin_ctz(bits));
+	}
+#if WF_WIDTH_REST
+	WF_REST(Finish)(s, k, i, i1, factor);
+#endif
+}
+
+#undef WF_REST
