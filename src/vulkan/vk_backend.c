@@ -22,6 +22,10 @@
 //   self-collision (wfSelfCollisionDef.enabled): after a substep's solve, the contact pass of
 //            contact_*.comp (clear, keys, scan, scatter, sort, gather) on the cloth's particles,
 //            the move in finish_self.comp (springs: a pass of its own)
+//   mesh colliders (collide_mesh.comp, its own pipeline layout): after the solve the attachments
+//            (before the tethers), after finish each body's contact (point, edges per colour,
+//            corners, apply); springs: both after the springs kernel. The host writes the bodies'
+//            placements for every cloth and substep before the submit (vk_mesh.c).
 //   normals, check; copy the status to the host
 // With cloth against cloth (betweenCloths) the cloths go in lockstep: every cloth's substep s,
 // then the contact pass over all of them (each copied into the world's arrays, one hash, the
