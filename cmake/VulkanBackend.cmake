@@ -26,7 +26,7 @@ set(_shader_dir ${CMAKE_CURRENT_SOURCE_DIR}/src/vulkan/shaders)
 set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
 file(MAKE_DIRECTORY ${_spv_dir})
 set(_kernels predict xpbd_solve xpbd_tiled finish finish_self jacobi_sweep jacobi_tiled springs springs_tiled normals check stats_particles stats_constraints
-  fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather contact_triangle contact_edge)
+  fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather contact_triangle contact_edge collide_mesh)
 # A measuring tool (docs/PERFORMANCE.md), never for use: WEFT_FUSED_PROBE 1..3 strips the fused XPBD
 # kernel's phases down (1: no projections; 2: no record fetches either; 3: only the colour loop's
 # barriers; 4: no collision response; 5: nor the substep's acceleration record), so that the cost
@@ -74,6 +74,7 @@ set(WEFT_VULKAN_SOURCES
   src/vulkan/vk_backend.c
   src/vulkan/vk_cloth.c
   src/vulkan/vk_record.c
+  src/vulkan/vk_mesh.c
   src/vulkan/vk_interop.c)
 set(WEFT_VULKAN_INCLUDES ${WEFT_VULKAN_INCLUDE_DIR} ${_spv_dir})
 set(WEFT_VULKAN_DEFINES WEFT_HAVE_VULKAN)

@@ -386,7 +386,7 @@ typedef struct wfClothDef {
 	// that rank in wfWorld_GetColliders order (a scene file's collider index); it must be a mesh.
 	// attachCompliance 0 holds them exactly at the end of every substep; more lets them pull away
 	// like a spring of stiffness 1 / compliance (XPBD compliance, m/N). The body's contact leaves
-	// attached particles alone (a waistband may sit inside the thickness). CPU backend.
+	// attached particles alone (a waistband may sit inside the thickness). CPU and Vulkan.
 	wfPinMode attachMode; // default none
 	const int* attachIndices;
 	int attachCount;
@@ -516,7 +516,9 @@ typedef struct wfColliderDef {
 	// Contact: after the other colliders each substep, a particle's motion relative to each nearby
 	// triangle (found through a bounding-volume hierarchy refitted every substep) is tested for
 	// entering its thickness layer, so a fast particle or a fast body does not pass through; the
-	// particle goes back onto the layer along the triangle's normal. CPU backend only.
+	// particle goes back onto the layer along the triangle's normal. On the CPU and on Vulkan (where
+	// a world with a mesh collider steps every cloth on the per-range path; lavapipe gives the CPU's
+	// bits); not on the browser's WebGPU solver.
 	const wfMeshDef* mesh;
 	// Mesh with keys (optional): keyCount x mesh->vertexCount positions, one shape per key, blended
 	// in time as the keys' poses are (an animation's poses from OBJ files of one topology);
@@ -913,7 +915,8 @@ typedef struct wfVulkanClothBuffers {
 
 // Fills *out for a cloth of a world on Vulkan (WF_ERROR_BACKEND_UNAVAILABLE otherwise). Valid until a
 // cloth is added to or removed from the world (small cloths are packed in shared buffers that may
-// move then); ask again after that.
+// move then), or the first step after the world's first mesh collider (its small cloths move to
+// buffers of their own); ask again after that.
 WF_API wfResult wfCloth_GetVulkanBuffers(wfClothId id, wfVulkanClothBuffers* out);
 
 #ifdef __cplusplus

@@ -142,11 +142,6 @@ wfColliderId wfCreateCollider(wfWorld* world, const wfColliderDef* def)
 	}
 	if (!wfColliderStepsFit(world, world->colliderCount + 1, world->def.step.substeps))
 		return nullId;
-	if (def->type == WF_COLLIDER_MESH && world->backendType != WF_BACKEND_CPU) {
-		wfSetError(world, WF_ERROR_INVALID_ARGUMENT, "collider.type mesh: triangle-mesh colliders run on the CPU backend (this world: %s)",
-			wfBackendName(world->backendType));
-		return nullId;
-	}
 	wfMeshBody* body = NULL;
 	if (def->type == WF_COLLIDER_MESH && (body = wfMeshBodyCreate(def, msg, (int)sizeof msg)) == NULL) {
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);

@@ -15,13 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-// A closed body pushes out particles up to the thickness plus this fraction of its size inside.
-#define WF_MESH_BEHIND 1e-4f
-// Barycentric slack: a triangle reaches this far past its sides, so that a particle crossing
-// exactly at an edge is caught by both of its triangles.
-#define WF_MESH_EDGE_SLACK 1e-3f
-// Pushes per particle and substep (a concave corner may need one per face).
-#define WF_MESH_ROUNDS 4
+// WF_MESH_BEHIND, WF_MESH_EDGE_SLACK and WF_MESH_ROUNDS are in gpu/kernel_abi.h (collide_mesh.comp
+// shares them): a closed body pushes out particles up to the thickness plus a fraction of its size
+// inside; a triangle reaches a little past its sides, so that a particle crossing exactly at an edge
+// is caught by both of its triangles; a concave corner may need a push per face.
 #define WF_BVH_LEAF 4
 
 static void Reaches(wfMeshBody* b, float thickness);

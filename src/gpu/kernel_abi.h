@@ -65,6 +65,13 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_COLLIDER_CAPSULE_ID 1
 #define WF_COLLIDER_BOX_ID 2
 #define WF_COLLIDER_PLANE_ID 3
+#define WF_COLLIDER_MESH_ID 4 // not a shape of WfCollideShape: collide_mesh.comp, after finish
+// Mesh colliders (mesh_collider.c, collide_mesh.comp): a triangle reaches this far past its sides in
+// barycentric weights; pushes per particle and substep; a closed body pushes out particles up to the
+// thickness plus this fraction of its size inside.
+#define WF_MESH_EDGE_SLACK WF_F(1e-3)
+#define WF_MESH_ROUNDS 4
+#define WF_MESH_BEHIND WF_F(1e-4)
 
 // Descriptor bindings (set 0). Two descriptor sets per cloth differ only in POS/VEL vs POS_ALT/VEL_ALT:
 // variant 0 binds (A, B), variant 1 binds (B, A), which is how sweeps and springs ping-pong.
@@ -117,6 +124,31 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // per-stage limit (maxPerStageDescriptorStorageBuffers; lavapipe's).
 #define WF_GPU_CONTACT_BIND_OWNER 8
 #define WF_GPU_CONTACT_BIND_COUNT 9
+// Mesh colliders (WF_COLLIDER_MESH; collide_mesh.comp): set 1 of a pipeline layout of their own
+// (set 0 and this set, not the contact set: set 0 and the contact set already hold the 32 storage
+// buffers a stage may have). One buffer per world, written by the host before each submit: the
+// placements (wfGpuMeshPlace, one per cloth, substep and mesh body: the host places the body in
+// double, wfMeshBodyPlace), then words: each body's triangles, neighbours, leaf order and owners,
+// each cloth's attachments (WF_GPU_MESH_ATTACH_WORDS each), and per placement its vertices at the
+// substep's start and end, vertex normals and refitted hierarchy (wfBvhNode, 8 words a node).
+#define WF_GPU_SET_MESH 1
+#define WF_GPU_MESH_BIND_PLACE 0   // (cloths x substeps x bodies) wfGpuMeshPlace
+#define WF_GPU_MESH_BIND_WORDS 1   // the words as uint
+#define WF_GPU_MESH_BIND_FLOATS 2  // the same words as float
+#define WF_GPU_MESH_BIND_SCRATCH 3 // (the largest cloth's particles) vec4: the corner pass's pushes
+#define WF_GPU_MESH_BIND_COUNT 4
+#define WF_GPU_MESH_ATTACH_WORDS 8 // particle, triangle, u, v, offset xyz, 0
+#define WF_GPU_FAMILY_BEND 2       // a constraint record's family (uvec4 w) for bending, WF_FAMILY_BEND
+// collide_mesh.comp reads wfGpuPush as: first, count = elements (particles, a colour's constraints,
+// attachments), substep = the placement's index, flags = one stage and its options.
+#define WF_GPU_MESH_POINT 1u   // each particle's motion against the body (wfMeshBodyCollide)
+#define WF_GPU_MESH_EDGE 2u    // a colour's cloth edges against the body's convex edges (wfMeshBodyCollideEdge)
+#define WF_GPU_MESH_CORNERS 3u // each particle's share of the body's corners under its triangles, into scratch
+#define WF_GPU_MESH_APPLY 4u   // x += scratch, and the response
+#define WF_GPU_MESH_ATTACH 5u  // attached particles onto their points (wfCpuAttach)
+#define WF_GPU_MESH_STAGE_MASK 15u
+#define WF_GPU_MESH_START_ALT 16u  // the substep's start positions are POS_ALT (springs), not PREV
+#define WF_GPU_MESH_VELOCITIES 32u // attach: held particles take the point's velocity (springs)
 // The scan (contact_scan.comp): each workgroup of WF_GPU_SCAN_GROUP invocations scans
 // WF_GPU_SCAN_BLOCK counts (4 each) and writes the block's sum; the sums are scanned the same way,
 // level by level, then added back.
@@ -355,6 +387,31 @@ WF_FLOAT invCell;  // 1 / distance
 WF_FLOAT exclude;  // exclusion x distance: pairs closer in the rest shape are skipped
 WF_FLOAT friction; // mu
 WF_STRUCT_END(wfGpuContactParams)
+
+// One placement of a mesh body for one cloth and substep (wfMeshBodyPlace), with the constants the
+// CPU's wfCpuCollideMeshes and wfCpuAttach compute, computed on the host with their expressions.
+WF_STRUCT_BEGIN(wfGpuMeshPlace)
+WF_UINT v0;        // float index of (3 x vertices) the vertices at the substep's start, local
+WF_UINT v1;        // and at its end
+WF_UINT normal;    // (3 x vertices) vertex normals at the end (closed bodies)
+WF_UINT nodes;     // (8 x nodes) the refitted hierarchy: lo xyz, hi xyz, first, count
+WF_UINT tri;       // word index of (3 x triangles) the body's corners
+WF_UINT neighbour; // (3 x triangles) the triangle across each side (closed bodies)
+WF_UINT order;     // (triangles) the leaves' triangles
+WF_UINT owner;     // (vertices) the triangle that speaks for each vertex
+WF_UINT attach;    // word index of the cloth's attachments (WF_GPU_MESH_ATTACH_WORDS each, by particle)
+WF_UINT attachCount;
+WF_UINT closed; // 1: a solid (edge and corner passes), 0: a two-sided sheet
+WF_UINT holds;  // 1: this body holds the cloth's attached particles (the point pass leaves them)
+WF_FLOAT thickness;
+WF_FLOAT invH;         // 1 / h
+WF_FLOAT behind;       // closed: thickness + WF_MESH_BEHIND size, else 0
+WF_FLOAT edgeReach2;   // edgeReach^2: shorter cloth edges skip the edge pass
+WF_FLOAT cornerReach2; // cornerReach^2: triangles whose sides are all shorter skip the corner pass
+WF_FLOAT alpha;        // the attachment's compliance / h^2
+WF_FLOAT h;
+WF_FLOAT size; // the body's rest size (its bounding box's diagonal)
+WF_STRUCT_END(wfGpuMeshPlace)
 
 // Inputs of the statistics kernels (wfComputeStats), written by the host before the submit.
 WF_STRUCT_BEGIN(wfGpuStatsParams)

@@ -22,6 +22,10 @@
 //   self-collision (wfSelfCollisionDef.enabled): after a substep's solve, the contact pass of
 //            contact_*.comp (clear, keys, scan, scatter, sort, gather) on the cloth's particles,
 //            the move in finish_self.comp (springs: a pass of its own)
+//   mesh colliders (collide_mesh.comp, its own pipeline layout): after the solve the attachments
+//            (before the tethers), after finish each body's contact (point, edges per colour,
+//            corners, apply); springs: both after the springs kernel. The host writes the bodies'
+//            placements for every cloth and substep before the submit (vk_mesh.c).
 //   normals, check; copy the status to the host
 // With cloth against cloth (betweenCloths) the cloths go in lockstep: every cloth's substep s,
 // then the contact pass over all of them (each copied into the world's arrays, one hash, the
@@ -58,6 +62,8 @@ _Static_assert(offsetof(wfGpuBatchSlot, at) == sizeof(wfGpuClothParams) && sizeo
 _Static_assert(sizeof(wfGpuStatus) == 64 && offsetof(wfGpuStatus, reference) == 16 && offsetof(wfGpuStatus, energy) == 32, "status");
 _Static_assert(sizeof(wfGpuStatsParams) % 16 == 0 && sizeof(wfGpuPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
+_Static_assert(sizeof(wfGpuMeshPlace) == 80 && WF_GPU_FAMILY_BEND == WF_FAMILY_BEND && WF_COLLIDER_MESH_ID == WF_COLLIDER_MESH,
+	"mesh placements");
 
 // ------------------------------------------------------------------ stepping
 
@@ -145,9 +151,13 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 	if (world->clothCount == 0)
 		return WF_OK;
 	const wfStepDef* step = &world->def.step;
+	// Mesh colliders: this frame's layout and room (may move cloths and re-record).
+	wfResult mr = wfVkMeshPrepare(ctx, world);
+	if (mr != WF_OK)
+		return mr;
 	if (!ctx->recorded || ctx->recordedSolver != step->solver || ctx->recordedSubsteps != step->substeps ||
 		ctx->recordedIterations != step->iterations || ctx->recordedClothSet != ctx->clothSetVersion ||
-		ctx->stageTimingAsked != world->stageTiming) {
+		ctx->stageTimingAsked != world->stageTiming || ctx->mesh.recordedSignature != ctx->mesh.signature) {
 		wfResult r = wfVkRecordFrame(ctx, world);
 		if (r != WF_OK)
 			return r;
@@ -172,6 +182,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		if (step->solver == WF_SOLVER_SPRINGS)
 			wfCheckSpringsStep(world, c, params->h);
 	}
+	if ((mr = wfVkMeshWrite(ctx, world, params)) != WF_OK)
+		return mr;
 	// Each arena's substep table (uniform wind: the acceleration does not depend on the mass).
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
 		if (ctx->arenas[ai].slots > 0)
@@ -370,6 +382,7 @@ static void Destroy(wfWorld* world)
 	wfVkWaitIdle(ctx);
 	wfVkDestroyArenas(ctx);
 	wfVkDestroyContacts(ctx);
+	wfVkDestroyMesh(ctx);
 	free(ctx->frameTimes);
 	free(ctx->markStage);
 	free(ctx->ticks);

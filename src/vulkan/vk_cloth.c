@@ -399,9 +399,11 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 	// while a fused workgroup runs its cloth's whole frame with no sync across workgroups.
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
 	// The tile order (step.order "tiles" on a small grid): relaxed by xpbd_tiled.comp.
-	return ctx->fusedAvailable && c->model.particleCount <= WF_GPU_FUSED_MAX_PARTICLES && c->model.colorCount <= WF_GPU_FUSED_MAX_COLORS &&
-		c->model.tileSize == 0 && aero->drag == 0.0f && aero->lift == 0.0f && c->model.tethers == NULL && !sc->enabled &&
-		!sc->betweenCloths;
+	// Mesh colliders: the host places the body per cloth and substep, collide_mesh.comp reads it
+	// between the per-range stages.
+	return ctx->world->meshColliderCount == 0 && ctx->fusedAvailable && c->model.particleCount <= WF_GPU_FUSED_MAX_PARTICLES &&
+		c->model.colorCount <= WF_GPU_FUSED_MAX_COLORS && c->model.tileSize == 0 && aero->drag == 0.0f && aero->lift == 0.0f &&
+		c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths;
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.

@@ -61,6 +61,9 @@ static const uint32_t kContactTriangleSpv[] = {
 static const uint32_t kContactEdgeSpv[] = {
 #include "contact_edge.comp.inc"
 };
+static const uint32_t kCollideMeshSpv[] = {
+#include "collide_mesh.comp.inc"
+};
 static const uint32_t kFusedXpbdSpv[] = {
 #include "fused_xpbd.comp.inc"
 };
@@ -102,6 +105,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft xpbd, every colour of a tile", kXpbdTiledSpv),
 	SHADER("weft contact point-triangle", kContactTriangleSpv),
 	SHADER("weft contact edge-edge", kContactEdgeSpv),
+	SHADER("weft mesh colliders", kCollideMeshSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {
@@ -195,6 +199,18 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		.pPushConstantRanges = &push,
 	};
 	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->gpu.device, &layoutInfo, NULL, &ctx->pipelineLayout));
+	// The mesh kernel's: set 0 and the mesh set, not the contact set (the two would pass the 32
+	// storage buffers a stage may have). Set 0 and the push constants are the same, so set 0 stays
+	// bound across the two layouts; the set 1 of each is bound again when the other was.
+	VkDescriptorSetLayoutCreateInfo meshInfo = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = WF_GPU_MESH_BIND_COUNT,
+		.pBindings = bindings,
+	};
+	WF_VK_CHECK(ctx, f->vkCreateDescriptorSetLayout(ctx->gpu.device, &meshInfo, NULL, &ctx->meshSetLayout));
+	const VkDescriptorSetLayout meshSets[2] = {ctx->setLayout, ctx->meshSetLayout};
+	layoutInfo.pSetLayouts = meshSets;
+	WF_VK_CHECK(ctx, f->vkCreatePipelineLayout(ctx->gpu.device, &layoutInfo, NULL, &ctx->meshPipelineLayout));
 	layoutInfo.setLayoutCount = 1;
 	// The batch layout of the fused kernels: substeps, slots and three views of an arena.
 	VkDescriptorSetLayoutCreateInfo batchInfo = {
@@ -218,7 +234,8 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_GPU_GATHER_WIDE : WF_GPU_GATHER;
 		VkSpecializationMapEntry entry = {WF_GPU_SPEC_GATHER, 0, sizeof gather};
 		VkSpecializationInfo spec = {1, &entry, sizeof gather, &gather};
-		wfResult r = CreateComputePipeline(ctx, &kShaders[p], ctx->pipelineLayout, &spec, &ctx->pipelines[p]);
+		VkPipelineLayout layout = p == WF_VK_PIPE_COLLIDE_MESH ? ctx->meshPipelineLayout : ctx->pipelineLayout;
+		wfResult r = CreateComputePipeline(ctx, &kShaders[p], layout, &spec, &ctx->pipelines[p]);
 		if (r != WF_OK)
 			return r;
 	}
@@ -344,6 +361,10 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 			f->vkDestroyPipelineLayout(device, ctx->batchPipelineLayout, NULL);
 		if (ctx->batchSetLayout != VK_NULL_HANDLE)
 			f->vkDestroyDescriptorSetLayout(device, ctx->batchSetLayout, NULL);
+		if (ctx->meshPipelineLayout != VK_NULL_HANDLE)
+			f->vkDestroyPipelineLayout(device, ctx->meshPipelineLayout, NULL);
+		if (ctx->meshSetLayout != VK_NULL_HANDLE)
+			f->vkDestroyDescriptorSetLayout(device, ctx->meshSetLayout, NULL);
 		if (ctx->contactSetLayout != VK_NULL_HANDLE)
 			f->vkDestroyDescriptorSetLayout(device, ctx->contactSetLayout, NULL);
 	}

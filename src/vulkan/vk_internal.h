@@ -32,6 +32,7 @@ enum {
 	WF_VK_PIPE_XPBD_TILED,       // XPBD, every colour of a tile per dispatch (xpbd_tiled.comp)
 	WF_VK_PIPE_CONTACT_TRIANGLE, // self-collision's point-triangle pass (contact_triangle.comp)
 	WF_VK_PIPE_CONTACT_EDGE,     // and its edge-edge pass (contact_edge.comp)
+	WF_VK_PIPE_COLLIDE_MESH,     // mesh colliders and attachments (collide_mesh.comp; its own layout: meshPipelineLayout)
 	WF_VK_PIPE_COUNT
 };
 
@@ -136,6 +137,25 @@ typedef struct wfVkContacts {
 	uint32_t worldHash; // the smallest power of two >= 2 worldCapacity
 } wfVkContacts;
 
+// Mesh colliders (kernel_abi.h WF_GPU_MESH_BIND_*): one host-visible buffer per world, the
+// placements (wfGpuMeshPlace) and then the words, written before each submit; the corner pass's
+// scratch for the largest cloth. Bound as set 1 of meshPipelineLayout. Grown (never shrunk).
+typedef struct wfVkMesh {
+	wfVkBuffer buffer;                        // host-visible (device-local where it can be): placements, then words
+	VkDeviceSize placeCapacity, wordCapacity; // bytes of each region (the words start at placeCapacity)
+	wfVkBuffer scratch;                       // device-local (scratchParticles) vec4
+	int scratchParticles;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+	// This frame's layout (wfVkMeshPrepare): mesh bodies (their colliderFrame indices), placements
+	// and words.
+	int bodies;
+	int body[WF_MAX_COLLIDERS];
+	uint64_t places, words;
+	uint64_t signature; // of what the recorded frame's mesh dispatches assumed (bodies, closed, attachments)
+	uint64_t recordedSignature;
+} wfVkMesh;
+
 typedef struct wfVkContext {
 	wfWorld* world; // where messages go
 	wfVkGpu gpu;    // instance, device and queue (src/vulkan/device/): own, or the caller's (wfWorldDef.vulkanDevice)
@@ -143,6 +163,9 @@ typedef struct wfVkContext {
 	VkPipelineLayout pipelineLayout;
 	VkDescriptorSetLayout contactSetLayout; // WF_GPU_CONTACT_BIND_* (set 1 of pipelineLayout)
 	wfVkContacts contacts;
+	VkDescriptorSetLayout meshSetLayout; // WF_GPU_MESH_BIND_* (set 1 of meshPipelineLayout)
+	VkPipelineLayout meshPipelineLayout; // set 0 and the mesh set (collide_mesh.comp)
+	wfVkMesh mesh;
 	VkDescriptorSetLayout batchSetLayout; // WF_VK_BATCH_BIND_* (fused kernels)
 	VkPipelineLayout batchPipelineLayout;
 	wfVkArena arenas[WF_VK_MAX_ARENAS];
@@ -217,6 +240,14 @@ void wfVkDestroyArenas(wfVkContext* ctx);
 // Grows the world's contact arrays for cloth `c` (NULL: for the world's current cloths).
 wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfCloth* c);
 void wfVkDestroyContacts(wfVkContext* ctx);
+// vk_mesh.c: mesh colliders. Before the frame is recorded and written: cloths out of the arenas
+// (mesh worlds step per range), this frame's layout, the buffers grown (re-records when they are);
+// then the placements written (the host places each body for each cloth and substep).
+wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world);
+wfResult wfVkMeshWrite(wfVkContext* ctx, wfWorld* world, const wfFrameParams* params);
+void wfVkDestroyMesh(wfVkContext* ctx);
+// The placement of mesh body b (of ctx->mesh.body) for cloth c at substep s.
+uint32_t wfVkMeshPlace(const wfVkContext* ctx, const wfWorld* world, const wfCloth* c, int s, int b);
 // vk_record.c: the frame command buffer.
 wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world);
 // Whether the recorded frame steps cloth `c` with the fused kernel.

@@ -22,7 +22,10 @@ typedef struct Recorder {
 	bool timing;    // stage timing: a timestamp at every change of stage
 	wfStage stage;  // the stage of the work recorded since the last mark
 	uint32_t marks; // stage marks written (queries 2 .. 2 + marks - 1)
+	int set1;       // what set 1 holds: SET1_NONE, SET1_CONTACTS (pipelineLayout) or SET1_MESH (meshPipelineLayout)
 } Recorder;
+
+enum { SET1_NONE, SET1_CONTACTS, SET1_MESH };
 
 // Stage timing: the work recorded from here on belongs to `stage`. Where that changes, a
 // timestamp closes the previous stage; it lands after the barrier that ends that stage, so it
@@ -88,6 +91,25 @@ static void UseSet(Recorder* rec, int variant)
 	rec->ctx->gpu.fd.vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, rec->ctx->pipelineLayout, 0, 1,
 		&rec->cloth->sets[variant], 0, NULL);
 	rec->set = variant;
+	// Set 0 bound with pipelineLayout disturbs a mesh set bound with meshPipelineLayout (their set 1 differ).
+	if (rec->set1 == SET1_MESH)
+		rec->set1 = SET1_NONE;
+}
+
+// Set 1 as the next dispatch's layout has it: the contact arrays (pipelineLayout), or the mesh
+// placements (meshPipelineLayout). Set 0 and the push constants are compatible across the two.
+static void UseSet1(Recorder* rec, int want)
+{
+	const wfVkContext* ctx = rec->ctx;
+	if (rec->set1 == want || (want == SET1_CONTACTS && ctx->contacts.set == VK_NULL_HANDLE))
+		return;
+	if (want == SET1_CONTACTS)
+		ctx->gpu.fd.vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelineLayout, WF_GPU_SET_CONTACTS, 1,
+			&ctx->contacts.set, 0, NULL);
+	else
+		ctx->gpu.fd.vkCmdBindDescriptorSets(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->meshPipelineLayout, WF_GPU_SET_MESH, 1,
+			&ctx->mesh.set, 0, NULL);
+	rec->set1 = want;
 }
 
 // One dispatch of `groups` workgroups with the given push constants; more than 65535 groups spill
@@ -98,11 +120,14 @@ static void DispatchGroups(Recorder* rec, int pipe, wfGpuPush push, uint32_t gro
 		return;
 	const wfVkDeviceFuncs* f = &rec->ctx->gpu.fd;
 	VkPipeline p = rec->ctx->pipelines[pipe];
+	const bool mesh = pipe == WF_VK_PIPE_COLLIDE_MESH;
+	UseSet1(rec, mesh ? SET1_MESH : SET1_CONTACTS);
 	if (rec->bound != p) {
 		f->vkCmdBindPipeline(rec->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
 		rec->bound = p;
 	}
-	f->vkCmdPushConstants(rec->cmd, rec->ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+	f->vkCmdPushConstants(rec->cmd, mesh ? rec->ctx->meshPipelineLayout : rec->ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+		sizeof push, &push);
 	uint32_t x = groups < 65535u ? groups : 65535u;
 	uint32_t y = (groups + x - 1) / x;
 	f->vkCmdDispatch(rec->cmd, x, y, 1);
@@ -326,6 +351,50 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 	}
 }
 
+// The bound cloth's contact with each mesh body after its substep s (wfCpuCollideMeshes): the
+// particles' motion, then for a closed body its cloth edges colour by colour and the corners
+// (gathered into scratch, then applied). `flags`: WF_GPU_MESH_START_ALT where the substep's
+// start is in POS_ALT (springs).
+static void RecordMeshes(Recorder* rec, const wfWorld* world, const wfCloth* c, int s, uint32_t flags)
+{
+	const wfVkContext* ctx = rec->ctx;
+	const uint32_t n = (uint32_t)c->model.particleCount;
+	for (int b = 0; b < ctx->mesh.bodies; ++b) {
+		const wfMeshBody* body = world->colliderFrame[ctx->mesh.body[b]].body;
+		const uint32_t place = wfVkMeshPlace(ctx, world, c, s, b);
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_POINT | flags);
+		wfVkComputeBarrier(ctx, rec->cmd);
+		if (!body->closed)
+			continue;
+		const wfClothModel* m = &c->model;
+		for (int color = 0; color < m->colorCount; ++color) {
+			const uint32_t first = (uint32_t)m->colorStart[color], end = (uint32_t)m->colorStart[color + 1];
+			if (end > first) {
+				Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, first, end - first, place, WF_GPU_MESH_EDGE | flags);
+				wfVkComputeBarrier(ctx, rec->cmd);
+			}
+		}
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_CORNERS | flags);
+		wfVkComputeBarrier(ctx, rec->cmd);
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_APPLY | flags);
+		wfVkComputeBarrier(ctx, rec->cmd);
+	}
+}
+
+// The bound cloth's attached particles onto their body's points after its solve (wfCpuAttach),
+// with WF_GPU_MESH_VELOCITIES for springs.
+static void RecordAttach(Recorder* rec, const wfWorld* world, const wfCloth* c, int s, uint32_t flags)
+{
+	const wfVkContext* ctx = rec->ctx;
+	const wfMeshBody* held = wfAttachedBody(world, c);
+	for (int b = 0; held != NULL && b < ctx->mesh.bodies; ++b) {
+		if (world->colliderFrame[ctx->mesh.body[b]].body != held)
+			continue;
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, (uint32_t)c->attachCount, wfVkMeshPlace(ctx, world, c, s, b), WF_GPU_MESH_ATTACH | flags);
+		wfVkComputeBarrier(ctx, rec->cmd);
+	}
+}
+
 // The descriptor set variant holding a cloth's state after substep s: springs ping-pong (substep
 // s writes the pair s + 1 reads), the others end every substep in A.
 static int StateSet(const wfWorld* world, int s) { return world->def.step.solver == WF_SOLVER_SPRINGS ? (s + 1) & 1 : 0; }
@@ -395,11 +464,13 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		BeginStage(rec, WF_STAGE_SOLVE);
 		for (int it = 0; it < step->iterations; ++it)
 			RecordXpbdIteration(rec, world, &c->model, sub, it == 0 ? WF_GPU_PUSH_FIRST_ITERATION : 0u);
+		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
 		RecordTethers(rec, c, n, sub, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
 		Dispatch(rec, finish, 0, n, sub, 0);
 		wfVkComputeBarrier(ctx, rec->cmd);
+		RecordMeshes(rec, world, c, s, 0);
 		break;
 	case WF_SOLVER_JACOBI:
 		BeginStage(rec, WF_STAGE_PREDICT);
@@ -416,11 +487,13 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		if (step->iterations & 1)
 			CopyBackToA(rec, n, false);
 		UseSet(rec, 0);
+		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
 		RecordTethers(rec, c, n, sub, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
 		Dispatch(rec, finish, 0, n, sub, 0);
 		wfVkComputeBarrier(ctx, rec->cmd);
+		RecordMeshes(rec, world, c, s, 0);
 		break;
 	case WF_SOLVER_SPRINGS:
 		// Substep s reads the pair written by substep s - 1. One kernel does the forces, the
@@ -428,7 +501,9 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		BeginStage(rec, WF_STAGE_SOLVE);
 		Dispatch(rec, wide ? WF_VK_PIPE_SPRINGS_WIDE : WF_VK_PIPE_SPRINGS, 0, n, sub, 0);
 		wfVkComputeBarrier(ctx, rec->cmd);
-		UseSet(rec, (s + 1) & 1); // the pair just written
+		UseSet(rec, (s + 1) & 1);                              // the pair just written
+		RecordMeshes(rec, world, c, s, WF_GPU_MESH_START_ALT); // the substep's start: the other pair
+		RecordAttach(rec, world, c, s, WF_GPU_MESH_VELOCITIES);
 		RecordTethers(rec, c, n, sub, WF_GPU_PUSH_TETHER_VEL);
 		RecordSelfCollision(rec, world, c, true);
 		break;
@@ -671,7 +746,7 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	}
 	wfVkBarrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0};
+	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0, SET1_NONE};
 	// Small cloths first: one dispatch per arena steps all of them.
 	int fused = 0;
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
@@ -683,10 +758,10 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	}
 	if (fused > 0)
 		wfVkComputeBarrier(ctx, cmd);
-	// The world's contact arrays stay bound as set 1 (binding set 0 with the same layout keeps it).
-	if (ctx->contacts.set != VK_NULL_HANDLE)
-		f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelineLayout, WF_GPU_SET_CONTACTS, 1, &ctx->contacts.set, 0,
-			NULL);
+	// The world's contact arrays stay bound as set 1 (binding set 0 with the same layout keeps it)
+	// except around the mesh kernel's dispatches (UseSet1).
+	rec.set1 = SET1_NONE;
+	UseSet1(&rec, SET1_CONTACTS);
 	// Large cloths: one dispatch per stage and colour range.
 	RecordPerRange(&rec, world);
 	ctx->fusedClothsPerFrame = fused;
@@ -718,6 +793,7 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	ctx->recordedSubsteps = world->def.step.substeps;
 	ctx->recordedIterations = world->def.step.iterations;
 	ctx->recordedClothSet = ctx->clothSetVersion;
+	ctx->mesh.recordedSignature = ctx->mesh.signature;
 	ctx->dispatchesPerFrame = rec.dispatches;
 	ctx->recordedStageTiming = timing;
 	ctx->stageTimingAsked = world->stageTiming;

@@ -34,7 +34,9 @@ layout(std430, binding = WF_GPU_BIND_STATS_PARAMS) readonly buffer StatsParamsBu
 layout(std430, binding = WF_GPU_BIND_PARTIALS) coherent buffer PartialBuf { wfGpuPartial partials[]; };
 layout(std430, binding = WF_GPU_BIND_BACKUP) readonly buffer BackupBuf { vec4 backup[]; };
 layout(std430, binding = WF_GPU_BIND_REST) readonly buffer RestBuf { vec4 rest[]; };
-// The world's contact arrays (kernel_abi.h, WF_GPU_SET_CONTACTS).
+// The world's contact arrays (kernel_abi.h, WF_GPU_SET_CONTACTS); the mesh kernel has its own set 1
+// (collide_mesh.comp, WF_MESH_SET).
+#ifndef WF_MESH_SET
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_PARAMS) readonly buffer ContactParamsBuf { wfGpuContactParams CP; };
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_KEY) buffer ContactKeyBuf { uint cellKey[]; };
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_RANK) buffer ContactRankBuf { uint cellRank[]; };
@@ -44,6 +46,7 @@ layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_DELTA) b
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_X) buffer ContactXBuf { vec4 cx[]; };
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_MOTION) buffer ContactMotionBuf { vec4 motion[]; };
 layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_OWNER) buffer ContactOwnerBuf { uvec4 owner[]; };
+#endif
 #else
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).
@@ -278,6 +281,8 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 	const float t = size.w; // the contact thickness
 	precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 	const uint type = uint(base.w);
+	if (type == WF_COLLIDER_MESH_ID)
+		return; // after the others, with the substep's motion (collide_mesh.comp)
 	if (type == WF_COLLIDER_SPHERE_ID || type == WF_COLLIDER_CAPSULE_ID) {
 		const float L = size.z;
 		precise float u = dx * ax.x + dy * ax.y + dz * ax.z;
