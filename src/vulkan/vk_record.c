@@ -511,7 +511,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 }
 
 // Whether nothing of cloth c's substeps needs the whole cloth between its stages (drag and lift,
-// tethers, self-collision), so that tiles can step it, and
+// tethers, self-collision, mesh colliders), so that tiles can step it, and
 // whether it is small enough for them to win. Not on a CPU device (lavapipe) unless asked for
 // (tileSubsteps > 1): there a dispatch costs little and the tiles' repeated halo work is paid
 // in full (lavapipe, spring-mesh's document test: 3.5 s per stage, 23 s in tiles).
@@ -519,7 +519,7 @@ static bool TilesAllowed(const wfWorld* world, const wfCloth* c)
 {
 	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
 	const bool device = world->tileSubsteps > 1 || (world->tileSubsteps == 0 && !world->cpuDevice);
-	return device && !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL &&
+	return device && !aero && !world->def.selfCollision.enabled && c->model.tethers == NULL && world->meshColliderCount == 0 &&
 		c->model.particleCount <= WF_GPU_TILE_MAX_PARTICLES;
 }
 
