@@ -73,7 +73,8 @@ void wfVkLoaderClose(wfVkLoader* loader)
 #define WF_VK_INSTANCE_OFFSET(name) (uint16_t) offsetof(wfVkInstanceFuncs, name),
 #define WF_VK_DEVICE_OFFSET(name) (uint16_t) offsetof(wfVkDeviceFuncs, name),
 static const char kInstanceNames[] = WF_VK_INSTANCE_FUNCS(WF_VK_NAME) WF_VK_INSTANCE_OPTIONAL_FUNCS(WF_VK_NAME);
-static const uint16_t kInstanceRequired[] = {WF_VK_INSTANCE_FUNCS(WF_VK_INSTANCE_OFFSET)};
+#define WF_VK_ONE(name) +1
+enum { kInstanceRequired = 0 WF_VK_INSTANCE_FUNCS(WF_VK_ONE) }; // the required ones come first
 static const uint16_t kInstanceOffsets[] = {
 	WF_VK_INSTANCE_FUNCS(WF_VK_INSTANCE_OFFSET) WF_VK_INSTANCE_OPTIONAL_FUNCS(WF_VK_INSTANCE_OFFSET)};
 static const char kDeviceNames[] = WF_VK_DEVICE_FUNCS(WF_VK_NAME);
@@ -101,8 +102,8 @@ static const char* Fill(void* table, const char* names, const uint16_t* offsets,
 const char* wfVkLoadInstance(const wfVkLoader* loader, VkInstance instance, wfVkInstanceFuncs* f)
 {
 	memset(f, 0, sizeof *f);
-	return Fill(f, kInstanceNames, kInstanceOffsets, WF_VK_COUNT(kInstanceOffsets), WF_VK_COUNT(kInstanceRequired),
-		loader->getInstanceProcAddr, instance, NULL, VK_NULL_HANDLE);
+	return Fill(f, kInstanceNames, kInstanceOffsets, WF_VK_COUNT(kInstanceOffsets), kInstanceRequired, loader->getInstanceProcAddr,
+		instance, NULL, VK_NULL_HANDLE);
 }
 
 const char* wfVkLoadDevice(const wfVkInstanceFuncs* fi, VkDevice device, wfVkDeviceFuncs* f)
