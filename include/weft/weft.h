@@ -191,10 +191,11 @@ typedef struct wfAeroDef {
 // share by inverse mass), with Coulomb friction on the pair's relative motion of the substep.
 // Both backends (on Vulkan to the CPU's bits where the device rounds as the CPU does, lavapipe);
 // a Vulkan world with it steps every cloth on the per-range path, never the fused one. Live through
-// wfWorld_SetSelfCollision: on the CPU every field; on Vulkan thickness, friction and exclusion
-// (enabled and betweenCloths are fixed at creation there: they choose the buffers and the path).
-// The per-pair switches (wfClothDef.collisionGroup / collisionMask) and pointTriangle (XPBD and
-// Jacobi: it reads the substep's start) hold on both backends, to the same bits on lavapipe.
+// wfWorld_SetSelfCollision: on the CPU every field; on Vulkan thickness, friction, exclusion,
+// pointTriangle and edgeEdge (enabled and betweenCloths are fixed at creation there: they choose
+// the buffers and the path). The per-pair switches (wfClothDef.collisionGroup / collisionMask),
+// pointTriangle and edgeEdge (XPBD and Jacobi: they read the substep's start) hold on both
+// backends, to the same bits on lavapipe.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
 	float thickness; // m, (0, 1] (default 5 mm)
