@@ -187,14 +187,22 @@ WF_TEST(vk_mesh_colliders_same_bits)
 		keyShapes[i] = ball.v[i];
 		keyShapes[ball.vertexCount + i] = (wfVec3){1.75f * ball.v[i].x, 1.75f * ball.v[i].y, 1.75f * ball.v[i].z};
 	}
-	const wfSolverType solvers[3] = {WF_SOLVER_XPBD, WF_SOLVER_JACOBI, WF_SOLVER_SPRINGS};
-	const int frames = 30;
-	for (int k = 0; k < 3; ++k) {
+	// The fourth run: XPBD with self-collision and its continuous passes, where the bodies are met
+	// before self-collision too (wfMeshesBeforeSelf).
+	const wfSolverType solvers[4] = {WF_SOLVER_XPBD, WF_SOLVER_JACOBI, WF_SOLVER_SPRINGS, WF_SOLVER_XPBD};
+	for (int k = 0; k < 4; ++k) {
+		const int frames = k == 3 ? 15 : 30;
 		wfWorldDef wd = wfDefaultWorldDef();
 		wd.step.solver = solvers[k];
 		wd.step.substeps = solvers[k] == WF_SOLVER_SPRINGS ? 20 : 8;
 		wd.step.iterations = solvers[k] == WF_SOLVER_JACOBI ? 4 : 1;
 		wd.contact.friction = 0.3f;
+		if (k == 3) {
+			wd.selfCollision.enabled = true;
+			wd.selfCollision.thickness = 0.4f * 0.9f / 15.0f; // 0.4 of the first sheet's spacing
+			wd.selfCollision.pointTriangle = true;
+			wd.selfCollision.edgeEdge = true;
+		}
 		MeshScene cpu, gpu;
 		ENSURE(MakeScene(&cpu, wd, WF_BACKEND_CPU, &box, &ball, keyShapes, &mover, k == 0));
 		ENSURE(MakeScene(&gpu, wd, WF_BACKEND_VULKAN, &box, &ball, keyShapes, &mover, k == 0));
@@ -237,8 +245,9 @@ WF_TEST(vk_mesh_colliders_same_bits)
 			"  %s on %s: %d of %d frames with the CPU's state hash (first differing %d), largest drift %.3g m; "
 			"collider crossings at every 10th frame: CPU %lld, Vulkan %lld; unstable frames %lld / %lld; "
 			"heights on the box %.4f, on the sphere %.4f; %.1f s for both\n",
-			wfSolverName(solvers[k]), wfVkTestDevice(), same, frames, firstBad, drift, (long long)cpuCrossings, (long long)gpuCrossings,
-			(long long)wc.unstable, (long long)wg.unstable, (double)onBox, (double)onBall, seconds);
+			k == 3 ? "xpbd, self-collision, continuous passes" : wfSolverName(solvers[k]), wfVkTestDevice(), same, frames, firstBad, drift,
+			(long long)cpuCrossings, (long long)gpuCrossings, (long long)wc.unstable, (long long)wg.unstable, (double)onBox, (double)onBall,
+			seconds);
 		if (wfVkTestDeviceIsExact())
 			ENSURE(same == frames);
 		ENSURE(cpuCrossings != 0 || gpuCrossings == 0);

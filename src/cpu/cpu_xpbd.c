@@ -79,6 +79,8 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 		}
 		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
+		if (wfMeshesBeforeSelf(ctx->world)) // the continuous passes see the bodies' pushes
+			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
 		wfCpuSelfCollide(ctx, c, c->state.prev);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);

@@ -466,6 +466,8 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 			RecordXpbdIteration(rec, world, &c->model, sub, it == 0 ? WF_GPU_PUSH_FIRST_ITERATION : 0u);
 		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
 		RecordTethers(rec, c, n, sub, 0);
+		if (wfMeshesBeforeSelf(world)) // the continuous passes see the bodies' pushes
+			RecordMeshes(rec, world, c, s, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
 		Dispatch(rec, finish, 0, n, sub, 0);
@@ -489,6 +491,8 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		UseSet(rec, 0);
 		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
 		RecordTethers(rec, c, n, sub, 0);
+		if (wfMeshesBeforeSelf(world)) // the continuous passes see the bodies' pushes
+			RecordMeshes(rec, world, c, s, 0);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
 		Dispatch(rec, finish, 0, n, sub, 0);
