@@ -662,6 +662,90 @@ WF_TEST(soa_widths_hash_scalar)
 	return 0;
 }
 
+// The Jacobi sweep as a per-particle gather (cpu_jacobi.c, cpu_jacobi_stages.h) at 16, 8 and 1
+// lanes beside the record-order scalar sweep: the whole-state hash equal after every frame, for
+// the spring-mesh preset as it is and for Jacobi grids with the symmetric weights, pins, a grab, the
+// sphere and the floor, an odd number of sweeps, and a cloth large enough for a thread team.
+WF_TEST(jacobi_widths_hash_scalar)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU || !wfCpuJacobiSupported())
+		return 0;
+	const struct {
+		int cols, rows, iterations, threads, frames;
+		wfJacobiWeights weights;
+		wfPinMode pins;
+		bool grab, sphere;
+	} cases[] = {
+		{0, 0, 0, 1, 60, WF_JACOBI_DEGREE, WF_PIN_TOP_CORNERS, false, false}, // the preset as it is
+		{37, 29, 3, 1, 60, WF_JACOBI_SYMMETRIC, WF_PIN_TOP_ROW, true, true},
+		{45, 31, 2, 1, 60, WF_JACOBI_DEGREE, WF_PIN_CORNERS, true, true},
+		{100, 90, 2, 2, 12, WF_JACOBI_SYMMETRIC, WF_PIN_TOP_CORNERS, true, true}, // 9000 particles: a team of 2
+	};
+	const int widths[3] = {16, 8, 1};
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+		// World 0 steps the scalar sweep (wfWorldDef.simd off), worlds 1 to 3 the gather at each width.
+		wfWorld* w[4] = {NULL, NULL, NULL, NULL};
+		int cols = 0, rows = 0;
+		for (int pass = 0; pass < 4; ++pass) {
+			if (pass > 0 && widths[pass - 1] > wfCpuSoaWidest())
+				continue;
+			wfWorldDef wd;
+			wfClothDef cd;
+			wfPresetGet("spring-mesh", &wd, &cd);
+			if (cases[t].iterations > 0)
+				wd.step.iterations = cases[t].iterations;
+			wd.threads = cases[t].threads;
+			wd.simd = pass > 0;
+			if (cases[t].sphere) {
+				wd.sphere.enabled = true;
+				wd.sphere.center = (wfVec3){0.5f, -1.5f, 0.8f};
+				wd.sphere.radius = 1.2f;
+				wd.floor.enabled = true;
+			}
+			if (cases[t].cols > 0) {
+				cd.cols = cases[t].cols;
+				cd.rows = cases[t].rows;
+			}
+			cd.jacobiWeights = cases[t].weights;
+			cd.pinMode = cases[t].pins;
+			cols = cd.cols;
+			rows = cd.rows;
+			w[pass] = wfTestMakeWorld(wd);
+			ENSURE(w[pass] != NULL);
+			if (pass > 0)
+				w[pass]->soaLanes = widths[pass - 1]; // read when the cloth is added
+			const wfClothId id = MakeCloth(w[pass], &cd);
+			ENSURE(!wfClothId_IsNull(id));
+			if (cases[t].grab)
+				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, -0.2f, 0.6f}) == WF_OK);
+		}
+		uint64_t hash[4] = {0, 0, 0, 0};
+		for (int f = 0; f < cases[t].frames; ++f) {
+			for (int pass = 0; pass < 4; ++pass) {
+				if (w[pass] == NULL)
+					continue;
+				ENSURE(wfWorld_Step(w[pass]) == WF_OK);
+				ENSURE(wfWorld_GetStateHash(w[pass], &hash[pass]) == WF_OK);
+				ENSURE(hash[pass] == hash[0]);
+			}
+		}
+		fprintf(stderr, "  %dx%d, %d sweeps, %d thread(s), %d frames: scalar %016llx", cols, rows,
+			cases[t].iterations > 0 ? cases[t].iterations : 2, cases[t].threads, cases[t].frames, (unsigned long long)hash[0]);
+		for (int pass = 1; pass < 4; ++pass) {
+			if (w[pass] != NULL)
+				fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
+			else
+				fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
+		}
+		fprintf(stderr, "\n");
+		for (int pass = 0; pass < 4; ++pass) {
+			if (w[pass] != NULL)
+				wfDestroyWorld(w[pass]);
+		}
+	}
+	return 0;
+}
+
 // The threaded frame's bands in proportion to the threads' measured speeds, at least two rows each.
 WF_TEST(soa_bands_cut_by_speed)
 {

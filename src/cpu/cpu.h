@@ -23,14 +23,17 @@ typedef struct wfCpuStageTimer {
 	double last;                    // clock at the last mark, s
 } wfCpuStageTimer;
 
+typedef struct wfCpuJacobi wfCpuJacobi;
+
 typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;
 	int threads;
-	bool avx2;              // use the AVX2 kernels (chosen once per world at run time)
-	bool parallel;          // this cloth is large enough for a thread team
-	wfCpuStageTimer* timer; // NULL: stage timing off
-	const wfWorld* world;   // the colliders of the frame
+	bool avx2;                 // use the AVX2 kernels (chosen once per world at run time)
+	bool parallel;             // this cloth is large enough for a thread team
+	wfCpuStageTimer* timer;    // NULL: stage timing off
+	const wfWorld* world;      // the colliders of the frame
+	const wfCpuJacobi* jacobi; // the cloth's structure-of-arrays Jacobi sweep (cpu_jacobi.c), or NULL: record order
 } wfCpuContext;
 
 // The motion tests of one particle (wfMotionSums; as wfMotion8Add in cpu_avx2.h, lane by lane).
@@ -58,8 +61,6 @@ bool wfCpuCheckPass(const wfCloth* cloth, const wfVec4* pos0, const wfVec4* vel0
 
 // cpu_simd.c
 bool wfCpuHasAvx2(void);
-int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
-	bool pinFactor);
 void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int end,
 	bool pinFactor);
 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks, float k,
@@ -226,6 +227,12 @@ wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* soa);
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);
+// The Jacobi sweep as a per-particle gather over a padded adjacency, particles as x, y, z, w arrays
+// (cpu_jacobi.c): the same bits as the record-order sweep at every width. Built per cloth at
+// creation; `lanes` 16 (AVX-512), 8 (AVX2), 4 (wasm SIMD128) or 1 (the scalar width, for tests).
+bool wfCpuJacobiSupported(void);                                      // AVX2 present (wasm: SIMD128)
+wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* model, int lanes); // NULL: out of memory
+void wfCpuJacobiFree(wfCpuJacobi* jacobi);
 void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 
 #endif

@@ -13,7 +13,8 @@
 typedef struct CpuCloth {
 	wfVec4* pos;
 	wfVec4* vel;
-	wfCpuSoa* soa; // the structure-of-arrays XPBD path (grids, AVX2), or NULL
+	wfCpuSoa* soa;       // the structure-of-arrays XPBD path (grids, AVX2), or NULL
+	wfCpuJacobi* jacobi; // the structure-of-arrays Jacobi sweep (AVX2 or SIMD128, Jacobi worlds), or NULL
 } CpuCloth;
 
 // The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths).
@@ -51,6 +52,16 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 		}
 	}
+	if (world->def.simd && world->def.step.solver == WF_SOLVER_JACOBI && wfCpuJacobiSupported()) {
+		cc->jacobi = wfCpuJacobiCreate(&cloth->model, world->soaLanes);
+		if (cc->jacobi == NULL) {
+			wfCpuSoaFree(cc->soa);
+			wfFree(cc->pos);
+			wfFree(cc->vel);
+			free(cc);
+			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+	}
 	cloth->backendData = cc;
 	cw->particles += cloth->model.particleCount;
 	return WF_OK;
@@ -63,6 +74,7 @@ static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 	wfFree(cc->pos);
 	wfFree(cc->vel);
 	wfCpuSoaFree(cc->soa);
+	wfCpuJacobiFree(cc->jacobi);
 	free(cc);
 	cloth->backendData = NULL;
 }
@@ -149,6 +161,7 @@ static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wf
 
 static void Substep(wfCpuContext* ctx, wfCloth* c, wfSolverType solver)
 {
+	ctx->jacobi = ((const CpuCloth*)c->backendData)->jacobi;
 	switch (solver) {
 	case WF_SOLVER_XPBD: wfCpuXpbdSubstep(ctx, c); break;
 	case WF_SOLVER_JACOBI: wfCpuJacobiSubstep(ctx, c); break;
@@ -192,7 +205,7 @@ static wfResult StepTogether(wfWorld* world, const wfFrameParams* params, wfCpuC
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfCpuStageTimer timer;
-	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world};
+	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL};
 	if (ctx.timer != NULL) {
 		memset(&timer, 0, sizeof timer);
 		timer.last = wfCpuClock();

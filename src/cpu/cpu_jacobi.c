@@ -3,6 +3,8 @@
 #include "cpu.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 // Two weightings (wfClothDef.jacobiWeights):
 //   degree:    x_i += s / deg(i) * sum_j (|x_j - x_i| - l) / |x_j - x_i| * (x_j - x_i), the third
@@ -44,13 +46,9 @@ void wfCpuJacobiRangeScalar(const wfConstraint* restrict con, const float* restr
 	}
 }
 
-static void SweepRange(const wfCpuContext* ctx, const wfCloth* c, const wfVec4* src, wfVec4* acc, int begin, int end)
+static void SweepRange(const wfCloth* c, const wfVec4* src, wfVec4* acc, int begin, int end)
 {
-	const bool pinFactor = !c->model.jacobiDegree;
-	int k = begin;
-	if (ctx->avx2)
-		k = wfCpuJacobiRangeAvx2(c->model.constraints, c->model.jacobiWeight, src, acc, begin, (end - begin) / 8, pinFactor);
-	wfCpuJacobiRangeScalar(c->model.constraints, c->model.jacobiWeight, src, acc, k, end, pinFactor);
+	wfCpuJacobiRangeScalar(c->model.constraints, c->model.jacobiWeight, src, acc, begin, end, !c->model.jacobiDegree);
 }
 
 static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict src, wfVec4* restrict dst)
@@ -65,14 +63,14 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 	for (int color = 0; color < m->colorCount; ++color) {
 		const int begin = m->colorStart[color], end = m->colorStart[color + 1];
 		if (!ctx->parallel) {
-			SweepRange(ctx, c, src, acc, begin, end);
+			SweepRange(c, src, acc, begin, end);
 			continue;
 		}
 		const int blocks = (end - begin + 63) / 64;
 #pragma omp for schedule(static)
 		for (int blk = 0; blk < blocks; ++blk) {
 			int b0 = begin + 64 * blk, b1 = b0 + 64 < end ? b0 + 64 : end;
-			SweepRange(ctx, c, src, acc, b0, b1);
+			SweepRange(c, src, acc, b0, b1);
 		}
 	}
 	const bool byDegree = m->jacobiDegree;
@@ -85,6 +83,196 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 	}
 }
 
+// The sweeps of a substep in record order: an even number lands the result back in pos; after an
+// odd number it is copied.
+static void ScalarSweeps(const wfCpuContext* ctx, wfCloth* c)
+{
+	const int sweeps = ctx->params->iterations;
+	for (int it = 0; it < sweeps; ++it) {
+		if ((it & 1) == 0)
+			Sweep(ctx, c, c->state.pos, c->state.pos2);
+		else
+			Sweep(ctx, c, c->state.pos2, c->state.pos);
+	}
+	if (sweeps & 1) {
+		const int n = c->model.particleCount;
+#pragma omp for schedule(static)
+		for (int i = 0; i < n; ++i)
+			c->state.pos[i] = c->state.pos2[i];
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sweep as a per-particle gather in structure-of-arrays order (wfCpuJacobi), written once over
+// the wide float (cpu_jacobi_stages.h) and compiled at 16 lanes (AVX-512), 8 (AVX2), 4 (wasm
+// SIMD128) and 1. A colour-ordered scatter (above) adds each constraint into both its ends; the
+// gather has every particle read its own constraints, ascending, so a particle's corrections add
+// up in the scatter's order and the bits are the scalar solver's. The degree varies (a grid's
+// border, a mesh), so every particle's list is padded to the most any particle has, the padding
+// naming the particle itself: a zero length, which the sweep skips as the scalar loop does. Why
+// not the scatter in SIMD: it gathers and scatters 16-byte records for both ends of every
+// constraint; the gather keeps a particle's sums in registers and writes each particle once.
+struct wfCpuJacobi {
+	int lanes;                 // particles per block: 16, 8, 4 or 1
+	int particles;             // the model's
+	int count;                 // particles padded to a multiple of 16 with pinned ones at the origin
+	int slots;                 // the padded degree: the most constraints of a particle
+	int32_t* other;            // (slots x count) slot e of particle i at e count + i: the other end of
+							   //   i's e-th constraint (ascending), or i itself past its degree
+	float* rest;               // (slots x count) that constraint's rest length (padding: 0)
+	float* weight;             // (slots x count) its Jacobi weight c_ij (padding: 0)
+	float* degree;             // (count) deg(i)
+	float *x[2], *y[2], *z[2]; // (count) the two position buffers the sweeps ping-pong between
+	float* w;                  // (count) inverse masses
+};
+
+#if (defined(__x86_64__) && defined(__GNUC__)) || defined(__wasm_simd128__)
+#define WF_JACOBI_WIDE 1
+#define WF_WIDTH 1
+#include "cpu_jacobi_stages.h"
+#undef WF_WIDTH
+#if defined(__x86_64__)
+#define WF_WIDTH 8
+#include "cpu_jacobi_stages.h"
+#undef WF_WIDTH
+#define WF_WIDTH 16
+#include "cpu_jacobi_stages.h"
+#undef WF_WIDTH
+#else
+#define WF_WIDTH 4
+#include "cpu_jacobi_stages.h"
+#undef WF_WIDTH
+#endif
+#endif
+
+bool wfCpuJacobiSupported(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	return wfCpuHasAvx2();
+#elif defined(__wasm_simd128__)
+	return true; // a wasm module with SIMD128 instructions runs only where they are
+#else
+	return false;
+#endif
+}
+
+void wfCpuJacobiFree(wfCpuJacobi* g)
+{
+	if (g == NULL)
+		return;
+	wfFree(g->other);
+	wfFree(g->rest);
+	wfFree(g->weight);
+	wfFree(g->degree);
+	for (int b = 0; b < 2; ++b) {
+		wfFree(g->x[b]);
+		wfFree(g->y[b]);
+		wfFree(g->z[b]);
+	}
+	wfFree(g->w);
+	free(g);
+}
+
+wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* m, int lanes)
+{
+	wfCpuJacobi* g = (wfCpuJacobi*)calloc(1, sizeof *g);
+	if (g == NULL)
+		return NULL;
+	const int n = m->particleCount;
+	int slots = 0;
+	for (int i = 0; i < n; ++i)
+		slots = m->adjStart[i + 1] - m->adjStart[i] > slots ? m->adjStart[i + 1] - m->adjStart[i] : slots;
+	g->lanes = lanes;
+	g->particles = n;
+	g->count = (n + 15) & ~15;
+	g->slots = slots;
+	const size_t cells = (size_t)slots * (size_t)g->count, bytes = (size_t)g->count * sizeof(float);
+	g->other = (int32_t*)wfAlloc(cells * sizeof(int32_t));
+	g->rest = (float*)wfAlloc(cells * sizeof(float));
+	g->weight = (float*)wfAlloc(cells * sizeof(float));
+	g->degree = (float*)wfAlloc(bytes);
+	g->w = (float*)wfAlloc(bytes);
+	bool ok = g->other != NULL && g->rest != NULL && g->weight != NULL && g->degree != NULL && g->w != NULL;
+	for (int b = 0; b < 2; ++b) {
+		g->x[b] = (float*)wfAlloc(bytes);
+		g->y[b] = (float*)wfAlloc(bytes);
+		g->z[b] = (float*)wfAlloc(bytes);
+		ok = ok && g->x[b] != NULL && g->y[b] != NULL && g->z[b] != NULL;
+	}
+	if (!ok) {
+		wfCpuJacobiFree(g);
+		return NULL;
+	}
+	// The padded adjacency (the padding, and the padding particles, are zero but for `other`).
+	for (int i = 0; i < g->count; ++i) {
+		const int first = i < n ? m->adjStart[i] : 0, deg = i < n ? m->adjStart[i + 1] - first : 0;
+		g->degree[i] = (float)deg;
+		for (int e = 0; e < slots; ++e) {
+			const size_t at = (size_t)e * (size_t)g->count + (size_t)i;
+			g->other[at] = i;
+			if (e < deg) {
+				const uint32_t k = m->adjConstraint[first + e];
+				g->other[at] = (int32_t)m->adjOther[first + e];
+				g->rest[at] = m->constraints[k].rest;
+				g->weight[at] = m->jacobiWeight[k];
+			}
+		}
+	}
+	return g;
+}
+
+#ifdef WF_JACOBI_WIDE
+// Particles [i0, i1) of the sweep from buffer `from`, at the width the cloth was built for.
+static void WideSweepRange(const wfCpuJacobi* g, int from, int i0, int i1, float s, bool pinFactor, bool byDegree)
+{
+#if defined(__x86_64__)
+	if (g->lanes == 16)
+		JacobiSweep16(g, from, i0, i1, s, pinFactor, byDegree);
+	else if (g->lanes == 8)
+		JacobiSweep8(g, from, i0, i1, s, pinFactor, byDegree);
+	else
+		JacobiSweep1(g, from, i0, i1, s, pinFactor, byDegree);
+#else
+	if (g->lanes == 4)
+		JacobiSweep4(g, from, i0, i1, s, pinFactor, byDegree);
+	else
+		JacobiSweep1(g, from, i0, i1, s, pinFactor, byDegree);
+#endif
+}
+
+// The sweeps of a substep on the structure-of-arrays copy: positions in, the sweeps, positions out
+// (inverse masses do not change in a sweep). Inside the substep's parallel region.
+static void WideSweeps(const wfCpuContext* ctx, wfCloth* c, const wfCpuJacobi* g)
+{
+	const int n = g->particles, sweeps = ctx->params->iterations;
+	wfVec4* restrict pos = c->state.pos;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		g->x[0][i] = pos[i].x;
+		g->y[0][i] = pos[i].y;
+		g->z[0][i] = pos[i].z;
+		g->w[i] = pos[i].w;
+	}
+	const float s = c->material.relaxation;
+	const bool pinFactor = !c->model.jacobiDegree, byDegree = c->model.jacobiDegree;
+	const int blocks = g->count / 64 + (g->count % 64 != 0); // 64 particles a work item
+	for (int it = 0; it < sweeps; ++it) {
+#pragma omp for schedule(static)
+		for (int b = 0; b < blocks; ++b) {
+			const int i0 = 64 * b, i1 = i0 + 64 < g->count ? i0 + 64 : g->count;
+			WideSweepRange(g, it & 1, i0, i1, s, pinFactor, byDegree);
+		}
+	}
+	const int last = sweeps & 1;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		pos[i].x = g->x[last][i];
+		pos[i].y = g->y[last][i];
+		pos[i].z = g->z[last][i];
+	}
+}
+#endif
+
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 {
 #pragma omp parallel num_threads(ctx->threads) if (ctx->parallel)
@@ -93,20 +281,13 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 #pragma omp single
 		wfCpuPlaceGrab(c);
 		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
-		// An even number of sweeps lands the result back in pos; after an odd number it is copied.
-		const int sweeps = ctx->params->iterations;
-		for (int it = 0; it < sweeps; ++it) {
-			if ((it & 1) == 0)
-				Sweep(ctx, c, c->state.pos, c->state.pos2);
-			else
-				Sweep(ctx, c, c->state.pos2, c->state.pos);
-		}
-		if (sweeps & 1) {
-			const int n = c->model.particleCount;
-#pragma omp for schedule(static)
-			for (int i = 0; i < n; ++i)
-				c->state.pos[i] = c->state.pos2[i];
-		}
+		const wfCpuJacobi* g = ctx->jacobi;
+#ifdef WF_JACOBI_WIDE
+		if (g != NULL)
+			WideSweeps(ctx, c, g);
+#endif
+		if (g == NULL)
+			ScalarSweeps(ctx, c);
 		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
 		if (wfMeshesBeforeSelf(ctx->world)) // the continuous passes see the bodies' pushes

@@ -89,45 +89,6 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 	return k;
 }
 
-// Jacobi corrections of constraints [begin, begin + 8 * blocks) added into acc; the same
-// operations as wfCpuJacobiRangeScalar. Lanes the scalar loop skips keep acc unchanged.
-WF_TARGET_AVX2 int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
-	bool pinFactor)
-{
-	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), two = _mm256_set1_ps(2.0f);
-	const __m256 one = _mm256_set1_ps(1.0f);
-	const __m256 sign = _mm256_set1_ps(-0.0f);
-	int k = begin;
-	for (int blk = 0; blk < blocks; ++blk, k += 8) {
-		float *pa[8], *pb[8], *ca[8], *cb[8];
-		__m256 rest;
-		__m256i family;
-		LoadEnds(con, k, (wfVec4*)(uintptr_t)src, pa, pb, &rest, &family);
-		for (int l = 0; l < 8; ++l) {
-			ca[l] = (float*)(void*)(acc + ((const wfVec4*)(const void*)pa[l] - src));
-			cb[l] = (float*)(void*)(acc + ((const wfVec4*)(const void*)pb[l] - src));
-		}
-		__m256 ax, ay, az, aw, bx, by, bz, bw;
-		Load8((const float* const*)pa, &ax, &ay, &az, &aw);
-		Load8((const float* const*)pb, &bx, &by, &bz, &bw);
-		__m256 wk = _mm256_loadu_ps(weight + k);
-		__m256 dx = _mm256_sub_ps(bx, ax), dy = _mm256_sub_ps(by, ay), dz = _mm256_sub_ps(bz, az);
-		__m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-		__m256 len = _mm256_sqrt_ps(len2);
-		__m256 valid = _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ);
-		__m256 e = _mm256_sub_ps(len, rest);
-		__m256 fa = pinFactor ? _mm256_div_ps(_mm256_mul_ps(two, aw), _mm256_add_ps(aw, bw)) : one;
-		__m256 fb = pinFactor ? _mm256_div_ps(_mm256_mul_ps(two, bw), _mm256_add_ps(bw, aw)) : one;
-		__m256 ga = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, fa), e), len);
-		__m256 gb = _mm256_div_ps(_mm256_mul_ps(_mm256_mul_ps(wk, fb), e), len);
-		__m256 va = _mm256_and_ps(valid, _mm256_cmp_ps(aw, zero, _CMP_NEQ_UQ));
-		__m256 vb = _mm256_and_ps(valid, _mm256_cmp_ps(bw, zero, _CMP_NEQ_UQ));
-		AddScaled8(ca, ga, dx, dy, dz, va);
-		AddScaled8(cb, gb, _mm256_xor_ps(dx, sign), _mm256_xor_ps(dy, sign), _mm256_xor_ps(dz, sign), vb);
-	}
-	return k;
-}
-
 // Spring forces of constraints [begin, begin + 8 * blocks) added into force; the same operations
 // as wfCpuSpringsRangeScalar. Lanes the scalar loop skips keep force unchanged.
 WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
@@ -276,18 +237,6 @@ int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int be
 	(void)vel;
 	(void)end;
 	(void)factor;
-	return begin;
-}
-
-int wfCpuJacobiRangeAvx2(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int blocks,
-	bool pinFactor)
-{
-	(void)con;
-	(void)weight;
-	(void)src;
-	(void)acc;
-	(void)blocks;
-	(void)pinFactor;
 	return begin;
 }
 

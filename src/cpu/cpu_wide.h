@@ -30,6 +30,7 @@
 #define wfLoadW WF_W(wfLoad)
 #define wfLoadAlignedW WF_W(wfLoadAligned)
 #define wfLoadLiveW WF_W(wfLoadLive)
+#define wfGatherW WF_W(wfGather)
 #define wfStoreW WF_W(wfStore)
 #define wfStoreAlignedW WF_W(wfStoreAligned)
 #define wfStoreWhereW WF_W(wfStoreWhere)
@@ -59,6 +60,7 @@
 //   wfSetW(f), wfZeroW()                    every lane f, every lane +0
 //   wfLoadW(p), wfStoreW(p, v)              unaligned; wfLoadAlignedW, wfStoreAlignedW at a multiple of the width
 //   wfLoadLiveW(p, live)                    the lanes of `live`; the others read as 0 or as what p holds there
+//   wfGatherW(p, idx)                       lane l reads p[idx[l]] (idx: WF_WIDTH int32_t)
 //   wfStoreWhereW(p, m, v, old)             v into the lanes of m, the others unchanged; `old` must be what p
 //                                           holds (8 and 4 lanes store every lane, blending v with old)
 //   wfAddW, wfSubW, wfMulW, wfDivW, wfSqrtW, wfNegW (the sign flipped, as -x)
@@ -84,6 +86,10 @@ WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfZero16(void) { return _mm512_setzer
 WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfLoad16(const float* p) { return _mm512_loadu_ps(p); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfLoadAligned16(const float* p) { return _mm512_load_ps(p); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfLoadLive16(const float* p, wfMask16 live) { return _mm512_maskz_loadu_ps(live, p); }
+WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfGather16(const float* p, const int32_t* idx)
+{
+	return _mm512_i32gather_ps(_mm512_loadu_si512((const void*)idx), p, 4);
+}
 WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfStore16(float* p, wfFloat16 v) { _mm512_storeu_ps(p, v); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfStoreAligned16(float* p, wfFloat16 v) { _mm512_store_ps(p, v); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfStoreWhere16(float* p, wfMask16 m, wfFloat16 v, wfFloat16 old)
@@ -132,6 +138,10 @@ WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfLoadLive8(const float* p, wfMask8 liv
 {
 	(void)live;
 	return _mm256_loadu_ps(p);
+}
+WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfGather8(const float* p, const int32_t* idx)
+{
+	return _mm256_i32gather_ps(p, _mm256_loadu_si256((const __m256i*)idx), 4);
 }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE void wfStore8(float* p, wfFloat8 v) { _mm256_storeu_ps(p, v); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE void wfStoreAligned8(float* p, wfFloat8 v) { _mm256_store_ps(p, v); }
@@ -185,6 +195,11 @@ WF_WIDE_INLINE wfFloat4 wfLoadLive4(const float* p, wfMask4 live)
 	(void)live;
 	return wasm_v128_load(p);
 }
+// SIMD128 has no gather: four scalar loads.
+WF_WIDE_INLINE wfFloat4 wfGather4(const float* p, const int32_t* idx)
+{
+	return wasm_f32x4_make(p[idx[0]], p[idx[1]], p[idx[2]], p[idx[3]]);
+}
 WF_WIDE_INLINE void wfStore4(float* p, wfFloat4 v) { wasm_v128_store(p, v); }
 WF_WIDE_INLINE void wfStoreAligned4(float* p, wfFloat4 v) { wasm_v128_store(p, v); }
 WF_WIDE_INLINE void wfStoreWhere4(float* p, wfMask4 m, wfFloat4 v, wfFloat4 old) { wasm_v128_store(p, wasm_v128_bitselect(v, old, m)); }
@@ -226,6 +241,7 @@ WF_WIDE_INLINE wfFloat1 wfZero1(void) { return 0.0f; }
 WF_WIDE_INLINE wfFloat1 wfLoad1(const float* p) { return *p; }
 WF_WIDE_INLINE wfFloat1 wfLoadAligned1(const float* p) { return *p; }
 WF_WIDE_INLINE wfFloat1 wfLoadLive1(const float* p, wfMask1 live) { return live ? *p : 0.0f; }
+WF_WIDE_INLINE wfFloat1 wfGather1(const float* p, const int32_t* idx) { return p[*idx]; }
 WF_WIDE_INLINE void wfStore1(float* p, wfFloat1 v) { *p = v; }
 WF_WIDE_INLINE void wfStoreAligned1(float* p, wfFloat1 v) { *p = v; }
 WF_WIDE_INLINE void wfStoreWhere1(float* p, wfMask1 m, wfFloat1 v, wfFloat1 old)
