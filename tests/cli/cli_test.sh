@@ -380,6 +380,24 @@ test_intersections() {
 	grep -q '^  intersect   0 self, 0 between cloths, 0 with colliders' "$tmp/stdout" || fail "bench: $(cat "$tmp/stdout")"
 }
 
+# scenes/drop: the generator writes the committed scene and meshes byte for byte, and a small
+# drop it makes (3 layers of 12 x 12 over the cylinder) loads and runs with the intersection count.
+test_drop_scene() {
+	command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
+	local scenes="$here/../../scenes/drop"
+	mkdir -p "$tmp/full" "$tmp/small"
+	python3 "$scenes/make_drop.py" "$tmp/full" || fail "make_drop.py failed"
+	for f in drop.json sheet-70.obj cylinder.obj; do
+		cmp -s "$tmp/full/$f" "$scenes/$f" || fail "scenes/drop/$f differs from what make_drop.py writes"
+	done
+	python3 "$scenes/make_drop.py" "$tmp/small" --layers 3 --grid 12 --frames 4 || fail "make_drop.py (small) failed"
+	run run --scene "$tmp/small/drop.json" --backend cpu --intersections --stats "$tmp/s.csv"
+	expect_code 0
+	grep -q "(3 cloths)" "$tmp/stdout" || fail "summary: $(cat "$tmp/stdout")"
+	[ "$(($(wc -l <"$tmp/s.csv") - 1))" -eq 12 ] || fail "the CSV has $(($(wc -l <"$tmp/s.csv") - 1)) rows, expected 4 frames x 3 cloths"
+	awk -F, 'NR > 1 && $2 == 0 && $14 + $15 + $16 != 0 { exit 1 }' "$tmp/s.csv" || fail "crossings while the layers fall apart: $(cat "$tmp/s.csv")"
+}
+
 # Frames of an earlier run in the --obj folder: refused (nothing touched) unless --overwrite, which
 # removes them, and only them, first.
 test_old_frames() {
