@@ -77,7 +77,16 @@ struct wfCpuSprings {
 #endif
 #endif
 
-bool wfCpuSpringsSupported(void) { return wfCpuJacobiSupported(); } // the same instruction sets
+// x86-64 with AVX2. The wasm module compiles the 4-lane gather but keeps the scalar scatter for
+// now: its compute-cloth frame under Node measured slower with the gather (docs/PERFORMANCE.md).
+bool wfCpuSpringsSupported(void)
+{
+#if defined(__wasm_simd128__)
+	return false;
+#else
+	return wfCpuJacobiSupported();
+#endif
+}
 
 void wfCpuSpringsFree(wfCpuSprings* g)
 {
