@@ -237,8 +237,8 @@ typedef struct wfCpuAdjacency {
 	int count;      // particles padded to a multiple of 16 (the padding particles: pinned, at the origin)
 	int slots;      // the padded degree: the most constraints of a particle
 	int32_t* other; // (slots x count) slot e of particle i at e count + i: the other end of i's e-th
-					//   constraint (ascending), or i itself past its degree
-	float* rest;    // (slots x count) that constraint's rest length (padding: 0)
+		//   constraint (ascending), or i itself past its degree
+	float* rest; // (slots x count) that constraint's rest length (padding: 0)
 } wfCpuAdjacency;
 bool wfCpuAdjacencyInit(wfCpuAdjacency* adj, const wfClothModel* model); // false: out of memory (free it still)
 void wfCpuAdjacencyFree(wfCpuAdjacency* adj);
