@@ -233,12 +233,13 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 // any particle has with slots naming the particle itself (a zero length, which the gathers skip as
 // the scalar loops skip a constraint of zero length).
 typedef struct wfCpuAdjacency {
+	// Slot e of particle i is at e count + i: the other end of i's e-th constraint (ascending) in
+	// `other`, or i itself past its degree; that constraint's rest length in `rest` (padding: 0).
 	int particles;  // the model's
 	int count;      // particles padded to a multiple of 16 (the padding particles: pinned, at the origin)
 	int slots;      // the padded degree: the most constraints of a particle
-	int32_t* other; // (slots x count) slot e of particle i at e count + i: the other end of i's e-th
-		//   constraint (ascending), or i itself past its degree
-	float* rest; // (slots x count) that constraint's rest length (padding: 0)
+	int32_t* other; // (slots x count)
+	float* rest;    // (slots x count)
 } wfCpuAdjacency;
 bool wfCpuAdjacencyInit(wfCpuAdjacency* adj, const wfClothModel* model); // false: out of memory (free it still)
 void wfCpuAdjacencyFree(wfCpuAdjacency* adj);
