@@ -145,7 +145,16 @@ static inline wfVec3 ExternalForce(const wfCpuContext* ctx, const wfCloth* c, in
 
 // The end of a particle's step, from its new velocity v and position x (w: its inverse mass):
 // pinned and grabbed particles stay put, the others take the step and then the collisions.
-static inline void FinishParticle(const wfCloth* c, const wfCpuColliders* colliders, int i, wfVec4 x, wfVec4 v)
+// Always inlined: with two callers (the gather's and the scatter's step) clang 14 for wasm32 kept
+// it a function, called per particle with x and v passed through the shadow stack in linear
+// memory, and that cost the wasm compute-cloth frame about half again (docs/PERFORMANCE.md). GCC
+// inlines it natively either way.
+#if defined(__GNUC__)
+#define WF_FINISH_INLINE static inline __attribute__((always_inline))
+#else
+#define WF_FINISH_INLINE static inline
+#endif
+WF_FINISH_INLINE void FinishParticle(const wfCloth* c, const wfCpuColliders* colliders, int i, wfVec4 x, wfVec4 v)
 {
 	wfVec4* restrict x1 = c->state.pos2;
 	wfVec4* restrict v1 = c->state.vel2;
