@@ -746,6 +746,101 @@ WF_TEST(jacobi_widths_hash_scalar)
 	return 0;
 }
 
+// The springs' forces as a per-particle gather fused with the Euler step (cpu_springs.c,
+// cpu_springs_stages.h) at 16, 8 and 1 lanes beside the scalar scatter: the whole-state hash equal
+// after every frame, for the compute-cloth preset as it is and for springs grids with pins, a grab,
+// the sphere and the floor, the wave wind (an acceleration per column), the air's drag and lift,
+// and a cloth large enough for a thread team.
+WF_TEST(springs_widths_hash_scalar)
+{
+	if (wfTestBackend() != WF_BACKEND_CPU || !wfCpuSpringsSupported())
+		return 0;
+	const struct {
+		int cols, rows, threads, frames;
+		wfPinMode pins;
+		bool grab, floor, wave, aero;
+	} cases[] = {
+		{0, 0, 1, 60, WF_PIN_NONE, false, false, false, false}, // the preset as it is
+		{37, 29, 1, 40, WF_PIN_TOP_ROW, true, true, true, false}, {45, 31, 1, 40, WF_PIN_CORNERS, true, true, false, true},
+		{29, 23, 1, 40, WF_PIN_TOP_CORNERS, false, false, true, true},
+		{100, 90, 2, 8, WF_PIN_TOP_CORNERS, true, true, true, true}, // 9000 particles: a team of 2
+	};
+	const int widths[3] = {16, 8, 1};
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+		// World 0 steps the scalar scatter (wfWorldDef.simd off), worlds 1 to 3 the gather at each width.
+		wfWorld* w[4] = {NULL, NULL, NULL, NULL};
+		int cols = 0, rows = 0;
+		for (int pass = 0; pass < 4; ++pass) {
+			if (pass > 0 && widths[pass - 1] > wfCpuSoaWidest())
+				continue;
+			wfWorldDef wd;
+			wfClothDef cd;
+			wfPresetGet("compute-cloth", &wd, &cd);
+			wd.threads = cases[t].threads;
+			wd.simd = pass > 0;
+			if (cases[t].floor) {
+				wd.sphere.center = (wfVec3){0.5f, -0.4f, 0.8f};
+				wd.floor.enabled = true;
+				wd.floor.height = -0.6f;
+			}
+			if (cases[t].wave) {
+				wd.wind.mode = WF_WIND_WAVE;
+				wd.wind.strength = 0.05f;
+				wd.wind.frequency = 1.5f;
+				wd.wind.phasePerColumn = 0.3f;
+				wd.wind.direction = (wfVec3){0.3f, 0.1f, 1.0f};
+			}
+			if (cases[t].aero) {
+				wd.aero.drag = 1.0f;
+				wd.aero.lift = 0.5f;
+				wd.aero.airVelocity = (wfVec3){1.5f, 0.0f, -0.8f};
+			}
+			if (cases[t].cols > 0) {
+				cd.cols = cases[t].cols;
+				cd.rows = cases[t].rows;
+			}
+			cd.pinMode = cases[t].pins;
+			cols = cd.cols;
+			rows = cd.rows;
+			w[pass] = wfTestMakeWorld(wd);
+			ENSURE(w[pass] != NULL);
+			if (pass > 0)
+				w[pass]->soaLanes = widths[pass - 1]; // read when the cloth is added
+			const wfClothId id = MakeCloth(w[pass], &cd);
+			ENSURE(!wfClothId_IsNull(id));
+			if (cases[t].grab)
+				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, 2.2f, 0.6f}) == WF_OK);
+		}
+		uint64_t hash[4] = {0, 0, 0, 0};
+		for (int f = 0; f < cases[t].frames; ++f) {
+			for (int pass = 0; pass < 4; ++pass) {
+				if (w[pass] == NULL)
+					continue;
+				ENSURE(wfWorld_Step(w[pass]) == WF_OK);
+				ENSURE(wfWorld_GetStateHash(w[pass], &hash[pass]) == WF_OK);
+				ENSURE(hash[pass] == hash[0]);
+			}
+		}
+		// Every frame kept (none discarded and restored, which would make equal hashes cheap).
+		const wfWarnings warn = wfWorld_GetWarnings(w[0]);
+		ENSURE(warn.nonFinite == 0 && warn.unstable == 0);
+		fprintf(stderr, "  %dx%d, %d thread(s), %d frames: scalar %016llx", cols, rows, cases[t].threads, cases[t].frames,
+			(unsigned long long)hash[0]);
+		for (int pass = 1; pass < 4; ++pass) {
+			if (w[pass] != NULL)
+				fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
+			else
+				fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
+		}
+		fprintf(stderr, "\n");
+		for (int pass = 0; pass < 4; ++pass) {
+			if (w[pass] != NULL)
+				wfDestroyWorld(w[pass]);
+		}
+	}
+	return 0;
+}
+
 // The threaded frame's bands in proportion to the threads' measured speeds, at least two rows each.
 WF_TEST(soa_bands_cut_by_speed)
 {

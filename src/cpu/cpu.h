@@ -24,16 +24,18 @@ typedef struct wfCpuStageTimer {
 } wfCpuStageTimer;
 
 typedef struct wfCpuJacobi wfCpuJacobi;
+typedef struct wfCpuSprings wfCpuSprings;
 
 typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;
 	int threads;
-	bool avx2;                 // use the AVX2 kernels (chosen once per world at run time)
-	bool parallel;             // this cloth is large enough for a thread team
-	wfCpuStageTimer* timer;    // NULL: stage timing off
-	const wfWorld* world;      // the colliders of the frame
-	const wfCpuJacobi* jacobi; // the cloth's structure-of-arrays Jacobi sweep (cpu_jacobi.c), or NULL: record order
+	bool avx2;                   // use the AVX2 kernels (chosen once per world at run time)
+	bool parallel;               // this cloth is large enough for a thread team
+	wfCpuStageTimer* timer;      // NULL: stage timing off
+	const wfWorld* world;        // the colliders of the frame
+	const wfCpuJacobi* jacobi;   // the cloth's structure-of-arrays Jacobi sweep (cpu_jacobi.c), or NULL: record order
+	const wfCpuSprings* springs; // the cloth's per-particle spring gather (cpu_springs.c), or NULL: the scalar scatter
 } wfCpuContext;
 
 // The motion tests of one particle (wfMotionSums; as wfMotion8Add in cpu_avx2.h, lane by lane).
@@ -63,8 +65,6 @@ bool wfCpuCheckPass(const wfCloth* cloth, const wfVec4* pos0, const wfVec4* vel0
 bool wfCpuHasAvx2(void);
 void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const wfVec4* src, wfVec4* acc, int begin, int end,
 	bool pinFactor);
-int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks, float k,
-	float damping);
 void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int end, float k,
 	float damping);
 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
@@ -227,6 +227,23 @@ wfCpuSoaTeam wfCpuSoaGetTeam(const wfCpuSoa* soa);
 
 void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* cloth);
+
+// The padded adjacency of the per-particle gathers (Jacobi, springs; cpu_jacobi.c builds it): every
+// particle's constraints in ascending constraint order, slot-major, each list padded to the most
+// any particle has with slots naming the particle itself (a zero length, which the gathers skip as
+// the scalar loops skip a constraint of zero length).
+typedef struct wfCpuAdjacency {
+	// Slot e of particle i is at e count + i: the other end of i's e-th constraint (ascending) in
+	// `other`, or i itself past its degree; that constraint's rest length in `rest` (padding: 0).
+	int particles;  // the model's
+	int count;      // particles padded to a multiple of 16 (the padding particles: pinned, at the origin)
+	int slots;      // the padded degree: the most constraints of a particle
+	int32_t* other; // (slots x count)
+	float* rest;    // (slots x count)
+} wfCpuAdjacency;
+bool wfCpuAdjacencyInit(wfCpuAdjacency* adj, const wfClothModel* model); // false: out of memory (free it still)
+void wfCpuAdjacencyFree(wfCpuAdjacency* adj);
+
 // The Jacobi sweep as a per-particle gather over a padded adjacency, particles as x, y, z, w arrays
 // (cpu_jacobi.c): the same bits as the record-order sweep at every width. Built per cloth at
 // creation; `lanes` 16 (AVX-512), 8 (AVX2), 4 (wasm SIMD128) or 1 (the scalar width, for tests).
@@ -234,5 +251,10 @@ bool wfCpuJacobiSupported(void);                                      // AVX2 pr
 wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* model, int lanes); // NULL: out of memory
 void wfCpuJacobiFree(wfCpuJacobi* jacobi);
 void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* cloth);
+// The springs' forces as a per-particle gather fused with the Euler step (cpu_springs.c), over the
+// same padded adjacency and at the same widths as the Jacobi's: the scalar scatter's bits.
+bool wfCpuSpringsSupported(void);                                       // AVX2 present (wasm: no, see cpu_springs.c)
+wfCpuSprings* wfCpuSpringsCreate(const wfClothModel* model, int lanes); // NULL: out of memory
+void wfCpuSpringsFree(wfCpuSprings* springs);
 
 #endif

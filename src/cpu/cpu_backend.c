@@ -13,8 +13,9 @@
 typedef struct CpuCloth {
 	wfVec4* pos;
 	wfVec4* vel;
-	wfCpuSoa* soa;       // the structure-of-arrays XPBD path (grids, AVX2), or NULL
-	wfCpuJacobi* jacobi; // the structure-of-arrays Jacobi sweep (AVX2 or SIMD128, Jacobi worlds), or NULL
+	wfCpuSoa* soa;         // the structure-of-arrays XPBD path (grids, AVX2), or NULL
+	wfCpuJacobi* jacobi;   // the structure-of-arrays Jacobi sweep (AVX2 or SIMD128, Jacobi worlds), or NULL
+	wfCpuSprings* springs; // the springs' per-particle gather (AVX2 or SIMD128, springs worlds), or NULL
 } CpuCloth;
 
 // The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths).
@@ -52,15 +53,20 @@ static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
 			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 		}
 	}
-	if (world->def.simd && world->def.step.solver == WF_SOLVER_JACOBI && wfCpuJacobiSupported()) {
+	// The per-particle gathers of the Jacobi sweep and of the springs (x86-64: AVX2; wasm: SIMD128).
+	const wfSolverType solver = world->def.step.solver;
+	const bool gather = world->def.simd &&
+		(solver == WF_SOLVER_JACOBI ? wfCpuJacobiSupported() : solver == WF_SOLVER_SPRINGS && wfCpuSpringsSupported());
+	if (gather && solver == WF_SOLVER_JACOBI)
 		cc->jacobi = wfCpuJacobiCreate(&cloth->model, world->soaLanes);
-		if (cc->jacobi == NULL) {
-			wfCpuSoaFree(cc->soa);
-			wfFree(cc->pos);
-			wfFree(cc->vel);
-			free(cc);
-			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
-		}
+	if (gather && solver == WF_SOLVER_SPRINGS)
+		cc->springs = wfCpuSpringsCreate(&cloth->model, world->soaLanes);
+	if (gather && cc->jacobi == NULL && cc->springs == NULL) {
+		wfCpuSoaFree(cc->soa);
+		wfFree(cc->pos);
+		wfFree(cc->vel);
+		free(cc);
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory");
 	}
 	cloth->backendData = cc;
 	cw->particles += cloth->model.particleCount;
@@ -75,6 +81,7 @@ static void RemoveCloth(wfWorld* world, wfCloth* cloth)
 	wfFree(cc->vel);
 	wfCpuSoaFree(cc->soa);
 	wfCpuJacobiFree(cc->jacobi);
+	wfCpuSpringsFree(cc->springs);
 	free(cc);
 	cloth->backendData = NULL;
 }
@@ -162,6 +169,7 @@ static void SoaFrame(wfWorld* world, wfCloth* c, const wfFrameParams* params, wf
 static void Substep(wfCpuContext* ctx, wfCloth* c, wfSolverType solver)
 {
 	ctx->jacobi = ((const CpuCloth*)c->backendData)->jacobi;
+	ctx->springs = ((const CpuCloth*)c->backendData)->springs;
 	switch (solver) {
 	case WF_SOLVER_XPBD: wfCpuXpbdSubstep(ctx, c); break;
 	case WF_SOLVER_JACOBI: wfCpuJacobiSubstep(ctx, c); break;
@@ -205,7 +213,7 @@ static wfResult StepTogether(wfWorld* world, const wfFrameParams* params, wfCpuC
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfCpuStageTimer timer;
-	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL};
+	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL, NULL};
 	if (ctx.timer != NULL) {
 		memset(&timer, 0, sizeof timer);
 		timer.last = wfCpuClock();

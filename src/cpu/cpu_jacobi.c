@@ -114,13 +114,8 @@ static void ScalarSweeps(const wfCpuContext* ctx, wfCloth* c)
 // constraint; the gather keeps a particle's sums in registers and writes each particle once.
 struct wfCpuJacobi {
 	int lanes;                 // particles per block: 16, 8, 4 or 1
-	int particles;             // the model's
-	int count;                 // particles padded to a multiple of 16 with pinned ones at the origin
-	int slots;                 // the padded degree: the most constraints of a particle
-	int32_t* other;            // (slots x count) slot e of particle i at e count + i: the other end of
-							   //   i's e-th constraint (ascending), or i itself past its degree
-	float* rest;               // (slots x count) that constraint's rest length (padding: 0)
-	float* weight;             // (slots x count) its Jacobi weight c_ij (padding: 0)
+	wfCpuAdjacency adj;        // the padded adjacency: each slot's other end and rest length
+	float* weight;             // (slots x count) each slot's Jacobi weight c_ij (padding: 0)
 	float* degree;             // (count) deg(i)
 	float *x[2], *y[2], *z[2]; // (count) the two position buffers the sweeps ping-pong between
 	float* w;                  // (count) inverse masses
@@ -156,12 +151,45 @@ bool wfCpuJacobiSupported(void)
 #endif
 }
 
+void wfCpuAdjacencyFree(wfCpuAdjacency* adj)
+{
+	wfFree(adj->other);
+	wfFree(adj->rest);
+	adj->other = NULL;
+	adj->rest = NULL;
+}
+
+bool wfCpuAdjacencyInit(wfCpuAdjacency* adj, const wfClothModel* m)
+{
+	const int n = m->particleCount;
+	int slots = 0;
+	for (int i = 0; i < n; ++i)
+		slots = m->adjStart[i + 1] - m->adjStart[i] > slots ? m->adjStart[i + 1] - m->adjStart[i] : slots;
+	adj->particles = n;
+	adj->count = (n + 15) & ~15;
+	adj->slots = slots;
+	const size_t cells = (size_t)slots * (size_t)adj->count;
+	adj->other = (int32_t*)wfAlloc(cells * sizeof(int32_t));
+	adj->rest = (float*)wfAlloc(cells * sizeof(float));
+	if (adj->other == NULL || adj->rest == NULL)
+		return false;
+	// The padding, and the padding particles, are zero but for `other`.
+	for (int i = 0; i < adj->count; ++i) {
+		const int first = i < n ? m->adjStart[i] : 0, deg = i < n ? m->adjStart[i + 1] - first : 0;
+		for (int e = 0; e < slots; ++e) {
+			const size_t at = (size_t)e * (size_t)adj->count + (size_t)i;
+			adj->other[at] = e < deg ? (int32_t)m->adjOther[first + e] : i;
+			adj->rest[at] = e < deg ? m->constraints[m->adjConstraint[first + e]].rest : 0.0f;
+		}
+	}
+	return true;
+}
+
 void wfCpuJacobiFree(wfCpuJacobi* g)
 {
 	if (g == NULL)
 		return;
-	wfFree(g->other);
-	wfFree(g->rest);
+	wfCpuAdjacencyFree(&g->adj);
 	wfFree(g->weight);
 	wfFree(g->degree);
 	for (int b = 0; b < 2; ++b) {
@@ -178,21 +206,14 @@ wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* m, int lanes)
 	wfCpuJacobi* g = (wfCpuJacobi*)calloc(1, sizeof *g);
 	if (g == NULL)
 		return NULL;
-	const int n = m->particleCount;
-	int slots = 0;
-	for (int i = 0; i < n; ++i)
-		slots = m->adjStart[i + 1] - m->adjStart[i] > slots ? m->adjStart[i + 1] - m->adjStart[i] : slots;
 	g->lanes = lanes;
-	g->particles = n;
-	g->count = (n + 15) & ~15;
-	g->slots = slots;
-	const size_t cells = (size_t)slots * (size_t)g->count, bytes = (size_t)g->count * sizeof(float);
-	g->other = (int32_t*)wfAlloc(cells * sizeof(int32_t));
-	g->rest = (float*)wfAlloc(cells * sizeof(float));
-	g->weight = (float*)wfAlloc(cells * sizeof(float));
+	bool ok = wfCpuAdjacencyInit(&g->adj, m);
+	const int n = m->particleCount, count = g->adj.count, slots = g->adj.slots;
+	const size_t bytes = (size_t)count * sizeof(float);
+	g->weight = (float*)wfAlloc((size_t)slots * bytes);
 	g->degree = (float*)wfAlloc(bytes);
 	g->w = (float*)wfAlloc(bytes);
-	bool ok = g->other != NULL && g->rest != NULL && g->weight != NULL && g->degree != NULL && g->w != NULL;
+	ok = ok && g->weight != NULL && g->degree != NULL && g->w != NULL;
 	for (int b = 0; b < 2; ++b) {
 		g->x[b] = (float*)wfAlloc(bytes);
 		g->y[b] = (float*)wfAlloc(bytes);
@@ -203,20 +224,12 @@ wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* m, int lanes)
 		wfCpuJacobiFree(g);
 		return NULL;
 	}
-	// The padded adjacency (the padding, and the padding particles, are zero but for `other`).
-	for (int i = 0; i < g->count; ++i) {
-		const int first = i < n ? m->adjStart[i] : 0, deg = i < n ? m->adjStart[i + 1] - first : 0;
+	// Each slot's weight and each particle's degree (the padding stays zero).
+	for (int i = 0; i < n; ++i) {
+		const int first = m->adjStart[i], deg = m->adjStart[i + 1] - first;
 		g->degree[i] = (float)deg;
-		for (int e = 0; e < slots; ++e) {
-			const size_t at = (size_t)e * (size_t)g->count + (size_t)i;
-			g->other[at] = i;
-			if (e < deg) {
-				const uint32_t k = m->adjConstraint[first + e];
-				g->other[at] = (int32_t)m->adjOther[first + e];
-				g->rest[at] = m->constraints[k].rest;
-				g->weight[at] = m->jacobiWeight[k];
-			}
-		}
+		for (int e = 0; e < deg; ++e)
+			g->weight[(size_t)e * (size_t)count + (size_t)i] = m->jacobiWeight[m->adjConstraint[first + e]];
 	}
 	return g;
 }
@@ -244,7 +257,7 @@ static void WideSweepRange(const wfCpuJacobi* g, int from, int i0, int i1, float
 // (inverse masses do not change in a sweep). Inside the substep's parallel region.
 static void WideSweeps(const wfCpuContext* ctx, wfCloth* c, const wfCpuJacobi* g)
 {
-	const int n = g->particles, sweeps = ctx->params->iterations;
+	const int n = g->adj.particles, count = g->adj.count, sweeps = ctx->params->iterations;
 	wfVec4* restrict pos = c->state.pos;
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
@@ -255,11 +268,11 @@ static void WideSweeps(const wfCpuContext* ctx, wfCloth* c, const wfCpuJacobi* g
 	}
 	const float s = c->material.relaxation;
 	const bool pinFactor = !c->model.jacobiDegree, byDegree = c->model.jacobiDegree;
-	const int blocks = g->count / 64 + (g->count % 64 != 0); // 64 particles a work item
+	const int blocks = count / 64 + (count % 64 != 0); // 64 particles a work item
 	for (int it = 0; it < sweeps; ++it) {
 #pragma omp for schedule(static)
 		for (int b = 0; b < blocks; ++b) {
-			const int i0 = 64 * b, i1 = i0 + 64 < g->count ? i0 + 64 : g->count;
+			const int i0 = 64 * b, i1 = i0 + 64 < count ? i0 + 64 : count;
 			WideSweepRange(g, it & 1, i0, i1, s, pinFactor, byDegree);
 		}
 	}

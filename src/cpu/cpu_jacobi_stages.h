@@ -22,22 +22,22 @@ WF_TARGET_W static void WF_W(JacobiSweep)(const wfCpuJacobi* g, int from, int i0
 	float* restrict tx = g->x[from ^ 1];
 	float* restrict ty = g->y[from ^ 1];
 	float* restrict tz = g->z[from ^ 1];
-	const size_t stride = (size_t)g->count;
+	const size_t stride = (size_t)g->adj.count;
 	const wfFloatW zero = wfZeroW(), two = wfSetW(2.0f), tiny = wfSetW(WF_MIN_LENGTH), relax = wfSetW(s);
 	for (int i = i0; i < i1; i += WF_WIDTH) {
 		const wfFloatW xi = wfLoadW(sx + i), yi = wfLoadW(sy + i), zi = wfLoadW(sz + i), wi = wfLoadW(g->w + i);
 		wfFloatW ax = zero, ay = zero, az = zero;
 		// The gather: slot e of every lane, slot after slot (each lane's constraints ascending).
-		for (int e = 0; e < g->slots; ++e) {
+		for (int e = 0; e < g->adj.slots; ++e) {
 			const size_t at = (size_t)e * stride + (size_t)i;
-			const int32_t* j = g->other + at;
+			const int32_t* j = g->adj.other + at;
 			const wfFloatW dx = wfSubW(wfGatherW(sx, j), xi), dy = wfSubW(wfGatherW(sy, j), yi), dz = wfSubW(wfGatherW(sz, j), zi);
 			const wfFloatW len = wfSqrtW(wfAddW(wfAddW(wfMulW(dx, dx), wfMulW(dy, dy)), wfMulW(dz, dz)));
 			const wfMaskW live = wfNotLessW(len, tiny); // the scalar loop's `len < WF_MIN_LENGTH` skip
 			wfFloatW c = wfLoadW(g->weight + at);
 			if (pinFactor)
 				c = wfMulW(c, wfDivW(wfMulW(two, wi), wfAddW(wi, wfGatherW(g->w, j))));
-			const wfFloatW gi = wfDivW(wfMulW(c, wfSubW(len, wfLoadW(g->rest + at))), len);
+			const wfFloatW gi = wfDivW(wfMulW(c, wfSubW(len, wfLoadW(g->adj.rest + at))), len);
 			ax = wfAddWhereW(live, ax, wfMulW(gi, dx));
 			ay = wfAddWhereW(live, ay, wfMulW(gi, dy));
 			az = wfAddWhereW(live, az, wfMulW(gi, dz));

@@ -17,17 +17,6 @@ bool wfCpuHasAvx2(void)
 	return __builtin_cpu_supports("avx2");
 }
 
-// p[l] += g * d (xyz) in the lanes of `mask`; w and the other lanes stay as they are.
-WF_TARGET_AVX2 static inline void AddScaled8(float* const p[8], __m256 g, __m256 dx, __m256 dy, __m256 dz, __m256 mask)
-{
-	__m256 cx, cy, cz, cw;
-	Load8((const float* const*)p, &cx, &cy, &cz, &cw);
-	cx = _mm256_blendv_ps(cx, _mm256_add_ps(cx, _mm256_mul_ps(g, dx)), mask);
-	cy = _mm256_blendv_ps(cy, _mm256_add_ps(cy, _mm256_mul_ps(g, dy)), mask);
-	cz = _mm256_blendv_ps(cz, _mm256_add_ps(cz, _mm256_mul_ps(g, dz)), mask);
-	Store8(p, cx, cy, cz, cw);
-}
-
 // Loads constraints [k, k + 8) and the particle records at both ends; fills the end addresses.
 WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec4* base, float* pa[8], float* pb[8], __m256* rest,
 	__m256i* family)
@@ -85,47 +74,6 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 		__m256 nbz = _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid);
 		Store8(pa, nax, nay, naz, aw);
 		Store8(pb, nbx, nby, nbz, bw);
-	}
-	return k;
-}
-
-// Spring forces of constraints [begin, begin + 8 * blocks) added into force; the same operations
-// as wfCpuSpringsRangeScalar. Lanes the scalar loop skips keep force unchanged.
-WF_TARGET_AVX2 int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks,
-	float stiffness, float damping)
-{
-	const __m256 tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
-	const __m256 kk = _mm256_set1_ps(stiffness), cc = _mm256_set1_ps(damping);
-	int k = begin;
-	for (int blk = 0; blk < blocks; ++blk, k += 8) {
-		float *pa[8], *pb[8], *qa[8], *qb[8], *fa[8], *fb[8];
-		__m256 rest;
-		__m256i family;
-		LoadEnds(con, k, (wfVec4*)(uintptr_t)x, pa, pb, &rest, &family);
-		for (int l = 0; l < 8; ++l) {
-			ptrdiff_t ia = (const wfVec4*)(const void*)pa[l] - x, ib = (const wfVec4*)(const void*)pb[l] - x;
-			qa[l] = (float*)(uintptr_t)(v + ia);
-			qb[l] = (float*)(uintptr_t)(v + ib);
-			fa[l] = (float*)(void*)(force + ia);
-			fb[l] = (float*)(void*)(force + ib);
-		}
-		__m256 ax, ay, az, aw, bx, by, bz, bw, vax, vay, vaz, vaw, vbx, vby, vbz, vbw;
-		Load8((const float* const*)pa, &ax, &ay, &az, &aw);
-		Load8((const float* const*)pb, &bx, &by, &bz, &bw);
-		Load8((const float* const*)qa, &vax, &vay, &vaz, &vaw);
-		Load8((const float* const*)qb, &vbx, &vby, &vbz, &vbw);
-		__m256 dx = _mm256_sub_ps(bx, ax), dy = _mm256_sub_ps(by, ay), dz = _mm256_sub_ps(bz, az);
-		__m256 len = _mm256_sqrt_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
-		__m256 valid = _mm256_cmp_ps(len, tiny, _CMP_NLT_UQ);
-		dx = _mm256_div_ps(dx, len);
-		dy = _mm256_div_ps(dy, len);
-		dz = _mm256_div_ps(dz, len);
-		__m256 spring = _mm256_mul_ps(kk, _mm256_sub_ps(len, rest));
-		__m256 rel = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(vbx, vax), dx), _mm256_mul_ps(_mm256_sub_ps(vby, vay), dy)),
-			_mm256_mul_ps(_mm256_sub_ps(vbz, vaz), dz));
-		__m256 f = _mm256_add_ps(spring, _mm256_mul_ps(cc, rel));
-		AddScaled8(fa, f, dx, dy, dz, valid);
-		AddScaled8(fb, f, _mm256_xor_ps(dx, sign), _mm256_xor_ps(dy, sign), _mm256_xor_ps(dz, sign), valid);
 	}
 	return k;
 }
@@ -237,19 +185,6 @@ int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int be
 	(void)vel;
 	(void)end;
 	(void)factor;
-	return begin;
-}
-
-int wfCpuSpringsRangeAvx2(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int blocks, float stiffness,
-	float damping)
-{
-	(void)con;
-	(void)x;
-	(void)v;
-	(void)force;
-	(void)blocks;
-	(void)stiffness;
-	(void)damping;
 	return begin;
 }
 

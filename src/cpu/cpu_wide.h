@@ -31,6 +31,7 @@
 #define wfLoadAlignedW WF_W(wfLoadAligned)
 #define wfLoadLiveW WF_W(wfLoadLive)
 #define wfGatherW WF_W(wfGather)
+#define wfGatherQuadW WF_W(wfGatherQuad)
 #define wfStoreW WF_W(wfStore)
 #define wfStoreAlignedW WF_W(wfStoreAligned)
 #define wfStoreWhereW WF_W(wfStoreWhere)
@@ -40,6 +41,7 @@
 #define wfDivW WF_W(wfDiv)
 #define wfSqrtW WF_W(wfSqrt)
 #define wfNegW WF_W(wfNeg)
+#define wfSelectW WF_W(wfSelect)
 #define wfAddWhereW WF_W(wfAddWhere)
 #define wfMulWhereW WF_W(wfMulWhere)
 #define wfDivWhereW WF_W(wfDivWhere)
@@ -61,9 +63,12 @@
 //   wfLoadW(p), wfStoreW(p, v)              unaligned; wfLoadAlignedW, wfStoreAlignedW at a multiple of the width
 //   wfLoadLiveW(p, live)                    the lanes of `live`; the others read as 0 or as what p holds there
 //   wfGatherW(p, idx)                       lane l reads p[idx[l]] (idx: WF_WIDTH int32_t)
+//   wfGatherQuadW(p, idx, &a, &b, &c, &d)   lane l of a, b, c, d reads p[4 idx[l] + 0, 1, 2, 3]: a record of four
+//                                           floats per lane, one 16-byte load each, transposed (p: 16-byte aligned)
 //   wfStoreWhereW(p, m, v, old)             v into the lanes of m, the others unchanged; `old` must be what p
 //                                           holds (8 and 4 lanes store every lane, blending v with old)
 //   wfAddW, wfSubW, wfMulW, wfDivW, wfSqrtW, wfNegW (the sign flipped, as -x)
+//   wfSelectW(m, a, b)                      a in the lanes of m, b elsewhere
 //   wfAddWhereW(m, a, b)                    a + b in the lanes of m, a elsewhere
 //   wfMulWhereW(m, a, b), wfDivWhereW       a * b, a / b in the lanes of m, +0 elsewhere
 //   wfNotEqualW(a, b), wfNotLessW(a, b)     !(a == b), !(a < b): true where either is NaN
@@ -90,6 +95,24 @@ WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfGather16(const float* p, const int3
 {
 	return _mm512_i32gather_ps(_mm512_loadu_si512((const void*)idx), p, 4);
 }
+WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfGatherQuad16(const float* p, const int32_t* idx, wfFloat16* a, wfFloat16* b, wfFloat16* c,
+	wfFloat16* d)
+{
+	// r[k] holds the records of lanes k, k + 4, k + 8, k + 12; a 4 x 4 transpose in each 128-bit lane.
+	__m512 r[4];
+	for (int k = 0; k < 4; ++k) {
+		const __m512 lo = _mm512_castps128_ps512(_mm_load_ps(p + 4 * idx[k]));
+		r[k] = _mm512_insertf32x4(
+			_mm512_insertf32x4(_mm512_insertf32x4(lo, _mm_load_ps(p + 4 * idx[k + 4]), 1), _mm_load_ps(p + 4 * idx[k + 8]), 2),
+			_mm_load_ps(p + 4 * idx[k + 12]), 3);
+	}
+	const __m512d t0 = _mm512_castps_pd(_mm512_unpacklo_ps(r[0], r[1])), t1 = _mm512_castps_pd(_mm512_unpackhi_ps(r[0], r[1]));
+	const __m512d t2 = _mm512_castps_pd(_mm512_unpacklo_ps(r[2], r[3])), t3 = _mm512_castps_pd(_mm512_unpackhi_ps(r[2], r[3]));
+	*a = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+	*b = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+	*c = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+	*d = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+}
 WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfStore16(float* p, wfFloat16 v) { _mm512_storeu_ps(p, v); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfStoreAligned16(float* p, wfFloat16 v) { _mm512_store_ps(p, v); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE void wfStoreWhere16(float* p, wfMask16 m, wfFloat16 v, wfFloat16 old)
@@ -107,6 +130,7 @@ WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfNeg16(wfFloat16 a)
 {
 	return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32((int)0x80000000u)));
 }
+WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfSelect16(wfMask16 m, wfFloat16 a, wfFloat16 b) { return _mm512_mask_blend_ps(m, b, a); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfAddWhere16(wfMask16 m, wfFloat16 a, wfFloat16 b) { return _mm512_mask_add_ps(a, m, a, b); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfMulWhere16(wfMask16 m, wfFloat16 a, wfFloat16 b) { return _mm512_maskz_mul_ps(m, a, b); }
 WF_WIDE_TARGET_16 WF_WIDE_INLINE wfFloat16 wfDivWhere16(wfMask16 m, wfFloat16 a, wfFloat16 b) { return _mm512_maskz_div_ps(m, a, b); }
@@ -143,6 +167,19 @@ WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfGather8(const float* p, const int32_t
 {
 	return _mm256_i32gather_ps(p, _mm256_loadu_si256((const __m256i*)idx), 4);
 }
+WF_WIDE_TARGET_8 WF_WIDE_INLINE void wfGatherQuad8(const float* p, const int32_t* idx, wfFloat8* a, wfFloat8* b, wfFloat8* c, wfFloat8* d)
+{
+	// r[k] holds the records of lanes k and k + 4; a 4 x 4 transpose in each 128-bit lane.
+	__m256 r[4];
+	for (int k = 0; k < 4; ++k)
+		r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(p + 4 * idx[k])), _mm_load_ps(p + 4 * idx[k + 4]), 1);
+	const __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(r[0], r[1])), t1 = _mm256_castps_pd(_mm256_unpackhi_ps(r[0], r[1]));
+	const __m256d t2 = _mm256_castps_pd(_mm256_unpacklo_ps(r[2], r[3])), t3 = _mm256_castps_pd(_mm256_unpackhi_ps(r[2], r[3]));
+	*a = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t2));
+	*b = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t2));
+	*c = _mm256_castpd_ps(_mm256_unpacklo_pd(t1, t3));
+	*d = _mm256_castpd_ps(_mm256_unpackhi_pd(t1, t3));
+}
 WF_WIDE_TARGET_8 WF_WIDE_INLINE void wfStore8(float* p, wfFloat8 v) { _mm256_storeu_ps(p, v); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE void wfStoreAligned8(float* p, wfFloat8 v) { _mm256_store_ps(p, v); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE void wfStoreWhere8(float* p, wfMask8 m, wfFloat8 v, wfFloat8 old)
@@ -155,6 +192,7 @@ WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfMul8(wfFloat8 a, wfFloat8 b) { return
 WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfDiv8(wfFloat8 a, wfFloat8 b) { return _mm256_div_ps(a, b); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfSqrt8(wfFloat8 a) { return _mm256_sqrt_ps(a); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfNeg8(wfFloat8 a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfSelect8(wfMask8 m, wfFloat8 a, wfFloat8 b) { return _mm256_blendv_ps(b, a, m); }
 WF_WIDE_TARGET_8 WF_WIDE_INLINE wfFloat8 wfAddWhere8(wfMask8 m, wfFloat8 a, wfFloat8 b)
 {
 	return _mm256_blendv_ps(a, _mm256_add_ps(a, b), m);
@@ -200,6 +238,17 @@ WF_WIDE_INLINE wfFloat4 wfGather4(const float* p, const int32_t* idx)
 {
 	return wasm_f32x4_make(p[idx[0]], p[idx[1]], p[idx[2]], p[idx[3]]);
 }
+WF_WIDE_INLINE void wfGatherQuad4(const float* p, const int32_t* idx, wfFloat4* a, wfFloat4* b, wfFloat4* c, wfFloat4* d)
+{
+	const v128_t r0 = wasm_v128_load(p + 4 * idx[0]), r1 = wasm_v128_load(p + 4 * idx[1]);
+	const v128_t r2 = wasm_v128_load(p + 4 * idx[2]), r3 = wasm_v128_load(p + 4 * idx[3]);
+	const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+	const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+	*a = wasm_i64x2_shuffle(t0, t2, 0, 2);
+	*b = wasm_i64x2_shuffle(t0, t2, 1, 3);
+	*c = wasm_i64x2_shuffle(t1, t3, 0, 2);
+	*d = wasm_i64x2_shuffle(t1, t3, 1, 3);
+}
 WF_WIDE_INLINE void wfStore4(float* p, wfFloat4 v) { wasm_v128_store(p, v); }
 WF_WIDE_INLINE void wfStoreAligned4(float* p, wfFloat4 v) { wasm_v128_store(p, v); }
 WF_WIDE_INLINE void wfStoreWhere4(float* p, wfMask4 m, wfFloat4 v, wfFloat4 old) { wasm_v128_store(p, wasm_v128_bitselect(v, old, m)); }
@@ -209,6 +258,7 @@ WF_WIDE_INLINE wfFloat4 wfMul4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_mul(a
 WF_WIDE_INLINE wfFloat4 wfDiv4(wfFloat4 a, wfFloat4 b) { return wasm_f32x4_div(a, b); }
 WF_WIDE_INLINE wfFloat4 wfSqrt4(wfFloat4 a) { return wasm_f32x4_sqrt(a); }
 WF_WIDE_INLINE wfFloat4 wfNeg4(wfFloat4 a) { return wasm_f32x4_neg(a); }
+WF_WIDE_INLINE wfFloat4 wfSelect4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_bitselect(a, b, m); }
 WF_WIDE_INLINE wfFloat4 wfAddWhere4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_bitselect(wasm_f32x4_add(a, b), a, m); }
 WF_WIDE_INLINE wfFloat4 wfMulWhere4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_and(wasm_f32x4_mul(a, b), m); }
 WF_WIDE_INLINE wfFloat4 wfDivWhere4(wfMask4 m, wfFloat4 a, wfFloat4 b) { return wasm_v128_and(wasm_f32x4_div(a, b), m); }
@@ -242,6 +292,14 @@ WF_WIDE_INLINE wfFloat1 wfLoad1(const float* p) { return *p; }
 WF_WIDE_INLINE wfFloat1 wfLoadAligned1(const float* p) { return *p; }
 WF_WIDE_INLINE wfFloat1 wfLoadLive1(const float* p, wfMask1 live) { return live ? *p : 0.0f; }
 WF_WIDE_INLINE wfFloat1 wfGather1(const float* p, const int32_t* idx) { return p[*idx]; }
+WF_WIDE_INLINE void wfGatherQuad1(const float* p, const int32_t* idx, wfFloat1* a, wfFloat1* b, wfFloat1* c, wfFloat1* d)
+{
+	const float* q = p + 4 * idx[0];
+	*a = q[0];
+	*b = q[1];
+	*c = q[2];
+	*d = q[3];
+}
 WF_WIDE_INLINE void wfStore1(float* p, wfFloat1 v) { *p = v; }
 WF_WIDE_INLINE void wfStoreAligned1(float* p, wfFloat1 v) { *p = v; }
 WF_WIDE_INLINE void wfStoreWhere1(float* p, wfMask1 m, wfFloat1 v, wfFloat1 old)
@@ -256,6 +314,7 @@ WF_WIDE_INLINE wfFloat1 wfMul1(wfFloat1 a, wfFloat1 b) { return a * b; }
 WF_WIDE_INLINE wfFloat1 wfDiv1(wfFloat1 a, wfFloat1 b) { return a / b; }
 WF_WIDE_INLINE wfFloat1 wfSqrt1(wfFloat1 a) { return sqrtf(a); }
 WF_WIDE_INLINE wfFloat1 wfNeg1(wfFloat1 a) { return -a; }
+WF_WIDE_INLINE wfFloat1 wfSelect1(wfMask1 m, wfFloat1 a, wfFloat1 b) { return m ? a : b; }
 WF_WIDE_INLINE wfFloat1 wfAddWhere1(wfMask1 m, wfFloat1 a, wfFloat1 b) { return m ? a + b : a; }
 WF_WIDE_INLINE wfFloat1 wfMulWhere1(wfMask1 m, wfFloat1 a, wfFloat1 b) { return m ? a * b : 0.0f; }
 WF_WIDE_INLINE wfFloat1 wfDivWhere1(wfMask1 m, wfFloat1 a, wfFloat1 b) { return m ? a / b : 0.0f; }
