@@ -7,6 +7,13 @@
 #   bench/gpu/contact_passes.sh "OLD NEW ..." [ROUNDS] [FRAMES]
 # e.g. bench/gpu/contact_passes.sh "build-old/weft build/apps/cli/weft" 2 100
 set -u
+# The loader and libraries that the GPU machine lacks (README.md), where they were brought along.
+if [ -d .gl ]; then
+	for f in .gl/*.deb; do dpkg -x "$f" /; done
+	ldconfig
+fi
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+export LD_LIBRARY_PATH=$PWD/build-base/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 bins=$1 rounds=${2:-2} frames=${3:-100}
 L=${OUT:-/tmp}/logs; mkdir -p "$L"
 S=scenes/character/character.json
