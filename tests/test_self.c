@@ -823,3 +823,80 @@ WF_TEST(edge_edge_leaves_heap_bits)
 	ENSURE(heap[0] == heap[1]);
 	return 0;
 }
+
+// Particle i's edge partners recomputed from its triangles as the edge-edge pass did before the
+// model held them (each once, in the order of the triangles and corners, the first 32 kept).
+static int PartnersFromTriangles(const wfClothModel* m, int i, uint32_t out[WF_MAX_EDGE_PARTNERS])
+{
+	int count = 0;
+	for (int r = m->triStart[i]; r < m->triStart[i + 1]; ++r) {
+		for (int q = 0; q < 3; ++q) {
+			const uint32_t t = m->indices[3 * m->triList[r] + q];
+			bool seen = t == (uint32_t)i;
+			for (int k = 0; k < count && !seen; ++k)
+				seen = out[k] == t;
+			if (!seen && count < WF_MAX_EDGE_PARTNERS)
+				out[count++] = t;
+		}
+	}
+	return count;
+}
+
+// The rows of the model that differ from PartnersFromTriangles.
+static int PartnerRowsOff(const wfClothModel* m)
+{
+	int off = 0;
+	for (int i = 0; i < m->particleCount; ++i) {
+		uint32_t partner[WF_MAX_EDGE_PARTNERS];
+		const int count = PartnersFromTriangles(m, i, partner);
+		const int begin = m->partnerStart[i];
+		off += m->partnerStart[i + 1] - begin != count || memcmp(&m->partnerList[begin], partner, (size_t)count * sizeof(uint32_t)) != 0;
+	}
+	return off;
+}
+
+// The edge-edge pass reads each particle's edge partners from the model (partnerStart,
+// partnerList), built with the triangle rows: in scenes/tear.json they are the ones recomputed from
+// the triangles after every one of 30 frames, before and after the sheet tears (the copies of split
+// particles appended, triangles handed to them) and after wfCloth_Reset gives the untorn model back.
+WF_TEST(edge_edge_partner_rows_follow_tears)
+{
+	char err[600];
+	wfScene* scene = wfScene_Load(WEFT_TEST_SCENES "/tear.json", err, sizeof err);
+	ENSURE(scene != NULL);
+	const wfClothDef cd = wfScene_GetClothDef(scene, 0);
+	wfWorldDef wd = wfScene_GetWorldDef(scene);
+	wd.backend = WF_BACKEND_CPU;
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	ENSURE(w != NULL);
+	for (int k = 0; k < wfScene_GetColliderCount(scene); ++k) {
+		wfColliderDef col = wfScene_GetColliderDef(scene, k);
+		ENSURE(!wfColliderId_IsNull(wfCreateCollider(w, &col)));
+	}
+	const wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	int off = PartnerRowsOff(&wfGetCloth(id)->model), rows = cd.cols * cd.rows, firstTorn = -1, torn = 0;
+	for (int f = 1; f <= 30; ++f) {
+		ENSURE(wfWorld_Step(w) == WF_OK);
+		const wfClothModel* m = &wfGetCloth(id)->model;
+		off += PartnerRowsOff(m);
+		rows += m->particleCount;
+		if (firstTorn < 0 && m->particleCount > cd.cols * cd.rows)
+			firstTorn = f;
+		torn = m->particleCount - cd.cols * cd.rows;
+	}
+	ENSURE(wfCloth_Reset(id) == WF_OK);
+	const wfClothModel* m = &wfGetCloth(id)->model;
+	off += PartnerRowsOff(m);
+	rows += m->particleCount;
+	fprintf(stderr,
+		"  tear.json, 30 frames (torn from frame %d, %d particles added) and a reset: %d of %d partner rows differ from "
+		"the triangles'\n",
+		firstTorn, torn, off, rows);
+	ENSURE(firstTorn > 0 && torn > 0);
+	ENSURE(m->particleCount == cd.cols * cd.rows);
+	ENSURE(off == 0);
+	wfDestroyWorld(w);
+	wfDestroyScene(scene);
+	return 0;
+}

@@ -56,6 +56,10 @@ typedef struct wfClothModel {
 	uint32_t* triList; // (3 x triangleCount) ascending triangle indices
 	float* triArea;    // (triangleCount) rest areas: a flat grid cell's half, a mesh's; kept by tearing
 	bool mesh;         // built from a wfMeshDef (cols = 1, rows = particleCount)
+	// Each particle's partners along the edges of its triangles, each once, in the order of triList
+	// and the corners (at most WF_MAX_EDGE_PARTNERS): the self-collision edge-edge pass's edges.
+	int* partnerStart;     // (particleCount + 1) compressed rows
+	uint32_t* partnerList; // (partnerStart[particleCount])
 	// (particleCount) initial positions relative to the def's origin; w the particle's air share,
 	// the cloth's mean lumped rest area over the particle's own (wfBuildAirShares, wfAeroAccel)
 	wfVec4* restPositions;
@@ -336,9 +340,9 @@ wfResult wfBuildGridModel(const wfClothDef* def, wfClothModel* model, bool tiles
 // After the constraints (in m->constraints, m->constraintCount) and color[] are set: sorts them into
 // colour ranges and builds the adjacency and Jacobi weights. Frees color. colorBound > every colour.
 wfResult wfFinishModel(const wfClothDef* def, wfClothModel* m, int* color, int colorBound);
-// The incident triangles of each particle (triStart, triList) once the triangles are set, the rest
-// areas (triArea, from the rest positions where not set) and the air shares (wfBuildAirShares):
-// every model builder (grid, mesh, tear) ends with it.
+// The incident triangles of each particle (triStart, triList) and its edge partners (partnerStart,
+// partnerList) once the triangles are set, the rest areas (triArea, from the rest positions where
+// not set) and the air shares (wfBuildAirShares): every model builder (grid, mesh, tear) ends with it.
 wfResult wfBuildTriangleRows(wfClothModel* m);
 // Each particle's air share into restPositions[i].w: the mean lumped rest area over its own.
 void wfBuildAirShares(wfClothModel* m);

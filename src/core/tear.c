@@ -615,6 +615,8 @@ wfResult wfCopyModel(const wfClothModel* f, wfClothModel* t)
 	ok &= CopyArray((void**)&t->cornerUVs, f->cornerUVs, 6 * tri * sizeof(float));
 	ok &= CopyArray((void**)&t->triStart, f->triStart, (n + 1) * sizeof(int));
 	ok &= CopyArray((void**)&t->triList, f->triList, 3 * tri * sizeof(uint32_t));
+	ok &= CopyArray((void**)&t->partnerStart, f->partnerStart, (n + 1) * sizeof(int));
+	ok &= CopyArray((void**)&t->partnerList, f->partnerList, (size_t)(f->partnerStart != NULL ? f->partnerStart[n] : 0) * sizeof(uint32_t));
 	ok &= CopyArray((void**)&t->triArea, f->triArea, tri * sizeof(float));
 	ok &= CopyArray((void**)&t->restPositions, f->restPositions, n * sizeof(wfVec4));
 	ok &= CopyArray((void**)&t->tethers, f->tethers, n * sizeof(wfConstraint));

@@ -46,6 +46,8 @@ void wfFreeModel(wfClothModel* m)
 	wfFree(m->cornerUVs);
 	wfFree(m->triStart);
 	wfFree(m->triList);
+	wfFree(m->partnerStart);
+	wfFree(m->partnerList);
 	wfFree(m->triArea);
 	wfFree(m->tethers);
 	wfFree(m->tileStart);
@@ -100,6 +102,50 @@ void wfBuildAirShares(wfClothModel* m)
 	}
 }
 
+// The partners of particle i along the edges of its triangles (triStart, triList), each once, in the
+// order of its triangles and their corners, the first WF_MAX_EDGE_PARTNERS kept (a grid particle
+// has 6); returns how many. The order is the edge-edge pass's (cpu_self.c, contact_edge.comp):
+// its deepest crossing keeps the first of equal depths.
+static int EdgePartners(const wfClothModel* m, int i, uint32_t out[WF_MAX_EDGE_PARTNERS])
+{
+	int count = 0;
+	for (int r = m->triStart[i]; r < m->triStart[i + 1]; ++r) {
+		const uint32_t* t = &m->indices[3 * m->triList[r]];
+		for (int q = 0; q < 3; ++q) {
+			if (t[q] == (uint32_t)i)
+				continue;
+			bool seen = false;
+			for (int k = 0; k < count && !seen; ++k)
+				seen = out[k] == t[q];
+			if (!seen && count < WF_MAX_EDGE_PARTNERS)
+				out[count++] = t[q];
+		}
+	}
+	return count;
+}
+
+// Each particle's edge partners as compressed rows (partnerStart, partnerList), from the triangle
+// rows: counted, then filled.
+static bool BuildPartnerRows(wfClothModel* m)
+{
+	const int n = m->particleCount;
+	uint32_t partner[WF_MAX_EDGE_PARTNERS];
+	m->partnerStart = (int*)wfAlloc((size_t)(n + 1) * sizeof(int));
+	if (m->partnerStart == NULL)
+		return false;
+	m->partnerStart[0] = 0;
+	for (int i = 0; i < n; ++i)
+		m->partnerStart[i + 1] = m->partnerStart[i] + EdgePartners(m, i, partner);
+	m->partnerList = (uint32_t*)wfAlloc((size_t)(m->partnerStart[n] + 1) * sizeof(uint32_t));
+	if (m->partnerList == NULL)
+		return false;
+	for (int i = 0; i < n; ++i) {
+		const int count = EdgePartners(m, i, partner);
+		memcpy(&m->partnerList[m->partnerStart[i]], partner, (size_t)count * sizeof(uint32_t));
+	}
+	return true;
+}
+
 wfResult wfBuildTriangleRows(wfClothModel* m)
 {
 	const int n = m->particleCount, t3 = 3 * m->triangleCount;
@@ -125,6 +171,10 @@ wfResult wfBuildTriangleRows(wfClothModel* m)
 	for (int k = 0; k < t3; ++k)
 		m->triList[fill[m->indices[k]]++] = (uint32_t)(k / 3);
 	wfFree(fill);
+	if (!BuildPartnerRows(m)) {
+		wfFreeModel(m);
+		return WF_ERROR_OUT_OF_MEMORY;
+	}
 	if (areas)
 		RestAreasFromPositions(m);
 	wfBuildAirShares(m);

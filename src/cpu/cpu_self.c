@@ -205,27 +205,6 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 // The particle of the untorn cloth that particle i was split from (itself where it never tore).
 static inline int SourceOf(const int* source, uint32_t i) { return source != NULL ? source[i] : (int)i; }
 
-// The partners of particle i along the edges of its triangles, each once (at most kMaxPartners;
-// a grid particle has 6).
-enum { kMaxPartners = 32 };
-static int EdgePartners(const wfClothModel* m, int i, uint32_t* out)
-{
-	int count = 0;
-	for (int r = m->triStart[i]; r < m->triStart[i + 1]; ++r) {
-		const uint32_t* t = &m->indices[3 * m->triList[r]];
-		for (int q = 0; q < 3; ++q) {
-			if (t[q] == (uint32_t)i)
-				continue;
-			bool seen = false;
-			for (int k = 0; k < count && !seen; ++k)
-				seen = out[k] == t[q];
-			if (!seen && count < kMaxPartners)
-				out[count++] = t[q];
-		}
-	}
-	return count;
-}
-
 // The box that the edge from a0, b0 (substep start) to a1, b1 (its end) sweeps.
 static inline void SweptBox(wfVec4 a0, wfVec4 b0, wfVec4 a1, wfVec4 b1, float lo[3], float hi[3])
 {
@@ -248,7 +227,10 @@ static inline void SweptBox(wfVec4 a0, wfVec4 b0, wfVec4 a1, wfVec4 b1, float lo
 // the end normal n (p, q the closest points at the crossing's parameters u, w; gradients (1 - u) n,
 // u n, -(1 - w) n, -w n; inverse-mass weighted). Each particle takes its own share of the deepest
 // crossing among its edges (particle-centred, so order- and thread-free; the pair's other
-// particles find the same crossing from their side); nothing changes where nothing crossed.
+// particles find the same crossing from their side); nothing changes where nothing crossed. The
+// edges at a particle are its partner rows in the model (wfClothModel.partnerStart, built with the
+// triangle rows, again when the cloth tears), in the order of its triangles and their corners:
+// recomputing them for every candidate cost most of the pass.
 static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask)
 {
 	const wfClothModel* m = &c->model;
@@ -264,10 +246,10 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 		if (a1.w == 0.0f)
 			continue;
-		// Particle i's edges and the boxes they sweep, and the box of them all.
-		uint32_t partner[kMaxPartners];
-		const int partners = EdgePartners(m, i, partner);
-		float elo[kMaxPartners][3], ehi[kMaxPartners][3];
+		// Particle i's edges (the model's partner rows) and the boxes they sweep, and the box of them all.
+		const uint32_t* partner = &m->partnerList[m->partnerStart[i]];
+		const int partners = m->partnerStart[i + 1] - m->partnerStart[i];
+		float elo[WF_MAX_EDGE_PARTNERS][3], ehi[WF_MAX_EDGE_PARTNERS][3];
 		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 		for (int q = 0; q < partners; ++q) {
 			SweptBox(a0, prev[partner[q]], a1, pos[partner[q]], elo[q], ehi[q]);
@@ -288,10 +270,8 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 						const int sj = SourceOf(source, (uint32_t)j);
 						if (sj == si)
 							continue;
-						uint32_t other[kMaxPartners];
-						const int others = EdgePartners(m, j, other);
-						for (int r = 0; r < others; ++r) {
-							const uint32_t g = other[r];
+						for (int r = m->partnerStart[j]; r < m->partnerStart[j + 1]; ++r) {
+							const uint32_t g = m->partnerList[r];
 							const int sg = SourceOf(source, g);
 							if (sg == si)
 								continue;

@@ -72,6 +72,9 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_MESH_EDGE_SLACK WF_F(1e-3)
 #define WF_MESH_ROUNDS 4
 #define WF_MESH_BEHIND WF_F(1e-4)
+// Self-collision's edge-edge pass (cpu_self.c EdgeEdge, contact_edge.comp): the most edge partners a
+// particle keeps (wfClothModel.partnerStart; a grid particle has 6).
+#define WF_MAX_EDGE_PARTNERS 32
 
 // Descriptor bindings (set 0). Two descriptor sets per cloth differ only in POS/VEL vs POS_ALT/VEL_ALT:
 // variant 0 binds (A, B), variant 1 binds (B, A), which is how sweeps and springs ping-pong.
@@ -88,7 +91,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_BIND_ADJ_OTHER 10     // (2 constraints)
 #define WF_GPU_BIND_JACOBI_WEIGHT 11 // (constraints)
 #define WF_GPU_BIND_NORMALS 12       // (n) vec4
-#define WF_GPU_BIND_TRI_START 13     // (n + 1) incident triangles per particle, compressed rows
+#define WF_GPU_BIND_TRI_START 13     // (2 (n + 1) + partners) triangle rows, edge partners' rows
 #define WF_GPU_BIND_TRI_LIST 14      // (3 triangles) ascending triangle indices
 #define WF_GPU_BIND_INDICES 15       // (3 triangles)
 #define WF_GPU_BIND_STATUS 16        // wfGpuStatus
@@ -97,6 +100,9 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_BIND_REST 19          // (n) vec4 rest positions, w the air share (self-collision, aerodynamics; 16 bytes without)
 #define WF_GPU_BIND_TILE_START 20    // (colours x (tiles + 1)) the tile order's ranges (wfTileRange)
 #define WF_GPU_BIND_TILE_CON 21      // (constraints) uvec2 for xpbd_tiled.comp: region slots a | b << 12 | family << 24, rest bits
+// TRI_START: (n + 1) incident triangles per particle, compressed rows; then the edge partners' rows
+// (n + 1: wfClothModel.partnerStart offset by 2 n + 2, indices into this array) and the partners
+// (partnerList). In this binding, not one of its own: set 0 and the contact set hold 32 already.
 // check.comp: the frame-start positions (before the re-centring shift) from element 0, velocities
 // from element contactBand.w's bits (one binding: 23 with the contact set's 9 is 32, the fewest
 // storage buffers a device allows).

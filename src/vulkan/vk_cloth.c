@@ -342,6 +342,11 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 			triList[fill[m->indices[3 * t + k]]++] = (uint32_t)t;
 	}
 	free(fill);
+	// Then the edge partners' rows (kernel_abi.h WF_GPU_BIND_TRI_START): indices into the same array.
+	const int rows = 2 * (m->particleCount + 1);
+	for (int i = 0; i <= m->particleCount; ++i)
+		triStart[m->particleCount + 1 + i] = rows + m->partnerStart[i];
+	memcpy(&triStart[rows], m->partnerList, (size_t)m->partnerStart[m->particleCount] * sizeof(int32_t));
 #undef REGION
 	VkCommandBuffer cmd = VK_NULL_HANDLE;
 	r = AllocateCommandBuffer(ctx, "weft model upload", &cmd);
@@ -768,7 +773,7 @@ wfResult wfVkAddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_ADJ_OTHER] = 2 * k * 4,
 		[WF_VK_REGION_JACOBI_WEIGHT] = k * 4,
 		[WF_VK_REGION_NORMALS] = v4,
-		[WF_VK_REGION_TRI_START] = (n + 1) * 4,
+		[WF_VK_REGION_TRI_START] = (2 * (n + 1) + (VkDeviceSize)m->partnerStart[n]) * 4, // and the edge partners' rows
 		[WF_VK_REGION_TRI_LIST] = 3 * t * 4,
 		[WF_VK_REGION_INDICES] = 3 * t * 4,
 		[WF_VK_REGION_BACKUP_POS] = v4,

@@ -6,31 +6,18 @@
 // distance apart along the end normal; each particle takes its share of its deepest crossing.
 // Candidates: the edges of the particles in the 5 x 5 x 5 cells around it (an edge with both ends
 // there from its lower end), visited in the CPU's order with its float operations: the same bits.
+// The edges at a particle: the model's partner rows, uploaded after the triangle rows.
 // WF_GPU_CONTACT_SOURCE: the cloth has torn and rank[] holds each particle's source (as in
 // contact_triangle.comp). Writes delta; the finish adds it.
 #include "common.glsl"
 #include "contact.glsl"
 
-#define WF_MAX_PARTNERS 32 // cpu_self.c kMaxPartners
-
-// The partners of particle i along the edges of its triangles, each once (EdgePartners).
-int WfEdgePartners(uint i, inout uint partner[WF_MAX_PARTNERS])
-{
-	int count = 0;
-	for (int r = triStart[i]; r < triStart[i + 1u]; ++r) {
-		for (uint q = 0u; q < 3u; ++q) {
-			const uint t = indices[3u * triList[r] + q];
-			if (t == i)
-				continue;
-			bool seen = false;
-			for (int k = 0; k < count && !seen; ++k)
-				seen = partner[k] == t;
-			if (!seen && count < WF_MAX_PARTNERS)
-				partner[count++] = t;
-		}
-	}
-	return count;
-}
+// Particle i's edge partners, each once, in EdgePartners' order: row i of the model's partner rows
+// (wfClothModel.partnerStart, partnerList), after the triangle rows in the same binding
+// (kernel_abi.h WF_GPU_BIND_TRI_START); their entries index that array.
+uint WfPartnerBegin(uint i) { return uint(triStart[P.particleCount + 1u + i]); }
+uint WfPartnerEnd(uint i) { return uint(triStart[P.particleCount + 2u + i]); }
+uint WfPartner(uint e) { return uint(triStart[e]); }
 
 // The box that the edge from a0, b0 (substep start) to a1, b1 (its end) sweeps (SweptBox).
 void WfSweptBox(vec4 a0, vec4 b0, vec4 a1, vec4 b1, out vec3 lo, out vec3 hi)
@@ -56,9 +43,11 @@ void main()
 	if (a1.w == 0.0)
 		return;
 	// Particle i's edges and the boxes they sweep, and the box of them all.
-	uint partner[WF_MAX_PARTNERS];
-	const int partners = WfEdgePartners(i, partner);
-	vec3 elo[WF_MAX_PARTNERS], ehi[WF_MAX_PARTNERS];
+	uint partner[WF_MAX_EDGE_PARTNERS];
+	const int partners = int(WfPartnerEnd(i) - WfPartnerBegin(i));
+	for (int q = 0; q < partners; ++q)
+		partner[q] = WfPartner(WfPartnerBegin(i) + uint(q));
+	vec3 elo[WF_MAX_EDGE_PARTNERS], ehi[WF_MAX_EDGE_PARTNERS];
 	const float inf = uintBitsToFloat(0x7f800000u);
 	vec3 lo = vec3(inf), hi = vec3(-inf);
 	for (int q = 0; q < partners; ++q) {
@@ -79,10 +68,9 @@ void main()
 					const uint sj = torn ? cellRank[j] : j;
 					if (sj == si)
 						continue;
-					uint other[WF_MAX_PARTNERS];
-					const int others = WfEdgePartners(j, other);
-					for (int r = 0; r < others; ++r) {
-						const uint g = other[r];
+					const uint others = WfPartnerEnd(j);
+					for (uint r = WfPartnerBegin(j); r < others; ++r) {
+						const uint g = WfPartner(r);
 						const uint sg = torn ? cellRank[g] : g;
 						if (sg == si)
 							continue;
