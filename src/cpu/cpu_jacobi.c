@@ -121,24 +121,8 @@ struct wfCpuJacobi {
 	float* w;                  // (count) inverse masses
 };
 
-#if (defined(__x86_64__) && defined(__GNUC__)) || defined(__wasm_simd128__)
-#define WF_JACOBI_WIDE 1
-#define WF_WIDTH 1
-#include "cpu_jacobi_stages.h"
-#undef WF_WIDTH
-#if defined(__x86_64__)
-#define WF_WIDTH 8
-#include "cpu_jacobi_stages.h"
-#undef WF_WIDTH
-#define WF_WIDTH 16
-#include "cpu_jacobi_stages.h"
-#undef WF_WIDTH
-#else
-#define WF_WIDTH 4
-#include "cpu_jacobi_stages.h"
-#undef WF_WIDTH
-#endif
-#endif
+#define WF_WIDE_STAGES "cpu_jacobi_stages.h"
+#include "cpu_wide_each.h"
 
 bool wfCpuJacobiSupported(void)
 {
@@ -234,7 +218,7 @@ wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* m, int lanes)
 	return g;
 }
 
-#ifdef WF_JACOBI_WIDE
+#ifdef WF_WIDE
 // Particles [i0, i1) of the sweep from buffer `from`, at the width the cloth was built for.
 static void WideSweepRange(const wfCpuJacobi* g, int from, int i0, int i1, float s, bool pinFactor, bool byDegree)
 {
@@ -295,7 +279,7 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuPlaceGrab(c);
 		wfCpuStageMark(ctx, WF_STAGE_PREDICT);
 		const wfCpuJacobi* g = ctx->jacobi;
-#ifdef WF_JACOBI_WIDE
+#ifdef WF_WIDE
 		if (g != NULL)
 			WideSweeps(ctx, c, g);
 #endif

@@ -58,24 +58,8 @@ struct wfCpuSprings {
 	float* arrays;          // (17 x count) the storage of the per-particle arrays above
 };
 
-#if (defined(__x86_64__) && defined(__GNUC__)) || defined(__wasm_simd128__)
-#define WF_SPRINGS_WIDE 1
-#define WF_WIDTH 1
-#include "cpu_springs_stages.h"
-#undef WF_WIDTH
-#if defined(__x86_64__)
-#define WF_WIDTH 8
-#include "cpu_springs_stages.h"
-#undef WF_WIDTH
-#define WF_WIDTH 16
-#include "cpu_springs_stages.h"
-#undef WF_WIDTH
-#else
-#define WF_WIDTH 4
-#include "cpu_springs_stages.h"
-#undef WF_WIDTH
-#endif
-#endif
+#define WF_WIDE_STAGES "cpu_springs_stages.h"
+#include "cpu_wide_each.h"
 
 // x86-64 with AVX2. The wasm module compiles the 4-lane gather but keeps the scalar scatter for
 // now: its compute-cloth frame under Node measured slower with the gather (docs/PERFORMANCE.md).
@@ -170,7 +154,7 @@ WF_FINISH_INLINE void FinishParticle(const wfCloth* c, const wfCpuColliders* col
 		wfCpuCollideParticle(colliders, &x1[i], &v1[i]);
 }
 
-#ifdef WF_SPRINGS_WIDE
+#ifdef WF_WIDE
 // Particles [i0, i1) of the gather and step, at the width the cloth was built for.
 static void WideStepRange(const wfCpuSprings* g, int i0, int i1, float k, float damping, float h)
 {
@@ -280,7 +264,7 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 		if (ctx->params->aeroOn)
 			wfCpuAero(ctx, c);
 		const wfCpuSprings* g = ctx->springs;
-#ifdef WF_SPRINGS_WIDE
+#ifdef WF_WIDE
 		if (g != NULL)
 			WideStep(ctx, c, g, &colliders);
 #endif
