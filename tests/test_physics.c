@@ -589,6 +589,42 @@ WF_TEST(soa_matches_scalar_bitwise)
 	return 0;
 }
 
+// Steps world 0 (the scalar solver) and worlds 1 to 3 (a kernel at 16, 8 and 1 lanes; NULL where
+// the host lacks the width) `frames` times, the whole-state hash of each equal to world 0's after
+// every frame; prints the hashes after `label`, gives world 0's warnings (if asked), destroys the
+// worlds. 0 when every hash agreed.
+static int WidthsHashAlike(wfWorld* w[4], const int widths[3], int frames, const char* label, wfWarnings* warnings)
+{
+	uint64_t hash[4] = {0, 0, 0, 0};
+	int result = 0;
+	for (int f = 0; f < frames && result == 0; ++f) {
+		for (int pass = 0; pass < 4 && result == 0; ++pass) {
+			if (w[pass] == NULL)
+				continue;
+			if (wfWorld_Step(w[pass]) != WF_OK || wfWorld_GetStateHash(w[pass], &hash[pass]) != WF_OK || hash[pass] != hash[0]) {
+				fprintf(stderr, "  FAILED %s: frame %d, %d lanes: hash %016llx against the scalar %016llx\n", label, f + 1,
+					pass > 0 ? widths[pass - 1] : 0, (unsigned long long)hash[pass], (unsigned long long)hash[0]);
+				result = 1;
+			}
+		}
+	}
+	fprintf(stderr, "  %s, %d frames: scalar %016llx", label, frames, (unsigned long long)hash[0]);
+	for (int pass = 1; pass < 4; ++pass) {
+		if (w[pass] != NULL)
+			fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
+		else
+			fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
+	}
+	fprintf(stderr, "\n");
+	if (warnings != NULL)
+		*warnings = wfWorld_GetWarnings(w[0]);
+	for (int pass = 0; pass < 4; ++pass) {
+		if (w[pass] != NULL)
+			wfDestroyWorld(w[pass]);
+	}
+	return result;
+}
+
 // The structure-of-arrays kernel's stages are written once (cpu_soa_stages.h) and compiled at 16
 // lanes (AVX-512, where the processor has it), 8 (AVX2) and 1 (the scalar width): each width's
 // whole-state hash equals the scalar solver's after every frame, on the xpbd preset (the moving
@@ -635,29 +671,9 @@ WF_TEST(soa_widths_hash_scalar)
 			if (cases[t].grab)
 				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, 0.2f, 0.4f}) == WF_OK);
 		}
-		uint64_t hash[4] = {0, 0, 0, 0};
-		for (int f = 0; f < cases[t].frames; ++f) {
-			for (int pass = 0; pass < 4; ++pass) {
-				if (w[pass] == NULL)
-					continue;
-				ENSURE(wfWorld_Step(w[pass]) == WF_OK);
-				ENSURE(wfWorld_GetStateHash(w[pass], &hash[pass]) == WF_OK);
-				ENSURE(hash[pass] == hash[0]);
-			}
-		}
-		fprintf(stderr, "  %dx%d, %d thread(s), %d frames: scalar %016llx", cases[t].cols, cases[t].rows, cases[t].threads, cases[t].frames,
-			(unsigned long long)hash[0]);
-		for (int pass = 1; pass < 4; ++pass) {
-			if (w[pass] != NULL)
-				fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
-			else
-				fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
-		}
-		fprintf(stderr, "\n");
-		for (int pass = 0; pass < 4; ++pass) {
-			if (w[pass] != NULL)
-				wfDestroyWorld(w[pass]);
-		}
+		char label[96];
+		snprintf(label, sizeof label, "%dx%d, %d thread(s)", cases[t].cols, cases[t].rows, cases[t].threads);
+		ENSURE(WidthsHashAlike(w, widths, cases[t].frames, label, NULL) == 0);
 	}
 	return 0;
 }
@@ -719,29 +735,10 @@ WF_TEST(jacobi_widths_hash_scalar)
 			if (cases[t].grab)
 				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, -0.2f, 0.6f}) == WF_OK);
 		}
-		uint64_t hash[4] = {0, 0, 0, 0};
-		for (int f = 0; f < cases[t].frames; ++f) {
-			for (int pass = 0; pass < 4; ++pass) {
-				if (w[pass] == NULL)
-					continue;
-				ENSURE(wfWorld_Step(w[pass]) == WF_OK);
-				ENSURE(wfWorld_GetStateHash(w[pass], &hash[pass]) == WF_OK);
-				ENSURE(hash[pass] == hash[0]);
-			}
-		}
-		fprintf(stderr, "  %dx%d, %d sweeps, %d thread(s), %d frames: scalar %016llx", cols, rows,
-			cases[t].iterations > 0 ? cases[t].iterations : 2, cases[t].threads, cases[t].frames, (unsigned long long)hash[0]);
-		for (int pass = 1; pass < 4; ++pass) {
-			if (w[pass] != NULL)
-				fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
-			else
-				fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
-		}
-		fprintf(stderr, "\n");
-		for (int pass = 0; pass < 4; ++pass) {
-			if (w[pass] != NULL)
-				wfDestroyWorld(w[pass]);
-		}
+		char label[96];
+		snprintf(label, sizeof label, "%dx%d, %d sweeps, %d thread(s)", cols, rows, cases[t].iterations > 0 ? cases[t].iterations : 2,
+			cases[t].threads);
+		ENSURE(WidthsHashAlike(w, widths, cases[t].frames, label, NULL) == 0);
 	}
 	return 0;
 }
@@ -811,32 +808,12 @@ WF_TEST(springs_widths_hash_scalar)
 			if (cases[t].grab)
 				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, 2.2f, 0.6f}) == WF_OK);
 		}
-		uint64_t hash[4] = {0, 0, 0, 0};
-		for (int f = 0; f < cases[t].frames; ++f) {
-			for (int pass = 0; pass < 4; ++pass) {
-				if (w[pass] == NULL)
-					continue;
-				ENSURE(wfWorld_Step(w[pass]) == WF_OK);
-				ENSURE(wfWorld_GetStateHash(w[pass], &hash[pass]) == WF_OK);
-				ENSURE(hash[pass] == hash[0]);
-			}
-		}
+		char label[96];
+		snprintf(label, sizeof label, "%dx%d, %d thread(s)", cols, rows, cases[t].threads);
+		wfWarnings warn;
+		ENSURE(WidthsHashAlike(w, widths, cases[t].frames, label, &warn) == 0);
 		// Every frame kept (none discarded and restored, which would make equal hashes cheap).
-		const wfWarnings warn = wfWorld_GetWarnings(w[0]);
 		ENSURE(warn.nonFinite == 0 && warn.unstable == 0);
-		fprintf(stderr, "  %dx%d, %d thread(s), %d frames: scalar %016llx", cols, rows, cases[t].threads, cases[t].frames,
-			(unsigned long long)hash[0]);
-		for (int pass = 1; pass < 4; ++pass) {
-			if (w[pass] != NULL)
-				fprintf(stderr, ", %d lanes %016llx", widths[pass - 1], (unsigned long long)hash[pass]);
-			else
-				fprintf(stderr, ", %d lanes (no AVX-512 here)", widths[pass - 1]);
-		}
-		fprintf(stderr, "\n");
-		for (int pass = 0; pass < 4; ++pass) {
-			if (w[pass] != NULL)
-				wfDestroyWorld(w[pass]);
-		}
 	}
 	return 0;
 }
