@@ -217,6 +217,35 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 			}
 		}
 	}
+	// A fused kernel that did not run every substep (lavapipe ends any loop of a shader after 65 535
+	// trips, which a long frame's substep loop reaches: 6 x 6 XPBD cloth, 1 771 of 2 000 substeps):
+	// the frame is refused whole, every cloth back at its frame start, the clock where it was.
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
+		if (c->generation == 0 || vc->slot < 0)
+			continue;
+		wfGpuStatus st;
+		memcpy(&st,
+			(const char*)ctx->arenas[vc->arena].table.map + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) +
+				(size_t)vc->slot * sizeof(wfGpuBatchSlot) + offsetof(wfGpuBatchSlot, status),
+			sizeof st);
+		if (st.reference.w == (float)params->substeps)
+			continue;
+		for (int k = 0; k < world->clothCapacity; ++k) {
+			wfCloth* back = &world->cloths[k];
+			if (back->generation == 0)
+				continue;
+			back->hostValid = false;
+			((wfVkCloth*)back->backendData)->normalsCurrent = false;
+			if ((r = wfVkSubmitCommands(ctx, ((wfVkCloth*)back->backendData)->restore)) != WF_OK)
+				return r;
+		}
+		return wfSetError(world, WF_ERROR_DEVICE_LOST,
+			"vulkan: %s stopped the fused kernel of cloth %d after %.0f of the frame's %d substeps (lavapipe ends a "
+			"shader's loop after 65535 trips); the frame is not taken: use fewer substeps, or world.fusedPath \"never\"",
+			ctx->gpu.properties.deviceName, c->index, (double)st.reference.w, params->substeps);
+	}
 	// The frame check: never hand out a garbage frame (as the CPU backend).
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		wfCloth* c = &world->cloths[i];

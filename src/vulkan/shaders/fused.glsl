@@ -530,8 +530,12 @@ void main()
 	FindEnds();
 #endif
 
-	for (uint s = 0u; s < substeps; ++s)
+	// How many substeps ran, for the host (status.reference.w): a driver may end a long loop early.
+	uint ran = 0u;
+	for (uint s = 0u; s < substeps; ++s) {
 		Substep(s, iterations);
+		ran++;
+	}
 
 	// Frame end: the state back to the buffers (springs wrote the velocities already).
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
@@ -625,7 +629,7 @@ void main()
 		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
 		slots[gl_WorkGroupID.x].status.firstUnstableInContact = atomicOr(STATUS_UNSTABLE_CONTACT, 0u);
 		slots[gl_WorkGroupID.x].status.firstTunnelled = atomicOr(STATUS_TUNNELLED, 0u);
-		slots[gl_WorkGroupID.x].status.reference = vec4(reference, 0.0);
+		slots[gl_WorkGroupID.x].status.reference = vec4(reference, float(ran));
 		slots[gl_WorkGroupID.x].status.energy = vec4(sum, float(sBinary));
 	}
 }
