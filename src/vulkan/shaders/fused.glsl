@@ -532,10 +532,8 @@ void main()
 
 	// How many substeps ran, for the host (status.reference.w): a driver may end a long loop early.
 	uint ran = 0u;
-	for (uint s = 0u; s < substeps; ++s) {
-		Substep(s, iterations);
-		ran++;
-	}
+	for (; ran < substeps; ++ran)
+		Substep(ran, iterations);
 
 	// Frame end: the state back to the buffers (springs wrote the velocities already).
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
