@@ -242,7 +242,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 				return r;
 		}
 		return wfSetError(world, WF_ERROR_DEVICE_LOST,
-			"vulkan: %s stopped the fused kernel of cloth %d after %.0f of the frame's %d substeps (lavapipe ends a "
+			"vulkan: %s stopped the fused kernel of cloth %d after %.0f of the frame's %d substeps (lavapipe, for one, ends a "
 			"shader's loop after 65535 trips); the frame is not taken: use fewer substeps, or world.fusedPath \"never\"",
 			ctx->gpu.properties.deviceName, c->index, (double)st.reference.w, params->substeps);
 	}
