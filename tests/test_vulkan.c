@@ -1906,8 +1906,8 @@ WF_TEST(vk_fused_cut_short_refused)
 		const wfResult r = wfWorld_Step(w);
 		ENSURE(wfCloth_ReadPositions(id, p1, 36) == WF_OK);
 		const double fall = (double)p0[14].y - (double)p1[14].y, free = 0.5 * 9.8 * (1.0 / 60.0) * (1.0 / 60.0);
-		fprintf(stderr, "  %s path, 2000 substeps: step %d, fall %.6g m of %.6g%s%s\n", path == 0 ? "fused" : "per-range", (int)r, fall, free,
-			r != WF_OK ? ": " : "", r != WF_OK ? wfWorld_GetLastError(w) : "");
+		fprintf(stderr, "  %s path, 2000 substeps: step %d, fall %.6g m of %.6g%s%s\n", path == 0 ? "fused" : "per-range", (int)r, fall,
+			free, r != WF_OK ? ": " : "", r != WF_OK ? wfWorld_GetLastError(w) : "");
 		if (r == WF_OK) {
 			ENSURE_NEAR(fall, free, 0.01 * free);
 		} else {

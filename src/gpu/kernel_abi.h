@@ -371,9 +371,9 @@ WF_UINT firstNonFinite;
 WF_UINT firstUnstable;
 WF_UINT firstUnstableInContact; // the first too-fast particle touching a collider (wfInContact), if any
 WF_UINT firstTunnelled;         // the first particle that passed the tunnelling test (wfTunnelled)
-WF_VEC4 reference;  // xyz the reference particle; w (fused kernels) the substeps the kernel ran
-WF_VEC4 energy;     // x gain, y kinetic, z magnitude, w free particles (wfMotionSums, per unit mass)
-WF_UINT groupsDone; // check.comp: workgroups whose partial is written, from 0xffffffff
+WF_VEC4 reference;              // xyz the reference particle; w (fused kernels) the substeps the kernel ran
+WF_VEC4 energy;                 // x gain, y kinetic, z magnitude, w free particles (wfMotionSums, per unit mass)
+WF_UINT groupsDone;             // check.comp: workgroups whose partial is written, from 0xffffffff
 WF_UINT pad0;
 WF_UINT pad1;
 WF_UINT pad2;

@@ -89,6 +89,20 @@ static wfResult CheckEnergy(wfWorld* world, wfCloth* c, const wfFrameParams* par
 
 static wfGpuVec4 V4(wfVec3 v, float w) { return (wfGpuVec4){v.x, v.y, v.z, w}; }
 
+// A cloth's frame check results: in its batch slot (fused), else in its staging buffer.
+static wfGpuStatus ClothStatus(const wfVkContext* ctx, const wfVkCloth* vc)
+{
+	wfGpuStatus st;
+	if (vc->slot >= 0)
+		memcpy(&st,
+			(const char*)ctx->arenas[vc->arena].table.map + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) +
+				(size_t)vc->slot * sizeof(wfGpuBatchSlot) + offsetof(wfGpuBatchSlot, status),
+			sizeof st);
+	else
+		memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
+	return st;
+}
+
 // The live values of one cloth for this frame (gpu/frame_records.c): into its frame buffer, and
 // into its batch slot when the fused kernel steps it.
 static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfCloth* c, const wfVkCloth* vc, const wfFrameParams* p,
@@ -225,11 +239,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		const wfVkCloth* vc = (const wfVkCloth*)c->backendData;
 		if (c->generation == 0 || vc->slot < 0)
 			continue;
-		wfGpuStatus st;
-		memcpy(&st,
-			(const char*)ctx->arenas[vc->arena].table.map + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) +
-				(size_t)vc->slot * sizeof(wfGpuBatchSlot) + offsetof(wfGpuBatchSlot, status),
-			sizeof st);
+		const wfGpuStatus st = ClothStatus(ctx, vc);
 		if (st.reference.w == (float)params->substeps)
 			continue;
 		for (int k = 0; k < world->clothCapacity; ++k) {
@@ -252,14 +262,7 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		if (c->generation == 0)
 			continue;
 		wfVkCloth* vc = (wfVkCloth*)c->backendData;
-		wfGpuStatus st;
-		if (vc->slot >= 0)
-			memcpy(&st,
-				(const char*)ctx->arenas[vc->arena].table.map + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) +
-					(size_t)vc->slot * sizeof(wfGpuBatchSlot) + offsetof(wfGpuBatchSlot, status),
-				sizeof st);
-		else
-			memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
+		const wfGpuStatus st = ClothStatus(ctx, vc);
 		c->hostValid = false;
 		c->normalsValid = false;
 		vc->normalsCurrent = true;
