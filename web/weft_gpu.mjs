@@ -4,7 +4,8 @@
 //   (XPBD and Jacobi with drag or lift: per substep first aero, the acceleration into prev)
 //   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range),
 //            the tethers (predict with PUSH_TETHER) where the cloth has them, finish
-//   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A), the tethers, finish
+//   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A, positions and velocities), the
+//            tethers, finish
 //   springs: per substep: springs (A->B or B->A, collisions fused), the tethers; odd counts copy B -> A
 //   normals, the frame check (check writes each particle's energy terms, checkSum adds them up)
 // Tearing: after a good frame of a cloth that tears, the state comes back and the core tears from
@@ -27,8 +28,8 @@ const PUSH_STRIDE = 256; // minUniformBufferOffsetAlignment
 
 // Which bindings each entry point uses (its "auto" layout), for the buffers (a) and swapped (b).
 const USES = {
-  predict: [0, 1, 2, 5, 7], aero: [0, 1, 2, 5, 13, 14, 15, 20], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 6, 7],
-  jacobiSweep: [0, 1, 3, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
+  predict: [0, 1, 2, 5, 7], aero: [0, 1, 2, 5, 13, 14, 15, 20], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 2, 6, 7],
+  jacobiSweep: [0, 1, 2, 3, 4, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
   check: [0, 1, 2, 16, 17, 18, 19], checkSum: [16, 19],
 };
 const NONE = 0xffffffff;
@@ -106,7 +107,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
       } else if (solver === "jacobi") {
         dispatch("predict", 0, n, s, 0);
         for (let it = 0; it < iterations; ++it) dispatch("jacobiSweep", 0, n, s, 0, it & 1);
-        if (iterations & 1) list.push({ copy: [[3, 1]] });
+        if (iterations & 1) list.push({ copy: [[3, 1], [4, 2]] }); // positions and velocities
         if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
         dispatch("finish", 0, n, s, 0);
       } else {

@@ -12,6 +12,7 @@ const FLAG_FLOOR = 2u;
 const FLAG_STOP = 4u;
 const FLAG_WAVE = 8u;
 const FLAG_JACOBI_DEGREE = 16u;
+const FLAG_MOVES = 64u; // wfWorldDef.velocity "moves": every move in a substep also into the velocity
 const FLAG_AERO = 32u; // drag and lift: the substep's aerodynamic acceleration is in prev (aero)
 const PUSH_FIRST_ITERATION = 1u;
 const PUSH_DAMPED = 2u;
@@ -28,7 +29,7 @@ struct ClothParams {
   windStrength: f32, windFrequency: f32, windPhasePerColumn: f32, sphereR: f32, floorY: f32, friction: f32,
   flags: u32, grabIndex: i32, cols: u32, particleCount: u32, colorCount: u32, maxSpeed: f32,
   shapeCount: u32, tetherBase: u32, contactX: f32, contactY: f32, contactZ: f32, collisionGroup: u32, collisionMask: u32,
-  pad0: u32, pad1: u32,
+  invH: f32, velScale: f32,
   colorStart: array<u32, 32>,
   shapes: array<Shape, 32>,
 }
@@ -284,8 +285,17 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
     }
     let d = sqrt(d2);
     let s = limit / d;
-    pos[i] = vec4f(q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w);
-    if ((pc.flags & PUSH_TETHER_VEL) != 0u) {
+    let y = vec4f(q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w);
+    pos[i] = y;
+    if ((pc.flags & PUSH_TETHER_VEL) == 0u) {
+      // XPBD, Jacobi: the move into the substep's velocity (wfCpuMoved).
+      if ((F.P.flags & FLAG_MOVES) == 0u) {
+        return;
+      }
+      let v = vel[i];
+      let ih = F.P.invH;
+      vel[i] = vec4f(v.x + (y.x - x.x) * ih, v.y + (y.y - x.y) * ih, v.z + (y.z - x.z) * ih, v.w);
+    } else {
       let nx = dx / d;
       let ny = dy / d;
       let nz = dz / d;
@@ -432,12 +442,24 @@ fn xpbdSolve(@builtin(global_invocation_id) gid: vec3u) {
   let s = dl / len;
   let sa = s * a.w;
   let sb = s * b.w;
-  pos[q.x] = vec4f(a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w);
-  pos[q.y] = vec4f(b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w);
+  let ma = vec3f(sa * dx, sa * dy, sa * dz);
+  let mb = vec3f(sb * dx, sb * dy, sb * dz);
+  pos[q.x] = vec4f(a.x + ma.x, a.y + ma.y, a.z + ma.z, a.w);
+  pos[q.y] = vec4f(b.x - mb.x, b.y - mb.y, b.z - mb.z, b.w);
+  // The moves into the ends' velocities (wfCpuMoved).
+  if ((F.P.flags & FLAG_MOVES) == 0u) {
+    return;
+  }
+  let ih = F.P.invH;
+  let va = vel[q.x];
+  let vb = vel[q.y];
+  vel[q.x] = vec4f(va.x + ma.x * ih, va.y + ma.y * ih, va.z + ma.z * ih, va.w);
+  vel[q.y] = vec4f(vb.x - mb.x * ih, vb.y - mb.y * ih, vb.z - mb.z * ih, vb.w);
 }
 
 // One averaged Jacobi sweep (cpu_jacobi.c): every particle gathers the corrections of its
-// constraints from pos into posAlt; the two bind groups swap the buffers.
+// constraints from pos into posAlt and its move into its velocity from vel into velAlt; the two bind
+// groups swap both pairs.
 @compute @workgroup_size(GROUP_SIZE)
 fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
   let i = element(gid.x);
@@ -445,8 +467,10 @@ fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
     return;
   }
   let xi = pos[i];
+  let vi = vel[i];
   if (xi.w == 0.0) {
     posAlt[i] = xi;
+    velAlt[i] = vi;
     return;
   }
   var cx = 0.0;
@@ -479,7 +503,12 @@ fn jacobiSweep(@builtin(global_invocation_id) gid: vec3u) {
   if (byDegree) {
     s = select(0.0, F.P.relaxation / f32(hi - lo), hi > lo);
   }
-  posAlt[i] = vec4f(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
+  let m = vec3f(s * cx, s * cy, s * cz);
+  posAlt[i] = vec4f(xi.x + m.x, xi.y + m.y, xi.z + m.z, xi.w);
+  // The move into the substep's velocity (wfCpuMoved), ping-ponged with the positions (without
+  // FLAG_MOVES velAlt is a copy: the finish reads the positions).
+  let ih = select(0.0, F.P.invH, (F.P.flags & FLAG_MOVES) != 0u);
+  velAlt[i] = vec4f(vi.x + m.x * ih, vi.y + m.y * ih, vi.z + m.z * ih, vi.w);
 }
 
 // One explicit mass-spring substep (cpu_springs.c): reads (pos, vel), writes (posAlt, velAlt),
@@ -546,9 +575,18 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
     vel[i] = vec4f(0.0);
     return;
   }
-  let p = prev[i];
-  let f = F.P.velFactor;
-  var v = vec4f((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+  // v = f v: the velocity the substep's moves left (wfCpuMoved), f 1 or Jacobi's retention; without
+  // FLAG_MOVES v = f (x - p), f 1/h or retention/h.
+  var v: vec4f;
+  if ((F.P.flags & FLAG_MOVES) != 0u) {
+    let u = vel[i];
+    let f = F.P.velScale;
+    v = vec4f(u.x * f, u.y * f, u.z * f, 0.0);
+  } else {
+    let p = prev[i];
+    let f = F.P.velFactor;
+    v = vec4f((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+  }
   if ((F.P.flags & (FLAG_SPHERE | FLAG_FLOOR)) != 0u || F.P.shapeCount > 0u) {
     collide(&x, &v, pc.substep);
     pos[i] = x;

@@ -89,6 +89,7 @@ int main(int argc, char** argv)
 	wfCpuSoaLoad(soa, c);
 	const int n = c->model.particleCount, m = c->model.constraintCount;
 	wfVec4* pos = (wfVec4*)wfAlloc((size_t)n * sizeof(wfVec4));
+	wfVec4* vel = (wfVec4*)wfAlloc((size_t)n * sizeof(wfVec4));
 	float* lambda = (float*)wfAlloc((size_t)m * sizeof(float));
 	memcpy(pos, c->state.pos, (size_t)n * sizeof(wfVec4));
 	int blocks = 0, used = 0, singles = 0, recordProjections = 0;
@@ -110,7 +111,7 @@ int main(int argc, char** argv)
 				} else {
 					for (int k = 0; k < c->model.colorCount; ++k) {
 						const int b = c->model.colorStart[k], e = c->model.colorStart[k + 1];
-						wfCpuXpbdRangeAvx2(c->model.constraints, pos, lambda, b, (e - b) / 8, alphaTilde);
+						wfCpuXpbdRangeAvx2(c->model.constraints, pos, vel, lambda, b, (e - b) / 8, alphaTilde, 1.0f / h);
 					}
 				}
 			}
@@ -156,6 +157,7 @@ int main(int argc, char** argv)
 	wfCpuSoaFree(soa);
 	wfFree(pos);
 	wfFree(lambda);
+	wfFree(vel);
 	for (int v = 0; v < VARIANTS; ++v)
 		free(t[v]);
 	wfDestroyWorld(world);

@@ -250,6 +250,15 @@ typedef enum wfFusedPath {
 	WF_FUSED_ALWAYS,   // every small cloth fused, even alone
 } wfFusedPath;
 
+// How XPBD and Jacobi take a particle's velocity at the end of a substep (wfWorldDef.velocity).
+typedef enum wfVelocityMode {
+	WF_VELOCITY_MOVES = 0, // the predicted velocity plus every move of the substep divided by h, summed as
+						   // the moves are made: exact at any substep count
+	WF_VELOCITY_POSITIONS, // (x - p) / h from the float positions, as the documents do (their presets):
+						   // a little cheaper, but a position's rounding (a float step of a coordinate
+						   // of ~1 m) divided by h goes into the velocity, so small substeps drift
+} wfVelocityMode;
+
 // What happens to a cloth whose frame fails the frame check (see wfWarnings).
 typedef enum wfBadFrame {
 	WF_BAD_FRAME_KEEP = 0, // the frame is discarded: the cloth keeps its state of the frame start
@@ -284,6 +293,7 @@ typedef struct wfWorldDef {
 	// reason (the first four, then at every power of two).
 	float maxSpeed;
 	wfBadFrame badFrame;
+	wfVelocityMode velocity; // XPBD and Jacobi (default moves); fixed at creation
 	// Per-world switches. The library reads no environment variable: the weft and weft-view tools
 	// map WEFT_VK_DEVICE, WEFT_VK_VALIDATION, WEFT_NO_SIMD, WEFT_VK_TIMING and WEFT_VK_FUSED onto
 	// deviceName and these, so two worlds in one process can differ.

@@ -96,6 +96,8 @@ static const wfFieldInfo kWorldFields[] = {
 	FIELD(wfWorldDef, selfCollision, WF_FIELD_STRUCT, NESTED(WF_DEF_SELF_COLLISION)),
 	FIELD(wfWorldDef, maxSpeed, WF_FIELD_FLOAT, RANGE(1.0, 1e6), DEFAULT(1e3)),
 	FIELD(wfWorldDef, badFrame, WF_FIELD_ENUM, NAMES(wfBadFrameTable, WF_BAD_FRAME_NAMES), DEFAULT(WF_BAD_FRAME_KEEP)),
+	FIELD(wfWorldDef, velocity, WF_FIELD_ENUM, NAMES(wfVelocityTable, WF_VELOCITY_NAMES), DEFAULT(WF_VELOCITY_MOVES),
+		.note = "fixed at creation"),
 	// The per-world switches the tools map from the environment; not in scene files.
 	FIELD_KEY(wfWorldDef, validation, NULL, WF_FIELD_BOOL),
 	FIELD_KEY(wfWorldDef, simd, NULL, WF_FIELD_BOOL, DEFAULT(1)),

@@ -19,6 +19,7 @@
 #define WF_BAD_FRAME_NAMES(X) X(WF_BAD_FRAME_KEEP, "keep") X(WF_BAD_FRAME_RESET, "reset")
 #define WF_ORDER_NAMES(X) X(WF_ORDER_AUTO, "auto") X(WF_ORDER_COLORS, "colors") X(WF_ORDER_TILES, "tiles")
 #define WF_FUSED_PATH_NAMES(X) X(WF_FUSED_AUTO, "auto") X(WF_FUSED_NEVER, "never") X(WF_FUSED_ALWAYS, "always")
+#define WF_VELOCITY_NAMES(X) X(WF_VELOCITY_MOVES, "moves") X(WF_VELOCITY_POSITIONS, "positions")
 #define WF_COLLIDER_NAMES(X) \
 	X(WF_COLLIDER_SPHERE, "sphere") X(WF_COLLIDER_CAPSULE, "capsule") X(WF_COLLIDER_BOX, "box") X(WF_COLLIDER_PLANE, "plane") X(WF_COLLIDER_MESH, "mesh")
 #define WF_TETHER_NAMES(X) X(WF_TETHER_NONE, "none") X(WF_TETHER_EUCLIDEAN, "euclidean") X(WF_TETHER_GEODESIC, "geodesic")
@@ -41,7 +42,7 @@ typedef struct wfEnumTable {
 #define WF_SOLVER_COUNT WF_ENUM_COUNT(WF_SOLVER_NAMES)
 
 extern const wfEnumTable wfSolverTable, wfBackendTable, wfPinTable, wfOrientationTable, wfWindTable, wfResponseTable, wfJacobiWeightTable,
-	wfBadFrameTable, wfFusedPathTable, wfOrderTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;
+	wfBadFrameTable, wfFusedPathTable, wfVelocityTable, wfOrderTable, wfStageTable, wfColliderTable, wfTetherTable, wfInterpolationTable;
 
 // table.names as arrays, for constant initialisers (the def field tables of defs.c).
 extern const char* const wfSolverTableNames[];
@@ -53,6 +54,7 @@ extern const char* const wfResponseTableNames[];
 extern const char* const wfJacobiWeightTableNames[];
 extern const char* const wfBadFrameTableNames[];
 extern const char* const wfFusedPathTableNames[];
+extern const char* const wfVelocityTableNames[];
 extern const char* const wfOrderTableNames[];
 extern const char* const wfStageTableNames[];
 extern const char* const wfColliderTableNames[];

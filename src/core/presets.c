@@ -16,6 +16,7 @@ static void FillXpbd(wfWorldDef* w, wfClothDef* c)
 	w->step.timeStep = 1.0f / 60.0f;
 	w->step.substeps = 20;
 	w->step.iterations = 1;
+	w->velocity = WF_VELOCITY_POSITIONS; // the document's own arithmetic: v = (x - p) / h
 	w->sphere.enabled = true;
 	w->sphere.center = (wfVec3){0.0f, 0.0f, 0.0f};
 	w->sphere.radius = 0.6f;
@@ -78,6 +79,7 @@ static void FillSpringMesh(wfWorldDef* w, wfClothDef* c)
 	w->step.timeStep = 1.0f / 60.0f;
 	w->step.substeps = 8;
 	w->step.iterations = 2;
+	w->velocity = WF_VELOCITY_POSITIONS; // the document's own arithmetic: v = (x - p) / h
 	w->gravity = (wfVec3){0.0f, -9.8f, 0.0f};
 	w->floor.enabled = false;
 	w->floor.height = -2.6f;

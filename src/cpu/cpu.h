@@ -36,6 +36,7 @@ typedef struct wfCpuContext {
 	const wfWorld* world;        // the colliders of the frame
 	const wfCpuJacobi* jacobi;   // the cloth's structure-of-arrays Jacobi sweep (cpu_jacobi.c), or NULL: record order
 	const wfCpuSprings* springs; // the cloth's per-particle spring gather (cpu_springs.c), or NULL: the scalar scatter
+	bool moves;                  // XPBD, Jacobi: the substep's velocity summed move by move (wfWorldDef.velocity, wfCpuMoved)
 } wfCpuContext;
 
 // The motion tests of one particle (wfMotionSums; as wfMotion8Add in cpu_avx2.h, lane by lane).
@@ -67,12 +68,16 @@ void wfCpuJacobiRangeScalar(const wfConstraint* con, const float* weight, const 
 	bool pinFactor);
 void wfCpuSpringsRangeScalar(const wfConstraint* con, const wfVec4* x, const wfVec4* v, wfVec4* force, int begin, int end, float k,
 	float damping);
-int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde);
+// XPBD: eight constraints at a time (cpu_xpbd.c's scalar loop); with `vel` each move also into the
+// end's velocity (wfCpuMoved).
+int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, wfVec4* vel, float* lambda, int begin, int blocks, const float* alphaTilde,
+	float invH);
 // Particle stages over [begin, end), two particles a step; return where the scalar loop goes on.
 // Predict with a uniform acceleration a: v = v / (1 + h w damping) + h a, p = x, x += h v (w != 0).
 int wfCpuPredictAvx2(wfVec4* pos, wfVec4* vel, wfVec4* prev, int begin, int end, float h, float damping, wfVec3 a);
-// v = factor (x - p) with w = 0 for dynamic particles, 0 for the others.
-int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float factor);
+// The finish's velocity with w = 0 for dynamic particles, 0 for the others (wfCpuFinish): v = f v, or
+// with `prev` (WF_VELOCITY_POSITIONS) v = f (x - p).
+int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int begin, int end, float f);
 
 // Stages shared by the solvers (cpu_stages.c).
 double wfCpuClock(void); // seconds, monotonic where OpenMP is there
@@ -84,7 +89,8 @@ void wfCpuStageMark(const wfCpuContext* ctx, wfStage stage);
 void wfCpuAero(const wfCpuContext* ctx, wfCloth* cloth);
 void wfCpuPredict(const wfCpuContext* ctx, wfCloth* cloth, float damping);
 // Each tethered particle back within its limit of its anchor (wfClothModel.tethers); with
-// `velocities` (explicit springs) its outward velocity is removed too.
+// `velocities` (explicit springs) its outward velocity is removed too, else (XPBD, Jacobi) the
+// move goes into the substep's velocity (wfCpuMoved).
 void wfCpuTethers(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // Cloth-against-cloth contacts (wfSelfCollisionDef.betweenCloths): the world's particles in one
 // frame of reference and a hash grid over all of them, sized as cloths are added.
@@ -106,12 +112,29 @@ void wfCpuContactsFree(wfCpuContacts* contacts);
 void wfCpuClothContacts(wfWorld* world, wfCpuContacts* contacts, const wfFrameParams* params);
 
 // Self-collision (cpu_self.c, wfSelfCollisionDef) on the substep's positions; friction from the
-// motion since `prev` (the substep-start positions; NULL: no friction).
-void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* prev);
+// motion since `prev` (the substep-start positions; NULL: no friction). With `moves` (XPBD, Jacobi)
+// every push goes into the substep's velocity too (wfCpuMoved); springs move positions only.
+void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* prev, bool moves);
 void wfCpuPlaceGrab(wfCloth* cloth); // call from one thread (omp single)
-// The end of an xpbd or jacobi substep: v = factor (x - p) for dynamic particles (1 / h, or the
-// retention / h), then the collisions, block by block.
-void wfCpuFinish(const wfCpuContext* ctx, wfCloth* cloth, float factor);
+// XPBD and Jacobi keep the substep's velocity exact at any step (small steps without float drift;
+// WF_VELOCITY_MOVES, ctx->moves): between predict and finish `vel` holds the velocity that the
+// substep's moves imply, (x - p) / h with x - p summed move by move instead of read back from float
+// positions (whose rounding, one float step of a position of ~1 m divided by h, grows as h
+// shrinks). Predict sets it to the predicted velocity (x += h v); every stage that then moves a
+// dynamic particle by d adds d / h (d * invH, invH = 1 / h rounded once) to it, in the same
+// expression on every backend. With WF_VELOCITY_POSITIONS no stage touches it and the finish reads
+// (x - p) / h.
+static inline void wfCpuMoved(wfVec4* v, float invH, float dx, float dy, float dz)
+{
+	v->x += dx * invH;
+	v->y += dy * invH;
+	v->z += dz * invH;
+}
+
+// The end of an xpbd or jacobi substep: v = scale v for dynamic particles (1, or Jacobi's
+// retention; with WF_VELOCITY_POSITIONS v = scale / h (x - p)), 0 for the others, then the
+// collisions, block by block.
+void wfCpuFinish(const wfCpuContext* ctx, wfCloth* cloth, float scale);
 
 // The colliders of a substep: the sphere at its centre and velocity then, the floor, both surfaces
 // pushed out by the contact thickness. Each solver's finishing loop updates a particle's velocity
@@ -153,15 +176,18 @@ void wfCpuCollideShape(const wfContactDef* contact, const wfShape* shape, wfVec4
 
 // Attached particles (wfClothDef.attachMode) onto their points of the mesh collider at the
 // substep's end, or toward them by the compliance (XPBD, one projection a substep); with
-// `velocities` (explicit springs) a held particle takes the point's velocity.
+// `velocities` (explicit springs) a held particle takes the point's velocity, else (XPBD, Jacobi)
+// the move goes into the substep's velocity (wfCpuMoved).
 void wfCpuAttach(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // The triangle-mesh colliders (mesh_collider.c) after the other collisions, body by body: every
 // dynamic particle's motion from `start` (the substep-start positions) to `pos` against the body's
 // triangles, then the cloth's edges against its sharp edges and its corners against the cloth's
 // triangles (closed bodies); velocities fixed against the body's surface velocity where it
-// touches. `scratch`: a particle array free for the rest of the substep. Call inside or outside a
-// parallel region.
-void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch);
+// touches; with `moves` (inside an XPBD or Jacobi substep, before the finish) the pushes go into
+// the substep's velocity instead (wfCpuMoved). `scratch`: a particle array free for the rest of the
+// substep. Call inside or outside a parallel region.
+void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch,
+	bool moves);
 
 // Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
 // after the particle's velocity update of the substep.

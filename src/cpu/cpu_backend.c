@@ -213,7 +213,8 @@ static wfResult StepTogether(wfWorld* world, const wfFrameParams* params, wfCpuC
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfCpuStageTimer timer;
-	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL, NULL};
+	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL, NULL,
+		world->def.velocity == WF_VELOCITY_MOVES};
 	if (ctx.timer != NULL) {
 		memset(&timer, 0, sizeof timer);
 		timer.last = wfCpuClock();

@@ -74,12 +74,21 @@ static void Sweep(const wfCpuContext* ctx, wfCloth* c, const wfVec4* restrict sr
 		}
 	}
 	const bool byDegree = m->jacobiDegree;
+	const float invH = 1.0f / ctx->params->h;
+	wfVec4* restrict vel = ctx->moves ? c->state.vel : NULL;
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		wfVec4 xi = src[i];
 		const int deg = m->adjStart[i + 1] - m->adjStart[i];
 		const float si = !byDegree ? s : deg > 0 ? s / (float)deg : 0.0f;
-		dst[i] = xi.w == 0.0f ? xi : (wfVec4){xi.x + si * acc[i].x, xi.y + si * acc[i].y, xi.z + si * acc[i].z, xi.w};
+		if (xi.w == 0.0f) {
+			dst[i] = xi;
+			continue;
+		}
+		const float mx = si * acc[i].x, my = si * acc[i].y, mz = si * acc[i].z;
+		dst[i] = (wfVec4){xi.x + mx, xi.y + my, xi.z + mz, xi.w};
+		if (vel != NULL)
+			wfCpuMoved(&vel[i], invH, mx, my, mz);
 	}
 }
 
@@ -118,6 +127,7 @@ struct wfCpuJacobi {
 	float* weight;             // (slots x count) each slot's Jacobi weight c_ij (padding: 0)
 	float* degree;             // (count) deg(i)
 	float *x[2], *y[2], *z[2]; // (count) the two position buffers the sweeps ping-pong between
+	float *vx, *vy, *vz;       // (count) the substep's velocities (each particle adds its own moves)
 	float* w;                  // (count) inverse masses
 };
 
@@ -181,6 +191,9 @@ void wfCpuJacobiFree(wfCpuJacobi* g)
 		wfFree(g->y[b]);
 		wfFree(g->z[b]);
 	}
+	wfFree(g->vx);
+	wfFree(g->vy);
+	wfFree(g->vz);
 	wfFree(g->w);
 	free(g);
 }
@@ -197,7 +210,10 @@ wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* m, int lanes)
 	g->weight = (float*)wfAlloc((size_t)slots * bytes);
 	g->degree = (float*)wfAlloc(bytes);
 	g->w = (float*)wfAlloc(bytes);
-	ok = ok && g->weight != NULL && g->degree != NULL && g->w != NULL;
+	g->vx = (float*)wfAlloc(bytes);
+	g->vy = (float*)wfAlloc(bytes);
+	g->vz = (float*)wfAlloc(bytes);
+	ok = ok && g->weight != NULL && g->degree != NULL && g->w != NULL && g->vx != NULL && g->vy != NULL && g->vz != NULL;
 	for (int b = 0; b < 2; ++b) {
 		g->x[b] = (float*)wfAlloc(bytes);
 		g->y[b] = (float*)wfAlloc(bytes);
@@ -220,35 +236,41 @@ wfCpuJacobi* wfCpuJacobiCreate(const wfClothModel* m, int lanes)
 
 #ifdef WF_WIDE
 // Particles [i0, i1) of the sweep from buffer `from`, at the width the cloth was built for.
-static void WideSweepRange(const wfCpuJacobi* g, int from, int i0, int i1, float s, bool pinFactor, bool byDegree)
+static void WideSweepRange(const wfCpuJacobi* g, int from, int i0, int i1, float s, float invH, bool moves, bool pinFactor, bool byDegree)
 {
 #if defined(__x86_64__)
 	if (g->lanes == 16)
-		JacobiSweep16(g, from, i0, i1, s, pinFactor, byDegree);
+		JacobiSweep16(g, from, i0, i1, s, invH, moves, pinFactor, byDegree);
 	else if (g->lanes == 8)
-		JacobiSweep8(g, from, i0, i1, s, pinFactor, byDegree);
+		JacobiSweep8(g, from, i0, i1, s, invH, moves, pinFactor, byDegree);
 	else
-		JacobiSweep1(g, from, i0, i1, s, pinFactor, byDegree);
+		JacobiSweep1(g, from, i0, i1, s, invH, moves, pinFactor, byDegree);
 #else
 	if (g->lanes == 4)
-		JacobiSweep4(g, from, i0, i1, s, pinFactor, byDegree);
+		JacobiSweep4(g, from, i0, i1, s, invH, moves, pinFactor, byDegree);
 	else
-		JacobiSweep1(g, from, i0, i1, s, pinFactor, byDegree);
+		JacobiSweep1(g, from, i0, i1, s, invH, moves, pinFactor, byDegree);
 #endif
 }
 
-// The sweeps of a substep on the structure-of-arrays copy: positions in, the sweeps, positions out
-// (inverse masses do not change in a sweep). Inside the substep's parallel region.
+// The sweeps of a substep on the structure-of-arrays copy: positions and velocities in, the sweeps,
+// both out (inverse masses do not change in a sweep). Inside the substep's parallel region.
 static void WideSweeps(const wfCpuContext* ctx, wfCloth* c, const wfCpuJacobi* g)
 {
 	const int n = g->adj.particles, count = g->adj.count, sweeps = ctx->params->iterations;
 	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		g->x[0][i] = pos[i].x;
 		g->y[0][i] = pos[i].y;
 		g->z[0][i] = pos[i].z;
 		g->w[i] = pos[i].w;
+		if (!ctx->moves)
+			continue;
+		g->vx[i] = vel[i].x;
+		g->vy[i] = vel[i].y;
+		g->vz[i] = vel[i].z;
 	}
 	const float s = c->material.relaxation;
 	const bool pinFactor = !c->model.jacobiDegree, byDegree = c->model.jacobiDegree;
@@ -257,7 +279,7 @@ static void WideSweeps(const wfCpuContext* ctx, wfCloth* c, const wfCpuJacobi* g
 #pragma omp for schedule(static)
 		for (int b = 0; b < blocks; ++b) {
 			const int i0 = 64 * b, i1 = i0 + 64 < count ? i0 + 64 : count;
-			WideSweepRange(g, it & 1, i0, i1, s, pinFactor, byDegree);
+			WideSweepRange(g, it & 1, i0, i1, s, 1.0f / ctx->params->h, ctx->moves, pinFactor, byDegree);
 		}
 	}
 	const int last = sweeps & 1;
@@ -266,6 +288,11 @@ static void WideSweeps(const wfCpuContext* ctx, wfCloth* c, const wfCpuJacobi* g
 		pos[i].x = g->x[last][i];
 		pos[i].y = g->y[last][i];
 		pos[i].z = g->z[last][i];
+		if (!ctx->moves)
+			continue;
+		vel[i].x = g->vx[i];
+		vel[i].y = g->vy[i];
+		vel[i].z = g->vz[i];
 	}
 }
 #endif
@@ -288,11 +315,11 @@ void wfCpuJacobiSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
 		if (wfMeshesBeforeSelf(ctx->world)) // the continuous passes see the bodies' pushes
-			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
-		wfCpuSelfCollide(ctx, c, c->state.prev);
+			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2, ctx->moves);
+		wfCpuSelfCollide(ctx, c, c->state.prev, ctx->moves);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
-		wfCpuFinish(ctx, c, c->material.retention / ctx->params->h); // v = beta (x - p) / h
-		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
+		wfCpuFinish(ctx, c, c->material.retention); // v = beta (x - p) / h, x - p summed move by move
+		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2, false);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }

@@ -114,7 +114,28 @@ static void AddPairPush(float ex, float ey, float ez, float dist, float d, float
 // of a crossing); the triangles at the particle itself, or at a copy of its particle of the untorn
 // cloth, are skipped. The deepest crossing wins; all particles move together (order- and
 // thread-free). Nothing changes where nothing crossed, so scenes without crossings keep their bits.
-static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask)
+// Each pushed particle moved by its push (state.selfDelta, w = 1 where one was found); with
+// invH != 0 (XPBD, Jacobi: inside the substep) the push goes into the substep's velocity too
+// (wfCpuMoved). Inside a parallel region.
+static void ApplyPushes(wfCloth* c, float invH)
+{
+	const int n = c->model.particleCount;
+	wfVec4* restrict pos = c->state.pos;
+	wfVec4* restrict vel = c->state.vel;
+	const wfVec4* restrict delta = c->state.selfDelta;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		if (delta[i].w == 0.0f)
+			continue;
+		pos[i].x += delta[i].x;
+		pos[i].y += delta[i].y;
+		pos[i].z += delta[i].z;
+		if (invH != 0.0f)
+			wfCpuMoved(&vel[i], invH, delta[i].x, delta[i].y, delta[i].z);
+	}
+}
+
+static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask, float invH)
 {
 	const int n = c->model.particleCount;
 	wfVec4* restrict pos = c->state.pos;
@@ -192,14 +213,7 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 					}
 				}
 	}
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		if (delta[i].w != 0.0f) {
-			pos[i].x += delta[i].x;
-			pos[i].y += delta[i].y;
-			pos[i].z += delta[i].z;
-		}
-	}
+	ApplyPushes(c, invH);
 }
 
 // The particle of the untorn cloth that particle i was split from (itself where it never tore).
@@ -231,7 +245,7 @@ static inline void SweptBox(wfVec4 a0, wfVec4 b0, wfVec4 a1, wfVec4 b1, float lo
 // edges at a particle are its partner rows in the model (wfClothModel.partnerStart, built with the
 // triangle rows, again when the cloth tears), in the order of its triangles and their corners:
 // recomputing them for every candidate cost most of the pass.
-static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask)
+static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask, float invH)
 {
 	const wfClothModel* m = &c->model;
 	const int n = m->particleCount;
@@ -340,18 +354,12 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 					}
 				}
 	}
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		if (delta[i].w != 0.0f) {
-			pos[i].x += delta[i].x;
-			pos[i].y += delta[i].y;
-			pos[i].z += delta[i].z;
-		}
-	}
+	ApplyPushes(c, invH);
 }
 
-void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
+void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev, bool moves)
 {
+	const float invH = moves ? 1.0f / ctx->params->h : 0.0f;
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
 	if (!sc->enabled || c->state.hashStart == NULL)
 		return;
@@ -409,18 +417,11 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev)
 		if (contacts > 0)
 			delta[i] = (wfVec4){sum[0] / (float)contacts, sum[1] / (float)contacts, sum[2] / (float)contacts, 1.0f};
 	}
-#pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i) {
-		if (delta[i].w != 0.0f) {
-			pos[i].x += delta[i].x;
-			pos[i].y += delta[i].y;
-			pos[i].z += delta[i].z;
-		}
-	}
+	ApplyPushes(c, invH);
 	if (sc->pointTriangle && prev != NULL && c->model.triangleCount > 0)
-		PointTriangle(c, prev, d, inv, mask);
+		PointTriangle(c, prev, d, inv, mask, invH);
 	if (sc->edgeEdge && prev != NULL && c->model.triangleCount > 0)
-		EdgeEdge(c, prev, d, inv, mask);
+		EdgeEdge(c, prev, d, inv, mask, invH);
 }
 
 // ------------------------------------------------------------------ cloth against cloth

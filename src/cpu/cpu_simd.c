@@ -39,8 +39,10 @@ WF_TARGET_AVX2 static inline void LoadEnds(const wfConstraint* con, int k, wfVec
 // Solves constraints [begin, begin + 8 * blocks); returns the first index not solved.
 // Lanes that the scalar loop would skip write their particles back unchanged; no other
 // constraint of the colour touches those particles, so that is harmless.
-WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde)
+WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, wfVec4* vel, float* lambda, int begin, int blocks,
+	const float* alphaTilde, float invH)
 {
+	const __m256 ih = _mm256_set1_ps(invH);
 	const __m256 at3 = _mm256_setr_ps(alphaTilde[0], alphaTilde[1], alphaTilde[2], 0, 0, 0, 0, 0);
 	const __m256 zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(WF_MIN_LENGTH), sign = _mm256_set1_ps(-0.0f);
 	int k = begin;
@@ -66,14 +68,35 @@ WF_TARGET_AVX2 int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, floa
 		_mm256_storeu_ps(lambda + k, _mm256_blendv_ps(lam, _mm256_add_ps(lam, dl), valid));
 		__m256 s = _mm256_and_ps(_mm256_div_ps(dl, len), valid);
 		__m256 sa = _mm256_mul_ps(s, aw), sb = _mm256_mul_ps(s, bw);
-		__m256 nax = _mm256_blendv_ps(ax, _mm256_add_ps(ax, _mm256_mul_ps(sa, dx)), valid);
-		__m256 nay = _mm256_blendv_ps(ay, _mm256_add_ps(ay, _mm256_mul_ps(sa, dy)), valid);
-		__m256 naz = _mm256_blendv_ps(az, _mm256_add_ps(az, _mm256_mul_ps(sa, dz)), valid);
-		__m256 nbx = _mm256_blendv_ps(bx, _mm256_sub_ps(bx, _mm256_mul_ps(sb, dx)), valid);
-		__m256 nby = _mm256_blendv_ps(by, _mm256_sub_ps(by, _mm256_mul_ps(sb, dy)), valid);
-		__m256 nbz = _mm256_blendv_ps(bz, _mm256_sub_ps(bz, _mm256_mul_ps(sb, dz)), valid);
+		const __m256 max = _mm256_mul_ps(sa, dx), may = _mm256_mul_ps(sa, dy), maz = _mm256_mul_ps(sa, dz);
+		const __m256 mbx = _mm256_mul_ps(sb, dx), mby = _mm256_mul_ps(sb, dy), mbz = _mm256_mul_ps(sb, dz);
+		__m256 nax = _mm256_blendv_ps(ax, _mm256_add_ps(ax, max), valid);
+		__m256 nay = _mm256_blendv_ps(ay, _mm256_add_ps(ay, may), valid);
+		__m256 naz = _mm256_blendv_ps(az, _mm256_add_ps(az, maz), valid);
+		__m256 nbx = _mm256_blendv_ps(bx, _mm256_sub_ps(bx, mbx), valid);
+		__m256 nby = _mm256_blendv_ps(by, _mm256_sub_ps(by, mby), valid);
+		__m256 nbz = _mm256_blendv_ps(bz, _mm256_sub_ps(bz, mbz), valid);
 		Store8(pa, nax, nay, naz, aw);
 		Store8(pb, nbx, nby, nbz, bw);
+		// The moves into the ends' velocities (wfCpuMoved): v_a += m_a invH, v_b += (-m_b) invH.
+		if (vel == NULL)
+			continue; // WF_VELOCITY_POSITIONS
+		float *va[8], *vb[8];
+		for (int l = 0; l < 8; ++l) {
+			va[l] = (float*)(void*)&vel[(wfVec4*)(void*)pa[l] - pos];
+			vb[l] = (float*)(void*)&vel[(wfVec4*)(void*)pb[l] - pos];
+		}
+		__m256 vax, vay, vaz, vaw, vbx, vby, vbz, vbw;
+		Load8((const float* const*)va, &vax, &vay, &vaz, &vaw);
+		vax = _mm256_blendv_ps(vax, _mm256_add_ps(vax, _mm256_mul_ps(max, ih)), valid);
+		vay = _mm256_blendv_ps(vay, _mm256_add_ps(vay, _mm256_mul_ps(may, ih)), valid);
+		vaz = _mm256_blendv_ps(vaz, _mm256_add_ps(vaz, _mm256_mul_ps(maz, ih)), valid);
+		Store8(va, vax, vay, vaz, vaw);
+		Load8((const float* const*)vb, &vbx, &vby, &vbz, &vbw);
+		vbx = _mm256_blendv_ps(vbx, _mm256_sub_ps(vbx, _mm256_mul_ps(mbx, ih)), valid);
+		vby = _mm256_blendv_ps(vby, _mm256_sub_ps(vby, _mm256_mul_ps(mby, ih)), valid);
+		vbz = _mm256_blendv_ps(vbz, _mm256_sub_ps(vbz, _mm256_mul_ps(mbz, ih)), valid);
+		Store8(vb, vbx, vby, vbz, vbw);
 	}
 	return k;
 }
@@ -116,8 +139,9 @@ WF_TARGET_AVX2 int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVe
 	const __m256 f = _mm256_set1_ps(factor);
 	int i = begin;
 	for (; i + 2 <= end; i += 2) {
-		__m256 x = _mm256_loadu_ps(&pos[i].x);
-		__m256 v = _mm256_mul_ps(_mm256_sub_ps(x, _mm256_loadu_ps(&prev[i].x)), f);
+		const __m256 x = _mm256_loadu_ps(&pos[i].x);
+		__m256 v = prev != NULL ? _mm256_mul_ps(_mm256_sub_ps(x, _mm256_loadu_ps(&prev[i].x)), f)
+								: _mm256_mul_ps(_mm256_loadu_ps(&vel[i].x), f);
 		v = _mm256_blend_ps(v, _mm256_setzero_ps(), 0x88); // w = 0
 		_mm256_storeu_ps(&vel[i].x, _mm256_and_ps(v, Dynamic(x)));
 	}
@@ -188,13 +212,16 @@ int wfCpuVelocityAvx2(const wfVec4* pos, const wfVec4* prev, wfVec4* vel, int be
 	return begin;
 }
 
-int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, float* lambda, int begin, int blocks, const float* alphaTilde)
+int wfCpuXpbdRangeAvx2(const wfConstraint* con, wfVec4* pos, wfVec4* vel, float* lambda, int begin, int blocks, const float* alphaTilde,
+	float invH)
 {
 	(void)con;
 	(void)pos;
+	(void)vel;
 	(void)lambda;
 	(void)blocks;
 	(void)alphaTilde;
+	(void)invH;
 	return begin;
 }
 

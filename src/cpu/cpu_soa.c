@@ -87,8 +87,10 @@ struct wfCpuSoa {
 	int* slot;            // (n) slot of particle i
 	float* buf;           // the ten particle arrays below, one allocation
 	float *x, *y, *z, *w; // (slots) positions, inverse mass; padding slots stay 0
-	float *px, *py, *pz;  // (slots) positions at the substep start
-	float *vx, *vy, *vz;  // (slots) velocities
+	float *vx, *vy, *vz;  // (slots) velocities; within a substep the velocity its moves imply (wfCpuMoved)
+	float *px, *py, *pz;  // (slots) positions at the substep start (WF_VELOCITY_POSITIONS: the finish's v = (x - p) / h)
+	float invH;           // 1 / h of the frame's substeps
+	bool moves;           // WF_VELOCITY_MOVES (wfCpuContext.moves)
 	int blockCount, singleCount;
 	SoaBlock* block;     // (blockCount) colour by colour, first ends ascending
 	float* rest;         // (lanes x blockCount) rest length per lane
@@ -240,7 +242,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 		wfCpuSoaFree(s);
 		return NULL;
 	}
-	float** arrays[10] = {&s->x, &s->y, &s->z, &s->w, &s->px, &s->py, &s->pz, &s->vx, &s->vy, &s->vz};
+	float** arrays[10] = {&s->x, &s->y, &s->z, &s->w, &s->vx, &s->vy, &s->vz, &s->px, &s->py, &s->pz};
 	for (int k = 0; k < 10; ++k)
 		*arrays[k] = s->buf + (size_t)k * arrayStride;
 	// Slots: row by row, and within a row by column mod 4, class c from c classSlots on.
@@ -354,12 +356,21 @@ static void SolveSingles(wfCpuSoa* s, int s0, int s1, const float* alphaTilde, b
 		s->lambdaSingle[k] += dl;
 		const float sc = dl / len;
 		const float sa = sc * wa, sb = sc * wb;
-		x[q.a] += sa * dx;
-		y[q.a] += sa * dy;
-		z[q.a] += sa * dz;
-		x[q.b] -= sb * dx;
-		y[q.b] -= sb * dy;
-		z[q.b] -= sb * dz;
+		const float ax = sa * dx, ay = sa * dy, az = sa * dz, bx = sb * dx, by = sb * dy, bz = sb * dz;
+		x[q.a] += ax;
+		y[q.a] += ay;
+		z[q.a] += az;
+		x[q.b] -= bx;
+		y[q.b] -= by;
+		z[q.b] -= bz;
+		if (!s->moves)
+			continue;
+		s->vx[q.a] += ax * s->invH;
+		s->vy[q.a] += ay * s->invH;
+		s->vz[q.a] += az * s->invH;
+		s->vx[q.b] -= bx * s->invH;
+		s->vy[q.b] -= by * s->invH;
+		s->vz[q.b] -= bz * s->invH;
 	}
 }
 
@@ -787,7 +798,10 @@ static double PairWave(wfCpuSoa* s, wfCpuContext* ctx, const wfCloth* c, int t, 
 bool wfCpuSoaFrame(wfCpuSoa* s, const wfCpuContext* ctx0, wfCloth* c, wfVec4* backupPos, wfVec4* backupVel, wfMotionSums* motion)
 {
 	const wfFrameParams* p = ctx0->params;
-	const float h = p->h, damping = c->material.damping, factor = 1.0f / h;
+	const float h = p->h, damping = c->material.damping;
+	s->invH = 1.0f / h;
+	s->moves = ctx0->moves;
+	const float factor = s->moves ? 1.0f : 1.0f / h; // the finish's v = factor v, or factor (x - p)
 	const float alphaTilde[WF_FAMILY_COUNT] = {
 		wfAlphaTilde(c->material.stretchCompliance, h),
 		wfAlphaTilde(c->material.shearCompliance, h),

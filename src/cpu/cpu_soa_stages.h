@@ -88,15 +88,18 @@ WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMultiplier)(SoaBlockW* f, float* restric
 }
 
 // x_a += sa d, x_b -= sb d in the valid lanes (pipelined, the positions loaded again: nothing wrote
-// them since).
-WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict y, float* restrict z, const SoaBlockW* f, const bool whole)
+// them since); with `moves` (WF_VELOCITY_MOVES) each move into the end's velocity too (wfCpuMoved).
+WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict y, float* restrict z, float* restrict vx,
+	float* restrict vy, float* restrict vz, float invH, const SoaBlockW* f, const bool whole, const bool moves)
 {
 	const bool again = WF_SOA_PIPELINE;
 	const wfFloatW xa = again ? wfLoadLiveW(x + f->a, f->valid) : f->xa, ya = again ? wfLoadLiveW(y + f->a, f->valid) : f->ya;
 	const wfFloatW za = again ? wfLoadLiveW(z + f->a, f->valid) : f->za, xb = again ? wfLoadLiveW(x + f->b, f->valid) : f->xb;
 	const wfFloatW yb = again ? wfLoadLiveW(y + f->b, f->valid) : f->yb, zb = again ? wfLoadLiveW(z + f->b, f->valid) : f->zb;
-	const wfFloatW nxa = wfAddW(xa, wfMulW(f->sa, f->dx)), nya = wfAddW(ya, wfMulW(f->sa, f->dy)), nza = wfAddW(za, wfMulW(f->sa, f->dz));
-	const wfFloatW nxb = wfSubW(xb, wfMulW(f->sb, f->dx)), nyb = wfSubW(yb, wfMulW(f->sb, f->dy)), nzb = wfSubW(zb, wfMulW(f->sb, f->dz));
+	const wfFloatW max = wfMulW(f->sa, f->dx), may = wfMulW(f->sa, f->dy), maz = wfMulW(f->sa, f->dz);
+	const wfFloatW mbx = wfMulW(f->sb, f->dx), mby = wfMulW(f->sb, f->dy), mbz = wfMulW(f->sb, f->dz);
+	const wfFloatW nxa = wfAddW(xa, max), nya = wfAddW(ya, may), nza = wfAddW(za, maz);
+	const wfFloatW nxb = wfSubW(xb, mbx), nyb = wfSubW(yb, mby), nzb = wfSubW(zb, mbz);
 	if (whole) {
 		wfStoreW(x + f->a, nxa);
 		wfStoreW(y + f->a, nya);
@@ -104,14 +107,37 @@ WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict
 		wfStoreW(x + f->b, nxb);
 		wfStoreW(y + f->b, nyb);
 		wfStoreW(z + f->b, nzb);
+	} else {
+		wfStoreWhereW(x + f->a, f->valid, nxa, xa);
+		wfStoreWhereW(y + f->a, f->valid, nya, ya);
+		wfStoreWhereW(z + f->a, f->valid, nza, za);
+		wfStoreWhereW(x + f->b, f->valid, nxb, xb);
+		wfStoreWhereW(y + f->b, f->valid, nyb, yb);
+		wfStoreWhereW(z + f->b, f->valid, nzb, zb);
+	}
+	if (!moves)
+		return;
+	// The moves into the velocities (wfCpuMoved): v_a += m_a invH, v_b -= m_b invH.
+	const wfFloatW ih = wfSetW(invH);
+	const wfFloatW vxa = wfLoadLiveW(vx + f->a, f->valid), vya = wfLoadLiveW(vy + f->a, f->valid), vza = wfLoadLiveW(vz + f->a, f->valid);
+	const wfFloatW vxb = wfLoadLiveW(vx + f->b, f->valid), vyb = wfLoadLiveW(vy + f->b, f->valid), vzb = wfLoadLiveW(vz + f->b, f->valid);
+	const wfFloatW nvxa = wfAddW(vxa, wfMulW(max, ih)), nvya = wfAddW(vya, wfMulW(may, ih)), nvza = wfAddW(vza, wfMulW(maz, ih));
+	const wfFloatW nvxb = wfSubW(vxb, wfMulW(mbx, ih)), nvyb = wfSubW(vyb, wfMulW(mby, ih)), nvzb = wfSubW(vzb, wfMulW(mbz, ih));
+	if (whole) {
+		wfStoreW(vx + f->a, nvxa);
+		wfStoreW(vy + f->a, nvya);
+		wfStoreW(vz + f->a, nvza);
+		wfStoreW(vx + f->b, nvxb);
+		wfStoreW(vy + f->b, nvyb);
+		wfStoreW(vz + f->b, nvzb);
 		return;
 	}
-	wfStoreWhereW(x + f->a, f->valid, nxa, xa);
-	wfStoreWhereW(y + f->a, f->valid, nya, ya);
-	wfStoreWhereW(z + f->a, f->valid, nza, za);
-	wfStoreWhereW(x + f->b, f->valid, nxb, xb);
-	wfStoreWhereW(y + f->b, f->valid, nyb, yb);
-	wfStoreWhereW(z + f->b, f->valid, nzb, zb);
+	wfStoreWhereW(vx + f->a, f->valid, nvxa, vxa);
+	wfStoreWhereW(vy + f->a, f->valid, nvya, vya);
+	wfStoreWhereW(vz + f->a, f->valid, nvza, vza);
+	wfStoreWhereW(vx + f->b, f->valid, nvxb, vxb);
+	wfStoreWhereW(vy + f->b, f->valid, nvyb, vyb);
+	wfStoreWhereW(vz + f->b, f->valid, nvzb, vzb);
 }
 
 // Constraint blocks [b0, b1), one loop per kind (first iteration or not, whole or last blocks of
@@ -126,10 +152,10 @@ WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict
 				WF_SOA_MEASURE(&f, k, FIRST, TAIL); \
 				if (WF_WIDE_BLENDS && wfAllW(f.valid)) { \
 					WF_W(SoaMultiplier)(&f, lambda + WF_WIDTH * (size_t)k, FIRST, true); \
-					WF_W(SoaMove)(x, y, z, &f, true); \
+					WF_W(SoaMove)(x, y, z, vx, vy, vz, invH, &f, true, moves); \
 				} else { \
 					WF_W(SoaMultiplier)(&f, lambda + WF_WIDTH * (size_t)k, FIRST, false); \
-					WF_W(SoaMove)(x, y, z, &f, false); \
+					WF_W(SoaMove)(x, y, z, vx, vy, vz, invH, &f, false, moves); \
 				} \
 			} \
 			break; \
@@ -139,14 +165,17 @@ WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict
 		for (int k = b0; k + 1 < b1; ++k) { \
 			WF_SOA_MEASURE(&g, k + 1, FIRST, TAIL); \
 			WF_W(SoaMultiplier)(&g, lambda + WF_WIDTH * (size_t)(k + 1), FIRST, false); \
-			WF_W(SoaMove)(x, y, z, &f, false); \
+			WF_W(SoaMove)(x, y, z, vx, vy, vz, invH, &f, false, moves); \
 			f = g; \
 		} \
-		WF_W(SoaMove)(x, y, z, &f, false); \
+		WF_W(SoaMove)(x, y, z, vx, vy, vz, invH, &f, false, moves); \
 	} while (0)
 WF_TARGET_W static void WF_W(SolveBlocks)(wfCpuSoa* s, int b0, int b1, const float* alphaTilde, bool first, bool tail)
 {
 	float* restrict x = s->x, * restrict y = s->y, * restrict z = s->z;
+	float* restrict vx = s->vx, * restrict vy = s->vy, * restrict vz = s->vz;
+	const float invH = s->invH;
+	const bool moves = s->moves;
 	const float* restrict w = s->w;
 	const SoaBlock* restrict block = s->block;
 	const float* restrict rest = s->rest;
@@ -165,24 +194,29 @@ WF_TARGET_W static void WF_W(SolveBlocks)(wfCpuSoa* s, int b0, int b1, const flo
 #undef WF_SOA_LOOP
 #undef WF_SOA_MEASURE
 
-// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop: v = v / k + h a,
-// x += h v; particles with w = 0 keep both). Without damping the divisor k = 1 + h w 0 is exactly 1
+// Predict over slots [i0, i1) with a uniform acceleration a (wfCpuPredict's loop: p = x, v = v / k +
+// h a, x += h v; particles with w = 0 keep both; p only for WF_VELOCITY_POSITIONS: with moves the
+// finish reads the velocity the moves left). Without damping the divisor k = 1 + h w 0 is exactly 1
 // (h w is finite: masses are at least 1e-9 kg), and a division by 1 returns its dividend, so the
 // loop leaves the divisions out (one loop each way: `damped` is a constant).
 WF_TARGET_W WF_WIDE_INLINE int WF_W(PredictLoop)(wfCpuSoa* s, int i0, int i1, float h, float damping, wfVec3 a, const bool damped)
 {
 	const wfFloatW hv = wfSetW(h), dv = wfSetW(damping), one = wfSetW(1.0f), zero = wfZeroW();
 	const wfFloatW hx = wfSetW(h * a.x), hy = wfSetW(h * a.y), hz = wfSetW(h * a.z);
-	float* restrict xs = s->x, * restrict ys = s->y, * restrict zs = s->z, * restrict pxs = s->px, * restrict pys = s->py, * restrict pzs = s->pz;
+	float* restrict xs = s->x, * restrict ys = s->y, * restrict zs = s->z;
+	float* restrict pxs = s->px, * restrict pys = s->py, * restrict pzs = s->pz;
 	float* restrict vxs = s->vx, * restrict vys = s->vy, * restrict vzs = s->vz;
 	const float* restrict ws = s->w;
+	const bool start = !s->moves;
 	int i = i0;
 	for (; i + WF_WIDTH <= i1; i += WF_WIDTH) {
 		const wfFloatW x = wfLoadW(xs + i), y = wfLoadW(ys + i), z = wfLoadW(zs + i);
 		const wfFloatW w = wfLoadW(ws + i);
-		wfStoreW(pxs + i, x);
-		wfStoreW(pys + i, y);
-		wfStoreW(pzs + i, z);
+		if (start) {
+			wfStoreW(pxs + i, x);
+			wfStoreW(pys + i, y);
+			wfStoreW(pzs + i, z);
+		}
 		const wfMaskW dynamic = wfNotEqualW(w, zero);
 		const wfFloatW vx = wfLoadW(vxs + i), vy = wfLoadW(vys + i), vz = wfLoadW(vzs + i);
 		wfFloatW nvx = vx, nvy = vy, nvz = vz;
@@ -215,8 +249,8 @@ WF_TARGET_W static void WF_W(Predict)(wfCpuSoa* s, int i0, int i1, float h, floa
 #endif
 }
 
-// v = factor (x - p) over slots [i0, i1) (0 where w = 0), then the collisions (wfCpuFinish's
-// loop). The sphere and floor tests are done a vector at a time with the scalar expressions; a
+// v = factor v over slots [i0, i1) (WF_VELOCITY_MOVES; factor (x - p) for positions; 0 where w =
+// 0), then the collisions (wfCpuFinish's loop). The sphere and floor tests are done a vector at a time with the scalar expressions; a
 // particle that may touch anything goes through the scalar routine, which repeats them.
 WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
 {
@@ -227,9 +261,15 @@ WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i
 	for (; i + WF_WIDTH <= i1; i += WF_WIDTH) {
 		const wfFloatW x = wfLoadW(s->x + i), y = wfLoadW(s->y + i), z = wfLoadW(s->z + i);
 		const wfMaskW dynamic = wfNotEqualW(wfLoadW(s->w + i), zero);
-		wfStoreW(s->vx + i, wfMulWhereW(dynamic, wfSubW(x, wfLoadW(s->px + i)), f));
-		wfStoreW(s->vy + i, wfMulWhereW(dynamic, wfSubW(y, wfLoadW(s->py + i)), f));
-		wfStoreW(s->vz + i, wfMulWhereW(dynamic, wfSubW(z, wfLoadW(s->pz + i)), f));
+		if (s->moves) {
+			wfStoreW(s->vx + i, wfMulWhereW(dynamic, wfLoadW(s->vx + i), f));
+			wfStoreW(s->vy + i, wfMulWhereW(dynamic, wfLoadW(s->vy + i), f));
+			wfStoreW(s->vz + i, wfMulWhereW(dynamic, wfLoadW(s->vz + i), f));
+		} else {
+			wfStoreW(s->vx + i, wfMulWhereW(dynamic, wfSubW(x, wfLoadW(s->px + i)), f));
+			wfStoreW(s->vy + i, wfMulWhereW(dynamic, wfSubW(y, wfLoadW(s->py + i)), f));
+			wfStoreW(s->vz + i, wfMulWhereW(dynamic, wfSubW(z, wfLoadW(s->pz + i)), f));
+		}
 		if (!k->any)
 			continue;
 		wfMaskW hit = k->shapeCount > 0 ? wfTrueW() : wfFalseW();

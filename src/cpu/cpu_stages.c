@@ -49,7 +49,7 @@ void wfCpuAero(const wfCpuContext* ctx, wfCloth* c)
 
 void wfCpuTethers(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 {
-	(void)ctx;
+	const float invH = 1.0f / ctx->params->h;
 	const wfConstraint* t = c->model.tethers;
 	if (t == NULL)
 		return;
@@ -68,7 +68,10 @@ void wfCpuTethers(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 			continue;
 		const float d = sqrtf(d2), s = limit / d;
 		pos[i] = (wfVec4){q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w};
-		if (velocities) {
+		if (!velocities) {
+			if (ctx->moves)
+				wfCpuMoved(&vel[i], invH, pos[i].x - x.x, pos[i].y - x.y, pos[i].z - x.z);
+		} else {
 			const float nx = dx / d, ny = dy / d, nz = dz / d;
 			const wfVec4 v = vel[i];
 			const float vn = v.x * nx + v.y * ny + v.z * nz;
@@ -120,13 +123,14 @@ void wfCpuPredict(const wfCpuContext* ctx, wfCloth* c, float damping)
 	}
 }
 
-void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float factor)
+void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float scale)
 {
 	const int n = c->model.particleCount;
 	const wfCpuColliders k = wfCpuCollidersAt(ctx, c);
 	wfVec4* restrict pos = c->state.pos;
-	const wfVec4* restrict prev = c->state.prev;
 	wfVec4* restrict vel = c->state.vel;
+	const wfVec4* restrict prev = ctx->moves ? NULL : c->state.prev;
+	const float factor = ctx->moves ? scale : scale / ctx->params->h; // v = factor v, or factor (x - p)
 	const int blocks = (n + WF_CPU_PARTICLE_BLOCK - 1) / WF_CPU_PARTICLE_BLOCK;
 #pragma omp for schedule(static)
 	for (int b = 0; b < blocks; ++b) {
@@ -140,7 +144,10 @@ void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float factor)
 				vel[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
 				continue;
 			}
-			vel[i] = (wfVec4){factor * (pos[i].x - prev[i].x), factor * (pos[i].y - prev[i].y), factor * (pos[i].z - prev[i].z), 0.0f};
+			if (prev != NULL)
+				vel[i] = (wfVec4){factor * (pos[i].x - prev[i].x), factor * (pos[i].y - prev[i].y), factor * (pos[i].z - prev[i].z), 0.0f};
+			else
+				vel[i] = (wfVec4){factor * vel[i].x, factor * vel[i].y, factor * vel[i].z, 0.0f};
 		}
 		for (i = begin; k.any && i < end; ++i) {
 			if (pos[i].w != 0.0f)
@@ -193,15 +200,19 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 			continue; // pinned or grabbed: held already
 		const wfVec3 q = wfMeshBodyPoint(body, body->v1, &a);
 		const float f = x.w / (x.w + alpha); // C = |x - q| with gradient along x - q: x moves f C toward q
-		pos[a.particle] = (wfVec4){x.x + f * (q.x - x.x), x.y + f * (q.y - x.y), x.z + f * (q.z - x.z), x.w};
-		if (velocities && alpha == 0.0f) {
+		const float mx = f * (q.x - x.x), my = f * (q.y - x.y), mz = f * (q.z - x.z);
+		pos[a.particle] = (wfVec4){x.x + mx, x.y + my, x.z + mz, x.w};
+		if (!velocities) {
+			if (ctx->moves)
+				wfCpuMoved(&vel[a.particle], 1.0f / h, mx, my, mz);
+		} else if (alpha == 0.0f) {
 			const wfVec3 q0 = wfMeshBodyPoint(body, body->v0, &a);
 			vel[a.particle] = (wfVec4){(q.x - q0.x) / h, (q.y - q0.y) / h, (q.z - q0.z) / h, 0.0f};
 		}
 	}
 }
 
-void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch)
+void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch, bool moves)
 {
 	const wfWorld* w = ctx->world;
 	const wfFrameParams* p = ctx->params;
@@ -223,10 +234,13 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 			wfVec3 x = {pos[i].x, pos[i].y, pos[i].z}, normal, surface;
 			if (!wfMeshBodyCollide(body, t, invH, (wfVec3){start[i].x, start[i].y, start[i].z}, &x, &normal, &surface))
 				continue;
+			if (moves)
+				wfCpuMoved(&vel[i], invH, x.x - pos[i].x, x.y - pos[i].y, x.z - pos[i].z);
+			else
+				wfCpuRespond(&p->contact, &vel[i], normal.x, normal.y, normal.z, surface);
 			pos[i].x = x.x;
 			pos[i].y = x.y;
 			pos[i].z = x.z;
-			wfCpuRespond(&p->contact, &vel[i], normal.x, normal.y, normal.z, surface);
 		}
 		// The cloth's edges (stretch and shear: the triangles' sides) against the body's sharp
 		// edges, colour by colour: no two constraints of a colour share a particle.
@@ -247,6 +261,13 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 					continue;
 				*a = (wfVec4){a->x + da.x, a->y + da.y, a->z + da.z, a->w};
 				*b = (wfVec4){b->x + db.x, b->y + db.y, b->z + db.z, b->w};
+				if (moves) {
+					if (a->w != 0.0f)
+						wfCpuMoved(&vel[q.a], invH, da.x, da.y, da.z);
+					if (b->w != 0.0f)
+						wfCpuMoved(&vel[q.b], invH, db.x, db.y, db.z);
+					continue;
+				}
 				if (a->w != 0.0f)
 					wfCpuRespond(&p->contact, &vel[q.a], normal.x, normal.y, normal.z, surface);
 				if (b->w != 0.0f)
@@ -283,7 +304,10 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 				if (!(l > 0.0f))
 					continue;
 				pos[i] = (wfVec4){pos[i].x + d.x, pos[i].y + d.y, pos[i].z + d.z, pos[i].w};
-				wfCpuRespond(&p->contact, &vel[i], d.x / l, d.y / l, d.z / l, (wfVec3){0.0f, 0.0f, 0.0f});
+				if (moves)
+					wfCpuMoved(&vel[i], invH, d.x, d.y, d.z);
+				else
+					wfCpuRespond(&p->contact, &vel[i], d.x / l, d.y / l, d.z / l, (wfVec3){0.0f, 0.0f, 0.0f});
 			}
 		}
 	}

@@ -1,13 +1,14 @@
 // XPBD (the first document's algorithm) with graph-coloured Gauss-Seidel:
 // predict -> solve range by range (the model's solve ranges: colours, or each colour of each tile
-// colour in the tile order) -> update velocities -> collide.
+// colour in the tile order), every move also into the substep's velocity (wfCpuMoved) -> collide.
 #include "cpu.h"
 
 #include <math.h>
 
-// Scalar projection of constraints [begin, end).
-static void SolveScalar(const wfConstraint* restrict con, wfVec4* restrict pos, float* restrict lambda, int begin, int end,
-	const float* alphaTilde)
+// Scalar projection of constraints [begin, end); with `vel` (WF_VELOCITY_MOVES) each end's move also
+// goes into its velocity (wfCpuMoved: the same products, times invH).
+static void SolveScalar(const wfConstraint* restrict con, wfVec4* restrict pos, wfVec4* restrict vel, float* restrict lambda, int begin,
+	int end, const float* alphaTilde, float invH)
 {
 	for (int k = begin; k < end; ++k) {
 		const wfConstraint q = con[k];
@@ -23,33 +24,39 @@ static void SolveScalar(const wfConstraint* restrict con, wfVec4* restrict pos, 
 		lambda[k] += dl;
 		float s = dl / len;
 		float sa = s * a.w, sb = s * b.w;
-		pos[q.a] = (wfVec4){a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w};
-		pos[q.b] = (wfVec4){b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w};
+		const float ax = sa * dx, ay = sa * dy, az = sa * dz, bx = sb * dx, by = sb * dy, bz = sb * dz;
+		pos[q.a] = (wfVec4){a.x + ax, a.y + ay, a.z + az, a.w};
+		pos[q.b] = (wfVec4){b.x - bx, b.y - by, b.z - bz, b.w};
+		if (vel != NULL) {
+			wfCpuMoved(&vel[q.a], invH, ax, ay, az);
+			wfCpuMoved(&vel[q.b], invH, -bx, -by, -bz);
+		}
 	}
 }
 
 // A block of a colour range: eight constraints at a time with AVX2, the tail scalar.
-static void SolveBlock(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
+static void SolveBlock(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde, float invH)
 {
 	int k = begin;
+	wfVec4* vel = ctx->moves ? c->state.vel : NULL;
 	if (ctx->avx2)
-		k = wfCpuXpbdRangeAvx2(c->model.constraints, c->state.pos, c->state.lambda, begin, (end - begin) / 8, alphaTilde);
-	SolveScalar(c->model.constraints, c->state.pos, c->state.lambda, k, end, alphaTilde);
+		k = wfCpuXpbdRangeAvx2(c->model.constraints, c->state.pos, vel, c->state.lambda, begin, (end - begin) / 8, alphaTilde, invH);
+	SolveScalar(c->model.constraints, c->state.pos, vel, c->state.lambda, k, end, alphaTilde, invH);
 }
 
 // One pass over one colour range. No two constraints of a colour share a particle, so the order
 // inside the range does not matter and blocks of 64 may go to different threads.
-static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde)
+static void SolveRange(const wfCpuContext* ctx, wfCloth* c, int begin, int end, const float* alphaTilde, float invH)
 {
 	if (!ctx->parallel) {
-		SolveBlock(ctx, c, begin, end, alphaTilde);
+		SolveBlock(ctx, c, begin, end, alphaTilde, invH);
 		return;
 	}
 	const int blocks = (end - begin + 63) / 64;
 #pragma omp for schedule(static)
 	for (int blk = 0; blk < blocks; ++blk) {
 		int b0 = begin + 64 * blk, b1 = b0 + 64 < end ? b0 + 64 : end;
-		SolveBlock(ctx, c, b0, b1, alphaTilde);
+		SolveBlock(ctx, c, b0, b1, alphaTilde, invH);
 	}
 }
 
@@ -75,16 +82,16 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 		const int* range = c->model.solveRange;
 		for (int it = 0; it < ctx->params->iterations; ++it) {
 			for (int r = 0; r < c->model.solveRangeCount; ++r)
-				SolveRange(ctx, c, range[2 * r], range[2 * r + 1], alphaTilde);
+				SolveRange(ctx, c, range[2 * r], range[2 * r + 1], alphaTilde, 1.0f / h);
 		}
 		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
 		if (wfMeshesBeforeSelf(ctx->world)) // the continuous passes see the bodies' pushes
-			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
-		wfCpuSelfCollide(ctx, c, c->state.prev);
+			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2, ctx->moves);
+		wfCpuSelfCollide(ctx, c, c->state.prev, ctx->moves);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
-		wfCpuFinish(ctx, c, 1.0f / ctx->params->h);
-		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2);
+		wfCpuFinish(ctx, c, 1.0f);
+		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2, false);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }

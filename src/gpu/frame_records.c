@@ -32,6 +32,8 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 		wfAlphaTilde(m->bendCompliance, h), 0.0f};
 	cp->h = h;
 	cp->velFactor = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention / h : 1.0f / h;
+	cp->invH = 1.0f / h;
+	cp->velScale = world->def.step.solver == WF_SOLVER_JACOBI ? m->retention : 1.0f;
 	cp->damping = m->damping;
 	cp->mass = m->mass;
 	cp->stiffness = m->stiffness;
@@ -45,7 +47,8 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp->friction = p->contact.friction;
 	cp->flags = (p->sphere.enabled ? WF_GPU_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_GPU_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_GPU_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_GPU_FLAG_WAVE : 0u) |
-		(c->model.jacobiDegree ? WF_GPU_FLAG_JACOBI_DEGREE : 0u) | (p->aeroOn ? WF_GPU_FLAG_AERO : 0u);
+		(c->model.jacobiDegree ? WF_GPU_FLAG_JACOBI_DEGREE : 0u) | (p->aeroOn ? WF_GPU_FLAG_AERO : 0u) |
+		(world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_FLAG_MOVES : 0u);
 	cp->grabIndex = c->grabIndex;
 	cp->cols = (uint32_t)c->model.cols;
 	cp->particleCount = (uint32_t)c->model.particleCount;

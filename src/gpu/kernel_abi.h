@@ -155,6 +155,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_MESH_STAGE_MASK 15u
 #define WF_GPU_MESH_START_ALT 16u  // the substep's start positions are POS_ALT (springs), not PREV
 #define WF_GPU_MESH_VELOCITIES 32u // attach: held particles take the point's velocity (springs)
+#define WF_GPU_MESH_MOVES 64u      // inside an XPBD or Jacobi substep: every push into the velocity (wfCpuMoved), no response
 // The scan (contact_scan.comp): each workgroup of WF_GPU_SCAN_GROUP invocations scans
 // WF_GPU_SCAN_BLOCK counts (4 each) and writes the block's sum; the sums are scanned the same way,
 // level by level, then added back.
@@ -183,6 +184,9 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // (constant_id WF_GPU_SPEC_GATHER). Wide for small cloths whose particles have at most that many
 // neighbours: their dispatches fill a sliver of the GPU and wait on latency; narrow otherwise.
 #define WF_GPU_SPEC_GATHER 2
+// constant_id of kMoves (common.glsl): the world's wfWorldDef.velocity is WF_VELOCITY_MOVES, so every
+// move inside an XPBD or Jacobi substep also goes into the particle's velocity (wfCpuMoved).
+#define WF_GPU_SPEC_MOVES 3
 #define WF_GPU_GATHER 4
 #define WF_GPU_GATHER_WIDE 8
 #define WF_GPU_GATHER_WIDE_MAX_PARTICLES 16384
@@ -228,6 +232,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_FLAG_WAVE 8u           // wave wind: acceleration per column and inverse mass
 #define WF_GPU_FLAG_JACOBI_DEGREE 16u // Jacobi: the document's own-degree averaging, no pin factor
 #define WF_GPU_FLAG_AERO 32u          // drag and lift: the substep's aerodynamic acceleration is in prev (predict.comp)
+#define WF_GPU_FLAG_MOVES 64u         // WF_VELOCITY_MOVES (the WGSL port's kMoves; Vulkan specializes instead)
 
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
@@ -257,6 +262,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_SLOT_BACKUP_POS 14 // vec4 index: the kernel copies the frame-start state there
 #define WF_GPU_SLOT_BACKUP_VEL 15 // vec4 index
 #define WF_GPU_SLOT_INV_MASS 16   // float bits of 1 / mass: the inverse mass of a free particle
+#define WF_GPU_SLOT_OWNER 17      // word index of the owner order's table (WF_VK_REGION_OWNER; XPBD with kMoves)
 #define WF_GPU_SLOT_COUNT 20
 
 // wfGpuStatsParams.flags
@@ -290,6 +296,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_CONTACT_WORLD 16u    // keys and gather over X (cloth against cloth), not the cloth's pos
 #define WF_GPU_CONTACT_FRICTION 32u // gather: Coulomb friction on the substep's motion
 #define WF_GPU_CONTACT_SOURCE 64u   // contact_triangle, contact_edge: the cloth has torn, RANK holds each particle's source
+#define WF_GPU_CONTACT_MOVES 128u   // apply: the push into the substep's velocity too (XPBD, Jacobi; wfCpuMoved)
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfGpuPush)
@@ -324,7 +331,7 @@ WF_VEC4 contactBand;  // the frame check's contact test (wfContactBand): x spher
 WF_VEC4 floor;        // (0, 1, 0, 0): the floor's normal and (w) its still surface's speed, read at
 					  // run time: a constant zero there was folded away and left -0 where the CPU has +0
 WF_FLOAT h;           // substep length
-WF_FLOAT velFactor;   // XPBD 1/h, Jacobi retention/h
+WF_FLOAT velFactor;   // XPBD 1/h, Jacobi retention/h (a push after the finish: v += velFactor d)
 WF_FLOAT damping;     // XPBD damping
 WF_FLOAT mass;
 WF_FLOAT stiffness; // springs
@@ -349,8 +356,8 @@ WF_FLOAT contactY;  // (in double on the host, then float), added to its positio
 WF_FLOAT contactZ;
 WF_UINT collisionGroup; // cloth against cloth: wfClothDef.collisionGroup and collisionMask
 WF_UINT collisionMask;
-WF_UINT pad0; // colorStart ends on 16 bytes
-WF_UINT pad1;
+WF_FLOAT invH;     // 1 / h: a move d inside an XPBD or Jacobi substep adds d invH to the velocity (wfCpuMoved)
+WF_FLOAT velScale; // the finish's v = velScale v: XPBD 1, Jacobi the retention
 WF_UINT colorStart[WF_GPU_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
 wfGpuShape shapes[WF_MAX_COLLIDERS];
 WF_STRUCT_END(wfGpuClothParams)

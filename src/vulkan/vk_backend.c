@@ -137,6 +137,7 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	const float invMass = 1.0f / m->mass; // wfClothApplyInverseMass's expression: the same bits
 	memcpy(&slot.at[WF_GPU_SLOT_INV_MASS], &invMass, sizeof invMass);
 	slot.at[WF_GPU_SLOT_LAMBDA] = (uint32_t)(o[WF_VK_REGION_LAMBDA] / 4);
+	slot.at[WF_GPU_SLOT_OWNER] = (uint32_t)(o[WF_VK_REGION_OWNER] / 4);
 	slot.at[WF_GPU_SLOT_ADJ_START] = (uint32_t)(o[WF_VK_REGION_ADJ_START] / 4);
 	slot.at[WF_GPU_SLOT_ADJ_CONSTRAINT] = (uint32_t)(o[WF_VK_REGION_ADJ_CONSTRAINT] / 4);
 	slot.at[WF_GPU_SLOT_ADJ_OTHER] = (uint32_t)(o[WF_VK_REGION_ADJ_OTHER] / 4);

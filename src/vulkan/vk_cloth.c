@@ -264,6 +264,16 @@ static bool RestNeeded(const wfWorld* world)
 // Each particle's source on the device: a torn cloth with self-collision (the point-triangle pass).
 static bool SourceNeeded(const wfWorld* world, const wfCloth* c) { return world->def.selfCollision.enabled && c->source != NULL; }
 
+// The owner order's table (WF_VK_REGION_OWNER) for a cloth the fused kernel may step with
+// WF_VELOCITY_MOVES: at most 4096 particles, WF_GPU_FUSED_MAX_COLORS colours in the colour order,
+// no tethers, and constraint indices in 16 bits. FitsFused asks for it.
+static bool OwnerOrder(const wfWorld* world, const wfCloth* c)
+{
+	const wfClothModel* m = &c->model;
+	return world->def.velocity == WF_VELOCITY_MOVES && m->particleCount <= WF_GPU_FUSED_MAX_PARTICLES &&
+		m->colorCount <= WF_GPU_FUSED_MAX_COLORS && m->constraintCount <= 65536 && m->tileSize == 0 && m->tethers == NULL;
+}
+
 // Model arrays in the layout of the device buffer, copied once through a temporary buffer.
 static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 {
@@ -291,6 +301,25 @@ static wfResult UploadModel(wfVkContext* ctx, const wfCloth* c, wfVkCloth* vc)
 			memcpy(&restBits, &q->rest, sizeof restBits);
 			packed[2 * k] = q->a | q->b << 12 | q->family << 24;
 			packed[2 * k + 1] = restBits;
+		}
+	}
+	// The owner order's table: colour by colour, the constraint at each particle, from each end.
+	if (OwnerOrder(ctx->world, c)) {
+		uint32_t* own = (uint32_t*)REGION(WF_VK_REGION_OWNER);
+		const uint32_t n = (uint32_t)m->particleCount;
+		for (int color = 0; color < m->colorCount; ++color) {
+			for (int k = m->colorStart[color]; k < m->colorStart[color + 1]; ++k) {
+				const wfConstraint* q = &m->constraints[k];
+				const uint32_t key = q->family << 12 | 0x8000u | (uint32_t)k << 16;
+				uint32_t restBits;
+				memcpy(&restBits, &q->rest, sizeof restBits);
+				uint32_t* ea = own + 2 * ((size_t)color * n + q->a);
+				uint32_t* eb = own + 2 * ((size_t)color * n + q->b);
+				ea[0] = q->b | key;
+				ea[1] = restBits;
+				eb[0] = q->a | key | 0x4000u;
+				eb[1] = restBits;
+			}
 		}
 	}
 	memcpy(REGION(WF_VK_REGION_ADJ_START), m->adjStart, (size_t)(m->particleCount + 1) * sizeof(int));
@@ -408,7 +437,8 @@ static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 	// between the per-range stages.
 	return ctx->world->meshColliderCount == 0 && ctx->fusedAvailable && c->model.particleCount <= WF_GPU_FUSED_MAX_PARTICLES &&
 		c->model.colorCount <= WF_GPU_FUSED_MAX_COLORS && c->model.tileSize == 0 && aero->drag == 0.0f && aero->lift == 0.0f &&
-		c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths;
+		c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths &&
+		(ctx->world->def.velocity != WF_VELOCITY_MOVES || OwnerOrder(ctx->world, c));
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.
@@ -757,6 +787,7 @@ wfResult wfVkAddCloth(wfWorld* world, wfCloth* c)
 	}
 	const VkDeviceSize n = (VkDeviceSize)m->particleCount, k = (VkDeviceSize)m->constraintCount, t = (VkDeviceSize)m->triangleCount;
 	const VkDeviceSize v4 = n * sizeof(wfVec4);
+	const bool owner = OwnerOrder(world, c);
 	vc->particleGroups = (uint32_t)((n + WF_GPU_GROUP_SIZE - 1) / WF_GPU_GROUP_SIZE);
 	vc->constraintGroups = (uint32_t)((k + WF_GPU_GROUP_SIZE - 1) / WF_GPU_GROUP_SIZE);
 	const VkDeviceSize partials = (VkDeviceSize)(vc->particleGroups + vc->constraintGroups) * sizeof(wfGpuPartial);
@@ -766,7 +797,7 @@ wfResult wfVkAddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_POS_B] = v4,
 		[WF_VK_REGION_VEL_B] = v4,
 		[WF_VK_REGION_PREV] = v4,
-		[WF_VK_REGION_LAMBDA] = k * 4,
+		[WF_VK_REGION_LAMBDA] = (owner ? 2 : 1) * k * 4, // the owner order alternates two (fused.glsl)
 		[WF_VK_REGION_CONSTRAINTS] = (k + (m->tethers != NULL ? n : 0)) * 16,
 		[WF_VK_REGION_ADJ_START] = (n + 1) * 4,
 		[WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4,
@@ -784,6 +815,7 @@ wfResult wfVkAddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_REST] = RestNeeded(world) ? v4 : 0,
 		[WF_VK_REGION_TILE_START] = m->tileSize > 0 ? (VkDeviceSize)m->colorCount * (VkDeviceSize)(m->tileCount + 1) * 4 : 0,
 		[WF_VK_REGION_SOURCE] = SourceNeeded(world, c) ? n * 4 : 0,
+		[WF_VK_REGION_OWNER] = owner ? (VkDeviceSize)m->colorCount * n * 8 : 0,
 	};
 	VkDeviceSize align = ctx->gpu.properties.limits.minStorageBufferOffsetAlignment;
 	if (align < 256)

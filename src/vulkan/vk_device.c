@@ -230,10 +230,17 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 	ctx->fusedSharedFloats = sharedFloats < WF_GPU_FUSED_SHARED_FLOATS ? sharedFloats : WF_GPU_FUSED_SHARED_FLOATS;
 	ctx->fusedDisabled = ctx->world->def.fusedPath == WF_FUSED_NEVER;
 	ctx->fusedForced = ctx->world->def.fusedPath == WF_FUSED_ALWAYS;
+	// kMoves (common.glsl): the world's velocity mode, fixed at creation.
+	const VkBool32 moves = ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE;
 	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
+		// WF_GPU_SPEC_GATHER (an int) and WF_GPU_SPEC_MOVES (a VkBool32), four bytes each.
 		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_GPU_GATHER_WIDE : WF_GPU_GATHER;
-		VkSpecializationMapEntry entry = {WF_GPU_SPEC_GATHER, 0, sizeof gather};
-		VkSpecializationInfo spec = {1, &entry, sizeof gather, &gather};
+		const uint32_t values[2] = {(uint32_t)gather, moves};
+		const VkSpecializationMapEntry entries[2] = {
+			{WF_GPU_SPEC_GATHER, 0, sizeof(int32_t)},
+			{WF_GPU_SPEC_MOVES, sizeof(uint32_t), sizeof(VkBool32)},
+		};
+		VkSpecializationInfo spec = {2, entries, sizeof values, values};
 		VkPipelineLayout layout = p == WF_VK_PIPE_COLLIDE_MESH ? ctx->meshPipelineLayout : ctx->pipelineLayout;
 		wfResult r = CreateComputePipeline(ctx, &kShaders[p], layout, &spec, &ctx->pipelines[p]);
 		if (r != WF_OK)
@@ -247,17 +254,19 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 	VkPipeline* slot = &ctx->fusedPipelines[solver][sizeIndex];
 	if (*slot == VK_NULL_HANDLE) {
 		const ShaderCode* code = &kFusedShaders[solver];
-		// Specialization: the workgroup size and a shared array of 12 floats per invocation (4
-		// particles' xyz) within the device's limit.
-		uint32_t values[2] = {0, (uint32_t)WF_GPU_FUSED_PER_THREAD * 3u * (32u << sizeIndex)};
+		// Specialization: the workgroup size, a shared array of 12 floats per invocation (4
+		// particles' xyz) within the device's limit, and the world's velocity mode (kMoves).
+		uint32_t values[3] = {0, (uint32_t)WF_GPU_FUSED_PER_THREAD * 3u * (32u << sizeIndex), VK_FALSE};
 		const uint32_t room = ctx->fusedSharedFloats - WF_GPU_FUSED_SHARED_WORDS; // the kernel's other shared words
 		values[0] = values[1] < room ? values[1] : room;
 		values[1] = 32u << sizeIndex;
-		VkSpecializationMapEntry entries[2] = {
+		values[2] = ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE;
+		VkSpecializationMapEntry entries[3] = {
 			{WF_GPU_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},
 			{WF_GPU_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
+			{WF_GPU_SPEC_MOVES, 2 * sizeof(uint32_t), sizeof(VkBool32)},
 		};
-		VkSpecializationInfo spec = {2, entries, sizeof values, values};
+		VkSpecializationInfo spec = {3, entries, sizeof values, values};
 		wfResult r = CreateComputePipeline(ctx, code, ctx->batchPipelineLayout, &spec, slot);
 		if (r != WF_OK)
 			return r;

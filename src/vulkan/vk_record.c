@@ -319,12 +319,14 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 	const bool friction = sc->friction > 0.0f && !springs;
 	const bool pointTriangle = sc->pointTriangle && !springs && c->model.triangleCount > 0;
 	const bool edgeEdge = sc->edgeEdge && !springs && c->model.triangleCount > 0;
+	// XPBD, Jacobi with WF_VELOCITY_MOVES: the pushes into the velocity too.
+	const uint32_t moves = !springs && world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_CONTACT_MOVES : 0u;
 	BeginStage(rec, WF_STAGE_SOLVE);
 	RecordGrid(rec, n, cells, 0u);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, n, cells - 1u, friction ? WF_GPU_CONTACT_FRICTION : 0u);
 	wfVkComputeBarrier(ctx, rec->cmd);
 	if (apply || pointTriangle || edgeEdge) {
-		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_GPU_CONTACT_APPLY);
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_GPU_CONTACT_APPLY | moves);
 		wfVkComputeBarrier(ctx, rec->cmd);
 	}
 	const uint32_t sources = c->source != NULL ? WF_GPU_CONTACT_SOURCE : 0u;
@@ -342,7 +344,7 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 		wfVkComputeBarrier(ctx, rec->cmd);
 	}
 	if (pointTriangle && edgeEdge) {
-		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_GPU_CONTACT_APPLY);
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, n, cells - 1u, WF_GPU_CONTACT_APPLY | moves);
 		wfVkComputeBarrier(ctx, rec->cmd);
 	}
 	if (edgeEdge) {
@@ -467,7 +469,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
 		RecordTethers(rec, c, n, sub, 0);
 		if (wfMeshesBeforeSelf(world)) // the continuous passes see the bodies' pushes
-			RecordMeshes(rec, world, c, s, 0);
+			RecordMeshes(rec, world, c, s, world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_MESH_MOVES : 0u);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
 		Dispatch(rec, finish, 0, n, sub, 0);
@@ -487,12 +489,12 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 			wfVkComputeBarrier(ctx, rec->cmd);
 		}
 		if (step->iterations & 1)
-			CopyBackToA(rec, n, false);
+			CopyBackToA(rec, n, world->def.velocity == WF_VELOCITY_MOVES); // the sweeps ping-pong the velocities too
 		UseSet(rec, 0);
 		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
 		RecordTethers(rec, c, n, sub, 0);
 		if (wfMeshesBeforeSelf(world)) // the continuous passes see the bodies' pushes
-			RecordMeshes(rec, world, c, s, 0);
+			RecordMeshes(rec, world, c, s, world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_MESH_MOVES : 0u);
 		RecordSelfCollision(rec, world, c, false);
 		BeginStage(rec, WF_STAGE_FINISH);
 		Dispatch(rec, finish, 0, n, sub, 0);

@@ -439,6 +439,7 @@ void main()
 	if (e == 0xffffffffu)
 		return;
 	const uint stage = pc.flags & WF_GPU_MESH_STAGE_MASK;
+	const bool moves = (pc.flags & WF_GPU_MESH_MOVES) != 0u;
 	if (stage == WF_GPU_MESH_POINT) {
 		const vec4 x4 = pos[e];
 		if (x4.w == 0.0 || (PL.holds != 0u && Attached(e)))
@@ -448,7 +449,11 @@ void main()
 			return;
 		pos[e] = vec4(x, x4.w);
 		vec4 v = vel[e];
-		WfRespond(v, normal.x, normal.y, normal.z, surface);
+		if (moves) {
+			precise vec4 u = vec4(v.x + (x.x - x4.x) * PL.invH, v.y + (x.y - x4.y) * PL.invH, v.z + (x.z - x4.z) * PL.invH, v.w);
+			v = u;
+		} else
+			WfRespond(v, normal.x, normal.y, normal.z, surface);
 		vel[e] = v;
 	} else if (stage == WF_GPU_MESH_EDGE) {
 		const uvec4 q = con[e];
@@ -464,12 +469,20 @@ void main()
 		pos[q.y] = nb;
 		if (a.w != 0.0) {
 			vec4 v = vel[q.x];
-			WfRespond(v, normal.x, normal.y, normal.z, surface);
+			if (moves) {
+				precise vec4 u = vec4(v.x + da.x * PL.invH, v.y + da.y * PL.invH, v.z + da.z * PL.invH, v.w);
+				v = u;
+			} else
+				WfRespond(v, normal.x, normal.y, normal.z, surface);
 			vel[q.x] = v;
 		}
 		if (b.w != 0.0) {
 			vec4 v = vel[q.y];
-			WfRespond(v, normal.x, normal.y, normal.z, surface);
+			if (moves) {
+				precise vec4 u = vec4(v.x + db.x * PL.invH, v.y + db.y * PL.invH, v.z + db.z * PL.invH, v.w);
+				v = u;
+			} else
+				WfRespond(v, normal.x, normal.y, normal.z, surface);
 			vel[q.y] = v;
 		}
 	} else if (stage == WF_GPU_MESH_CORNERS) {
@@ -500,8 +513,13 @@ void main()
 		precise vec4 y = vec4(x.x + d.x, x.y + d.y, x.z + d.z, x.w);
 		pos[e] = y;
 		vec4 v = vel[e];
-		precise float nx = d.x / l, ny = d.y / l, nz = d.z / l;
-		WfRespond(v, nx, ny, nz, P.floor.www); // a still surface: zeros read at run time
+		if (moves) {
+			precise vec4 u = vec4(v.x + d.x * PL.invH, v.y + d.y * PL.invH, v.z + d.z * PL.invH, v.w);
+			v = u;
+		} else {
+			precise float nx = d.x / l, ny = d.y / l, nz = d.z / l;
+			WfRespond(v, nx, ny, nz, P.floor.www); // a still surface: zeros read at run time
+		}
 		vel[e] = v;
 	} else if (stage == WF_GPU_MESH_ATTACH) {
 		const uint i = mw[PL.attach + WF_GPU_MESH_ATTACH_WORDS * e];
@@ -510,9 +528,17 @@ void main()
 			return; // pinned or grabbed: held already
 		const vec3 q = Point(PL.v1, e);
 		precise float f = x.w / (x.w + PL.alpha); // C = |x - q| with gradient along x - q: x moves f C toward q
-		precise vec4 y = vec4(x.x + f * (q.x - x.x), x.y + f * (q.y - x.y), x.z + f * (q.z - x.z), x.w);
+		precise vec3 m = vec3(f * (q.x - x.x), f * (q.y - x.y), f * (q.z - x.z));
+		precise vec4 y = vec4(x.x + m.x, x.y + m.y, x.z + m.z, x.w);
 		pos[i] = y;
-		if ((pc.flags & WF_GPU_MESH_VELOCITIES) != 0u && PL.alpha == 0.0) {
+		if ((pc.flags & WF_GPU_MESH_VELOCITIES) == 0u) {
+			// XPBD, Jacobi: the move into the substep's velocity (wfCpuMoved).
+			if (kMoves) {
+				const vec4 v = vel[i];
+				precise vec4 u = vec4(v.x + m.x * PL.invH, v.y + m.y * PL.invH, v.z + m.z * PL.invH, v.w);
+				vel[i] = u;
+			}
+		} else if (PL.alpha == 0.0) {
 			const vec3 q0 = Point(PL.v0, e);
 			const float h = PL.h;
 			precise vec4 v = vec4((q.x - q0.x) / h, (q.y - q0.y) / h, (q.z - q0.z) / h, 0.0);

@@ -76,6 +76,10 @@ shared wfGpuSubstep sSubstep[WF_SUBSTEP_SHARED];
 // Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap);
 // set per pipeline (kernel_abi.h, WF_GPU_SPEC_GATHER).
 layout(constant_id = WF_GPU_SPEC_GATHER) const int WF_GATHER = WF_GPU_GATHER;
+// WF_VELOCITY_MOVES (wfWorldDef.velocity, set per world): inside an XPBD or Jacobi substep every move
+// d of a particle also adds d invH to its velocity, which the finish scales; false: the finish
+// reads v = velFactor (x - p) and no stage touches the velocity before it.
+layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
 
 
 #ifndef WF_BATCH

@@ -8,8 +8,9 @@
 //
 // Where the state lives (the rule):
 //   - invocation t of G owns particles t, t + G, t + 2G, t + 3G (WF_GPU_FUSED_PER_THREAD = 4, so at
-//     most 4096 particles with G = 1024): their velocities, substep-start positions and inverse
-//     masses stay in registers for the whole frame; only what other invocations read is shared;
+//     most 4096 particles with G = 1024): their velocities, inverse masses and (without kMoves)
+//     substep-start positions stay in registers for the whole frame; only what other invocations
+//     read is shared;
 //   - positions: in shared memory as xy pairs and z apart when 3 n floats fit the shared array
 //     (slot flag WF_GPU_PUSH_SHARED; 12 floats per invocation, at most the device's
 //     maxComputeSharedMemorySize less 656 bytes: 4041 particles on the H200, 60x60 = 3600 uses
@@ -24,6 +25,9 @@
 //     adjacency-free XPBD loop can stay in the L1 beside the 48 KB of shared memory;
 //   - springs read the neighbours' velocities too: those go through the VEL array (coherent)
 //     every substep (positions and velocities of 60x60 are 86 KB, over the 48 KB);
+//   - with kMoves every move of a particle is made by its own invocation (XPBD in the owner order,
+//     SubstepOwner; a Jacobi sweep moves only its particle), so the velocities the moves add up
+//     to stay in registers too;
 //   - XPBD lambda: never stored with one iteration per substep (it starts at 0 every substep and
 //     the only pass reads that 0); with more, in the LAMBDA array, read and written only by the
 //     invocation that owns the constraint (the mapping k -> invocation is the same every pass).
@@ -40,7 +44,8 @@
 //                           springs 2 S + 4         (compute-cloth, 64 substeps: 132)
 //   transfer commands: none for batched cloths (the kernel writes the backup and the status)
 //   shared memory: 12 floats per invocation + 656 bytes (48 KB at G = 1024 on the H200)
-//   registers: 4 x (velocity, start position, inverse mass) per invocation + the kernel's own
+//   registers: 4 x (velocity, inverse mass, start position without kMoves) per invocation + the
+//   kernel's own
 // On the H200 (132 SMs) a batch of B cloths of 60x60 runs B workgroups of 1024, two per SM at
 // most (2048 threads per SM), so 1024 cloths take 4 waves.
 // The arithmetic is the per-range kernels' (predict, xpbd_solve, jacobi_sweep, springs, finish,
@@ -146,7 +151,7 @@ void StateBarrier()
 
 // The particles of this invocation: t + j * kGroup for j < kPer (below n).
 vec3 gV[kPer];    // velocity
-vec3 gPrev[kPer]; // position at the substep start
+vec3 gPrev[kPer]; // position at the substep start (without kMoves: the finish's v = f (x - p))
 float gW[kPer];   // inverse mass
 
 // predict.comp for the owned particles.
@@ -159,7 +164,8 @@ void Predict(uint substep, bool damped)
 		if (i >= P.particleCount)
 			break;
 		vec3 x = LoadX(i);
-		gPrev[j] = x;
+		if (!kMoves)
+			gPrev[j] = x;
 		float w = gW[j];
 		if (w == 0.0) {
 			if (int(i) == P.grabIndex)
@@ -188,11 +194,12 @@ void Predict(uint substep, bool damped)
 	}
 }
 
-// finish.comp for the owned particles: v = factor (x - p), then collide.
+// finish.comp for the owned particles: v = f v (kMoves: the velocity the substep's moves left in
+// gV) or v = f (x - p), then collide.
 void Finish(uint substep)
 {
 	uint t = gl_LocalInvocationID.x;
-	float f = P.velFactor;
+	float f = kMoves ? P.velScale : P.velFactor;
 	bool collide = (P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
@@ -203,8 +210,14 @@ void Finish(uint substep)
 			continue;
 		}
 		vec4 x = vec4(LoadX(i), gW[j]);
-		vec3 p = gPrev[j];
-		precise vec4 v = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+		precise vec4 v;
+		if (kMoves) {
+			const vec3 u = gV[j];
+			v = vec4(u.x * f, u.y * f, u.z * f, 0.0);
+		} else {
+			const vec3 p = gPrev[j];
+			v = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+		}
 #if WF_FUSED_PROBE == 4 || WF_FUSED_PROBE == 5
 		collide = collide && x.x == 1e30; // probes 4, 5: no collision response (never true)
 #endif
@@ -303,10 +316,118 @@ void Project(uint k, Fetched f, uint ends, bool first, bool keepLambda)
 		LAMBDA(k) = floatBitsToUint(nl);
 	precise float s = dl / len;
 	precise float sa = s * aw, sb = s * bw;
-	precise vec3 na = vec3(ax.x + sa * dx, ax.y + sa * dy, ax.z + sa * dz);
-	precise vec3 nb = vec3(bx.x - sb * dx, bx.y - sb * dy, bx.z - sb * dz);
+	precise vec3 ma = vec3(sa * dx, sa * dy, sa * dz), mb = vec3(sb * dx, sb * dy, sb * dz);
+	precise vec3 na = vec3(ax.x + ma.x, ax.y + ma.y, ax.z + ma.z);
+	precise vec3 nb = vec3(bx.x - mb.x, bx.y - mb.y, bx.z - mb.z);
 	StoreX(q.x, na);
 	StoreX(q.y, nb);
+}
+
+// kMoves: the owner order. Each invocation projects, colour by colour, the constraint at each of
+// its own particles (at most one a colour), for that end only, and adds the end's move to the
+// velocity in its register (wfCpuMoved): no other invocation moves its particles. Both ends'
+// invocations compute the constraint from the same positions with the expressions of Project (and
+// of the CPU's scalar loop), so each end gets the bits the CPU gives it; the positions are stored
+// after a barrier (the other end reads them in the same colour): two barriers a colour. The OWNER table
+// (WF_VK_REGION_OWNER, [colour][particle], 8 bytes) holds the constraint at each particle: the other
+// end | family << 12 | (this particle is end b) << 14 | present << 15 | k << 16, then the rest
+// length's bits. With iterations, lambda alternates between two arrays by the iteration's parity
+// (both ends read it in the same phase; end a's invocation writes the next one).
+const uint kOwnPresent = 0x8000u, kOwnEndB = 0x4000u;
+
+uvec2 OwnFetch(uint c, uint i)
+{
+	if (i >= P.particleCount)
+		return uvec2(0u);
+	uint e = c * P.particleCount + i; // through the read-only view, two entries to a uvec4
+	uvec4 pair = arenaU4[(gAt[WF_GPU_SLOT_OWNER] >> 2) + (e >> 1)];
+	return (e & 1u) != 0u ? pair.zw : pair.xy;
+}
+
+#define LAMBDA2(par, k) arenaWords[gAt[WF_GPU_SLOT_LAMBDA] + (par) * sColorStart[P.colorCount] + (k)] // float bits
+
+// Returns whether particle j moved, to y (its velocity already updated).
+bool ProjectOwn(uint j, uvec2 e, bool first, bool keepLambda, uint par, out vec3 y)
+{
+	uint i = gl_LocalInvocationID.x + j * kGroup;
+	uint o = e.x & 0xfffu, k = e.x >> 16;
+	bool isB = (e.x & kOwnEndB) != 0u;
+	vec3 xi = LoadX(i), xo = LoadX(o);
+	float wi = gW[j], wo = Weight(o);
+	vec3 ax = isB ? xo : xi, bx = isB ? xi : xo;
+	float aw = isB ? wo : wi, bw = isB ? wi : wo;
+	precise float wsum = aw + bw;
+	precise float dx = ax.x - bx.x, dy = ax.y - bx.y, dz = ax.z - bx.z;
+	precise float len = sqrt(dx * dx + dy * dy + dz * dz);
+	if (wsum == 0.0 || len < WF_MIN_LENGTH) {
+		if (keepLambda && !isB)
+			LAMBDA2(par ^ 1u, k) = first ? 0u : LAMBDA2(par, k);
+		return false;
+	}
+	float at = gAlphaTilde[(e.x >> 12) & 3u];
+	float lam = first ? 0.0 : uintBitsToFloat(LAMBDA2(par, k));
+	precise float dl = -(len - uintBitsToFloat(e.y) + at * lam) / (wsum + at);
+	if (keepLambda && !isB) {
+		precise float nl = lam + dl;
+		LAMBDA2(par ^ 1u, k) = floatBitsToUint(nl);
+	}
+	precise float s = dl / len;
+	const float invH = P.invH;
+	const vec3 v = gV[j];
+	if (!isB) {
+		precise float sa = s * aw;
+		precise vec3 m = vec3(sa * dx, sa * dy, sa * dz);
+		precise vec3 n = vec3(ax.x + m.x, ax.y + m.y, ax.z + m.z);
+		precise vec3 u = vec3(v.x + m.x * invH, v.y + m.y * invH, v.z + m.z * invH);
+		y = n;
+		gV[j] = u;
+	} else {
+		precise float sb = s * bw;
+		precise vec3 m = vec3(sb * dx, sb * dy, sb * dz);
+		precise vec3 n = vec3(bx.x - m.x, bx.y - m.y, bx.z - m.z);
+		precise vec3 u = vec3(v.x - m.x * invH, v.y - m.y * invH, v.z - m.z * invH);
+		y = n;
+		gV[j] = u;
+	}
+	return true;
+}
+
+void SubstepOwner(uint substep, uint iterations)
+{
+	uint t = gl_LocalInvocationID.x;
+	uint colors = P.colorCount;
+	gAlphaTilde = P.alphaTilde;
+	Predict(substep, true);
+	// Each colour's entries are loaded before the barrier that ends the colour before it (Fetch).
+	uvec2 e[kPer];
+	[[unroll]] for (uint j = 0u; j < kPer; ++j)
+		e[j] = OwnFetch(0u, t + j * kGroup);
+	StateBarrier();
+	bool keepLambda = iterations > 1u;
+	for (uint it = 0u; it < iterations; ++it) {
+		bool first = it == 0u;
+		for (uint c = 0u; c < colors; ++c) {
+			// The other end's invocation reads this particle's position in the same colour: every
+			// invocation computes, waits, then stores.
+			vec3 y[kPer];
+			bool moved[kPer];
+			[[unroll]] for (uint j = 0u; j < kPer; ++j) {
+				moved[j] = false;
+				if ((e[j].x & kOwnPresent) != 0u)
+					moved[j] = ProjectOwn(j, e[j], first, keepLambda, it & 1u, y[j]);
+			}
+			barrier();
+			[[unroll]] for (uint j = 0u; j < kPer; ++j) {
+				if (moved[j])
+					StoreX(t + j * kGroup, y[j]);
+			}
+			uint next = c + 1u < colors ? c + 1u : 0u;
+			[[unroll]] for (uint j = 0u; j < kPer; ++j)
+				e[j] = OwnFetch(next, t + j * kGroup);
+			StateBarrier();
+		}
+	}
+	Finish(substep);
 }
 
 #ifndef WF_FUSED_PROBE
@@ -315,6 +436,10 @@ void Project(uint k, Fetched f, uint ends, bool first, bool keepLambda)
 
 void Substep(uint substep, uint iterations)
 {
+	if (kMoves) {
+		SubstepOwner(substep, iterations);
+		return;
+	}
 	uint t = gl_LocalInvocationID.x;
 	uint colors = P.colorCount;
 	gAlphaTilde = P.alphaTilde;
@@ -366,8 +491,8 @@ void Substep(uint substep, uint iterations)
 #endif
 
 #ifdef WF_FUSED_JACOBI
-// jacobi_sweep.comp for particle i (dynamic), into a register.
-vec3 SweepParticle(uint i, vec3 xi, float wi)
+// jacobi_sweep.comp for particle i (dynamic), into a register; its move into `move`.
+vec3 SweepParticle(uint i, vec3 xi, float wi, out vec3 move)
 {
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
 	const bool byDegree = (P.flags & WF_GPU_FLAG_JACOBI_DEGREE) != 0u;
@@ -390,7 +515,9 @@ vec3 SweepParticle(uint i, vec3 xi, float wi)
 	precise float s = P.relaxation;
 	if (byDegree)
 		s = end > first ? P.relaxation / float(end - first) : 0.0;
-	precise vec3 y = vec3(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz);
+	precise vec3 m = vec3(s * cx, s * cy, s * cz);
+	move = m;
+	precise vec3 y = vec3(xi.x + m.x, xi.y + m.y, xi.z + m.z);
 	return y;
 }
 
@@ -404,8 +531,16 @@ void Substep(uint substep, uint iterations)
 		vec3 y[kPer];
 		[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 			uint i = t + j * kGroup;
-			if (i < P.particleCount && gW[j] != 0.0)
-				y[j] = SweepParticle(i, LoadX(i), gW[j]);
+			if (i < P.particleCount && gW[j] != 0.0) {
+				vec3 m;
+				y[j] = SweepParticle(i, LoadX(i), gW[j], m);
+				// The move into the particle's velocity (wfCpuMoved), in its register.
+				if (kMoves) {
+					const vec3 v = gV[j];
+					precise vec3 u = vec3(v.x + m.x * P.invH, v.y + m.y * P.invH, v.z + m.z * P.invH);
+					gV[j] = u;
+				}
+			}
 		}
 		barrier();
 		[[unroll]] for (uint j = 0u; j < kPer; ++j) {
@@ -527,7 +662,8 @@ void main()
 	barrier();
 	gBinary = sBinary != 0u;
 #ifdef WF_FUSED_XPBD
-	FindEnds();
+	if (!kMoves)
+		FindEnds();
 #endif
 
 	// How many substeps ran, for the host (status.reference.w): a driver may end a long loop early.

@@ -1,6 +1,8 @@
 #version 450
 // One averaged Jacobi sweep (cpu_jacobi.c): every particle gathers the corrections of its
-// constraints from pos into posAlt. Descriptor set variants swap the two buffers.
+// constraints from pos into posAlt, and with kMoves adds its move to its velocity from vel into
+// velAlt.
+// Descriptor set variants swap the two pairs.
 #include "common.glsl"
 
 void main()
@@ -9,8 +11,11 @@ void main()
 	if (i == 0xffffffffu)
 		return;
 	vec4 xi = pos[i];
+	const vec4 vi = kMoves ? vel[i] : vec4(0.0);
 	if (xi.w == 0.0) {
 		posAlt[i] = xi;
+		if (kMoves)
+			velAlt[i] = vi;
 		return;
 	}
 	precise float cx = 0.0, cy = 0.0, cz = 0.0;
@@ -49,6 +54,12 @@ void main()
 	precise float s = P.relaxation;
 	if (byDegree)
 		s = end > first ? P.relaxation / float(end - first) : 0.0;
-	precise vec4 y = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
+	precise float mx = s * cx, my = s * cy, mz = s * cz;
+	precise vec4 y = vec4(xi.x + mx, xi.y + my, xi.z + mz, xi.w);
 	posAlt[i] = y;
+	// The move into the substep's velocity (wfCpuMoved), ping-ponged with the positions.
+	if (!kMoves)
+		return;
+	precise vec4 u = vec4(vi.x + mx * P.invH, vi.y + my * P.invH, vi.z + mz * P.invH, vi.w);
+	velAlt[i] = u;
 }

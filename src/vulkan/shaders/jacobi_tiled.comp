@@ -3,8 +3,8 @@
 // blocking, as springs_tiled.comp). Each workgroup owns a WF_GPU_TILE x WF_GPU_TILE tile of the grid
 // and holds the positions of the region WF_GPU_TILE_JACOBI_HALO rings wider in shared memory; its
 // invocations keep their particle's velocity and substep-start position in registers. Per
-// substep: predict.comp, pc.first sweeps of jacobi_sweep.comp (each from the positions before it)
-// and finish.comp, for each region particle that can still be exact, with the same expressions in
+// substep: predict.comp, pc.first sweeps of jacobi_sweep.comp (each from the positions before it,
+// each move also into the velocity) and finish.comp, for each region particle that can still be exact, with the same expressions in
 // the same order (`precise`). A sweep carries information `reach` grid steps (2 with bending
 // springs), predict and finish none, so after q sweeps every particle at least q reach rings inside
 // the region is what the dispatches per stage would give; the tile is written to the pair's other
@@ -64,7 +64,7 @@ void main()
 #endif
 	const bool byDegree = (P.flags & WF_GPU_FLAG_JACOBI_DEGREE) != 0u;
 	const bool collide = (P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
-	const float h = P.h, f = P.velFactor;
+	const float h = P.h, f = kMoves ? P.velScale : P.velFactor;
 	const uint sweeps = pc.first;
 	int done = 0; // sweeps so far: rings done * reach and further in are exact
 	// The copy holding the positions. A particle live at sweep d reads neighbours live at sweep
@@ -127,8 +127,14 @@ void main()
 					precise float s = P.relaxation;
 					if (byDegree)
 						s = degree > 0 ? P.relaxation / float(degree) : 0.0;
-					precise vec4 z = vec4(xi.x + s * cx, xi.y + s * cy, xi.z + s * cz, xi.w);
+					precise float mx = s * cx, my = s * cy, mz = s * cz;
+					precise vec4 z = vec4(xi.x + mx, xi.y + my, xi.z + mz, xi.w);
 					y = z;
+					// The move into the substep's velocity (wfCpuMoved).
+					if (kMoves) {
+						precise vec4 u = vec4(v.x + mx * P.invH, v.y + my * P.invH, v.z + mz * P.invH, v.w);
+						v = u;
+					}
 				}
 				sX[kSlots - cur + l] = y;
 			}
@@ -142,7 +148,11 @@ void main()
 			if (x.w == 0.0) {
 				v = vec4(0.0);
 			} else {
-				precise vec4 u = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
+				precise vec4 u;
+				if (kMoves)
+					u = vec4(v.x * f, v.y * f, v.z * f, 0.0);
+				else
+					u = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
 				if (collide) {
 					WfCollide(x, u, substep);
 					sX[cur + l] = x;

@@ -31,7 +31,14 @@ void main()
 		precise float d = sqrt(d2), s = limit / d;
 		precise vec4 y = vec4(q.x + dx * s, q.y + dy * s, q.z + dz * s, x.w);
 		pos[i] = y;
-		if ((pc.flags & WF_GPU_PUSH_TETHER_VEL) != 0u) {
+		if ((pc.flags & WF_GPU_PUSH_TETHER_VEL) == 0u) {
+			// XPBD, Jacobi: the move into the substep's velocity (wfCpuMoved).
+			if (kMoves) {
+				const vec4 v = vel[i];
+				precise vec4 u = vec4(v.x + (y.x - x.x) * P.invH, v.y + (y.y - x.y) * P.invH, v.z + (y.z - x.z) * P.invH, v.w);
+				vel[i] = u;
+			}
+		} else {
 			precise float nx = dx / d, ny = dy / d, nz = dz / d;
 			const vec4 v = vel[i];
 			precise float vn = v.x * nx + v.y * ny + v.z * nz;

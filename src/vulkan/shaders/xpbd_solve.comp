@@ -1,6 +1,7 @@
 #version 450
 // XPBD: one pass over one colour range [first, first + count). No two constraints of a colour
-// share a particle, so the threads of a dispatch never touch the same particle.
+// share a particle, so the threads of a dispatch never touch the same particle. With kMoves each
+// end's move also goes into its velocity (the substep's velocity summed move by move, wfCpuMoved).
 #include "common.glsl"
 
 void main()
@@ -28,8 +29,17 @@ void main()
 	lambda[k] = nl;
 	precise float s = dl / len;
 	precise float sa = s * a.w, sb = s * b.w;
-	precise vec4 na = vec4(a.x + sa * dx, a.y + sa * dy, a.z + sa * dz, a.w);
-	precise vec4 nb = vec4(b.x - sb * dx, b.y - sb * dy, b.z - sb * dz, b.w);
+	precise vec3 ma = vec3(sa * dx, sa * dy, sa * dz), mb = vec3(sb * dx, sb * dy, sb * dz);
+	precise vec4 na = vec4(a.x + ma.x, a.y + ma.y, a.z + ma.z, a.w);
+	precise vec4 nb = vec4(b.x - mb.x, b.y - mb.y, b.z - mb.z, b.w);
 	pos[q.x] = na;
 	pos[q.y] = nb;
+	// The moves into the ends' velocities (wfCpuMoved).
+	if (!kMoves)
+		return;
+	const vec4 va = vel[q.x], vb = vel[q.y];
+	precise vec4 ua = vec4(va.x + ma.x * P.invH, va.y + ma.y * P.invH, va.z + ma.z * P.invH, va.w);
+	precise vec4 ub = vec4(vb.x - mb.x * P.invH, vb.y - mb.y * P.invH, vb.z - mb.z * P.invH, vb.w);
+	vel[q.x] = ua;
+	vel[q.y] = ub;
 }

@@ -23,6 +23,11 @@ const int kSide = WF_GPU_XPBD_TILE + 2; // region side: owner cells reach two co
 const int kGroup = WF_GPU_XPBD_TILE_GROUP;
 const int kPer = (kTile * kTile / 2 + kGroup - 1) / kGroup; // constraints per invocation and colour
 shared vec4 sX[kSide * kSide];         // position, w inverse mass
+// Velocities with kMoves (each move also goes into them, wfCpuMoved) as three float arrays: 13.9 KB
+// beside the positions' 18.5 KB, within lavapipe's 32 KB (vec4s would be 37 KB); one float each
+// without.
+const int kVelSlots = kMoves ? kSide * kSide : 1;
+shared float sVX[kVelSlots], sVY[kVelSlots], sVZ[kVelSlots];
 
 // Projects constraint k (record q, multiplier lam so far) in the region; xpbd_solve.comp.
 void Project(int k, uvec2 q, float lam, bool first)
@@ -44,10 +49,21 @@ void Project(int k, uvec2 q, float lam, bool first)
 	lambda[k] = nl;
 	precise float s = dl / len;
 	precise float sa2 = s * a.w, sb2 = s * b.w;
-	precise vec4 na = vec4(a.x + sa2 * dx, a.y + sa2 * dy, a.z + sa2 * dz, a.w);
-	precise vec4 nb = vec4(b.x - sb2 * dx, b.y - sb2 * dy, b.z - sb2 * dz, b.w);
+	precise vec3 ma = vec3(sa2 * dx, sa2 * dy, sa2 * dz), mb = vec3(sb2 * dx, sb2 * dy, sb2 * dz);
+	precise vec4 na = vec4(a.x + ma.x, a.y + ma.y, a.z + ma.z, a.w);
+	precise vec4 nb = vec4(b.x - mb.x, b.y - mb.y, b.z - mb.z, b.w);
 	sX[sa] = na;
 	sX[sb] = nb;
+	if (!kMoves)
+		return;
+	precise float uax = sVX[sa] + ma.x * P.invH, uay = sVY[sa] + ma.y * P.invH, uaz = sVZ[sa] + ma.z * P.invH;
+	precise float ubx = sVX[sb] - mb.x * P.invH, uby = sVY[sb] - mb.y * P.invH, ubz = sVZ[sb] - mb.z * P.invH;
+	sVX[sa] = uax;
+	sVY[sa] = uay;
+	sVZ[sa] = uaz;
+	sVX[sb] = ubx;
+	sVY[sb] = uby;
+	sVZ[sb] = ubz;
 }
 
 void main()
@@ -90,8 +106,15 @@ void main()
 	}
 	for (int s = l; s < kSide * kSide; s += kGroup) {
 		const int gx = x0 + s % kSide, gy = y0 + s / kSide;
-		if (gx < cols && gy < rows)
+		if (gx < cols && gy < rows) {
 			sX[s] = pos[gy * cols + gx];
+			if (kMoves) {
+				const vec4 v = vel[gy * cols + gx];
+				sVX[s] = v.x;
+				sVY[s] = v.y;
+				sVZ[s] = v.z;
+			}
+		}
 	}
 	barrier();
 	[[unroll]] for (int c = 0; c < WF_GPU_XPBD_TILE_COLORS; ++c) {
@@ -107,7 +130,10 @@ void main()
 	}
 	for (int s = l; s < kSide * kSide; s += kGroup) {
 		const int gx = x0 + s % kSide, gy = y0 + s / kSide;
-		if (gx < cols && gy < rows)
+		if (gx < cols && gy < rows) {
 			pos[gy * cols + gx] = sX[s];
+			if (kMoves)
+				vel[gy * cols + gx] = vec4(sVX[s], sVY[s], sVZ[s], 0.0);
+		}
 	}
 }
