@@ -116,14 +116,19 @@ WF_TEST(xpbd_pendulum_period)
 // within 0.1 % (the issue asks 0.5 %) of 2 pi sqrt(L / g) (1 + theta^2 / 16). On Vulkan XPBD takes
 // the fused kernel, Jacobi the per-range kernels. The documents' arithmetic (velocity "positions",
 // their presets) is what drifts: at 640 substeps its fall is off by more than 10 %.
-static double SmallStepFall(wfSolverType solver, int substeps, wfVelocityMode mode)
+static wfWorld* SmallStepWorld(wfSolverType solver, int substeps, wfVelocityMode mode)
 {
 	wfWorldDef wd = wfDefaultWorldDef();
 	wd.velocity = mode;
 	wd.step.solver = solver;
 	wd.step.substeps = substeps;
 	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 2 : 1;
-	wfWorld* w = wfTestMakeWorld(wd);
+	return wfTestMakeWorld(wd);
+}
+
+static double SmallStepFall(wfSolverType solver, int substeps, wfVelocityMode mode)
+{
+	wfWorld* w = SmallStepWorld(solver, substeps, mode);
 	if (w == NULL)
 		return -1.0;
 	wfClothDef cd = wfDefaultClothDef();
@@ -140,7 +145,7 @@ static double SmallStepFall(wfSolverType solver, int substeps, wfVelocityMode mo
 		wfWorld_Step(w);
 	wfCloth_ReadLocalPositions(id, p, 36);
 	wfCloth_GetOrigin(id, o);
-	const double n = 60.0 * substeps, h = (double)wd.step.timeStep / substeps;
+	const double n = 60.0 * substeps, h = (double)wfDefaultWorldDef().step.timeStep / substeps;
 	const double fall = y0 - (o[1] + p[14].y), closed = 0.5 * 9.8 * h * h * n * (n + 1.0);
 	wfDestroyWorld(w);
 	return fall / closed;
@@ -148,11 +153,7 @@ static double SmallStepFall(wfSolverType solver, int substeps, wfVelocityMode mo
 
 static double SmallStepPeriod(wfSolverType solver, int substeps)
 {
-	wfWorldDef wd = wfDefaultWorldDef(); // velocity "moves"
-	wd.step.solver = solver;
-	wd.step.substeps = substeps;
-	wd.step.iterations = solver == WF_SOLVER_JACOBI ? 2 : 1;
-	wfWorld* w = wfTestMakeWorld(wd);
+	wfWorld* w = SmallStepWorld(solver, substeps, WF_VELOCITY_MOVES);
 	if (w == NULL)
 		return -1.0;
 	wfClothDef cd = wfTestChain(1);
@@ -644,6 +645,7 @@ WF_TEST(soa_matches_scalar_bitwise)
 			wfWorldDef wd;
 			wfClothDef cd;
 			wfPresetGet("xpbd", &wd, &cd);
+			wd.velocity = t % 2 == 1 ? WF_VELOCITY_MOVES : WF_VELOCITY_POSITIONS; // both modes' moves
 			wd.step.iterations = cases[t].iterations;
 			wd.threads = cases[t].threads;
 			wd.simd = pass == 0;
@@ -674,11 +676,11 @@ WF_TEST(soa_matches_scalar_bitwise)
 		}
 		const wfStepProfile team = wfWorld_GetStepProfile(w[0]);
 		fprintf(stderr,
-			"  ok %dx%d, %d iterations, %d thread(s), damping %g%s%s, %d-lane blocks: %s and %s bit-identical over 12 frames"
+			"  ok %dx%d, %d iterations, %d thread(s), damping %g%s%s, velocity %s, %d-lane blocks: %s and %s bit-identical over 12 frames"
 			" (bands of %d to %d rows in the last)\n",
 			cases[t].cols, cases[t].rows, cases[t].iterations, cases[t].threads, (double)cases[t].damping, cases[t].grab ? ", grabbed" : "",
-			cases[t].shear ? "" : ", no shear", w[0]->soaLanes, wfWorld_GetDeviceName(w[0]), wfWorld_GetDeviceName(w[1]),
-			team.threadRowsMin, team.threadRowsMax);
+			cases[t].shear ? "" : ", no shear", t % 2 == 1 ? "moves" : "positions", w[0]->soaLanes, wfWorld_GetDeviceName(w[0]),
+			wfWorld_GetDeviceName(w[1]), team.threadRowsMin, team.threadRowsMax);
 		free(out[0]);
 		free(out[1]);
 		wfDestroyWorld(w[0]);
@@ -742,7 +744,9 @@ WF_TEST(soa_widths_hash_scalar)
 		{130, 70, 2, 2, 12, 0.0f, true},
 	};
 	const int widths[3] = {16, 8, 1};
-	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+	for (size_t run = 0; run < 2 * sizeof cases / sizeof cases[0]; ++run) {
+		const size_t t = run / 2;
+		const wfVelocityMode mode = run % 2 == 1 ? WF_VELOCITY_MOVES : WF_VELOCITY_POSITIONS; // the preset's own first
 		// World 0 steps the scalar solver (wfWorldDef.simd off), worlds 1 to 3 the SoA kernel at each width.
 		wfWorld* w[4] = {NULL, NULL, NULL, NULL};
 		for (int pass = 0; pass < 4; ++pass) {
@@ -751,6 +755,7 @@ WF_TEST(soa_widths_hash_scalar)
 			wfWorldDef wd;
 			wfClothDef cd;
 			wfPresetGet("xpbd", &wd, &cd);
+			wd.velocity = mode;
 			if (cases[t].iterations > 0)
 				wd.step.iterations = cases[t].iterations;
 			wd.threads = cases[t].threads;
@@ -770,7 +775,8 @@ WF_TEST(soa_widths_hash_scalar)
 				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, 0.2f, 0.4f}) == WF_OK);
 		}
 		char label[96];
-		snprintf(label, sizeof label, "%dx%d, %d thread(s)", cases[t].cols, cases[t].rows, cases[t].threads);
+		snprintf(label, sizeof label, "%dx%d, %d thread(s), velocity %s", cases[t].cols, cases[t].rows, cases[t].threads,
+			mode == WF_VELOCITY_MOVES ? "moves" : "positions");
 		ENSURE(WidthsHashAlike(w, widths, cases[t].frames, label, NULL) == 0);
 	}
 	return 0;
@@ -796,7 +802,9 @@ WF_TEST(jacobi_widths_hash_scalar)
 		{100, 90, 2, 2, 12, WF_JACOBI_SYMMETRIC, WF_PIN_TOP_CORNERS, true, true}, // 9000 particles: a team of 2
 	};
 	const int widths[3] = {16, 8, 1};
-	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+	for (size_t run = 0; run < 2 * sizeof cases / sizeof cases[0]; ++run) {
+		const size_t t = run / 2;
+		const wfVelocityMode mode = run % 2 == 1 ? WF_VELOCITY_MOVES : WF_VELOCITY_POSITIONS; // the preset's own first
 		// World 0 steps the scalar sweep (wfWorldDef.simd off), worlds 1 to 3 the gather at each width.
 		wfWorld* w[4] = {NULL, NULL, NULL, NULL};
 		int cols = 0, rows = 0;
@@ -806,6 +814,7 @@ WF_TEST(jacobi_widths_hash_scalar)
 			wfWorldDef wd;
 			wfClothDef cd;
 			wfPresetGet("spring-mesh", &wd, &cd);
+			wd.velocity = mode;
 			if (cases[t].iterations > 0)
 				wd.step.iterations = cases[t].iterations;
 			wd.threads = cases[t].threads;
@@ -834,8 +843,8 @@ WF_TEST(jacobi_widths_hash_scalar)
 				ENSURE(wfCloth_Grab(id, cd.cols * cd.rows / 2 + 3, (wfVec3){0.3f, -0.2f, 0.6f}) == WF_OK);
 		}
 		char label[96];
-		snprintf(label, sizeof label, "%dx%d, %d sweeps, %d thread(s)", cols, rows, cases[t].iterations > 0 ? cases[t].iterations : 2,
-			cases[t].threads);
+		snprintf(label, sizeof label, "%dx%d, %d sweeps, %d thread(s), velocity %s", cols, rows,
+			cases[t].iterations > 0 ? cases[t].iterations : 2, cases[t].threads, mode == WF_VELOCITY_MOVES ? "moves" : "positions");
 		ENSURE(WidthsHashAlike(w, widths, cases[t].frames, label, NULL) == 0);
 	}
 	return 0;

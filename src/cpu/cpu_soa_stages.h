@@ -87,6 +87,23 @@ WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMultiplier)(SoaBlockW* f, float* restric
 	f->sb = wfMulW(sc, f->bw);
 }
 
+// One end's new values (nx, ny, nz) at lanes `at`: all of them (`whole`) or the valid ones, the
+// others keeping (ox, oy, oz).
+WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaStoreEnd)(float* restrict x, float* restrict y, float* restrict z, const int at,
+	const wfMaskW valid, const bool whole, const wfFloatW nx, const wfFloatW ny, const wfFloatW nz, const wfFloatW ox, const wfFloatW oy,
+	const wfFloatW oz)
+{
+	if (whole) {
+		wfStoreW(x + at, nx);
+		wfStoreW(y + at, ny);
+		wfStoreW(z + at, nz);
+		return;
+	}
+	wfStoreWhereW(x + at, valid, nx, ox);
+	wfStoreWhereW(y + at, valid, ny, oy);
+	wfStoreWhereW(z + at, valid, nz, oz);
+}
+
 // x_a += sa d, x_b -= sb d in the valid lanes (pipelined, the positions loaded again: nothing wrote
 // them since); with `moves` (WF_VELOCITY_MOVES) each move into the end's velocity too (wfCpuMoved).
 WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict y, float* restrict z, float* restrict vx,
@@ -98,46 +115,20 @@ WF_TARGET_W WF_WIDE_INLINE void WF_W(SoaMove)(float* restrict x, float* restrict
 	const wfFloatW yb = again ? wfLoadLiveW(y + f->b, f->valid) : f->yb, zb = again ? wfLoadLiveW(z + f->b, f->valid) : f->zb;
 	const wfFloatW max = wfMulW(f->sa, f->dx), may = wfMulW(f->sa, f->dy), maz = wfMulW(f->sa, f->dz);
 	const wfFloatW mbx = wfMulW(f->sb, f->dx), mby = wfMulW(f->sb, f->dy), mbz = wfMulW(f->sb, f->dz);
-	const wfFloatW nxa = wfAddW(xa, max), nya = wfAddW(ya, may), nza = wfAddW(za, maz);
-	const wfFloatW nxb = wfSubW(xb, mbx), nyb = wfSubW(yb, mby), nzb = wfSubW(zb, mbz);
-	if (whole) {
-		wfStoreW(x + f->a, nxa);
-		wfStoreW(y + f->a, nya);
-		wfStoreW(z + f->a, nza);
-		wfStoreW(x + f->b, nxb);
-		wfStoreW(y + f->b, nyb);
-		wfStoreW(z + f->b, nzb);
-	} else {
-		wfStoreWhereW(x + f->a, f->valid, nxa, xa);
-		wfStoreWhereW(y + f->a, f->valid, nya, ya);
-		wfStoreWhereW(z + f->a, f->valid, nza, za);
-		wfStoreWhereW(x + f->b, f->valid, nxb, xb);
-		wfStoreWhereW(y + f->b, f->valid, nyb, yb);
-		wfStoreWhereW(z + f->b, f->valid, nzb, zb);
-	}
+	WF_W(SoaStoreEnd)(x, y, z, f->a, f->valid, whole, wfAddW(xa, max), wfAddW(ya, may), wfAddW(za, maz), xa, ya, za);
+	WF_W(SoaStoreEnd)(x, y, z, f->b, f->valid, whole, wfSubW(xb, mbx), wfSubW(yb, mby), wfSubW(zb, mbz), xb, yb, zb);
 	if (!moves)
 		return;
 	// The moves into the velocities (wfCpuMoved): v_a += m_a invH, v_b -= m_b invH.
 	const wfFloatW ih = wfSetW(invH);
 	const wfFloatW vxa = wfLoadLiveW(vx + f->a, f->valid), vya = wfLoadLiveW(vy + f->a, f->valid), vza = wfLoadLiveW(vz + f->a, f->valid);
 	const wfFloatW vxb = wfLoadLiveW(vx + f->b, f->valid), vyb = wfLoadLiveW(vy + f->b, f->valid), vzb = wfLoadLiveW(vz + f->b, f->valid);
-	const wfFloatW nvxa = wfAddW(vxa, wfMulW(max, ih)), nvya = wfAddW(vya, wfMulW(may, ih)), nvza = wfAddW(vza, wfMulW(maz, ih));
-	const wfFloatW nvxb = wfSubW(vxb, wfMulW(mbx, ih)), nvyb = wfSubW(vyb, wfMulW(mby, ih)), nvzb = wfSubW(vzb, wfMulW(mbz, ih));
-	if (whole) {
-		wfStoreW(vx + f->a, nvxa);
-		wfStoreW(vy + f->a, nvya);
-		wfStoreW(vz + f->a, nvza);
-		wfStoreW(vx + f->b, nvxb);
-		wfStoreW(vy + f->b, nvyb);
-		wfStoreW(vz + f->b, nvzb);
-		return;
-	}
-	wfStoreWhereW(vx + f->a, f->valid, nvxa, vxa);
-	wfStoreWhereW(vy + f->a, f->valid, nvya, vya);
-	wfStoreWhereW(vz + f->a, f->valid, nvza, vza);
-	wfStoreWhereW(vx + f->b, f->valid, nvxb, vxb);
-	wfStoreWhereW(vy + f->b, f->valid, nvyb, vyb);
-	wfStoreWhereW(vz + f->b, f->valid, nvzb, vzb);
+	WF_W(SoaStoreEnd)
+	(vx, vy, vz, f->a, f->valid, whole, wfAddW(vxa, wfMulW(max, ih)), wfAddW(vya, wfMulW(may, ih)), wfAddW(vza, wfMulW(maz, ih)), vxa, vya,
+		vza);
+	WF_W(SoaStoreEnd)
+	(vx, vy, vz, f->b, f->valid, whole, wfSubW(vxb, wfMulW(mbx, ih)), wfSubW(vyb, wfMulW(mby, ih)), wfSubW(vzb, wfMulW(mbz, ih)), vxb, vyb,
+		vzb);
 }
 
 // Constraint blocks [b0, b1), one loop per kind (first iteration or not, whole or last blocks of
