@@ -482,11 +482,12 @@ typedef struct wfMeshBody {
 	float* v1;        // (3 x vertexCount) and its end
 	wfBvhNode* nodes; // (nodeCount) depth first: a node's children follow it
 	int nodeCount;
-	int* order;     // (triangleCount) the triangles in leaf order
-	int* neighbour; // (3 x triangleCount) a closed mesh: the triangle across side k (corners k, k + 1)
-	int* owner;     // (vertexCount) the first triangle with the vertex: it speaks for the vertex
-	float* normal;  // (3 x vertexCount) the vertices' normals at the substep's end (area weighted)
-	float* cone;    // (vertexCount) scratch: the least cosine between a vertex's normal and its faces'
+	int* order;        // (triangleCount) the triangles in leaf order
+	int* neighbour;    // (3 x triangleCount) a closed mesh: the triangle across side k (corners k, k + 1)
+	int* owner;        // (vertexCount) the first triangle with the vertex: it speaks for the vertex
+	float* normal;     // (3 x vertexCount) the vertices' normals at the substep's end (area weighted)
+	float* cone;       // (vertexCount) scratch: the least cosine between a vertex's normal and its faces'
+	float* faceNormal; // (3 x triangleCount) scratch: each triangle's unit normal at the substep's end, NaN if degenerate
 	// How long a cloth edge (a cloth triangle's longest side) must be, at the placed shape and the
 	// thickness, before the body's sharpest convex edge (vertex) can cut it with both ends (all
 	// corners) outside the layer: shorter ones skip the edge (corner) pass.

@@ -260,12 +260,13 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	b->owner = (int*)malloc(nv * sizeof *b->owner);
 	b->normal = (float*)malloc(3 * nv * sizeof *b->normal);
 	b->cone = (float*)malloc(nv * sizeof *b->cone);
+	b->faceNormal = (float*)malloc(3 * nt * sizeof *b->faceNormal);
 	float* centroid = (float*)malloc(3 * nt * sizeof(float));
 	if (b->keyCount > 0)
 		b->keys = (float*)malloc(3 * nv * (size_t)b->keyCount * sizeof(float));
 	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL || b->v0 == NULL ||
 		b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL || b->normal == NULL ||
-		b->cone == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
+		b->cone == NULL || b->faceNormal == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
 		free(centroid);
 		wfMeshBodyFree(b);
 		snprintf(error, (size_t)errorSize, "collider.mesh: out of memory for %zu vertices and %zu triangles", nv, nt);
@@ -345,6 +346,7 @@ void wfMeshBodyFree(wfMeshBody* b)
 	free(b->owner);
 	free(b->normal);
 	free(b->cone);
+	free(b->faceNormal);
 	free(b);
 }
 
@@ -856,25 +858,46 @@ void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double
 static void Reaches(wfMeshBody* b, float thickness)
 {
 	b->edgeReach = b->cornerReach = INFINITY;
-	for (int t = 0; b->closed && t < b->triangleCount; ++t) {
-		Tri t1, t2;
-		if (!MakeTri(b->v1, b->tri + 3 * t, &t1))
+	if (!b->closed)
+		return;
+	// Each triangle's unit normal, once (NaN where it is degenerate: it catches nothing), and the
+	// least cosine between each vertex's normal and its faces'.
+	float* normal = b->faceNormal;
+	for (int t = 0; t < b->triangleCount; ++t) {
+		Tri t1;
+		float* n = normal + 3 * t;
+		if (!MakeTri(b->v1, b->tri + 3 * t, &t1)) {
+			n[0] = n[1] = n[2] = NAN;
 			continue;
+		}
+		n[0] = t1.n.x;
+		n[1] = t1.n.y;
+		n[2] = t1.n.z;
 		for (int c = 0; c < 3; ++c) {
 			const uint32_t v = b->tri[3 * t + c];
 			b->cone[v] = Min(b->cone[v], Dot(t1.n, Corner(b->normal, v)));
-			const int across = b->neighbour[3 * t + c];
-			if (across < t || !MakeTri(b->v1, b->tri + 3 * across, &t2))
-				continue;
-			const float half = 0.5f * acosf(fmaxf(-1.0f, fminf(1.0f, Dot(t1.n, t2.n))));
-			const float s = sinf(half), k = cosf(half);
-			if (s > 1e-6f)
-				b->edgeReach = Min(b->edgeReach, 2.0f * thickness * k * k / s);
 		}
 	}
-	for (int i = 0; b->closed && i < b->vertexCount; ++i) {
-		const float phi = acosf(fmaxf(-1.0f, fminf(1.0f, b->cone[i])));
-		if (phi > 1e-6f)
-			b->cornerReach = Min(b->cornerReach, thickness / tanf(phi));
+	// Both reaches fall as the faces' angle grows, that is as the cosine falls: each is the reach
+	// at the least cosine, over the edges between two whole triangles and over the vertices.
+	float edge = 1.0f, corner = 1.0f;
+	for (int t = 0; t < b->triangleCount; ++t) {
+		const wfVec3 n1 = Corner(normal, (uint32_t)t);
+		if (isnan(n1.x))
+			continue;
+		for (int c = 0; c < 3; ++c) {
+			const int across = b->neighbour[3 * t + c];
+			if (across < t || isnan(normal[3 * across]))
+				continue;
+			edge = Min(edge, Max(-1.0f, Min(1.0f, Dot(n1, Corner(normal, (uint32_t)across)))));
+		}
 	}
+	for (int i = 0; i < b->vertexCount; ++i)
+		corner = Min(corner, Max(-1.0f, Min(1.0f, b->cone[i])));
+	const float half = 0.5f * acosf(edge), s = sinf(half), k = cosf(half);
+	if (s > 1e-6f)
+		b->edgeReach = 2.0f * thickness * k * k / s;
+	const float phi = acosf(corner);
+	if (phi > 1e-6f)
+		b->cornerReach = thickness / tanf(phi);
 }
