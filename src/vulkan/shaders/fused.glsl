@@ -39,7 +39,7 @@
 //
 // Expected per frame (S substeps, I iterations, C colours), whatever the number of small cloths:
 //   dispatches: 1 per arena (an arena holds up to 2 GB of cloth arrays: ~1300 cloths of 60x60)
-//   barriers per workgroup: XPBD S (1 + I C) + 4   (60x60, 64 x 1, 12 colours: 836)
+//   barriers per workgroup: XPBD S (1 + I C) + 4   (60x60, 64 x 1, 12 colours: 836; kMoves S (1 + 2 I C) + 4)
 //                           Jacobi S (1 + 2 I) + 4  (spring-mesh 56x56, 8 x 2: 44)
 //                           springs 2 S + 4         (compute-cloth, 64 substeps: 132)
 //   transfer commands: none for batched cloths (the kernel writes the backup and the status)
