@@ -449,10 +449,9 @@ void main()
 			return;
 		pos[e] = vec4(x, x4.w);
 		vec4 v = vel[e];
-		if (moves) {
-			precise vec4 u = vec4(v.x + (x.x - x4.x) * PL.invH, v.y + (x.y - x4.y) * PL.invH, v.z + (x.z - x4.z) * PL.invH, v.w);
-			v = u;
-		} else
+		if (moves)
+			WfMoved(v, x - x4.xyz, PL.invH);
+		else
 			WfRespond(v, normal.x, normal.y, normal.z, surface);
 		vel[e] = v;
 	} else if (stage == WF_GPU_MESH_EDGE) {
@@ -469,19 +468,17 @@ void main()
 		pos[q.y] = nb;
 		if (a.w != 0.0) {
 			vec4 v = vel[q.x];
-			if (moves) {
-				precise vec4 u = vec4(v.x + da.x * PL.invH, v.y + da.y * PL.invH, v.z + da.z * PL.invH, v.w);
-				v = u;
-			} else
+			if (moves)
+				WfMoved(v, da.xyz, PL.invH);
+			else
 				WfRespond(v, normal.x, normal.y, normal.z, surface);
 			vel[q.x] = v;
 		}
 		if (b.w != 0.0) {
 			vec4 v = vel[q.y];
-			if (moves) {
-				precise vec4 u = vec4(v.x + db.x * PL.invH, v.y + db.y * PL.invH, v.z + db.z * PL.invH, v.w);
-				v = u;
-			} else
+			if (moves)
+				WfMoved(v, db.xyz, PL.invH);
+			else
 				WfRespond(v, normal.x, normal.y, normal.z, surface);
 			vel[q.y] = v;
 		}
@@ -514,8 +511,7 @@ void main()
 		pos[e] = y;
 		vec4 v = vel[e];
 		if (moves) {
-			precise vec4 u = vec4(v.x + d.x * PL.invH, v.y + d.y * PL.invH, v.z + d.z * PL.invH, v.w);
-			v = u;
+			WfMoved(v, d.xyz, PL.invH);
 		} else {
 			precise float nx = d.x / l, ny = d.y / l, nz = d.z / l;
 			WfRespond(v, nx, ny, nz, P.floor.www); // a still surface: zeros read at run time
@@ -534,9 +530,9 @@ void main()
 		if ((pc.flags & WF_GPU_MESH_VELOCITIES) == 0u) {
 			// XPBD, Jacobi: the move into the substep's velocity (wfCpuMoved).
 			if (kMoves) {
-				const vec4 v = vel[i];
-				precise vec4 u = vec4(v.x + m.x * PL.invH, v.y + m.y * PL.invH, v.z + m.z * PL.invH, v.w);
-				vel[i] = u;
+				vec4 v = vel[i];
+				WfMoved(v, m, PL.invH);
+				vel[i] = v;
 			}
 		} else if (PL.alpha == 0.0) {
 			const vec3 q0 = Point(PL.v0, e);

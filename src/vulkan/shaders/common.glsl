@@ -81,6 +81,13 @@ layout(constant_id = WF_GPU_SPEC_GATHER) const int WF_GATHER = WF_GPU_GATHER;
 // reads v = velFactor (x - p) and no stage touches the velocity before it.
 layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
 
+// wfCpuMoved: a particle moved by d inside the substep adds d invH to its velocity (kMoves).
+void WfMoved(inout vec4 v, vec3 d, float invH)
+{
+	precise vec4 u = vec4(v.x + d.x * invH, v.y + d.y * invH, v.z + d.z * invH, v.w);
+	v = u;
+}
+
 
 #ifndef WF_BATCH
 // The element of this thread, or 0xffffffff past the end of the dispatch's range. Grids wider than

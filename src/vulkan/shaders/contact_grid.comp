@@ -57,9 +57,9 @@ void main()
 		precise vec4 y = vec4(x.x + m.x, x.y + m.y, x.z + m.z, x.w);
 		pos[i] = y;
 		if ((pc.flags & WF_GPU_CONTACT_MOVES) != 0u) {
-			const vec4 v = vel[i];
-			precise vec4 u = vec4(v.x + m.x * P.invH, v.y + m.y * P.invH, v.z + m.z * P.invH, v.w);
-			vel[i] = u;
+			vec4 v = vel[i];
+			WfMoved(v, m.xyz, P.invH);
+			vel[i] = v;
 		}
 		if (stage == WF_GPU_CONTACT_APPLY_VEL) {
 			// The velocity as the solver derives it from positions (P.velFactor: 1 / h, Jacobi's retention / h).

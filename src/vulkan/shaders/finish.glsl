@@ -23,10 +23,8 @@ void main()
 	if (m.w != 0.0) {
 		precise vec4 y = vec4(x.x + m.x, x.y + m.y, x.z + m.z, x.w);
 		x = y;
-		if (kMoves) {
-			precise vec4 w = vec4(u.x + m.x * P.invH, u.y + m.y * P.invH, u.z + m.z * P.invH, u.w);
-			u = w;
-		}
+		if (kMoves)
+			WfMoved(u, m.xyz, P.invH);
 		moved = true;
 	}
 #endif

@@ -60,6 +60,7 @@ void main()
 	// The move into the substep's velocity (wfCpuMoved), ping-ponged with the positions.
 	if (!kMoves)
 		return;
-	precise vec4 u = vec4(vi.x + mx * P.invH, vi.y + my * P.invH, vi.z + mz * P.invH, vi.w);
+	vec4 u = vi;
+	WfMoved(u, vec3(mx, my, mz), P.invH);
 	velAlt[i] = u;
 }

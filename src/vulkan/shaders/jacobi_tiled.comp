@@ -131,10 +131,8 @@ void main()
 					precise vec4 z = vec4(xi.x + mx, xi.y + my, xi.z + mz, xi.w);
 					y = z;
 					// The move into the substep's velocity (wfCpuMoved).
-					if (kMoves) {
-						precise vec4 u = vec4(v.x + mx * P.invH, v.y + my * P.invH, v.z + mz * P.invH, v.w);
-						v = u;
-					}
+					if (kMoves)
+						WfMoved(v, vec3(mx, my, mz), P.invH);
 				}
 				sX[kSlots - cur + l] = y;
 			}

@@ -34,9 +34,9 @@ void main()
 		if ((pc.flags & WF_GPU_PUSH_TETHER_VEL) == 0u) {
 			// XPBD, Jacobi: the move into the substep's velocity (wfCpuMoved).
 			if (kMoves) {
-				const vec4 v = vel[i];
-				precise vec4 u = vec4(v.x + (y.x - x.x) * P.invH, v.y + (y.y - x.y) * P.invH, v.z + (y.z - x.z) * P.invH, v.w);
-				vel[i] = u;
+				vec4 v = vel[i];
+				WfMoved(v, y.xyz - x.xyz, P.invH);
+				vel[i] = v;
 			}
 		} else {
 			precise float nx = dx / d, ny = dy / d, nz = dz / d;
