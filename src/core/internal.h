@@ -544,9 +544,10 @@ static inline bool wfMeshesBeforeSelf(const wfWorld* world)
 bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, wfVec3 a, wfVec3 b, float wa, float wb, wfVec3* da,
 	wfVec3* db, wfVec3* normal, wfVec3* surface);
 // A cloth triangle (corners x[3], inverse masses w[3]) against the placed closed body's vertices,
-// where a body's corner would poke through it: the correction of corner k that takes the triangle
-// back onto the thickness layer above every such vertex (summed); returns whether there is one.
-bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfVec3 x[3], const float w[3], int k, wfVec3* delta);
+// where a body's corner would poke through it: each corner's correction, delta[k], that takes the
+// triangle back onto the thickness layer above every such vertex (summed over the vertices);
+// returns whether there is one.
+bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfVec3 x[3], const float w[3], wfVec3 delta[3]);
 
 #define WF_COLLIDER_COOKIE 2046119 // wfColliderDef.internalValue: the def came from wfDefaultColliderDef
 #define WF_MAX_COLLIDER_KEYS 1024  // keyframes of a collider

@@ -505,10 +505,16 @@ typedef struct Contact {
 // Triangle j against the motion p0 -> x: whether it is a contact, into *c.
 static bool Test(const wfMeshBody* body, int j, float thickness, float behind, wfVec3 p0, wfVec3 x, Contact* c)
 {
+	// A closed body's end height first: most triangles a motion's box meets are far from its end.
 	Tri t0, t1;
-	if (!MakeTri(body->v0, body->tri + 3 * j, &t0) || !MakeTri(body->v1, body->tri + 3 * j, &t1))
+	if (!MakeTri(body->v1, body->tri + 3 * j, &t1))
 		return false;
-	float h0 = Dot(Sub(p0, t0.a), t0.n), h1 = Dot(Sub(x, t1.a), t1.n);
+	float h1 = Dot(Sub(x, t1.a), t1.n);
+	if (body->closed && h1 >= thickness)
+		return false;
+	if (!MakeTri(body->v0, body->tri + 3 * j, &t0))
+		return false;
+	float h0 = Dot(Sub(p0, t0.a), t0.n);
 	float side = 1.0f;
 	if (body->closed) {
 		if (h0 < -behind)
@@ -654,9 +660,6 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 				const int across = body->neighbour[3 * t + k];
 				if (across < t)
 					continue; // each edge once: from its lower triangle
-				Tri t2;
-				if (!MakeTri(body->v1, body->tri + 3 * across, &t2))
-					continue;
 				const uint32_t* q = body->tri + 3 * t;
 				const uint32_t* o = body->tri + 3 * across;
 				const uint32_t far = o[0] != q[k] && o[0] != q[(k + 1) % 3] ? o[0] : o[1] != q[k] && o[1] != q[(k + 1) % 3] ? o[1] : o[2];
@@ -670,7 +673,8 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 				// edge can reach between two particles that are themselves outside).
 				const wfVec3 r = Sub(Lerp(a, b, s), Lerp(c, d, u)), ab = Sub(b, a);
 				const float reach = thickness + 0.5f * sqrtf(Dot(ab, ab));
-				if (Dot(r, r) > reach * reach)
+				Tri t2;
+				if (Dot(r, r) > reach * reach || !MakeTri(body->v1, body->tri + 3 * across, &t2))
 					continue;
 				const float d1 = Dot(r, t1.n), d2 = Dot(r, t2.n);
 				// In the plane across the edge: beyond both faces the distance is to the edge, else
@@ -711,7 +715,7 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 	return true;
 }
 
-bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfVec3 x[3], const float w[3], int k, wfVec3* delta)
+bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfVec3 x[3], const float w[3], wfVec3 delta[3])
 {
 	if (!body->closed)
 		return false;
@@ -733,7 +737,8 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 		hi[i] = Max((&x[0].x)[i], Max((&x[1].x)[i], (&x[2].x)[i]));
 	}
 	bool any = false;
-	*delta = (wfVec3){0.0f, 0.0f, 0.0f};
+	for (int k = 0; k < 3; ++k)
+		delta[k] = (wfVec3){0.0f, 0.0f, 0.0f};
 	Walk walk;
 	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
 	walk.top = 1;
@@ -759,8 +764,10 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 				const float den = w[0] * b[0] * b[0] + w[1] * b[1] * b[1] + w[2] * b[2] * b[2];
 				if (!(den > 0.0f))
 					continue;
-				const float move = w[k] * b[k] * (thickness - h) / den;
-				*delta = (wfVec3){delta->x + n.x * move, delta->y + n.y * move, delta->z + n.z * move};
+				for (int k = 0; k < 3; ++k) {
+					const float move = w[k] * b[k] * (thickness - h) / den;
+					delta[k] = (wfVec3){delta[k].x + n.x * move, delta[k].y + n.y * move, delta[k].z + n.z * move};
+				}
 				any = true;
 			}
 		}

@@ -37,6 +37,7 @@ typedef struct wfCpuContext {
 	const wfCpuJacobi* jacobi;   // the cloth's structure-of-arrays Jacobi sweep (cpu_jacobi.c), or NULL: record order
 	const wfCpuSprings* springs; // the cloth's per-particle spring gather (cpu_springs.c), or NULL: the scalar scatter
 	bool moves;                  // XPBD, Jacobi: the substep's velocity summed move by move (wfWorldDef.velocity, wfCpuMoved)
+	wfVec3* corners;             // (3 x triangleCount of the largest cloth) the mesh bodies' corner pass, or NULL: no closed body
 } wfCpuContext;
 
 // The motion tests of one particle (wfMotionSums; as wfMotion8Add in cpu_avx2.h, lane by lane).
@@ -184,10 +185,9 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // triangles, then the cloth's edges against its sharp edges and its corners against the cloth's
 // triangles (closed bodies); velocities fixed against the body's surface velocity where it
 // touches; with `moves` (inside an XPBD or Jacobi substep, before the finish) the pushes go into
-// the substep's velocity instead (wfCpuMoved). `scratch`: a particle array free for the rest of the
-// substep. Call inside or outside a parallel region.
-void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch,
-	bool moves);
+// the substep's velocity instead (wfCpuMoved). The corners' pass keeps each cloth triangle's three
+// corrections in ctx->corners. Call inside or outside a parallel region.
+void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, bool moves);
 
 // Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
 // after the particle's velocity update of the substep.

@@ -18,10 +18,13 @@ typedef struct CpuCloth {
 	wfCpuSprings* springs; // the springs' per-particle gather (AVX2 or SIMD128, springs worlds), or NULL
 } CpuCloth;
 
-// The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths).
+// The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths)
+// and the mesh bodies' corner pass (wfCpuContext.corners; one cloth steps at a time).
 typedef struct CpuWorld {
 	wfCpuContacts contacts;
-	int particles; // of all cloths
+	int particles;   // of all cloths
+	wfVec3* corners; // (cornerCapacity)
+	size_t cornerCapacity;
 } CpuWorld;
 
 static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
@@ -208,17 +211,44 @@ static wfResult StepTogether(wfWorld* world, const wfFrameParams* params, wfCpuC
 	return WF_OK;
 }
 
+// Room in cw->corners for three corrections a triangle of the largest cloth, when a closed mesh
+// body is in the world (else NULL); false when out of memory, with nothing changed.
+static bool ReserveCorners(const wfWorld* world, CpuWorld* cw, wfVec3** corners)
+{
+	bool closed = false;
+	for (int k = 0; k < world->colliderFrameCount; ++k)
+		closed |= world->colliderFrame[k].body != NULL && world->colliderFrame[k].body->closed;
+	size_t need = 0;
+	for (int ci = 0; closed && ci < world->clothCapacity; ++ci) {
+		const wfCloth* c = &world->cloths[ci];
+		if (c->generation != 0 && 3 * (size_t)c->model.triangleCount > need)
+			need = 3 * (size_t)c->model.triangleCount;
+	}
+	if (need > cw->cornerCapacity) {
+		wfVec3* grown = (wfVec3*)malloc(need * sizeof(wfVec3));
+		if (grown == NULL)
+			return false;
+		free(cw->corners);
+		cw->corners = grown;
+		cw->cornerCapacity = need;
+	}
+	*corners = closed ? cw->corners : NULL;
+	return true;
+}
+
 // Stage timing (wfWorld_SetStageTiming) marks the stage boundaries of every substep with the wall
 // clock: the backup copies are PREPARE, the frame check NORMALS (normals are computed when read).
 static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfCpuStageTimer timer;
 	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL, NULL,
-		world->def.velocity == WF_VELOCITY_MOVES};
+		world->def.velocity == WF_VELOCITY_MOVES, NULL};
 	if (ctx.timer != NULL) {
 		memset(&timer, 0, sizeof timer);
 		timer.last = wfCpuClock();
 	}
+	if (!ReserveCorners(world, (CpuWorld*)world->backendData, &ctx.corners))
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory for the mesh bodies' corner pass");
 	const wfSolverType solver = world->def.step.solver;
 	world->teamThreads = world->teamRowsMin = world->teamRowsMax = 0;
 	world->teamBusyMinMs = world->teamBusyMaxMs = 0.0;
@@ -267,8 +297,10 @@ static wfResult NoSync(wfWorld* world, wfCloth* cloth)
 static void Destroy(wfWorld* world)
 {
 	CpuWorld* cw = (CpuWorld*)world->backendData;
-	if (cw != NULL)
+	if (cw != NULL) {
 		wfCpuContactsFree(&cw->contacts);
+		free(cw->corners);
+	}
 	free(cw);
 	world->backendData = NULL;
 }

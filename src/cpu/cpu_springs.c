@@ -278,8 +278,8 @@ void wfCpuSpringsSubstep(const wfCpuContext* ctx, wfCloth* c)
 	t = c->state.vel;
 	c->state.vel = c->state.vel2;
 	c->state.vel2 = t;
-	wfCpuCollideMeshes(ctx, c, c->state.pos2, c->state.pos, c->state.vel, c->state.vel2, false); // pos2: the substep's start now
-	wfCpuAttach(ctx, c, true); // before the tethers: attached particles anchor some
+	wfCpuCollideMeshes(ctx, c, c->state.pos2, c->state.pos, c->state.vel, false); // pos2: the substep's start now
+	wfCpuAttach(ctx, c, true);                                                    // before the tethers: attached particles anchor some
 	wfCpuTethers(ctx, c, true);
 	wfCpuSelfCollide(ctx, c, NULL, false); // prev holds the forces here: no friction
 	wfCpuStageMark(ctx, WF_STAGE_FINISH);

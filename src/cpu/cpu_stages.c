@@ -212,7 +212,7 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 	}
 }
 
-void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, wfVec4* scratch, bool moves)
+void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start, wfVec4* pos, wfVec4* vel, bool moves)
 {
 	const wfWorld* w = ctx->world;
 	const wfFrameParams* p = ctx->params;
@@ -274,32 +274,37 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 					wfCpuRespond(&p->contact, &vel[q.b], normal.x, normal.y, normal.z, surface);
 			}
 		}
-		// The body's corners against the cloth's triangles: each particle's share of its triangles'
-		// corrections from the positions as they are (into scratch), then applied.
+		// The body's corners against the cloth's triangles: each triangle's corrections of its three
+		// corners from the positions as they are (into ctx->corners), then each particle's shares
+		// summed in the order of its triangles (triList) and applied.
 		if (body->closed) {
+			wfVec3* restrict corners = ctx->corners;
+#pragma omp for schedule(static)
+			for (int tri = 0; tri < m->triangleCount; ++tri) {
+				const uint32_t* v = m->indices + 3 * tri;
+				const wfVec3 x[3] = {{pos[v[0]].x, pos[v[0]].y, pos[v[0]].z}, {pos[v[1]].x, pos[v[1]].y, pos[v[1]].z},
+					{pos[v[2]].x, pos[v[2]].y, pos[v[2]].z}};
+				const float inv[3] = {pos[v[0]].w, pos[v[1]].w, pos[v[2]].w};
+				float longest = 0.0f;
+				for (int e = 0; e < 3; ++e) {
+					const wfVec3 u = x[e], o = x[(e + 1) % 3];
+					longest = fmaxf(longest, (u.x - o.x) * (u.x - o.x) + (u.y - o.y) * (u.y - o.y) + (u.z - o.z) * (u.z - o.z));
+				}
+				if (!(longest >= corner2 && wfMeshBodyCollideCorners(body, t, x, inv, corners + 3 * tri))) {
+					for (int j = 0; j < 3; ++j)
+						corners[3 * tri + j] = (wfVec3){0.0f, 0.0f, 0.0f}; // adds nothing: the sums start at +0
+				}
+			}
 #pragma omp for schedule(static)
 			for (int i = 0; i < n; ++i) {
 				wfVec3 sum = {0.0f, 0.0f, 0.0f};
 				for (int r = m->triStart[i]; pos[i].w != 0.0f && r < m->triStart[i + 1]; ++r) {
-					const uint32_t* v = m->indices + 3 * m->triList[r];
-					const int corner = v[0] == (uint32_t)i ? 0 : v[1] == (uint32_t)i ? 1 : 2;
-					const wfVec3 x[3] = {{pos[v[0]].x, pos[v[0]].y, pos[v[0]].z}, {pos[v[1]].x, pos[v[1]].y, pos[v[1]].z},
-						{pos[v[2]].x, pos[v[2]].y, pos[v[2]].z}};
-					const float inv[3] = {pos[v[0]].w, pos[v[1]].w, pos[v[2]].w};
-					float longest = 0.0f;
-					for (int e = 0; e < 3; ++e) {
-						const wfVec3 u = x[e], o = x[(e + 1) % 3];
-						longest = fmaxf(longest, (u.x - o.x) * (u.x - o.x) + (u.y - o.y) * (u.y - o.y) + (u.z - o.z) * (u.z - o.z));
-					}
-					wfVec3 d;
-					if (longest >= corner2 && wfMeshBodyCollideCorners(body, t, x, inv, corner, &d))
-						sum = (wfVec3){sum.x + d.x, sum.y + d.y, sum.z + d.z};
+					const uint32_t tri = m->triList[r];
+					const uint32_t* v = m->indices + 3 * tri;
+					const wfVec3 d = corners[3 * tri + (v[0] == (uint32_t)i ? 0 : v[1] == (uint32_t)i ? 1 : 2)];
+					sum = (wfVec3){sum.x + d.x, sum.y + d.y, sum.z + d.z};
 				}
-				scratch[i] = (wfVec4){sum.x, sum.y, sum.z, 0.0f};
-			}
-#pragma omp for schedule(static)
-			for (int i = 0; i < n; ++i) {
-				const wfVec4 d = scratch[i];
+				const wfVec3 d = sum;
 				const float l = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
 				if (!(l > 0.0f))
 					continue;

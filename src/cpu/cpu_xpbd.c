@@ -87,11 +87,11 @@ void wfCpuXpbdSubstep(const wfCpuContext* ctx, wfCloth* c)
 		wfCpuAttach(ctx, c, false); // before the tethers: attached particles anchor some
 		wfCpuTethers(ctx, c, false);
 		if (wfMeshesBeforeSelf(ctx->world)) // the continuous passes see the bodies' pushes
-			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2, ctx->moves);
+			wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, ctx->moves);
 		wfCpuSelfCollide(ctx, c, c->state.prev, ctx->moves);
 		wfCpuStageMark(ctx, WF_STAGE_SOLVE);
 		wfCpuFinish(ctx, c, 1.0f);
-		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, c->state.vel2, false);
+		wfCpuCollideMeshes(ctx, c, c->state.prev, c->state.pos, c->state.vel, false);
 		wfCpuStageMark(ctx, WF_STAGE_FINISH);
 	}
 }

@@ -149,8 +149,8 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // attachments), substep = the placement's index, flags = one stage and its options.
 #define WF_GPU_MESH_POINT 1u   // each particle's motion against the body (wfMeshBodyCollide)
 #define WF_GPU_MESH_EDGE 2u    // a colour's cloth edges against the body's convex edges (wfMeshBodyCollideEdge)
-#define WF_GPU_MESH_CORNERS 3u // each particle's share of the body's corners under its triangles, into scratch
-#define WF_GPU_MESH_APPLY 4u   // x += scratch, and the response
+#define WF_GPU_MESH_CORNERS 3u // each cloth triangle's pushes of its corners by the body's corners under it, into scratch
+#define WF_GPU_MESH_APPLY 4u   // x += its triangles' pushes in scratch, and the response
 #define WF_GPU_MESH_ATTACH 5u  // attached particles onto their points (wfCpuAttach)
 #define WF_GPU_MESH_STAGE_MASK 15u
 #define WF_GPU_MESH_START_ALT 16u  // the substep's start positions are POS_ALT (springs), not PREV

@@ -146,8 +146,8 @@ typedef struct wfVkContacts {
 typedef struct wfVkMesh {
 	wfVkBuffer buffer;                        // host-visible (device-local where it can be): placements, then words
 	VkDeviceSize placeCapacity, wordCapacity; // bytes of each region (the words start at placeCapacity)
-	wfVkBuffer scratch;                       // device-local (scratchParticles) vec4
-	int scratchParticles;
+	wfVkBuffer scratch;                       // device-local (scratchSlots) vec4: 3 a triangle of the largest cloth, or 1 a particle
+	int scratchSlots;
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
 	// This frame's layout (wfVkMeshPrepare): mesh bodies (their colliderFrame indices), placements

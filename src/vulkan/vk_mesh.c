@@ -41,7 +41,7 @@ static void DestroyMeshBuffers(wfVkContext* ctx)
 	wfVkBufferDestroy(&ctx->gpu, &m->buffer);
 	wfVkBufferDestroy(&ctx->gpu, &m->scratch);
 	m->placeCapacity = m->wordCapacity = 0;
-	m->scratchParticles = 0;
+	m->scratchSlots = 0;
 }
 
 void wfVkDestroyMesh(wfVkContext* ctx)
@@ -55,11 +55,11 @@ void wfVkDestroyMesh(wfVkContext* ctx)
 
 // Room for this frame's placements, words and scratch: the buffers made again (larger) when they
 // do not hold them, the set pointed at them, and the frame recorded again.
-static wfResult Reserve(wfVkContext* ctx, VkDeviceSize placeBytes, VkDeviceSize wordBytes, int particles)
+static wfResult Reserve(wfVkContext* ctx, VkDeviceSize placeBytes, VkDeviceSize wordBytes, int slots)
 {
 	wfVkMesh* m = &ctx->mesh;
 	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
-	if (placeBytes <= m->placeCapacity && wordBytes <= m->wordCapacity && particles <= m->scratchParticles && m->set != VK_NULL_HANDLE)
+	if (placeBytes <= m->placeCapacity && wordBytes <= m->wordCapacity && slots <= m->scratchSlots && m->set != VK_NULL_HANDLE)
 		return WF_OK;
 	const VkDeviceSize range = ctx->gpu.properties.limits.maxStorageBufferRange;
 	if (wordBytes > range || placeBytes > range)
@@ -81,9 +81,9 @@ static wfResult Reserve(wfVkContext* ctx, VkDeviceSize placeBytes, VkDeviceSize 
 											   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal, &m->buffer);
 	if (vr == VK_SUCCESS) {
 		wfVkGpuSetName(&ctx->gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)m->buffer.buffer, "weft mesh placements");
-		m->scratchParticles = particles > 1 ? particles : 1;
-		vr = wfVkBufferCreate(&ctx->gpu, (VkDeviceSize)m->scratchParticles * sizeof(wfVec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-			kDeviceLocal, 0, &m->scratch);
+		m->scratchSlots = slots > 1 ? slots : 1;
+		vr = wfVkBufferCreate(&ctx->gpu, (VkDeviceSize)m->scratchSlots * sizeof(wfVec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kDeviceLocal,
+			0, &m->scratch);
 	}
 	if (vr != VK_SUCCESS) {
 		DestroyMeshBuffers(ctx);
@@ -157,7 +157,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 			return r;
 	}
 	uint64_t words = 0, places = 0;
-	int particles = 0;
+	int slots = 0; // the scratch: three pushes a cloth triangle (collide_mesh.comp CORNERS)
 	for (int b = 0; b < m->bodies; ++b) {
 		const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
 		words += 7 * (uint64_t)body->triangleCount + (uint64_t)body->vertexCount;
@@ -174,7 +174,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 			heldBy = world->colliderFrame[m->body[b]].body == held ? b : heldBy;
 		sig = Mix(Mix(sig, (uint64_t)heldBy), heldBy >= 0 ? (uint64_t)c->attachCount : 0u);
 		words += WF_GPU_MESH_ATTACH_WORDS * (uint64_t)c->attachCount;
-		particles = c->model.particleCount > particles ? c->model.particleCount : particles;
+		slots = 3 * c->model.triangleCount > slots ? 3 * c->model.triangleCount : slots;
 		for (int b = 0; b < m->bodies; ++b) {
 			const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
 			words += substeps * (9 * (uint64_t)body->vertexCount + 8 * (uint64_t)body->nodeCount);
@@ -184,7 +184,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 	m->signature = sig;
 	m->places = places;
 	m->words = words;
-	return Reserve(ctx, (VkDeviceSize)places * sizeof(wfGpuMeshPlace), (VkDeviceSize)words * 4, particles);
+	return Reserve(ctx, (VkDeviceSize)places * sizeof(wfGpuMeshPlace), (VkDeviceSize)words * 4, slots);
 }
 
 // n words of `from` at word `*at` of the words; returns where they went.

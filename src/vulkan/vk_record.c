@@ -355,7 +355,7 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 
 // The bound cloth's contact with each mesh body after its substep s (wfCpuCollideMeshes): the
 // particles' motion, then for a closed body its cloth edges colour by colour and the corners
-// (gathered into scratch, then applied). `flags`: WF_GPU_MESH_START_ALT where the substep's
+// (each triangle's pushes into scratch, then each particle's summed and applied). `flags`: WF_GPU_MESH_START_ALT where the substep's
 // start is in POS_ALT (springs).
 static void RecordMeshes(Recorder* rec, const wfWorld* world, const wfCloth* c, int s, uint32_t flags)
 {
@@ -376,7 +376,7 @@ static void RecordMeshes(Recorder* rec, const wfWorld* world, const wfCloth* c, 
 				wfVkComputeBarrier(ctx, rec->cmd);
 			}
 		}
-		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_CORNERS | flags);
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, (uint32_t)m->triangleCount, place, WF_GPU_MESH_CORNERS | flags);
 		wfVkComputeBarrier(ctx, rec->cmd);
 		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_APPLY | flags);
 		wfVkComputeBarrier(ctx, rec->cmd);

@@ -6,8 +6,9 @@
 // them through set 1 of its own pipeline layout (kernel_abi.h WF_GPU_MESH_BIND_*).
 // Stages (pc.flags): POINT a particle's motion against the body, EDGE a colour's cloth edges
 // against the body's convex edges (a dispatch per colour: no two threads touch one particle),
-// CORNERS each particle's share of the body's corners under its triangles into scratch, APPLY
-// scratch added (Jacobi: every particle reads the positions as they were), ATTACH the attached
+// CORNERS each cloth triangle's pushes of its three corners by the body's corners under it into
+// scratch, APPLY each particle's pushes summed over its triangles and added (every triangle reads
+// the positions as they were), ATTACH the attached
 // particles onto their points. pc.substep is the placement's index.
 #define WF_MESH_SET
 #include "common.glsl"
@@ -99,11 +100,17 @@ vec3 Blend(vec3 b0, vec3 b1, float s)
 bool Test(uint j, vec3 p0, vec3 x, out Contact c)
 {
 	c = Contact(0u, 0.0, 0.0, 1.0);
+	// A closed body's end height first: most triangles a motion's box meets are far from its end.
 	Tri t0, t1;
-	if (!MakeTri(PL.v0, j, t0) || !MakeTri(PL.v1, j, t1))
+	if (!MakeTri(PL.v1, j, t1))
 		return false;
 	const float thickness = PL.thickness;
-	precise float h0 = Dot(Sub(p0, t0.a), t0.n), h1 = Dot(Sub(x, t1.a), t1.n);
+	precise float h1 = Dot(Sub(x, t1.a), t1.n);
+	if (PL.closed != 0u && h1 >= thickness)
+		return false;
+	if (!MakeTri(PL.v0, j, t0))
+		return false;
+	precise float h0 = Dot(Sub(p0, t0.a), t0.n);
 	float side = 1.0;
 	if (PL.closed != 0u) {
 		if (h0 < -PL.behind)
@@ -284,9 +291,6 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 				const int across = int(mw[PL.neighbour + 3u * uint(t) + k]);
 				if (across < t)
 					continue; // each edge once: from its lower triangle
-				Tri t2;
-				if (!MakeTri(PL.v1, uint(across), t2))
-					continue;
 				const uint q = PL.tri + 3u * uint(t), o = PL.tri + 3u * uint(across);
 				const uint qk = mw[q + k], qn = mw[q + (k + 1u) % 3u];
 				const uint o0 = mw[o], o1 = mw[o + 1u], o2 = mw[o + 2u];
@@ -302,7 +306,8 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 				const vec3 r = Sub(Lerp(a, b, s), Lerp(c, d, u)), ab = Sub(b, a);
 				precise float reach = thickness + 0.5 * sqrt(Dot(ab, ab));
 				precise float reach2 = reach * reach;
-				if (Dot(r, r) > reach2)
+				Tri t2;
+				if (Dot(r, r) > reach2 || !MakeTri(PL.v1, uint(across), t2))
 					continue;
 				const float d1 = Dot(r, t1.n), d2 = Dot(r, t2.n);
 				// In the plane across the edge: beyond both faces the distance is to the edge, else
@@ -350,10 +355,10 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 // ------------------------------------------------------------------ corners
 
 // wfMeshBodyCollideCorners: the cloth triangle x0 x1 x2 (inverse masses w) against the body's
-// vertices; the push of its corner k, summed.
-bool CollideCorners(vec3 x0, vec3 x1, vec3 x2, vec3 w, uint k, out vec3 delta)
+// vertices; the push of each corner k, summed, in delta[k].
+bool CollideCorners(vec3 x0, vec3 x1, vec3 x2, vec3 w, out vec3 delta[3])
 {
-	precise vec3 sum = vec3(P.floor.w); // 0, read at run time: 0 + (-0) is +0 as on the CPU
+	precise vec3 sum[3] = vec3[3](vec3(P.floor.w), vec3(P.floor.w), vec3(P.floor.w)); // 0, read at run time: 0 + (-0) is +0 as on the CPU
 	delta = sum;
 	if (PL.closed == 0u)
 		return false;
@@ -398,8 +403,10 @@ bool CollideCorners(vec3 x0, vec3 x1, vec3 x2, vec3 w, uint k, out vec3 delta)
 				precise float den = w.x * b.x * b.x + w.y * b.y * b.y + w.z * b.z * b.z;
 				if (!(den > 0.0))
 					continue;
-				precise float move = w[k] * b[k] * (thickness - h) / den;
-				sum = vec3(sum.x + n.x * move, sum.y + n.y * move, sum.z + n.z * move);
+				for (int k = 0; k < 3; ++k) {
+					precise float move = w[k] * b[k] * (thickness - h) / den;
+					sum[k] = vec3(sum[k].x + n.x * move, sum[k].y + n.y * move, sum[k].z + n.z * move);
+				}
 				any = true;
 			}
 		}
@@ -483,26 +490,31 @@ void main()
 			vel[q.y] = v;
 		}
 	} else if (stage == WF_GPU_MESH_CORNERS) {
+		// e: a cloth triangle; its corners' pushes into scratch.
+		const uint v0 = indices[3u * e], v1 = indices[3u * e + 1u], v2 = indices[3u * e + 2u];
+		const vec4 p0 = pos[v0], p1 = pos[v1], p2 = pos[v2];
+		const vec3 x[3] = vec3[3](p0.xyz, p1.xyz, p2.xyz);
+		float longest = 0.0;
+		for (int k = 0; k < 3; ++k) {
+			const vec3 u = x[k], o = x[(k + 1) % 3];
+			precise float d2 = (u.x - o.x) * (u.x - o.x) + (u.y - o.y) * (u.y - o.y) + (u.z - o.z) * (u.z - o.z);
+			longest = d2 > longest ? d2 : longest; // fmaxf: a NaN side leaves the longest
+		}
+		vec3 d[3];
+		if (!(longest >= PL.cornerReach2 && CollideCorners(x[0], x[1], x[2], vec3(p0.w, p1.w, p2.w), d)))
+			d = vec3[3](vec3(P.floor.w), vec3(P.floor.w), vec3(P.floor.w)); // adds nothing: the sums start at +0
+		for (uint k = 0u; k < 3u; ++k)
+			scratch[3u * e + k] = vec4(d[k], 0.0);
+	} else if (stage == WF_GPU_MESH_APPLY) {
+		// e: a particle; its triangles' pushes of it summed in their order (triList), then applied.
 		precise vec3 sum = vec3(P.floor.w); // 0, read at run time
 		for (int r = triStart[e]; pos[e].w != 0.0 && r < triStart[e + 1u]; ++r) {
 			const uint t = triList[r];
-			const uint v0 = indices[3u * t], v1 = indices[3u * t + 1u], v2 = indices[3u * t + 2u];
-			const uint corner = v0 == e ? 0u : v1 == e ? 1u : 2u;
-			const vec4 p0 = pos[v0], p1 = pos[v1], p2 = pos[v2];
-			const vec3 x[3] = vec3[3](p0.xyz, p1.xyz, p2.xyz);
-			float longest = 0.0;
-			for (int k = 0; k < 3; ++k) {
-				const vec3 u = x[k], o = x[(k + 1) % 3];
-				precise float d2 = (u.x - o.x) * (u.x - o.x) + (u.y - o.y) * (u.y - o.y) + (u.z - o.z) * (u.z - o.z);
-				longest = d2 > longest ? d2 : longest; // fmaxf: a NaN side leaves the longest
-			}
-			vec3 d;
-			if (longest >= PL.cornerReach2 && CollideCorners(x[0], x[1], x[2], vec3(p0.w, p1.w, p2.w), corner, d))
-				sum = vec3(sum.x + d.x, sum.y + d.y, sum.z + d.z);
+			const uint corner = indices[3u * t] == e ? 0u : indices[3u * t + 1u] == e ? 1u : 2u;
+			const vec4 d = scratch[3u * t + corner];
+			sum = vec3(sum.x + d.x, sum.y + d.y, sum.z + d.z);
 		}
-		scratch[e] = vec4(sum, 0.0);
-	} else if (stage == WF_GPU_MESH_APPLY) {
-		const vec4 d = scratch[e];
+		const vec3 d = sum;
 		precise float l = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 		if (!(l > 0.0))
 			return;
