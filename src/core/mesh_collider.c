@@ -505,13 +505,17 @@ typedef struct Contact {
 // Triangle j against the motion p0 -> x: whether it is a contact, into *c.
 static bool Test(const wfMeshBody* body, int j, float thickness, float behind, wfVec3 p0, wfVec3 x, Contact* c)
 {
-	// A closed body's end height first: most triangles a motion's box meets are far from its end.
+	// A closed body's end height first, from the placed normal (Reaches): most triangles a motion's
+	// box meets are far from its end.
 	Tri t0, t1;
+	if (body->closed) {
+		const wfVec3 n1 = Corner(body->faceNormal, (uint32_t)j);
+		if (isnan(n1.x) || Dot(Sub(x, Corner(body->v1, body->tri[3 * j])), n1) >= thickness)
+			return false;
+	}
 	if (!MakeTri(body->v1, body->tri + 3 * j, &t1))
 		return false;
 	float h1 = Dot(Sub(x, t1.a), t1.n);
-	if (body->closed && h1 >= thickness)
-		return false;
 	if (!MakeTri(body->v0, body->tri + 3 * j, &t0))
 		return false;
 	float h0 = Dot(Sub(p0, t0.a), t0.n);
@@ -653,8 +657,8 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, &walk)) != NULL;) {
 		for (int j = n->first; j < n->first + n->count; ++j) {
 			const int t = body->order[j];
-			Tri t1;
-			if (!MakeTri(body->v1, body->tri + 3 * t, &t1))
+			const wfVec3 n1 = Corner(body->faceNormal, (uint32_t)t); // the placed normals (Reaches)
+			if (isnan(n1.x))
 				continue;
 			for (int k = 0; k < 3; ++k) {
 				const int across = body->neighbour[3 * t + k];
@@ -664,7 +668,7 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 				const uint32_t* o = body->tri + 3 * across;
 				const uint32_t far = o[0] != q[k] && o[0] != q[(k + 1) % 3] ? o[0] : o[1] != q[k] && o[1] != q[(k + 1) % 3] ? o[1] : o[2];
 				const wfVec3 c = Corner(body->v1, q[k]), d = Corner(body->v1, q[(k + 1) % 3]);
-				if (!(Dot(Sub(Corner(body->v1, far), c), t1.n) < -1e-6f * body->size))
+				if (!(Dot(Sub(Corner(body->v1, far), c), n1) < -1e-6f * body->size))
 					continue; // flat or concave: a chord above both faces stays outside
 				float s, u;
 				if (!ClosestInside(a, b, c, d, &s, &u))
@@ -673,30 +677,28 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 				// edge can reach between two particles that are themselves outside).
 				const wfVec3 r = Sub(Lerp(a, b, s), Lerp(c, d, u)), ab = Sub(b, a);
 				const float reach = thickness + 0.5f * sqrtf(Dot(ab, ab));
-				Tri t2;
-				if (Dot(r, r) > reach * reach || !MakeTri(body->v1, body->tri + 3 * across, &t2))
+				const wfVec3 n2 = Corner(body->faceNormal, (uint32_t)across);
+				if (Dot(r, r) > reach * reach || isnan(n2.x))
 					continue;
-				const float d1 = Dot(r, t1.n), d2 = Dot(r, t2.n);
+				const float d1 = Dot(r, n1), d2 = Dot(r, n2);
 				// In the plane across the edge: beyond both faces the distance is to the edge, else
 				// to the face whose plane it is above (inside the body: the nearer face, negative).
 				float distance;
 				wfVec3 away;
 				if (d1 >= 0.0f && d2 >= 0.0f) {
 					distance = sqrtf(Dot(r, r));
-					const wfVec3 m = {t1.n.x + t2.n.x, t1.n.y + t2.n.y, t1.n.z + t2.n.z};
+					const wfVec3 m = {n1.x + n2.x, n1.y + n2.y, n1.z + n2.z};
 					const float l = distance > 1e-7f ? distance : sqrtf(Dot(m, m));
 					away = distance > 1e-7f ? (wfVec3){r.x / l, r.y / l, r.z / l} : (wfVec3){m.x / l, m.y / l, m.z / l};
 				} else {
 					distance = d1 > d2 ? d1 : d2;
-					away = d1 > d2 ? t1.n : t2.n;
+					away = d1 > d2 ? n1 : n2;
 				}
 				const float depth = thickness - distance;
 				if (depth > deepest) {
 					deepest = depth;
 					bestS = s;
 					dir = away;
-					Tri t0;
-					MakeTri(body->v0, body->tri + 3 * t, &t0);
 					const wfVec3 q0 = Lerp(Corner(body->v0, q[k]), Corner(body->v0, q[(k + 1) % 3]), u);
 					const wfVec3 q1 = Lerp(c, d, u);
 					*surface = (wfVec3){(q1.x - q0.x) * invH, (q1.y - q0.y) * invH, (q1.z - q0.z) * invH};
