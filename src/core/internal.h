@@ -488,6 +488,10 @@ typedef struct wfMeshBody {
 	float* normal;     // (3 x vertexCount) the vertices' normals at the substep's end (area weighted)
 	float* cone;       // (vertexCount) scratch: the least cosine between a vertex's normal and its faces'
 	float* faceNormal; // (3 x triangleCount) scratch: each triangle's unit normal at the substep's end, NaN if degenerate
+	// (6 x nodeCount) a closed body: per node, the box (lo xyz, hi xyz; empty: lo > hi) of the
+	// convex edges of its triangles at the substep's end, each edge with its lower triangle: the
+	// edge pass walks these (only an edge in them can push a cloth edge).
+	float* edgeBox;
 	// How long a cloth edge (a cloth triangle's longest side) must be, at the placed shape and the
 	// thickness, before the body's sharpest convex edge (vertex) can cut it with both ends (all
 	// corners) outside the layer: shorter ones skip the edge (corner) pass.

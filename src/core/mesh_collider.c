@@ -22,6 +22,7 @@
 #define WF_BVH_LEAF 4
 
 static void Reaches(wfMeshBody* b, float thickness);
+static void EdgeBoxes(wfMeshBody* b);
 
 // Plain comparisons: fminf and fmaxf are library calls here (NaN rules), and these run per node.
 static inline float Min(float a, float b) { return a < b ? a : b; }
@@ -261,12 +262,13 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	b->normal = (float*)malloc(3 * nv * sizeof *b->normal);
 	b->cone = (float*)malloc(nv * sizeof *b->cone);
 	b->faceNormal = (float*)malloc(3 * nt * sizeof *b->faceNormal);
+	b->edgeBox = (float*)malloc(6 * 2 * nt * sizeof *b->edgeBox);
 	float* centroid = (float*)malloc(3 * nt * sizeof(float));
 	if (b->keyCount > 0)
 		b->keys = (float*)malloc(3 * nv * (size_t)b->keyCount * sizeof(float));
 	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL || b->v0 == NULL ||
 		b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL || b->normal == NULL ||
-		b->cone == NULL || b->faceNormal == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
+		b->cone == NULL || b->faceNormal == NULL || b->edgeBox == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
 		free(centroid);
 		wfMeshBodyFree(b);
 		snprintf(error, (size_t)errorSize, "collider.mesh: out of memory for %zu vertices and %zu triangles", nv, nt);
@@ -347,6 +349,7 @@ void wfMeshBodyFree(wfMeshBody* b)
 	free(b->normal);
 	free(b->cone);
 	free(b->faceNormal);
+	free(b->edgeBox);
 	free(b);
 }
 
@@ -417,6 +420,7 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 		b->cone[i] = 1.0f;
 	}
 	Reaches(b, thickness);
+	EdgeBoxes(b);
 	// Refit, children before parents (they follow them).
 	for (int i = b->nodeCount - 1; i >= 0; --i) {
 		wfBvhNode* node = &b->nodes[i];
@@ -642,41 +646,121 @@ static bool ClosestInside(wfVec3 a, wfVec3 b, wfVec3 c, wfVec3 d, float* s, floa
 
 static wfVec3 Lerp(wfVec3 a, wfVec3 b, float s) { return (wfVec3){a.x + s * (b.x - a.x), a.y + s * (b.y - a.y), a.z + s * (b.z - a.z)}; }
 
+// Whether side k of triangle t (unit normal n1) is a convex edge of the placed body, taken from
+// its lower triangle: the far corner of the triangle across is below t's plane.
+static bool ConvexEdge(const wfMeshBody* body, int t, int k, wfVec3 n1)
+{
+	const int across = body->neighbour[3 * t + k];
+	if (across < t)
+		return false; // each edge once: from its lower triangle
+	const uint32_t* q = body->tri + 3 * t;
+	const uint32_t* o = body->tri + 3 * across;
+	const uint32_t far = o[0] != q[k] && o[0] != q[(k + 1) % 3] ? o[0] : o[1] != q[k] && o[1] != q[(k + 1) % 3] ? o[1] : o[2];
+	return Dot(Sub(Corner(body->v1, far), Corner(body->v1, q[k])), n1) < -1e-6f * body->size;
+}
+
+// The placed closed body's convex edges' boxes (wfMeshBody.edgeBox), leaves first, then each inner
+// node over its children (they follow it).
+static void EdgeBoxes(wfMeshBody* b)
+{
+	for (int i = b->nodeCount - 1; b->closed && i >= 0; --i) {
+		const wfBvhNode* node = &b->nodes[i];
+		float* box = b->edgeBox + 6 * i;
+		for (int k = 0; k < 3; ++k) {
+			box[k] = INFINITY;
+			box[3 + k] = -INFINITY;
+		}
+		if (node->count == 0) {
+			const float* l = b->edgeBox + 6 * (i + 1);
+			const float* r = b->edgeBox + 6 * node->first;
+			for (int k = 0; k < 3; ++k) {
+				box[k] = Min(l[k], r[k]);
+				box[3 + k] = Max(l[3 + k], r[3 + k]);
+			}
+			continue;
+		}
+		for (int j = node->first; j < node->first + node->count; ++j) {
+			const int t = b->order[j];
+			const wfVec3 n1 = Corner(b->faceNormal, (uint32_t)t);
+			for (int e = 0; !isnan(n1.x) && e < 3; ++e) {
+				if (!ConvexEdge(b, t, e, n1))
+					continue;
+				for (int c = 0; c < 2; ++c) {
+					const float* p = b->v1 + 3 * b->tri[3 * t + (e + c) % 3];
+					for (int k = 0; k < 3; ++k) {
+						box[k] = Min(box[k], p[k]);
+						box[3 + k] = Max(box[3 + k], p[k]);
+					}
+				}
+			}
+		}
+	}
+}
+
+// How far the edge walk grows a cloth edge's box beyond the reach: the closest points' rounding (a
+// few units in the last place of the coordinates) and a thousandth of the reach.
+static float EdgeSlack(float reach, wfVec3 a, wfVec3 b)
+{
+	const float big = Max(Max(Max(fabsf(a.x), fabsf(a.y)), Max(fabsf(a.z), fabsf(b.x))), Max(fabsf(b.y), fabsf(b.z)));
+	return 1.001f * reach + 1e-6f * (1.0f + big);
+}
+
+// NextLeaf for the edge pass: the nodes whose boxes meet [lo, hi] and whose convex edges' boxes
+// meet [elo, ehi].
+static const wfBvhNode* NextEdgeLeaf(const wfMeshBody* b, const float lo[3], const float hi[3], const float elo[3], const float ehi[3],
+	Walk* w)
+{
+	while (w->top > 0) {
+		const int i = w->stack[--w->top];
+		const float* e = b->edgeBox + 6 * i;
+		const wfBvhNode* n = &b->nodes[i];
+		if (e[3] < elo[0] || e[0] > ehi[0] || e[4] < elo[1] || e[1] > ehi[1] || e[5] < elo[2] || e[2] > ehi[2] || n->hi[0] < lo[0] ||
+			n->lo[0] > hi[0] || n->hi[1] < lo[1] || n->lo[1] > hi[1] || n->hi[2] < lo[2] || n->lo[2] > hi[2])
+			continue;
+		if (n->count > 0)
+			return n;
+		w->stack[w->top++] = n->first;
+		w->stack[w->top++] = i + 1;
+	}
+	return NULL;
+}
+
 bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, wfVec3 a, wfVec3 b, float wa, float wb, wfVec3* da,
 	wfVec3* db, wfVec3* normal, wfVec3* surface)
 {
 	if (!body->closed)
 		return false;
+	// Near the edge only: within the thickness plus half the cloth edge (how deep a body's edge can
+	// reach between two particles that are themselves outside). The walk takes the leaves whose
+	// boxes meet the cloth edge's and whose convex edges' boxes meet it grown by that reach, and a
+	// little more: every edge it leaves out of the first fails the reach test below.
+	const wfVec3 ab = Sub(b, a);
+	const float reach = thickness + 0.5f * sqrtf(Dot(ab, ab));
+	const float grow = EdgeSlack(reach, a, b);
 	const float lo[3] = {Min(a.x, b.x), Min(a.y, b.y), Min(a.z, b.z)};
 	const float hi[3] = {Max(a.x, b.x), Max(a.y, b.y), Max(a.z, b.z)};
+	const float elo[3] = {lo[0] - grow, lo[1] - grow, lo[2] - grow}, ehi[3] = {hi[0] + grow, hi[1] + grow, hi[2] + grow};
 	float deepest = 0.0f, bestS = 0.0f;
 	wfVec3 dir = {0.0f, 0.0f, 0.0f};
 	Walk walk;
 	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
 	walk.top = 1;
-	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, &walk)) != NULL;) {
+	for (const wfBvhNode* n; (n = NextEdgeLeaf(body, lo, hi, elo, ehi, &walk)) != NULL;) {
 		for (int j = n->first; j < n->first + n->count; ++j) {
 			const int t = body->order[j];
 			const wfVec3 n1 = Corner(body->faceNormal, (uint32_t)t); // the placed normals (Reaches)
 			if (isnan(n1.x))
 				continue;
 			for (int k = 0; k < 3; ++k) {
+				if (!ConvexEdge(body, t, k, n1))
+					continue; // flat or concave (a chord above both faces stays outside), or the other triangle's
 				const int across = body->neighbour[3 * t + k];
-				if (across < t)
-					continue; // each edge once: from its lower triangle
 				const uint32_t* q = body->tri + 3 * t;
-				const uint32_t* o = body->tri + 3 * across;
-				const uint32_t far = o[0] != q[k] && o[0] != q[(k + 1) % 3] ? o[0] : o[1] != q[k] && o[1] != q[(k + 1) % 3] ? o[1] : o[2];
 				const wfVec3 c = Corner(body->v1, q[k]), d = Corner(body->v1, q[(k + 1) % 3]);
-				if (!(Dot(Sub(Corner(body->v1, far), c), n1) < -1e-6f * body->size))
-					continue; // flat or concave: a chord above both faces stays outside
 				float s, u;
 				if (!ClosestInside(a, b, c, d, &s, &u))
 					continue;
-				// Near the edge only: within the thickness plus half the cloth edge (how deep a body's
-				// edge can reach between two particles that are themselves outside).
-				const wfVec3 r = Sub(Lerp(a, b, s), Lerp(c, d, u)), ab = Sub(b, a);
-				const float reach = thickness + 0.5f * sqrtf(Dot(ab, ab));
+				const wfVec3 r = Sub(Lerp(a, b, s), Lerp(c, d, u));
 				const wfVec3 n2 = Corner(body->faceNormal, (uint32_t)across);
 				if (Dot(r, r) > reach * reach || isnan(n2.x))
 					continue;

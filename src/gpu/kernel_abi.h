@@ -424,6 +424,10 @@ WF_FLOAT cornerReach2; // cornerReach^2: triangles whose sides are all shorter s
 WF_FLOAT alpha;        // the attachment's compliance / h^2
 WF_FLOAT h;
 WF_FLOAT size; // the body's rest size (its bounding box's diagonal)
+WF_UINT edges; // float index of (6 x nodes) each node's convex edges' box (closed bodies; wfMeshBody.edgeBox)
+WF_UINT pad0;
+WF_UINT pad1;
+WF_UINT pad2;
 WF_STRUCT_END(wfGpuMeshPlace)
 
 // Inputs of the statistics kernels (wfComputeStats), written by the host before the submit.

@@ -62,7 +62,7 @@ _Static_assert(offsetof(wfGpuBatchSlot, at) == sizeof(wfGpuClothParams) && sizeo
 _Static_assert(sizeof(wfGpuStatus) == 64 && offsetof(wfGpuStatus, reference) == 16 && offsetof(wfGpuStatus, energy) == 32, "status");
 _Static_assert(sizeof(wfGpuStatsParams) % 16 == 0 && sizeof(wfGpuPartial) == 48, "statistics layouts");
 _Static_assert(sizeof(wfConstraint) == 16, "constraints are read as uvec4");
-_Static_assert(sizeof(wfGpuMeshPlace) == 80 && WF_GPU_FAMILY_BEND == WF_FAMILY_BEND && WF_COLLIDER_MESH_ID == WF_COLLIDER_MESH,
+_Static_assert(sizeof(wfGpuMeshPlace) == 96 && WF_GPU_FAMILY_BEND == WF_FAMILY_BEND && WF_COLLIDER_MESH_ID == WF_COLLIDER_MESH,
 	"mesh placements");
 
 // ------------------------------------------------------------------ stepping

@@ -177,7 +177,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 		slots = 3 * c->model.triangleCount > slots ? 3 * c->model.triangleCount : slots;
 		for (int b = 0; b < m->bodies; ++b) {
 			const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
-			words += substeps * (9 * (uint64_t)body->vertexCount + 8 * (uint64_t)body->nodeCount);
+			words += substeps * (9 * (uint64_t)body->vertexCount + (body->closed ? 14 : 8) * (uint64_t)body->nodeCount);
 			places += substeps;
 		}
 	}
@@ -243,6 +243,7 @@ wfResult wfVkMeshWrite(wfVkContext* ctx, wfWorld* world, const wfFrameParams* p)
 				out->normal = Put(words, &at, body->normal, nv);
 				_Static_assert(sizeof(wfBvhNode) == 32, "8 words a node");
 				out->nodes = Put(words, &at, body->nodes, 8 * (size_t)body->nodeCount);
+				out->edges = body->closed ? Put(words, &at, body->edgeBox, 6 * (size_t)body->nodeCount) : 0u;
 				out->tri = tri[b];
 				out->neighbour = neighbour[b];
 				out->order = order[b];
@@ -259,6 +260,7 @@ wfResult wfVkMeshWrite(wfVkContext* ctx, wfWorld* world, const wfFrameParams* p)
 				out->alpha = wfAlphaTilde(c->def.attachCompliance, p->h);
 				out->h = p->h;
 				out->size = body->size;
+				out->pad0 = out->pad1 = out->pad2 = 0u;
 			}
 		}
 	}

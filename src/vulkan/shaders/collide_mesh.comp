@@ -161,6 +161,26 @@ int NextLeaf(vec3 lo, vec3 hi)
 	return -1;
 }
 
+float EdgeF(uint i, uint k) { return mf[PL.edges + 6u * i + k]; }
+
+// NextLeaf for the edge pass: the nodes whose boxes meet [lo, hi] and whose convex edges' boxes meet [elo, ehi].
+int NextEdgeLeaf(vec3 lo, vec3 hi, vec3 elo, vec3 ehi)
+{
+	while (gTop > 0) {
+		const int i = gStack[--gTop];
+		const uint n = uint(i);
+		if (EdgeF(n, 3u) < elo.x || EdgeF(n, 0u) > ehi.x || EdgeF(n, 4u) < elo.y || EdgeF(n, 1u) > ehi.y || EdgeF(n, 5u) < elo.z ||
+			EdgeF(n, 2u) > ehi.z || NodeF(n, 3u) < lo.x || NodeF(n, 0u) > hi.x || NodeF(n, 4u) < lo.y || NodeF(n, 1u) > hi.y ||
+			NodeF(n, 5u) < lo.z || NodeF(n, 2u) > hi.z)
+			continue;
+		if (int(mw[PL.nodes + 8u * n + 7u]) > 0)
+			return i;
+		gStack[gTop++] = int(mw[PL.nodes + 8u * n + 6u]);
+		gStack[gTop++] = i + 1;
+	}
+	return -1;
+}
+
 // The first contact of the motion p0 -> x among the triangles whose boxes meet the motion's.
 bool First(vec3 p0, vec3 x, out Contact best)
 {
@@ -276,11 +296,18 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 	const float thickness = PL.thickness, invH = PL.invH;
 	const vec3 lo = vec3(Min(a.x, b.x), Min(a.y, b.y), Min(a.z, b.z));
 	const vec3 hi = vec3(Max(a.x, b.x), Max(a.y, b.y), Max(a.z, b.z));
+	// The leaves whose convex edges' boxes meet the cloth edge's grown by the reach (mesh_collider.c
+	// EdgeSlack): every edge left out fails the reach test below.
+	const vec3 ab0 = Sub(b, a);
+	precise float reach0 = thickness + 0.5 * sqrt(Dot(ab0, ab0));
+	const vec3 m = max(abs(a), abs(b));
+	precise float grow = 1.001 * reach0 + 1e-6 * (1.0 + Max(Max(m.x, m.y), m.z));
+	const vec3 elo = lo - vec3(grow), ehi = hi + vec3(grow);
 	float deepest = 0.0, bestS = 0.0;
 	vec3 dir = vec3(0.0);
 	gStack[0] = 0;
 	gTop = 1;
-	for (int leaf; (leaf = NextLeaf(lo, hi)) >= 0;) {
+	for (int leaf; (leaf = NextEdgeLeaf(lo, hi, elo, ehi)) >= 0;) {
 		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
 		for (uint j = first; j < first + count; ++j) {
 			const int t = int(mw[PL.order + j]);
