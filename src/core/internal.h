@@ -516,7 +516,10 @@ void wfMeshBodyBeginFrame(wfMeshBody* body, const double start[3], wfQuat q0, co
 // One cloth's substep: v0, v1 in the frame of `origin` (the cloth's origin plus shift) at
 // fractions f0, f1 of the frame, the hierarchy refitted over both grown by `margin`, and (closed
 // bodies) the vertex normals and the reaches of the sharp features at the contact `thickness`.
-void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double f1, float margin, float thickness);
+// `threads` other than 1 refits a large body's leaves on that many threads (0: every core; call
+// outside a parallel region).
+void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double f1, float margin, float thickness, int threads);
+#define WF_MESH_PLACE_PARALLEL_MIN 2048 // triangles
 // The contact of a particle that moved from p0 to *x in the substep against the placed body: pushes
 // *x back onto the thickness layer; returns whether it did, with the contact's normal and the
 // surface's velocity there (for the response; invH = 1 / the substep's length).

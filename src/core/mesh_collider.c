@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 // WF_MESH_BEHIND, WF_MESH_EDGE_SLACK and WF_MESH_ROUNDS are in gpu/kernel_abi.h (collide_mesh.comp
 // shares them): a closed body pushes out particles up to the thickness plus a fraction of its size
@@ -22,7 +25,8 @@
 #define WF_BVH_LEAF 4
 
 static void Reaches(wfMeshBody* b, float thickness);
-static void EdgeBoxes(wfMeshBody* b);
+static bool ConvexEdge(const wfMeshBody* body, int t, int k, wfVec3 n1);
+static wfVec3 Corner(const float* v, uint32_t i);
 
 // Plain comparisons: fminf and fmaxf are library calls here (NaN rules), and these run per node.
 static inline float Min(float a, float b) { return a < b ? a : b; }
@@ -388,7 +392,7 @@ void wfMeshBodyBeginFrame(wfMeshBody* b, const double start[3], wfQuat q0, const
 	*vertexSpeed = frameTime > 0.0 ? (float)(sqrt(fastest) / frameTime) : 0.0f;
 }
 
-void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1, float margin, float thickness)
+void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1, float margin, float thickness, int threads)
 {
 	const int n = b->vertexCount;
 	for (int i = 0; i < n; ++i) {
@@ -420,20 +424,20 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 		b->cone[i] = 1.0f;
 	}
 	Reaches(b, thickness);
-	EdgeBoxes(b);
-	// Refit, children before parents (they follow them).
-	for (int i = b->nodeCount - 1; i >= 0; --i) {
+	// Refit: the leaves (on `threads` threads for a large body), then each inner node over its
+	// children (they follow it). A closed body's leaves also take the box of their convex edges.
+	const bool team = threads != 1 && b->triangleCount >= WF_MESH_PLACE_PARALLEL_MIN;
+#ifdef _OPENMP
+	threads = threads > 0 ? threads : omp_get_num_procs();
+#endif
+	(void)team;
+#pragma omp parallel for schedule(static) num_threads(threads) if (team)
+	for (int i = 0; i < b->nodeCount; ++i) {
 		wfBvhNode* node = &b->nodes[i];
-		if (node->count == 0) {
-			const wfBvhNode* l = &b->nodes[i + 1];
-			const wfBvhNode* r = &b->nodes[node->first];
-			for (int k = 0; k < 3; ++k) {
-				node->lo[k] = Min(l->lo[k], r->lo[k]);
-				node->hi[k] = Max(l->hi[k], r->hi[k]);
-			}
+		if (node->count == 0)
 			continue;
-		}
 		float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+		float elo[3] = {INFINITY, INFINITY, INFINITY}, ehi[3] = {-INFINITY, -INFINITY, -INFINITY};
 		for (int j = node->first; j < node->first + node->count; ++j) {
 			const uint32_t* t = b->tri + 3 * b->order[j];
 			for (int c = 0; c < 3; ++c) {
@@ -443,10 +447,39 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 					hi[k] = Max(hi[k], Max(p, q));
 				}
 			}
+			const wfVec3 n1 = b->closed ? Corner(b->faceNormal, (uint32_t)b->order[j]) : (wfVec3){NAN, NAN, NAN};
+			for (int e = 0; !isnan(n1.x) && e < 3; ++e) {
+				if (!ConvexEdge(b, b->order[j], e, n1))
+					continue;
+				for (int c = 0; c < 2; ++c) {
+					for (int k = 0; k < 3; ++k) {
+						const float p = b->v1[3 * t[(e + c) % 3] + k];
+						elo[k] = Min(elo[k], p);
+						ehi[k] = Max(ehi[k], p);
+					}
+				}
+			}
 		}
 		for (int k = 0; k < 3; ++k) {
 			node->lo[k] = lo[k] - margin;
 			node->hi[k] = hi[k] + margin;
+			b->edgeBox[6 * i + k] = elo[k];
+			b->edgeBox[6 * i + 3 + k] = ehi[k];
+		}
+	}
+	for (int i = b->nodeCount - 1; i >= 0; --i) {
+		wfBvhNode* node = &b->nodes[i];
+		if (node->count > 0)
+			continue;
+		const wfBvhNode* l = &b->nodes[i + 1];
+		const wfBvhNode* r = &b->nodes[node->first];
+		const float* el = b->edgeBox + 6 * (i + 1);
+		const float* er = b->edgeBox + 6 * node->first;
+		for (int k = 0; k < 3; ++k) {
+			node->lo[k] = Min(l->lo[k], r->lo[k]);
+			node->hi[k] = Max(l->hi[k], r->hi[k]);
+			b->edgeBox[6 * i + k] = Min(el[k], er[k]);
+			b->edgeBox[6 * i + 3 + k] = Max(el[3 + k], er[3 + k]);
 		}
 	}
 }
@@ -657,44 +690,6 @@ static bool ConvexEdge(const wfMeshBody* body, int t, int k, wfVec3 n1)
 	const uint32_t* o = body->tri + 3 * across;
 	const uint32_t far = o[0] != q[k] && o[0] != q[(k + 1) % 3] ? o[0] : o[1] != q[k] && o[1] != q[(k + 1) % 3] ? o[1] : o[2];
 	return Dot(Sub(Corner(body->v1, far), Corner(body->v1, q[k])), n1) < -1e-6f * body->size;
-}
-
-// The placed closed body's convex edges' boxes (wfMeshBody.edgeBox), leaves first, then each inner
-// node over its children (they follow it).
-static void EdgeBoxes(wfMeshBody* b)
-{
-	for (int i = b->nodeCount - 1; b->closed && i >= 0; --i) {
-		const wfBvhNode* node = &b->nodes[i];
-		float* box = b->edgeBox + 6 * i;
-		for (int k = 0; k < 3; ++k) {
-			box[k] = INFINITY;
-			box[3 + k] = -INFINITY;
-		}
-		if (node->count == 0) {
-			const float* l = b->edgeBox + 6 * (i + 1);
-			const float* r = b->edgeBox + 6 * node->first;
-			for (int k = 0; k < 3; ++k) {
-				box[k] = Min(l[k], r[k]);
-				box[3 + k] = Max(l[3 + k], r[3 + k]);
-			}
-			continue;
-		}
-		for (int j = node->first; j < node->first + node->count; ++j) {
-			const int t = b->order[j];
-			const wfVec3 n1 = Corner(b->faceNormal, (uint32_t)t);
-			for (int e = 0; !isnan(n1.x) && e < 3; ++e) {
-				if (!ConvexEdge(b, t, e, n1))
-					continue;
-				for (int c = 0; c < 2; ++c) {
-					const float* p = b->v1 + 3 * b->tri[3 * t + (e + c) % 3];
-					for (int k = 0; k < 3; ++k) {
-						box[k] = Min(box[k], p[k]);
-						box[3 + k] = Max(box[3 + k], p[k]);
-					}
-				}
-			}
-		}
-	}
 }
 
 // How far the edge walk grows a cloth edge's box beyond the reach: the closest points' rounding (a

@@ -175,7 +175,7 @@ static void PlaceBody(const wfCpuContext* ctx, const wfCloth* c, wfMeshBody* bod
 	LocalOrigin(c, origin);
 	const float t = p->contact.thickness;
 	wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
-		t + (body->closed ? 1e-4f * body->size + t : 0.0f), t);
+		t + (body->closed ? 1e-4f * body->size + t : 0.0f), t, 1);
 	body->placedCloth = c->generation;
 	body->placedTime = p->time;
 	body->placedSubstep = ctx->substep;

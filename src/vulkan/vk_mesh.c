@@ -235,7 +235,7 @@ wfResult wfVkMeshWrite(wfVkContext* ctx, wfWorld* world, const wfFrameParams* p)
 				// cpu_stages.c PlaceBody, with its margin and the CPU's constants.
 				wfMeshBody* body = world->colliderFrame[m->body[b]].body;
 				wfMeshBodyPlace(body, origin, (double)s / p->substeps, (double)(s + 1) / p->substeps,
-					t + (body->closed ? 1e-4f * body->size + t : 0.0f), t);
+					t + (body->closed ? 1e-4f * body->size + t : 0.0f), t, world->def.threads);
 				const size_t nv = 3 * (size_t)body->vertexCount;
 				wfGpuMeshPlace* out = &places[place++];
 				out->v0 = Put(words, &at, body->v0, nv);
