@@ -60,8 +60,8 @@ foreach(kernel ${_kernels})
   add_custom_command(
     OUTPUT ${_out}
     COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num -I ${PROJECT_SOURCE_DIR}/src/gpu ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
-    DEPENDS ${_src} ${_shader_dir}/common.glsl ${PROJECT_SOURCE_DIR}/src/gpu/kernel_abi.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
-      ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
+    DEPENDS ${_src} ${_shader_dir}/common.glsl ${PROJECT_SOURCE_DIR}/src/gpu/kernel_abi.h ${_shader_dir}/fused.glsl ${_shader_dir}/fused_stages.glsl
+      ${_shader_dir}/fused_xpbd.glsl ${_shader_dir}/fused_main.glsl ${_shader_dir}/contact.glsl ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
     DEPFILE ${_out}.d
     COMMENT "glslc ${kernel}.comp"
     VERBATIM)
