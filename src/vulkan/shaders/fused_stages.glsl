@@ -19,11 +19,7 @@ void Predict(uint substep, bool damped)
 				StoreX(i, P.grabTarget.xyz);
 			continue;
 		}
-#if WF_FUSED_PROBE == 5
-		vec3 a = P.gravity.xyz; // probe 5: no substep record, no wind
-#else
 		vec3 a = WfExternalAccel(substep, i % P.cols, w);
-#endif
 		precise vec3 v = gV[j];
 		if (damped) {
 			precise float k = 1.0 + h * w * P.damping;
@@ -65,9 +61,6 @@ void Finish(uint substep)
 			const vec3 p = gPrev[j];
 			v = vec4((x.x - p.x) * f, (x.y - p.y) * f, (x.z - p.z) * f, 0.0);
 		}
-#if WF_FUSED_PROBE == 4 || WF_FUSED_PROBE == 5
-		collide = collide && x.x == 1e30; // probes 4, 5: no collision response (never true)
-#endif
 		if (collide) {
 			WfCollide(x, v, substep);
 			StoreX(i, x.xyz);

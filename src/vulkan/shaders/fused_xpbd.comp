@@ -7,10 +7,6 @@
 #include "fused_stages.glsl"
 #include "fused_xpbd.glsl"
 
-#ifndef WF_FUSED_PROBE
-#define WF_FUSED_PROBE 0 // the real kernel; 1..3 strip it for measurement (cmake/VulkanBackend.cmake)
-#endif
-
 void Substep(uint substep, uint iterations)
 {
 	if (kMoves) {
@@ -20,11 +16,6 @@ void Substep(uint substep, uint iterations)
 	uint t = gl_LocalInvocationID.x;
 	uint colors = P.colorCount;
 	gAlphaTilde = P.alphaTilde;
-#if WF_FUSED_PROBE == 3
-	for (uint c = 0u; c < colors * iterations; ++c)
-		StateBarrier();
-	return;
-#endif
 	Predict(substep, true);
 	// The first two constraints of this invocation in colour 0. A colour's constraints share no
 	// particle, so a colour has at most n / 2 <= 2 G of them: both fetches cover every colour (the
@@ -38,28 +29,17 @@ void Substep(uint substep, uint iterations)
 		bool first = it == 0u;
 		for (uint c = 0u; c < colors; ++c) {
 			uint start = sColorStart[c], end = sColorStart[c + 1u];
-#if WF_FUSED_PROBE == 0
 			if (start + t < end)
 				Project(start + t, f0, Ends(c, 0u), first, keepLambda);
 			if (start + t + kGroup < end)
 				Project(start + t + kGroup, f1, Ends(c, 1u), first, keepLambda);
 			for (uint k = start + t + 2u * kGroup; k < end; k += kGroup)
 				Project(k, Fetch(k, end), 4u, first, keepLambda);
-#endif
 			// The next colour's (colour 0 again after the last).
 			uint next = c + 1u < colors ? c + 1u : 0u;
 			uint ns = sColorStart[next], ne = sColorStart[next + 1u];
-#if WF_FUSED_PROBE <= 1
 			f0 = Fetch(ns + t, ne);
 			f1 = Fetch(ns + t + kGroup, ne);
-#if WF_FUSED_PROBE == 1
-			if (f0.q.x == 0xffffffffu || f1.q.x == 0xffffffffu) // keeps the fetches alive; never true
-				StoreX(0u, vec3(0.0));
-#endif
-#else
-			if (ns + ne == 0xffffffffu) // keeps the bounds' loads alive; never true
-				StoreX(0u, vec3(0.0));
-#endif
 			StateBarrier();
 		}
 	}
