@@ -27,47 +27,34 @@ set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
 file(MAKE_DIRECTORY ${_spv_dir})
 set(_kernels predict xpbd_solve xpbd_tiled finish finish_self jacobi_sweep jacobi_tiled springs springs_tiled normals check stats_particles stats_constraints
   fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather contact_triangle contact_edge collide_mesh)
-# A measuring tool (docs/PERFORMANCE.md), never for use: WEFT_FUSED_PROBE 1..3 strips the fused XPBD
-# kernel's phases down (1: no projections; 2: no record fetches either; 3: only the colour loop's
-# barriers; 4: no collision response; 5: nor the substep's acceleration record), so that the cost
-# of each part can be read off side by side on a GPU.
-set(WEFT_FUSED_PROBE 0 CACHE STRING "fused XPBD kernel stripped for measurement (0: the real kernel)")
-set(_probe "")
-if(NOT WEFT_FUSED_PROBE EQUAL 0)
-  set(_probe -DWF_FUSED_PROBE=${WEFT_FUSED_PROBE})
-  message(WARNING "weft: WEFT_FUSED_PROBE=${WEFT_FUSED_PROBE}: the fused XPBD kernel does not simulate (a measuring build)")
-endif()
-# The same for the tiles of several substeps (springs_tiled, jacobi_tiled): WEFT_TILE_PROBE=1 leaves
-# the neighbour gathers out, so what is left is the tiled design's floor (dispatches, the region's
-# load and write-back, the substeps' barriers, each particle's own update).
-set(WEFT_TILE_PROBE 0 CACHE STRING "springs and Jacobi tiles without their gathers, for measurement (0: the real kernels)")
-set(_tile_probe "")
-if(NOT WEFT_TILE_PROBE EQUAL 0)
-  set(_tile_probe -DWF_TILE_PROBE=${WEFT_TILE_PROBE})
-  message(WARNING "weft: WEFT_TILE_PROBE=${WEFT_TILE_PROBE}: the springs and Jacobi tiles do not simulate (a measuring build)")
-endif()
+set(_glslc_flags --target-env=vulkan1.0 -O -Werror -mfmt=num -I ${PROJECT_SOURCE_DIR}/src/gpu)
+# A measuring build compiles a few kernels from bench/gpu/shaders/ instead (bench/gpu/probes.cmake:
+# cmake -DWEFT_FUSED_PROBE=N, -DWEFT_TILE_PROBE=1): it names their sources and flags
+# (WEFT_PROBE_SOURCE_<kernel>, WEFT_PROBE_FLAGS_<kernel>) and the checks of its copies
+# (WEFT_PROBE_CHECKS). The kernels here hold no probe.
+set(WEFT_PROBE_CHECKS "")
+include(${PROJECT_SOURCE_DIR}/bench/gpu/probes.cmake OPTIONAL)
 set(_outputs "")
 foreach(kernel ${_kernels})
   set(_src ${_shader_dir}/${kernel}.comp)
   set(_out ${_spv_dir}/${kernel}.comp.inc)
   set(_defs "")
-  if(kernel STREQUAL "fused_xpbd")
-    set(_defs ${_probe})
+  if(WEFT_PROBE_SOURCE_${kernel})
+    set(_src ${WEFT_PROBE_SOURCE_${kernel}})
+    set(_defs ${WEFT_PROBE_FLAGS_${kernel}})
   endif()
-  if(kernel STREQUAL "springs_tiled" OR kernel STREQUAL "jacobi_tiled")
-    set(_defs ${_tile_probe})
-  endif()
+  get_filename_component(_name ${_src} NAME)
   add_custom_command(
     OUTPUT ${_out}
-    COMMAND ${WEFT_GLSLC} --target-env=vulkan1.0 -O -Werror -mfmt=num -I ${PROJECT_SOURCE_DIR}/src/gpu ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
-    DEPENDS ${_src} ${_shader_dir}/common.glsl ${PROJECT_SOURCE_DIR}/src/gpu/kernel_abi.h ${_shader_dir}/fused.glsl ${_shader_dir}/contact.glsl
-      ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
+    COMMAND ${WEFT_GLSLC} ${_glslc_flags} ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
+    DEPENDS ${_src} ${_shader_dir}/common.glsl ${PROJECT_SOURCE_DIR}/src/gpu/kernel_abi.h ${_shader_dir}/fused.glsl ${_shader_dir}/fused_stages.glsl
+      ${_shader_dir}/fused_xpbd.glsl ${_shader_dir}/fused_main.glsl ${_shader_dir}/contact.glsl ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
     DEPFILE ${_out}.d
-    COMMENT "glslc ${kernel}.comp"
+    COMMENT "glslc ${_name}"
     VERBATIM)
   list(APPEND _outputs ${_out})
 endforeach()
-add_custom_target(weft_vk_shaders DEPENDS ${_outputs})
+add_custom_target(weft_vk_shaders DEPENDS ${_outputs} ${WEFT_PROBE_CHECKS})
 
 set(WEFT_VULKAN_SOURCES
   src/vulkan/vk_device.c

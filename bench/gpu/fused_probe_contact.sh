@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# H200: probes 4 (no collision response) and 5 (nor the acceleration record) against the real kernel; batches around one wave.
+# H200: probes 4 (no collision response) and 5 (nor the acceleration record; WEFT_FUSED_PROBE builds: bench/gpu/probes.cmake) against the real kernel; batches around one wave.
 set -u
 for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

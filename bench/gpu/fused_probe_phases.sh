@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# H200: the fused XPBD kernel stripped phase by phase (WEFT_FUSED_PROBE builds), and the CPU at 1..16 threads.
+# H200: the fused XPBD kernel stripped phase by phase (WEFT_FUSED_PROBE builds: bench/gpu/probes.cmake), and the CPU at 1..16 threads.
 set -u
 for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

@@ -13,7 +13,7 @@
 # Round six (git show acbf72f:docs/PERFORMANCE.md): B = 103c376, N = Jacobi with two copies and its
 # constants in registers, Q = N + the springs' substep records in shared memory, Q9 / Q11 = Q with
 # WF_GPU_TILE_HALO 9 / 11, F = Q with fma sums, QP = Q with two springs copies, QPF = both, QF / BF the
-# WEFT_TILE_PROBE builds of Q / B:
+# WEFT_TILE_PROBE builds of Q / B (bench/gpu/probes.cmake):
 #   ROUNDS=3 bench/gpu/tiles_springs_jacobi.sh compute-cloth "60x60 96x96 128x128" B Q Q9 Q11 F QP QPF QF
 #   ROUNDS=3 TESTS=1 bench/gpu/tiles_springs_jacobi.sh spring-mesh "56x56 64x64 96x96" B N Q QF BF
 # then J3 / J4 / J6 = Jacobi loading its neighbours 3 / 4 / 6 at a time (kBatch in jacobi_tiled.comp;

@@ -797,7 +797,7 @@ wfResult wfVkAddCloth(wfWorld* world, wfCloth* c)
 		[WF_VK_REGION_POS_B] = v4,
 		[WF_VK_REGION_VEL_B] = v4,
 		[WF_VK_REGION_PREV] = v4,
-		[WF_VK_REGION_LAMBDA] = (owner ? 2 : 1) * k * 4, // the owner order alternates two (fused.glsl)
+		[WF_VK_REGION_LAMBDA] = (owner ? 2 : 1) * k * 4, // the owner order alternates two (fused_xpbd.glsl)
 		[WF_VK_REGION_CONSTRAINTS] = (k + (m->tethers != NULL ? n : 0)) * 16,
 		[WF_VK_REGION_ADJ_START] = (n + 1) * 4,
 		[WF_VK_REGION_ADJ_CONSTRAINT] = 2 * k * 4,

@@ -65,7 +65,7 @@ enum {
 	// the point-triangle pass runs: copied into the contact set's RANK before that pass; never bound
 	WF_VK_REGION_SOURCE,
 	// (colours x n) uvec2, with WF_VELOCITY_MOVES on a cloth the fused kernel can take: the
-	// constraint of each colour at each particle for the owner order (fused.glsl, SubstepOwner)
+	// constraint of each colour at each particle for the owner order (fused_xpbd.glsl, SubstepOwner)
 	WF_VK_REGION_OWNER,
 	WF_VK_REGION_COUNT
 };

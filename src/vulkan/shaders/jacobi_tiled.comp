@@ -59,9 +59,6 @@ void main()
 			}
 		}
 	}
-#ifdef WF_TILE_PROBE
-	degree = 0; // a measuring build (WEFT_TILE_PROBE): no gathers, the tiles' floor
-#endif
 	const bool byDegree = (P.flags & WF_GPU_FLAG_JACOBI_DEGREE) != 0u;
 	const bool collide = (P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
 	const float h = P.h, f = kMoves ? P.velScale : P.velFactor;

@@ -49,9 +49,6 @@ void main()
 		}
 	}
 	barrier();
-#ifdef WF_TILE_PROBE
-	degree = 0; // a measuring build (WEFT_TILE_PROBE): no gathers, the tiles' floor
-#endif
 	float mass = P.mass, k2 = P.stiffness, damping = P.springDamping, h = P.h;
 	// After substep k only rings k + 1 and further in are exact, so the outer ones are left alone
 	// (the tile needs none of them later).
