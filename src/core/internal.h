@@ -492,6 +492,8 @@ typedef struct wfMeshBody {
 	// convex edges of its triangles at the substep's end, each edge with its lower triangle: the
 	// edge pass walks these (only an edge in them can push a cloth edge).
 	float* edgeBox;
+	int* vertexTriStart; // (vertexCount + 1) each vertex's triangles in vertexTri, compressed rows
+	int* vertexTri;      // (3 x triangleCount) ascending, a triangle once per corner at the vertex
 	// How long a cloth edge (a cloth triangle's longest side) must be, at the placed shape and the
 	// thickness, before the body's sharpest convex edge (vertex) can cut it with both ends (all
 	// corners) outside the layer: shorter ones skip the edge (corner) pass.
@@ -516,9 +518,12 @@ void wfMeshBodyBeginFrame(wfMeshBody* body, const double start[3], wfQuat q0, co
 // One cloth's substep: v0, v1 in the frame of `origin` (the cloth's origin plus shift) at
 // fractions f0, f1 of the frame, the hierarchy refitted over both grown by `margin`, and (closed
 // bodies) the vertex normals and the reaches of the sharp features at the contact `thickness`.
-// `threads` other than 1 refits a large body's leaves on that many threads (0: every core; call
-// outside a parallel region).
+// `threads` other than 1 places a large body on that many threads (0: every core; call outside a
+// parallel region).
 void wfMeshBodyPlace(wfMeshBody* body, const double origin[3], double f0, double f1, float margin, float thickness, int threads);
+// The same, shared by the threads of the current team: call from every one of them (or from one
+// thread outside a parallel region). Ends with every thread past the placement.
+void wfMeshBodyPlaceShared(wfMeshBody* body, const double origin[3], double f0, double f1, float margin, float thickness);
 #define WF_MESH_PLACE_PARALLEL_MIN 2048 // triangles
 // The contact of a particle that moved from p0 to *x in the substep against the placed body: pushes
 // *x back onto the thickness layer; returns whether it did, with the contact's normal and the

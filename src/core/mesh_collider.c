@@ -267,12 +267,15 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 	b->cone = (float*)malloc(nv * sizeof *b->cone);
 	b->faceNormal = (float*)malloc(3 * nt * sizeof *b->faceNormal);
 	b->edgeBox = (float*)malloc(6 * 2 * nt * sizeof *b->edgeBox);
+	b->vertexTriStart = (int*)malloc((nv + 1) * sizeof *b->vertexTriStart);
+	b->vertexTri = (int*)malloc(3 * nt * sizeof *b->vertexTri);
 	float* centroid = (float*)malloc(3 * nt * sizeof(float));
 	if (b->keyCount > 0)
 		b->keys = (float*)malloc(3 * nv * (size_t)b->keyCount * sizeof(float));
 	if (b->tri == NULL || b->shape == NULL || b->target == NULL || b->next == NULL || b->start == NULL || b->end == NULL || b->v0 == NULL ||
 		b->v1 == NULL || b->nodes == NULL || b->order == NULL || b->neighbour == NULL || b->owner == NULL || b->normal == NULL ||
-		b->cone == NULL || b->faceNormal == NULL || b->edgeBox == NULL || centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
+		b->cone == NULL || b->faceNormal == NULL || b->edgeBox == NULL || b->vertexTriStart == NULL || b->vertexTri == NULL ||
+		centroid == NULL || (b->keyCount > 0 && b->keys == NULL)) {
 		free(centroid);
 		wfMeshBodyFree(b);
 		snprintf(error, (size_t)errorSize, "collider.mesh: out of memory for %zu vertices and %zu triangles", nv, nt);
@@ -330,6 +333,17 @@ wfMeshBody* wfMeshBodyCreate(const wfColliderDef* d, char* error, int errorSize)
 		for (int k = 0; k < 3; ++k)
 			b->owner[b->tri[3 * t + k]] = (int)t;
 	}
+	// Each vertex's triangles in ascending order, a triangle once per corner at the vertex.
+	memset(b->vertexTriStart, 0, (nv + 1) * sizeof *b->vertexTriStart);
+	for (size_t c = 0; c < 3 * nt; ++c)
+		b->vertexTriStart[b->tri[c] + 1]++;
+	for (size_t i = 0; i < nv; ++i)
+		b->vertexTriStart[i + 1] += b->vertexTriStart[i];
+	for (size_t c = 0; c < 3 * nt; ++c)
+		b->vertexTri[b->vertexTriStart[b->tri[c]]++] = (int)(c / 3);
+	for (size_t i = nv; i > 0; --i)
+		b->vertexTriStart[i] = b->vertexTriStart[i - 1];
+	b->vertexTriStart[0] = 0;
 	return b;
 }
 
@@ -354,6 +368,8 @@ void wfMeshBodyFree(wfMeshBody* b)
 	free(b->cone);
 	free(b->faceNormal);
 	free(b->edgeBox);
+	free(b->vertexTriStart);
+	free(b->vertexTri);
 	free(b);
 }
 
@@ -392,9 +408,23 @@ void wfMeshBodyBeginFrame(wfMeshBody* b, const double start[3], wfQuat q0, const
 	*vertexSpeed = frameTime > 0.0 ? (float)(sqrt(fastest) / frameTime) : 0.0f;
 }
 
-void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1, float margin, float thickness, int threads)
+// Triangle t's normal (b - a) x (c - a) at v, not normalised.
+static void Cross(const wfMeshBody* b, const float* v, int t, float m[3])
+{
+	const uint32_t* q = b->tri + 3 * t;
+	const float* p0 = v + 3 * q[0];
+	const float* p1 = v + 3 * q[1];
+	const float* p2 = v + 3 * q[2];
+	const float u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}, w[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+	m[0] = u[1] * w[2] - u[2] * w[1];
+	m[1] = u[2] * w[0] - u[0] * w[2];
+	m[2] = u[0] * w[1] - u[1] * w[0];
+}
+
+void wfMeshBodyPlaceShared(wfMeshBody* b, const double origin[3], double f0, double f1, float margin, float thickness)
 {
 	const int n = b->vertexCount;
+#pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
 		for (int k = 0; k < 3; ++k) {
 			const double p = b->start[3 * i + k], d = b->end[3 * i + k] - p;
@@ -402,36 +432,25 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 			b->v1[3 * i + k] = (float)(p + d * f1 - origin[k]);
 		}
 	}
-	// The vertex normals at the end (closed bodies: where a corner points).
-	memset(b->normal, 0, 3 * (size_t)n * sizeof(float));
-	for (int t = 0; b->closed && t < b->triangleCount; ++t) {
-		const uint32_t* q = b->tri + 3 * t;
-		const float* p0 = b->v1 + 3 * q[0];
-		const float* p1 = b->v1 + 3 * q[1];
-		const float* p2 = b->v1 + 3 * q[2];
-		const float u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}, v[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
-		const float m[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-		for (int c = 0; c < 3; ++c) {
+	// The vertex normals at the end (closed bodies: where a corner points): each vertex's
+	// triangles' cross products summed in triangle order, then normalised.
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
+		float sum[3] = {0.0f, 0.0f, 0.0f};
+		for (int r = b->vertexTriStart[i]; b->closed && r < b->vertexTriStart[i + 1]; ++r) {
+			float m[3];
+			Cross(b, b->v1, b->vertexTri[r], m);
 			for (int k = 0; k < 3; ++k)
-				b->normal[3 * q[c] + k] += m[k];
+				sum[k] += m[k];
 		}
-	}
-	for (int i = 0; b->closed && i < n; ++i) {
-		float* m = b->normal + 3 * i;
-		const float l = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+		const float l = sqrtf(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
 		for (int k = 0; k < 3; ++k)
-			m[k] = l > 0.0f ? m[k] / l : 0.0f;
-		b->cone[i] = 1.0f;
+			b->normal[3 * i + k] = b->closed && l > 0.0f ? sum[k] / l : 0.0f;
 	}
 	Reaches(b, thickness);
-	// Refit: the leaves (on `threads` threads for a large body), then each inner node over its
-	// children (they follow it). A closed body's leaves also take the box of their convex edges.
-	const bool team = threads != 1 && b->triangleCount >= WF_MESH_PLACE_PARALLEL_MIN;
-#ifdef _OPENMP
-	threads = threads > 0 ? threads : omp_get_num_procs();
-#endif
-	(void)team;
-#pragma omp parallel for schedule(static) num_threads(threads) if (team)
+	// Refit: the leaves, then each inner node over its children (they follow it). A closed body's
+	// leaves also take the box of their convex edges.
+#pragma omp for schedule(static)
 	for (int i = 0; i < b->nodeCount; ++i) {
 		wfBvhNode* node = &b->nodes[i];
 		if (node->count == 0)
@@ -467,6 +486,7 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 			b->edgeBox[6 * i + 3 + k] = ehi[k];
 		}
 	}
+#pragma omp single
 	for (int i = b->nodeCount - 1; i >= 0; --i) {
 		wfBvhNode* node = &b->nodes[i];
 		if (node->count > 0)
@@ -482,6 +502,17 @@ void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1
 			b->edgeBox[6 * i + 3 + k] = Max(el[3 + k], er[3 + k]);
 		}
 	}
+}
+
+void wfMeshBodyPlace(wfMeshBody* b, const double origin[3], double f0, double f1, float margin, float thickness, int threads)
+{
+	const bool team = threads != 1 && b->triangleCount >= WF_MESH_PLACE_PARALLEL_MIN;
+#ifdef _OPENMP
+	threads = threads > 0 ? threads : omp_get_num_procs();
+#endif
+	(void)team;
+#pragma omp parallel num_threads(threads) if (team)
+	wfMeshBodyPlaceShared(b, origin, f0, f1, margin, thickness);
 }
 
 // ------------------------------------------------------------------ contact
@@ -945,47 +976,57 @@ void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double
 // its normal: a plane over corners t above the faces reaches it past t / tan(phi) from it.
 static void Reaches(wfMeshBody* b, float thickness)
 {
-	b->edgeReach = b->cornerReach = INFINITY;
-	if (!b->closed)
+	if (!b->closed) {
+#pragma omp single
+		b->edgeReach = b->cornerReach = INFINITY;
 		return;
-	// Each triangle's unit normal, once (NaN where it is degenerate: it catches nothing), and the
-	// least cosine between each vertex's normal and its faces'.
+	}
+	// Each triangle's unit normal, once (NaN where it is degenerate: it catches nothing), then the
+	// least cosine between each vertex's normal and its whole faces'.
 	float* normal = b->faceNormal;
+#pragma omp for schedule(static)
 	for (int t = 0; t < b->triangleCount; ++t) {
 		Tri t1;
 		float* n = normal + 3 * t;
-		if (!MakeTri(b->v1, b->tri + 3 * t, &t1)) {
-			n[0] = n[1] = n[2] = NAN;
-			continue;
+		const bool whole = MakeTri(b->v1, b->tri + 3 * t, &t1);
+		n[0] = whole ? t1.n.x : NAN;
+		n[1] = whole ? t1.n.y : NAN;
+		n[2] = whole ? t1.n.z : NAN;
+	}
+#pragma omp for schedule(static)
+	for (int i = 0; i < b->vertexCount; ++i) {
+		float cone = 1.0f;
+		for (int r = b->vertexTriStart[i]; r < b->vertexTriStart[i + 1]; ++r) {
+			const wfVec3 n = Corner(normal, (uint32_t)b->vertexTri[r]);
+			if (!isnan(n.x))
+				cone = Min(cone, Dot(n, Corner(b->normal, (uint32_t)i)));
 		}
-		n[0] = t1.n.x;
-		n[1] = t1.n.y;
-		n[2] = t1.n.z;
-		for (int c = 0; c < 3; ++c) {
-			const uint32_t v = b->tri[3 * t + c];
-			b->cone[v] = Min(b->cone[v], Dot(t1.n, Corner(b->normal, v)));
-		}
+		b->cone[i] = cone;
 	}
 	// Both reaches fall as the faces' angle grows, that is as the cosine falls: each is the reach
 	// at the least cosine, over the edges between two whole triangles and over the vertices.
-	float edge = 1.0f, corner = 1.0f;
-	for (int t = 0; t < b->triangleCount; ++t) {
-		const wfVec3 n1 = Corner(normal, (uint32_t)t);
-		if (isnan(n1.x))
-			continue;
-		for (int c = 0; c < 3; ++c) {
-			const int across = b->neighbour[3 * t + c];
-			if (across < t || isnan(normal[3 * across]))
+#pragma omp single
+	{
+		float edge = 1.0f, corner = 1.0f;
+		for (int t = 0; t < b->triangleCount; ++t) {
+			const wfVec3 n1 = Corner(normal, (uint32_t)t);
+			if (isnan(n1.x))
 				continue;
-			edge = Min(edge, Max(-1.0f, Min(1.0f, Dot(n1, Corner(normal, (uint32_t)across)))));
+			for (int c = 0; c < 3; ++c) {
+				const int across = b->neighbour[3 * t + c];
+				if (across < t || isnan(normal[3 * across]))
+					continue;
+				edge = Min(edge, Max(-1.0f, Min(1.0f, Dot(n1, Corner(normal, (uint32_t)across)))));
+			}
 		}
+		for (int i = 0; i < b->vertexCount; ++i)
+			corner = Min(corner, Max(-1.0f, Min(1.0f, b->cone[i])));
+		b->edgeReach = b->cornerReach = INFINITY;
+		const float half = 0.5f * acosf(edge), s = sinf(half), k = cosf(half);
+		if (s > 1e-6f)
+			b->edgeReach = 2.0f * thickness * k * k / s;
+		const float phi = acosf(corner);
+		if (phi > 1e-6f)
+			b->cornerReach = thickness / tanf(phi);
 	}
-	for (int i = 0; i < b->vertexCount; ++i)
-		corner = Min(corner, Max(-1.0f, Min(1.0f, b->cone[i])));
-	const float half = 0.5f * acosf(edge), s = sinf(half), k = cosf(half);
-	if (s > 1e-6f)
-		b->edgeReach = 2.0f * thickness * k * k / s;
-	const float phi = acosf(corner);
-	if (phi > 1e-6f)
-		b->cornerReach = thickness / tanf(phi);
 }

@@ -23,15 +23,21 @@ static int CellOf(float v, float inv)
 	return c > 1e9f ? 1000000000 : c < -1e9f ? -1000000000 : c == c ? (int)c : 0;
 }
 
-// Counting sort of n positions by cell key: counts, exclusive sums, fill (which leaves each start
-// at its bucket's end), shift back by one. start has mask + 2 entries; sorted and key n.
-static void SortByCell(const wfVec4* x, int n, float inv, uint32_t mask, int* start, int* sorted, uint32_t* key)
+// The cell key of each of n positions, on the threads of the team (one outside a parallel region).
+static void CellKeys(const wfVec4* x, int n, float inv, uint32_t mask, uint32_t* key)
+{
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i)
+		key[i] = CellKey(CellOf(x[i].x, inv), CellOf(x[i].y, inv), CellOf(x[i].z, inv), mask);
+}
+
+// Counting sort of n particles by their cell keys: counts, exclusive sums, fill (which leaves each
+// start at its bucket's end), shift back by one. start has mask + 2 entries; sorted and key n.
+static void SortByCell(int n, uint32_t mask, int* start, int* sorted, const uint32_t* key)
 {
 	memset(start, 0, (size_t)(mask + 2u) * sizeof(int));
-	for (int i = 0; i < n; ++i) {
-		key[i] = CellKey(CellOf(x[i].x, inv), CellOf(x[i].y, inv), CellOf(x[i].z, inv), mask);
+	for (int i = 0; i < n; ++i)
 		start[key[i]]++;
-	}
 	int sum = 0;
 	for (uint32_t k = 0; k <= mask; ++k) {
 		int count = start[k];
@@ -373,9 +379,10 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev, b
 	int* restrict sorted = c->state.hashSorted;
 	uint32_t* restrict key = c->state.hashKey;
 	wfVec4* restrict delta = c->state.selfDelta;
-	// The hash grid, on one thread (a small part of the pass).
+	// The hash grid: the keys on every thread, the counting sort on one.
+	CellKeys(pos, n, inv, mask, key);
 #pragma omp single
-	SortByCell(pos, n, inv, mask, start, sorted, key);
+	SortByCell(n, mask, start, sorted, key);
 	const float mu = sc->friction;
 	const bool friction = mu > 0.0f && prev != NULL;
 #pragma omp for schedule(static)
@@ -493,7 +500,8 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 	}
 	const float d = 2.0f * sc->thickness, inv = 1.0f / d, mu = sc->friction;
 	const uint32_t mask = (uint32_t)k->hashSize - 1u;
-	SortByCell(k->x, n, inv, mask, k->start, k->sorted, k->key);
+	CellKeys(k->x, n, inv, mask, k->key);
+	SortByCell(n, mask, k->start, k->sorted, k->key);
 #pragma omp parallel for schedule(static) num_threads(world->threads) if (n >= WF_CPU_PARALLEL_MIN && world->threads > 1)
 	for (int g = 0; g < n; ++g) {
 		const wfVec4 xi = k->x[g];

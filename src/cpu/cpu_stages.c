@@ -164,21 +164,26 @@ static void LocalOrigin(const wfCloth* c, double origin[3])
 	origin[2] = c->origin[2] + c->local.shift.z;
 }
 
-// The body at this cloth's substep (wfMeshBodyPlace), once per cloth and substep: the attachments
-// and the contact share it. Call from one thread.
+// The body at this cloth's substep (wfMeshBodyPlaceShared), once per cloth and substep: the
+// attachments and the contact share it. Call from every thread of the team.
 static void PlaceBody(const wfCpuContext* ctx, const wfCloth* c, wfMeshBody* body)
 {
 	const wfFrameParams* p = ctx->params;
-	if (body->placedCloth == c->generation && body->placedTime == p->time && body->placedSubstep == ctx->substep)
+	const bool placed = body->placedCloth == c->generation && body->placedTime == p->time && body->placedSubstep == ctx->substep;
+#pragma omp barrier // every thread has read `placed` before the single below changes it
+	if (placed)
 		return;
 	double origin[3];
 	LocalOrigin(c, origin);
 	const float t = p->contact.thickness;
-	wfMeshBodyPlace(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
-		t + (body->closed ? 1e-4f * body->size + t : 0.0f), t, 1);
-	body->placedCloth = c->generation;
-	body->placedTime = p->time;
-	body->placedSubstep = ctx->substep;
+	wfMeshBodyPlaceShared(body, origin, (double)ctx->substep / p->substeps, (double)(ctx->substep + 1) / p->substeps,
+		t + (body->closed ? 1e-4f * body->size + t : 0.0f), t);
+#pragma omp single
+	{
+		body->placedCloth = c->generation;
+		body->placedTime = p->time;
+		body->placedSubstep = ctx->substep;
+	}
 }
 
 void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
@@ -188,7 +193,6 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* c, bool velocities)
 		return;
 	const wfFrameParams* p = ctx->params;
 	const float h = p->h, alpha = wfAlphaTilde(c->def.attachCompliance, h);
-#pragma omp single
 	PlaceBody(ctx, c, body);
 	wfVec4* restrict pos = c->state.pos;
 	wfVec4* restrict vel = c->state.vel;
@@ -225,7 +229,6 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 		if (body == NULL)
 			continue;
 		const bool holds = body == wfAttachedBody(w, c); // its attached particles keep their offsets
-#pragma omp single
 		PlaceBody(ctx, c, body);
 #pragma omp for schedule(static)
 		for (int i = 0; i < n; ++i) {
