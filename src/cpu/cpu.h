@@ -26,6 +26,11 @@ typedef struct wfCpuStageTimer {
 typedef struct wfCpuJacobi wfCpuJacobi;
 typedef struct wfCpuSprings wfCpuSprings;
 
+// The dynamic schedule's chunk of the contact loops (mesh bodies, self-collision): their work is
+// uneven (only the particles near a body or a fold test much), and each element writes only its
+// own results, so the schedule leaves the bits alone.
+#define WF_CPU_CONTACT_CHUNK 64
+
 typedef struct wfCpuContext {
 	const wfFrameParams* params;
 	int substep;

@@ -152,7 +152,7 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 	const int* triStart = c->model.triStart;
 	const uint32_t* triList = c->model.triList;
 	const int* source = c->source;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
 	for (int i = 0; i < n; ++i) {
 		const wfVec4 xi = pos[i], pi = prev[i];
 		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
@@ -260,7 +260,7 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 	const int* restrict sorted = c->state.hashSorted;
 	wfVec4* restrict delta = c->state.selfDelta;
 	const int* source = c->source;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
 	for (int i = 0; i < n; ++i) {
 		const wfVec4 a0 = prev[i], a1 = pos[i];
 		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
@@ -385,7 +385,7 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev, b
 	SortByCell(n, mask, start, sorted, key);
 	const float mu = sc->friction;
 	const bool friction = mu > 0.0f && prev != NULL;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
 	for (int i = 0; i < n; ++i) {
 		const wfVec4 xi = pos[i];
 		delta[i] = (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};

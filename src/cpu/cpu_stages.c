@@ -230,7 +230,7 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 			continue;
 		const bool holds = body == wfAttachedBody(w, c); // its attached particles keep their offsets
 		PlaceBody(ctx, c, body);
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
 		for (int i = 0; i < n; ++i) {
 			if (pos[i].w == 0.0f || (holds && wfClothIsAttached(c, i)))
 				continue;
@@ -251,7 +251,7 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 		const float reach2 = body->edgeReach * body->edgeReach, corner2 = body->cornerReach * body->cornerReach;
 		for (int color = 0; body->closed && color < m->colorCount; ++color) {
 			const int begin = m->colorStart[color], end = m->colorStart[color + 1];
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
 			for (int e = begin; e < end; ++e) {
 				const wfConstraint q = m->constraints[e];
 				wfVec4* a = &pos[q.a];
@@ -282,7 +282,7 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 		// summed in the order of its triangles (triList) and applied.
 		if (body->closed) {
 			wfVec3* restrict corners = ctx->corners;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
 			for (int tri = 0; tri < m->triangleCount; ++tri) {
 				const uint32_t* v = m->indices + 3 * tri;
 				const wfVec3 x[3] = {{pos[v[0]].x, pos[v[0]].y, pos[v[0]].z}, {pos[v[1]].x, pos[v[1]].y, pos[v[1]].z},
