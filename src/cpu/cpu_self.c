@@ -23,33 +23,36 @@ static int CellOf(float v, float inv)
 	return c > 1e9f ? 1000000000 : c < -1e9f ? -1000000000 : c == c ? (int)c : 0;
 }
 
-// The cell key of each of n positions, on the threads of the team (one outside a parallel region).
-static void CellKeys(const wfVec4* x, int n, float inv, uint32_t mask, uint32_t* key)
+// The cell key of each of n positions, and the count of each key in start[key + 1] (start has
+// mask + 2 entries), on the threads of the team (one outside a parallel region).
+static void CellKeys(const wfVec4* x, int n, float inv, uint32_t mask, uint32_t* key, int* start)
 {
+	const int buckets = (int)mask + 1;
 #pragma omp for schedule(static)
-	for (int i = 0; i < n; ++i)
+	for (int k = 0; k <= buckets; ++k)
+		start[k] = 0;
+#pragma omp for schedule(static)
+	for (int i = 0; i < n; ++i) {
 		key[i] = CellKey(CellOf(x[i].x, inv), CellOf(x[i].y, inv), CellOf(x[i].z, inv), mask);
+#pragma omp atomic update
+		start[key[i] + 1u]++;
+	}
 }
 
-// Counting sort of n particles by their cell keys: counts, exclusive sums, fill (which leaves each
-// start at its bucket's end), shift back by one. start has mask + 2 entries; sorted and key n.
+// The counting sort of the n particles by those keys, on one thread: the counts summed so that
+// start[k + 1] is where bucket k begins, then the particles filled in in order (a bucket keeps
+// them ascending), which leaves start[k + 1] at bucket k's end: where bucket k + 1 begins.
 static void SortByCell(int n, uint32_t mask, int* start, int* sorted, const uint32_t* key)
 {
-	memset(start, 0, (size_t)(mask + 2u) * sizeof(int));
-	for (int i = 0; i < n; ++i)
-		start[key[i]]++;
 	int sum = 0;
-	for (uint32_t k = 0; k <= mask; ++k) {
-		int count = start[k];
+	for (uint32_t k = 1; k <= mask + 1u; ++k) {
+		const int count = start[k];
 		start[k] = sum;
 		sum += count;
 	}
-	start[mask + 1u] = sum;
-	for (int i = 0; i < n; ++i)
-		sorted[start[key[i]]++] = i;
-	for (uint32_t k = mask + 1u; k > 0; --k)
-		start[k] = start[k - 1];
 	start[0] = 0;
+	for (int i = 0; i < n; ++i)
+		sorted[start[key[i] + 1u]++] = i;
 }
 
 // The keys of the 27 cells around position x, each once (two cells may share a key), in the order
@@ -380,7 +383,7 @@ void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev, b
 	uint32_t* restrict key = c->state.hashKey;
 	wfVec4* restrict delta = c->state.selfDelta;
 	// The hash grid: the keys on every thread, the counting sort on one.
-	CellKeys(pos, n, inv, mask, key);
+	CellKeys(pos, n, inv, mask, key, start);
 #pragma omp single
 	SortByCell(n, mask, start, sorted, key);
 	const float mu = sc->friction;
@@ -500,7 +503,7 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 	}
 	const float d = 2.0f * sc->thickness, inv = 1.0f / d, mu = sc->friction;
 	const uint32_t mask = (uint32_t)k->hashSize - 1u;
-	CellKeys(k->x, n, inv, mask, k->key);
+	CellKeys(k->x, n, inv, mask, k->key, k->start);
 	SortByCell(n, mask, k->start, k->sorted, k->key);
 #pragma omp parallel for schedule(static) num_threads(world->threads) if (n >= WF_CPU_PARALLEL_MIN && world->threads > 1)
 	for (int g = 0; g < n; ++g) {
