@@ -43,6 +43,7 @@ typedef struct wfCpuContext {
 	const wfCpuSprings* springs; // the cloth's per-particle spring gather (cpu_springs.c), or NULL: the scalar scatter
 	bool moves;                  // XPBD, Jacobi: the substep's velocity summed move by move (wfWorldDef.velocity, wfCpuMoved)
 	wfVec3* corners;             // (3 x triangleCount of the largest cloth) the mesh bodies' corner pass, or NULL: no closed body
+	wfVec4* edges;               // (4 x constraintCount of the largest cloth) their edge pass, or NULL
 } wfCpuContext;
 
 // The motion tests of one particle (wfMotionSums; as wfMotion8Add in cpu_avx2.h, lane by lane).
@@ -190,8 +191,9 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // triangles, then the cloth's edges against its sharp edges and its corners against the cloth's
 // triangles (closed bodies); velocities fixed against the body's surface velocity where it
 // touches; with `moves` (inside an XPBD or Jacobi substep, before the finish) the pushes go into
-// the substep's velocity instead (wfCpuMoved). The corners' pass keeps each cloth triangle's three
-// corrections in ctx->corners. Call inside or outside a parallel region.
+// the substep's velocity instead (wfCpuMoved). The edge pass keeps each cloth edge's pushes in
+// ctx->edges, the corner pass each cloth triangle's in ctx->corners. Call from every thread of the
+// team (or outside a parallel region).
 void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, bool moves);
 
 // Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs

@@ -19,12 +19,15 @@ typedef struct CpuCloth {
 } CpuCloth;
 
 // The world's data: the cloth-against-cloth contacts' scratch (wfSelfCollisionDef.betweenCloths)
-// and the mesh bodies' corner pass (wfCpuContext.corners; one cloth steps at a time).
+// and the mesh bodies' edge and corner passes (wfCpuContext.edges, .corners; one cloth steps at a
+// time).
 typedef struct CpuWorld {
 	wfCpuContacts contacts;
 	int particles;   // of all cloths
 	wfVec3* corners; // (cornerCapacity)
 	size_t cornerCapacity;
+	wfVec4* edges; // (edgeCapacity)
+	size_t edgeCapacity;
 } CpuWorld;
 
 static wfResult AddCloth(wfWorld* world, wfCloth* cloth)
@@ -211,28 +214,40 @@ static wfResult StepTogether(wfWorld* world, const wfFrameParams* params, wfCpuC
 	return WF_OK;
 }
 
-// Room in cw->corners for three corrections a triangle of the largest cloth, when a closed mesh
-// body is in the world (else NULL); false when out of memory, with nothing changed.
-static bool ReserveCorners(const wfWorld* world, CpuWorld* cw, wfVec3** corners)
+// Grows *array to hold `need` elements of `size` bytes; false when out of memory, with nothing changed.
+static bool Grow(void** array, size_t* capacity, size_t need, size_t size)
+{
+	if (need <= *capacity)
+		return true;
+	void* grown = malloc(need * size);
+	if (grown == NULL)
+		return false;
+	free(*array);
+	*array = grown;
+	*capacity = need;
+	return true;
+}
+
+// Room for the closed mesh bodies' passes of the largest cloth (wfCpuContext.corners, .edges),
+// when one is in the world (else NULL); false when out of memory, with nothing changed.
+static bool ReserveMeshPasses(const wfWorld* world, CpuWorld* cw, wfCpuContext* ctx)
 {
 	bool closed = false;
 	for (int k = 0; k < world->colliderFrameCount; ++k)
 		closed |= world->colliderFrame[k].body != NULL && world->colliderFrame[k].body->closed;
-	size_t need = 0;
+	size_t corners = 0, edges = 0;
 	for (int ci = 0; closed && ci < world->clothCapacity; ++ci) {
 		const wfCloth* c = &world->cloths[ci];
-		if (c->generation != 0 && 3 * (size_t)c->model.triangleCount > need)
-			need = 3 * (size_t)c->model.triangleCount;
+		if (c->generation == 0)
+			continue;
+		corners = 3 * (size_t)c->model.triangleCount > corners ? 3 * (size_t)c->model.triangleCount : corners;
+		edges = 4 * (size_t)c->model.constraintCount > edges ? 4 * (size_t)c->model.constraintCount : edges;
 	}
-	if (need > cw->cornerCapacity) {
-		wfVec3* grown = (wfVec3*)malloc(need * sizeof(wfVec3));
-		if (grown == NULL)
-			return false;
-		free(cw->corners);
-		cw->corners = grown;
-		cw->cornerCapacity = need;
-	}
-	*corners = closed ? cw->corners : NULL;
+	if (!Grow((void**)&cw->corners, &cw->cornerCapacity, corners, sizeof(wfVec3)) ||
+		!Grow((void**)&cw->edges, &cw->edgeCapacity, edges, sizeof(wfVec4)))
+		return false;
+	ctx->corners = closed ? cw->corners : NULL;
+	ctx->edges = closed ? cw->edges : NULL;
 	return true;
 }
 
@@ -242,13 +257,13 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 {
 	wfCpuStageTimer timer;
 	wfCpuContext ctx = {params, 0, world->threads, world->simd, false, world->stageTiming ? &timer : NULL, world, NULL, NULL,
-		world->def.velocity == WF_VELOCITY_MOVES, NULL};
+		world->def.velocity == WF_VELOCITY_MOVES, NULL, NULL};
 	if (ctx.timer != NULL) {
 		memset(&timer, 0, sizeof timer);
 		timer.last = wfCpuClock();
 	}
-	if (!ReserveCorners(world, (CpuWorld*)world->backendData, &ctx.corners))
-		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory for the mesh bodies' corner pass");
+	if (!ReserveMeshPasses(world, (CpuWorld*)world->backendData, &ctx))
+		return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "out of memory for the mesh bodies' edge and corner passes");
 	const wfSolverType solver = world->def.step.solver;
 	world->teamThreads = world->teamRowsMin = world->teamRowsMax = 0;
 	world->teamBusyMinMs = world->teamBusyMaxMs = 0.0;
@@ -300,6 +315,7 @@ static void Destroy(wfWorld* world)
 	if (cw != NULL) {
 		wfCpuContactsFree(&cw->contacts);
 		free(cw->corners);
+		free(cw->edges);
 	}
 	free(cw);
 	world->backendData = NULL;

@@ -246,35 +246,46 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* c, const wfVec4* start
 			pos[i].z = x.z;
 		}
 		// The cloth's edges (stretch and shear: the triangles' sides) against the body's sharp
-		// edges, colour by colour: no two constraints of a colour share a particle.
+		// edges: each edge's pushes of its ends from the positions as they are (into ctx->edges:
+		// da with w 1 where it touches, db, the normal, the surface velocity), then each particle's
+		// applied in the order of its constraints (adjConstraint: the colour order).
 		const wfClothModel* m = &c->model;
 		const float reach2 = body->edgeReach * body->edgeReach, corner2 = body->cornerReach * body->cornerReach;
-		for (int color = 0; body->closed && color < m->colorCount; ++color) {
-			const int begin = m->colorStart[color], end = m->colorStart[color + 1];
+		if (body->closed) {
+			wfVec4* restrict edges = ctx->edges;
 #pragma omp for schedule(dynamic, WF_CPU_CONTACT_CHUNK)
-			for (int e = begin; e < end; ++e) {
+			for (int e = 0; e < m->constraintCount; ++e) {
 				const wfConstraint q = m->constraints[e];
-				wfVec4* a = &pos[q.a];
-				wfVec4* b = &pos[q.b];
+				const wfVec4 a = pos[q.a], b = pos[q.b];
 				wfVec3 da, db, normal, surface;
-				const float ex = a->x - b->x, ey = a->y - b->y, ez = a->z - b->z;
-				if (q.family == WF_FAMILY_BEND || (a->w == 0.0f && b->w == 0.0f) || ex * ex + ey * ey + ez * ez < reach2 ||
-					!wfMeshBodyCollideEdge(body, t, invH, (wfVec3){a->x, a->y, a->z}, (wfVec3){b->x, b->y, b->z}, a->w, b->w, &da, &db,
-						&normal, &surface))
-					continue;
-				*a = (wfVec4){a->x + da.x, a->y + da.y, a->z + da.z, a->w};
-				*b = (wfVec4){b->x + db.x, b->y + db.y, b->z + db.z, b->w};
-				if (moves) {
-					if (a->w != 0.0f)
-						wfCpuMoved(&vel[q.a], invH, da.x, da.y, da.z);
-					if (b->w != 0.0f)
-						wfCpuMoved(&vel[q.b], invH, db.x, db.y, db.z);
-					continue;
+				const float ex = a.x - b.x, ey = a.y - b.y, ez = a.z - b.z;
+				const bool hit = q.family != WF_FAMILY_BEND && (a.w != 0.0f || b.w != 0.0f) && ex * ex + ey * ey + ez * ez >= reach2 &&
+					wfMeshBodyCollideEdge(body, t, invH, (wfVec3){a.x, a.y, a.z}, (wfVec3){b.x, b.y, b.z}, a.w, b.w, &da, &db, &normal,
+						&surface);
+				edges[4 * e] = hit ? (wfVec4){da.x, da.y, da.z, 1.0f} : (wfVec4){0.0f, 0.0f, 0.0f, 0.0f};
+				if (hit) {
+					edges[4 * e + 1] = (wfVec4){db.x, db.y, db.z, 0.0f};
+					edges[4 * e + 2] = (wfVec4){normal.x, normal.y, normal.z, 0.0f};
+					edges[4 * e + 3] = (wfVec4){surface.x, surface.y, surface.z, 0.0f};
 				}
-				if (a->w != 0.0f)
-					wfCpuRespond(&p->contact, &vel[q.a], normal.x, normal.y, normal.z, surface);
-				if (b->w != 0.0f)
-					wfCpuRespond(&p->contact, &vel[q.b], normal.x, normal.y, normal.z, surface);
+			}
+#pragma omp for schedule(static)
+			for (int i = 0; i < n; ++i) {
+				for (int r = m->adjStart[i]; r < m->adjStart[i + 1]; ++r) {
+					const uint32_t e = m->adjConstraint[r];
+					if (edges[4 * e].w == 0.0f)
+						continue;
+					const wfVec4 d = m->constraints[e].a == (uint32_t)i ? edges[4 * e] : edges[4 * e + 1];
+					pos[i] = (wfVec4){pos[i].x + d.x, pos[i].y + d.y, pos[i].z + d.z, pos[i].w};
+					if (pos[i].w == 0.0f)
+						continue;
+					if (moves) {
+						wfCpuMoved(&vel[i], invH, d.x, d.y, d.z);
+					} else {
+						const wfVec4 normal = edges[4 * e + 2], surface = edges[4 * e + 3];
+						wfCpuRespond(&p->contact, &vel[i], normal.x, normal.y, normal.z, (wfVec3){surface.x, surface.y, surface.z});
+					}
+				}
 			}
 		}
 		// The body's corners against the cloth's triangles: each triangle's corrections of its three

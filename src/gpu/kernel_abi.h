@@ -141,17 +141,18 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_MESH_BIND_PLACE 0   // (cloths x substeps x bodies) wfGpuMeshPlace
 #define WF_GPU_MESH_BIND_WORDS 1   // the words as uint
 #define WF_GPU_MESH_BIND_FLOATS 2  // the same words as float
-#define WF_GPU_MESH_BIND_SCRATCH 3 // (the largest cloth's particles) vec4: the corner pass's pushes
+#define WF_GPU_MESH_BIND_SCRATCH 3 // vec4: the edge pass's pushes (4 a constraint), then the corner pass's (3 a triangle)
 #define WF_GPU_MESH_BIND_COUNT 4
 #define WF_GPU_MESH_ATTACH_WORDS 8 // particle, triangle, u, v, offset xyz, 0
 #define WF_GPU_FAMILY_BEND 2       // a constraint record's family (uvec4 w) for bending, WF_FAMILY_BEND
 // collide_mesh.comp reads wfGpuPush as: first, count = elements (particles, a colour's constraints,
 // attachments), substep = the placement's index, flags = one stage and its options.
-#define WF_GPU_MESH_POINT 1u   // each particle's motion against the body (wfMeshBodyCollide)
-#define WF_GPU_MESH_EDGE 2u    // a colour's cloth edges against the body's convex edges (wfMeshBodyCollideEdge)
-#define WF_GPU_MESH_CORNERS 3u // each cloth triangle's pushes of its corners by the body's corners under it, into scratch
-#define WF_GPU_MESH_APPLY 4u   // x += its triangles' pushes in scratch, and the response
-#define WF_GPU_MESH_ATTACH 5u  // attached particles onto their points (wfCpuAttach)
+#define WF_GPU_MESH_POINT 1u      // each particle's motion against the body (wfMeshBodyCollide)
+#define WF_GPU_MESH_EDGE 2u       // each cloth edge against the body's convex edges (wfMeshBodyCollideEdge), its pushes into scratch
+#define WF_GPU_MESH_CORNERS 3u    // each cloth triangle's pushes of its corners by the body's corners under it, into scratch
+#define WF_GPU_MESH_APPLY 4u      // x += its triangles' pushes in scratch, and the response
+#define WF_GPU_MESH_ATTACH 5u     // attached particles onto their points (wfCpuAttach)
+#define WF_GPU_MESH_EDGE_APPLY 6u // x += its edges' pushes in scratch in constraint order, each with its response
 #define WF_GPU_MESH_STAGE_MASK 15u
 #define WF_GPU_MESH_START_ALT 16u  // the substep's start positions are POS_ALT (springs), not PREV
 #define WF_GPU_MESH_VELOCITIES 32u // attach: held particles take the point's velocity (springs)

@@ -146,7 +146,7 @@ typedef struct wfVkContacts {
 typedef struct wfVkMesh {
 	wfVkBuffer buffer;                        // host-visible (device-local where it can be): placements, then words
 	VkDeviceSize placeCapacity, wordCapacity; // bytes of each region (the words start at placeCapacity)
-	wfVkBuffer scratch;                       // device-local (scratchSlots) vec4: 3 a triangle of the largest cloth, or 1 a particle
+	wfVkBuffer scratch;                       // device-local (scratchSlots) vec4: 4 a constraint or 3 a triangle of the largest cloth
 	int scratchSlots;
 	VkDescriptorPool pool;
 	VkDescriptorSet set;

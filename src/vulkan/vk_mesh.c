@@ -157,7 +157,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 			return r;
 	}
 	uint64_t words = 0, places = 0;
-	int slots = 0; // the scratch: three pushes a cloth triangle (collide_mesh.comp CORNERS)
+	int slots = 0; // the scratch: four vectors a constraint (EDGE), three a triangle (CORNERS)
 	for (int b = 0; b < m->bodies; ++b) {
 		const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
 		words += 7 * (uint64_t)body->triangleCount + (uint64_t)body->vertexCount;
@@ -175,6 +175,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 		sig = Mix(Mix(sig, (uint64_t)heldBy), heldBy >= 0 ? (uint64_t)c->attachCount : 0u);
 		words += WF_GPU_MESH_ATTACH_WORDS * (uint64_t)c->attachCount;
 		slots = 3 * c->model.triangleCount > slots ? 3 * c->model.triangleCount : slots;
+		slots = 4 * c->model.constraintCount > slots ? 4 * c->model.constraintCount : slots;
 		for (int b = 0; b < m->bodies; ++b) {
 			const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
 			words += substeps * (9 * (uint64_t)body->vertexCount + (body->closed ? 14 : 8) * (uint64_t)body->nodeCount);

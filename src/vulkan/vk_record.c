@@ -354,8 +354,8 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 }
 
 // The bound cloth's contact with each mesh body after its substep s (wfCpuCollideMeshes): the
-// particles' motion, then for a closed body its cloth edges colour by colour and the corners
-// (each triangle's pushes into scratch, then each particle's summed and applied). `flags`: WF_GPU_MESH_START_ALT where the substep's
+// particles' motion, then for a closed body its cloth edges and the corners (each edge's or
+// triangle's pushes into scratch, then each particle's applied). `flags`: WF_GPU_MESH_START_ALT where the substep's
 // start is in POS_ALT (springs).
 static void RecordMeshes(Recorder* rec, const wfWorld* world, const wfCloth* c, int s, uint32_t flags)
 {
@@ -369,13 +369,10 @@ static void RecordMeshes(Recorder* rec, const wfWorld* world, const wfCloth* c, 
 		if (!body->closed)
 			continue;
 		const wfClothModel* m = &c->model;
-		for (int color = 0; color < m->colorCount; ++color) {
-			const uint32_t first = (uint32_t)m->colorStart[color], end = (uint32_t)m->colorStart[color + 1];
-			if (end > first) {
-				Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, first, end - first, place, WF_GPU_MESH_EDGE | flags);
-				wfVkComputeBarrier(ctx, rec->cmd);
-			}
-		}
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, (uint32_t)m->constraintCount, place, WF_GPU_MESH_EDGE | flags);
+		wfVkComputeBarrier(ctx, rec->cmd);
+		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_EDGE_APPLY | flags);
+		wfVkComputeBarrier(ctx, rec->cmd);
 		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, (uint32_t)m->triangleCount, place, WF_GPU_MESH_CORNERS | flags);
 		wfVkComputeBarrier(ctx, rec->cmd);
 		Dispatch(rec, WF_VK_PIPE_COLLIDE_MESH, 0, n, place, WF_GPU_MESH_APPLY | flags);

@@ -4,8 +4,8 @@
 // lavapipe steps through the CPU's bits. The host places the body for each cloth and substep
 // (wfMeshBodyPlace, in double) and writes the placements before the submit; this kernel reads
 // them through set 1 of its own pipeline layout (kernel_abi.h WF_GPU_MESH_BIND_*).
-// Stages (pc.flags): POINT a particle's motion against the body, EDGE a colour's cloth edges
-// against the body's convex edges (a dispatch per colour: no two threads touch one particle),
+// Stages (pc.flags): POINT a particle's motion against the body, EDGE each cloth edge against the
+// body's convex edges into scratch, EDGE_APPLY each particle's edges' pushes in constraint order,
 // CORNERS each cloth triangle's pushes of its three corners by the body's corners under it into
 // scratch, APPLY each particle's pushes summed over its triangles and added (every triangle reads
 // the positions as they were), ATTACH the attached
@@ -489,32 +489,47 @@ void main()
 			WfRespond(v, normal.x, normal.y, normal.z, surface);
 		vel[e] = v;
 	} else if (stage == WF_GPU_MESH_EDGE) {
+		// e: a constraint; its ends' pushes into scratch (da with w 1 where it touches, db, the
+		// normal, the surface velocity), from the positions as they are.
 		const uvec4 q = con[e];
 		const vec4 a = pos[q.x], b = pos[q.y];
 		precise float ex = a.x - b.x, ey = a.y - b.y, ez = a.z - b.z;
 		precise float l2 = ex * ex + ey * ey + ez * ez;
 		vec3 da, db, normal, surface;
 		if (q.w == WF_GPU_FAMILY_BEND || (a.w == 0.0 && b.w == 0.0) || l2 < PL.edgeReach2 ||
-			!CollideEdge(a.xyz, b.xyz, a.w, b.w, da, db, normal, surface))
+			!CollideEdge(a.xyz, b.xyz, a.w, b.w, da, db, normal, surface)) {
+			scratch[4u * e] = vec4(0.0);
 			return;
-		precise vec4 na = vec4(a.x + da.x, a.y + da.y, a.z + da.z, a.w), nb = vec4(b.x + db.x, b.y + db.y, b.z + db.z, b.w);
-		pos[q.x] = na;
-		pos[q.y] = nb;
-		if (a.w != 0.0) {
-			vec4 v = vel[q.x];
-			if (moves)
-				WfMoved(v, da.xyz, PL.invH);
-			else
-				WfRespond(v, normal.x, normal.y, normal.z, surface);
-			vel[q.x] = v;
 		}
-		if (b.w != 0.0) {
-			vec4 v = vel[q.y];
-			if (moves)
-				WfMoved(v, db.xyz, PL.invH);
-			else
-				WfRespond(v, normal.x, normal.y, normal.z, surface);
-			vel[q.y] = v;
+		scratch[4u * e] = vec4(da, 1.0);
+		scratch[4u * e + 1u] = vec4(db, 0.0);
+		scratch[4u * e + 2u] = vec4(normal, 0.0);
+		scratch[4u * e + 3u] = vec4(surface, 0.0);
+	} else if (stage == WF_GPU_MESH_EDGE_APPLY) {
+		// e: a particle; its constraints' pushes in their order (adjConstraint: the colour order).
+		vec4 x = pos[e], v = vel[e];
+		bool touched = false;
+		for (int r = adjStart[e]; r < adjStart[e + 1u]; ++r) {
+			const uint c = adjConstraint[r];
+			const vec4 da = scratch[4u * c];
+			if (da.w == 0.0)
+				continue;
+			const vec4 d = con[c].x == e ? da : scratch[4u * c + 1u];
+			precise vec4 y = vec4(x.x + d.x, x.y + d.y, x.z + d.z, x.w);
+			x = y;
+			touched = true;
+			if (x.w == 0.0)
+				continue;
+			if (moves) {
+				WfMoved(v, d.xyz, PL.invH);
+			} else {
+				const vec4 n = scratch[4u * c + 2u], surface = scratch[4u * c + 3u];
+				WfRespond(v, n.x, n.y, n.z, surface.xyz);
+			}
+		}
+		if (touched) {
+			pos[e] = x;
+			vel[e] = v;
 		}
 	} else if (stage == WF_GPU_MESH_CORNERS) {
 		// e: a cloth triangle; its corners' pushes into scratch.
