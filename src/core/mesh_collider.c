@@ -623,12 +623,20 @@ typedef struct Walk {
 	int top;
 } Walk;
 
-static const wfBvhNode* NextLeaf(const wfMeshBody* b, const float lo[3], const float hi[3], Walk* w)
+// Whether the boxes [lo, hi] and [blo, bhi] meet.
+static inline bool Meets(const float lo[3], const float hi[3], const float blo[3], const float bhi[3])
+{
+	return !(bhi[0] < lo[0] || blo[0] > hi[0] || bhi[1] < lo[1] || blo[1] > hi[1] || bhi[2] < lo[2] || blo[2] > hi[2]);
+}
+
+// The next leaf whose box meets [lo, hi] and, where elo is given (the edge pass), whose convex
+// edges' box meets [elo, ehi].
+static const wfBvhNode* NextLeaf(const wfMeshBody* b, const float lo[3], const float hi[3], const float* elo, const float* ehi, Walk* w)
 {
 	while (w->top > 0) {
 		const int i = w->stack[--w->top];
 		const wfBvhNode* n = &b->nodes[i];
-		if (n->hi[0] < lo[0] || n->lo[0] > hi[0] || n->hi[1] < lo[1] || n->lo[1] > hi[1] || n->hi[2] < lo[2] || n->lo[2] > hi[2])
+		if (!Meets(lo, hi, n->lo, n->hi) || (elo != NULL && !Meets(elo, ehi, b->edgeBox + 6 * i, b->edgeBox + 6 * i + 3)))
 			continue;
 		if (n->count > 0)
 			return n;
@@ -647,7 +655,7 @@ static bool First(const wfMeshBody* body, float thickness, float behind, wfVec3 
 	Walk walk;
 	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
 	walk.top = 1;
-	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, &walk)) != NULL;) {
+	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, NULL, NULL, &walk)) != NULL;) {
 		for (int k = n->first; k < n->first + n->count; ++k) {
 			Contact c = {0, 0.0f, 0.0f, 1.0f};
 			if (Test(body, body->order[k], thickness, behind, p0, x, &c) &&
@@ -731,26 +739,6 @@ static float EdgeSlack(float reach, wfVec3 a, wfVec3 b)
 	return 1.001f * reach + 1e-6f * (1.0f + big);
 }
 
-// NextLeaf for the edge pass: the nodes whose boxes meet [lo, hi] and whose convex edges' boxes
-// meet [elo, ehi].
-static const wfBvhNode* NextEdgeLeaf(const wfMeshBody* b, const float lo[3], const float hi[3], const float elo[3], const float ehi[3],
-	Walk* w)
-{
-	while (w->top > 0) {
-		const int i = w->stack[--w->top];
-		const float* e = b->edgeBox + 6 * i;
-		const wfBvhNode* n = &b->nodes[i];
-		if (e[3] < elo[0] || e[0] > ehi[0] || e[4] < elo[1] || e[1] > ehi[1] || e[5] < elo[2] || e[2] > ehi[2] || n->hi[0] < lo[0] ||
-			n->lo[0] > hi[0] || n->hi[1] < lo[1] || n->lo[1] > hi[1] || n->hi[2] < lo[2] || n->lo[2] > hi[2])
-			continue;
-		if (n->count > 0)
-			return n;
-		w->stack[w->top++] = n->first;
-		w->stack[w->top++] = i + 1;
-	}
-	return NULL;
-}
-
 bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, wfVec3 a, wfVec3 b, float wa, float wb, wfVec3* da,
 	wfVec3* db, wfVec3* normal, wfVec3* surface)
 {
@@ -771,7 +759,7 @@ bool wfMeshBodyCollideEdge(const wfMeshBody* body, float thickness, float invH, 
 	Walk walk;
 	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
 	walk.top = 1;
-	for (const wfBvhNode* n; (n = NextEdgeLeaf(body, lo, hi, elo, ehi, &walk)) != NULL;) {
+	for (const wfBvhNode* n; (n = NextLeaf(body, lo, hi, elo, ehi, &walk)) != NULL;) {
 		for (int j = n->first; j < n->first + n->count; ++j) {
 			const int t = body->order[j];
 			const wfVec3 n1 = Corner(body->faceNormal, (uint32_t)t); // the placed normals (Reaches)
@@ -854,7 +842,7 @@ bool wfMeshBodyCollideCorners(const wfMeshBody* body, float thickness, const wfV
 	Walk walk;
 	walk.stack[0] = 0; // the root (the rest of the stack is written before it is read)
 	walk.top = 1;
-	for (const wfBvhNode* node; (node = NextLeaf(body, lo, hi, &walk)) != NULL;) {
+	for (const wfBvhNode* node; (node = NextLeaf(body, lo, hi, NULL, NULL, &walk)) != NULL;) {
 		for (int j = node->first; j < node->first + node->count; ++j) {
 			const int bt = body->order[j];
 			for (int c = 0; c < 3; ++c) {
