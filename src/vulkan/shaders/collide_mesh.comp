@@ -18,7 +18,9 @@ layout(std430, set = WF_GPU_SET_MESH, binding = WF_GPU_MESH_BIND_WORDS) readonly
 layout(std430, set = WF_GPU_SET_MESH, binding = WF_GPU_MESH_BIND_FLOATS) readonly buffer MeshFloatBuf { float mf[]; };
 layout(std430, set = WF_GPU_SET_MESH, binding = WF_GPU_MESH_BIND_SCRATCH) buffer MeshScratchBuf { vec4 scratch[]; };
 
-#define PL places[pc.substep]
+// The placement, read once into the invocation's own copy.
+wfGpuMeshPlace gPlace;
+#define PL gPlace
 
 struct Tri {
 	vec3 a, b, c; // corners
@@ -472,6 +474,7 @@ void main()
 	const uint e = WfElement();
 	if (e == 0xffffffffu)
 		return;
+	gPlace = places[pc.substep];
 	const uint stage = pc.flags & WF_GPU_MESH_STAGE_MASK;
 	const bool moves = (pc.flags & WF_GPU_MESH_MOVES) != 0u;
 	if (stage == WF_GPU_MESH_POINT) {
