@@ -145,7 +145,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_MESH_BIND_COUNT 4
 #define WF_GPU_MESH_ATTACH_WORDS 8 // particle, triangle, u, v, offset xyz, 0
 #define WF_GPU_FAMILY_BEND 2       // a constraint record's family (uvec4 w) for bending, WF_FAMILY_BEND
-// collide_mesh.comp reads wfGpuPush as: first, count = elements (particles, a colour's constraints,
+// collide_mesh.comp reads wfGpuPush as: first, count = elements (particles, constraints, triangles,
 // attachments), substep = the placement's index, flags = one stage and its options.
 #define WF_GPU_MESH_POINT 1u      // each particle's motion against the body (wfMeshBodyCollide)
 #define WF_GPU_MESH_EDGE 2u       // each cloth edge against the body's convex edges (wfMeshBodyCollideEdge), its pushes into scratch

@@ -145,35 +145,24 @@ int gStack[64];
 int gTop;
 
 float NodeF(uint i, uint k) { return mf[PL.nodes + 8u * i + k]; }
-
-// The next leaf whose box meets [lo, hi], or -1.
-int NextLeaf(vec3 lo, vec3 hi)
-{
-	while (gTop > 0) {
-		const int i = gStack[--gTop];
-		const uint n = uint(i);
-		if (NodeF(n, 3u) < lo.x || NodeF(n, 0u) > hi.x || NodeF(n, 4u) < lo.y || NodeF(n, 1u) > hi.y || NodeF(n, 5u) < lo.z ||
-			NodeF(n, 2u) > hi.z)
-			continue;
-		if (int(mw[PL.nodes + 8u * n + 7u]) > 0)
-			return i;
-		gStack[gTop++] = int(mw[PL.nodes + 8u * n + 6u]);
-		gStack[gTop++] = i + 1;
-	}
-	return -1;
-}
-
 float EdgeF(uint i, uint k) { return mf[PL.edges + 6u * i + k]; }
 
-// NextLeaf for the edge pass: the nodes whose boxes meet [lo, hi] and whose convex edges' boxes meet [elo, ehi].
-int NextEdgeLeaf(vec3 lo, vec3 hi, vec3 elo, vec3 ehi)
+// Whether node n's box (or with `edges` its convex edges' box) meets [lo, hi].
+bool Meets(uint n, bool edges, vec3 lo, vec3 hi)
+{
+	const vec3 blo = edges ? vec3(EdgeF(n, 0u), EdgeF(n, 1u), EdgeF(n, 2u)) : vec3(NodeF(n, 0u), NodeF(n, 1u), NodeF(n, 2u));
+	const vec3 bhi = edges ? vec3(EdgeF(n, 3u), EdgeF(n, 4u), EdgeF(n, 5u)) : vec3(NodeF(n, 3u), NodeF(n, 4u), NodeF(n, 5u));
+	return !(bhi.x < lo.x || blo.x > hi.x || bhi.y < lo.y || blo.y > hi.y || bhi.z < lo.z || blo.z > hi.z);
+}
+
+// The next leaf whose box meets [lo, hi] and, with `edges` (the edge pass), whose convex edges' box
+// meets [elo, ehi], or -1.
+int NextLeaf(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi)
 {
 	while (gTop > 0) {
 		const int i = gStack[--gTop];
 		const uint n = uint(i);
-		if (EdgeF(n, 3u) < elo.x || EdgeF(n, 0u) > ehi.x || EdgeF(n, 4u) < elo.y || EdgeF(n, 1u) > ehi.y || EdgeF(n, 5u) < elo.z ||
-			EdgeF(n, 2u) > ehi.z || NodeF(n, 3u) < lo.x || NodeF(n, 0u) > hi.x || NodeF(n, 4u) < lo.y || NodeF(n, 1u) > hi.y ||
-			NodeF(n, 5u) < lo.z || NodeF(n, 2u) > hi.z)
+		if (!Meets(n, false, lo, hi) || (edges && !Meets(n, true, elo, ehi)))
 			continue;
 		if (int(mw[PL.nodes + 8u * n + 7u]) > 0)
 			return i;
@@ -192,7 +181,7 @@ bool First(vec3 p0, vec3 x, out Contact best)
 	bool found = false;
 	gStack[0] = 0;
 	gTop = 1;
-	for (int leaf; (leaf = NextLeaf(lo, hi)) >= 0;) {
+	for (int leaf; (leaf = NextLeaf(lo, hi, false, lo, hi)) >= 0;) {
 		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
 		for (uint k = first; k < first + count; ++k) {
 			Contact c;
@@ -309,7 +298,7 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 	vec3 dir = vec3(0.0);
 	gStack[0] = 0;
 	gTop = 1;
-	for (int leaf; (leaf = NextEdgeLeaf(lo, hi, elo, ehi)) >= 0;) {
+	for (int leaf; (leaf = NextLeaf(lo, hi, true, elo, ehi)) >= 0;) {
 		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
 		for (uint j = first; j < first + count; ++j) {
 			const int t = int(mw[PL.order + j]);
@@ -410,7 +399,7 @@ bool CollideCorners(vec3 x0, vec3 x1, vec3 x2, vec3 w, out vec3 delta[3])
 	bool any = false;
 	gStack[0] = 0;
 	gTop = 1;
-	for (int leaf; (leaf = NextLeaf(lo, hi)) >= 0;) {
+	for (int leaf; (leaf = NextLeaf(lo, hi, false, lo, hi)) >= 0;) {
 		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
 		for (uint j = first; j < first + count; ++j) {
 			const uint bt = mw[PL.order + j];
