@@ -140,36 +140,64 @@ bool Test(uint j, vec3 p0, vec3 x, out Contact c)
 	return true;
 }
 
-// The hierarchy's walk (mesh_collider.c NextLeaf): depth first, the first child before the second.
-int gStack[64];
+// The hierarchy's walk (mesh_collider.c NextLeaf): depth first, the first child before the second,
+// through the nodes whose boxes meet [lo, hi] and, with `edges` (the edge pass), whose convex
+// edges' boxes meet [elo, ehi]. A node is tested as its parent is taken, its two children's boxes
+// and words loaded at once, and goes on the stack only when it meets, with its words (the second
+// child or the first triangle, the count): the same nodes in the same order as the CPU's test when
+// popped, and a popped node waits on no load.
+uvec3 gStack[64]; // node, its word 6 (second child or first triangle), its word 7 (triangle count)
 int gTop;
 
 float NodeF(uint i, uint k) { return mf[PL.nodes + 8u * i + k]; }
 float EdgeF(uint i, uint k) { return mf[PL.edges + 6u * i + k]; }
 
-// Whether node n's box (or with `edges` its convex edges' box) meets [lo, hi].
-bool Meets(uint n, bool edges, vec3 lo, vec3 hi)
+struct Node {
+	uvec3 entry; // the stack entry
+	bool meets;
+};
+
+// Node n's stack entry and whether its boxes meet the walk's: all its loads before any test.
+Node Look(uint n, bool edges, vec3 lo, vec3 hi, vec3 elo, vec3 ehi)
 {
-	const vec3 blo = edges ? vec3(EdgeF(n, 0u), EdgeF(n, 1u), EdgeF(n, 2u)) : vec3(NodeF(n, 0u), NodeF(n, 1u), NodeF(n, 2u));
-	const vec3 bhi = edges ? vec3(EdgeF(n, 3u), EdgeF(n, 4u), EdgeF(n, 5u)) : vec3(NodeF(n, 3u), NodeF(n, 4u), NodeF(n, 5u));
-	return !(bhi.x < lo.x || blo.x > hi.x || bhi.y < lo.y || blo.y > hi.y || bhi.z < lo.z || blo.z > hi.z);
+	const vec3 blo = vec3(NodeF(n, 0u), NodeF(n, 1u), NodeF(n, 2u)), bhi = vec3(NodeF(n, 3u), NodeF(n, 4u), NodeF(n, 5u));
+	const uvec3 entry = uvec3(n, mw[PL.nodes + 8u * n + 6u], mw[PL.nodes + 8u * n + 7u]);
+	bool meets = !(bhi.x < lo.x || blo.x > hi.x || bhi.y < lo.y || blo.y > hi.y || bhi.z < lo.z || blo.z > hi.z);
+	if (edges) {
+		const vec3 elo2 = vec3(EdgeF(n, 0u), EdgeF(n, 1u), EdgeF(n, 2u)), ehi2 = vec3(EdgeF(n, 3u), EdgeF(n, 4u), EdgeF(n, 5u));
+		meets = meets && !(ehi2.x < elo.x || elo2.x > ehi.x || ehi2.y < elo.y || elo2.y > ehi.y || ehi2.z < elo.z || elo2.z > ehi.z);
+	}
+	return Node(entry, meets);
 }
 
-// The next leaf whose box meets [lo, hi] and, with `edges` (the edge pass), whose convex edges' box
-// meets [elo, ehi], or -1.
-int NextLeaf(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi)
+// A walk from the root.
+void StartWalk(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi)
 {
+	const Node root = Look(0u, edges, lo, hi, elo, ehi);
+	gTop = 0;
+	if (root.meets)
+		gStack[gTop++] = root.entry;
+}
+
+// The next leaf that meets, its triangles order[first, first + count); false at the walk's end.
+bool NextLeaf(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi, out uint first, out uint count)
+{
+	first = 0u;
+	count = 0u;
 	while (gTop > 0) {
-		const int i = gStack[--gTop];
-		const uint n = uint(i);
-		if (!Meets(n, false, lo, hi) || (edges && !Meets(n, true, elo, ehi)))
-			continue;
-		if (int(mw[PL.nodes + 8u * n + 7u]) > 0)
-			return i;
-		gStack[gTop++] = int(mw[PL.nodes + 8u * n + 6u]);
-		gStack[gTop++] = i + 1;
+		const uvec3 top = gStack[--gTop];
+		if (int(top.z) > 0) {
+			first = top.y;
+			count = top.z;
+			return true;
+		}
+		const Node a = Look(top.x + 1u, edges, lo, hi, elo, ehi), b = Look(top.y, edges, lo, hi, elo, ehi);
+		if (b.meets)
+			gStack[gTop++] = b.entry;
+		if (a.meets)
+			gStack[gTop++] = a.entry;
 	}
-	return -1;
+	return false;
 }
 
 // The first contact of the motion p0 -> x among the triangles whose boxes meet the motion's.
@@ -179,10 +207,8 @@ bool First(vec3 p0, vec3 x, out Contact best)
 	const vec3 lo = vec3(Min(p0.x, x.x), Min(p0.y, x.y), Min(p0.z, x.z));
 	const vec3 hi = vec3(Max(p0.x, x.x), Max(p0.y, x.y), Max(p0.z, x.z));
 	bool found = false;
-	gStack[0] = 0;
-	gTop = 1;
-	for (int leaf; (leaf = NextLeaf(lo, hi, false, lo, hi)) >= 0;) {
-		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
+	StartWalk(lo, hi, false, lo, hi);
+	for (uint first, count; NextLeaf(lo, hi, false, lo, hi, first, count);) {
 		for (uint k = first; k < first + count; ++k) {
 			Contact c;
 			if (Test(mw[PL.order + k], p0, x, c) && (!found || c.s < best.s || (c.s == best.s && c.depth > best.depth))) {
@@ -296,10 +322,8 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 	const vec3 elo = lo - vec3(grow), ehi = hi + vec3(grow);
 	float deepest = 0.0, bestS = 0.0;
 	vec3 dir = vec3(0.0);
-	gStack[0] = 0;
-	gTop = 1;
-	for (int leaf; (leaf = NextLeaf(lo, hi, true, elo, ehi)) >= 0;) {
-		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
+	StartWalk(lo, hi, true, elo, ehi);
+	for (uint first, count; NextLeaf(lo, hi, true, elo, ehi, first, count);) {
 		for (uint j = first; j < first + count; ++j) {
 			const int t = int(mw[PL.order + j]);
 			Tri t1;
@@ -397,10 +421,8 @@ bool CollideCorners(vec3 x0, vec3 x1, vec3 x2, vec3 w, out vec3 delta[3])
 	const vec3 lo = vec3(Min(x0.x, Min(x1.x, x2.x)), Min(x0.y, Min(x1.y, x2.y)), Min(x0.z, Min(x1.z, x2.z)));
 	const vec3 hi = vec3(Max(x0.x, Max(x1.x, x2.x)), Max(x0.y, Max(x1.y, x2.y)), Max(x0.z, Max(x1.z, x2.z)));
 	bool any = false;
-	gStack[0] = 0;
-	gTop = 1;
-	for (int leaf; (leaf = NextLeaf(lo, hi, false, lo, hi)) >= 0;) {
-		const uint first = mw[PL.nodes + 8u * uint(leaf) + 6u], count = mw[PL.nodes + 8u * uint(leaf) + 7u];
+	StartWalk(lo, hi, false, lo, hi);
+	for (uint first, count; NextLeaf(lo, hi, false, lo, hi, first, count);) {
 		for (uint j = first; j < first + count; ++j) {
 			const uint bt = mw[PL.order + j];
 			for (uint c = 0u; c < 3u; ++c) {
