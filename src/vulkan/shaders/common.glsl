@@ -82,6 +82,7 @@ layout(constant_id = WF_GPU_SPEC_GATHER) const int WF_GATHER = WF_GPU_GATHER;
 #ifndef WF_WGSL
 layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
 #define WF_GATHER_SLOTS WF_GATHER
+#define WF_FLOAT_MAX 3.402823466e+38 // FLT_MAX
 #else
 // The WGSL build (WF_WGSL, web/CMakeLists.txt): naga reads a specialization constant (as a WGSL
 // override) but no constant expression of one (OpSpecConstantOp), and WGSL sizes a function's
@@ -92,6 +93,9 @@ layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMovesConstant = true;
 bool WfMoves() { return kMovesConstant; }
 #define kMoves WfMoves()
 #define WF_GATHER_SLOTS WF_GPU_GATHER_WIDE
+// FLT_MAX by its bits: naga writes the literal as 340282350000000000000000000000000000000f, which
+// Chromium's WGSL compiler rejects as not representable in f32.
+#define WF_FLOAT_MAX uintBitsToFloat(0x7f7fffffu)
 #endif
 
 // wfCpuMoved: a particle moved by d inside the substep adds d invH to its velocity (kMoves).
