@@ -1,6 +1,7 @@
-# Vulkan backend: compiles the GLSL kernels with glslc into SPIR-V words (C initialisers) that
-# src/vulkan/vk_device.c embeds. Without the Vulkan headers or glslc the backend is left out
-# (every WEFT_VULKAN_* variable stays empty) and the build goes on with the CPU solver only.
+# Vulkan backend: compiles the GLSL kernels (cmake/Kernels.cmake) with glslc into SPIR-V words
+# (C initialisers) that src/vulkan/vk_device.c embeds. Without the Vulkan headers or glslc the
+# backend is left out (every WEFT_VULKAN_* variable stays empty) and the build goes on with the CPU
+# solver only.
 set(WEFT_VULKAN_SOURCES "")
 set(WEFT_VULKAN_INCLUDES "")
 set(WEFT_VULKAN_DEFINES "")
@@ -8,7 +9,6 @@ set(WEFT_VULKAN_LIBS "")
 set(WEFT_VULKAN_DEPENDS "")
 
 find_path(WEFT_VULKAN_INCLUDE_DIR vulkan/vulkan.h)
-find_program(WEFT_GLSLC glslc)
 if(NOT WEFT_VULKAN_INCLUDE_DIR OR NOT WEFT_GLSLC)
   set(_missing "")
   if(NOT WEFT_VULKAN_INCLUDE_DIR)
@@ -22,11 +22,9 @@ if(NOT WEFT_VULKAN_INCLUDE_DIR OR NOT WEFT_GLSLC)
   return()
 endif()
 
-set(_shader_dir ${CMAKE_CURRENT_SOURCE_DIR}/src/vulkan/shaders)
+set(_shader_dir ${WEFT_KERNEL_DIR})
 set(_spv_dir ${CMAKE_CURRENT_BINARY_DIR}/vk_shaders)
 file(MAKE_DIRECTORY ${_spv_dir})
-set(_kernels predict xpbd_solve xpbd_tiled finish finish_self jacobi_sweep jacobi_tiled springs springs_tiled normals check stats_particles stats_constraints
-  fused_xpbd fused_jacobi fused_springs contact_grid contact_scan contact_gather contact_triangle contact_edge collide_mesh)
 set(_glslc_flags --target-env=vulkan1.0 -O -Werror -mfmt=num -I ${PROJECT_SOURCE_DIR}/src/gpu)
 # A measuring build compiles a few kernels from bench/gpu/shaders/ instead (bench/gpu/probes.cmake:
 # cmake -DWEFT_FUSED_PROBE=N, -DWEFT_TILE_PROBE=1): it names their sources and flags
@@ -35,7 +33,7 @@ set(_glslc_flags --target-env=vulkan1.0 -O -Werror -mfmt=num -I ${PROJECT_SOURCE
 set(WEFT_PROBE_CHECKS "")
 include(${PROJECT_SOURCE_DIR}/bench/gpu/probes.cmake OPTIONAL)
 set(_outputs "")
-foreach(kernel ${_kernels})
+foreach(kernel ${WEFT_KERNELS})
   set(_src ${_shader_dir}/${kernel}.comp)
   set(_out ${_spv_dir}/${kernel}.comp.inc)
   set(_defs "")
@@ -47,8 +45,7 @@ foreach(kernel ${_kernels})
   add_custom_command(
     OUTPUT ${_out}
     COMMAND ${WEFT_GLSLC} ${_glslc_flags} ${_defs} -MD -MF ${_out}.d -o ${_out} ${_src}
-    DEPENDS ${_src} ${_shader_dir}/common.glsl ${PROJECT_SOURCE_DIR}/src/gpu/kernel_abi.h ${_shader_dir}/fused.glsl ${_shader_dir}/fused_stages.glsl
-      ${_shader_dir}/fused_xpbd.glsl ${_shader_dir}/fused_main.glsl ${_shader_dir}/contact.glsl ${_shader_dir}/finish.glsl ${_shader_dir}/tiled.glsl
+    DEPENDS ${_src} ${WEFT_KERNEL_HEADERS}
     DEPFILE ${_out}.d
     COMMENT "glslc ${_name}"
     VERBATIM)

@@ -74,12 +74,29 @@ shared wfGpuSubstep sSubstep[WF_SUBSTEP_SHARED];
 #endif
 
 // Neighbour gathers (springs, Jacobi) load this many neighbours before using any (latency overlap);
-// set per pipeline (kernel_abi.h, WF_GPU_SPEC_GATHER).
+// set per pipeline (kernel_abi.h, WF_GPU_SPEC_GATHER). A gather's arrays hold WF_GATHER_SLOTS.
 layout(constant_id = WF_GPU_SPEC_GATHER) const int WF_GATHER = WF_GPU_GATHER;
 // WF_VELOCITY_MOVES (wfWorldDef.velocity, set per world): inside an XPBD or Jacobi substep every move
 // d of a particle also adds d invH to its velocity, which the finish scales; false: the finish
 // reads v = velFactor (x - p) and no stage touches the velocity before it.
+#ifndef WF_WGSL
 layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
+#define WF_GATHER_SLOTS WF_GATHER
+#define WF_FLOAT_MAX 3.402823466e+38 // FLT_MAX
+#else
+// The WGSL build (WF_WGSL, web/CMakeLists.txt): naga reads a specialization constant (as a WGSL
+// override) but no constant expression of one (OpSpecConstantOp), and WGSL sizes a function's
+// array by a constant expression only. So kMoves is read through a call (its negation and its
+// selections become instructions, on a value WGSL still knows to be uniform), and a gather's
+// arrays hold the widest gather (the sums run in adjacency order whatever the width).
+layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMovesConstant = true;
+bool WfMoves() { return kMovesConstant; }
+#define kMoves WfMoves()
+#define WF_GATHER_SLOTS WF_GPU_GATHER_WIDE
+// FLT_MAX by its bits: naga writes the literal as 340282350000000000000000000000000000000f, which
+// Chromium's WGSL compiler rejects as not representable in f32.
+#define WF_FLOAT_MAX uintBitsToFloat(0x7f7fffffu)
+#endif
 
 // wfCpuMoved: a particle moved by d inside the substep adds d invH to its velocity (kMoves).
 void WfMoved(inout vec4 v, vec3 d, float invH)

@@ -48,7 +48,13 @@ void main()
 	for (int q = 0; q < partners; ++q)
 		partner[q] = WfPartner(WfPartnerBegin(i) + uint(q));
 	vec3 elo[WF_MAX_EDGE_PARTNERS], ehi[WF_MAX_EDGE_PARTNERS];
+#ifndef WF_WGSL
 	const float inf = uintBitsToFloat(0x7f800000u);
+#else
+	// WGSL has no infinity (a constant expression of one is an error, and a kernel may assume none
+	// at run time): the largest float, the same box for finite positions.
+	const float inf = WF_FLOAT_MAX;
+#endif
 	vec3 lo = vec3(inf), hi = vec3(-inf);
 	for (int q = 0; q < partners; ++q) {
 		WfSweptBox(a0, prev[partner[q]], a1, pos[partner[q]], elo[q], ehi[q]);

@@ -23,14 +23,14 @@ void main()
 	// The neighbours in batches of WF_GATHER, loads first, sums in adjacency order (as springs.comp).
 	int first = adjStart[i], end = adjStart[i + 1];
 	for (int e = first; e < end; e += WF_GATHER) {
-		uint j[WF_GATHER], k[WF_GATHER];
+		uint j[WF_GATHER_SLOTS], k[WF_GATHER_SLOTS];
 		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
 			int at = min(e + b, end - 1);
 			j[b] = adjOther[at];
 			k[b] = adjConstraint[at];
 		}
-		vec4 xj[WF_GATHER];
-		float weight[WF_GATHER], rest[WF_GATHER];
+		vec4 xj[WF_GATHER_SLOTS];
+		float weight[WF_GATHER_SLOTS], rest[WF_GATHER_SLOTS];
 		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
 			xj[b] = pos[j[b]];
 			weight[b] = jacobiWeight[k[b]];

@@ -27,14 +27,14 @@ void main()
 	// forces are summed in adjacency order as before: the same operations in the same order.
 	int first = adjStart[i], end = adjStart[i + 1];
 	for (int e = first; e < end; e += WF_GATHER) {
-		uint j[WF_GATHER], k[WF_GATHER];
+		uint j[WF_GATHER_SLOTS], k[WF_GATHER_SLOTS];
 		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
 			int at = min(e + b, end - 1);
 			j[b] = adjOther[at];
 			k[b] = adjConstraint[at];
 		}
-		vec4 xj[WF_GATHER], vj[WF_GATHER];
-		float rest[WF_GATHER];
+		vec4 xj[WF_GATHER_SLOTS], vj[WF_GATHER_SLOTS];
+		float rest[WF_GATHER_SLOTS];
 		[[unroll]] for (int b = 0; b < WF_GATHER; ++b) {
 			xj[b] = pos[j[b]];
 			vj[b] = vel[j[b]];

@@ -13,7 +13,7 @@ void main()
 	uint t = gl_LocalInvocationID.x;
 	// precise: the same roundings as the CPU's float expressions (no fused multiply-add).
 	precise float ke = 0.0, pe = 0.0, mx = 0.0, my = 0.0, mz = 0.0;
-	precise float sphere = 3.402823466e+38, floorY = 3.402823466e+38;
+	precise float sphere = WF_FLOAT_MAX, floorY = WF_FLOAT_MAX;
 	uint nonFinite = 0u;
 	if (i != 0xffffffffu) {
 		vec4 x = pos[i], v = vel[i];

@@ -26,7 +26,11 @@ shared vec4 sX[kSide * kSide];         // position, w inverse mass
 // Velocities with kMoves (each move also goes into them, wfCpuMoved) as three float arrays: 13.9 KB
 // beside the positions' 18.5 KB, within lavapipe's 32 KB (vec4s would be 37 KB); one float each
 // without.
+#ifndef WF_WGSL
 const int kVelSlots = kMoves ? kSide * kSide : 1;
+#else
+const int kVelSlots = kSide * kSide; // kMoves is no constant expression there (common.glsl)
+#endif
 shared float sVX[kVelSlots], sVY[kVelSlots], sVZ[kVelSlots];
 
 // Projects constraint k (record q, multiplier lam so far) in the region; xpbd_solve.comp.
