@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A cell's key: its row (y, z) hashed, plus x, so that the three cells of a row that a particle's
+// neighbourhood spans have consecutive keys and their starts share a cache line.
 static uint32_t CellKey(int x, int y, int z, uint32_t mask)
 {
-	uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u;
+	uint32_t h = ((uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u) + (uint32_t)x;
 	return h & mask;
 }
 
@@ -64,7 +66,7 @@ static int NeighbourKeys(wfVec4 x, float inv, uint32_t mask, uint32_t keys[27])
 	const int cx = CellOf(x.x, inv), cy = CellOf(x.y, inv), cz = CellOf(x.z, inv);
 	uint32_t hx[3], hy[3], hz[3]; // CellKey's terms
 	for (int d = 0; d < 3; ++d) {
-		hx[d] = (uint32_t)(cx + d - 1) * 73856093u;
+		hx[d] = (uint32_t)(cx + d - 1);
 		hy[d] = (uint32_t)(cy + d - 1) * 19349663u;
 		hz[d] = (uint32_t)(cz + d - 1) * 83492791u;
 	}
@@ -73,7 +75,7 @@ static int NeighbourKeys(wfVec4 x, float inv, uint32_t mask, uint32_t keys[27])
 	for (int dz = 0; dz < 3; ++dz)
 		for (int dy = 0; dy < 3; ++dy)
 			for (int dx = 0; dx < 3; ++dx) {
-				const uint32_t k = (hx[dx] ^ hy[dy] ^ hz[dz]) & mask;
+				const uint32_t k = ((hy[dy] ^ hz[dz]) + hx[dx]) & mask;
 				const uint64_t bit = (uint64_t)1 << (k & 63u);
 				uint64_t* word = &filter[(k >> 6) & 3u];
 				bool seen = false;

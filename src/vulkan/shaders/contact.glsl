@@ -1,9 +1,10 @@
 // The hash grid of the contact pass (cpu_self.c's CellKey, CellOf and NeighbourKeys, the same
-// integer and float operations): cells of CP.distance, keys masked to the hash's size.
+// integer and float operations): cells of CP.distance, keys masked to the hash's size, a row's
+// cells (x, x + 1, ...) at consecutive keys.
 
 uint WfCellKey(int x, int y, int z, uint mask)
 {
-	uint h = uint(x) * 73856093u ^ uint(y) * 19349663u ^ uint(z) * 83492791u;
+	uint h = (uint(y) * 19349663u ^ uint(z) * 83492791u) + uint(x);
 	return h & mask;
 }
 
