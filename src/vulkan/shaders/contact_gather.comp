@@ -79,10 +79,16 @@ void main()
 	}
 	vec3 sum = vec3(0.0);
 	int contacts = 0;
+	// By rows of three cells (dx from -1 to 1). A row whose three keys follow each other and were
+	// not seen before lists its particles in one run of `sorted` (the cells' lists are adjacent):
+	// walked in one loop, the same particles in the same order.
 	[[unroll]] for (int q = 0; q < 27; ++q) {
-		if ((visit & (1u << q)) == 0u)
+		const int q0 = q - q % 3;
+		const uint k0 = keys[q0];
+		const bool run = ((visit >> uint(q0)) & 7u) == 7u && keys[q0 + 1] == k0 + 1u && keys[q0 + 2] == k0 + 2u;
+		if (run ? q != q0 : (visit & (1u << q)) == 0u)
 			continue;
-		const uint end = cells[keys[q] + 1u];
+		const uint end = cells[run ? k0 + 3u : keys[q] + 1u];
 		for (uint at = cells[keys[q]]; at < end; ++at) {
 			const uint j = sorted[at];
 			if (j == i)
