@@ -66,10 +66,15 @@ void main()
 	const float d = CP.distance;
 	float deepest = 0.0;
 	for (int dz = -2; dz <= 2; ++dz)
-		for (int dy = -2; dy <= 2; ++dy)
-			for (int dx = -2; dx <= 2; ++dx) {
-				const uint key = WfCellKey(cx + dx, cy + dy, cz + dz, mask);
-				for (uint e = cells[key]; e < cells[key + 1u]; ++e) {
+		for (int dy = -2; dy <= 2; ++dy) {
+			// A row's five cells at consecutive keys (none past the mask) list their particles in
+			// one run of `sorted`: walked in one loop, the same particles in the same order.
+			const uint k0 = WfCellKey(cx - 2, cy + dy, cz + dz, mask);
+			const bool run = k0 + 4u <= mask;
+			for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
+				const uint key = run ? k0 : WfCellKey(cx + dx, cy + dy, cz + dz, mask);
+				const uint end = cells[run ? k0 + 5u : key + 1u];
+				for (uint e = cells[key]; e < end; ++e) {
 					const uint j = sorted[e];
 					const uint sj = torn ? cellRank[j] : j;
 					if (sj == si)
@@ -144,4 +149,5 @@ void main()
 					}
 				}
 			}
+		}
 }

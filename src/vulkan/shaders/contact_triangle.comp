@@ -28,10 +28,15 @@ void main()
 	const float d = CP.distance;
 	float deepest = 0.0;
 	for (int dz = -2; dz <= 2; ++dz)
-		for (int dy = -2; dy <= 2; ++dy)
-			for (int dx = -2; dx <= 2; ++dx) {
-				const uint k = WfCellKey(cx + dx, cy + dy, cz + dz, mask);
-				for (uint e = cells[k]; e < cells[k + 1u]; ++e) {
+		for (int dy = -2; dy <= 2; ++dy) {
+			// A row's five cells at consecutive keys (none past the mask) list their particles in
+			// one run of `sorted`: walked in one loop, the same particles in the same order.
+			const uint k0 = WfCellKey(cx - 2, cy + dy, cz + dz, mask);
+			const bool run = k0 + 4u <= mask;
+			for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
+				const uint k = run ? k0 : WfCellKey(cx + dx, cy + dy, cz + dz, mask);
+				const uint end = cells[run ? k0 + 5u : k + 1u];
+				for (uint e = cells[k]; e < end; ++e) {
 					const uint j = sorted[e];
 					for (int r = triStart[j]; r < triStart[j + 1u]; ++r) {
 						const uint t0 = indices[3u * triList[r]], t1 = indices[3u * triList[r] + 1u],
@@ -85,4 +90,5 @@ void main()
 					}
 				}
 			}
+		}
 }
