@@ -167,10 +167,15 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 		const int cx = CellOf(xi.x, inv), cy = CellOf(xi.y, inv), cz = CellOf(xi.z, inv);
 		float deepest = 0.0f;
 		for (int dz = -2; dz <= 2; ++dz)
-			for (int dy = -2; dy <= 2; ++dy)
-				for (int dx = -2; dx <= 2; ++dx) {
-					const uint32_t k = CellKey(cx + dx, cy + dy, cz + dz, mask);
-					for (int e = start[k]; e < start[k + 1]; ++e) {
+			for (int dy = -2; dy <= 2; ++dy) {
+				// A row's five cells at consecutive keys (none past the mask) list their particles
+				// in one run of `sorted`: walked in one loop, the same particles in the same order.
+				const uint32_t k0 = CellKey(cx - 2, cy + dy, cz + dz, mask);
+				const bool run = k0 + 4u <= mask;
+				for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
+					const uint32_t k = run ? k0 : CellKey(cx + dx, cy + dy, cz + dz, mask);
+					const int end = start[run ? k0 + 5u : k + 1u];
+					for (int e = start[k]; e < end; ++e) {
 						const int j = sorted[e];
 						for (int r = triStart[j]; r < triStart[j + 1]; ++r) {
 							const uint32_t* t = &tri[3 * triList[r]];
@@ -223,6 +228,7 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 						}
 					}
 				}
+			}
 	}
 	ApplyPushes(c, invH);
 }
@@ -287,10 +293,15 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 		const int cx = CellOf(a1.x, inv), cy = CellOf(a1.y, inv), cz = CellOf(a1.z, inv);
 		float deepest = 0.0f;
 		for (int dz = -2; dz <= 2; ++dz)
-			for (int dy = -2; dy <= 2; ++dy)
-				for (int dx = -2; dx <= 2; ++dx) {
-					const uint32_t key = CellKey(cx + dx, cy + dy, cz + dz, mask);
-					for (int e = start[key]; e < start[key + 1]; ++e) {
+			for (int dy = -2; dy <= 2; ++dy) {
+				// A row's five cells at consecutive keys (none past the mask) list their particles
+				// in one run of `sorted`: walked in one loop, the same particles in the same order.
+				const uint32_t k0 = CellKey(cx - 2, cy + dy, cz + dz, mask);
+				const bool run = k0 + 4u <= mask;
+				for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
+					const uint32_t key = run ? k0 : CellKey(cx + dx, cy + dy, cz + dz, mask);
+					const int end = start[run ? k0 + 5u : key + 1u];
+					for (int e = start[key]; e < end; ++e) {
 						const int j = sorted[e];
 						const int sj = SourceOf(source, (uint32_t)j);
 						if (sj == si)
@@ -364,6 +375,7 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 						}
 					}
 				}
+			}
 	}
 	ApplyPushes(c, invH);
 }
