@@ -114,6 +114,28 @@ static void AddPairPush(float ex, float ey, float ez, float dist, float d, float
 	acc[2] += oz;
 }
 
+// The particles of the 5 x 5 x 5 cells around position x as runs of `sorted`, in the continuous
+// passes' order (dz, dy, dx from -2 to 2, each cell's particles ascending; a key met twice is walked
+// twice): a row whose five keys follow each other (none past the mask) is one run, as its cells'
+// lists are adjacent. runs[q] = {first, end}; returns how many (at most 125).
+static int WideRuns(wfVec4 x, float inv, uint32_t mask, const int* start, int runs[125][2])
+{
+	const int cx = CellOf(x.x, inv), cy = CellOf(x.y, inv), cz = CellOf(x.z, inv);
+	int count = 0;
+	for (int dz = -2; dz <= 2; ++dz)
+		for (int dy = -2; dy <= 2; ++dy) {
+			const uint32_t k0 = CellKey(cx - 2, cy + dy, cz + dz, mask);
+			const bool run = k0 + 4u <= mask;
+			for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
+				const uint32_t k = run ? k0 : CellKey(cx + dx, cy + dy, cz + dz, mask);
+				runs[count][0] = start[k];
+				runs[count][1] = start[run ? k0 + 5u : k + 1u];
+				++count;
+			}
+		}
+	return count;
+}
+
 // Continuous point-triangle pass (after the particle contacts): a particle that crossed the plane of a
 // triangle of its cloth within the substep, inside the triangle, goes back to the side it came from,
 // the contact distance d off the plane. What particle contacts miss when a fold moves more than the
@@ -164,69 +186,57 @@ static void PointTriangle(wfCloth* c, const wfVec4* prev, float d, float inv, ui
 		if (xi.w == 0.0f)
 			continue;
 		const int si = source != NULL ? source[i] : i;
-		const int cx = CellOf(xi.x, inv), cy = CellOf(xi.y, inv), cz = CellOf(xi.z, inv);
+		int runs[125][2];
+		const int count = WideRuns(xi, inv, mask, start, runs);
 		float deepest = 0.0f;
-		for (int dz = -2; dz <= 2; ++dz)
-			for (int dy = -2; dy <= 2; ++dy) {
-				// A row's five cells at consecutive keys (none past the mask) list their particles
-				// in one run of `sorted`: walked in one loop, the same particles in the same order.
-				const uint32_t k0 = CellKey(cx - 2, cy + dy, cz + dz, mask);
-				const bool run = k0 + 4u <= mask;
-				for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
-					const uint32_t k = run ? k0 : CellKey(cx + dx, cy + dy, cz + dz, mask);
-					const int end = start[run ? k0 + 5u : k + 1u];
-					for (int e = start[k]; e < end; ++e) {
-						const int j = sorted[e];
-						for (int r = triStart[j]; r < triStart[j + 1]; ++r) {
-							const uint32_t* t = &tri[3 * triList[r]];
-							bool own = false;
-							for (int q = 0; q < 3 && !own; ++q)
-								own = (uint32_t)i == t[q] || (source != NULL ? source[t[q]] : (int)t[q]) == si;
-							if (own)
-								continue;
-							const wfVec4 a0 = prev[t[0]], b0 = prev[t[1]], c0 = prev[t[2]];
-							const wfVec4 a1 = pos[t[0]], b1 = pos[t[1]], c1 = pos[t[2]];
-							// The planes at the start and the end of the substep, and the signed distances.
-							float n0[3] = {(b0.y - a0.y) * (c0.z - a0.z) - (b0.z - a0.z) * (c0.y - a0.y),
-								(b0.z - a0.z) * (c0.x - a0.x) - (b0.x - a0.x) * (c0.z - a0.z),
-								(b0.x - a0.x) * (c0.y - a0.y) - (b0.y - a0.y) * (c0.x - a0.x)};
-							float n1[3] = {(b1.y - a1.y) * (c1.z - a1.z) - (b1.z - a1.z) * (c1.y - a1.y),
-								(b1.z - a1.z) * (c1.x - a1.x) - (b1.x - a1.x) * (c1.z - a1.z),
-								(b1.x - a1.x) * (c1.y - a1.y) - (b1.y - a1.y) * (c1.x - a1.x)};
-							const float l0 = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
-							const float l1 = sqrtf(n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]);
-							if (!(l0 > 1e-12f) || !(l1 > 1e-12f))
-								continue;
-							const float d0 = ((pi.x - a0.x) * n0[0] + (pi.y - a0.y) * n0[1] + (pi.z - a0.z) * n0[2]) / l0;
-							const float d1 = ((xi.x - a1.x) * n1[0] + (xi.y - a1.y) * n1[1] + (xi.z - a1.z) * n1[2]) / l1;
-							if ((d0 > 0.0f) == (d1 > 0.0f) || d0 == 0.0f)
-								continue;
-							// Where the distance crosses zero: the particle inside the triangle then?
-							const float s = d0 / (d0 - d1);
-							const float px = pi.x + s * (xi.x - pi.x), py = pi.y + s * (xi.y - pi.y), pz = pi.z + s * (xi.z - pi.z);
-							const float ax = a0.x + s * (a1.x - a0.x), ay = a0.y + s * (a1.y - a0.y), az = a0.z + s * (a1.z - a0.z);
-							const float ux = b0.x + s * (b1.x - b0.x) - ax, uy = b0.y + s * (b1.y - b0.y) - ay,
-										uz = b0.z + s * (b1.z - b0.z) - az;
-							const float vx = c0.x + s * (c1.x - c0.x) - ax, vy = c0.y + s * (c1.y - c0.y) - ay,
-										vz = c0.z + s * (c1.z - c0.z) - az;
-							const float wx = px - ax, wy = py - ay, wz = pz - az;
-							const float uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz,
-										vv = vx * vx + vy * vy + vz * vz;
-							const float wu = wx * ux + wy * uy + wz * uz, wv = wx * vx + wy * vy + wz * vz;
-							const float den = uu * vv - uv * uv;
-							if (!(den > 0.0f))
-								continue;
-							const float beta = (vv * wu - uv * wv) / den, gamma = (uu * wv - uv * wu) / den;
-							if (beta < 0.0f || gamma < 0.0f || beta + gamma > 1.0f)
-								continue;
-							// Back to the side it came from, d off the end plane; the deepest crossing wins.
-							if (fabsf(d1) <= deepest)
-								continue;
-							deepest = fabsf(d1);
-							const float back = (d0 > 0.0f ? d : -d) - d1;
-							delta[i] = (wfVec4){back * n1[0] / l1, back * n1[1] / l1, back * n1[2] / l1, 1.0f};
-						}
-					}
+		for (int span = 0; span < count; ++span)
+			for (int e = runs[span][0]; e < runs[span][1]; ++e) {
+				const int j = sorted[e];
+				for (int r = triStart[j]; r < triStart[j + 1]; ++r) {
+					const uint32_t* t = &tri[3 * triList[r]];
+					bool own = false;
+					for (int q = 0; q < 3 && !own; ++q)
+						own = (uint32_t)i == t[q] || (source != NULL ? source[t[q]] : (int)t[q]) == si;
+					if (own)
+						continue;
+					const wfVec4 a0 = prev[t[0]], b0 = prev[t[1]], c0 = prev[t[2]];
+					const wfVec4 a1 = pos[t[0]], b1 = pos[t[1]], c1 = pos[t[2]];
+					// The planes at the start and the end of the substep, and the signed distances.
+					float n0[3] = {(b0.y - a0.y) * (c0.z - a0.z) - (b0.z - a0.z) * (c0.y - a0.y),
+						(b0.z - a0.z) * (c0.x - a0.x) - (b0.x - a0.x) * (c0.z - a0.z),
+						(b0.x - a0.x) * (c0.y - a0.y) - (b0.y - a0.y) * (c0.x - a0.x)};
+					float n1[3] = {(b1.y - a1.y) * (c1.z - a1.z) - (b1.z - a1.z) * (c1.y - a1.y),
+						(b1.z - a1.z) * (c1.x - a1.x) - (b1.x - a1.x) * (c1.z - a1.z),
+						(b1.x - a1.x) * (c1.y - a1.y) - (b1.y - a1.y) * (c1.x - a1.x)};
+					const float l0 = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
+					const float l1 = sqrtf(n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]);
+					if (!(l0 > 1e-12f) || !(l1 > 1e-12f))
+						continue;
+					const float d0 = ((pi.x - a0.x) * n0[0] + (pi.y - a0.y) * n0[1] + (pi.z - a0.z) * n0[2]) / l0;
+					const float d1 = ((xi.x - a1.x) * n1[0] + (xi.y - a1.y) * n1[1] + (xi.z - a1.z) * n1[2]) / l1;
+					if ((d0 > 0.0f) == (d1 > 0.0f) || d0 == 0.0f)
+						continue;
+					// Where the distance crosses zero: the particle inside the triangle then?
+					const float s = d0 / (d0 - d1);
+					const float px = pi.x + s * (xi.x - pi.x), py = pi.y + s * (xi.y - pi.y), pz = pi.z + s * (xi.z - pi.z);
+					const float ax = a0.x + s * (a1.x - a0.x), ay = a0.y + s * (a1.y - a0.y), az = a0.z + s * (a1.z - a0.z);
+					const float ux = b0.x + s * (b1.x - b0.x) - ax, uy = b0.y + s * (b1.y - b0.y) - ay, uz = b0.z + s * (b1.z - b0.z) - az;
+					const float vx = c0.x + s * (c1.x - c0.x) - ax, vy = c0.y + s * (c1.y - c0.y) - ay, vz = c0.z + s * (c1.z - c0.z) - az;
+					const float wx = px - ax, wy = py - ay, wz = pz - az;
+					const float uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
+					const float wu = wx * ux + wy * uy + wz * uz, wv = wx * vx + wy * vy + wz * vz;
+					const float den = uu * vv - uv * uv;
+					if (!(den > 0.0f))
+						continue;
+					const float beta = (vv * wu - uv * wv) / den, gamma = (uu * wv - uv * wu) / den;
+					if (beta < 0.0f || gamma < 0.0f || beta + gamma > 1.0f)
+						continue;
+					// Back to the side it came from, d off the end plane; the deepest crossing wins.
+					if (fabsf(d1) <= deepest)
+						continue;
+					deepest = fabsf(d1);
+					const float back = (d0 > 0.0f ? d : -d) - d1;
+					delta[i] = (wfVec4){back * n1[0] / l1, back * n1[1] / l1, back * n1[2] / l1, 1.0f};
 				}
 			}
 	}
@@ -291,88 +301,78 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 		}
 		const int si = SourceOf(source, (uint32_t)i);
 		const int cx = CellOf(a1.x, inv), cy = CellOf(a1.y, inv), cz = CellOf(a1.z, inv);
+		int runs[125][2];
+		const int count = WideRuns(a1, inv, mask, start, runs);
 		float deepest = 0.0f;
-		for (int dz = -2; dz <= 2; ++dz)
-			for (int dy = -2; dy <= 2; ++dy) {
-				// A row's five cells at consecutive keys (none past the mask) list their particles
-				// in one run of `sorted`: walked in one loop, the same particles in the same order.
-				const uint32_t k0 = CellKey(cx - 2, cy + dy, cz + dz, mask);
-				const bool run = k0 + 4u <= mask;
-				for (int dx = -2; dx <= (run ? -2 : 2); ++dx) {
-					const uint32_t key = run ? k0 : CellKey(cx + dx, cy + dy, cz + dz, mask);
-					const int end = start[run ? k0 + 5u : key + 1u];
-					for (int e = start[key]; e < end; ++e) {
-						const int j = sorted[e];
-						const int sj = SourceOf(source, (uint32_t)j);
-						if (sj == si)
+		for (int span = 0; span < count; ++span)
+			for (int e = runs[span][0]; e < runs[span][1]; ++e) {
+				const int j = sorted[e];
+				const int sj = SourceOf(source, (uint32_t)j);
+				if (sj == si)
+					continue;
+				for (int r = m->partnerStart[j]; r < m->partnerStart[j + 1]; ++r) {
+					const uint32_t g = m->partnerList[r];
+					const int sg = SourceOf(source, g);
+					if (sg == si)
+						continue;
+					// An edge with both ends in the block is visited from its lower end only.
+					const wfVec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
+					if (g < (uint32_t)j && abs(CellOf(g1.x, inv) - cx) <= 2 && abs(CellOf(g1.y, inv) - cy) <= 2 &&
+						abs(CellOf(g1.z, inv) - cz) <= 2)
+						continue;
+					float flo[3], fhi[3];
+					SweptBox(c0, g0, c1, g1, flo, fhi);
+					if (fhi[0] < lo[0] || flo[0] > hi[0] || fhi[1] < lo[1] || flo[1] > hi[1] || fhi[2] < lo[2] || flo[2] > hi[2])
+						continue; // apart from all of i's edges all the substep
+					const float f0x = g0.x - c0.x, f0y = g0.y - c0.y, f0z = g0.z - c0.z;
+					const float f1x = g1.x - c1.x, f1y = g1.y - c1.y, f1z = g1.z - c1.z;
+					for (int q = 0; q < partners; ++q) {
+						const uint32_t o = partner[q];
+						const int so = SourceOf(source, o);
+						if (sj == so || sg == so)
 							continue;
-						for (int r = m->partnerStart[j]; r < m->partnerStart[j + 1]; ++r) {
-							const uint32_t g = m->partnerList[r];
-							const int sg = SourceOf(source, g);
-							if (sg == si)
-								continue;
-							// An edge with both ends in the block is visited from its lower end only.
-							const wfVec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
-							if (g < (uint32_t)j && abs(CellOf(g1.x, inv) - cx) <= 2 && abs(CellOf(g1.y, inv) - cy) <= 2 &&
-								abs(CellOf(g1.z, inv) - cz) <= 2)
-								continue;
-							float flo[3], fhi[3];
-							SweptBox(c0, g0, c1, g1, flo, fhi);
-							if (fhi[0] < lo[0] || flo[0] > hi[0] || fhi[1] < lo[1] || flo[1] > hi[1] || fhi[2] < lo[2] || flo[2] > hi[2])
-								continue; // apart from all of i's edges all the substep
-							const float f0x = g0.x - c0.x, f0y = g0.y - c0.y, f0z = g0.z - c0.z;
-							const float f1x = g1.x - c1.x, f1y = g1.y - c1.y, f1z = g1.z - c1.z;
-							for (int q = 0; q < partners; ++q) {
-								const uint32_t o = partner[q];
-								const int so = SourceOf(source, o);
-								if (sj == so || sg == so)
-									continue;
-								if (fhi[0] < elo[q][0] || flo[0] > ehi[q][0] || fhi[1] < elo[q][1] || flo[1] > ehi[q][1] ||
-									fhi[2] < elo[q][2] || flo[2] > ehi[q][2])
-									continue;
-								const wfVec4 b0 = prev[o], b1 = pos[o];
-								// The lines' normals and signed distances at the start and the end.
-								const float e0x = b0.x - a0.x, e0y = b0.y - a0.y, e0z = b0.z - a0.z;
-								const float e1x = b1.x - a1.x, e1y = b1.y - a1.y, e1z = b1.z - a1.z;
-								const float n0[3] = {e0y * f0z - e0z * f0y, e0z * f0x - e0x * f0z, e0x * f0y - e0y * f0x};
-								const float n1[3] = {e1y * f1z - e1z * f1y, e1z * f1x - e1x * f1z, e1x * f1y - e1y * f1x};
-								const float v0n = (a0.x - c0.x) * n0[0] + (a0.y - c0.y) * n0[1] + (a0.z - c0.z) * n0[2];
-								const float v1n = (a1.x - c1.x) * n1[0] + (a1.y - c1.y) * n1[1] + (a1.z - c1.z) * n1[2];
-								if ((v0n > 0.0f) == (v1n > 0.0f) || v0n == 0.0f || !(n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] > 0.0f))
-									continue; // no change of side (the lengths are positive), or the normal flipped
-								const float l0 = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
-								const float l1 = sqrtf(n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]);
-								if (!(l0 > 1e-12f) || !(l1 > 1e-12f))
-									continue;
-								const float v0 = v0n / l0, v1 = v1n / l1;
-								// The edges at the crossing's time: their lines' closest points inside both?
-								const float s = v0 / (v0 - v1);
-								const float ex = e0x + s * (e1x - e0x), ey = e0y + s * (e1y - e0y), ez = e0z + s * (e1z - e0z);
-								const float fx = f0x + s * (f1x - f0x), fy = f0y + s * (f1y - f0y), fz = f0z + s * (f1z - f0z);
-								const float rx = a0.x + s * (a1.x - a0.x) - (c0.x + s * (c1.x - c0.x));
-								const float ry = a0.y + s * (a1.y - a0.y) - (c0.y + s * (c1.y - c0.y));
-								const float rz = a0.z + s * (a1.z - a0.z) - (c0.z + s * (c1.z - c0.z));
-								const float ee = ex * ex + ey * ey + ez * ez, ff = fx * fx + fy * fy + fz * fz;
-								const float ef = ex * fx + ey * fy + ez * fz, er = ex * rx + ey * ry + ez * rz,
-											fr = fx * rx + fy * ry + fz * rz;
-								const float den = ee * ff - ef * ef;
-								if (!(den > 1e-6f * ee * ff))
-									continue;
-								const float u = (ef * fr - ff * er) / den, w = (ee * fr - ef * er) / den;
-								if (!(u > 0.0f && u < 1.0f && w > 0.0f && w < 1.0f))
-									continue;
-								// Back to the side it came from, d apart along the end normal; the deepest wins.
-								if (fabsf(v1) <= deepest)
-									continue;
-								const float weight = a1.w * (1.0f - u) * (1.0f - u) + b1.w * u * u + c1.w * (1.0f - w) * (1.0f - w) +
-									g1.w * w * w;
-								if (!(weight > 0.0f))
-									continue;
-								deepest = fabsf(v1);
-								const float lambda = ((v0 > 0.0f ? d : -d) - v1) / weight, share = a1.w * (1.0f - u) * lambda / l1;
-								delta[i] = (wfVec4){share * n1[0], share * n1[1], share * n1[2], 1.0f};
-							}
-						}
+						if (fhi[0] < elo[q][0] || flo[0] > ehi[q][0] || fhi[1] < elo[q][1] || flo[1] > ehi[q][1] || fhi[2] < elo[q][2] ||
+							flo[2] > ehi[q][2])
+							continue;
+						const wfVec4 b0 = prev[o], b1 = pos[o];
+						// The lines' normals and signed distances at the start and the end.
+						const float e0x = b0.x - a0.x, e0y = b0.y - a0.y, e0z = b0.z - a0.z;
+						const float e1x = b1.x - a1.x, e1y = b1.y - a1.y, e1z = b1.z - a1.z;
+						const float n0[3] = {e0y * f0z - e0z * f0y, e0z * f0x - e0x * f0z, e0x * f0y - e0y * f0x};
+						const float n1[3] = {e1y * f1z - e1z * f1y, e1z * f1x - e1x * f1z, e1x * f1y - e1y * f1x};
+						const float v0n = (a0.x - c0.x) * n0[0] + (a0.y - c0.y) * n0[1] + (a0.z - c0.z) * n0[2];
+						const float v1n = (a1.x - c1.x) * n1[0] + (a1.y - c1.y) * n1[1] + (a1.z - c1.z) * n1[2];
+						if ((v0n > 0.0f) == (v1n > 0.0f) || v0n == 0.0f || !(n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] > 0.0f))
+							continue; // no change of side (the lengths are positive), or the normal flipped
+						const float l0 = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
+						const float l1 = sqrtf(n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2]);
+						if (!(l0 > 1e-12f) || !(l1 > 1e-12f))
+							continue;
+						const float v0 = v0n / l0, v1 = v1n / l1;
+						// The edges at the crossing's time: their lines' closest points inside both?
+						const float s = v0 / (v0 - v1);
+						const float ex = e0x + s * (e1x - e0x), ey = e0y + s * (e1y - e0y), ez = e0z + s * (e1z - e0z);
+						const float fx = f0x + s * (f1x - f0x), fy = f0y + s * (f1y - f0y), fz = f0z + s * (f1z - f0z);
+						const float rx = a0.x + s * (a1.x - a0.x) - (c0.x + s * (c1.x - c0.x));
+						const float ry = a0.y + s * (a1.y - a0.y) - (c0.y + s * (c1.y - c0.y));
+						const float rz = a0.z + s * (a1.z - a0.z) - (c0.z + s * (c1.z - c0.z));
+						const float ee = ex * ex + ey * ey + ez * ez, ff = fx * fx + fy * fy + fz * fz;
+						const float ef = ex * fx + ey * fy + ez * fz, er = ex * rx + ey * ry + ez * rz, fr = fx * rx + fy * ry + fz * rz;
+						const float den = ee * ff - ef * ef;
+						if (!(den > 1e-6f * ee * ff))
+							continue;
+						const float u = (ef * fr - ff * er) / den, w = (ee * fr - ef * er) / den;
+						if (!(u > 0.0f && u < 1.0f && w > 0.0f && w < 1.0f))
+							continue;
+						// Back to the side it came from, d apart along the end normal; the deepest wins.
+						if (fabsf(v1) <= deepest)
+							continue;
+						const float weight = a1.w * (1.0f - u) * (1.0f - u) + b1.w * u * u + c1.w * (1.0f - w) * (1.0f - w) + g1.w * w * w;
+						if (!(weight > 0.0f))
+							continue;
+						deepest = fabsf(v1);
+						const float lambda = ((v0 > 0.0f ? d : -d) - v1) / weight, share = a1.w * (1.0f - u) * lambda / l1;
+						delta[i] = (wfVec4){share * n1[0], share * n1[1], share * n1[2], 1.0f};
 					}
 				}
 			}
