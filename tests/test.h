@@ -76,5 +76,9 @@ void wfTestZFold(wfVec3* p, int* layer, float dx, float gap, float height);
 // Structural edges of the cloth crossing one of its triangles that shares no particle with them,
 // at positions p (an exact segment-triangle test in double): the cloth passing through itself.
 int wfTestCountCrossings(wfClothId id, const wfVec3* p);
+// The edge-edge pass's moved end (test_self.c): the world def, and one frame of the scene in a world
+// of it: particle i's push beyond its free motion (m), the self crossings after, the state hash.
+wfWorldDef wfTestMovedEndDef(void);
+int wfTestMovedEnd(wfWorld* w, double* push, int* selfCrossings, uint64_t* hash);
 
 #endif

@@ -790,6 +790,99 @@ WF_TEST(edge_edge_clears_tear_crossings)
 	return 0;
 }
 
+// An edge whose end the particle contacts moved into a particle's 5 x 5 x 5 block after the grid was
+// built. One cloth of three triangles and a far 64 x 64 sheet (so the hash has 16 384 buckets and
+// the block's keys are its own): edge (j, g) of triangle B lies still at z = 1.1 cm, triangle A
+// passes down through it in one substep (edge (i, o) crosses edge (j, g) at their middles, neither
+// end through a triangle), and particle p of triangle C sits 1.5 cm from g, so the contacts push g
+// from x = 6.05 cm (cell 3 of i's cell 0 along x; the cells are 2 cm) to 5.8 cm (cell 2). Particle
+// i must take its share of the crossing: its walk reads j, and (j, g) may be skipped there only if
+// the walk also reads g, which it does not (g is filed under cell 3). No gravity, damping or
+// friction, one substep: i's motion is its velocity's but for the edge-edge pass. *push: i's z
+// beyond its free motion (m); *selfCrossings after the step; *hash the state's.
+wfWorldDef wfTestMovedEndDef(void)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.gravity = (wfVec3){0.0f, 0.0f, 0.0f};
+	wd.step.substeps = 1;
+	wd.selfCollision.enabled = true;
+	wd.selfCollision.thickness = 0.01f;
+	wd.selfCollision.friction = 0.0f;
+	wd.selfCollision.pointTriangle = true;
+	wd.selfCollision.edgeEdge = true;
+	return wd;
+}
+
+int wfTestMovedEnd(wfWorld* w, double* push, int* selfCrossings, uint64_t* hash)
+{
+	enum { S = 64, V = 9 + S * S };
+	static wfVec3 rest[V], start[V], vel[V];
+	static uint32_t idx[3 * (3 + 2 * (S - 1) * (S - 1))];
+	// 0 g, 1 j, 2 b3 (B, still); 3 i, 4 o, 5 a3 (A, moving -3 cm in z); 6 p, 7 p2, 8 p3 (C, still).
+	const wfVec3 scene[9] = {{0.0605f, 0.01f, 0.011f}, {0.025f, 0.01f, 0.011f}, {0.025f, 0.01f, -0.025f}, {0.01f, -0.02f, 0.031f},
+		{0.07f, 0.04f, 0.031f}, {0.01f, -0.06f, 0.031f}, {0.0755f, 0.01f, 0.011f}, {0.1055f, 0.01f, 0.011f}, {0.1055f, 0.01f, 0.041f}};
+	int t = 0;
+	for (int k = 0; k < 9; ++k) {
+		start[k] = scene[k];
+		rest[k] = scene[k];
+		if (k >= 6)
+			rest[k].y += 1.0f; // C rests far from g: the pair is not excluded
+		vel[k] = (wfVec3){0.0f, 0.0f, k >= 3 && k < 6 ? -0.03f * 60.0f : 0.0f};
+	}
+	for (int k = 0; k < 9; ++k)
+		idx[t++] = (uint32_t)k;
+	for (int r = 0; r < S; ++r)
+		for (int c = 0; c < S; ++c) {
+			const int k = 9 + r * S + c;
+			rest[k] = start[k] = (wfVec3){0.05f * (float)c, 5.0f, 0.05f * (float)r};
+			vel[k] = (wfVec3){0.0f, 0.0f, 0.0f};
+			if (r + 1 < S && c + 1 < S) {
+				const uint32_t q[4] = {(uint32_t)k, (uint32_t)(k + 1), (uint32_t)(k + S), (uint32_t)(k + S + 1)};
+				const uint32_t tri[6] = {q[0], q[2], q[1], q[1], q[2], q[3]};
+				for (int e = 0; e < 6; ++e)
+					idx[t++] = tri[e];
+			}
+		}
+	const wfMeshDef md = {rest, V, idx, NULL, t / 3, NULL, 0, NULL, 0};
+	wfClothDef cd = wfDefaultClothDef();
+	cd.mesh = &md;
+	cd.pinMode = WF_PIN_NONE;
+	cd.material.damping = 0.0f;
+	const wfClothId id = wfCreateCloth(w, &cd);
+	ENSURE(!wfClothId_IsNull(id));
+	ENSURE(wfCloth_WritePositions(id, start, V) == WF_OK && wfCloth_WriteVelocities(id, vel, V) == WF_OK);
+	ENSURE(wfWorld_Step(w) == WF_OK);
+	static wfVec3 end[V];
+	ENSURE(wfCloth_ReadPositions(id, end, V) == WF_OK);
+	*push = (double)end[3].z - ((double)start[3].z - 0.03);
+	*selfCrossings = wfTestCountCrossings(id, end);
+	ENSURE(wfWorld_GetStateHash(w, hash) == WF_OK);
+	fprintf(stderr, "  g moved from x = %.5f to %.5f by the contacts; i's z %.6f (free motion %.6f): pushed %.6f m; self crossings %d\n",
+		(double)start[0].x, (double)end[0].x, (double)end[3].z, (double)start[3].z - 0.03, *push, *selfCrossings);
+	return 0;
+}
+
+// The edge-edge pass reads every edge a particle's block holds (wfTestMovedEnd): an edge with
+// both ends in the block is visited from its lower end only when the walk also reads that end, so
+// an end moved in since the grid was built still leaves the edge to the particle. Particle i takes
+// its share (1.49 cm back up); before, with the rule judged by the end's cell now, it took none.
+WF_TEST(edge_edge_end_moved_into_block)
+{
+	char err[600];
+	wfWorldDef cpu = wfTestMovedEndDef();
+	cpu.backend = WF_BACKEND_CPU;
+	wfWorld* world = wfTestCreateWorld(&cpu, err, sizeof err);
+	ENSURE(world != NULL);
+	double push = 0.0;
+	int crossings = -1;
+	uint64_t hash = 0;
+	ENSURE(wfTestMovedEnd(world, &push, &crossings, &hash) == 0);
+	wfDestroyWorld(world);
+	ENSURE(crossings == 0);
+	ENSURE(push > 0.005);
+	return 0;
+}
+
 // The edge-edge pass changes nothing where nothing crossed: the heap (no crossing with particles
 // only, point_triangle_crossings_per_frame) keeps its bits over 40 frames with the pass on.
 WF_TEST(edge_edge_leaves_heap_bits)

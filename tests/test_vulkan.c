@@ -1878,6 +1878,32 @@ WF_TEST(vk_edge_edge_same_bits)
 	return TornSheetBothBackends(true);
 }
 
+// The edge-edge pass with an edge's end moved into a particle's block since the grid was built
+// (test_self.c wfTestMovedEnd, contact_edge.comp WfWalked): the CPU's state hash on lavapipe, and
+// particle i takes its share of the crossing on the GPU too (more than 5 mm; none before).
+WF_TEST(vk_edge_edge_end_moved_into_block)
+{
+	if (wfVkTestMissing())
+		return 0;
+	double push[2];
+	int crossings[2];
+	uint64_t hash[2];
+	for (int b = 0; b < 2; ++b) {
+		wfWorld* w = wfVkTestWorld(wfTestMovedEndDef(), b == 0 ? WF_BACKEND_CPU : WF_BACKEND_VULKAN);
+		ENSURE(w != NULL);
+		ENSURE(wfTestMovedEnd(w, &push[b], &crossings[b], &hash[b]) == 0);
+		ENSURE(ValidationClean(w));
+		wfDestroyWorld(w);
+	}
+	fprintf(stderr, "  %s: state hash %016llx, the CPU's %016llx\n", wfVkTestDevice(), (unsigned long long)hash[1],
+		(unsigned long long)hash[0]);
+	if (DeviceIsExact())
+		ENSURE(hash[0] == hash[1]);
+	ENSURE(crossings[1] == 0);
+	ENSURE(push[1] > 0.005);
+	return 0;
+}
+
 // A fused kernel that a driver stops before its last substep is never handed out as a frame. On
 // lavapipe, which ends any loop of a shader after 65 535 trips, a lone 6 x 6 XPBD sheet (12 colours)
 // falling one frame of 2 000 substeps ran 1 771 of them and the step returned WF_OK with the sheet

@@ -136,6 +136,22 @@ static int WideRuns(wfVec4 x, float inv, uint32_t mask, const int* start, int ru
 	return count;
 }
 
+// Whether a walk of the 5 x 5 x 5 cells around cell (cx, cy, cz) reads particle q (at x now, at
+// key `stored` in the grid): its cell now in the block and still the cell the grid filed it under.
+// One that moved to another cell since the grid was built (the particle contacts and the
+// point-triangle pass move particles) counts as outside: its list may be one the walk skips.
+static inline bool Walked(wfVec4 x, uint32_t stored, int cx, int cy, int cz, float inv, uint32_t mask)
+{
+	const int qx = CellOf(x.x, inv);
+	if (abs(qx - cx) > 2)
+		return false;
+	const int qy = CellOf(x.y, inv);
+	if (abs(qy - cy) > 2)
+		return false;
+	const int qz = CellOf(x.z, inv);
+	return abs(qz - cz) <= 2 && CellKey(qx, qy, qz, mask) == stored;
+}
+
 // Continuous point-triangle pass (after the particle contacts): a particle that crossed the plane of a
 // triangle of its cloth within the substep, inside the triangle, goes back to the side it came from,
 // the contact distance d off the plane. What particle contacts miss when a fold moves more than the
@@ -275,6 +291,7 @@ static inline void SweptBox(wfVec4 a0, wfVec4 b0, wfVec4 a1, wfVec4 b1, float lo
 static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_t mask, float invH)
 {
 	const wfClothModel* m = &c->model;
+	const uint32_t* restrict key = c->state.hashKey;
 	const int n = m->particleCount;
 	wfVec4* restrict pos = c->state.pos;
 	const int* restrict start = c->state.hashStart;
@@ -315,10 +332,9 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 					const int sg = SourceOf(source, g);
 					if (sg == si)
 						continue;
-					// An edge with both ends in the block is visited from its lower end only.
+					// An edge with both ends read by the walk is visited from its lower end only.
 					const wfVec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
-					if (g < (uint32_t)j && abs(CellOf(g1.x, inv) - cx) <= 2 && abs(CellOf(g1.y, inv) - cy) <= 2 &&
-						abs(CellOf(g1.z, inv) - cz) <= 2)
+					if (g < (uint32_t)j && Walked(g1, key[g], cx, cy, cz, inv, mask))
 						continue;
 					float flo[3], fhi[3];
 					SweptBox(c0, g0, c1, g1, flo, fhi);

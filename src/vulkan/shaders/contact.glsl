@@ -22,3 +22,11 @@ uint WfKeyOf(vec3 x, uint mask)
 {
 	return WfCellKey(WfCellOf(x.x), WfCellOf(x.y), WfCellOf(x.z), mask);
 }
+
+// Whether a walk of the 5 x 5 x 5 cells around cell (cx, cy, cz) reads particle q (cpu_self.c
+// Walked): at x now, its cell in the block and still the cell the grid filed it under (cellKey).
+bool WfWalked(uint q, vec4 x, int cx, int cy, int cz, uint mask)
+{
+	const int qx = WfCellOf(x.x), qy = WfCellOf(x.y), qz = WfCellOf(x.z);
+	return abs(qx - cx) <= 2 && abs(qy - cy) <= 2 && abs(qz - cz) <= 2 && WfCellKey(qx, qy, qz, mask) == cellKey[q];
+}

@@ -5,7 +5,8 @@
 // lines' closest points inside both edges at the interpolated crossing time, go back to the contact
 // distance apart along the end normal; each particle takes its share of its deepest crossing.
 // Candidates: the edges of the particles in the 5 x 5 x 5 cells around it (an edge with both ends
-// there from its lower end), visited in the CPU's order with its float operations: the same bits.
+// read by the walk from its lower end), visited in the CPU's order with its float operations: the
+// same bits.
 // The edges at a particle: the model's partner rows, uploaded after the triangle rows.
 // WF_GPU_CONTACT_SOURCE: the cloth has torn and rank[] holds each particle's source (as in
 // contact_triangle.comp). Writes delta; the finish adds it.
@@ -85,9 +86,9 @@ void main()
 						const uint sg = torn ? cellRank[g] : g;
 						if (sg == si)
 							continue;
-						// An edge with both ends in the block is visited from its lower end only.
+						// An edge with both ends read by the walk is visited from its lower end only.
 						const vec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
-						if (g < j && abs(WfCellOf(g1.x) - cx) <= 2 && abs(WfCellOf(g1.y) - cy) <= 2 && abs(WfCellOf(g1.z) - cz) <= 2)
+						if (g < j && WfWalked(g, g1, cx, cy, cz, mask))
 							continue;
 						vec3 flo, fhi;
 						WfSweptBox(c0, g0, c1, g1, flo, fhi);
