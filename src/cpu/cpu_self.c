@@ -332,14 +332,14 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 					const int sg = SourceOf(source, g);
 					if (sg == si)
 						continue;
-					// An edge with both ends read by the walk is visited from its lower end only.
 					const wfVec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
-					if (g < (uint32_t)j && Walked(g1, key[g], cx, cy, cz, inv, mask))
-						continue;
 					float flo[3], fhi[3];
 					SweptBox(c0, g0, c1, g1, flo, fhi);
 					if (fhi[0] < lo[0] || flo[0] > hi[0] || fhi[1] < lo[1] || flo[1] > hi[1] || fhi[2] < lo[2] || flo[2] > hi[2])
 						continue; // apart from all of i's edges all the substep
+					// An edge with both ends read by the walk is visited from its lower end only.
+					if (g < (uint32_t)j && Walked(g1, key[g], cx, cy, cz, inv, mask))
+						continue;
 					const float f0x = g0.x - c0.x, f0y = g0.y - c0.y, f0z = g0.z - c0.z;
 					const float f1x = g1.x - c1.x, f1y = g1.y - c1.y, f1z = g1.z - c1.z;
 					for (int q = 0; q < partners; ++q) {

@@ -86,14 +86,14 @@ void main()
 						const uint sg = torn ? cellRank[g] : g;
 						if (sg == si)
 							continue;
-						// An edge with both ends read by the walk is visited from its lower end only.
 						const vec4 c0 = prev[j], g0 = prev[g], c1 = pos[j], g1 = pos[g];
-						if (g < j && WfWalked(g, g1, cx, cy, cz, mask))
-							continue;
 						vec3 flo, fhi;
 						WfSweptBox(c0, g0, c1, g1, flo, fhi);
 						if (WfApart(lo, hi, flo, fhi))
 							continue; // apart from all of i's edges all the substep
+						// An edge with both ends read by the walk is visited from its lower end only.
+						if (g < j && WfWalked(g, g1, cx, cy, cz, mask))
+							continue;
 						precise float f0x = g0.x - c0.x, f0y = g0.y - c0.y, f0z = g0.z - c0.z;
 						precise float f1x = g1.x - c1.x, f1y = g1.y - c1.y, f1z = g1.z - c1.z;
 						for (int q = 0; q < partners; ++q) {
