@@ -136,13 +136,21 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // placements (wfGpuMeshPlace, one per cloth, substep and mesh body: the host places the body in
 // double, wfMeshBodyPlace), then words: each body's triangles, neighbours, leaf order and owners,
 // each cloth's attachments (WF_GPU_MESH_ATTACH_WORDS each), and per placement its vertices at the
-// substep's start and end, vertex normals and refitted hierarchy (wfBvhNode, 8 words a node).
+// substep's start and end, vertex normals and refitted hierarchy four-wide (WF_GPU_MESH_WIDE_WORDS).
 #define WF_GPU_SET_MESH 1
 #define WF_GPU_MESH_BIND_PLACE 0   // (cloths x substeps x bodies) wfGpuMeshPlace
 #define WF_GPU_MESH_BIND_WORDS 1   // the words as uint
 #define WF_GPU_MESH_BIND_FLOATS 2  // the same words as float
 #define WF_GPU_MESH_BIND_SCRATCH 3 // vec4: the edge pass's pushes (4 a constraint), then the corner pass's (3 a triangle)
 #define WF_GPU_MESH_BIND_COUNT 4
+// The hierarchy four-wide (vk_mesh.c PutWide): a wide node for the root and for each inner node the
+// walk reaches two levels below another, its slots the nodes the binary walk tests after both
+// children's: the grandchildren, or a child that is a leaf, in the walk's order. A slot: box lo
+// and hi, the convex edges' box lo and hi (closed bodies), then its wide node and 0, or a leaf's
+// first triangle and count, or WF_GPU_MESH_NO_SLOT and 0.
+#define WF_GPU_MESH_SLOT_WORDS 14
+#define WF_GPU_MESH_WIDE_WORDS (4 * WF_GPU_MESH_SLOT_WORDS)
+#define WF_GPU_MESH_NO_SLOT 0xffffffffu
 #define WF_GPU_MESH_ATTACH_WORDS 8 // particle, triangle, u, v, offset xyz, 0
 #define WF_GPU_FAMILY_BEND 2       // a constraint record's family (uvec4 w) for bending, WF_FAMILY_BEND
 // collide_mesh.comp reads wfGpuPush as: first, count = elements (particles, constraints, triangles,
@@ -408,7 +416,7 @@ WF_STRUCT_BEGIN(wfGpuMeshPlace)
 WF_UINT v0;        // float index of (3 x vertices) the vertices at the substep's start, local
 WF_UINT v1;        // and at its end
 WF_UINT normal;    // (3 x vertices) vertex normals at the end (closed bodies)
-WF_UINT nodes;     // (8 x nodes) the refitted hierarchy: lo xyz, hi xyz, first, count
+WF_UINT wide;      // word index of (WF_GPU_MESH_WIDE_WORDS x wide nodes) the refitted hierarchy four-wide
 WF_UINT tri;       // word index of (3 x triangles) the body's corners
 WF_UINT neighbour; // (3 x triangles) the triangle across each side (closed bodies)
 WF_UINT order;     // (triangles) the leaves' triangles
@@ -425,10 +433,10 @@ WF_FLOAT cornerReach2; // cornerReach^2: triangles whose sides are all shorter s
 WF_FLOAT alpha;        // the attachment's compliance / h^2
 WF_FLOAT h;
 WF_FLOAT size; // the body's rest size (its bounding box's diagonal)
-WF_UINT edges; // float index of (6 x nodes) each node's convex edges' box (closed bodies; wfMeshBody.edgeBox)
 WF_UINT pad0;
 WF_UINT pad1;
 WF_UINT pad2;
+WF_UINT pad3;
 WF_STRUCT_END(wfGpuMeshPlace)
 
 // Inputs of the statistics kernels (wfComputeStats), written by the host before the submit.

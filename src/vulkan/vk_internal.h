@@ -148,6 +148,13 @@ typedef struct wfVkMesh {
 	VkDeviceSize placeCapacity, wordCapacity; // bytes of each region (the words start at placeCapacity)
 	wfVkBuffer scratch;                       // device-local (scratchSlots) vec4: 4 a constraint or 3 a triangle of the largest cloth
 	int scratchSlots;
+	// The bodies' hierarchies four-wide (vk_mesh.c WideTopology), host: body b's wide[b] wide nodes
+	// from wideAt[b], each four slots' binary node (wideSlot) and entry (wideEntry, two words).
+	int* wideTodo;
+	int* wideSlot;
+	uint32_t* wideEntry;
+	int wideCapacity; // wide nodes the arrays hold
+	int wide[WF_MAX_COLLIDERS], wideAt[WF_MAX_COLLIDERS];
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
 	// This frame's layout (wfVkMeshPrepare): mesh bodies (their colliderFrame indices), placements

@@ -4,10 +4,14 @@
 // (vk_record.c records its dispatches). Layout of the buffer (kernel_abi.h, wfGpuMeshPlace):
 //   placements: one per cloth (slot order), substep and mesh body (colliderFrame order)
 //   words: per body its triangles, neighbours, leaf order and owners; per cloth its attachments;
-//          per placement the vertices at the substep's start and end, normals and the hierarchy.
+//          per placement the vertices at the substep's start and end, normals and the hierarchy
+//          four-wide (PutWide).
 #include "vk_internal.h"
 
 #include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <string.h>
 
 static VkDeviceSize AlignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
@@ -47,6 +51,12 @@ static void DestroyMeshBuffers(wfVkContext* ctx)
 void wfVkDestroyMesh(wfVkContext* ctx)
 {
 	DestroyMeshBuffers(ctx);
+	wfFree(ctx->mesh.wideTodo);
+	wfFree(ctx->mesh.wideSlot);
+	wfFree(ctx->mesh.wideEntry);
+	ctx->mesh.wideTodo = ctx->mesh.wideSlot = NULL;
+	ctx->mesh.wideEntry = NULL;
+	ctx->mesh.wideCapacity = 0;
 	if (ctx->mesh.pool != VK_NULL_HANDLE)
 		ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, ctx->mesh.pool, NULL);
 	ctx->mesh.pool = VK_NULL_HANDLE;
@@ -129,6 +139,79 @@ static wfResult Reserve(wfVkContext* ctx, VkDeviceSize placeBytes, VkDeviceSize 
 	return WF_OK;
 }
 
+// The body's hierarchy four-wide (kernel_abi.h WF_GPU_MESH_WIDE_WORDS), as topology: for each wide
+// node's four slots the binary node there (-1: none) and the slot's entry (its wide node and 0, a
+// leaf's first triangle and count, or WF_GPU_MESH_NO_SLOT and 0); returns the wide nodes (at most
+// nodeCount). Wide node 0 holds the root's grandchildren (the root itself when it is a leaf); an
+// inner node in a slot becomes a wide node of its own, numbered as it is met (todo: the binary
+// node of each). A node's box holds its children's (the refit takes their union), so a slot that
+// meets the walk's box has parents that meet it: the kernel meets the binary walk's leaves in its
+// order.
+static int WideTopology(const wfMeshBody* body, int* todo, int* slot, uint32_t* entry)
+{
+	const wfBvhNode* nodes = body->nodes;
+	int made = 1;
+	todo[0] = 0;
+	for (int done = 0; done < made; ++done) {
+		const int n = todo[done];
+		int* q = slot + 4 * done;
+		int count = 0;
+		if (nodes[n].count > 0) {
+			q[count++] = n;
+		} else {
+			const int child[2] = {n + 1, nodes[n].first};
+			for (int c = 0; c < 2; ++c) {
+				if (nodes[child[c]].count > 0) {
+					q[count++] = child[c];
+				} else {
+					q[count++] = child[c] + 1;
+					q[count++] = nodes[child[c]].first;
+				}
+			}
+		}
+		for (int k = 0; k < 4; ++k) {
+			uint32_t* e = entry + 2 * (4 * done + k);
+			if (k >= count) {
+				q[k] = -1;
+				e[0] = WF_GPU_MESH_NO_SLOT;
+				e[1] = 0u;
+				continue;
+			}
+			const wfBvhNode* m = &nodes[q[k]];
+			e[0] = m->count > 0 ? (uint32_t)m->first : (uint32_t)made;
+			e[1] = m->count > 0 ? (uint32_t)m->count : 0u;
+			if (m->count == 0)
+				todo[made++] = q[k];
+		}
+	}
+	return made;
+}
+
+// The wide nodes' slots of the body as placed into `words`: each slot's box, its convex edges' box
+// (closed bodies) and its entry; on the placement's threads, as wfMeshBodyPlace.
+static void PutWide(const wfMeshBody* body, const int* slot, const uint32_t* entry, int wide, uint32_t* words, int threads)
+{
+	const bool team = threads != 1 && body->triangleCount >= WF_MESH_PLACE_PARALLEL_MIN;
+#ifdef _OPENMP
+	threads = threads > 0 ? threads : omp_get_num_procs();
+#endif
+	(void)team;
+#pragma omp parallel for schedule(static) num_threads(threads) if (team)
+	for (int q = 0; q < 4 * wide; ++q) {
+		float box[12] = {0.0f};
+		if (slot[q] >= 0) {
+			memcpy(box, body->nodes[slot[q]].lo, 3 * sizeof(float));
+			memcpy(box + 3, body->nodes[slot[q]].hi, 3 * sizeof(float));
+			if (body->closed)
+				memcpy(box + 6, body->edgeBox + 6 * slot[q], 6 * sizeof(float));
+		}
+		uint32_t* w = words + (size_t)q * WF_GPU_MESH_SLOT_WORDS;
+		memcpy(w, box, sizeof box);
+		w[12] = entry[2 * q];
+		w[13] = entry[2 * q + 1];
+	}
+}
+
 wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 {
 	wfVkMesh* m = &ctx->mesh;
@@ -158,8 +241,26 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 	}
 	uint64_t words = 0, places = 0;
 	int slots = 0; // the scratch: four vectors a constraint (EDGE), three a triangle (CORNERS)
-	for (int b = 0; b < m->bodies; ++b) {
+	// The hierarchies four-wide: room for as many wide nodes as nodes, then each body's topology.
+	int nodes = 0;
+	for (int b = 0; b < m->bodies; ++b)
+		nodes += world->colliderFrame[m->body[b]].body->nodeCount;
+	if (nodes > m->wideCapacity) {
+		wfFree(m->wideTodo);
+		wfFree(m->wideSlot);
+		wfFree(m->wideEntry);
+		m->wideTodo = (int*)wfAlloc((size_t)nodes * sizeof(int));
+		m->wideSlot = (int*)wfAlloc(4 * (size_t)nodes * sizeof(int));
+		m->wideEntry = (uint32_t*)wfAlloc(8 * (size_t)nodes * sizeof(uint32_t));
+		m->wideCapacity = m->wideTodo && m->wideSlot && m->wideEntry ? nodes : 0;
+		if (m->wideCapacity == 0)
+			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "vulkan: out of memory for the mesh colliders' hierarchies (%d nodes)", nodes);
+	}
+	for (int b = 0, at = 0; b < m->bodies; ++b) {
 		const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
+		m->wideAt[b] = at;
+		m->wide[b] = WideTopology(body, m->wideTodo, m->wideSlot + 4 * at, m->wideEntry + 8 * at);
+		at += m->wide[b];
 		words += 7 * (uint64_t)body->triangleCount + (uint64_t)body->vertexCount;
 		sig = Mix(Mix(Mix(sig, (uint64_t)m->body[b]), (uint64_t)body->closed), (uint64_t)body->triangleCount);
 	}
@@ -178,7 +279,7 @@ wfResult wfVkMeshPrepare(wfVkContext* ctx, wfWorld* world)
 		slots = 4 * c->model.constraintCount > slots ? 4 * c->model.constraintCount : slots;
 		for (int b = 0; b < m->bodies; ++b) {
 			const wfMeshBody* body = world->colliderFrame[m->body[b]].body;
-			words += substeps * (9 * (uint64_t)body->vertexCount + (body->closed ? 14 : 8) * (uint64_t)body->nodeCount);
+			words += substeps * (9 * (uint64_t)body->vertexCount + WF_GPU_MESH_WIDE_WORDS * (uint64_t)m->wide[b]);
 			places += substeps;
 		}
 	}
@@ -242,9 +343,9 @@ wfResult wfVkMeshWrite(wfVkContext* ctx, wfWorld* world, const wfFrameParams* p)
 				out->v0 = Put(words, &at, body->v0, nv);
 				out->v1 = Put(words, &at, body->v1, nv);
 				out->normal = Put(words, &at, body->normal, nv);
-				_Static_assert(sizeof(wfBvhNode) == 32, "8 words a node");
-				out->nodes = Put(words, &at, body->nodes, 8 * (size_t)body->nodeCount);
-				out->edges = body->closed ? Put(words, &at, body->edgeBox, 6 * (size_t)body->nodeCount) : 0u;
+				out->wide = (uint32_t)at;
+				PutWide(body, m->wideSlot + 4 * m->wideAt[b], m->wideEntry + 8 * m->wideAt[b], m->wide[b], words + at, world->def.threads);
+				at += (uint64_t)m->wide[b] * WF_GPU_MESH_WIDE_WORDS;
 				out->tri = tri[b];
 				out->neighbour = neighbour[b];
 				out->order = order[b];
@@ -261,7 +362,7 @@ wfResult wfVkMeshWrite(wfVkContext* ctx, wfWorld* world, const wfFrameParams* p)
 				out->alpha = wfAlphaTilde(c->def.attachCompliance, p->h);
 				out->h = p->h;
 				out->size = body->size;
-				out->pad0 = out->pad1 = out->pad2 = 0u;
+				out->pad0 = out->pad1 = out->pad2 = out->pad3 = 0u;
 			}
 		}
 	}

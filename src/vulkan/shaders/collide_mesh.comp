@@ -142,41 +142,18 @@ bool Test(uint j, vec3 p0, vec3 x, out Contact c)
 
 // The hierarchy's walk (mesh_collider.c NextLeaf): depth first, the first child before the second,
 // through the nodes whose boxes meet [lo, hi] and, with `edges` (the edge pass), whose convex
-// edges' boxes meet [elo, ehi]. A node is tested as its parent is taken, its two children's boxes
-// and words loaded at once, and goes on the stack only when it meets, with its words (the second
-// child or the first triangle, the count): the same nodes in the same order as the CPU's test when
-// popped, and a popped node waits on no load.
-uvec3 gStack[64]; // node, its word 6 (second child or first triangle), its word 7 (triangle count)
+// edges' boxes meet [elo, ehi]. It steps through the hierarchy four-wide (kernel_abi.h
+// WF_GPU_MESH_WIDE_WORDS): a wide node's four slots (a node's grandchildren) are loaded at once
+// and those that meet go on the stack, so a walk waits on half as many loads as node by node. A
+// slot that meets has parents that meet (their boxes hold it): the CPU's leaves in its order.
+uvec2 gStack[64]; // a wide node and 0, or a leaf's first triangle and count
 int gTop;
 
-float NodeF(uint i, uint k) { return mf[PL.nodes + 8u * i + k]; }
-float EdgeF(uint i, uint k) { return mf[PL.edges + 6u * i + k]; }
-
-struct Node {
-	uvec3 entry; // the stack entry
-	bool meets;
-};
-
-// Node n's stack entry and whether its boxes meet the walk's: all its loads before any test.
-Node Look(uint n, bool edges, vec3 lo, vec3 hi, vec3 elo, vec3 ehi)
-{
-	const vec3 blo = vec3(NodeF(n, 0u), NodeF(n, 1u), NodeF(n, 2u)), bhi = vec3(NodeF(n, 3u), NodeF(n, 4u), NodeF(n, 5u));
-	const uvec3 entry = uvec3(n, mw[PL.nodes + 8u * n + 6u], mw[PL.nodes + 8u * n + 7u]);
-	bool meets = !(bhi.x < lo.x || blo.x > hi.x || bhi.y < lo.y || blo.y > hi.y || bhi.z < lo.z || blo.z > hi.z);
-	if (edges) {
-		const vec3 elo2 = vec3(EdgeF(n, 0u), EdgeF(n, 1u), EdgeF(n, 2u)), ehi2 = vec3(EdgeF(n, 3u), EdgeF(n, 4u), EdgeF(n, 5u));
-		meets = meets && !(ehi2.x < elo.x || elo2.x > ehi.x || ehi2.y < elo.y || elo2.y > ehi.y || ehi2.z < elo.z || elo2.z > ehi.z);
-	}
-	return Node(entry, meets);
-}
-
-// A walk from the root.
+// A walk from the root's wide node.
 void StartWalk(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi)
 {
-	const Node root = Look(0u, edges, lo, hi, elo, ehi);
-	gTop = 0;
-	if (root.meets)
-		gStack[gTop++] = root.entry;
+	gTop = 1;
+	gStack[0] = uvec2(0u, 0u);
 }
 
 // The next leaf that meets, its triangles order[first, first + count); false at the walk's end.
@@ -185,17 +162,30 @@ bool NextLeaf(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi, out uint first, 
 	first = 0u;
 	count = 0u;
 	while (gTop > 0) {
-		const uvec3 top = gStack[--gTop];
-		if (int(top.z) > 0) {
-			first = top.y;
-			count = top.z;
+		const uvec2 top = gStack[--gTop];
+		if (top.y > 0u) {
+			first = top.x;
+			count = top.y;
 			return true;
 		}
-		const Node a = Look(top.x + 1u, edges, lo, hi, elo, ehi), b = Look(top.y, edges, lo, hi, elo, ehi);
-		if (b.meets)
-			gStack[gTop++] = b.entry;
-		if (a.meets)
-			gStack[gTop++] = a.entry;
+		const uint base = PL.wide + WF_GPU_MESH_WIDE_WORDS * top.x;
+		uvec2 entry[4];
+		bool meets[4];
+		for (uint k = 0u; k < 4u; ++k) {
+			const uint w = base + WF_GPU_MESH_SLOT_WORDS * k;
+			const vec3 blo = vec3(mf[w], mf[w + 1u], mf[w + 2u]), bhi = vec3(mf[w + 3u], mf[w + 4u], mf[w + 5u]);
+			entry[k] = uvec2(mw[w + 12u], mw[w + 13u]);
+			bool m = !(bhi.x < lo.x || blo.x > hi.x || bhi.y < lo.y || blo.y > hi.y || bhi.z < lo.z || blo.z > hi.z);
+			if (edges) {
+				const vec3 elo2 = vec3(mf[w + 6u], mf[w + 7u], mf[w + 8u]), ehi2 = vec3(mf[w + 9u], mf[w + 10u], mf[w + 11u]);
+				m = m && !(ehi2.x < elo.x || elo2.x > ehi.x || ehi2.y < elo.y || elo2.y > ehi.y || ehi2.z < elo.z || elo2.z > ehi.z);
+			}
+			meets[k] = m && entry[k].x != WF_GPU_MESH_NO_SLOT;
+		}
+		for (int k = 3; k >= 0; --k) {
+			if (meets[k])
+				gStack[gTop++] = entry[k];
+		}
 	}
 	return false;
 }
