@@ -63,8 +63,9 @@ static float Closest(const wfVec3* p, const wfVec4* rest, int n, float exclude)
 }
 
 // The dispatches of a recorded frame of one per-range cloth with self-collision (vk_backend.c):
-// the shift, per substep the solve's, the contact pass's (clear, keys, the scan's levels, scatter,
-// sort, gather; springs also the move), and normals and the frame check.
+// the shift, per substep the solve's, the contact pass's (keys, the scan's levels, scatter, sort,
+// gather; springs also the move), the counts' clear once (the scan leaves them 0 for the next
+// substep's grid), and normals and the frame check.
 static int SelfDispatches(const wfWorldDef* wd, int colors, int particles)
 {
 	int cells = 1, scan = 0;
@@ -75,12 +76,12 @@ static int SelfDispatches(const wfWorldDef* wd, int colors, int particles)
 		if (length <= 1024)
 			break;
 	}
-	const int contact = 5 + scan;
+	const int contact = 4 + scan;
 	const int S = wd->step.substeps, I = wd->step.iterations;
 	switch (wd->step.solver) {
-	case WF_SOLVER_XPBD: return 1 + S * (1 + I * colors + contact + 1) + 2;
-	case WF_SOLVER_JACOBI: return 1 + S * (1 + I + contact + 1) + 2;
-	case WF_SOLVER_SPRINGS: return 1 + S * (1 + contact + 1) + 2;
+	case WF_SOLVER_XPBD: return 1 + S * (1 + I * colors + contact + 1) + 1 + 2;
+	case WF_SOLVER_JACOBI: return 1 + S * (1 + I + contact + 1) + 1 + 2;
+	case WF_SOLVER_SPRINGS: return 1 + S * (1 + contact + 1) + 1 + 2;
 	}
 	return -1;
 }

@@ -117,8 +117,9 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_CONTACT_BIND_PARAMS 0 // wfGpuContactParams (host-visible, written at creation)
 #define WF_GPU_CONTACT_BIND_KEY 1    // (N) each particle's cell key
 #define WF_GPU_CONTACT_BIND_RANK 2   // (N) its place among its cell's particles in atomicAdd order (not deterministic)
-// (H + 1) counts, then after the scan each cell's start (cell k is sorted[cells[k], cells[k + 1]));
-// then the scan's block sums.
+// (H + 1) each cell's start after the scan (cell k is sorted[cells[k], cells[k + 1])), the scan's
+// block sums, then at wfGpuContactParams.counts the (H + 1) counts the keys take by atomicAdd: the
+// scan reads them and leaves them 0 for the next grid, so only a frame's first grid clears them.
 #define WF_GPU_CONTACT_BIND_CELLS 3
 #define WF_GPU_CONTACT_BIND_SORTED 4 // (N) particle indices by cell, ascending within a cell (the CPU's order)
 #define WF_GPU_CONTACT_BIND_DELTA 5  // (N) vec4 each particle's averaged push, w 1 where it touches another
@@ -292,7 +293,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // Contact kernels (contact_*.comp) read it as: first = the cloth's base in the contact arrays (the
 // scan: the offset of the array in cells[]), count = elements, substep = the hash mask (the scan:
 // the offset of its block sums), flags = one WF_GPU_CONTACT_* stage and its options.
-#define WF_GPU_CONTACT_CLEAR 1u     // contact_grid: cells[0, count) = 0
+#define WF_GPU_CONTACT_CLEAR 1u     // contact_grid: the counts, cells[CP.counts, CP.counts + count), = 0
 #define WF_GPU_CONTACT_KEYS 2u      // contact_grid: key and rank of each particle, counts by atomicAdd
 #define WF_GPU_CONTACT_SCATTER 3u   // contact_grid: sorted[cells[key] + rank] = particle
 #define WF_GPU_CONTACT_SORT 4u      // contact_grid: each cell's list into ascending order
@@ -306,6 +307,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_CONTACT_FRICTION 32u // gather: Coulomb friction on the substep's motion
 #define WF_GPU_CONTACT_SOURCE 64u   // contact_triangle, contact_edge: the cloth has torn, RANK holds each particle's source
 #define WF_GPU_CONTACT_MOVES 128u   // apply: the push into the substep's velocity too (XPBD, Jacobi; wfCpuMoved)
+#define WF_GPU_CONTACT_COUNTS 256u  // scan up: the array's values are the counts at CP.counts, read and left 0
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfGpuPush)
@@ -408,6 +410,10 @@ WF_FLOAT distance; // 2 thickness: the contact distance and the cell's size
 WF_FLOAT invCell;  // 1 / distance
 WF_FLOAT exclude;  // exclusion x distance: pairs closer in the rest shape are skipped
 WF_FLOAT friction; // mu
+WF_UINT counts;    // word index in cells[] of the counts (after the starts and the scan's block sums)
+WF_UINT pad0;
+WF_UINT pad1;
+WF_UINT pad2;
 WF_STRUCT_END(wfGpuContactParams)
 
 // One placement of a mesh body for one cloth and substep (wfMeshBodyPlace), with the constants the

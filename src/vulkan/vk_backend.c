@@ -439,13 +439,8 @@ static wfResult SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
 	wfVkContacts* k = &ctx->contacts;
 	if (k->params.map != NULL) {
-		wfVkWaitIdle(ctx);     // steps wait for their fence; belt and braces before the constants change
-		wfGpuContactParams cp; // as ContactsReserve
-		cp.distance = 2.0f * sc->thickness;
-		cp.invCell = 1.0f / cp.distance;
-		cp.exclude = sc->exclusion * cp.distance;
-		cp.friction = sc->friction;
-		memcpy(k->params.map, &cp, sizeof cp);
+		wfVkWaitIdle(ctx); // steps wait for their fence; belt and braces before the constants change
+		wfVkWriteContactParams(ctx, sc);
 	}
 	ctx->recorded = false;
 	return WF_OK;

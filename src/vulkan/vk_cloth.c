@@ -670,6 +670,18 @@ void wfVkDestroyContacts(wfVkContext* ctx)
 	k->set = VK_NULL_HANDLE;
 }
 
+void wfVkWriteContactParams(wfVkContext* ctx, const wfSelfCollisionDef* sc)
+{
+	wfVkContacts* k = &ctx->contacts;
+	wfGpuContactParams cp = {0};
+	cp.distance = 2.0f * sc->thickness;
+	cp.invCell = 1.0f / cp.distance;
+	cp.exclude = sc->exclusion * cp.distance;
+	cp.friction = sc->friction;
+	cp.counts = (uint32_t)ScanWords((VkDeviceSize)k->cells + 1);
+	memcpy(k->params.map, &cp, sizeof cp);
+}
+
 // Room in the world's contact arrays for cloth c (before it is added): its own hash for
 // self-collision, and with betweenCloths the world's particles, the capacity following the CPU's
 // rule (it grows to the live particles when they pass it, and never shrinks) so that the hash has
@@ -705,7 +717,7 @@ wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfClo
 	const VkDeviceSize sizes[WF_GPU_CONTACT_BIND_COUNT] = {
 		[WF_GPU_CONTACT_BIND_KEY] = np * 4,
 		[WF_GPU_CONTACT_BIND_RANK] = np * 4,
-		[WF_GPU_CONTACT_BIND_CELLS] = ScanWords((VkDeviceSize)cells + 1) * 4,
+		[WF_GPU_CONTACT_BIND_CELLS] = (ScanWords((VkDeviceSize)cells + 1) + cells + 1) * 4, // starts, sums, counts
 		[WF_GPU_CONTACT_BIND_SORTED] = np * 4,
 		[WF_GPU_CONTACT_BIND_DELTA] = np * 16,
 		[WF_GPU_CONTACT_BIND_X] = world4,
@@ -732,21 +744,16 @@ wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfClo
 	k->particles = particles;
 	k->cells = cells;
 	if (k->params.buffer == VK_NULL_HANDLE) {
-		// The constants, with the CPU's expressions (cpu_self.c); SetSelfCollision writes them again.
+		// The constants (wfVkWriteContactParams); SetSelfCollision writes them again.
 		r = CreateBuffer(ctx, sizeof(wfGpuContactParams), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal,
 			"weft contact params", &k->params);
 		if (r != WF_OK)
 			return r;
-		wfGpuContactParams cp;
-		cp.distance = 2.0f * sc->thickness;
-		cp.invCell = 1.0f / cp.distance;
-		cp.exclude = sc->exclusion * cp.distance;
-		cp.friction = sc->friction;
-		memcpy(k->params.map, &cp, sizeof cp);
 		r = OneSet(ctx, WF_GPU_CONTACT_BIND_COUNT, ctx->contactSetLayout, &k->pool, &k->set);
 		if (r != WF_OK)
 			return r;
 	}
+	wfVkWriteContactParams(ctx, sc); // the counts' place moves with the cells
 	VkDescriptorBufferInfo infos[WF_GPU_CONTACT_BIND_COUNT];
 	VkWriteDescriptorSet writes[WF_GPU_CONTACT_BIND_COUNT];
 	infos[WF_GPU_CONTACT_BIND_PARAMS] = (VkDescriptorBufferInfo){k->params.buffer, 0, sizeof(wfGpuContactParams)};

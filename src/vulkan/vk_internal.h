@@ -249,6 +249,9 @@ wfResult wfVkArenaReserveSlots(wfVkContext* ctx, wfVkArena* a, uint32_t slots);
 void wfVkDestroyArenas(wfVkContext* ctx);
 // Grows the world's contact arrays for cloth `c` (NULL: for the world's current cloths).
 wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfCloth* c);
+// The contact pass's constants into the params buffer, with the CPU's expressions (cpu_self.c), and
+// where the counts lie in the cells (after the starts and the scan's block sums).
+void wfVkWriteContactParams(wfVkContext* ctx, const wfSelfCollisionDef* sc);
 void wfVkDestroyContacts(wfVkContext* ctx);
 // vk_mesh.c: mesh colliders. Before the frame is recorded and written: cloths out of the arenas
 // (mesh worlds step per range), this frame's layout, the buffers grown (re-records when they are);

@@ -19,10 +19,11 @@ typedef struct Recorder {
 	VkPipeline bound;
 	int set;
 	int dispatches;
-	bool timing;    // stage timing: a timestamp at every change of stage
-	wfStage stage;  // the stage of the work recorded since the last mark
-	uint32_t marks; // stage marks written (queries 2 .. 2 + marks - 1)
-	int set1;       // what set 1 holds: SET1_NONE, SET1_CONTACTS (pipelineLayout) or SET1_MESH (meshPipelineLayout)
+	bool timing;     // stage timing: a timestamp at every change of stage
+	wfStage stage;   // the stage of the work recorded since the last mark
+	uint32_t marks;  // stage marks written (queries 2 .. 2 + marks - 1)
+	int set1;        // what set 1 holds: SET1_NONE, SET1_CONTACTS (pipelineLayout) or SET1_MESH (meshPipelineLayout)
+	bool countsZero; // the contact grid's counts are 0 here (a grid's scan leaves them so; RecordGrid)
 } Recorder;
 
 enum { SET1_NONE, SET1_CONTACTS, SET1_MESH };
@@ -269,31 +270,35 @@ static void UseCloth(Recorder* rec, const wfCloth* c)
 // The exclusive prefix sum of cells[at, at + length) (contact_scan.comp): each block scanned and
 // its sum written after the array, those sums scanned the same way (recursively, until one block
 // holds them), then added back. 129 blocks and one of sums for a 256 x 256 cloth's 131 073 counts.
-static void RecordScan(Recorder* rec, uint32_t at, uint32_t length)
+static void RecordScan(Recorder* rec, uint32_t at, uint32_t length, uint32_t counts)
 {
 	const uint32_t groups = (length + WF_GPU_SCAN_BLOCK - 1) / WF_GPU_SCAN_BLOCK;
-	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfGpuPush){at, length, at + length, WF_GPU_CONTACT_SCAN_UP}, groups);
+	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfGpuPush){at, length, at + length, WF_GPU_CONTACT_SCAN_UP | counts}, groups);
 	wfVkComputeBarrier(rec->ctx, rec->cmd);
 	if (groups <= 1)
 		return;
-	RecordScan(rec, at + length, groups);
+	RecordScan(rec, at + length, groups, 0u);
 	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfGpuPush){at, length, at + length, WF_GPU_CONTACT_SCAN_DOWN}, groups);
 	wfVkComputeBarrier(rec->ctx, rec->cmd);
 }
 
-// The hash grid of `count` particles over `cells` cells (cpu_self.c SortByCell): counts cleared,
-// keys and ranks (atomicAdd), the prefix sum into cell starts, the scatter, each cell's list
-// sorted. `world`: the particles are the world's arrays (WF_GPU_CONTACT_WORLD), else the bound
-// cloth's positions.
+// The hash grid of `count` particles over `cells` cells (cpu_self.c SortByCell): keys and ranks
+// (atomicAdd into the counts), the prefix sum of the counts into cell starts (which leaves the
+// counts 0), the scatter, each cell's list sorted. Only the frame's first grid clears the counts
+// (all of them: later grids may be larger). `world`: the particles are the world's arrays
+// (WF_GPU_CONTACT_WORLD), else the bound cloth's positions.
 static void RecordGrid(Recorder* rec, uint32_t count, uint32_t cells, uint32_t world)
 {
 	const wfVkContext* ctx = rec->ctx;
 	const uint32_t mask = cells - 1u;
-	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, cells + 1u, mask, WF_GPU_CONTACT_CLEAR);
-	wfVkComputeBarrier(ctx, rec->cmd);
+	if (!rec->countsZero) {
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, ctx->contacts.cells + 1u, mask, WF_GPU_CONTACT_CLEAR);
+		wfVkComputeBarrier(ctx, rec->cmd);
+		rec->countsZero = true;
+	}
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_GPU_CONTACT_KEYS | world);
 	wfVkComputeBarrier(ctx, rec->cmd);
-	RecordScan(rec, 0, cells + 1u);
+	RecordScan(rec, 0, cells + 1u, WF_GPU_CONTACT_COUNTS);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_GPU_CONTACT_SCATTER);
 	wfVkComputeBarrier(ctx, rec->cmd);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, cells, mask, WF_GPU_CONTACT_SORT);
@@ -749,7 +754,7 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	}
 	wfVkBarrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0, SET1_NONE};
+	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0, SET1_NONE, false};
 	// Small cloths first: one dispatch per arena steps all of them.
 	int fused = 0;
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {

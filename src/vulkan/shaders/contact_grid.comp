@@ -1,6 +1,6 @@
 #version 450
 // The contact pass's grid stages, one per dispatch (wfGpuPush.flags, kernel_abi.h WF_GPU_CONTACT_*): the
-// counts cleared, each particle's key and its rank in its cell (atomicAdd), the scatter into
+// counts cleared (a frame's first grid: the scan leaves them 0), each particle's key and its rank in its cell (atomicAdd), the scatter into
 // sorted order, each cell's list sorted by particle index (so every cell lists its particles in
 // ascending order, as the CPU's counting sort does, whatever order the atomics ran in); and for
 // cloth against cloth a cloth's particles copied into the world's arrays, and the pushes applied.
@@ -15,13 +15,13 @@ void main()
 	const uint stage = pc.flags & WF_GPU_CONTACT_STAGE_MASK;
 	const uint mask = pc.substep;
 	if (stage == WF_GPU_CONTACT_CLEAR) {
-		cells[e] = 0u;
+		cells[CP.counts + e] = 0u;
 	} else if (stage == WF_GPU_CONTACT_KEYS) {
 		// e is the particle's index in the contact arrays (its cloth's base + its index there).
 		const vec3 x = (pc.flags & WF_GPU_CONTACT_WORLD) != 0u ? cx[e].xyz : pos[e].xyz;
 		const uint k = WfKeyOf(x, mask);
 		cellKey[e] = k;
-		cellRank[e] = atomicAdd(cells[k], 1u);
+		cellRank[e] = atomicAdd(cells[CP.counts + k], 1u);
 	} else if (stage == WF_GPU_CONTACT_SCATTER) {
 		sorted[cells[cellKey[e]] + cellRank[e]] = e;
 	} else if (stage == WF_GPU_CONTACT_SORT) {

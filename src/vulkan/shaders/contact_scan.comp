@@ -6,7 +6,8 @@
 // the host scans that level the same way until one block holds it, then WF_GPU_CONTACT_SCAN_DOWN
 // adds each block's scanned total to its counts, level by level back down. Integers: exact in
 // any order. pc.first: the array's offset in cells[], pc.count its length, pc.substep the offset
-// of its block sums.
+// of its block sums. WF_GPU_CONTACT_COUNTS (the first level): the values are read from the counts
+// (CP.counts) and those are left 0, ready for the next grid's keys.
 #define WF_OWN_GROUP_SIZE
 #include "common.glsl"
 
@@ -27,11 +28,15 @@ void main()
 		}
 		return;
 	}
+	const bool counts = (pc.flags & WF_GPU_CONTACT_COUNTS) != 0u;
+	const uint from = counts ? CP.counts : pc.first;
 	uint v[4];
 	uint sum = 0u;
 	for (uint k = 0u; k < 4u; ++k) {
-		v[k] = at + k < pc.count ? cells[pc.first + at + k] : 0u;
+		v[k] = at + k < pc.count ? cells[from + at + k] : 0u;
 		sum += v[k];
+		if (counts && at + k < pc.count)
+			cells[from + at + k] = 0u;
 	}
 	partial[t] = sum;
 	barrier();
