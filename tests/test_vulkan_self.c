@@ -72,9 +72,9 @@ static int SelfDispatches(const wfWorldDef* wd, int colors, int particles)
 	while (cells < 2 * particles)
 		cells *= 2;
 	for (int length = cells + 1;; length = (length + 1023) / 1024) {
-		scan += length > 1024 ? 2 : 1; // up, and down again when its sums are scanned in turn
-		if (length <= 1024)
-			break;
+		scan += length > 1024 ? 2 : 1; // up, and down again over several blocks
+		if (length <= 1024 || (length + 1023) / 1024 <= 1024)
+			break; // one block, or sums that one block holds (the down stage sums them)
 	}
 	const int contact = 4 + scan;
 	const int S = wd->step.substeps, I = wd->step.iterations;
@@ -338,7 +338,7 @@ WF_TEST(vk_cloth_against_cloth_hammock)
 }
 
 // The scan across workgroups at scale: a 256 x 256 sheet (65 536 particles, a hash of 131 072 cells:
-// 129 blocks of counts and a level of block sums) with a contact distance of 1.2 spacings and no
+// 129 blocks of counts, each down block summing the sums before it) with a contact distance of 1.2 spacings and no
 // exclusion, so that every particle touches its neighbours and every cell list matters. Two frames
 // on both backends: the same bits, and not those of the run without self-collision.
 WF_TEST(vk_self_large_cloth_scan)

@@ -303,11 +303,12 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_CONTACT_SCAN_UP 8u   // contact_scan: each block scanned in place, its sum written
 #define WF_GPU_CONTACT_SCAN_DOWN 9u // contact_scan: the scanned block sums added back
 #define WF_GPU_CONTACT_STAGE_MASK 15u
-#define WF_GPU_CONTACT_WORLD 16u    // keys and gather over X (cloth against cloth), not the cloth's pos
-#define WF_GPU_CONTACT_FRICTION 32u // gather: Coulomb friction on the substep's motion
-#define WF_GPU_CONTACT_SOURCE 64u   // contact_triangle, contact_edge: the cloth has torn, RANK holds each particle's source
-#define WF_GPU_CONTACT_MOVES 128u   // apply: the push into the substep's velocity too (XPBD, Jacobi; wfCpuMoved)
-#define WF_GPU_CONTACT_COUNTS 256u  // scan up: the array's values are the counts at CP.counts, read and left 0
+#define WF_GPU_CONTACT_WORLD 16u     // keys and gather over X (cloth against cloth), not the cloth's pos
+#define WF_GPU_CONTACT_FRICTION 32u  // gather: Coulomb friction on the substep's motion
+#define WF_GPU_CONTACT_SOURCE 64u    // contact_triangle, contact_edge: the cloth has torn, RANK holds each particle's source
+#define WF_GPU_CONTACT_MOVES 128u    // apply: the push into the substep's velocity too (XPBD, Jacobi; wfCpuMoved)
+#define WF_GPU_CONTACT_COUNTS 256u   // scan up: the array's values are the counts at CP.counts, read and left 0
+#define WF_GPU_CONTACT_SUMS_RAW 512u // scan down: the block sums are not scanned; each block sums those before it
 
 // Recorded once per dispatch: which elements and which substep.
 WF_STRUCT_BEGIN(wfGpuPush)

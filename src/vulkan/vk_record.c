@@ -268,8 +268,9 @@ static void UseCloth(Recorder* rec, const wfCloth* c)
 }
 
 // The exclusive prefix sum of cells[at, at + length) (contact_scan.comp): each block scanned and
-// its sum written after the array, those sums scanned the same way (recursively, until one block
-// holds them), then added back. 129 blocks and one of sums for a 256 x 256 cloth's 131 073 counts.
+// its sum written after the array, those sums scanned the same way (recursively) unless one block
+// holds them, then added back (where one block holds them, each block of the down stage sums those
+// before it). 129 blocks for a 256 x 256 cloth's 131 073 counts: two dispatches.
 static void RecordScan(Recorder* rec, uint32_t at, uint32_t length, uint32_t counts)
 {
 	const uint32_t groups = (length + WF_GPU_SCAN_BLOCK - 1) / WF_GPU_SCAN_BLOCK;
@@ -277,8 +278,11 @@ static void RecordScan(Recorder* rec, uint32_t at, uint32_t length, uint32_t cou
 	wfVkComputeBarrier(rec->ctx, rec->cmd);
 	if (groups <= 1)
 		return;
-	RecordScan(rec, at + length, groups, 0u);
-	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfGpuPush){at, length, at + length, WF_GPU_CONTACT_SCAN_DOWN}, groups);
+	// Block sums that one block holds are summed by each block of the down stage itself.
+	const uint32_t raw = groups <= WF_GPU_SCAN_BLOCK ? WF_GPU_CONTACT_SUMS_RAW : 0u;
+	if (raw == 0u)
+		RecordScan(rec, at + length, groups, 0u);
+	DispatchGroups(rec, WF_VK_PIPE_CONTACT_SCAN, (wfGpuPush){at, length, at + length, WF_GPU_CONTACT_SCAN_DOWN | raw}, groups);
 	wfVkComputeBarrier(rec->ctx, rec->cmd);
 }
 

@@ -4,7 +4,8 @@
 // place (each invocation sums its 4, a Blelloch up- and down-sweep over the 256 sums in shared
 // memory, then its 4 written with the running sum) and writes the block's total to the next level;
 // the host scans that level the same way until one block holds it, then WF_GPU_CONTACT_SCAN_DOWN
-// adds each block's scanned total to its counts, level by level back down. Integers: exact in
+// adds each block's scanned total to its counts, level by level back down. Where one block holds
+// the sums, the down stage sums those before its block itself (WF_GPU_CONTACT_SUMS_RAW) instead. Integers: exact in
 // any order. pc.first: the array's offset in cells[], pc.count its length, pc.substep the offset
 // of its block sums. WF_GPU_CONTACT_COUNTS (the first level): the values are read from the counts
 // (CP.counts) and those are left 0, ready for the next grid's keys.
@@ -21,7 +22,24 @@ void main()
 	const uint t = gl_LocalInvocationID.x;
 	const uint at = group * WF_GPU_SCAN_BLOCK + 4u * t; // this invocation's first element
 	if ((pc.flags & WF_GPU_CONTACT_STAGE_MASK) == WF_GPU_CONTACT_SCAN_DOWN) {
-		const uint add = cells[pc.substep + group];
+		uint add;
+		if ((pc.flags & WF_GPU_CONTACT_SUMS_RAW) != 0u) {
+			// The block sums as written (at most WF_GPU_SCAN_BLOCK of them): those before this
+			// block summed by the workgroup, in place of a dispatch that scans them.
+			uint before = 0u;
+			for (uint q = t; q < group; q += WF_GPU_SCAN_GROUP)
+				before += cells[pc.substep + q];
+			partial[t] = before;
+			barrier();
+			for (uint d = WF_GPU_SCAN_GROUP / 2u; d >= 1u; d >>= 1u) {
+				if (t < d)
+					partial[t] += partial[t + d];
+				barrier();
+			}
+			add = partial[0];
+		} else {
+			add = cells[pc.substep + group];
+		}
 		for (uint k = 0u; k < 4u; ++k) {
 			if (at + k < pc.count)
 				cells[pc.first + at + k] += add;
