@@ -10,6 +10,9 @@
 static const uint32_t kPredictSpv[] = {
 #include "predict.comp.inc"
 };
+static const uint32_t kTetherKeysSpv[] = {
+#include "tether_keys.comp.inc"
+};
 static const uint32_t kXpbdSolveSpv[] = {
 #include "xpbd_solve.comp.inc"
 };
@@ -106,6 +109,7 @@ static const ShaderCode kShaders[WF_VK_PIPE_COUNT] = {
 	SHADER("weft contact point-triangle", kContactTriangleSpv),
 	SHADER("weft contact edge-edge", kContactEdgeSpv),
 	SHADER("weft mesh colliders", kCollideMeshSpv),
+	SHADER("weft tethers and contact keys", kTetherKeysSpv),
 };
 // Indexed by wfSolverType.
 static const ShaderCode kFusedShaders[WF_SOLVER_COUNT] = {

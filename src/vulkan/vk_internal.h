@@ -33,6 +33,7 @@ enum {
 	WF_VK_PIPE_CONTACT_TRIANGLE, // self-collision's point-triangle pass (contact_triangle.comp)
 	WF_VK_PIPE_CONTACT_EDGE,     // and its edge-edge pass (contact_edge.comp)
 	WF_VK_PIPE_COLLIDE_MESH,     // mesh colliders and attachments (collide_mesh.comp; its own layout: meshPipelineLayout)
+	WF_VK_PIPE_TETHER_KEYS,      // the tethers, then the self-collision grid's keys (tether_keys.comp; reads set 1)
 	WF_VK_PIPE_COUNT
 };
 

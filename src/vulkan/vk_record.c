@@ -258,6 +258,39 @@ static void RecordTethers(Recorder* rec, const wfCloth* c, uint32_t n, uint32_t 
 	wfVkComputeBarrier(rec->ctx, rec->cmd);
 }
 
+// The contact grid's counts cleared where no grid of this frame has left them 0 (the first grid of
+// a frame: a grid's scan leaves them so; all of them, as later grids may be larger).
+static void ClearCounts(Recorder* rec)
+{
+	if (rec->countsZero)
+		return;
+	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, rec->ctx->contacts.cells + 1u, 0u, WF_GPU_CONTACT_CLEAR);
+	wfVkComputeBarrier(rec->ctx, rec->cmd);
+	rec->countsZero = true;
+}
+
+// Whether the tethers' dispatch also takes the self-collision grid's keys (one dispatch fewer a
+// substep): the cloth has tethers and self-collision, and nothing moves its particles between the
+// two (XPBD and Jacobi meet the mesh bodies in between with the continuous passes on).
+static bool KeysWithTethers(const wfWorld* world, const wfCloth* c)
+{
+	return c->model.tethers != NULL && world->def.selfCollision.enabled &&
+		(world->def.step.solver == WF_SOLVER_SPRINGS || !wfMeshesBeforeSelf(world));
+}
+
+// The tethers, with the grid's keys where KeysWithTethers (the counts cleared first if need be).
+static void RecordTethersKeys(Recorder* rec, const wfWorld* world, const wfCloth* c, uint32_t n, uint32_t sub, uint32_t flags)
+{
+	if (!KeysWithTethers(world, c)) {
+		RecordTethers(rec, c, n, sub, flags);
+		return;
+	}
+	ClearCounts(rec);
+	const uint32_t mask = (uint32_t)c->state.hashSize - 1u;
+	Dispatch(rec, WF_VK_PIPE_TETHER_KEYS, 0, n, mask, WF_GPU_PUSH_TETHER | flags);
+	wfVkComputeBarrier(rec->ctx, rec->cmd);
+}
+
 // The recorder steps cloth c from here on: its descriptor sets are bound at their first use.
 static void UseCloth(Recorder* rec, const wfCloth* c)
 {
@@ -287,21 +320,19 @@ static void RecordScan(Recorder* rec, uint32_t at, uint32_t length, uint32_t cou
 }
 
 // The hash grid of `count` particles over `cells` cells (cpu_self.c SortByCell): keys and ranks
-// (atomicAdd into the counts), the prefix sum of the counts into cell starts (which leaves the
-// counts 0), the scatter, each cell's list sorted. Only the frame's first grid clears the counts
-// (all of them: later grids may be larger). `world`: the particles are the world's arrays
-// (WF_GPU_CONTACT_WORLD), else the bound cloth's positions.
-static void RecordGrid(Recorder* rec, uint32_t count, uint32_t cells, uint32_t world)
+// (atomicAdd into the counts; `keyed`: the tethers' dispatch took them), the prefix sum of the
+// counts into cell starts (which leaves the counts 0), the scatter, each cell's list sorted.
+// `world`: the particles are the world's arrays (WF_GPU_CONTACT_WORLD), else the bound cloth's
+// positions.
+static void RecordGrid(Recorder* rec, uint32_t count, uint32_t cells, uint32_t world, bool keyed)
 {
 	const wfVkContext* ctx = rec->ctx;
 	const uint32_t mask = cells - 1u;
-	if (!rec->countsZero) {
-		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, ctx->contacts.cells + 1u, mask, WF_GPU_CONTACT_CLEAR);
+	if (!keyed) {
+		ClearCounts(rec);
+		Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_GPU_CONTACT_KEYS | world);
 		wfVkComputeBarrier(ctx, rec->cmd);
-		rec->countsZero = true;
 	}
-	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_GPU_CONTACT_KEYS | world);
-	wfVkComputeBarrier(ctx, rec->cmd);
 	RecordScan(rec, 0, cells + 1u, WF_GPU_CONTACT_COUNTS);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GRID, 0, count, mask, WF_GPU_CONTACT_SCATTER);
 	wfVkComputeBarrier(ctx, rec->cmd);
@@ -331,7 +362,7 @@ static void RecordSelfCollision(Recorder* rec, const wfWorld* world, const wfClo
 	// XPBD, Jacobi with WF_VELOCITY_MOVES: the pushes into the velocity too.
 	const uint32_t moves = !springs && world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_CONTACT_MOVES : 0u;
 	BeginStage(rec, WF_STAGE_SOLVE);
-	RecordGrid(rec, n, cells, 0u);
+	RecordGrid(rec, n, cells, 0u, KeysWithTethers(world, c));
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, n, cells - 1u, friction ? WF_GPU_CONTACT_FRICTION : 0u);
 	wfVkComputeBarrier(ctx, rec->cmd);
 	if (apply || pointTriangle || edgeEdge) {
@@ -473,7 +504,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		for (int it = 0; it < step->iterations; ++it)
 			RecordXpbdIteration(rec, world, &c->model, sub, it == 0 ? WF_GPU_PUSH_FIRST_ITERATION : 0u);
 		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
-		RecordTethers(rec, c, n, sub, 0);
+		RecordTethersKeys(rec, world, c, n, sub, 0);
 		if (wfMeshesBeforeSelf(world)) // the continuous passes see the bodies' pushes
 			RecordMeshes(rec, world, c, s, world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_MESH_MOVES : 0u);
 		RecordSelfCollision(rec, world, c, false);
@@ -498,7 +529,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 			CopyBackToA(rec, n, world->def.velocity == WF_VELOCITY_MOVES); // the sweeps ping-pong the velocities too
 		UseSet(rec, 0);
 		RecordAttach(rec, world, c, s, 0); // before the tethers: attached particles anchor some
-		RecordTethers(rec, c, n, sub, 0);
+		RecordTethersKeys(rec, world, c, n, sub, 0);
 		if (wfMeshesBeforeSelf(world)) // the continuous passes see the bodies' pushes
 			RecordMeshes(rec, world, c, s, world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_MESH_MOVES : 0u);
 		RecordSelfCollision(rec, world, c, false);
@@ -516,7 +547,7 @@ static void RecordClothSubstep(Recorder* rec, const wfWorld* world, const wfClot
 		UseSet(rec, (s + 1) & 1);                              // the pair just written
 		RecordMeshes(rec, world, c, s, WF_GPU_MESH_START_ALT); // the substep's start: the other pair
 		RecordAttach(rec, world, c, s, WF_GPU_MESH_VELOCITIES);
-		RecordTethers(rec, c, n, sub, WF_GPU_PUSH_TETHER_VEL);
+		RecordTethersKeys(rec, world, c, n, sub, WF_GPU_PUSH_TETHER_VEL);
 		RecordSelfCollision(rec, world, c, true);
 		break;
 	}
@@ -661,7 +692,7 @@ static void RecordClothContacts(Recorder* rec, const wfWorld* world, int s)
 	BeginStage(rec, WF_STAGE_SOLVE);
 	const uint32_t base = EachClothContacts(rec, world, s, mask, WF_GPU_CONTACT_EXPORT);
 	wfVkComputeBarrier(ctx, rec->cmd);
-	RecordGrid(rec, base, cells, WF_GPU_CONTACT_WORLD);
+	RecordGrid(rec, base, cells, WF_GPU_CONTACT_WORLD, false);
 	Dispatch(rec, WF_VK_PIPE_CONTACT_GATHER, 0, base, mask, WF_GPU_CONTACT_WORLD | (friction ? WF_GPU_CONTACT_FRICTION : 0u));
 	wfVkComputeBarrier(ctx, rec->cmd);
 	EachClothContacts(rec, world, s, mask, WF_GPU_CONTACT_APPLY_VEL);
