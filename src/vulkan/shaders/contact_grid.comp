@@ -1,9 +1,10 @@
 #version 450
 // The contact pass's grid stages, one per dispatch (wfGpuPush.flags, kernel_abi.h WF_GPU_CONTACT_*): the
-// counts cleared (a frame's first grid: the scan leaves them 0), each particle's key and its rank in its cell (atomicAdd), the scatter into
-// sorted order, each cell's list sorted by particle index (so every cell lists its particles in
-// ascending order, as the CPU's counting sort does, whatever order the atomics ran in); and for
-// cloth against cloth a cloth's particles copied into the world's arrays, and the pushes applied.
+// counts cleared (a frame's first grid: the scan leaves them 0), each particle's key and its rank
+// in its cell (atomicAdd), the scatter into sorted order, each cell's list sorted by particle index
+// (so every cell lists its particles in ascending order, as the CPU's counting sort does, whatever
+// order the atomics ran in); and for cloth against cloth a cloth's particles copied into the
+// world's arrays, and the pushes applied.
 #include "common.glsl"
 #include "contact.glsl"
 

@@ -5,9 +5,9 @@
 // memory, then its 4 written with the running sum) and writes the block's total to the next level;
 // the host scans that level the same way until one block holds it, then WF_GPU_CONTACT_SCAN_DOWN
 // adds each block's scanned total to its counts, level by level back down. Where one block holds
-// the sums, the down stage sums those before its block itself (WF_GPU_CONTACT_SUMS_RAW) instead. Integers: exact in
-// any order. pc.first: the array's offset in cells[], pc.count its length, pc.substep the offset
-// of its block sums. WF_GPU_CONTACT_COUNTS (the first level): the values are read from the counts
+// the sums, the down stage sums those before its block itself (WF_GPU_CONTACT_SUMS_RAW) instead.
+// Integers: exact in any order. pc.first: the array's offset in cells[], pc.count its length,
+// pc.substep the offset of its block sums. WF_GPU_CONTACT_COUNTS (the first level): the values are read from the counts
 // (CP.counts) and those are left 0, ready for the next grid's keys.
 #define WF_OWN_GROUP_SIZE
 #include "common.glsl"
