@@ -150,7 +150,7 @@ uvec2 gStack[64]; // a wide node and 0, or a leaf's first triangle and count
 int gTop;
 
 // A walk from the root's wide node.
-void StartWalk(vec3 lo, vec3 hi, bool edges, vec3 elo, vec3 ehi)
+void StartWalk()
 {
 	gTop = 1;
 	gStack[0] = uvec2(0u, 0u);
@@ -197,7 +197,7 @@ bool First(vec3 p0, vec3 x, out Contact best)
 	const vec3 lo = vec3(Min(p0.x, x.x), Min(p0.y, x.y), Min(p0.z, x.z));
 	const vec3 hi = vec3(Max(p0.x, x.x), Max(p0.y, x.y), Max(p0.z, x.z));
 	bool found = false;
-	StartWalk(lo, hi, false, lo, hi);
+	StartWalk();
 	for (uint first, count; NextLeaf(lo, hi, false, lo, hi, first, count);) {
 		for (uint k = first; k < first + count; ++k) {
 			Contact c;
@@ -312,7 +312,7 @@ bool CollideEdge(vec3 a, vec3 b, float wa, float wb, out vec3 da, out vec3 db, o
 	const vec3 elo = lo - vec3(grow), ehi = hi + vec3(grow);
 	float deepest = 0.0, bestS = 0.0;
 	vec3 dir = vec3(0.0);
-	StartWalk(lo, hi, true, elo, ehi);
+	StartWalk();
 	for (uint first, count; NextLeaf(lo, hi, true, elo, ehi, first, count);) {
 		for (uint j = first; j < first + count; ++j) {
 			const int t = int(mw[PL.order + j]);
@@ -411,7 +411,7 @@ bool CollideCorners(vec3 x0, vec3 x1, vec3 x2, vec3 w, out vec3 delta[3])
 	const vec3 lo = vec3(Min(x0.x, Min(x1.x, x2.x)), Min(x0.y, Min(x1.y, x2.y)), Min(x0.z, Min(x1.z, x2.z)));
 	const vec3 hi = vec3(Max(x0.x, Max(x1.x, x2.x)), Max(x0.y, Max(x1.y, x2.y)), Max(x0.z, Max(x1.z, x2.z)));
 	bool any = false;
-	StartWalk(lo, hi, false, lo, hi);
+	StartWalk();
 	for (uint first, count; NextLeaf(lo, hi, false, lo, hi, first, count);) {
 		for (uint j = first; j < first + count; ++j) {
 			const uint bt = mw[PL.order + j];

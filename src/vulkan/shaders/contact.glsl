@@ -23,6 +23,15 @@ uint WfKeyOf(vec3 x, uint mask)
 	return WfCellKey(WfCellOf(x.x), WfCellOf(x.y), WfCellOf(x.z), mask);
 }
 
+// Element e of the contact arrays at x into the grid: its key, and its rank among its cell's
+// elements by an atomicAdd on the cell's count (the scan reads the counts).
+void WfFileKey(uint e, vec3 x, uint mask)
+{
+	const uint k = WfKeyOf(x, mask);
+	cellKey[e] = k;
+	cellRank[e] = atomicAdd(cells[CP.counts + k], 1u);
+}
+
 // Whether a walk of the 5 x 5 x 5 cells around cell (cx, cy, cz) reads particle q (cpu_self.c
 // Walked): at x now, its cell in the block and still the cell the grid filed it under (cellKey).
 bool WfWalked(uint q, vec4 x, int cx, int cy, int cz, uint mask)

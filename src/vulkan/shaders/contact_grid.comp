@@ -19,10 +19,7 @@ void main()
 		cells[CP.counts + e] = 0u;
 	} else if (stage == WF_GPU_CONTACT_KEYS) {
 		// e is the particle's index in the contact arrays (its cloth's base + its index there).
-		const vec3 x = (pc.flags & WF_GPU_CONTACT_WORLD) != 0u ? cx[e].xyz : pos[e].xyz;
-		const uint k = WfKeyOf(x, mask);
-		cellKey[e] = k;
-		cellRank[e] = atomicAdd(cells[CP.counts + k], 1u);
+		WfFileKey(e, (pc.flags & WF_GPU_CONTACT_WORLD) != 0u ? cx[e].xyz : pos[e].xyz, mask);
 	} else if (stage == WF_GPU_CONTACT_SCATTER) {
 		sorted[cells[cellKey[e]] + cellRank[e]] = e;
 	} else if (stage == WF_GPU_CONTACT_SORT) {

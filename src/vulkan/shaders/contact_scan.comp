@@ -7,8 +7,8 @@
 // adds each block's scanned total to its counts, level by level back down. Where one block holds
 // the sums, the down stage sums those before its block itself (WF_GPU_CONTACT_SUMS_RAW) instead.
 // Integers: exact in any order. pc.first: the array's offset in cells[], pc.count its length,
-// pc.substep the offset of its block sums. WF_GPU_CONTACT_COUNTS (the first level): the values are read from the counts
-// (CP.counts) and those are left 0, ready for the next grid's keys.
+// pc.substep the offset of its block sums. WF_GPU_CONTACT_COUNTS (the first level): the values are
+// read from the counts (CP.counts) and those are left 0, ready for the next grid's keys.
 #define WF_OWN_GROUP_SIZE
 #include "common.glsl"
 

@@ -13,8 +13,5 @@ void main()
 	const uint i = WfElement();
 	if (i == 0xffffffffu)
 		return;
-	const vec4 y = WfTether(i, pos[i]);
-	const uint k = WfKeyOf(y.xyz, pc.substep);
-	cellKey[i] = k;
-	cellRank[i] = atomicAdd(cells[CP.counts + k], 1u);
+	WfFileKey(i, WfTether(i, pos[i]).xyz, pc.substep);
 }
