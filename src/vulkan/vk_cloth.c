@@ -238,7 +238,10 @@ static wfResult RecordTransfers(wfVkContext* ctx, const wfCloth* c, wfVkCloth* v
 	const int pipes[2] = {WF_VK_PIPE_STATS_PARTICLES, WF_VK_PIPE_STATS_CONSTRAINTS};
 	for (int k = 0; k < 2; ++k) {
 		// Both write disjoint partials and only read the state: no barrier between them.
-		f->vkCmdBindPipeline(vc->stats, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelines[pipes[k]]);
+		VkPipeline pipeline;
+		if ((r = wfVkPipeline(ctx, pipes[k], &pipeline)) != WF_OK)
+			return r;
+		f->vkCmdBindPipeline(vc->stats, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
 		wfGpuPush push = {0u, counts[k], 0u, 0u};
 		f->vkCmdPushConstants(vc->stats, ctx->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
 		uint32_t groups = (counts[k] + WF_GPU_GROUP_SIZE - 1) / WF_GPU_GROUP_SIZE;

@@ -168,7 +168,7 @@ static wfResult CreateComputePipeline(wfVkContext* ctx, const ShaderCode* code, 
 	return WF_OK;
 }
 
-static wfResult CreatePipelines(wfVkContext* ctx)
+static wfResult CreateLayouts(wfVkContext* ctx)
 {
 	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	VkDescriptorSetLayoutBinding bindings[WF_GPU_BIND_COUNT];
@@ -234,22 +234,33 @@ static wfResult CreatePipelines(wfVkContext* ctx)
 	ctx->fusedSharedFloats = sharedFloats < WF_GPU_FUSED_SHARED_FLOATS ? sharedFloats : WF_GPU_FUSED_SHARED_FLOATS;
 	ctx->fusedDisabled = ctx->world->def.fusedPath == WF_FUSED_NEVER;
 	ctx->fusedForced = ctx->world->def.fusedPath == WF_FUSED_ALWAYS;
-	// kMoves (common.glsl): the world's velocity mode, fixed at creation.
-	const VkBool32 moves = ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE;
-	for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
-		// WF_GPU_SPEC_GATHER (an int) and WF_GPU_SPEC_MOVES (a VkBool32), four bytes each.
-		const int32_t gather = p == WF_VK_PIPE_JACOBI_SWEEP_WIDE || p == WF_VK_PIPE_SPRINGS_WIDE ? WF_GPU_GATHER_WIDE : WF_GPU_GATHER;
-		const uint32_t values[2] = {(uint32_t)gather, moves};
+	return WF_OK;
+}
+
+// A kernel's pipeline, made the first time a frame records it: a world compiles only the kernels
+// its solver and features use (on lavapipe with validation each costs tens of milliseconds).
+wfResult wfVkPipeline(wfVkContext* ctx, int pipe, VkPipeline* out)
+{
+	VkPipeline* slot = &ctx->pipelines[pipe];
+	if (*slot == VK_NULL_HANDLE) {
+		// WF_GPU_SPEC_GATHER (an int) and WF_GPU_SPEC_MOVES (a VkBool32: kMoves of common.glsl, the
+		// world's velocity mode, fixed at creation), four bytes each.
+		const bool wide = pipe == WF_VK_PIPE_JACOBI_SWEEP_WIDE || pipe == WF_VK_PIPE_SPRINGS_WIDE;
+		const uint32_t values[2] = {
+			(uint32_t)(wide ? WF_GPU_GATHER_WIDE : WF_GPU_GATHER),
+			ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE,
+		};
 		const VkSpecializationMapEntry entries[2] = {
 			{WF_GPU_SPEC_GATHER, 0, sizeof(int32_t)},
 			{WF_GPU_SPEC_MOVES, sizeof(uint32_t), sizeof(VkBool32)},
 		};
 		VkSpecializationInfo spec = {2, entries, sizeof values, values};
-		VkPipelineLayout layout = p == WF_VK_PIPE_COLLIDE_MESH ? ctx->meshPipelineLayout : ctx->pipelineLayout;
-		wfResult r = CreateComputePipeline(ctx, &kShaders[p], layout, &spec, &ctx->pipelines[p]);
+		VkPipelineLayout layout = pipe == WF_VK_PIPE_COLLIDE_MESH ? ctx->meshPipelineLayout : ctx->pipelineLayout;
+		wfResult r = CreateComputePipeline(ctx, &kShaders[pipe], layout, &spec, slot);
 		if (r != WF_OK)
 			return r;
 	}
+	*out = *slot;
 	return WF_OK;
 }
 
@@ -317,7 +328,7 @@ wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* d)
 // the frame's command buffer and fence, the timestamp queries.
 static wfResult CreateDeviceObjects(wfVkContext* ctx)
 {
-	wfResult r = CreatePipelines(ctx);
+	wfResult r = CreateLayouts(ctx);
 	if (r != WF_OK)
 		return r;
 	const wfVkGpu* gpu = &ctx->gpu;

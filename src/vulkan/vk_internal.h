@@ -282,6 +282,7 @@ wfResult wfVkCreateDevice(wfVkContext* ctx, const char* deviceName, bool allowSo
 wfResult wfVkAdoptDevice(wfVkContext* ctx, const wfVulkanDevice* device);
 void wfVkDestroyDevice(wfVkContext* ctx);
 // The fused kernel of a solver for workgroups of (32 << sizeIndex) invocations, created on first use.
+wfResult wfVkPipeline(wfVkContext* ctx, int pipe, VkPipeline* out);
 wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out);
 
 #endif

@@ -24,6 +24,7 @@ typedef struct Recorder {
 	uint32_t marks;  // stage marks written (queries 2 .. 2 + marks - 1)
 	int set1;        // what set 1 holds: SET1_NONE, SET1_CONTACTS (pipelineLayout) or SET1_MESH (meshPipelineLayout)
 	bool countsZero; // the contact grid's counts are 0 here (a grid's scan leaves them so; RecordGrid)
+	wfResult result; // WF_OK, or the first failure to make a kernel's pipeline (the frame is not used)
 } Recorder;
 
 enum { SET1_NONE, SET1_CONTACTS, SET1_MESH };
@@ -120,7 +121,9 @@ static void DispatchGroups(Recorder* rec, int pipe, wfGpuPush push, uint32_t gro
 	if (groups == 0)
 		return;
 	const wfVkDeviceFuncs* f = &rec->ctx->gpu.fd;
-	VkPipeline p = rec->ctx->pipelines[pipe];
+	VkPipeline p;
+	if (rec->result != WF_OK || (rec->result = wfVkPipeline(rec->ctx, pipe, &p)) != WF_OK)
+		return;
 	const bool mesh = pipe == WF_VK_PIPE_COLLIDE_MESH;
 	UseSet1(rec, mesh ? SET1_MESH : SET1_CONTACTS);
 	if (rec->bound != p) {
@@ -789,7 +792,7 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	}
 	wfVkBarrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0, SET1_NONE, false};
+	Recorder rec = {ctx, cmd, NULL, VK_NULL_HANDLE, -1, 0, timing, WF_STAGE_PREPARE, 0, SET1_NONE, false, WF_OK};
 	// Small cloths first: one dispatch per arena steps all of them.
 	int fused = 0;
 	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
@@ -807,6 +810,11 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	UseSet1(&rec, SET1_CONTACTS);
 	// Large cloths: one dispatch per stage and colour range.
 	RecordPerRange(&rec, world);
+	if (rec.result != WF_OK) {
+		ctx->recorded = false;
+		f->vkEndCommandBuffer(cmd);
+		return rec.result;
+	}
 	ctx->fusedClothsPerFrame = fused;
 	// The frame check goes to the staging buffers, read by the host after the fence. (Device
 	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
