@@ -553,6 +553,9 @@ test_bench() {
 	grep -qE 'median [0-9.]+ +p10 [0-9.]+ +p90 [0-9.]+' "$tmp/stdout" || fail "no percentiles"
 	grep -q 'particle-substeps/s' "$tmp/stdout" || fail "no particle-substeps/s"
 	grep -q 'constraint projections/s' "$tmp/stdout" || fail "no projections/s"
+	# One cloth: cloth-steps/s is frames/s, 1000 / the median ms (to the printed digits).
+	awk '/ms\/frame/ {ms = $3} /cloth-steps\/s/ {for (i = 1; i <= NF; ++i) if ($i == "cloth-steps/s") r = $(i - 1)}
+		END {e = r * ms / 1000 - 1; exit !(r > 0 && e < 1e-3 && e > -1e-3)}' "$tmp/stdout" || fail "cloth-steps/s is not 1000 / ms a frame"
 	grep -q '16x16; 256 particles' "$tmp/stdout" || fail "no sizes"
 	grep -q 'threads 1' "$tmp/stdout" || fail "no thread count"
 	! grep -q 'stages ms' "$tmp/stdout" || fail "stage times without --stages"
