@@ -1,4 +1,4 @@
-// Energy over a long undamped run, per solver: the figures docs/DESIGN.md states ("What each solver
+// Energy over a long undamped run, per solver: the figures docs/design/solvers.md states ("What each solver
 // conserves"). A 10 x 10 sheet of 0.4 m hung by its two top corners, released flat (horizontal),
 // swings for 2 000 frames of 1/60 s with every damper off; the energy is wfClothStats' kinetic +
 // potential (gravity and, for XPBD and the springs, the elastic energy of their constraints),

@@ -378,7 +378,7 @@ WF_TEST(presets_no_penetration)
 	return 0;
 }
 
-// Random parameters inside the documented ranges (see docs/DESIGN.md): XPBD and Jacobi never
+// Random parameters inside the documented ranges (see docs/design/tools.md, "Def fields"): XPBD and Jacobi never
 // produce a non-finite or unbounded position.
 WF_TEST(stability_random_parameters)
 {

@@ -1,7 +1,7 @@
 // A GPU kernel's WGSL from its SPIR-V: naga (the wgpu shader translator, web/node_modules/naga-wasm)
 // reads the binary SPIR-V glslc made from the kernel's GLSL (src/vulkan/shaders/), validates the
 // module and writes WGSL, so that the page's kernels and the Vulkan backend's come from one source
-// (docs/DESIGN.md, "The WGSL kernels"). A kernel naga cannot read, validate or write is an error that
+// (docs/design/web.md, "The WGSL kernels"). A kernel naga cannot read, validate or write is an error that
 // names the kernel and quotes naga's report.
 // naga-wasm validates with every capability of naga (push constants, 64-bit types...): what a
 // browser's WebGPU accepts is checked in Chromium (tests/web/wgsl_kernels_chromium.mjs).

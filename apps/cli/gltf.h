@@ -1,5 +1,5 @@
 // `weft run --gltf FILE.glb`: binary glTF 2.0 of a run, the cloths animated with their colliders,
-// for three.js's GLTFLoader, Blender and other glTF readers (docs/DESIGN.md, "glTF caches").
+// for three.js's GLTFLoader, Blender and other glTF readers (docs/design/tools.md, "glTF caches").
 //   - Each cloth is a mesh whose base is one frame's positions and whose morph targets hold the
 //     next frames as deltas; an animation on the node's weights gives frame k weight 1 at
 //     k x timeStep (LINEAR: frames in between blend). A cloth is cut into such meshes every

@@ -176,7 +176,7 @@ typedef struct wfContactDef {
 //   drag = q drag |r.n| (r.n) n,   lift = q lift (r.n) |r| (n - (r.n / |r|^2) r),
 // a third of the sum on each corner, scaled by the cloth's mean lumped rest area over the corner's
 // own, so the air acts per kilogram alike at the border and inside (equal particle masses; see
-// docs/DESIGN.md). Off while drag and lift are 0 (the default). Adds to wind.
+// docs/design/solvers.md). Off while drag and lift are 0 (the default). Adds to wind.
 typedef struct wfAeroDef {
 	float density;      // air, kg/m^3, [0, 1e4] (default 1.2)
 	float drag;         // drag coefficient, [0, 100]
@@ -220,7 +220,7 @@ typedef struct wfSelfCollisionDef {
 // the ones before it). Colours: the 12 colours of the grid one after another over the whole cloth.
 // Tiles: the grid cut into 32 x 32 tiles in four tile colours (a checkerboard of 2 x 2); tile colour
 // after tile colour, every colour of a tile in turn, so a GPU workgroup relaxes a whole tile in its
-// shared memory (docs/DESIGN.md). Both are Gauss-Seidel over colourings of the same constraints:
+// shared memory (docs/design/solvers.md). Both are Gauss-Seidel over colourings of the same constraints:
 // the same cloth, not the same bits (tile_order_cpu). Every backend follows the order a cloth was
 // created with; meshes and torn cloths are always relaxed by colours. Springs and Jacobi do not
 // depend on it.
@@ -424,16 +424,16 @@ typedef struct wfWarnings {
 	int64_t nonFinite;          // frames discarded because a position or velocity was not finite
 	int64_t unstable;           // frames discarded because a particle moved faster than wfWorldDef.maxSpeed,
 								// or the cloth's energy grew by more than the world could have added in the
-								// frame (an explosion below maxSpeed; the energy rule is in DESIGN.md)
+								// frame (an explosion below maxSpeed; the energy rule is in docs/design/solvers.md)
 	int64_t unstableInContact;  // of those, the frames in which a too-fast particle touched a collider
 								// (within 2 thickness + 1 mm of the sphere or the floor): a collider drove
 								// the cloth, not the solver alone (slow the collider or lower the time step)
 	int64_t timeStepTooLarge;   // explicit springs frames whose substep exceeds the stability estimate
-								// h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see DESIGN.md)
+								// h^2 omega^2 + 2 h gamma < 4 (stiffness, dampers and mass; see docs/design/solvers.md)
 	int64_t validationMessages; // Vulkan validation-layer warnings and errors (WEFT_VK_VALIDATION=1)
 	int64_t tunnelled;          // frames in which a particle's straight frame path crossed the sphere's inner
 								// half with both ends outside it: it passed through between two substeps
-								// (raise the substeps; the rule is in DESIGN.md). Counted, the frame is kept
+								// (raise the substeps; the rule is in docs/design/solvers.md). Counted, the frame is kept
 } wfWarnings;
 
 typedef struct wfClothStats {

@@ -276,7 +276,7 @@ static bool TileOrder(const wfWorld* world, const wfClothDef* def)
 
 // ------------------------------------------------------------------ memory, before any allocation
 
-// Bytes a cloth holds at the peak of its creation, by what it allocates (docs/DESIGN.md "Memory"
+// Bytes a cloth holds at the peak of its creation, by what it allocates (docs/design/solvers.md "Memory of a particle"
 // has the table): per particle the state (7 x 16: pos, vel, prev, pos2, vel2, normals, aero), the
 // pin flags, rest positions, UVs and two row starts; per constraint the record, multiplier, Jacobi
 // weight, colour start, two adjacency entries each way, the colouring's scratch and sorted copy; per

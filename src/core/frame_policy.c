@@ -124,7 +124,7 @@ int wfFindTunnel(const wfCloth* c, const wfFrameParams* p, const wfVec4* pos0)
 	return -1;
 }
 
-// The energy rule's bound, J (DESIGN.md, "The energy rule"): the constraints' and push-outs' release
+// The energy rule's bound, J (docs/design/solvers.md, "The energy rule"): the constraints' and push-outs' release
 // R (x (2 relaxation)^2 for Jacobi), the external work W along paths no faster than v = |v|max, and
 // the slack 1/4 (K0 + R) + M |g|^2 T^2. kinetic: sum of 1/2 |v0|^2 per unit mass; free: particles.
 static double EnergyBound(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, double kinetic, double free, float speed2,

@@ -257,7 +257,7 @@ struct wfWorld {
 	wfWorldDef def;
 	char lastError[512];
 	wfWarnings warnings;
-	int64_t motionExactFrames; // frames whose energy pre-test failed, so the exact rule ran (tests, DESIGN.md)
+	int64_t motionExactFrames; // frames whose energy pre-test failed, so the exact rule ran (tests, docs/design/solvers.md)
 	double time;               // simulated seconds
 	double sphereTime;         // advances only while the sphere moves
 	wfCloth* cloths;           // (clothCapacity) slots
@@ -373,7 +373,7 @@ void wfFreeModel(wfClothModel* model);
 // Number of constraints a grid has with the given families (the seed formula with all three).
 int wfGridConstraintCount(int cols, int rows, bool structural, bool shear, bool bending);
 // Host bytes a cloth holds at the peak of its creation (wfEstimateClothBytes), by element; the
-// table in docs/DESIGN.md "Memory" lists the buffers behind each figure.
+// table in docs/design/solvers.md "Memory of a particle" lists the buffers behind each figure.
 #define WF_BYTES_PER_PARTICLE 145.0      // state 112, pins 1, rest positions 16, UVs 8, two row starts 8
 #define WF_BYTES_PER_PARTICLE_CPU 91.0   // backend positions and velocities 32, AVX2 slots 4, arrays 50, scratch 5
 #define WF_BYTES_PER_PARTICLE_SELF 92.0  // hash grid and corrections: the cloth's 32, the backend's 60
@@ -587,7 +587,7 @@ void wfClothUpdateReference(wfCloth* cloth);
 // and for an unstable frame whether a too-fast particle touches a collider.
 wfFrameVerdict wfCheckFrame(const wfWorld* world, const wfCloth* cloth, const wfFrameParams* params, int* particle, bool* contact);
 bool wfInContact(const wfCloth* cloth, const wfFrameParams* params, wfVec4 x);
-// The frame check's motion tests (DESIGN.md, "Errors and numerical trouble"): tunnelling through the
+// The frame check's motion tests (docs/design/solvers.md, "Errors and numerical trouble"): tunnelling through the
 // sphere and the energy rule. The backends fold cheap pre-tests into the pass over the particles
 // they already make at the frame end (the CPU's scan or copy-back, check.comp, the fused kernel,
 // the WGSL check) with the constants below; only a frame that fails a pre-test pays for the exact
@@ -612,7 +612,7 @@ typedef struct wfMotionSums {
 	float speed2;     // the largest |v|^2 at the start or the end, every particle
 	bool tunnelled;   // some particle passed the tunnelling test (wfTunnelled)
 } wfMotionSums;
-// The tunnelling test of one particle (DESIGN.md): its straight frame path, from the backup start
+// The tunnelling test of one particle (docs/design/solvers.md): its straight frame path, from the backup start
 // x0 (before the shift) to the local end x1, relative to the sphere's centre after the first and the
 // last substep, has both ends outside the sphere, its closest point to the centre strictly between
 // them and inside (q < r), and a substep's share of it longer than its chord inside the sphere:

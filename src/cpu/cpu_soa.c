@@ -224,7 +224,7 @@ wfCpuSoa* wfCpuSoaCreate(const wfClothModel* m, int threads, int lanes)
 	// Blocks: a run of len >= least constraints (8 with 8 lanes, 4 with 16) takes ceil(len / L)
 	// blocks, at most len / 4 either way, so a quarter of the constraints bounds them (a bound of one
 	// block per constraint held 16 lanes of rest length and multiplier each: 770 of the 1550 bytes
-	// of a particle of a grid, docs/DESIGN.md "Memory"). With 4 lanes (runs of at least 4) a run takes
+	// of a particle of a grid, docs/design/solvers.md "Memory of a particle"). With 4 lanes (runs of at least 4) a run takes
 	// at most len / 2 (5: 2 blocks); with one, every constraint is a block. Singles: at most one per
 	// constraint.
 	const int perBlock = L == 1 ? 1 : L == 4 ? 2 : 4;
