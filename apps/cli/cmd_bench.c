@@ -235,8 +235,10 @@ int CliBench(int argc, char** argv)
 			ReportStages(&sim, stageTimes, frames);
 		wfIntersections ix;
 		if (o.intersections && wfWorld_CountIntersections(sim.world, &ix) == WF_OK)
-			printf("  intersect   %lld self, %lld between cloths, %lld with colliders (after the last frame; not timed)\n",
-				(long long)ix.self, (long long)ix.cloths, (long long)ix.colliders);
+			printf(
+				"  intersect   %lld self, %lld between cloths, %lld with colliders, %lld between cloths kept apart (after the last frame; "
+				"not timed)\n",
+				(long long)ix.self, (long long)ix.cloths, (long long)ix.colliders, (long long)ix.clothsApart);
 		else if (o.intersections) {
 			fprintf(stderr, "weft bench: cannot count the intersections: %s\n", wfWorld_GetLastError(sim.world));
 			code = CLI_EXIT_RUNTIME;

@@ -383,9 +383,9 @@ static void PrintSummary(const CliSim* sim, const CliOptions* o, const RunResult
 		r->total.nonFinite, (long long)w.nonFinite, (long long)w.unstable, (long long)w.timeStepTooLarge, (long long)w.tunnelled);
 	if (o->intersections)
 		printf(" Intersections after the last frame: %lld self, %lld between cloths, %lld with colliders; frames with any: %d of %d "
-			   "(most in one frame: %lld).",
+			   "(most in one frame: %lld); %lld crossings between cloths kept apart (no contact asked for).",
 			(long long)r->intersections.self, (long long)r->intersections.cloths, (long long)r->intersections.colliders,
-			r->intersectionFrames, r->frames, (long long)r->intersectionsMost);
+			r->intersectionFrames, r->frames, (long long)r->intersectionsMost, (long long)r->intersections.clothsApart);
 	if (o->objDir != NULL)
 		printf(" Wrote %d OBJ files to %s.", r->frames, o->objDir);
 	if (o->statsPath != NULL)

@@ -560,7 +560,8 @@ bool CliCsvOpen(CliFile* f, const char* path, bool perCloth, bool intersections,
 	fprintf(f->file,
 		"frame,%stime,kinetic_energy,potential_energy,max_strain,mean_strain,sphere_clearance,"
 		"floor_clearance,momentum_x,momentum_y,momentum_z,non_finite%s\n",
-		perCloth ? "cloth," : "", intersections ? ",intersections_self,intersections_cloths,intersections_colliders" : "");
+		perCloth ? "cloth," : "",
+		intersections ? ",intersections_self,intersections_cloths,intersections_colliders,intersections_cloths_apart" : "");
 	return true;
 }
 
@@ -583,6 +584,7 @@ void CliCsvRow(CliFile* f, int frame, int cloth, const wfClothStats* s, const wf
 	WriteClearance(f->file, s->floorClearance);
 	fprintf(f->file, ",%.9g,%.9g,%.9g,%d", s->momentum.x, s->momentum.y, s->momentum.z, s->nonFinite);
 	if (ix != NULL)
-		fprintf(f->file, ",%lld,%lld,%lld", (long long)ix->self, (long long)ix->cloths, (long long)ix->colliders);
+		fprintf(f->file, ",%lld,%lld,%lld,%lld", (long long)ix->self, (long long)ix->cloths, (long long)ix->colliders,
+			(long long)ix->clothsApart);
 	fputc('\n', f->file);
 }

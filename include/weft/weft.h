@@ -589,7 +589,11 @@ WF_API wfResult wfCloth_SetAttachments(wfClothId id, wfColliderId body, const wf
 // `weft bench --intersections`, not for every frame of a game.
 typedef struct wfIntersections {
 	int64_t self;   // edges of a cloth through its own triangles (sharing no particle, nor a torn copy of one)
-	int64_t cloths; // edges of a cloth through another cloth's triangles
+	int64_t cloths; // edges of a cloth through the triangles of another cloth it is in contact with
+	// edges of a cloth through another cloth's triangles where the world keeps no contact between
+	// the two (selfCollision.betweenCloths off, or their collisionGroup and collisionMask keep them
+	// apart): passing through is what the scene asks for, so these are not failures of the contact
+	int64_t clothsApart;
 	// particles deeper than 1e-5 of the shape's size inside the sphere, the floor or a collider
 	// (as the contact stage sees it, without the thickness), and edges through one with both ends
 	// out; for a mesh collider: cloth edges through its triangles, its edges through the cloths'

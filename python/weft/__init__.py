@@ -524,12 +524,13 @@ class World:
         return _struct_dict(lib.wfWorld_GetWarnings(self._live()))
 
     def count_intersections(self) -> Dict[str, int]:
-        """wfWorld_CountIntersections now: {"self", "cloths", "colliders"} (edges through triangles of
-        the same cloth, of another cloth, and particles or edges inside colliders). The GIL is released."""
+        """wfWorld_CountIntersections now: {"self", "cloths", "colliders", "clothsApart"} (edges through
+        triangles of the same cloth, of another cloth in contact with it, particles or edges inside
+        colliders, and edges through another cloth the world keeps no contact with). The GIL is released."""
         out = ffi.new("wfIntersections *")
         with self._lock:
             self._check(lib.wfWorld_CountIntersections(self._live(), out))
-        return {"self": int(out.self), "cloths": int(out.cloths), "colliders": int(out.colliders)}
+        return {"self": int(out.self), "cloths": int(out.cloths), "colliders": int(out.colliders), "clothsApart": int(out.clothsApart)}
 
     @property
     def profile(self) -> Dict[str, Any]:

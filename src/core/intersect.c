@@ -18,8 +18,11 @@ typedef struct IxMesh {
 	int* src;       // (particleCount) the untorn cloth's particle: two copies of one share it
 	double* box;    // (triangleCount x 6) each triangle's bounds: lo xyz, hi xyz
 	bool body;      // a mesh collider (no edges of its own: cloth edges through it are collider crossings)
-	bool closed;    // a body that is a solid (its inside counts)
-	double size;    // a body's bounding-box diagonal
+	bool between;   // a cloth of a world with contact between cloths (selfCollision.betweenCloths)
+	uint32_t group; // a cloth's collisionGroup and collisionMask: which other cloths it meets
+	uint32_t mask;
+	bool closed; // a body that is a solid (its inside counts)
+	double size; // a body's bounding-box diagonal
 } IxMesh;
 
 // A triangle in one grid cell.
@@ -323,8 +326,10 @@ static void TestPair(const IxMesh* meshes, int em, int e, int tm, int t, wfInter
 			out->colliders++;
 		else if (em == tm)
 			out->self++;
-		else
+		else if (E->between && (E->group & T->mask) != 0 && (T->group & E->mask) != 0) // the pair rule of cpu_self.c
 			out->cloths++;
+		else
+			out->clothsApart++;
 	}
 }
 
@@ -746,7 +751,11 @@ wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out)
 		const wfCloth* c = &world->cloths[i];
 		if (c->generation == 0)
 			continue;
-		r = Load((wfClothId){world, c->index, c->generation}, &meshes[count++]);
+		IxMesh* m = &meshes[count++];
+		r = Load((wfClothId){world, c->index, c->generation}, m);
+		m->between = world->def.selfCollision.enabled && world->def.selfCollision.betweenCloths;
+		m->group = (uint32_t)c->def.collisionGroup;
+		m->mask = (uint32_t)c->def.collisionMask;
 	}
 	const int cloths = count;
 	for (int i = 0; i < world->colliderCapacity && r == WF_OK; ++i) {

@@ -369,7 +369,7 @@ test_stats_when_asked() {
 test_intersections() {
 	run run --preset xpbd --frames 150 --backend cpu --intersections --stats "$tmp/s.csv"
 	expect_code 0
-	head -1 "$tmp/s.csv" | grep -q ',non_finite,intersections_self,intersections_cloths,intersections_colliders$' || fail "header: $(head -1 "$tmp/s.csv")"
+	head -1 "$tmp/s.csv" | grep -q ',non_finite,intersections_self,intersections_cloths,intersections_colliders,intersections_cloths_apart$' || fail "header: $(head -1 "$tmp/s.csv")"
 	awk -F, 'NR == 2 && $13 != 0 { exit 1 }' "$tmp/s.csv" || fail "the flat first frame has crossings: $(sed -n 2p "$tmp/s.csv")"
 	local with
 	with=$(awk -F, 'NR > 1 && $13 + $14 + $15 > 0' "$tmp/s.csv" | wc -l)
@@ -377,7 +377,7 @@ test_intersections() {
 	[ "$with" -gt 0 ] || fail "no frame with crossings: the check sees nothing"
 	run bench --preset xpbd --frames 2 --warmup 0 --backend cpu --intersections
 	expect_code 0
-	grep -q '^  intersect   0 self, 0 between cloths, 0 with colliders' "$tmp/stdout" || fail "bench: $(cat "$tmp/stdout")"
+	grep -q '^  intersect   0 self, 0 between cloths, 0 with colliders, 0 between cloths kept apart' "$tmp/stdout" || fail "bench: $(cat "$tmp/stdout")"
 }
 
 # scenes/drop: the generator writes the committed scene and meshes byte for byte, and a small

@@ -188,19 +188,23 @@ def test_setters_and_pins_and_grab():
 
 def test_count_intersections():
     """Two sheets: apart, nothing; one turned upright through the other, edges through triangles
-    both ways; a particle put inside the sphere, one collider count."""
-    with weft.World(backend="cpu", sphere={"enabled": True, "radius": 0.3, "center": (5, 0, 0)}) as w:
-        a = w.add_cloth(cols=8, rows=8, width=1, height=1, orientation="horizontal", origin=(0, 1, 0), pinMode="none")
-        b = w.add_cloth(cols=6, rows=6, width=0.6, height=0.6, orientation="horizontal", origin=(0, 3, 0), pinMode="none")
-        assert w.count_intersections() == {"self": 0, "cloths": 0, "colliders": 0}
-        p = b.positions
-        b.set_positions(np.stack([p[:, 0] + 0.031, 1.0 + (p[:, 2] - p[:, 2].mean()), np.full(len(p), 0.013)], axis=1))
-        ix = w.count_intersections()
-        assert ix["self"] == 0 and ix["cloths"] > 0 and ix["colliders"] == 0, ix
-        q = a.positions
-        q[0] = (5, 0, 0)
-        a.set_positions(q)
-        assert w.count_intersections()["colliders"] >= 1
+    both ways (in "cloths" where the world has contact between cloths, else in "clothsApart": a
+    crossing the scene asks for); a particle put inside the sphere, one collider count."""
+    for between in (True, False):
+        contact = {"enabled": between, "betweenCloths": between}
+        with weft.World(backend="cpu", sphere={"enabled": True, "radius": 0.3, "center": (5, 0, 0)}, selfCollision=contact) as w:
+            a = w.add_cloth(cols=8, rows=8, width=1, height=1, orientation="horizontal", origin=(0, 1, 0), pinMode="none")
+            b = w.add_cloth(cols=6, rows=6, width=0.6, height=0.6, orientation="horizontal", origin=(0, 3, 0), pinMode="none")
+            assert w.count_intersections() == {"self": 0, "cloths": 0, "colliders": 0, "clothsApart": 0}
+            p = b.positions
+            b.set_positions(np.stack([p[:, 0] + 0.031, 1.0 + (p[:, 2] - p[:, 2].mean()), np.full(len(p), 0.013)], axis=1))
+            ix = w.count_intersections()
+            counted, apart = (ix["cloths"], ix["clothsApart"]) if between else (ix["clothsApart"], ix["cloths"])
+            assert ix["self"] == 0 and counted > 0 and apart == 0 and ix["colliders"] == 0, ix
+            q = a.positions
+            q[0] = (5, 0, 0)
+            a.set_positions(q)
+            assert w.count_intersections()["colliders"] >= 1
 
 
 def test_stats_info_and_warnings():
