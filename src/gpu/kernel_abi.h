@@ -289,6 +289,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_PUSH_AERO 16u           // predict.comp: only the aerodynamic acceleration, into prev
 #define WF_GPU_PUSH_TETHER 32u         // predict.comp: only the tethers (wfCpuTethers)
 #define WF_GPU_PUSH_TETHER_VEL 64u     // with WF_GPU_PUSH_TETHER: the outward velocity removed too (springs)
+#define WF_GPU_PUSH_CHECK_SUM 128u     // check.comp for WGSL (WF_WGSL): only the sum of the workgroups' partials
 // Fused kernels read wfGpuPush as: first = iterations, count = substeps, substep and flags unused.
 // Contact kernels (contact_*.comp) read it as: first = the cloth's base in the contact arrays (the
 // scan: the offset of the array in cells[]), count = elements, substep = the hash mask (the scan:
