@@ -1,40 +1,59 @@
-// The WebGPU solver: the WGSL kernels of weft_gpu.wgsl stepping one cloth whose model, clock and
-// live values come from the wasm core (weft_core.mjs). The per-range path of the Vulkan backend:
+// The WebGPU solver: the GPU kernels of the Vulkan backend (src/vulkan/shaders/*.comp), as the
+// build writes them in WGSL (web/CMakeLists.txt: glslc with WF_WGSL, then naga; the site's wgsl/),
+// stepping one cloth whose model, clock and live values come from the wasm core (weft_core.mjs).
+// The per-range path of the Vulkan backend:
 //   frame start: predict with PUSH_SHIFT (the core's re-centring)
-//   (XPBD and Jacobi with drag or lift: per substep first aero, the acceleration into prev)
-//   XPBD:    per substep: predict, iterations x colours x solve (one dispatch per colour range),
+//   (XPBD and Jacobi with drag or lift: per substep first predict with PUSH_AERO, into prev)
+//   XPBD:    per substep: predict, iterations x colours x xpbd_solve (one dispatch per colour range),
 //            the tethers (predict with PUSH_TETHER) where the cloth has them, finish
-//   Jacobi:  per substep: predict, iterations x sweep (A->B, B->A, positions and velocities), the
-//            tethers, finish
+//   Jacobi:  per substep: predict, iterations x jacobi_sweep (A->B, B->A, positions and
+//            velocities), the tethers, finish
 //   springs: per substep: springs (A->B or B->A, collisions fused), the tethers; odd counts copy B -> A
-//   normals, the frame check (check writes each particle's energy terms, checkSum adds them up)
+//   normals, the frame check (check writes each workgroup's partial sums, check with
+//   PUSH_CHECK_SUM adds them up in one workgroup: WGSL has no fence for Vulkan's last workgroup)
 // Tearing: after a good frame of a cloth that tears, the state comes back and the core tears from
 // it; step() then says "torn" and the caller builds a new solver from the host state.
-// A frame starts with a copy of the state to a backup; the check's status (48 bytes: the first bad
+// A frame starts with a copy of the state to the backup (positions, then velocities: the frame's
+// contactBand.w says where, as on Vulkan); the check's status (wfGpuStatus: the first bad
 // particles, the first that tunnelled through the sphere, the reference particle, the energy
 // pre-test's sums) is read back after each frame. When the pre-test fails, the state and the backup
 // come back too for the core's exact energy rule (wfCheckEnergy), as on Vulkan. A bad frame is
 // restored from the backup and reported to the core (which counts, logs and recovers as
 // wfWorld_Step does), a good one gives the reference for the core's next frame start.
-// The dispatch list is built once per (solver, substeps, iterations) from pre-made bind groups
-// (one small uniform per dispatch stands in for Vulkan's push constants); each frame encodes it
-// again (WebGPU command buffers are single-use) after one writeBuffer of the frame's live values.
+// The buffers sit at the kernels' bindings (kernel_abi.h's WF_GPU_BIND_*); each kernel's bind
+// group holds the bindings its WGSL uses. The dispatch list is built once per (solver, substeps,
+// iterations) from pre-made bind groups, with each dispatch's push constants (wfGpuPush), which
+// naga writes as immediates (setImmediates); each frame encodes it again (WebGPU command buffers
+// are single-use) after one writeBuffer of the frame's live values.
 // WebGPU orders the dispatches of a pass: a dispatch sees every earlier one's writes.
 // After each frame the reference particle (16 bytes) is read back for the core's next frame start.
 
-const GROUP = 128;
-const PUSH_FIRST_ITERATION = 1, PUSH_DAMPED = 2, PUSH_SHIFT = 8, PUSH_TETHER = 32, PUSH_TETHER_VEL = 64;
-const PUSH_STRIDE = 256; // minUniformBufferOffsetAlignment
-
-// Which bindings each entry point uses (its "auto" layout), for the buffers (a) and swapped (b).
-const USES = {
-  predict: [0, 1, 2, 5, 7], aero: [0, 1, 2, 5, 13, 14, 15, 20], finish: [0, 1, 2, 5], xpbdSolve: [0, 1, 2, 6, 7],
-  jacobiSweep: [0, 1, 2, 3, 4, 7, 8, 9, 11], springs: [0, 1, 2, 3, 4, 7, 8, 9], computeNormals: [1, 12, 13, 14, 15],
-  check: [0, 1, 2, 16, 17, 18, 19], checkSum: [16, 19],
-};
+// The kernels the page runs (the site's wgsl/<kernel>.wgsl); createGpuSolver takes their text.
+export const KERNELS = ["predict", "xpbd_solve", "jacobi_sweep", "springs", "finish", "normals", "check"];
+// wfGpuPush.flags (kernel_abi.h, WF_GPU_PUSH_*).
+const PUSH_FIRST_ITERATION = 1, PUSH_DAMPED = 2, PUSH_SHIFT = 8, PUSH_AERO = 16, PUSH_TETHER = 32, PUSH_TETHER_VEL = 64,
+  PUSH_CHECK_SUM = 128;
+// Bindings (WF_GPU_BIND_*) the page reads or writes by number.
+const POS = 1, VEL = 2, POS_ALT = 3, VEL_ALT = 4, NORMALS = 12, INDICES = 15, STATUS = 16, BACKUP = 22;
+const STATUS_BYTES = 64, PARTIAL_BYTES = 48; // wfGpuStatus, wfGpuPartial
 const NONE = 0xffffffff;
 
-export async function createGpuSolver(device, cloth, wgsl) {
+// What a generated module binds: the bindings of group 0 that its code uses (naga declares every
+// buffer of common.glsl; glslc keeps only the functions main reaches, so a name used past its
+// declaration is used by the entry point), and its workgroup size.
+function moduleInfo(kernel, code) {
+  const used = [];
+  for (const m of code.matchAll(/@group\((\d+)\) @binding\((\d+)\)\s*var<[^>]*>\s*(\w+)/g)) {
+    if (code.match(new RegExp(`\\b${m[3]}\\b`, "g")).length < 2) continue;
+    if (m[1] !== "0") throw new Error(`${kernel}.wgsl: uses group ${m[1]} binding ${m[2]}`);
+    used.push(Number(m[2]));
+  }
+  const group = Number(/@workgroup_size\((\d+)/.exec(code)?.[1]);
+  if (!group) throw new Error(`${kernel}.wgsl: no workgroup size`);
+  return { used, group };
+}
+
+export async function createGpuSolver(device, cloth, kernels) {
   const model = cloth.model();
   const n = model.particles;
   const S = GPUBufferUsage.STORAGE, D = GPUBufferUsage.COPY_DST, C = GPUBufferUsage.COPY_SRC;
@@ -43,6 +62,12 @@ export async function createGpuSolver(device, cloth, wgsl) {
     if (data) device.queue.writeBuffer(b, 0, data);
     return b;
   };
+  // The adjacency's (constraint, other particle) pairs as the kernels' two arrays.
+  const adjConstraint = model.adj.filter((_, k) => (k & 1) === 0), adjOther = model.adj.filter((_, k) => (k & 1) === 1);
+  // The rest buffer: w each particle's air share (drag and lift; the rest positions only for
+  // self-collision, which WebGPU does not run).
+  const rest = new Float32Array(4 * n), shares = cloth.airShares();
+  for (let i = 0; i < n; ++i) rest[4 * i + 3] = shares[i];
   // The vertex stage of the page's drawing reads positions, normals and velocities as storage.
   const state = S | D | C | GPUBufferUsage.VERTEX;
   const buf = {
@@ -51,63 +76,61 @@ export async function createGpuSolver(device, cloth, wgsl) {
     5: make(16 * n, S), 6: make(4 * model.constraints, S),
     7: make(model.con.byteLength, S | D, model.con), // the constraints, then the tethers if any
     8: make(4 * (n + 1), S | D, model.adjStart),
-    9: make(4 * model.adj.length, S | D, model.adj),
+    9: make(4 * adjConstraint.length, S | D, adjConstraint),
+    10: make(4 * adjOther.length, S | D, adjOther),
     11: make(4 * model.constraints, S | D, model.jacobiWeight),
     12: make(16 * n, state),
     13: make(4 * (n + 1), S | D, model.triStart),
     14: make(4 * model.triList.length, S | D, model.triList),
     15: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
-    16: make(48, S | D | C),
-    17: make(16 * n, S | D | C), 18: make(16 * n, S | D | C), // the frame-start positions and velocities
-    19: make(16 * n, S), // the check's per-particle energy terms
-    20: make(4 * n, S | D, cloth.airShares()),
+    16: make(STATUS_BYTES, S | D | C),
+    19: make(16 * n, S | D, rest),
+    22: make(32 * n, S | D | C), // the frame start's positions, then its velocities
   };
-  buf.backupPos = buf[17];
-  buf.backupVel = buf[18];
-  const swap = { 1: 3, 3: 1, 2: 4, 4: 2 };
-  const module = device.createShaderModule({ code: wgsl, label: "weft_gpu.wgsl" });
-  const info = await module.getCompilationInfo();
-  const errors = info.messages.filter((m) => m.type === "error");
-  if (errors.length) throw new Error(`weft_gpu.wgsl: ${errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; ")}`);
-  const pipes = {}, groups = {};
-  await Promise.all(Object.keys(USES).map(async (entry) => {
-    pipes[entry] = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: entry }, label: entry });
+  const swap = { [POS]: POS_ALT, [POS_ALT]: POS, [VEL]: VEL_ALT, [VEL_ALT]: VEL };
+  const info = {}, pipes = {}, groups = {};
+  await Promise.all(KERNELS.map(async (kernel) => {
+    const code = kernels[kernel];
+    if (typeof code !== "string") throw new Error(`the WGSL of ${kernel} is missing`);
+    info[kernel] = moduleInfo(kernel, code);
+    const module = device.createShaderModule({ code, label: `${kernel}.wgsl` });
+    const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === "error");
+    if (errors.length) throw new Error(`${kernel}.wgsl: ${errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; ")}`);
+    pipes[kernel] = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" }, label: kernel });
   }));
-  // Group 0 of every pipeline, both variants; again when the frame buffer grows (wave wind with
-  // more substeps).
-  function makeGroups() {
-    for (const entry of Object.keys(USES))
-      groups[entry] = [0, 1].map((variant) => device.createBindGroup({
-        layout: pipes[entry].getBindGroupLayout(0),
-        entries: USES[entry].map((b) => ({ binding: b, resource: { buffer: buf[variant ? swap[b] ?? b : b] } })),
-      }));
+  buf[18] = make(PARTIAL_BYTES * Math.ceil(n / info.check.group), S); // the check's partials, one a workgroup
+  // The bind group of every pipeline, both variants (the second with the pairs swapped).
+  for (const kernel of KERNELS) {
+    for (const b of info[kernel].used) if (!buf[b]) throw new Error(`${kernel}.wgsl: binding ${b} has no buffer here`);
+    groups[kernel] = [0, 1].map((variant) => device.createBindGroup({
+      layout: pipes[kernel].getBindGroupLayout(0),
+      entries: info[kernel].used.map((b) => ({ binding: b, resource: { buffer: buf[variant ? swap[b] ?? b : b] } })),
+    }));
   }
-  makeGroups();
-  const readStatus = device.createBuffer({ size: 48, usage: GPUBufferUsage.MAP_READ | D });
-  const statusReset = new Uint32Array([NONE, NONE, NONE, NONE, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const readStatus = device.createBuffer({ size: STATUS_BYTES, usage: GPUBufferUsage.MAP_READ | D });
+  const statusReset = new Uint32Array(STATUS_BYTES / 4);
+  statusReset.fill(NONE, 0, 4);
 
   // The dispatch list of a frame for the current step def; rebuilt when it changes.
-  let ops = null, opsKey = "", pushBuffer = null;
+  let ops = null, opsKey = "";
   function buildOps(solver, substeps, iterations, aero) {
-    const list = [], pushes = [];
-    const dispatch = (entry, lo, count, substep, flags, variant = 0) => {
-      pushes.push([lo, count, substep, flags]);
-      list.push({ entry, variant, push: pushes.length - 1, groups: Math.ceil(count / GROUP) });
-    };
+    const list = [];
+    const dispatch = (kernel, first, count, substep, flags, variant = 0) =>
+      list.push({ kernel, variant, push: new Uint32Array([first, count, substep, flags]), groups: Math.ceil(count / info[kernel].group) });
     dispatch("predict", 0, n, 0, PUSH_SHIFT);
     for (let s = 0; s < substeps; ++s) {
-      if (aero && solver !== "springs") dispatch("aero", 0, n, s, 0); // drag and lift into prev, for predict
+      if (aero && solver !== "springs") dispatch("predict", 0, n, s, PUSH_AERO); // drag and lift into prev, for predict
       if (solver === "xpbd") {
         dispatch("predict", 0, n, s, PUSH_DAMPED);
         for (let it = 0; it < iterations; ++it)
           for (let r = 0; r < model.solveRange.length; r += 2) // the model's order (its colours, or tiles)
-            dispatch("xpbdSolve", model.solveRange[r], model.solveRange[r + 1] - model.solveRange[r], s, it === 0 ? PUSH_FIRST_ITERATION : 0);
+            dispatch("xpbd_solve", model.solveRange[r], model.solveRange[r + 1] - model.solveRange[r], s, it === 0 ? PUSH_FIRST_ITERATION : 0);
         if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
         dispatch("finish", 0, n, s, 0);
       } else if (solver === "jacobi") {
         dispatch("predict", 0, n, s, 0);
-        for (let it = 0; it < iterations; ++it) dispatch("jacobiSweep", 0, n, s, 0, it & 1);
-        if (iterations & 1) list.push({ copy: [[3, 1], [4, 2]] }); // positions and velocities
+        for (let it = 0; it < iterations; ++it) dispatch("jacobi_sweep", 0, n, s, 0, it & 1);
+        if (iterations & 1) list.push({ copy: true }); // positions and velocities
         if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
         dispatch("finish", 0, n, s, 0);
       } else {
@@ -115,42 +138,38 @@ export async function createGpuSolver(device, cloth, wgsl) {
         if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER | PUSH_TETHER_VEL, (s + 1) & 1); // the pair just written
       }
     }
-    if (solver === "springs" && (substeps & 1)) list.push({ copy: [[3, 1], [4, 2]] });
-    dispatch("computeNormals", 0, n, 0, 0);
-    dispatch("check", 0, n, substeps - 1, 0); // contacts at the last substep's end
-    dispatch("checkSum", 0, n, substeps - 1, 0);
-    list[list.length - 1].groups = 1; // one workgroup adds up the check's terms
-    pushBuffer?.destroy();
-    pushBuffer = device.createBuffer({ size: PUSH_STRIDE * pushes.length, usage: GPUBufferUsage.UNIFORM | D });
-    const words = new Uint32Array(PUSH_STRIDE / 4 * pushes.length);
-    pushes.forEach((p, k) => words.set(p, k * PUSH_STRIDE / 4));
-    device.queue.writeBuffer(pushBuffer, 0, words);
-    for (const op of list) {
-      if (op.copy) continue;
-      op.bind = [groups[op.entry][op.variant], device.createBindGroup({
-        layout: pipes[op.entry].getBindGroupLayout(1),
-        entries: [{ binding: 0, resource: { buffer: pushBuffer, offset: PUSH_STRIDE * op.push, size: 16 } }],
-      })];
-    }
+    if (solver === "springs" && (substeps & 1)) list.push({ copy: true });
+    dispatch("normals", 0, n, 0, 0);
+    dispatch("check", 0, n, substeps - 1, 0); // contacts at the last substep's end; one particle an invocation
+    const partials = list[list.length - 1].groups;
+    dispatch("check", 0, partials, substeps - 1, PUSH_CHECK_SUM);
+    list[list.length - 1].groups = 1; // one workgroup adds up the partials
+    for (const op of list) if (!op.copy) op.bind = groups[op.kernel][op.variant];
     return list;
+  }
+  function encode(pass, op) {
+    pass.setPipeline(pipes[op.kernel]);
+    pass.setBindGroup(0, op.bind);
+    pass.setImmediates(0, op.push);
+    pass.dispatchWorkgroups(op.groups);
   }
 
   let ref = [0, 0, 0];
   // The host state (after creation, a reset, a grab or a release) onto the GPU.
   function upload() {
     const s = cloth.localState();
-    device.queue.writeBuffer(buf[1], 0, s.pos);
-    device.queue.writeBuffer(buf[2], 0, s.vel);
+    device.queue.writeBuffer(buf[POS], 0, s.pos);
+    device.queue.writeBuffer(buf[VEL], 0, s.vel);
     const k = 4 * Math.floor(n / 2);
     ref = [s.pos[k], s.pos[k + 1], s.pos[k + 2]];
   }
   upload();
 
-  // Particle buffers (16 n bytes each) as they are, read back.
+  // Particle arrays (16 n bytes each: a buffer, or [buffer, its byte offset]) as they are, read back.
   async function readBack(list) {
     const out = device.createBuffer({ size: 16 * n * list.length, usage: GPUBufferUsage.MAP_READ | D });
     const encoder = device.createCommandEncoder();
-    list.forEach((b, k) => encoder.copyBufferToBuffer(b, 0, out, 16 * n * k, 16 * n));
+    list.forEach((b, k) => encoder.copyBufferToBuffer(...(Array.isArray(b) ? b : [b, 0]), out, 16 * n * k, 16 * n));
     device.queue.submit([encoder.finish()]);
     await out.mapAsync(GPUMapMode.READ);
     const raw = out.getMappedRange().slice(0);
@@ -158,26 +177,26 @@ export async function createGpuSolver(device, cloth, wgsl) {
     return list.map((b, k) => new Float32Array(raw, 16 * n * k, 4 * n));
   }
   // The positions buffer as it is (local frame, inverse mass in w).
-  const readLocal = async () => (await readBack([buf[1]]))[0];
+  const readLocal = async () => (await readBack([buf[POS]]))[0];
 
   let dispatches = 0;
   return {
-    buffers: { pos: buf[1], vel: buf[2], normals: buf[12], indices: buf[15], con: buf[7], adjStart: buf[8], adj: buf[9] },
+    buffers: { pos: buf[POS], vel: buf[VEL], normals: buf[12], indices: buf[15], con: buf[7], adjStart: buf[8], adjConstraint: buf[9] },
     model,
     dispatchesPerFrame: () => dispatches,
     upload,
     // One particle's inverse mass and velocity from the host (grab and release change only those).
     uploadParticle(i) {
       const s = cloth.localState();
-      device.queue.writeBuffer(buf[1], 16 * i + 12, s.pos, 4 * i + 3, 1);
-      device.queue.writeBuffer(buf[2], 16 * i, s.vel, 4 * i, 4);
+      device.queue.writeBuffer(buf[POS], 16 * i + 12, s.pos, 4 * i + 3, 1);
+      device.queue.writeBuffer(buf[VEL], 16 * i, s.vel, 4 * i, 4);
     },
     // The inverse masses (w of each position) from the host, the positions kept: after the mass
     // or the pins changed in the core (its host positions are those of the last upload).
     async uploadInverseMasses() {
       const pos = await readLocal(), host = cloth.localState().pos;
       for (let i = 0; i < n; ++i) pos[4 * i + 3] = host[4 * i + 3];
-      device.queue.writeBuffer(buf[1], 0, pos);
+      device.queue.writeBuffer(buf[POS], 0, pos);
     },
     // The inverse masses on the GPU (w of each position), read back.
     async inverseMasses() {
@@ -189,35 +208,27 @@ export async function createGpuSolver(device, cloth, wgsl) {
       const aero = cloth.gpuAero();
       const key = `${cloth.solver} ${cloth.substeps} ${cloth.iterations} ${aero}`;
       const frameBytes = cloth.gpuBegin(ref);
-      if (frameBytes.byteLength > buf[0].size) {
-        buf[0].destroy();
-        buf[0] = make(2 * frameBytes.byteLength, S | D);
-        makeGroups();
-        opsKey = "";
-      }
       if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations, aero); opsKey = key; }
       device.queue.writeBuffer(buf[0], 0, frameBytes);
-      device.queue.writeBuffer(buf[16], 0, statusReset);
+      device.queue.writeBuffer(buf[STATUS], 0, statusReset);
       const encoder = device.createCommandEncoder();
-      encoder.copyBufferToBuffer(buf[1], 0, buf.backupPos, 0, 16 * n);
-      encoder.copyBufferToBuffer(buf[2], 0, buf.backupVel, 0, 16 * n);
+      encoder.copyBufferToBuffer(buf[POS], 0, buf[BACKUP], 0, 16 * n);
+      encoder.copyBufferToBuffer(buf[VEL], 0, buf[BACKUP], 16 * n, 16 * n);
       let pass = encoder.beginComputePass();
       dispatches = 0;
       for (const op of ops) {
         if (op.copy) {
           pass.end();
-          for (const [from, to] of op.copy) encoder.copyBufferToBuffer(buf[from], 0, buf[to], 0, 16 * n);
+          encoder.copyBufferToBuffer(buf[POS_ALT], 0, buf[POS], 0, 16 * n);
+          encoder.copyBufferToBuffer(buf[VEL_ALT], 0, buf[VEL], 0, 16 * n);
           pass = encoder.beginComputePass();
           continue;
         }
-        pass.setPipeline(pipes[op.entry]);
-        pass.setBindGroup(0, op.bind[0]);
-        pass.setBindGroup(1, op.bind[1]);
-        pass.dispatchWorkgroups(op.groups);
+        encode(pass, op);
         ++dispatches;
       }
       pass.end();
-      encoder.copyBufferToBuffer(buf[16], 0, readStatus, 0, 48);
+      encoder.copyBufferToBuffer(buf[STATUS], 0, readStatus, 0, STATUS_BYTES);
       device.queue.submit([encoder.finish()]);
       await readStatus.mapAsync(GPUMapMode.READ);
       const raw = readStatus.getMappedRange().slice(0);
@@ -232,18 +243,15 @@ export async function createGpuSolver(device, cloth, wgsl) {
         contact = !nonFinite && st[2] !== NONE;
       } else if (cloth.gpuEnergyPreTest(r[8], r[9], r[10], r[11])) {
         // The pre-test on the sums failed: the exact rule on the state and the backup (rare).
-        const [pos, vel, pos0, vel0] = await readBack([buf[1], buf[2], buf.backupPos, buf.backupVel]);
+        const [pos, vel, pos0, vel0] = await readBack([buf[POS], buf[VEL], buf[BACKUP], [buf[BACKUP], 16 * n]]);
         if (cloth.gpuEnergyExact(pos, vel, pos0, vel0)) verdict = 1;
       }
       if (verdict !== 0) {
         const undo = device.createCommandEncoder();
-        undo.copyBufferToBuffer(buf.backupPos, 0, buf[1], 0, 16 * n);
-        undo.copyBufferToBuffer(buf.backupVel, 0, buf[2], 0, 16 * n);
-        const again = undo.beginComputePass(), normals = ops.find((op) => op.entry === "computeNormals");
-        again.setPipeline(pipes.computeNormals);
-        again.setBindGroup(0, normals.bind[0]);
-        again.setBindGroup(1, normals.bind[1]);
-        again.dispatchWorkgroups(normals.groups);
+        undo.copyBufferToBuffer(buf[BACKUP], 0, buf[POS], 0, 16 * n);
+        undo.copyBufferToBuffer(buf[BACKUP], 16 * n, buf[VEL], 0, 16 * n);
+        const again = undo.beginComputePass();
+        encode(again, ops.find((op) => op.kernel === "normals"));
         again.end();
         device.queue.submit([undo.finish()]);
       } else {
@@ -258,7 +266,7 @@ export async function createGpuSolver(device, cloth, wgsl) {
       // Tearing: after a good frame the core tears from the state read back; a new topology needs
       // a new solver (the caller builds it from the host state).
       if (verdict === 0 && cloth.gpuTears()) {
-        const [pos, vel] = await readBack([buf[1], buf[2]]);
+        const [pos, vel] = await readBack([buf[POS], buf[VEL]]);
         if (cloth.gpuTear(pos, vel)) return "torn";
       }
       return "";
@@ -267,8 +275,8 @@ export async function createGpuSolver(device, cloth, wgsl) {
     async read() {
       const out = device.createBuffer({ size: 32 * n, usage: GPUBufferUsage.MAP_READ | D });
       const encoder = device.createCommandEncoder();
-      encoder.copyBufferToBuffer(buf[1], 0, out, 0, 16 * n);
-      encoder.copyBufferToBuffer(buf[2], 0, out, 16 * n, 16 * n);
+      encoder.copyBufferToBuffer(buf[POS], 0, out, 0, 16 * n);
+      encoder.copyBufferToBuffer(buf[VEL], 0, out, 16 * n, 16 * n);
       device.queue.submit([encoder.finish()]);
       await out.mapAsync(GPUMapMode.READ);
       const raw = new Float32Array(out.getMappedRange().slice(0));
@@ -282,6 +290,6 @@ export async function createGpuSolver(device, cloth, wgsl) {
         }
       return { pos, vel, origin: o };
     },
-    destroy() { for (const b of Object.values(buf)) b.destroy(); pushBuffer?.destroy(); readStatus.destroy(); },
+    destroy() { for (const b of Object.values(buf)) b.destroy(); readStatus.destroy(); },
   };
 }

@@ -469,23 +469,13 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 // The bytes of the frame buffer for the next frame, after the core's frame start with the
 // reference particle the GPU left (local xyz): wfGpuClothParams, WF_GPU_FRAME_RECORDS wfGpuSubstep
 // records (the first `substeps` written, then the colliders' two per substep after
-// WF_MAX_SUBSTEPS), written by gpu/frame_records.c as for the Vulkan backend; then,
-// for wave wind, the wave's factor 0.5 + 0.5 sin(...) per substep and
-// column (substeps x cols floats). The Vulkan kernels evaluate that sine on the device; here the
-// core's wfSinf does (double arithmetic, which WGSL lacks), so the WGSL forces have the CPU's bits.
-static bool WaveWind(const WfwWorld* w) { return wfWorld_GetDef(w->world).wind.mode == WF_WIND_WAVE; }
-
-static size_t WaveOffset(void) { return sizeof(wfGpuClothParams) + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep); }
-
-// The frame buffer's size for the current step def.
+// WF_MAX_SUBSTEPS), written by gpu/frame_records.c as for the Vulkan backend.
+// The frame buffer's size: every record (the kernels' binding covers it).
 WF_WASM_EXPORT(wfw_gpu_frame_bytes) int wfwGpuFrameBytes(WfwWorld* w)
 {
-	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
-	if (c == NULL)
+	if (w == NULL || wfGetCloth(w->cloth) == NULL)
 		return -1;
-	// At least one element: the WGSL struct's runtime-sized wave array is bound even when unused.
-	const size_t wave = WaveWind(w) ? (size_t)wfWorld_GetDef(w->world).step.substeps * (size_t)c->model.cols * sizeof(float) : 16;
-	return (int)(WaveOffset() + wave);
+	return (int)(sizeof(wfGpuClothParams) + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep));
 }
 
 WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, float rz, void* out)
@@ -508,23 +498,16 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	wfGpuClothParams cp;
 	memset(&cp, 0, sizeof cp);
 	wfGpuWriteClothParams(world, c, &p, NULL, &cp);
+	// check.comp finds the backup's velocities at this element of its binding: the page's backup
+	// holds the positions, then the velocities.
+	const uint32_t backupVel = (uint32_t)c->model.particleCount;
+	memcpy(&cp.contactBand.w, &backupVel, sizeof backupVel);
 	memcpy(out, &cp, sizeof cp);
 	wfGpuWriteSubsteps(world, &p, 1.0f / c->material.mass, (wfGpuSubstep*)((char*)out + sizeof cp));
 	if (world->def.step.solver == WF_SOLVER_SPRINGS)
 		wfCheckSpringsStep(world, c, p.h);
-	if (!WaveWind(w)) {
-		const size_t records = shapes > 0 ? (size_t)WF_MAX_SUBSTEPS + 2 * (size_t)(p.substeps * shapes) : (size_t)p.substeps;
-		return (int)(sizeof cp + records * sizeof(wfGpuSubstep));
-	}
-	// wfExternalAccel's wave factor, the same expression.
-	float* wave = (float*)(void*)((char*)out + WaveOffset());
-	for (int s = 0; s < p.substeps; ++s) {
-		const float t = (float)(p.time + (double)s * p.h);
-		for (int col = 0; col < c->model.cols; ++col)
-			wave[(size_t)s * (size_t)c->model.cols + (size_t)col] = 0.5f +
-				0.5f * wfWaveSinf(WF_TWO_PI * p.wind.frequency * t + p.wind.phasePerColumn * (float)col);
-	}
-	return wfwGpuFrameBytes(w);
+	const size_t records = shapes > 0 ? (size_t)WF_MAX_SUBSTEPS + 2 * (size_t)(p.substeps * shapes) : (size_t)p.substeps;
+	return (int)(sizeof cp + records * sizeof(wfGpuSubstep));
 }
 
 // What the WGSL solver does not have yet (the Vulkan backend's aerodynamics on the springs solver,

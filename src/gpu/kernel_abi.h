@@ -242,7 +242,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_FLAG_WAVE 8u           // wave wind: acceleration per column and inverse mass
 #define WF_GPU_FLAG_JACOBI_DEGREE 16u // Jacobi: the document's own-degree averaging, no pin factor
 #define WF_GPU_FLAG_AERO 32u          // drag and lift: the substep's aerodynamic acceleration is in prev (predict.comp)
-#define WF_GPU_FLAG_MOVES 64u         // WF_VELOCITY_MOVES (the WGSL port's kMoves; Vulkan specializes instead)
+#define WF_GPU_FLAG_MOVES 64u         // WF_VELOCITY_MOVES (kMoves for WGSL, WF_WGSL; Vulkan specializes)
 
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
@@ -289,6 +289,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_PUSH_AERO 16u           // predict.comp: only the aerodynamic acceleration, into prev
 #define WF_GPU_PUSH_TETHER 32u         // predict.comp: only the tethers (wfCpuTethers)
 #define WF_GPU_PUSH_TETHER_VEL 64u     // with WF_GPU_PUSH_TETHER: the outward velocity removed too (springs)
+#define WF_GPU_PUSH_CHECK_SUM 128u     // check.comp for WGSL (WF_WGSL): only the sum of the workgroups' partials
 // Fused kernels read wfGpuPush as: first = iterations, count = substeps, substep and flags unused.
 // Contact kernels (contact_*.comp) read it as: first = the cloth's base in the contact arrays (the
 // scan: the offset of the array in cells[]), count = elements, substep = the hash mask (the scan:
@@ -334,7 +335,7 @@ WF_VEC4 windDir;      // xyz wave direction, w its length
 WF_VEC4 grabTarget;   // xyz, in the cloth's local frame (wfClothLocal)
 WF_VEC4 alphaTilde;   // compliance / h^2 per family (stretch, shear, bend)
 WF_VEC4 aero;         // xyz the air's velocity, w density / 2 (wfAeroDef; WF_GPU_FLAG_AERO)
-WF_VEC4 aeroCoeff;    // x drag, y lift coefficient
+WF_VEC4 aeroCoeff;    // x drag, y lift coefficient, z 3 (the divisor for WGSL: common.glsl WF_AERO_THREE)
 WF_VEC4 shift;        // xyz subtracted from every position at the frame start (re-centring)
 WF_VEC4 sphereCenter; // xyz the sphere's centre at motion phase 0, local; + wfGpuSubstep.sphereMotion
 WF_VEC4 contactBand;  // the frame check's contact test (wfContactBand): x sphere radius + band,

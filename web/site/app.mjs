@@ -14,7 +14,7 @@
 import { PerspectiveCamera, Vector2, Vector3, Raycaster, Plane, Box3, BufferAttribute } from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { loadWeft, PIN_MODES } from "../weft_core.mjs";
-import { createGpuSolver } from "../weft_gpu.mjs";
+import { createGpuSolver, KERNELS } from "../weft_gpu.mjs";
 import { createGpuDraw } from "./gpu_draw.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -75,7 +75,13 @@ $("backend").value = gpu ? "webgpu" : "webgl2";
 
 status("Loading the solver (weft.wasm)…");
 const weft = await loadWeft(await (await fetch("./weft.wasm")).arrayBuffer());
-const wgsl = gpu ? await (await fetch("./weft_gpu.wgsl")).text() : "";
+// The GPU kernels in WGSL, as the build generates them from the Vulkan backend's (site's wgsl/).
+async function fetchKernel(k) {
+  const r = await fetch(`./wgsl/${k}.wgsl`);
+  if (!r.ok) throw new Error(`wgsl/${k}.wgsl: ${r.status} (the site was built without the WGSL kernels)`);
+  return [k, await r.text()];
+}
+const wgsl = gpu ? Object.fromEntries(await Promise.all(KERNELS.map(fetchKernel))) : null;
 status(gpu ? "Initializing the WebGPU solver…" : "Initializing the CPU solver (wasm)…");
 // WebGL2: three.js draws the cloth (gl_draw.mjs, loaded only then: the WebGPU page does without
 // three.js' renderer, its materials and shaders).

@@ -14,7 +14,7 @@ struct Object { at: vec4f, colour: vec4f } // at: xyz centre (world), w scale
 @group(0) @binding(3) var<storage, read> vel: array<vec4f>;
 @group(0) @binding(4) var<storage, read> uvs: array<vec2f>;
 @group(0) @binding(5) var<storage, read> adjStart: array<u32>;
-@group(0) @binding(6) var<storage, read> adj: array<vec2u>;
+@group(0) @binding(6) var<storage, read> adjConstraint: array<u32>; // each adjacency entry's constraint
 @group(0) @binding(7) var<storage, read> con: array<vec4u>;
 @group(1) @binding(0) var<uniform> obj: Object;
 @group(1) @binding(1) var<storage, read> list: array<u32>;
@@ -73,7 +73,7 @@ fn shade(albedo: vec3f, n0: vec3f, world: vec3f, front: bool) -> vec4f {
     var sum = 0.0;
     var count = 0.0;
     for (var e = adjStart[i]; e < adjStart[i + 1u]; e++) {
-      let k = adj[e].x;
+      let k = adjConstraint[e];
       if (con[k].w == 0u) { sum += strainOf(k); count += 1.0; }
     }
     o.colour = strainColour(select(0.0, sum / count, count > 0.0));
@@ -189,7 +189,7 @@ export async function createGpuDraw(device, canvas, solver, { uvs, pins }) {
   ]);
   // Group 0 of each pipeline: the view and the buffers its shaders read ("auto" layouts keep only those).
   const b = solver.buffers;
-  const all = { 0: viewBuffer, 1: b.pos, 2: b.normals, 3: b.vel, 4: uvBuffer, 5: b.adjStart, 6: b.adj, 7: b.con };
+  const all = { 0: viewBuffer, 1: b.pos, 2: b.normals, 3: b.vel, 4: uvBuffer, 5: b.adjStart, 6: b.adjConstraint, 7: b.con };
   const group0 = (p, bindings) => device.createBindGroup({ layout: p.getBindGroupLayout(0), entries: bindings.map((k) => ({ binding: k, resource: { buffer: all[k] } })) });
   const objects = {};
   const object = (name, p, list) => {

@@ -4,7 +4,9 @@
 // The reference particle's position goes along for the next frame's re-centring. With them the
 // motion tests against the frame-start state (the backup): the first particle that passed the
 // tunnelling test (wfTunnelled), and the energy pre-test's sums (wfMotionSums), summed per
-// workgroup; the last workgroup to finish sums the workgroups' partials into the status.
+// workgroup; the last workgroup to finish sums the workgroups' partials into the status. WGSL
+// (WF_WGSL) has no device-scope fence for that: there a dispatch of its own with
+// WF_GPU_PUSH_CHECK_SUM (one workgroup, pc.count the partials) sums them, in the same order.
 #include "common.glsl"
 
 shared vec4 sSum[WF_GPU_GROUP_SIZE];
@@ -37,8 +39,25 @@ vec4 WfGroupSum(vec4 v, uint t)
 	return sum;
 }
 
+// The sum of the first `groups` partials into the status, by one workgroup (invocation t): the
+// last workgroup's part (a macro: Vulkan's SPIR-V as it was with the lines in main).
+#define WF_SUM_PARTIALS(groups, t)                                                                            \
+	vec4 total = vec4(0.0);                                                                                   \
+	for (uint k = t; k < groups; k += WF_GPU_GROUP_SIZE)                                                     \
+		total += vec4(partials[k].sum0, partials[k].sum1, partials[k].sum2, partials[k].sum3);                \
+	total = WfGroupSum(total, t);                                                                             \
+	if (t == 0u)                                                                                              \
+		status.energy = total;
+
 void main()
 {
+#ifdef WF_WGSL
+	if ((pc.flags & WF_GPU_PUSH_CHECK_SUM) != 0u) {
+		const uint t = gl_LocalInvocationID.x;
+		WF_SUM_PARTIALS(pc.count, t)
+		return;
+	}
+#endif
 	// Invocation e of T takes particles e, e + T, ...: one, or for a large cloth several
 	// (WF_GPU_CHECK_PER_THREAD_LARGE), so that the last workgroup has fewer partials to sum.
 	const uint e = WfElement(), t = gl_LocalInvocationID.x, n = P.particleCount;
@@ -79,19 +98,18 @@ void main()
 		partials[g].sum1 = sum.y;
 		partials[g].sum2 = sum.z;
 		partials[g].sum3 = sum.w;
+#ifndef WF_WGSL
 		memoryBarrierBuffer();
 		// groupsDone starts at 0xffffffff: the last group to get here sees groups - 2.
 		sLast = atomicAdd(status.groupsDone, 1u) + 2u == groups ? 1u : 0u;
+#endif
 	}
+#ifndef WF_WGSL
 	memoryBarrierShared();
 	barrier();
 	if (sLast == 0u)
 		return;
 	memoryBarrierBuffer();
-	vec4 total = vec4(0.0);
-	for (uint k = t; k < groups; k += WF_GPU_GROUP_SIZE)
-		total += vec4(partials[k].sum0, partials[k].sum1, partials[k].sum2, partials[k].sum3);
-	total = WfGroupSum(total, t);
-	if (t == 0u)
-		status.energy = total;
+	WF_SUM_PARTIALS(groups, t)
+#endif
 }

@@ -86,16 +86,24 @@ layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
 #else
 // The WGSL build (WF_WGSL, web/CMakeLists.txt): naga reads a specialization constant (as a WGSL
 // override) but no constant expression of one (OpSpecConstantOp), and WGSL sizes a function's
-// array by a constant expression only. So kMoves is read through a call (its negation and its
-// selections become instructions, on a value WGSL still knows to be uniform), and a gather's
-// arrays hold the widest gather (the sums run in adjacency order whatever the width).
-layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMovesConstant = true;
-bool WfMoves() { return kMovesConstant; }
+// array by a constant expression only. So kMoves is the frame's WF_GPU_FLAG_MOVES, read through a
+// call (a read-only buffer: WGSL still knows it to be uniform; the page makes one pipeline per
+// kernel whatever the world's velocity rule), and a gather's arrays hold the widest gather (the
+// sums run in adjacency order whatever the width).
+bool WfMoves() { return (P.flags & WF_GPU_FLAG_MOVES) != 0u; }
 #define kMoves WfMoves()
 #define WF_GATHER_SLOTS WF_GPU_GATHER_WIDE
 // FLT_MAX by its bits: naga writes the literal as 340282350000000000000000000000000000000f, which
 // Chromium's WGSL compiler rejects as not representable in f32.
 #define WF_FLOAT_MAX uintBitsToFloat(0x7f7fffffu)
+#endif
+// The divisor 3 of drag and lift (WfTriangleAero, WfAeroAccel): for WGSL the host's (aeroCoeff.z),
+// because Chromium compiles a constant divisor to a multiplication by its rounded reciprocal, which
+// gives other bits than the CPU's division.
+#ifndef WF_WGSL
+#define WF_AERO_THREE 3.0
+#else
+#define WF_AERO_THREE P.aeroCoeff.z
 #endif
 
 // wfCpuMoved: a particle moved by d inside the substep adds d invH to its velocity (kMoves).
@@ -229,9 +237,9 @@ vec3 WfTriangleAero(uint t)
 		return vec3(0.0);
 	precise float ux = nx / len, uy = ny / len, uz = nz / len;
 	precise float q = P.aero.w * (0.5 * len);
-	precise float rx = P.aero.x - (v0.x + v1.x + v2.x) / 3.0;
-	precise float ry = P.aero.y - (v0.y + v1.y + v2.y) / 3.0;
-	precise float rz = P.aero.z - (v0.z + v1.z + v2.z) / 3.0;
+	precise float rx = P.aero.x - (v0.x + v1.x + v2.x) / WF_AERO_THREE;
+	precise float ry = P.aero.y - (v0.y + v1.y + v2.y) / WF_AERO_THREE;
+	precise float rz = P.aero.z - (v0.z + v1.z + v2.z) / WF_AERO_THREE;
 	precise float rn = rx * ux + ry * uy + rz * uz;
 	precise float drag = q * P.aeroCoeff.x * abs(rn) * rn;
 	precise vec3 f = vec3(drag * ux, drag * uy, drag * uz);
@@ -258,7 +266,7 @@ vec3 WfAeroAccel(uint i)
 		sz += f.z;
 	}
 	const float w = pos[i].w, share = rest[i].w; // the air share (topology.c wfBuildAirShares)
-	precise vec3 a = vec3(sx * w / 3.0 * share, sy * w / 3.0 * share, sz * w / 3.0 * share);
+	precise vec3 a = vec3(sx * w / WF_AERO_THREE * share, sy * w / WF_AERO_THREE * share, sz * w / WF_AERO_THREE * share);
 	return a;
 }
 #endif
