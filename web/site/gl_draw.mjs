@@ -37,22 +37,144 @@ function checkerTexture() {
   return t;
 }
 
+// The page's lit material: what three.js' MeshPhongMaterial computes for the page's two lights (a
+// hemisphere light and a directional key light: Lambert diffuse, Blinn-Phong specular with
+// Schlick's Fresnel, sRGB out; the same pixels), without the general material's machinery, which
+// SwiftShader pays for on every pixel. `PER_VERTEX` shades at the vertices (the floor: its diffuse
+// light is the same everywhere, its specular under a level). A fragment that the floor hides
+// (below it, seen from above through its square) is dropped: the floor itself may be drawn as
+// the clear colour (see render).
+const RECIPROCAL_PI = "0.3183098861837907";
+const LIT_SHADE = `
+uniform vec3 diffuse, specular, sky, ground, hemiDir, keyColor, keyDir;
+uniform float shininess;
+vec3 shade(vec3 n, vec3 base, vec3 world) {
+  vec3 v = normalize(cameraPosition - world), h = normalize(keyDir + v);
+  float nl = max(dot(n, keyDir), 0.0), nh = max(dot(n, h), 0.0), vh = max(dot(v, h), 0.0);
+  float fresnel = exp2((-5.55473 * vh - 6.98316) * vh);
+  vec3 f = specular * (1.0 - fresnel) + fresnel;
+  vec3 irradiance = mix(ground, sky, 0.5 * dot(n, hemiDir) + 0.5) + nl * keyColor;
+  vec3 c = irradiance * base * ${RECIPROCAL_PI} + nl * keyColor * f * (0.25 * ${RECIPROCAL_PI} * (0.5 * shininess + 1.0) * pow(nh, shininess));
+  return mix(pow(c, vec3(0.41666)) * 1.055 - vec3(0.055), c * 12.92, vec3(lessThanEqual(c, vec3(0.0031308))));
+}`;
+const LIT_VERTEX = LIT_SHADE + `
+varying vec3 vNormal, vWorld;
+varying vec2 vUv;
+#if defined(USE_COLOR) || defined(PER_VERTEX)
+varying vec3 vColor;
+#endif
+void main() {
+  vec4 world = modelMatrix * vec4(position, 1.0);
+  vWorld = world.xyz;
+  vNormal = mat3(modelMatrix) * normal;
+  vUv = uv;
+#ifdef USE_COLOR
+  vColor = color;
+#endif
+#ifdef PER_VERTEX
+  vColor = shade(normalize(vNormal), diffuse, vWorld);
+#endif
+  gl_Position = projectionMatrix * viewMatrix * world;
+}`;
+const LIT_FRAGMENT = LIT_SHADE + `
+#ifdef TEX
+uniform sampler2D tex;
+#endif
+uniform vec2 floorClip; // the floor's height and half size; size 0: no floor hides anything
+varying vec3 vNormal, vWorld;
+varying vec2 vUv;
+#if defined(USE_COLOR) || defined(PER_VERTEX)
+varying vec3 vColor;
+#endif
+void main() {
+#ifdef PER_VERTEX
+  gl_FragColor = vec4(vColor, 1.0);
+#else
+  if (vWorld.y < floorClip.x && cameraPosition.y > floorClip.x) {
+    vec3 q = mix(cameraPosition, vWorld, (cameraPosition.y - floorClip.x) / (cameraPosition.y - vWorld.y));
+    if (max(abs(q.x), abs(q.z)) < floorClip.y) discard;
+  }
+  vec3 n = normalize(vNormal);
+#ifdef DOUBLE
+  n *= gl_FrontFacing ? 1.0 : -1.0;
+#endif
+  vec3 base = diffuse;
+#ifdef TEX
+  base *= texture2D(tex, vUv).rgb;
+#endif
+#ifdef USE_COLOR
+  base *= vColor;
+#endif
+  gl_FragColor = vec4(shade(n, base, vWorld), 1.0);
+#endif
+}`;
+// The lights (as three.js' HemisphereLight(0xdde6f0, 0x30302c, 1.2) and DirectionalLight(white,
+// 1.6) from (4.5, 8, 4) had them); three.js' Phong specular colour.
+const LIGHTS = {
+  sky: new THREE.Color(0xdde6f0).multiplyScalar(1.2), ground: new THREE.Color(0x30302c).multiplyScalar(1.2), hemiDir: new THREE.Vector3(0, 1, 0),
+  keyColor: new THREE.Color(0xffffff).multiplyScalar(1.6), keyDir: new THREE.Vector3(4.5, 8, 4).normalize(),
+};
+const floorClip = { value: new THREE.Vector2(0, 0) };
+function litMaterial({ color = 0xffffff, shininess = 30, map = null, side = THREE.FrontSide, perVertex = false }) {
+  const uniforms = { diffuse: { value: new THREE.Color(color) }, specular: { value: new THREE.Color(0x111111) }, shininess: { value: shininess }, tex: { value: map }, floorClip };
+  for (const [k, v] of Object.entries(LIGHTS)) uniforms[k] = { value: v };
+  const defines = {};
+  if (map) defines.TEX = "";
+  if (side === THREE.DoubleSide) defines.DOUBLE = "";
+  if (perVertex) defines.PER_VERTEX = "";
+  return new THREE.ShaderMaterial({ uniforms, defines, side, vertexShader: LIT_VERTEX, fragmentShader: LIT_FRAGMENT });
+}
+
+// The floor (FLOOR_HALF on each side of the origin) seen from above is one colour to the level:
+// the diffuse light on a level plane (its specular, under a level where the view sees it, left
+// out). SwiftShader pays for every pixel of a mesh under 4x MSAA, and the floor fills most of the
+// picture: from above, the picture is cleared to the floor's colour and the background drawn
+// instead, as a box around the scene open at the floor's square, at the far end of the depth
+// range (behind everything, wherever the box is) and after the rest. From below or outside the
+// box, the floor mesh.
+const FLOOR_HALF = 20, BOX_HALF = 150;
+const BACKGROUND = 0x20242c;
+const floorColour = new THREE.Color(0x9c9c98).multiply(LIGHTS.sky.clone().add(LIGHTS.keyColor.clone().multiplyScalar(LIGHTS.keyDir.y))).multiplyScalar(1 / Math.PI);
+function backgroundBox() {
+  const F = FLOOR_HALF, B = BOX_HALF, quads = [
+    [[-B, 0, -B], [B, 0, -B], [B, 0, -F], [-B, 0, -F]], [[-B, 0, F], [B, 0, F], [B, 0, B], [-B, 0, B]], // the floor's level, around its square
+    [[-B, 0, -F], [-F, 0, -F], [-F, 0, F], [-B, 0, F]], [[F, 0, -F], [B, 0, -F], [B, 0, F], [F, 0, F]],
+    [[-B, 0, -B], [-B, B, -B], [B, B, -B], [B, 0, -B]], [[-B, 0, B], [-B, B, B], [B, B, B], [B, 0, B]], // the walls and the top
+    [[-B, 0, -B], [-B, B, -B], [-B, B, B], [-B, 0, B]], [[B, 0, -B], [B, B, -B], [B, B, B], [B, 0, B]],
+    [[-B, B, -B], [B, B, -B], [B, B, B], [-B, B, B]],
+  ];
+  const position = [];
+  for (const [a, b, c, d] of quads) position.push(...a, ...b, ...c, ...a, ...c, ...d);
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.Float32BufferAttribute(position, 3));
+  const c = new THREE.Color(BACKGROUND); // sRGB as it is, written as it is
+  const material = new THREE.ShaderMaterial({
+    side: THREE.DoubleSide, uniforms: { colour: { value: new THREE.Vector3(c.getHex() >> 16, (c.getHex() >> 8) & 255, c.getHex() & 255).divideScalar(255) } },
+    vertexShader: "void main() { gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); gl_Position.z = 0.99999 * gl_Position.w; }",
+    fragmentShader: "uniform vec3 colour; void main() { gl_FragColor = vec4(colour, 1.0); }",
+  });
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.renderOrder = 1; // after the rest: what they cover it does not draw
+  mesh.frustumCulled = false;
+  return mesh;
+}
+
 export function createGlDraw(canvas, gl) {
   const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: true });
   const scene = new THREE.Scene();
-  scene.background = new THREE.Color(0x20242c);
-  scene.add(new THREE.HemisphereLight(0xdde6f0, 0x30302c, 1.2));
-  const key = new THREE.DirectionalLight(0xffffff, 1.6);
-  key.position.set(4.5, 8, 4);
-  scene.add(key);
+  const background = new THREE.Color(BACKGROUND);
+  scene.background = background.clone();
   const texture = checkerTexture();
-  const clothMaterial = new THREE.MeshPhongMaterial({ map: texture, side: THREE.DoubleSide, shininess: 20 });
+  const clothMaterial = litMaterial({ map: texture, side: THREE.DoubleSide, shininess: 20 });
   const wireMaterial = new THREE.MeshBasicMaterial({ color: 0x111318, wireframe: true });
-  const sphereMesh = new THREE.Mesh(new THREE.SphereGeometry(1, 48, 32), new THREE.MeshPhongMaterial({ color: 0x222a38, shininess: 60 }));
-  const floorMesh = new THREE.Mesh(new THREE.PlaneGeometry(40, 40), new THREE.MeshPhongMaterial({ color: 0x9c9c98 }));
+  const sphereMesh = new THREE.Mesh(new THREE.SphereGeometry(1, 48, 32), litMaterial({ color: 0x222a38, shininess: 60 }));
+  const floorMesh = new THREE.Mesh(new THREE.PlaneGeometry(2 * FLOOR_HALF, 2 * FLOOR_HALF, 32, 32), litMaterial({ color: 0x9c9c98, perVertex: true }));
   floorMesh.rotation.x = -Math.PI / 2;
-  scene.add(sphereMesh, floorMesh);
-  const pinGeometry = new THREE.SphereGeometry(0.035, 12, 8), pinMaterial = new THREE.MeshPhongMaterial({ color: 0xd81f0a });
+  floorMesh.renderOrder = 1; // last of the opaque meshes: what they cover it does not draw
+  const boxMesh = backgroundBox();
+  scene.add(sphereMesh, floorMesh, boxMesh);
+  let floorOn = false;
+  const pinGeometry = new THREE.SphereGeometry(0.035, 12, 8), pinMaterial = litMaterial({ color: 0xd81f0a });
   let clothMesh = null, wireMesh = null, nodes = null, ribbons = null, pinMarkers = null, constraints = null, pins = [];
 
   // One small red sphere per pinned particle.
@@ -102,8 +224,8 @@ export function createGlDraw(canvas, gl) {
     sphereMesh.position.set(...col.center);
     sphereMesh.scale.setScalar(sphereRadius);
     sphereMesh.visible = col.sphere;
-    floorMesh.visible = col.floor;
-    floorMesh.position.y = col.floorHeight;
+    floorOn = col.floor;
+    floorMesh.position.y = boxMesh.position.y = col.floorHeight;
     pins.forEach((i, k) => pinMarkers.children[k].position.set(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
     clothMesh.visible = view !== "nodes";
     wireMesh.visible = clothMesh.visible && wireframe;
@@ -113,7 +235,8 @@ export function createGlDraw(canvas, gl) {
     const wantColours = colour !== "texture";
     if (clothMaterial.vertexColors !== wantColours) {
       clothMaterial.vertexColors = wantColours;
-      clothMaterial.map = wantColours ? null : texture;
+      if (wantColours) delete clothMaterial.defines.TEX;
+      else clothMaterial.defines.TEX = "";
       clothMaterial.needsUpdate = true;
     }
     const n = cloth.particles;
@@ -163,7 +286,16 @@ export function createGlDraw(canvas, gl) {
 
   return {
     build, setPins, sync, pick,
-    render: (camera) => renderer.render(scene, camera),
+    render(camera) {
+      // The floor as the clear colour where the camera is above it and inside the box.
+      const c = camera.position, y = floorMesh.position.y;
+      const cleared = floorOn && c.y > y && c.y < y + BOX_HALF && Math.max(Math.abs(c.x), Math.abs(c.z)) < BOX_HALF;
+      scene.background.copy(cleared ? floorColour : background);
+      boxMesh.visible = cleared;
+      floorMesh.visible = floorOn && !cleared;
+      floorClip.value.set(y, floorOn ? FLOOR_HALF : 0);
+      renderer.render(scene, camera);
+    },
     resize(w, h, ratio) { renderer.setPixelRatio(ratio); renderer.setSize(w, h, false); },
   };
 }
