@@ -1,5 +1,5 @@
 // Drawing on WebGL2 with three.js, from the positions the wasm CPU solver hands out: the cloth
-// (checker texture, or per-vertex speed or signed strain), its wireframe, the pins, the sphere and
+// (a checker weave, or per-vertex speed or signed strain), its wireframe, the pins, the sphere and
 // the floor, and the third document's own view (particles as small spheres coloured by speed,
 // constraints as lines coloured by signed strain). The page loads this module only on WebGL2, so
 // the WebGPU page does without three.js' renderer, materials and shaders.
@@ -18,23 +18,6 @@ function strainColour(out, k, e) {
 }
 function strainOf(p, a, b, rest) {
   return (Math.hypot(p[3 * b] - p[3 * a], p[3 * b + 1] - p[3 * a + 1], p[3 * b + 2] - p[3 * a + 2]) - rest) / rest;
-}
-
-// A checker weave, mipmapped (the native renderer's texture in spirit).
-function checkerTexture() {
-  const c = document.createElement("canvas");
-  c.width = c.height = 256;
-  const g = c.getContext("2d");
-  for (let y = 0; y < 8; ++y)
-    for (let x = 0; x < 8; ++x) {
-      g.fillStyle = (x + y) % 2 ? "#c8553d" : "#f2e6d0";
-      g.fillRect(32 * x, 32 * y, 32, 32);
-    }
-  const t = new THREE.CanvasTexture(c);
-  t.wrapS = t.wrapT = THREE.RepeatWrapping;
-  t.colorSpace = THREE.SRGBColorSpace;
-  t.anisotropy = 4;
-  return t;
 }
 
 // The page's lit material: what three.js' MeshPhongMaterial computes for the page's two lights (a
@@ -77,8 +60,16 @@ void main() {
   gl_Position = projectionMatrix * viewMatrix * world;
 }`;
 const LIT_FRAGMENT = LIT_SHADE + `
-#ifdef TEX
-uniform sampler2D tex;
+#ifdef CHECKER
+// The weave: 8 x 8 squares of two colours (linear) per unit of uv, the red where the squares'
+// column and row sum to an even number, box-filtered over the pixel's footprint in uv (a texture
+// mipmapped and filtered anisotropically in all but the cost: SwiftShader pays for its texels).
+uniform vec3 checkerA, checkerB;
+vec3 weave(vec2 uv) {
+  vec2 p = 8.0 * uv, w = max(abs(dFdx(p)), abs(dFdy(p))) + 1e-4;
+  vec2 i = 2.0 * (abs(fract((p - 0.5 * w) * 0.5) - 0.5) - abs(fract((p + 0.5 * w) * 0.5) - 0.5)) / w;
+  return mix(checkerA, checkerB, 0.5 - 0.5 * i.x * i.y);
+}
 #endif
 uniform vec2 floorClip; // the floor's height and half size; size 0: no floor hides anything
 varying vec3 vNormal, vWorld;
@@ -99,8 +90,8 @@ void main() {
   n *= gl_FrontFacing ? 1.0 : -1.0;
 #endif
   vec3 base = diffuse;
-#ifdef TEX
-  base *= texture2D(tex, vUv).rgb;
+#ifdef CHECKER
+  base *= weave(vUv);
 #endif
 #ifdef USE_COLOR
   base *= vColor;
@@ -115,11 +106,14 @@ const LIGHTS = {
   keyColor: new THREE.Color(0xffffff).multiplyScalar(1.6), keyDir: new THREE.Vector3(4.5, 8, 4).normalize(),
 };
 const floorClip = { value: new THREE.Vector2(0, 0) };
-function litMaterial({ color = 0xffffff, shininess = 30, map = null, side = THREE.FrontSide, perVertex = false }) {
-  const uniforms = { diffuse: { value: new THREE.Color(color) }, specular: { value: new THREE.Color(0x111111) }, shininess: { value: shininess }, tex: { value: map }, floorClip };
+function litMaterial({ color = 0xffffff, shininess = 30, checker = false, side = THREE.FrontSide, perVertex = false }) {
+  const uniforms = {
+    diffuse: { value: new THREE.Color(color) }, specular: { value: new THREE.Color(0x111111) }, shininess: { value: shininess }, floorClip,
+    checkerA: { value: new THREE.Color(0xc8553d) }, checkerB: { value: new THREE.Color(0xf2e6d0) },
+  };
   for (const [k, v] of Object.entries(LIGHTS)) uniforms[k] = { value: v };
   const defines = {};
-  if (map) defines.TEX = "";
+  if (checker) defines.CHECKER = "";
   if (side === THREE.DoubleSide) defines.DOUBLE = "";
   if (perVertex) defines.PER_VERTEX = "";
   return new THREE.ShaderMaterial({ uniforms, defines, side, vertexShader: LIT_VERTEX, fragmentShader: LIT_FRAGMENT });
@@ -164,8 +158,7 @@ export function createGlDraw(canvas, gl) {
   const scene = new THREE.Scene();
   const background = new THREE.Color(BACKGROUND);
   scene.background = background.clone();
-  const texture = checkerTexture();
-  const clothMaterial = litMaterial({ map: texture, side: THREE.DoubleSide, shininess: 20 });
+  const clothMaterial = litMaterial({ checker: true, side: THREE.DoubleSide, shininess: 20 });
   const wireMaterial = new THREE.MeshBasicMaterial({ color: 0x111318, wireframe: true });
   const sphereMesh = new THREE.Mesh(new THREE.SphereGeometry(1, 48, 32), litMaterial({ color: 0x222a38, shininess: 60 }));
   const floorMesh = new THREE.Mesh(new THREE.PlaneGeometry(2 * FLOOR_HALF, 2 * FLOOR_HALF, 32, 32), litMaterial({ color: 0x9c9c98, perVertex: true }));
@@ -235,8 +228,8 @@ export function createGlDraw(canvas, gl) {
     const wantColours = colour !== "texture";
     if (clothMaterial.vertexColors !== wantColours) {
       clothMaterial.vertexColors = wantColours;
-      if (wantColours) delete clothMaterial.defines.TEX;
-      else clothMaterial.defines.TEX = "";
+      if (wantColours) delete clothMaterial.defines.CHECKER;
+      else clothMaterial.defines.CHECKER = "";
       clothMaterial.needsUpdate = true;
     }
     const n = cloth.particles;
