@@ -25,8 +25,9 @@ function strainOf(p, a, b, rest) {
 // Schlick's Fresnel, sRGB out; the same pixels), without the general material's machinery, which
 // SwiftShader pays for on every pixel. `PER_VERTEX` shades at the vertices (the floor: its diffuse
 // light is the same everywhere, its specular under a level). A fragment that the floor hides
-// (below it, seen from above through its square) is dropped: the floor itself may be drawn as
-// the clear colour (see render).
+// (below it, seen from above through its square) is dropped (`FLOOR_CLIP`, only while something
+// reaches below the floor: a shader that may discard loses the early depth test) where the floor
+// itself is drawn as the clear colour (see render).
 const RECIPROCAL_PI = "0.3183098861837907";
 const LIT_SHADE = `
 uniform vec3 diffuse, specular, sky, ground, hemiDir, keyColor, keyDir;
@@ -81,10 +82,12 @@ void main() {
 #ifdef PER_VERTEX
   gl_FragColor = vec4(vColor, 1.0);
 #else
+#ifdef FLOOR_CLIP
   if (vWorld.y < floorClip.x && cameraPosition.y > floorClip.x) {
     vec3 q = mix(cameraPosition, vWorld, (cameraPosition.y - floorClip.x) / (cameraPosition.y - vWorld.y));
     if (max(abs(q.x), abs(q.z)) < floorClip.y) discard;
   }
+#endif
   vec3 n = normalize(vNormal);
 #ifdef DOUBLE
   n *= gl_FrontFacing ? 1.0 : -1.0;
@@ -194,6 +197,7 @@ export function createGlDraw(canvas, gl) {
     geometry.computeVertexNormals();
     geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(3 * cloth.particles), 3));
     clothMesh = new THREE.Mesh(geometry, clothMaterial);
+    clothMesh.renderOrder = -1; // first: what it covers of the sphere the depth test skips
     wireMesh = new THREE.Mesh(geometry, wireMaterial);
     setPins(pinList);
     const m = constraints.rest.length;
@@ -286,7 +290,16 @@ export function createGlDraw(canvas, gl) {
       scene.background.copy(cleared ? floorColour : background);
       boxMesh.visible = cleared;
       floorMesh.visible = floorOn && !cleared;
-      floorClip.value.set(y, floorOn ? FLOOR_HALF : 0);
+      floorClip.value.set(y, FLOOR_HALF);
+      const cloth = clothMesh.geometry.boundingSphere;
+      const clip = cleared && ((clothMesh.visible && cloth.center.y - cloth.radius < y) || (sphereMesh.visible && sphereMesh.position.y - sphereMesh.scale.y < y) ||
+        pinMarkers.children.some((m) => m.position.y - 0.035 < y));
+      for (const m of [clothMaterial, sphereMesh.material, pinMaterial])
+        if (("FLOOR_CLIP" in m.defines) !== clip) {
+          if (clip) m.defines.FLOOR_CLIP = "";
+          else delete m.defines.FLOOR_CLIP;
+          m.needsUpdate = true;
+        }
       renderer.render(scene, camera);
     },
     resize(w, h, ratio) { renderer.setPixelRatio(ratio); renderer.setSize(w, h, false); },
