@@ -94,8 +94,9 @@ let cloth = null, firstFrame = null, constraints = null, pins = [];
 let paused = false, accumulator = 0, last = performance.now(), simMs = 0;
 // The read-out's rates, over windows of at least 0.5 s: pictures drawn per second and the mean time
 // of a solver step (on WebGPU until the GPU has finished it); null until the first window ends.
-const meter = { since: performance.now(), pictures: 0, steps: 0, stepMs: 0, fps: null, step: null };
+const meter = { since: performance.now(), pictures: 0, steps: 0, stepMs: 0, fps: null, step: null, drawn: 0 };
 function measure(pictures, steps, ms) {
+  meter.drawn += pictures;
   meter.pictures += pictures; meter.steps += steps; meter.stepMs += ms;
   const now = performance.now(), span = now - meter.since;
   if (span < 500) return;
@@ -741,6 +742,7 @@ window.weft = {
   simMs: () => simMs,
   // The read-out's rates (null until the first 0.5 s window has ended).
   fps: () => meter.fps,
+  pictures: () => meter.drawn, // pictures the display loop has drawn (bench/web/page_fps_ab.mjs)
   stepMs: () => meter.step,
   // The solver's state: the library's controls and, on WebGPU, the pinned particles as the GPU
   // has them (inverse mass 0), read back.
