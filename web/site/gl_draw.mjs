@@ -41,12 +41,15 @@ vec3 shade(vec3 n, vec3 base, vec3 world) {
   vec3 c = irradiance * base * ${RECIPROCAL_PI} + nl * keyColor * f * (0.25 * ${RECIPROCAL_PI} * (0.5 * shininess + 1.0) * pow(nh, shininess));
   return mix(pow(c, vec3(0.41666)) * 1.055 - vec3(0.055), c * 12.92, vec3(lessThanEqual(c, vec3(0.0031308))));
 }`;
-const LIT_VERTEX = LIT_SHADE + `
+// What the vertex stage hands the fragment stage (both declare it).
+const LIT_VARYINGS = `
 varying vec3 vNormal, vWorld;
 varying vec2 vUv;
 #if defined(USE_COLOR) || defined(PER_VERTEX)
 varying vec3 vColor;
 #endif
+`;
+const LIT_VERTEX = LIT_SHADE + LIT_VARYINGS + `
 void main() {
   vec4 world = modelMatrix * vec4(position, 1.0);
   vWorld = world.xyz;
@@ -73,11 +76,7 @@ vec3 weave(vec2 uv) {
 }
 #endif
 uniform vec2 floorClip; // the floor's height and half size; size 0: no floor hides anything
-varying vec3 vNormal, vWorld;
-varying vec2 vUv;
-#if defined(USE_COLOR) || defined(PER_VERTEX)
-varying vec3 vColor;
-#endif
+` + LIT_VARYINGS + `
 void main() {
 #ifdef PER_VERTEX
   gl_FragColor = vec4(vColor, 1.0);
