@@ -198,7 +198,10 @@ typedef struct wfAeroDef {
 // backends, to the same bits on lavapipe.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
-	float thickness; // m, (0, 1] (default 5 mm)
+	// m, (0, 1] (default 5 mm), at most 2 x each cloth's mean edge. Particle contacts alone hold a
+	// cloth's layers from 2 x thickness >= 0.71 x its mean edge (half a grid square's diagonal);
+	// thinner, without pointTriangle or edgeEdge, a warning is logged naming the thickness that holds.
+	float thickness;
 	float friction;  // [0, 10] (default 0.2)
 	float exclusion; // [0, 100] (default 1.5; 0 excludes no pair)
 	// Cloth against cloth: particles of different cloths kept 2 thickness apart too (a hash grid

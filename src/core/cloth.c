@@ -374,6 +374,26 @@ bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, in
 	return false;
 }
 
+bool wfSelfContactThin(const wfSelfCollisionDef* sc, const wfClothModel* m)
+{
+	if (!sc->enabled || sc->pointTriangle || sc->edgeEdge)
+		return false;
+	const double edge = MeanEdge(m); // a pass over the constraints, only where it can matter
+	return edge > 0.0 && 2.0 * (double)sc->thickness < WF_SELF_HOLD_PER_EDGE * edge;
+}
+
+void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth)
+{
+	if (!wfSelfContactThin(sc, m))
+		return;
+	const double edge = MeanEdge(m), holds = 0.5 * WF_SELF_HOLD_PER_EDGE * edge;
+	wfLog(world, WF_LOG_WARNING,
+		"selfCollision.thickness: %g m lets cloth %d pass through itself between its particles: particle contacts alone "
+		"hold its layers from %g m (2 x thickness >= %g x its mean edge, %g m); raise it (at most %g m) or turn on "
+		"pointTriangle or edgeEdge",
+		(double)sc->thickness, cloth, holds, (double)WF_SELF_HOLD_PER_EDGE, edge, (double)WF_SELF_THICKNESS_PER_EDGE * edge);
+}
+
 wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 {
 	wfClothId nullId = {world, -1, 0};
@@ -434,6 +454,7 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", tooThick);
 		return nullId;
 	}
+	wfWarnThinSelfContact(world, &world->def.selfCollision, &c->model, slot);
 	size_t n = (size_t)c->model.particleCount, v4 = n * sizeof(wfVec4);
 	c->state.pos = (wfVec4*)wfAlloc(v4);
 	c->state.vel = (wfVec4*)wfAlloc(v4);

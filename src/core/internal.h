@@ -406,7 +406,14 @@ wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
 // edge is accepted, checked when a cloth is created in a self-colliding world and when the setting
 // changes. False (and the message, naming the field and the allowed range) past it.
 #define WF_SELF_THICKNESS_PER_EDGE 2.0f
+#define WF_SELF_HOLD_PER_EDGE 0.7071f // 2 x thickness over the mean edge from which particle contacts hold layers
 bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth, char* error, int errorSize);
+// Particle contacts alone keep a cloth's layers apart only where 2 thickness reaches half a grid
+// square's diagonal (a particle through a square's middle is 0.71 dx from its corners): a warning,
+// when self-collision runs thinner than that without a continuous pass (wfSelfContactThin): at a
+// cloth's creation, and where wfWorld_SetSelfCollision makes a setting thin that was not.
+bool wfSelfContactThin(const wfSelfCollisionDef* sc, const wfClothModel* m);
+void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth);
 
 // The self-collision hash grid's arrays of a cloth (wfClothState.hash*), when not there yet.
 bool wfClothReserveSelf(wfCloth* cloth);

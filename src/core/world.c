@@ -272,7 +272,16 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 		if (r != WF_OK)
 			return r;
 	}
+	// A setting made thin that was not: the warning once (not at every move of a slider).
+	const wfSelfCollisionDef before = world->def.selfCollision;
+	const bool changed = before.enabled != sc->enabled || before.thickness != sc->thickness || before.pointTriangle != sc->pointTriangle ||
+		before.edgeEdge != sc->edgeEdge;
 	world->def.selfCollision = *sc;
+	for (int i = 0; changed && i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation != 0 && !wfSelfContactThin(&before, &c->model))
+			wfWarnThinSelfContact(world, sc, &c->model, i);
+	}
 	return WF_OK;
 }
 
