@@ -374,19 +374,21 @@ bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, in
 	return false;
 }
 
-bool wfSelfContactThin(const wfSelfCollisionDef* sc, const wfClothModel* m)
+// Whether a setting leaves particle contacts alone to a cloth whose mean edge is `edge`, thinner
+// than holds its layers.
+static bool ThinFor(const wfSelfCollisionDef* sc, double edge)
 {
-	if (!sc->enabled || sc->pointTriangle || sc->edgeEdge)
-		return false;
-	const double edge = MeanEdge(m); // a pass over the constraints, only where it can matter
-	return edge > 0.0 && 2.0 * (double)sc->thickness < WF_SELF_HOLD_PER_EDGE * edge;
+	return sc != NULL && sc->enabled && !sc->pointTriangle && !sc->edgeEdge && edge > 0.0 &&
+		2.0 * (double)sc->thickness < WF_SELF_HOLD_PER_EDGE * edge;
 }
 
-void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth)
+void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* before, const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth)
 {
-	if (!wfSelfContactThin(sc, m))
-		return;
+	if (!sc->enabled || sc->pointTriangle || sc->edgeEdge)
+		return; // before the pass over the constraints
 	const double edge = MeanEdge(m), holds = 0.5 * WF_SELF_HOLD_PER_EDGE * edge;
+	if (!ThinFor(sc, edge) || ThinFor(before, edge))
+		return;
 	wfLog(world, WF_LOG_WARNING,
 		"selfCollision.thickness: %g m lets cloth %d pass through itself between its particles: particle contacts alone "
 		"hold its layers from %g m (2 x thickness >= %g x its mean edge, %g m); raise it (at most %g m) or turn on "
@@ -454,7 +456,7 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", tooThick);
 		return nullId;
 	}
-	wfWarnThinSelfContact(world, &world->def.selfCollision, &c->model, slot);
+	wfWarnThinSelfContact(world, NULL, &world->def.selfCollision, &c->model, slot);
 	size_t n = (size_t)c->model.particleCount, v4 = n * sizeof(wfVec4);
 	c->state.pos = (wfVec4*)wfAlloc(v4);
 	c->state.vel = (wfVec4*)wfAlloc(v4);

@@ -410,10 +410,10 @@ wfCloth* wfGetCloth(wfClothId id); // NULL for a stale or null id
 bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth, char* error, int errorSize);
 // Particle contacts alone keep a cloth's layers apart only where 2 thickness reaches half a grid
 // square's diagonal (a particle through a square's middle is 0.71 dx from its corners): a warning,
-// when self-collision runs thinner than that without a continuous pass (wfSelfContactThin): at a
-// cloth's creation, and where wfWorld_SetSelfCollision makes a setting thin that was not.
-bool wfSelfContactThin(const wfSelfCollisionDef* sc, const wfClothModel* m);
-void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth);
+// when self-collision runs thinner than that without a continuous pass: at a cloth's creation
+// (before NULL), and where wfWorld_SetSelfCollision makes thin a setting `before` that was not.
+void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* before, const wfSelfCollisionDef* sc, const wfClothModel* m,
+	int cloth);
 
 // The self-collision hash grid's arrays of a cloth (wfClothState.hash*), when not there yet.
 bool wfClothReserveSelf(wfCloth* cloth);
@@ -544,6 +544,12 @@ wfVec3 wfMeshBodyPoint(const wfMeshBody* body, const float* v, const wfAttachmen
 void wfMeshBodyClosest(const wfMeshBody* body, const double* world, const double p[3], wfAttachment* out);
 // Whether particle i of the cloth is attached (wfClothDef.attachMode).
 bool wfClothIsAttached(const wfCloth* cloth, int i);
+// Whether cloths a and b touch when contact between cloths is on (wfClothDef.collisionGroup,
+// collisionMask; symmetric): the CPU's contact pass and the intersection checker.
+static inline bool wfClothsMeet(const wfClothDef* a, const wfClothDef* b)
+{
+	return (a->collisionGroup & b->collisionMask) != 0 && (b->collisionGroup & a->collisionMask) != 0;
+}
 // The mesh collider a cloth is attached to, or NULL when there is none (or it was destroyed).
 wfMeshBody* wfAttachedBody(const wfWorld* world, const wfCloth* cloth);
 // Whether a substep meets the mesh bodies before self-collision too (XPBD and Jacobi): with the

@@ -12,17 +12,16 @@
 // A cloth as the checker sees it: world positions in double and its triangles and edges.
 typedef struct IxMesh {
 	int particleCount, triangleCount, edgeCount;
-	double* p;      // (particleCount x 3) world = origin + local
-	uint32_t* tri;  // (triangleCount x 3)
-	uint32_t* edge; // (edgeCount x 2) every triangle side once
-	int* src;       // (particleCount) the untorn cloth's particle: two copies of one share it
-	double* box;    // (triangleCount x 6) each triangle's bounds: lo xyz, hi xyz
-	bool body;      // a mesh collider (no edges of its own: cloth edges through it are collider crossings)
-	bool between;   // a cloth of a world with contact between cloths (selfCollision.betweenCloths)
-	uint32_t group; // a cloth's collisionGroup and collisionMask: which other cloths it meets
-	uint32_t mask;
-	bool closed; // a body that is a solid (its inside counts)
-	double size; // a body's bounding-box diagonal
+	double* p;             // (particleCount x 3) world = origin + local
+	uint32_t* tri;         // (triangleCount x 3)
+	uint32_t* edge;        // (edgeCount x 2) every triangle side once
+	int* src;              // (particleCount) the untorn cloth's particle: two copies of one share it
+	double* box;           // (triangleCount x 6) each triangle's bounds: lo xyz, hi xyz
+	bool body;             // a mesh collider (no edges of its own: cloth edges through it are collider crossings)
+	bool between;          // a cloth of a world with contact between cloths (selfCollision.betweenCloths)
+	const wfClothDef* def; // a cloth's def: its collisionGroup and collisionMask (wfClothsMeet)
+	bool closed;           // a body that is a solid (its inside counts)
+	double size;           // a body's bounding-box diagonal
 } IxMesh;
 
 // A triangle in one grid cell.
@@ -326,7 +325,7 @@ static void TestPair(const IxMesh* meshes, int em, int e, int tm, int t, wfInter
 			out->colliders++;
 		else if (em == tm)
 			out->self++;
-		else if (E->between && (E->group & T->mask) != 0 && (T->group & E->mask) != 0) // the pair rule of cpu_self.c
+		else if (E->between && wfClothsMeet(E->def, T->def))
 			out->cloths++;
 		else
 			out->clothsApart++;
@@ -754,8 +753,7 @@ wfResult wfWorld_CountIntersections(wfWorld* world, wfIntersections* out)
 		IxMesh* m = &meshes[count++];
 		r = Load((wfClothId){world, c->index, c->generation}, m);
 		m->between = world->def.selfCollision.enabled && world->def.selfCollision.betweenCloths;
-		m->group = (uint32_t)c->def.collisionGroup;
-		m->mask = (uint32_t)c->def.collisionMask;
+		m->def = &c->def;
 	}
 	const int cloths = count;
 	for (int i = 0; i < world->colliderCapacity && r == WF_OK; ++i) {

@@ -279,8 +279,8 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 	world->def.selfCollision = *sc;
 	for (int i = 0; changed && i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
-		if (c->generation != 0 && !wfSelfContactThin(&before, &c->model))
-			wfWarnThinSelfContact(world, sc, &c->model, i);
+		if (c->generation != 0)
+			wfWarnThinSelfContact(world, &before, sc, &c->model, i);
 	}
 	return WF_OK;
 }

@@ -552,9 +552,8 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 				const int h = k->sorted[e];
 				const wfCloth* cj = k->cloth[h];
 				if (cj == ci)
-					continue; // the same cloth: self-collision's business
-				// The pair's switch (wfClothDef.collisionGroup, collisionMask), symmetric.
-				if ((ci->def.collisionGroup & cj->def.collisionMask) == 0 || (cj->def.collisionGroup & ci->def.collisionMask) == 0)
+					continue;                          // the same cloth: self-collision's business
+				if (!wfClothsMeet(&ci->def, &cj->def)) // the pair's switch
 					continue;
 				const wfVec4 xj = k->x[h];
 				const float ex = xi.x - xj.x, ey = xi.y - xj.y, ez = xi.z - xj.z;
