@@ -377,6 +377,8 @@ static bool IsNumber(const wfFieldInfo* f) { return f->type == WF_FIELD_INT || f
 
 static bool InFieldRange(const wfFieldInfo* f, double v)
 {
+	if (v == 0.0 && (f->flags & WF_FIELD_OR_ZERO) != 0)
+		return true;
 	bool above = (f->flags & WF_FIELD_OPEN_MIN) != 0 ? v > f->min : v >= f->min;
 	bool below = (f->flags & WF_FIELD_OPEN_MAX) != 0 ? v < f->max : v <= f->max;
 	return above && below;

@@ -67,7 +67,7 @@ void wfFieldsAllowed(const wfFieldInfo* f, char* out, size_t size)
 	case WF_FIELD_INT: snprintf(out, size, "an integer in [%.0f, %.0f]", IntBound(f->min), IntBound(f->max)); break;
 	case WF_FIELD_FLOAT:
 		if (ranged)
-			snprintf(out, size, "a number in %s%s, %s%s", open, lo, hi, close);
+			snprintf(out, size, "%sa number in %s%s, %s%s", (f->flags & WF_FIELD_OR_ZERO) != 0 ? "0 or " : "", open, lo, hi, close);
 		else
 			snprintf(out, size, "a number (checked by the def's own rules)");
 		break;
@@ -110,7 +110,7 @@ static bool Problem(char* out, size_t size, const char* text)
 // Whether x is inside the field's range (its open ends excluded).
 static bool InRange(const wfFieldInfo* f, double x)
 {
-	if ((f->flags & WF_FIELD_CUSTOM) != 0)
+	if ((f->flags & WF_FIELD_CUSTOM) != 0 || (x == 0.0 && (f->flags & WF_FIELD_OR_ZERO) != 0))
 		return true;
 	double lo = f->type == WF_FIELD_INT ? IntBound(f->min) : (double)f->min;
 	double hi = f->type == WF_FIELD_INT ? IntBound(f->max) : (double)f->max;

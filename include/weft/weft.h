@@ -198,9 +198,11 @@ typedef struct wfAeroDef {
 // backends, to the same bits on lavapipe.
 typedef struct wfSelfCollisionDef {
 	bool enabled;
-	// m, (0, 1] (default 5 mm), at most 2 x each cloth's mean edge. Particle contacts alone hold a
-	// cloth's layers from 2 x thickness >= 0.71 x its mean edge (half a grid square's diagonal);
-	// thinner, without pointTriangle or edgeEdge, a warning is logged naming the thickness that holds.
+	// m: 0 (the default) or [1e-6, 1], at most 2 x each cloth's mean edge. 0: the cloths' own, half
+	// the finest cloth's mean rest edge (resolved again as cloths come and go; what is in use:
+	// wfWorld_GetSelfThickness). Particle contacts alone hold a cloth's layers from 2 x thickness
+	// >= 0.71 x its mean edge (half a grid square's diagonal); thinner, without pointTriangle or
+	// edgeEdge, a warning is logged naming the thickness that holds.
 	float thickness;
 	float friction;  // [0, 10] (default 0.2)
 	float exclusion; // [0, 100] (default 1.5; 0 excludes no pair)
@@ -693,6 +695,9 @@ WF_API wfResult wfWorld_SetContact(wfWorld* world, const wfContactDef* contact);
 // frame (exclusion is applied to the rest shape, so it too may change). Validated like creation; a
 // Vulkan world refuses enabling either (WF_ERROR_INVALID_DEF, by field).
 WF_API wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc);
+// The self-collision thickness in use, m: selfCollision.thickness, or with 0 what the cloths give
+// (half the finest cloth's mean edge; 0.005 in a world without cloths). 0 for a NULL world.
+WF_API float wfWorld_GetSelfThickness(const wfWorld* world);
 
 // Snapshot of the dynamic state of every cloth (positions, velocities, time, sphere phase).
 // Restoring it continues bit-identically. The world's cloth set must be unchanged.
@@ -831,6 +836,7 @@ typedef enum wfFieldType {
 #define WF_FIELD_EACH 8u     // a vector's components are checked and reported one by one (".x")
 #define WF_FIELD_CUSTOM 16u  // the range is checked by the def's own rules (their message), not the table
 #define WF_FIELD_GRID 32u    // cloths: checked for a grid only (a mesh cloth does not use it)
+#define WF_FIELD_OR_ZERO 64u // 0 is allowed besides the range: a value the library derives (the note says how)
 
 typedef struct wfFieldInfo {
 	const char* name;             // the C member ("substeps")

@@ -363,14 +363,15 @@ static double MeanEdge(const wfClothModel* m)
 	return count > 0 ? sum / count : 0.0;
 }
 
-bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth, char* error, int errorSize)
+bool wfSelfThicknessFits(const wfSelfCollisionDef* sc, double meanEdge, int cloth, char* error, int errorSize)
 {
-	const double edge = MeanEdge(m), limit = WF_SELF_THICKNESS_PER_EDGE * edge;
-	if (edge <= 0.0 || sc->thickness <= limit)
+	const double limit = WF_SELF_THICKNESS_PER_EDGE * meanEdge;
+	if (meanEdge <= 0.0 || sc->thickness <= limit)
 		return true;
 	snprintf(error, (size_t)errorSize,
-		"selfCollision.thickness: %g m is more than %g times cloth %d's mean edge (%g m) (allowed: 1e-06 to %g m for it)",
-		(double)sc->thickness, (double)WF_SELF_THICKNESS_PER_EDGE, cloth, edge, limit);
+		"selfCollision.thickness: %g m is more than %g times cloth %d's mean edge (%g m) (allowed: 0, the cloths' own, or 1e-06 to %g m "
+		"for it)",
+		(double)sc->thickness, (double)WF_SELF_THICKNESS_PER_EDGE, cloth, meanEdge, limit);
 	return false;
 }
 
@@ -382,18 +383,58 @@ static bool ThinFor(const wfSelfCollisionDef* sc, double edge)
 		2.0 * (double)sc->thickness < WF_SELF_HOLD_PER_EDGE * edge;
 }
 
-void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* before, const wfSelfCollisionDef* sc, const wfClothModel* m, int cloth)
+void wfWarnThinSelfContact(wfWorld* world, const wfSelfCollisionDef* before, const wfSelfCollisionDef* sc, double meanEdge, int cloth)
 {
-	if (!sc->enabled || sc->pointTriangle || sc->edgeEdge)
-		return; // before the pass over the constraints
-	const double edge = MeanEdge(m), holds = 0.5 * WF_SELF_HOLD_PER_EDGE * edge;
+	const double edge = meanEdge, holds = 0.5 * WF_SELF_HOLD_PER_EDGE * edge;
 	if (!ThinFor(sc, edge) || ThinFor(before, edge))
 		return;
+	const bool derived = world->def.selfCollision.thickness == 0.0f;
 	wfLog(world, WF_LOG_WARNING,
-		"selfCollision.thickness: %g m lets cloth %d pass through itself between its particles: particle contacts alone "
-		"hold its layers from %g m (2 x thickness >= %g x its mean edge, %g m); raise it (at most %g m) or turn on "
-		"pointTriangle or edgeEdge",
-		(double)sc->thickness, cloth, holds, (double)WF_SELF_HOLD_PER_EDGE, edge, (double)WF_SELF_THICKNESS_PER_EDGE * edge);
+		"selfCollision.thickness: %g m%s lets cloth %d pass through itself between its particles: particle contacts alone "
+		"hold its layers from %g m (2 x thickness >= %g x its mean edge, %g m); %s (at most %g m)%s or turn on pointTriangle or edgeEdge",
+		(double)sc->thickness, derived ? " (0: half the finest cloth's mean edge)" : "", cloth, holds, (double)WF_SELF_HOLD_PER_EDGE, edge,
+		derived ? "give it a thickness" : "raise it", (double)WF_SELF_THICKNESS_PER_EDGE * edge,
+		derived ? "" : ", set it 0 (half the finest cloth's mean edge)");
+}
+
+wfSelfCollisionDef wfSelfContact(const wfWorld* world, const wfSelfCollisionDef* sc, double extraEdge)
+{
+	wfSelfCollisionDef out = *sc;
+	if (sc->thickness > 0.0f)
+		return out;
+	double finest = extraEdge > 0.0 ? extraEdge : 0.0;
+	for (int i = 0; i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation != 0 && c->meanEdge > 0.0 && (finest == 0.0 || c->meanEdge < finest))
+			finest = c->meanEdge;
+	}
+	out.thickness = finest > 0.0 ? (float)(WF_SELF_AUTO_PER_EDGE * finest) : WF_SELF_THICKNESS_NONE;
+	return out;
+}
+
+// world->selfContact becomes `now`: the backend told where the thickness changed, the cloths it
+// makes thin warned about (but `except`, which its creation warns about).
+static wfResult UseSelfContact(wfWorld* world, const wfSelfCollisionDef* now, int except)
+{
+	const wfSelfCollisionDef before = world->selfContact;
+	if (now->thickness != before.thickness && world->backend->setSelfCollision != NULL) {
+		const wfResult r = world->backend->setSelfCollision(world, now);
+		if (r != WF_OK)
+			return r;
+	}
+	world->selfContact = *now;
+	for (int i = 0; now->thickness != before.thickness && i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		if (c->generation != 0 && i != except)
+			wfWarnThinSelfContact(world, &before, now, c->meanEdge, i);
+	}
+	return WF_OK;
+}
+
+void wfUpdateSelfContact(wfWorld* world)
+{
+	const wfSelfCollisionDef now = wfSelfContact(world, &world->def.selfCollision, 0.0);
+	(void)UseSelfContact(world, &now, -1); // the Vulkan backend's constants cannot fail to be written
 }
 
 wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
@@ -448,15 +489,16 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 			wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "cloth: out of memory building a %d x %d grid", def->cols, def->rows);
 		return nullId;
 	}
+	c->meanEdge = MeanEdge(&c->model);
+	const wfSelfCollisionDef self = wfSelfContact(world, &world->def.selfCollision, c->meanEdge);
 	char tooThick[256];
-	if (world->def.selfCollision.enabled &&
-		!wfSelfThicknessFits(&world->def.selfCollision, &c->model, slot, tooThick, (int)sizeof tooThick)) {
+	if (self.enabled && !wfSelfThicknessFits(&self, c->meanEdge, slot, tooThick, (int)sizeof tooThick)) {
 		c->generation = wfNextGeneration();
 		wfDestroyCloth((wfClothId){world, slot, c->generation});
 		wfSetError(world, WF_ERROR_INVALID_DEF, "%s", tooThick);
 		return nullId;
 	}
-	wfWarnThinSelfContact(world, NULL, &world->def.selfCollision, &c->model, slot);
+	wfWarnThinSelfContact(world, NULL, &self, c->meanEdge, slot);
 	size_t n = (size_t)c->model.particleCount, v4 = n * sizeof(wfVec4);
 	c->state.pos = (wfVec4*)wfAlloc(v4);
 	c->state.vel = (wfVec4*)wfAlloc(v4);
@@ -494,7 +536,9 @@ wfClothId wfCreateCloth(wfWorld* world, const wfClothDef* def)
 	c->generation = wfNextGeneration();
 	world->clothCount++;
 	wfClothId id = {world, slot, c->generation};
-	wfResult r = world->backend->addCloth(world, c);
+	wfResult r = UseSelfContact(world, &self, slot); // before the backend sizes the cloth's contacts
+	if (r == WF_OK)
+		r = world->backend->addCloth(world, c);
 	if (r != WF_OK) {
 		char why[512];
 		snprintf(why, sizeof why, "%s", world->lastError);
@@ -533,6 +577,7 @@ void wfDestroyCloth(wfClothId id)
 	if (c->generation != 0)
 		world->clothCount--;
 	memset(c, 0, sizeof *c);
+	wfUpdateSelfContact(world); // the finest cloth may have gone
 }
 
 // ------------------------------------------------------------------ host mirror

@@ -74,7 +74,8 @@ static const wfFieldInfo kAeroFields[] = {
 
 static const wfFieldInfo kSelfCollisionFields[] = {
 	FIELD(wfSelfCollisionDef, enabled, WF_FIELD_BOOL),
-	FIELD(wfSelfCollisionDef, thickness, WF_FIELD_FLOAT, RANGE(1e-6, 1.0), DEFAULT(0.005), UI(0.001, 0.1), .flags = WF_FIELD_LOG),
+	FIELD(wfSelfCollisionDef, thickness, WF_FIELD_FLOAT, RANGE(1e-6, 1.0), DEFAULT(0.0), UI(0.001, 0.1),
+		.flags = WF_FIELD_LOG | WF_FIELD_OR_ZERO, .note = "0: half the finest cloth's mean edge"),
 	FIELD(wfSelfCollisionDef, friction, WF_FIELD_FLOAT, RANGE(0.0, 10.0), DEFAULT(0.2), UI(0.0, 2.0)),
 	FIELD(wfSelfCollisionDef, exclusion, WF_FIELD_FLOAT, RANGE(0.0, 100.0), DEFAULT(1.5)),
 	FIELD(wfSelfCollisionDef, betweenCloths, WF_FIELD_BOOL),
@@ -324,6 +325,8 @@ void wfJoinNames(const char* const* names, int count, char* out, size_t size)
 
 static bool InRange(const wfFieldInfo* f, double x, double lo, double hi)
 {
+	if (x == 0.0 && (f->flags & WF_FIELD_OR_ZERO) != 0)
+		return true;
 	bool above = (f->flags & WF_FIELD_OPEN_MIN) != 0 ? x > lo : x >= lo;
 	bool below = (f->flags & WF_FIELD_OPEN_MAX) != 0 ? x < hi : x <= hi;
 	return above && below;
@@ -335,9 +338,10 @@ static bool CheckNumber(const wfFieldInfo* f, double x, const char* path, const 
 	double lo = f->min, hi = f->max;
 	if (InRange(f, x, lo, hi))
 		return true;
-	snprintf(error, (size_t)errorSize, "%s%s: %g is out of range %s%g, %g%s%s%s%s", path, suffix, x,
-		(f->flags & WF_FIELD_OPEN_MIN) != 0 ? "(" : "[", lo, hi, (f->flags & WF_FIELD_OPEN_MAX) != 0 ? ")" : "]",
-		f->note != NULL ? " (" : "", f->note != NULL ? f->note : "", f->note != NULL ? ")" : "");
+	snprintf(error, (size_t)errorSize, "%s%s: %g is out of range %s%s%g, %g%s%s%s%s", path, suffix, x,
+		(f->flags & WF_FIELD_OR_ZERO) != 0 ? "0 or " : "", (f->flags & WF_FIELD_OPEN_MIN) != 0 ? "(" : "[", lo, hi,
+		(f->flags & WF_FIELD_OPEN_MAX) != 0 ? ")" : "]", f->note != NULL ? " (" : "", f->note != NULL ? f->note : "",
+		f->note != NULL ? ")" : "");
 	return false;
 }
 

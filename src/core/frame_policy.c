@@ -157,7 +157,7 @@ static double EnergyBound(const wfWorld* world, const wfCloth* c, const wfFrameP
 		vc = f->vertexSpeed > vc ? f->vertexSpeed : vc; // a mesh's fastest vertex (pose and shape)
 	}
 	// Self-collision: each substep may push a particle 2 thickness, a kick of 2 thickness / h.
-	const double kick = world->def.selfCollision.enabled ? 2.0 * world->def.selfCollision.thickness / p->h : 0.0;
+	const double kick = world->selfContact.enabled ? 2.0 * world->selfContact.thickness / p->h : 0.0;
 	const double work = total * (wind * v * T + 2.0 * vc * (v + vc) + p->substeps * kick * (v + 0.5 * kick));
 	// Slack: a quarter of the frame-start kinetic and releasable energy (the integrators' own
 	// error), and gravity's (g T)^2 per kilogram.

@@ -62,6 +62,7 @@ wfWorld* wfCreateWorld(const wfWorldDef* def, char* error, int errorSize)
 		return NULL;
 	}
 	world->def = *def;
+	world->selfContact = wfSelfContact(world, &def->selfCollision, 0.0);
 	// The world keeps its own copy of the requested device name.
 	if (def->deviceName != NULL) {
 		snprintf(world->requestedDevice, sizeof world->requestedDevice, "%s", def->deviceName);
@@ -256,9 +257,10 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 			"per-range path; allowed: %s, as created)",
 			sc->enabled != now->enabled ? "enabled" : "betweenCloths",
 			(sc->enabled != now->enabled ? now->enabled : now->betweenCloths) ? "true" : "false");
+	const wfSelfCollisionDef self = wfSelfContact(world, sc, 0.0); // the thickness resolved
 	for (int i = 0; sc->enabled && i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
-		if (c->generation != 0 && !wfSelfThicknessFits(sc, &c->model, i, msg, (int)sizeof msg))
+		if (c->generation != 0 && !wfSelfThicknessFits(&self, c->meanEdge, i, msg, (int)sizeof msg))
 			return wfSetError(world, WF_ERROR_INVALID_DEF, "%s", msg);
 	}
 	// Room first (the hash grid of each cloth, the backend's contacts), so that a failure changes nothing.
@@ -268,22 +270,25 @@ wfResult wfWorld_SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 			return wfSetError(world, WF_ERROR_OUT_OF_MEMORY, "selfCollision: out of memory for cloth %d's hash grid", i);
 	}
 	if (world->backend->setSelfCollision != NULL) {
-		wfResult r = world->backend->setSelfCollision(world, sc);
+		wfResult r = world->backend->setSelfCollision(world, &self);
 		if (r != WF_OK)
 			return r;
 	}
 	// A setting made thin that was not: the warning once (not at every move of a slider).
-	const wfSelfCollisionDef before = world->def.selfCollision;
-	const bool changed = before.enabled != sc->enabled || before.thickness != sc->thickness || before.pointTriangle != sc->pointTriangle ||
-		before.edgeEdge != sc->edgeEdge;
+	const wfSelfCollisionDef before = world->selfContact;
+	const bool changed = before.enabled != self.enabled || before.thickness != self.thickness ||
+		before.pointTriangle != self.pointTriangle || before.edgeEdge != self.edgeEdge;
 	world->def.selfCollision = *sc;
+	world->selfContact = self;
 	for (int i = 0; changed && i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
 		if (c->generation != 0)
-			wfWarnThinSelfContact(world, &before, sc, &c->model, i);
+			wfWarnThinSelfContact(world, &before, &self, c->meanEdge, i);
 	}
 	return WF_OK;
 }
+
+float wfWorld_GetSelfThickness(const wfWorld* world) { return world != NULL ? world->selfContact.thickness : 0.0f; }
 
 // ------------------------------------------------------------------ profile
 

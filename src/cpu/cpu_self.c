@@ -399,7 +399,7 @@ static void EdgeEdge(wfCloth* c, const wfVec4* prev, float d, float inv, uint32_
 void wfCpuSelfCollide(const wfCpuContext* ctx, wfCloth* c, const wfVec4* prev, bool moves)
 {
 	const float invH = moves ? 1.0f / ctx->params->h : 0.0f;
-	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
+	const wfSelfCollisionDef* sc = &ctx->world->selfContact;
 	if (!sc->enabled || c->state.hashStart == NULL)
 		return;
 	const int n = c->model.particleCount;
@@ -509,7 +509,7 @@ void wfCpuClothContacts(wfWorld* world, wfCpuContacts* k, const wfFrameParams* p
 {
 	const wfSolverType solver = world->def.step.solver;
 	const bool friction = solver != WF_SOLVER_SPRINGS; // springs keep forces in prev
-	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	const wfSelfCollisionDef* sc = &world->selfContact;
 	// The particles of every cloth in the frame of the first one's origin (offsets in double).
 	double ref[3] = {0.0, 0.0, 0.0};
 	int n = 0;

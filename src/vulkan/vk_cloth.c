@@ -691,7 +691,7 @@ void wfVkWriteContactParams(wfVkContext* ctx, const wfSelfCollisionDef* sc)
 // the CPU's size. The arrays are made again when they grow; the frame is then re-recorded.
 wfResult wfVkContactsReserve(wfVkContext* ctx, const wfWorld* world, const wfCloth* c)
 {
-	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	const wfSelfCollisionDef* sc = &world->selfContact;
 	wfVkContacts* k = &ctx->contacts;
 	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	const int n = c->model.particleCount;
