@@ -21,10 +21,11 @@
 // restored from the backup and reported to the core (which counts, logs and recovers as
 // wfWorld_Step does), a good one gives the reference for the core's next frame start.
 // The buffers sit at the kernels' bindings (kernel_abi.h's WF_GPU_BIND_*); each kernel's bind
-// group holds the bindings its WGSL uses. The dispatch list is built once per (solver, substeps,
-// iterations) from pre-made bind groups, with each dispatch's push constants (wfGpuPush), which
-// naga writes as immediates (setImmediates); each frame encodes it again (WebGPU command buffers
-// are single-use) after one writeBuffer of the frame's live values.
+// group holds the bindings its WGSL declares (the build drops those it does not use). The
+// dispatch list is built once per (solver, substeps, iterations) from pre-made bind groups, with
+// each dispatch's push constants (wfGpuPush), which naga writes as immediates (setImmediates);
+// each frame encodes it again (WebGPU command buffers are single-use) after one writeBuffer of the
+// frame's live values.
 // WebGPU orders the dispatches of a pass: a dispatch sees every earlier one's writes.
 // After each frame the reference particle (16 bytes) is read back for the core's next frame start.
 
@@ -38,13 +39,11 @@ const POS = 1, VEL = 2, POS_ALT = 3, VEL_ALT = 4, NORMALS = 12, INDICES = 15, ST
 const STATUS_BYTES = 64, PARTIAL_BYTES = 48; // wfGpuStatus, wfGpuPartial
 const NONE = 0xffffffff;
 
-// What a generated module binds: the bindings of group 0 that its code uses (naga declares every
-// buffer of common.glsl; glslc keeps only the functions main reaches, so a name used past its
-// declaration is used by the entry point), and its workgroup size.
+// What a generated module binds: the bindings of group 0 it declares (web/spirv_to_wgsl.mjs keeps
+// only those its entry point uses), and its workgroup size.
 function moduleInfo(kernel, code) {
   const used = [];
-  for (const m of code.matchAll(/@group\((\d+)\) @binding\((\d+)\)\s*var<[^>]*>\s*(\w+)/g)) {
-    if (code.match(new RegExp(`\\b${m[3]}\\b`, "g")).length < 2) continue;
+  for (const m of code.matchAll(/@group\((\d+)\) @binding\((\d+)\)/g)) {
     if (m[1] !== "0") throw new Error(`${kernel}.wgsl: uses group ${m[1]} binding ${m[2]}`);
     used.push(Number(m[2]));
   }
