@@ -6,7 +6,8 @@
 // naga-wasm validates with every capability of naga (push constants, 64-bit types...): what a
 // browser's WebGPU accepts is checked in Chromium (tests/web/wgsl_kernels_chromium.mjs).
 // naga declares every buffer, struct and constant of common.glsl in every module; what the entry
-// point does not reach is dropped (unusedDropped), and naga validates what is left.
+// point does not reach is dropped (unusedDropped), and naga validates what is left. Its four-space
+// indentation becomes tabs (as weft's C), trailing blanks go: a sixth of the bytes left.
 //   node spirv_to_wgsl.mjs KERNEL.spv OUT.wgsl   (the kernel's name: KERNEL)
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -65,6 +66,9 @@ export function unusedDropped(wgsl) {
   return (decls.filter((d) => reached.has(d)).map((d) => d.text).join("") + tail).replace(/\n{3,}/g, "\n\n").replace(/^\n+/, "");
 }
 
+// Each four spaces of a line's indentation as a tab; no blanks at the ends of lines.
+const tabbed = (wgsl) => wgsl.replace(/^(?: {4})+/gm, (m) => "\t".repeat(m.length / 4)).replace(/[ \t]+$/gm, "");
+
 // The kernel's WGSL (with `keepUnused`, naga's whole output); throws an Error whose message names
 // the kernel, the step that failed (parse, validation, write; "strip": naga rejects the module
 // without its unused declarations) and naga's report.
@@ -75,7 +79,7 @@ export function spirvToWgsl(bytes, kernel, { keepUnused = false } = {}) {
     info = validate(module);
     const whole = writeWgsl(module, info);
     if (keepUnused) return whole;
-    const wgsl = unusedDropped(whole);
+    const wgsl = tabbed(unusedDropped(whole));
     info.free();
     module.free();
     info = module = null;
