@@ -148,7 +148,12 @@ export async function loadWeft(bytes) {
     try { return fn(ptrs); } finally { ptrs.forEach((p) => x.wfw_free(p)); }
   };
   const check = (r, what) => { if (r !== 0) throw new Error(`${what}: ${getText() || "result " + r}`); };
+  // kernel_abi.h's numbers for the WebGPU solver (wfw_gpu_abi: BIND_POS, PUSH_SHIFT, STATUS_BYTES...).
+  const gpuAbi = {};
+  for (let k = 0, v; (v = x.wfw_gpu_abi(k)) >= 0; ++k) gpuAbi[getText()] = v;
+  Object.freeze(gpuAbi);
   return {
+    gpuAbi,
     // A world of one preset's cloth on the wasm CPU solver (scalar kernels); cols/rows 0 keep the preset's.
     createPreset(name, cols = 0, rows = 0) {
       setText(name);
@@ -302,6 +307,8 @@ export async function loadWeft(bytes) {
         // Why the WGSL solver cannot step this cloth, or "" when it can.
         gpuUnsupported() { return x.wfw_gpu_unsupported(w) === 0 ? "" : getText(); },
         gpuFrameBytes() { return x.wfw_gpu_frame_bytes(w); },
+        // kernel_abi.h's bindings, push flags and record sizes, by name (the same object for every world).
+        gpuAbi,
         // The frame buffer's bytes for the next frame, given the reference particle (local xyz).
         gpuBegin(ref) {
           const size = x.wfw_gpu_frame_bytes(w);

@@ -21,30 +21,24 @@
 // restored from the backup and reported to the core (which counts, logs and recovers as
 // wfWorld_Step does), a good one gives the reference for the core's next frame start.
 // The buffers sit at the kernels' bindings (kernel_abi.h's WF_GPU_BIND_*); each kernel's bind
-// group holds the bindings its WGSL uses. The dispatch list is built once per (solver, substeps,
-// iterations) from pre-made bind groups, with each dispatch's push constants (wfGpuPush), which
-// naga writes as immediates (setImmediates); each frame encodes it again (WebGPU command buffers
-// are single-use) after one writeBuffer of the frame's live values.
+// group holds the bindings its WGSL declares (the build drops those it does not use). The binding
+// numbers, push flags and wfGpuStatus's layout come from the wasm core (cloth.gpuAbi: the
+// header's own). The dispatch list is built once per (solver, substeps, iterations) from pre-made
+// bind groups, with each dispatch's push constants (wfGpuPush), which naga writes as immediates
+// (setImmediates); each frame encodes it again (WebGPU command buffers are single-use) after one
+// writeBuffer of the frame's live values.
 // WebGPU orders the dispatches of a pass: a dispatch sees every earlier one's writes.
 // After each frame the reference particle (16 bytes) is read back for the core's next frame start.
 
 // The kernels the page runs (the site's wgsl/<kernel>.wgsl); createGpuSolver takes their text.
 export const KERNELS = ["predict", "xpbd_solve", "jacobi_sweep", "springs", "finish", "normals", "check"];
-// wfGpuPush.flags (kernel_abi.h, WF_GPU_PUSH_*).
-const PUSH_FIRST_ITERATION = 1, PUSH_DAMPED = 2, PUSH_SHIFT = 8, PUSH_AERO = 16, PUSH_TETHER = 32, PUSH_TETHER_VEL = 64,
-  PUSH_CHECK_SUM = 128;
-// Bindings (WF_GPU_BIND_*) the page reads or writes by number.
-const POS = 1, VEL = 2, POS_ALT = 3, VEL_ALT = 4, NORMALS = 12, INDICES = 15, STATUS = 16, BACKUP = 22;
-const STATUS_BYTES = 64, PARTIAL_BYTES = 48; // wfGpuStatus, wfGpuPartial
 const NONE = 0xffffffff;
 
-// What a generated module binds: the bindings of group 0 that its code uses (naga declares every
-// buffer of common.glsl; glslc keeps only the functions main reaches, so a name used past its
-// declaration is used by the entry point), and its workgroup size.
+// What a generated module binds: the bindings of group 0 it declares (web/spirv_to_wgsl.mjs keeps
+// only those its entry point uses), and its workgroup size.
 function moduleInfo(kernel, code) {
   const used = [];
-  for (const m of code.matchAll(/@group\((\d+)\) @binding\((\d+)\)\s*var<[^>]*>\s*(\w+)/g)) {
-    if (code.match(new RegExp(`\\b${m[3]}\\b`, "g")).length < 2) continue;
+  for (const m of code.matchAll(/@group\((\d+)\) @binding\((\d+)\)/g)) {
     if (m[1] !== "0") throw new Error(`${kernel}.wgsl: uses group ${m[1]} binding ${m[2]}`);
     used.push(Number(m[2]));
   }
@@ -54,6 +48,24 @@ function moduleInfo(kernel, code) {
 }
 
 export async function createGpuSolver(device, cloth, kernels) {
+  // kernel_abi.h's numbers (WF_GPU_<name>), from the wasm core.
+  const abi = (name) => {
+    if (!(name in cloth.gpuAbi)) throw new Error(`the wasm core has no ${name} of kernel_abi.h`);
+    return cloth.gpuAbi[name];
+  };
+  const FRAME = abi("BIND_FRAME"), POS = abi("BIND_POS"), VEL = abi("BIND_VEL"), POS_ALT = abi("BIND_POS_ALT"),
+    VEL_ALT = abi("BIND_VEL_ALT"), NORMALS = abi("BIND_NORMALS"), CONSTRAINTS = abi("BIND_CONSTRAINTS"),
+    ADJ_START = abi("BIND_ADJ_START"), ADJ_CONSTRAINT = abi("BIND_ADJ_CONSTRAINT"), INDICES = abi("BIND_INDICES"),
+    STATUS = abi("BIND_STATUS"), PARTIALS = abi("BIND_PARTIALS"), BACKUP = abi("BIND_BACKUP");
+  // wfGpuPush.flags.
+  const PUSH_FIRST_ITERATION = abi("PUSH_FIRST_ITERATION"), PUSH_DAMPED = abi("PUSH_DAMPED"), PUSH_SHIFT = abi("PUSH_SHIFT"),
+    PUSH_AERO = abi("PUSH_AERO"), PUSH_TETHER = abi("PUSH_TETHER"), PUSH_TETHER_VEL = abi("PUSH_TETHER_VEL"),
+    PUSH_CHECK_SUM = abi("PUSH_CHECK_SUM");
+  const STATUS_BYTES = abi("STATUS_BYTES"), PARTIAL_BYTES = abi("PARTIAL_BYTES"); // wfGpuStatus, wfGpuPartial
+  // wfGpuStatus's fields, word indices.
+  const NON_FINITE = abi("STATUS_FIRST_NON_FINITE"), UNSTABLE = abi("STATUS_FIRST_UNSTABLE"),
+    IN_CONTACT = abi("STATUS_FIRST_UNSTABLE_IN_CONTACT"), TUNNELLED = abi("STATUS_FIRST_TUNNELLED"),
+    REFERENCE = abi("STATUS_REFERENCE"), ENERGY = abi("STATUS_ENERGY");
   const model = cloth.model();
   const n = model.particles;
   const S = GPUBufferUsage.STORAGE, D = GPUBufferUsage.COPY_DST, C = GPUBufferUsage.COPY_SRC;
@@ -71,21 +83,21 @@ export async function createGpuSolver(device, cloth, kernels) {
   // The vertex stage of the page's drawing reads positions, normals and velocities as storage.
   const state = S | D | C | GPUBufferUsage.VERTEX;
   const buf = {
-    0: make(cloth.gpuFrameBytes(), S | D),
-    1: make(16 * n, state), 2: make(16 * n, state), 3: make(16 * n, state), 4: make(16 * n, state),
-    5: make(16 * n, S), 6: make(4 * model.constraints, S),
-    7: make(model.con.byteLength, S | D, model.con), // the constraints, then the tethers if any
-    8: make(4 * (n + 1), S | D, model.adjStart),
-    9: make(4 * adjConstraint.length, S | D, adjConstraint),
-    10: make(4 * adjOther.length, S | D, adjOther),
-    11: make(4 * model.constraints, S | D, model.jacobiWeight),
-    12: make(16 * n, state),
-    13: make(4 * (n + 1), S | D, model.triStart),
-    14: make(4 * model.triList.length, S | D, model.triList),
-    15: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
-    16: make(STATUS_BYTES, S | D | C),
-    19: make(16 * n, S | D, rest),
-    22: make(32 * n, S | D | C), // the frame start's positions, then its velocities
+    [FRAME]: make(cloth.gpuFrameBytes(), S | D),
+    [POS]: make(16 * n, state), [VEL]: make(16 * n, state), [POS_ALT]: make(16 * n, state), [VEL_ALT]: make(16 * n, state),
+    [abi("BIND_PREV")]: make(16 * n, S), [abi("BIND_LAMBDA")]: make(4 * model.constraints, S),
+    [CONSTRAINTS]: make(model.con.byteLength, S | D, model.con), // the constraints, then the tethers if any
+    [ADJ_START]: make(4 * (n + 1), S | D, model.adjStart),
+    [ADJ_CONSTRAINT]: make(4 * adjConstraint.length, S | D, adjConstraint),
+    [abi("BIND_ADJ_OTHER")]: make(4 * adjOther.length, S | D, adjOther),
+    [abi("BIND_JACOBI_WEIGHT")]: make(4 * model.constraints, S | D, model.jacobiWeight),
+    [NORMALS]: make(16 * n, state),
+    [abi("BIND_TRI_START")]: make(4 * (n + 1), S | D, model.triStart),
+    [abi("BIND_TRI_LIST")]: make(4 * model.triList.length, S | D, model.triList),
+    [INDICES]: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
+    [STATUS]: make(STATUS_BYTES, S | D | C),
+    [abi("BIND_REST")]: make(16 * n, S | D, rest),
+    [BACKUP]: make(32 * n, S | D | C), // the frame start's positions, then its velocities
   };
   const swap = { [POS]: POS_ALT, [POS_ALT]: POS, [VEL]: VEL_ALT, [VEL_ALT]: VEL };
   const info = {}, pipes = {}, groups = {};
@@ -98,7 +110,7 @@ export async function createGpuSolver(device, cloth, kernels) {
     if (errors.length) throw new Error(`${kernel}.wgsl: ${errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; ")}`);
     pipes[kernel] = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" }, label: kernel });
   }));
-  buf[18] = make(PARTIAL_BYTES * Math.ceil(n / info.check.group), S); // the check's partials, one a workgroup
+  buf[PARTIALS] = make(PARTIAL_BYTES * Math.ceil(n / info.check.group), S); // the check's partials, one a workgroup
   // The bind group of every pipeline, both variants (the second with the pairs swapped).
   for (const kernel of KERNELS) {
     for (const b of info[kernel].used) if (!buf[b]) throw new Error(`${kernel}.wgsl: binding ${b} has no buffer here`);
@@ -109,7 +121,7 @@ export async function createGpuSolver(device, cloth, kernels) {
   }
   const readStatus = device.createBuffer({ size: STATUS_BYTES, usage: GPUBufferUsage.MAP_READ | D });
   const statusReset = new Uint32Array(STATUS_BYTES / 4);
-  statusReset.fill(NONE, 0, 4);
+  for (const k of [NON_FINITE, UNSTABLE, IN_CONTACT, TUNNELLED]) statusReset[k] = NONE;
 
   // The dispatch list of a frame for the current step def; rebuilt when it changes.
   let ops = null, opsKey = "";
@@ -181,7 +193,8 @@ export async function createGpuSolver(device, cloth, kernels) {
 
   let dispatches = 0;
   return {
-    buffers: { pos: buf[POS], vel: buf[VEL], normals: buf[12], indices: buf[15], con: buf[7], adjStart: buf[8], adjConstraint: buf[9] },
+    buffers: { pos: buf[POS], vel: buf[VEL], normals: buf[NORMALS], indices: buf[INDICES], con: buf[CONSTRAINTS], adjStart: buf[ADJ_START],
+      adjConstraint: buf[ADJ_CONSTRAINT] },
     model,
     dispatchesPerFrame: () => dispatches,
     upload,
@@ -209,7 +222,7 @@ export async function createGpuSolver(device, cloth, kernels) {
       const key = `${cloth.solver} ${cloth.substeps} ${cloth.iterations} ${aero}`;
       const frameBytes = cloth.gpuBegin(ref);
       if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations, aero); opsKey = key; }
-      device.queue.writeBuffer(buf[0], 0, frameBytes);
+      device.queue.writeBuffer(buf[FRAME], 0, frameBytes);
       device.queue.writeBuffer(buf[STATUS], 0, statusReset);
       const encoder = device.createCommandEncoder();
       encoder.copyBufferToBuffer(buf[POS], 0, buf[BACKUP], 0, 16 * n);
@@ -236,12 +249,12 @@ export async function createGpuSolver(device, cloth, kernels) {
       const st = new Uint32Array(raw), r = new Float32Array(raw);
       // The CPU scans in index order and stops at the first bad particle of either kind.
       let verdict = 0, particle = -1, contact = false;
-      if (st[0] !== NONE || st[1] !== NONE) {
-        const nonFinite = st[0] < st[1];
+      if (st[NON_FINITE] !== NONE || st[UNSTABLE] !== NONE) {
+        const nonFinite = st[NON_FINITE] < st[UNSTABLE];
         verdict = nonFinite ? 2 : 1;
-        particle = nonFinite ? st[0] : st[1];
-        contact = !nonFinite && st[2] !== NONE;
-      } else if (cloth.gpuEnergyPreTest(r[8], r[9], r[10], r[11])) {
+        particle = nonFinite ? st[NON_FINITE] : st[UNSTABLE];
+        contact = !nonFinite && st[IN_CONTACT] !== NONE;
+      } else if (cloth.gpuEnergyPreTest(...r.subarray(ENERGY, ENERGY + 4))) {
         // The pre-test on the sums failed: the exact rule on the state and the backup (rare).
         const [pos, vel, pos0, vel0] = await readBack([buf[POS], buf[VEL], buf[BACKUP], [buf[BACKUP], 16 * n]]);
         if (cloth.gpuEnergyExact(pos, vel, pos0, vel0)) verdict = 1;
@@ -255,11 +268,11 @@ export async function createGpuSolver(device, cloth, kernels) {
         again.end();
         device.queue.submit([undo.finish()]);
       } else {
-        ref = [r[4], r[5], r[6]];
+        ref = Array.from(r.subarray(REFERENCE, REFERENCE + 3));
       }
       // The core's frame end; a reset (badFrame "reset") changed the host state (and undid any tears:
       // then the solver is built again).
-      if (cloth.gpuEnd(verdict, particle, contact, st[3] === NONE ? -1 : st[3])) {
+      if (cloth.gpuEnd(verdict, particle, contact, st[TUNNELLED] === NONE ? -1 : st[TUNNELLED])) {
         if (cloth.particles !== n) return "torn";
         upload();
       }

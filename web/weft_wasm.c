@@ -5,6 +5,7 @@
 #include "weft/weft.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,6 +465,42 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 	memcpy(vel, c->state.vel, (size_t)c->model.particleCount * sizeof(wfVec4));
 	memcpy(origin, c->origin, sizeof c->origin);
 	return 0;
+}
+
+// The numbers of kernel_abi.h the WebGPU solver (weft_gpu.mjs) names, so that the page writes none
+// of them: the bindings (WF_GPU_BIND_*) and push flags (WF_GPU_PUSH_*), each by its name without
+// WF_GPU_, and the sizes of the records it reads back with the word index of wfGpuStatus's fields.
+// clang-format off
+#define WFW_GPU_ABI(X) \
+	X(BIND_FRAME) X(BIND_POS) X(BIND_VEL) X(BIND_POS_ALT) X(BIND_VEL_ALT) X(BIND_PREV) X(BIND_LAMBDA) \
+	X(BIND_CONSTRAINTS) X(BIND_ADJ_START) X(BIND_ADJ_CONSTRAINT) X(BIND_ADJ_OTHER) X(BIND_JACOBI_WEIGHT) \
+	X(BIND_NORMALS) X(BIND_TRI_START) X(BIND_TRI_LIST) X(BIND_INDICES) X(BIND_STATUS) X(BIND_STATS_PARAMS) \
+	X(BIND_PARTIALS) X(BIND_REST) X(BIND_TILE_START) X(BIND_TILE_CON) X(BIND_BACKUP) \
+	X(PUSH_FIRST_ITERATION) X(PUSH_DAMPED) X(PUSH_SHARED) X(PUSH_SHIFT) X(PUSH_AERO) X(PUSH_TETHER) \
+	X(PUSH_TETHER_VEL) X(PUSH_CHECK_SUM)
+// clang-format on
+#define WFW_GPU_ABI_ENTRY(name) {#name, (uint32_t)(WF_GPU_##name)},
+static const struct {
+	const char* name;
+	uint32_t value;
+} s_gpuAbi[] = {
+	WFW_GPU_ABI(WFW_GPU_ABI_ENTRY){"STATUS_BYTES", (uint32_t)sizeof(wfGpuStatus)},
+	{"PARTIAL_BYTES", (uint32_t)sizeof(wfGpuPartial)},
+	{"STATUS_FIRST_NON_FINITE", (uint32_t)(offsetof(wfGpuStatus, firstNonFinite) / 4)},
+	{"STATUS_FIRST_UNSTABLE", (uint32_t)(offsetof(wfGpuStatus, firstUnstable) / 4)},
+	{"STATUS_FIRST_UNSTABLE_IN_CONTACT", (uint32_t)(offsetof(wfGpuStatus, firstUnstableInContact) / 4)},
+	{"STATUS_FIRST_TUNNELLED", (uint32_t)(offsetof(wfGpuStatus, firstTunnelled) / 4)},
+	{"STATUS_REFERENCE", (uint32_t)(offsetof(wfGpuStatus, reference) / 4)},
+	{"STATUS_ENERGY", (uint32_t)(offsetof(wfGpuStatus, energy) / 4)},
+};
+
+// Entry k of that list: its name into wfw_text() and its value; -1 past the last.
+WF_WASM_EXPORT(wfw_gpu_abi) int wfwGpuAbi(int k)
+{
+	if (k < 0 || k >= (int)(sizeof s_gpuAbi / sizeof s_gpuAbi[0]))
+		return -1;
+	snprintf(s_text, sizeof s_text, "%s", s_gpuAbi[k].name);
+	return (int)s_gpuAbi[k].value;
 }
 
 // The bytes of the frame buffer for the next frame, after the core's frame start with the

@@ -1,5 +1,6 @@
 // The wasm core against the native scalar solver: every preset, frame by frame, bit for bit.
-// Then every scene of SCENES_DIR by the whole state's hash.
+// Then every scene of SCENES_DIR by the whole state's hash. First, the kernel ABI the core hands the
+// WebGPU solver (gpuAbi): every binding and push flag of src/gpu/kernel_abi.h, with its value there.
 //   node wasm_matches_native.mjs WEFT.wasm NATIVE_POSITIONS_BINARY FRAMES [SCENES_DIR]
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -12,6 +13,16 @@ const frames = Number(framesArg);
 const weft = await loadWeft(readFileSync(wasmPath));
 const dir = mkdtempSync(join(tmpdir(), "weft-wasm-"));
 let failed = 0;
+{
+  const header = readFileSync(new URL("../../src/gpu/kernel_abi.h", import.meta.url), "utf8");
+  const defines = [...header.matchAll(/^#define WF_GPU_((?:BIND|PUSH)_\w+) (\d+)u?\b/gm)].filter((m) => m[1] !== "BIND_COUNT");
+  const abi = weft.gpuAbi;
+  const wrong = defines.filter(([, name, value]) => abi[name] !== Number(value)).map(([, name, value]) => `${name} ${abi[name]} (${value})`);
+  const ok = defines.length > 25 && wrong.length === 0 && abi.STATUS_BYTES % 16 === 0 && abi.PARTIAL_BYTES % 16 === 0;
+  console.log(`${ok ? "ok" : "FAILED"} gpuAbi: the ${defines.length} WF_GPU_BIND_* and WF_GPU_PUSH_* of kernel_abi.h` +
+    (wrong.length ? `; differ: ${wrong.join(", ")}` : "") + `; wfGpuStatus ${abi.STATUS_BYTES} bytes, wfGpuPartial ${abi.PARTIAL_BYTES}`);
+  if (!ok) failed++;
+}
 for (const preset of ["xpbd", "compute-cloth", "spring-mesh"]) {
   const out = join(dir, `${preset}.f32`);
   execFileSync(nativeBin, [preset, String(frames), out]);
