@@ -402,7 +402,7 @@ wfSelfCollisionDef wfSelfContact(const wfWorld* world, const wfSelfCollisionDef*
 	wfSelfCollisionDef out = *sc;
 	if (sc->thickness > 0.0f)
 		return out;
-	double finest = extraEdge > 0.0 ? extraEdge : 0.0;
+	double finest = extraEdge; // 0: none
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
 		if (c->generation != 0 && c->meanEdge > 0.0 && (finest == 0.0 || c->meanEdge < finest))
