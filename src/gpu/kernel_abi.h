@@ -234,6 +234,14 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // invocation covering n.
 #define WF_GPU_FUSED_SPEC_GROUP_SIZE 1
 #define WF_GPU_FUSED_GROUP_SIZES 6 // 32, 64, ..., 1024
+// Self-collision inside the fused frame (fused_self.glsl): the cloth's hash grid in shared memory,
+// its sorted particle list (4 per invocation) and its cell starts (the CPU's hash of 2 n cells
+// rounded up to a power of two: at most 8 per invocation, and one more): 12 G + 1 words for a
+// workgroup of G. The array is sized by a specialization constant: 1 word in a world without
+// self-collision. The largest workgroup that holds it beside the kernel's other words: 512 (1 024
+// would need 48 KB for the grid alone), where the positions then stay in their buffer.
+#define WF_GPU_FUSED_SPEC_HASH_WORDS 4 // constant_id of the grid's shared array
+#define WF_GPU_FUSED_HASH_WORDS(group) (12u * (group) + 1u)
 
 // wfGpuClothParams.flags
 #define WF_GPU_FLAG_SPHERE 1u
@@ -273,6 +281,8 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_SLOT_BACKUP_VEL 15 // vec4 index
 #define WF_GPU_SLOT_INV_MASS 16   // float bits of 1 / mass: the inverse mass of a free particle
 #define WF_GPU_SLOT_OWNER 17      // word index of the owner order's table (WF_VK_REGION_OWNER; XPBD with kMoves)
+#define WF_GPU_SLOT_REST 18       // vec4 index of the rest positions (self-collision's exclusion)
+#define WF_GPU_SLOT_PREV 19       // vec4 index of the substep-start positions (self-collision's friction)
 #define WF_GPU_SLOT_COUNT 20
 
 // wfGpuStatsParams.flags
@@ -399,10 +409,24 @@ WF_UINT pad1;
 WF_UINT pad2;
 WF_STRUCT_END(wfGpuStatus)
 
+// Self-collision of a fused cloth (fused_self.glsl): wfGpuContactParams' constants, computed on the
+// host with the CPU's expressions, and the mask of the cloth's hash (wfClothState.hashSize - 1).
+WF_STRUCT_BEGIN(wfGpuFusedSelf)
+WF_FLOAT distance; // 2 thickness; 0: no self-collision
+WF_FLOAT invCell;  // 1 / distance
+WF_FLOAT exclude;  // exclusion x distance
+WF_FLOAT friction; // mu (springs have none there: their prev holds the forces)
+WF_UINT mask;
+WF_UINT pad0;
+WF_UINT pad1;
+WF_UINT pad2;
+WF_STRUCT_END(wfGpuFusedSelf)
+
 // One cloth of a batch: its live values and where its arrays are (written before each submit).
 WF_STRUCT_BEGIN(wfGpuBatchSlot)
 wfGpuClothParams params;
 WF_UINT at[WF_GPU_SLOT_COUNT]; // WF_VK_SLOT_*
+wfGpuFusedSelf self;           // self-collision's constants (distance 0: none)
 wfGpuStatus status;            // written by the kernel at the end of the frame, read by the host
 WF_STRUCT_END(wfGpuBatchSlot)
 

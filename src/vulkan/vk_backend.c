@@ -148,6 +148,19 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	slot.at[WF_GPU_SLOT_STATUS] = (uint32_t)(o[WF_VK_REGION_STATUS] / 4);
 	slot.at[WF_GPU_SLOT_BACKUP_POS] = (uint32_t)(o[WF_VK_REGION_BACKUP_POS] / 16);
 	slot.at[WF_GPU_SLOT_BACKUP_VEL] = (uint32_t)(o[WF_VK_REGION_BACKUP_VEL] / 16);
+	slot.at[WF_GPU_SLOT_REST] = (uint32_t)(o[WF_VK_REGION_REST] / 16);
+	slot.at[WF_GPU_SLOT_PREV] = (uint32_t)(o[WF_VK_REGION_PREV] / 16);
+	// Self-collision's constants with wfVkWriteContactParams' (the CPU's) expressions, the resolved
+	// thickness of this frame, and the cloth's hash (fused_self.glsl).
+	memset(&slot.self, 0, sizeof slot.self);
+	const wfSelfCollisionDef* sc = &world->selfContact;
+	if (sc->enabled && c->state.hashSize > 0) {
+		slot.self.distance = 2.0f * sc->thickness;
+		slot.self.invCell = 1.0f / slot.self.distance;
+		slot.self.exclude = sc->exclusion * slot.self.distance;
+		slot.self.friction = sc->friction;
+		slot.self.mask = (uint32_t)c->state.hashSize - 1u;
+	}
 	// Positions in shared memory when the dispatch's shared array holds them (fused.glsl).
 	slot.at[WF_GPU_SLOT_FLAGS] = 3u * (uint32_t)c->model.particleCount <= wfVkFusedSharedFloats(ctx, a->sizeIndex) ? WF_GPU_PUSH_SHARED
 																												   : 0u;
@@ -433,10 +446,22 @@ static void Profile(const wfWorld* world, wfStepProfile* out)
 }
 
 // wfWorld_SetSelfCollision (the core refuses a change of enabled or betweenCloths here): the
-// constants and the friction pass are recorded into the frame, so it is recorded again.
+// constants and the friction pass are recorded into the frame, so it is recorded again. The
+// continuous passes need the per-range path: a cloth batched with others in the fused kernel
+// cannot take it (its frame buffer holds one substep record).
 static wfResult SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 {
 	wfVkContext* ctx = (wfVkContext*)world->backendData;
+	for (int i = 0; sc->enabled && (sc->pointTriangle || sc->edgeEdge) && i < world->clothCapacity; ++i) {
+		const wfCloth* c = &world->cloths[i];
+		const wfVkCloth* vc = c->generation != 0 ? (const wfVkCloth*)c->backendData : NULL;
+		if (vc != NULL && vc->arena >= 0 && vc->frameSubsteps < WF_MAX_SUBSTEPS)
+			return wfSetError(world, WF_ERROR_INVALID_DEF,
+				"selfCollision.%s: cloth %d is stepped with other small cloths by the fused kernel, which has no "
+				"continuous passes; turn them on when the world is created (its cloths then take the per-range "
+				"path) or create it with fusedPath \"never\"",
+				sc->pointTriangle ? "pointTriangle" : "edgeEdge", i);
+	}
 	wfVkContacts* k = &ctx->contacts;
 	if (k->params.map != NULL) {
 		wfVkWaitIdle(ctx); // steps wait for their fence; belt and braces before the constants change

@@ -423,25 +423,35 @@ int wfVkCountArenaCloths(const wfWorld* world, const wfCloth* except)
 	return n;
 }
 
+// Whether the fused kernel's shared memory holds cloth c's self-collision grid (fused_self.glsl):
+// the grid of the largest cloth of its workgroup size, the kernel's other words and at least one
+// particle's position (the positions may stay in their buffer).
+static bool SelfFitsFused(const wfVkContext* ctx, const wfCloth* c)
+{
+	const int k = wfVkFusedSizeIndex(c->model.particleCount);
+	return WF_GPU_FUSED_HASH_WORDS(32u << k) + WF_GPU_FUSED_SHARED_WORDS + 3u <= ctx->fusedSharedFloats;
+}
+
 // A cloth the fused kernel can step (one workgroup holds it): its arrays go into an arena.
 static bool FitsFused(const wfVkContext* ctx, const wfCloth* c)
 {
 	// Drag and lift read the neighbours' velocities, which the fused kernel keeps in registers.
 	const wfAeroDef* aero = &ctx->world->def.aero;
 	// Tethers read other particles' positions after the solve, outside the fused kernel's phases.
-	// Contacts (wfSelfCollisionDef): the per-range path. Self-collision's hash grid and sorted cell
-	// lists (12 bytes a particle, 8 more a cell) do not fit the workgroup's shared memory beside the
-	// positions, which already fill it at 4096 particles, and one workgroup would run the sort
-	// and scan on 1/132 of the GPU; cloth against cloth needs every cloth at the same substep,
+	// Self-collision: its hash grid in the workgroup's shared memory (fused_self.glsl) up to 2 048
+	// particles (the grid of a larger one would fill the 48 KB alone), the positions beside it
+	// where they fit; not the continuous passes (they walk 125 cells a particle: the per-range
+	// path). Cloth against cloth: the per-range path; it needs every cloth at the same substep,
 	// while a fused workgroup runs its cloth's whole frame with no sync across workgroups.
 	const wfSelfCollisionDef* sc = &ctx->world->def.selfCollision;
+	if (sc->enabled && (sc->pointTriangle || sc->edgeEdge || !SelfFitsFused(ctx, c)))
+		return false;
 	// The tile order (step.order "tiles" on a small grid): relaxed by xpbd_tiled.comp.
 	// Mesh colliders: the host places the body per cloth and substep, collide_mesh.comp reads it
 	// between the per-range stages.
 	return ctx->world->meshColliderCount == 0 && ctx->fusedAvailable && c->model.particleCount <= WF_GPU_FUSED_MAX_PARTICLES &&
 		c->model.colorCount <= WF_GPU_FUSED_MAX_COLORS && c->model.tileSize == 0 && aero->drag == 0.0f && aero->lift == 0.0f &&
-		c->model.tethers == NULL && !sc->enabled && !sc->betweenCloths &&
-		(ctx->world->def.velocity != WF_VELOCITY_MOVES || OwnerOrder(ctx->world, c));
+		c->model.tethers == NULL && !sc->betweenCloths && (ctx->world->def.velocity != WF_VELOCITY_MOVES || OwnerOrder(ctx->world, c));
 }
 
 // The batch descriptor set of an arena: substep table, slots, and the arena three times.

@@ -270,18 +270,21 @@ wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex,
 	if (*slot == VK_NULL_HANDLE) {
 		const ShaderCode* code = &kFusedShaders[solver];
 		// Specialization: the workgroup size, a shared array of 12 floats per invocation (4
-		// particles' xyz) within the device's limit, and the world's velocity mode (kMoves).
-		uint32_t values[3] = {0, (uint32_t)WF_GPU_FUSED_PER_THREAD * 3u * (32u << sizeIndex), VK_FALSE};
-		const uint32_t room = ctx->fusedSharedFloats - WF_GPU_FUSED_SHARED_WORDS; // the kernel's other shared words
-		values[0] = values[1] < room ? values[1] : room;
-		values[1] = 32u << sizeIndex;
-		values[2] = ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE;
-		VkSpecializationMapEntry entries[3] = {
+		// particles' xyz) within the device's limit less the self-collision grid's, the world's
+		// velocity mode (kMoves) and that grid's words (fused_self.glsl).
+		const uint32_t values[4] = {
+			wfVkFusedSharedFloats(ctx, sizeIndex),
+			32u << sizeIndex,
+			ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE,
+			wfVkFusedHashWords(ctx, sizeIndex),
+		};
+		VkSpecializationMapEntry entries[4] = {
 			{WF_GPU_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},
 			{WF_GPU_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
 			{WF_GPU_SPEC_MOVES, 2 * sizeof(uint32_t), sizeof(VkBool32)},
+			{WF_GPU_FUSED_SPEC_HASH_WORDS, 3 * sizeof(uint32_t), sizeof(uint32_t)},
 		};
-		VkSpecializationInfo spec = {3, entries, sizeof values, values};
+		VkSpecializationInfo spec = {4, entries, sizeof values, values};
 		wfResult r = CreateComputePipeline(ctx, code, ctx->batchPipelineLayout, &spec, slot);
 		if (r != WF_OK)
 			return r;

@@ -266,8 +266,13 @@ uint32_t wfVkMeshPlace(const wfVkContext* ctx, const wfWorld* world, const wfClo
 wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world);
 // Whether the recorded frame steps cloth `c` with the fused kernel.
 bool wfVkUsesFused(const wfVkContext* ctx, const wfCloth* c);
-// The floats of shared memory the fused kernel of workgroup size 32 << sizeIndex holds.
+// The floats of shared memory the fused kernel of workgroup size 32 << sizeIndex holds for positions,
+// and the words of its self-collision grid.
 uint32_t wfVkFusedSharedFloats(const wfVkContext* ctx, int sizeIndex);
+uint32_t wfVkFusedHashWords(const wfVkContext* ctx, int sizeIndex);
+// The workgroup size of the fused kernel for a cloth of n particles: 32 << wfVkFusedSizeIndex(n), 4
+// particles an invocation.
+int wfVkFusedSizeIndex(int particles);
 // vk_backend.c: the host mirror of a cloth's state.
 wfResult wfVkUpload(wfWorld* world, wfCloth* c);
 wfResult wfVkDownload(wfWorld* world, wfCloth* c);

@@ -158,13 +158,16 @@ bool wfVkUsesFused(const wfVkContext* ctx, const wfCloth* c)
 		return false;
 	if (vc->frameSubsteps < WF_MAX_SUBSTEPS)
 		return true; // a batched cloth: the arena's table holds its substeps
-	if (ctx->fusedDisabled)
+	// The continuous self-contact passes run on the per-range path only (SetSelfCollision refuses
+	// them where a batched cloth collides with itself).
+	const wfSelfCollisionDef* sc = &ctx->world->selfContact;
+	if (ctx->fusedDisabled || (sc->enabled && (sc->pointTriangle || sc->edgeEdge)))
 		return false;
 	const wfWorld* world = ctx->world;
 	return ctx->fusedForced || world->def.step.solver == WF_SOLVER_XPBD || wfVkCountArenaCloths(world, c) > 0;
 }
 
-static int FusedSizeIndex(int particles)
+int wfVkFusedSizeIndex(int particles)
 {
 	int k = 0;
 	while (k + 1 < WF_GPU_FUSED_GROUP_SIZES && (32 << k) * WF_GPU_FUSED_PER_THREAD < particles)
@@ -172,11 +175,20 @@ static int FusedSizeIndex(int particles)
 	return k;
 }
 
-// Floats of the shared array of a fused pipeline: 12 per invocation within the device's limit.
+// Words of the self-collision grid of a fused pipeline (fused_self.glsl): 1 in a world without it.
+uint32_t wfVkFusedHashWords(const wfVkContext* ctx, int sizeIndex)
+{
+	return ctx->world->def.selfCollision.enabled ? WF_GPU_FUSED_HASH_WORDS(32u << sizeIndex) : 1u;
+}
+
+// Floats of the shared array of a fused pipeline: 12 per invocation within the device's limit,
+// less the kernel's other shared words and the self-collision grid's (0 when they do not fit:
+// FitsFused keeps such cloths out).
 uint32_t wfVkFusedSharedFloats(const wfVkContext* ctx, int sizeIndex)
 {
-	uint32_t floats = WF_GPU_FUSED_PER_THREAD * 3u * (32u << sizeIndex);
-	uint32_t room = ctx->fusedSharedFloats - WF_GPU_FUSED_SHARED_WORDS; // the kernel's other shared words
+	const uint32_t floats = WF_GPU_FUSED_PER_THREAD * 3u * (32u << sizeIndex);
+	const uint32_t other = WF_GPU_FUSED_SHARED_WORDS + wfVkFusedHashWords(ctx, sizeIndex);
+	const uint32_t room = ctx->fusedSharedFloats > other ? ctx->fusedSharedFloats - other : 0u;
 	return floats < room ? floats : room;
 }
 
@@ -198,7 +210,7 @@ static wfResult AssignSlots(wfVkContext* ctx, const wfWorld* world)
 			if (c->generation == 0 || vc->arena != ai || !wfVkUsesFused(ctx, c) || a->slots == 65535)
 				continue;
 			vc->slot = a->slots++;
-			int k = FusedSizeIndex(c->model.particleCount);
+			int k = wfVkFusedSizeIndex(c->model.particleCount);
 			a->sizeIndex = k > a->sizeIndex ? k : a->sizeIndex;
 		}
 		wfResult r = a->slots > 0 ? wfVkArenaReserveSlots(ctx, a, (uint32_t)a->slots) : WF_OK;

@@ -26,6 +26,8 @@ void Predict(uint substep, bool damped)
 		vec3 x = LoadX(i);
 		if (!kMoves)
 			gPrev[j] = x;
+		if (SelfOn())
+			PREV(i) = vec4(x, gW[j]); // self-collision's friction reads every particle's
 		float w = gW[j];
 		if (w == 0.0) {
 			if (int(i) == P.grabIndex)
@@ -143,6 +145,8 @@ void Substep(uint substep, uint iterations)
 			StateBarrier();
 		}
 	}
+	if (SelfOn())
+		SelfCollide(true, kMoves);
 	Finish(substep);
 }
 

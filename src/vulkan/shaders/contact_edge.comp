@@ -63,7 +63,7 @@ void main()
 		hi = max(hi, ehi[q]);
 	}
 	const uint si = torn ? cellRank[i] : i;
-	const int cx = WfCellOf(a1.x), cy = WfCellOf(a1.y), cz = WfCellOf(a1.z);
+	const int cx = WfCellOf(a1.x, CP.invCell), cy = WfCellOf(a1.y, CP.invCell), cz = WfCellOf(a1.z, CP.invCell);
 	const float d = CP.distance;
 	float deepest = 0.0;
 	for (int dz = -2; dz <= 2; ++dz)

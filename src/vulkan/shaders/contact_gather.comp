@@ -11,29 +11,6 @@
 #include "common.glsl"
 #include "contact.glsl"
 
-// AddPairPush: the push on particle i of an overlapping pair at separation e (from j to i,
-// |e| = dist < d): its share of the overlap along e, less friction on the relative motion m.
-void WfPairPush(float ex, float ey, float ez, float dist, float share, bool friction, vec3 m, inout vec3 acc)
-{
-	const float d = CP.distance;
-	precise float nx = ex / dist, ny = ey / dist, nz = ez / dist;
-	precise float push = share * (d - dist);
-	precise float ox = nx * push, oy = ny * push, oz = nz * push;
-	if (friction) {
-		precise float mn = m.x * nx + m.y * ny + m.z * nz;
-		precise float tx = m.x - mn * nx, ty = m.y - mn * ny, tz = m.z - mn * nz;
-		precise float tl = sqrt(tx * tx + ty * ty + tz * tz);
-		if (tl > 1e-12) {
-			precise float k = share * min(1.0, CP.friction * (d - dist) / tl);
-			ox -= tx * k;
-			oy -= ty * k;
-			oz -= tz * k;
-		}
-	}
-	precise vec3 s = vec3(acc.x + ox, acc.y + oy, acc.z + oz);
-	acc = s;
-}
-
 void main()
 {
 	const uint i = WfElement();
@@ -66,7 +43,7 @@ void main()
 	// The 27 cells' keys in the CPU's order (q = 9 (dz + 1) + 3 (dy + 1) + dx + 1); a key equal to
 	// an earlier one is not visited again (two cells may share a key), as in the CPU's
 	// deduplicated list. Unrolled, so the keys and the mask stay in registers.
-	const int cx0 = WfCellOf(xi.x), cy0 = WfCellOf(xi.y), cz0 = WfCellOf(xi.z);
+	const int cx0 = WfCellOf(xi.x, CP.invCell), cy0 = WfCellOf(xi.y, CP.invCell), cz0 = WfCellOf(xi.z, CP.invCell);
 	uint keys[27];
 	[[unroll]] for (int q = 0; q < 27; ++q)
 		keys[q] = WfCellKey(cx0 + q % 3 - 1, cy0 + (q / 3) % 3 - 1, cz0 + q / 9 - 1, mask);
@@ -129,7 +106,7 @@ void main()
 				m = vec3((xi.x - pi.x) - (xj.x - pj.x), (xi.y - pi.y) - (xj.y - pj.y), (xi.z - pi.z) - (xj.z - pj.z));
 			}
 			precise float share = xi.w / (xi.w + xj.w);
-			WfPairPush(ex, ey, ez, dist, share, friction, m, sum);
+			WfPairPush(ex, ey, ez, dist, CP.distance, share, friction, CP.friction, m, sum);
 			contacts++;
 		}
 	}

@@ -24,7 +24,7 @@ void main()
 	if (xi.w == 0.0)
 		return;
 	const uint si = torn ? cellRank[i] : i;
-	const int cx = WfCellOf(xi.x), cy = WfCellOf(xi.y), cz = WfCellOf(xi.z);
+	const int cx = WfCellOf(xi.x, CP.invCell), cy = WfCellOf(xi.y, CP.invCell), cz = WfCellOf(xi.z, CP.invCell);
 	const float d = CP.distance;
 	float deepest = 0.0;
 	for (int dz = -2; dz <= 2; ++dz)

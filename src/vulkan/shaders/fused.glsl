@@ -156,3 +156,6 @@ void StateBarrier()
 vec3 gV[kPer];    // velocity
 vec3 gPrev[kPer]; // position at the substep start (without kMoves: the finish's v = f (x - p))
 float gW[kPer];   // inverse mass
+
+#include "contact.glsl"
+#include "fused_self.glsl"

@@ -57,6 +57,8 @@ void Substep(uint substep, uint iterations)
 		VEL(i) = vec4(gV[j], 0.0);
 	}
 	StateBarrier();
+	if (SelfOn())
+		SelfCollide(false, false); // the CPU's springs pass no previous positions: no friction
 }
 
 #include "fused_main.glsl"

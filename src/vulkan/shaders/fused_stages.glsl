@@ -13,6 +13,8 @@ void Predict(uint substep, bool damped)
 		vec3 x = LoadX(i);
 		if (!kMoves)
 			gPrev[j] = x;
+		if (SelfOn())
+			PREV(i) = vec4(x, gW[j]); // self-collision's friction reads every particle's
 		float w = gW[j];
 		if (w == 0.0) {
 			if (int(i) == P.grabIndex)

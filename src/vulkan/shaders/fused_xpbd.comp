@@ -43,6 +43,8 @@ void Substep(uint substep, uint iterations)
 			StateBarrier();
 		}
 	}
+	if (SelfOn())
+		SelfCollide(true, kMoves);
 	Finish(substep);
 }
 

@@ -198,5 +198,7 @@ void SubstepOwner(uint substep, uint iterations)
 			StateBarrier();
 		}
 	}
+	if (SelfOn())
+		SelfCollide(true, true);
 	Finish(substep);
 }
