@@ -43,8 +43,8 @@ struct wfScene {
 
 enum {
 	WF_SCENE_MAX_CLOTHS = 65535, // a Vulkan arena batches up to 65 535 small cloths in one dispatch
-	WF_SCENE_PATH = 192,     // longest JSON path kept for messages
-	WF_SCENE_MAX_DEPTH = 64, // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
+	WF_SCENE_PATH = 192,         // longest JSON path kept for messages
+	WF_SCENE_MAX_DEPTH = 64,     // nesting of arrays and objects (a scene needs 4); checked before cJSON's own limit
 };
 
 // The enum fields are read and written as int.

@@ -36,24 +36,43 @@ vec4 SelfGather(uint i, vec3 xi, float wi, bool friction)
 	const vec3 ri = REST_POS(i).xyz;
 	const vec3 pi = friction ? PREV(i).xyz : vec3(0.0);
 	const int cx = WfCellOf(xi.x, invCell), cy = WfCellOf(xi.y, invCell), cz = WfCellOf(xi.z, invCell);
-	// Row q = 3 (dz + 1) + dy + 1 of the 27 cells has the keys (base[q] + dx + 1) & mask for dx
-	// from -1 to 1 (WfCellKey unmasked, then masked); rows in the CPU's order, dx inner.
+	// Row q = 3 (dz + 1) + dy + 1 of the 27 cells, in the CPU's order, has the keys (base[q] + e) & mask
+	// for e = dx + 1 from 0 to 2 (WfCellKey unmasked, then masked). A key met before is not walked
+	// again (cpu_self.c NeighbourKeys); two rows can share a key only when their bases are within 2
+	// of each other (mod the hash's size), and only then are the keys compared (visit: bit 3 q + e).
 	uint base[9];
 	[[unroll]] for (int q = 0; q < 9; ++q)
 		base[q] = WfCellKey(cx - 1, cy + q % 3 - 1, cz + q / 3 - 1, 0xffffffffu);
+	bool close = false;
+	[[unroll]] for (int q = 1; q < 9; ++q) {
+		[[unroll]] for (int r = 0; r < q; ++r)
+			close = close || ((base[q] - base[r] + 2u) & mask) <= 4u;
+	}
+	uint visit = 0x7ffffffu;
+	if (close) {
+		visit = 0u;
+		[[unroll]] for (int q = 0; q < 9; ++q) {
+			[[unroll]] for (uint e = 0u; e < 3u; ++e) {
+				const uint key = (base[q] + e) & mask;
+				bool seen = false;
+				[[unroll]] for (int r = 0; r <= q; ++r)
+					seen = seen || ((key - base[r]) & mask) < (r < q ? 3u : e);
+				visit |= seen ? 0u : 1u << (3u * uint(q) + e);
+			}
+		}
+	}
 	vec3 sum = vec3(0.0);
 	int contacts = 0;
 	for (int q = 0; q < 9; ++q) {
-		for (uint dx = 0u; dx < 3u; ++dx) {
-			const uint key = (base[q] + dx) & mask;
-			// A key met before is not walked again (cpu_self.c NeighbourKeys): row r's keys are
-			// (base[r] + e) & mask, e < 3 (in this row, e < dx).
-			bool seen = false;
-			for (int r = 0; r <= q; ++r)
-				seen = seen || ((key - base[r]) & mask) < (r < q ? 3u : dx);
-			if (seen)
+		const uint row = (visit >> (3u * uint(q))) & 7u;
+		const uint k0 = WfCellKey(cx - 1, cy + q % 3 - 1, cz + q / 3 - 1, mask);
+		// Three keys in a row, none past the mask: their lists are one run of the sorted list.
+		const bool run = row == 7u && k0 + 2u <= mask;
+		for (uint e = 0u; e < 3u; ++e) {
+			if ((row & (1u << e)) == 0u || (run && e > 0u))
 				continue;
-			const uint end = sHash[kStarts + key + 1u];
+			const uint key = (k0 + e) & mask;
+			const uint end = sHash[kStarts + key + (run ? 3u : 1u)];
 			for (uint at = sHash[kStarts + key]; at < end; ++at) {
 				const uint j = sHash[at];
 				if (j == i)
