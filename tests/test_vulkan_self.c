@@ -627,3 +627,66 @@ WF_TEST(vk_self_fused_matches_cpu)
 	ENSURE_NEAR(messages, 0, 0);
 	return 0;
 }
+
+// The continuous passes switched on live (wfWorld_SetSelfCollision) in a world whose small cloths
+// collide with themselves in the fused kernel: a cloth alone takes the per-range path for them (the
+// CPU's state hash after each frame, before and after), but with a second cloth batched beside it
+// they are refused with the field's name, and nothing changes (the world steps on with the CPU's bits).
+WF_TEST(vk_self_fused_passes_live)
+{
+	if (wfVkTestMissing())
+		return 0;
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.step.substeps = 8;
+	wd.floor.enabled = true;
+	wd.selfCollision.enabled = true;
+	wfWorld* w[2] = {wfVkTestWorld(wd, WF_BACKEND_CPU), wfVkTestWorld(wd, WF_BACKEND_VULKAN)};
+	ENSURE(w[0] != NULL && w[1] != NULL);
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 16;
+	cd.width = cd.height = 0.3f;
+	cd.pinMode = WF_PIN_NONE;
+	cd.origin = (wfVec3){0.0f, 0.2f, 0.0f};
+	for (int k = 0; k < 2; ++k)
+		ENSURE(!wfClothId_IsNull(wfCreateCloth(w[k], &cd)));
+	wfSelfCollisionDef passes = wd.selfCollision;
+	passes.pointTriangle = true;
+	int equal = 0, frames = 0, dispatches[2] = {0, 0};
+	for (int f = 0; f < 20; ++f, ++frames) {
+		if (f == 5)
+			ENSURE(wfWorld_SetSelfCollision(w[0], &passes) == WF_OK && wfWorld_SetSelfCollision(w[1], &passes) == WF_OK);
+		uint64_t h[2];
+		for (int k = 0; k < 2; ++k)
+			ENSURE(wfWorld_Step(w[k]) == WF_OK && wfWorld_GetStateHash(w[k], &h[k]) == WF_OK);
+		equal += h[0] == h[1];
+		dispatches[f < 5 ? 0 : 1] = wfWorld_GetStepProfile(w[1]).dispatches;
+	}
+	// A second cloth joins the first one's batch once the passes are off again; then they are refused.
+	wfSelfCollisionDef plain = wd.selfCollision;
+	for (int k = 0; k < 2; ++k)
+		ENSURE(wfWorld_SetSelfCollision(w[k], &plain) == WF_OK);
+	cd.origin = (wfVec3){1.0f, 0.2f, 0.0f};
+	for (int k = 0; k < 2; ++k)
+		ENSURE(!wfClothId_IsNull(wfCreateCloth(w[k], &cd)));
+	const wfResult refused = wfWorld_SetSelfCollision(w[1], &passes);
+	const char* why = wfWorld_GetLastError(w[1]);
+	for (int f = 0; f < 10; ++f, ++frames) {
+		uint64_t h[2];
+		for (int k = 0; k < 2; ++k)
+			ENSURE(wfWorld_Step(w[k]) == WF_OK && wfWorld_GetStateHash(w[k], &h[k]) == WF_OK);
+		equal += h[0] == h[1];
+	}
+	const int batched = wfWorld_GetStepProfile(w[1]).dispatches;
+	fprintf(stderr,
+		"  dispatches a frame: fused %d, with the point-triangle pass %d, two cloths batched %d; refused: %s; "
+		"state hashes equal after %d of %d frames\n",
+		dispatches[0], dispatches[1], batched, why, equal, frames);
+	ENSURE(dispatches[0] == 1 && dispatches[1] > 100 && batched == 1);
+	ENSURE(refused == WF_ERROR_INVALID_DEF && strstr(why, "selfCollision.pointTriangle") != NULL);
+	if (wfVkTestDeviceIsExact())
+		ENSURE(equal == frames);
+	ENSURE_NEAR(ValidationMessages(w[1]), 0, 0);
+	for (int k = 0; k < 2; ++k)
+		wfDestroyWorld(w[k]);
+	return 0;
+}

@@ -89,15 +89,12 @@ static wfResult CheckEnergy(wfWorld* world, wfCloth* c, const wfFrameParams* par
 
 static wfGpuVec4 V4(wfVec3 v, float w) { return (wfGpuVec4){v.x, v.y, v.z, w}; }
 
-// A cloth's frame check results: in its batch slot (fused), else in its staging buffer.
+// A cloth's frame check results: copied from its batch slot (fused), else in its staging buffer.
 static wfGpuStatus ClothStatus(const wfVkContext* ctx, const wfVkCloth* vc)
 {
 	wfGpuStatus st;
 	if (vc->slot >= 0)
-		memcpy(&st,
-			(const char*)ctx->arenas[vc->arena].table.map + WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) +
-				(size_t)vc->slot * sizeof(wfGpuBatchSlot) + offsetof(wfGpuBatchSlot, status),
-			sizeof st);
+		memcpy(&st, (const char*)ctx->arenas[vc->arena].statuses.map + (size_t)vc->slot * sizeof st, sizeof st);
 	else
 		memcpy(&st, (const char*)vc->staging.map + WF_VK_STAGING_STATUS, sizeof st);
 	return st;
@@ -460,7 +457,7 @@ static wfResult SetSelfCollision(wfWorld* world, const wfSelfCollisionDef* sc)
 				"selfCollision.%s: cloth %d is stepped with other small cloths by the fused kernel, which has no "
 				"continuous passes; turn them on when the world is created (its cloths then take the per-range "
 				"path) or create it with fusedPath \"never\"",
-				sc->pointTriangle ? "pointTriangle" : "edgeEdge", i);
+				sc->pointTriangle ? "pointTriangle" : "edgeEdge", c->index);
 	}
 	wfVkContacts* k = &ctx->contacts;
 	if (k->params.map != NULL) {

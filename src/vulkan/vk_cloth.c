@@ -490,10 +490,15 @@ wfResult wfVkArenaReserveSlots(wfVkContext* ctx, wfVkArena* a, uint32_t slots)
 	while (capacity < slots)
 		capacity *= 2;
 	DestroyBuffer(ctx, &a->table);
+	DestroyBuffer(ctx, &a->statuses);
 	wfResult r = CreateBuffer(ctx, WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) + (VkDeviceSize)capacity * sizeof(wfGpuBatchSlot),
-		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal, "weft batch table", &a->table);
+		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, kHostCoherent, kDeviceLocal, "weft batch table", &a->table);
+	if (r == WF_OK)
+		r = CreateBuffer(ctx, (VkDeviceSize)capacity * sizeof(wfGpuStatus), VK_BUFFER_USAGE_TRANSFER_DST_BIT, kHostCoherent,
+			VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "weft batch statuses", &a->statuses);
 	if (r != WF_OK) {
 		DestroyBuffer(ctx, &a->table); // a half-made buffer (no memory) must not reach a descriptor
+		DestroyBuffer(ctx, &a->statuses);
 		a->slotCapacity = 0;
 		return r;
 	}
@@ -651,6 +656,7 @@ void wfVkDestroyArenas(wfVkContext* ctx)
 		wfVkArena* a = &ctx->arenas[ai];
 		DestroyBuffer(ctx, &a->buffer);
 		DestroyBuffer(ctx, &a->table);
+		DestroyBuffer(ctx, &a->statuses);
 		if (a->pool != VK_NULL_HANDLE)
 			ctx->gpu.fd.vkDestroyDescriptorPool(ctx->gpu.device, a->pool, NULL);
 	}
