@@ -255,7 +255,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // Batches (fused kernels): the small cloths of a world live in one arena buffer; one dispatch
 // steps all of them, workgroup g = batch slot g. Bindings of the batch descriptor set:
 #define WF_GPU_BATCH_BIND_SUBSTEPS 0 // (substeps) wfGpuSubstep, shared by every cloth of the world
-#define WF_GPU_BATCH_BIND_SLOTS 1    // (slots) wfGpuBatchSlot (the kernel writes their status)
+#define WF_GPU_BATCH_BIND_STATUS 1   // (slots) wfGpuStatus in host-cached memory: each cloth's frame check, written by the kernel
 #define WF_GPU_BATCH_BIND_VEC4 2     // the arena as vec4: positions, velocities, normals (coherent)
 #define WF_GPU_BATCH_BIND_UVEC4 3    // the arena as uvec4, read-only: constraints, inverse masses
 #define WF_GPU_BATCH_BIND_WORDS 4    // the arena as uint: adjacency, triangles, lambda, status
@@ -427,7 +427,6 @@ WF_STRUCT_BEGIN(wfGpuBatchSlot)
 wfGpuClothParams params;
 WF_UINT at[WF_GPU_SLOT_COUNT]; // WF_VK_SLOT_*
 wfGpuFusedSelf self;           // self-collision's constants (distance 0: none)
-wfGpuStatus status;            // written by the kernel at the end of the frame, read by the host
 WF_STRUCT_END(wfGpuBatchSlot)
 
 // The contact pass's constants (wfSelfCollisionDef), computed on the host with the CPU's expressions.

@@ -89,7 +89,7 @@ static wfResult CheckEnergy(wfWorld* world, wfCloth* c, const wfFrameParams* par
 
 static wfGpuVec4 V4(wfVec3 v, float w) { return (wfGpuVec4){v.x, v.y, v.z, w}; }
 
-// A cloth's frame check results: copied from its batch slot (fused), else in its staging buffer.
+// A cloth's frame check results: in its arena's statuses (fused), else in its staging buffer.
 static wfGpuStatus ClothStatus(const wfVkContext* ctx, const wfVkCloth* vc)
 {
 	wfGpuStatus st;
@@ -125,7 +125,6 @@ static void WriteFrame(const wfVkContext* ctx, const wfWorld* world, const wfClo
 	const wfVkArena* a = &ctx->arenas[vc->arena];
 	wfGpuBatchSlot slot; // its parameters come from cp
 	memset(slot.at, 0, sizeof slot.at);
-	memset(&slot.status, 0, sizeof slot.status);
 	const VkDeviceSize* o = vc->regionOffset;
 	slot.at[WF_GPU_SLOT_POS] = (uint32_t)(o[WF_VK_REGION_POS_A] / 16);
 	slot.at[WF_GPU_SLOT_VEL] = (uint32_t)(o[WF_VK_REGION_VEL_A] / 16);

@@ -460,7 +460,7 @@ static void WriteArenaSet(wfVkContext* ctx, const wfVkArena* a)
 	const VkDeviceSize substeps = WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep);
 	VkDescriptorBufferInfo infos[WF_GPU_BATCH_BIND_COUNT] = {
 		[WF_GPU_BATCH_BIND_SUBSTEPS] = {a->table.buffer, 0, substeps},
-		[WF_GPU_BATCH_BIND_SLOTS] = {a->table.buffer, substeps, (VkDeviceSize)a->slotCapacity * sizeof(wfGpuBatchSlot)},
+		[WF_GPU_BATCH_BIND_STATUS] = {a->statuses.buffer, 0, (VkDeviceSize)a->slotCapacity * sizeof(wfGpuStatus)},
 		[WF_GPU_BATCH_BIND_VEC4] = {a->buffer.buffer, 0, a->buffer.size},
 		[WF_GPU_BATCH_BIND_UVEC4] = {a->buffer.buffer, 0, a->buffer.size},
 		[WF_GPU_BATCH_BIND_WORDS] = {a->buffer.buffer, 0, a->buffer.size},
@@ -492,9 +492,9 @@ wfResult wfVkArenaReserveSlots(wfVkContext* ctx, wfVkArena* a, uint32_t slots)
 	DestroyBuffer(ctx, &a->table);
 	DestroyBuffer(ctx, &a->statuses);
 	wfResult r = CreateBuffer(ctx, WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) + (VkDeviceSize)capacity * sizeof(wfGpuBatchSlot),
-		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, kHostCoherent, kDeviceLocal, "weft batch table", &a->table);
+		VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent, kDeviceLocal, "weft batch table", &a->table);
 	if (r == WF_OK)
-		r = CreateBuffer(ctx, (VkDeviceSize)capacity * sizeof(wfGpuStatus), VK_BUFFER_USAGE_TRANSFER_DST_BIT, kHostCoherent,
+		r = CreateBuffer(ctx, (VkDeviceSize)capacity * sizeof(wfGpuStatus), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, kHostCoherent,
 			VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "weft batch statuses", &a->statuses);
 	if (r != WF_OK) {
 		DestroyBuffer(ctx, &a->table); // a half-made buffer (no memory) must not reach a descriptor

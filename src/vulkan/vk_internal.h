@@ -116,8 +116,8 @@ typedef struct wfVkArena {
 	VkDeviceSize top;  // bytes handed out
 	int live;          // cloths in it
 	wfVkBuffer table;  // host-visible: (WF_MAX_SUBSTEPS) wfGpuSubstep, then (slotCapacity) wfGpuBatchSlot
-	// Host-cached: (slotCapacity) wfGpuStatus, the slots' frame checks copied after the batch (the
-	// host reads the device-local table across the bus uncached: microseconds a cloth).
+	// Host-cached: (slotCapacity) wfGpuStatus, each slot's frame check, written by the kernel (read
+	// from the device-local table, across the bus uncached, they cost the host microseconds a cloth).
 	wfVkBuffer statuses;
 	uint32_t slotCapacity;
 	VkDescriptorPool pool;

@@ -830,23 +830,9 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	ctx->fusedClothsPerFrame = fused;
 	// The frame check goes to the staging buffers, read by the host after the fence. (Device
 	// atomics stay in device memory: atomics on host memory across the bus are not portable.)
-	// Batched cloths: the kernel wrote it into their slots of the table, copied into the arena's
-	// host-cached statuses (a copy command of up to 256 regions).
+	// Batched cloths: the kernel wrote it into their arena's host-cached statuses.
 	wfVkBarrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
 		VK_ACCESS_TRANSFER_READ_BIT);
-	for (int ai = 0; ai < ctx->arenaCount; ++ai) {
-		const wfVkArena* a = &ctx->arenas[ai];
-		const VkDeviceSize first = WF_GPU_FRAME_RECORDS * sizeof(wfGpuSubstep) + offsetof(wfGpuBatchSlot, status);
-		VkBufferCopy regions[256];
-		for (int s0 = 0; s0 < a->slots; s0 += 256) {
-			const int count = a->slots - s0 < 256 ? a->slots - s0 : 256;
-			for (int k = 0; k < count; ++k) {
-				const VkDeviceSize s = (VkDeviceSize)(s0 + k);
-				regions[k] = (VkBufferCopy){first + s * sizeof(wfGpuBatchSlot), s * sizeof(wfGpuStatus), sizeof(wfGpuStatus)};
-			}
-			f->vkCmdCopyBuffer(cmd, a->table.buffer, a->statuses.buffer, (uint32_t)count, regions); // timed with the batch
-		}
-	}
 	for (int i = 0; i < world->clothCapacity; ++i) {
 		const wfCloth* c = &world->cloths[i];
 		if (c->generation == 0 || ((const wfVkCloth*)c->backendData)->slot >= 0)

@@ -51,7 +51,7 @@ layout(std430, set = WF_GPU_SET_CONTACTS, binding = WF_GPU_CONTACT_BIND_OWNER) b
 // Batch (fused kernels): P is the live values of this workgroup's cloth, the arrays are views of
 // the arena at the offsets of its slot (fused.glsl).
 layout(std430, binding = WF_GPU_BATCH_BIND_SUBSTEPS) readonly buffer SubstepBuf { wfGpuSubstep S[]; };
-layout(std430, binding = WF_GPU_BATCH_BIND_SLOTS) buffer SlotBuf { wfGpuBatchSlot slots[]; };
+layout(std430, binding = WF_GPU_BATCH_BIND_STATUS) writeonly buffer StatusOut { wfGpuStatus statusOut[]; };
 layout(std430, binding = WF_GPU_BATCH_BIND_VEC4) coherent buffer ArenaVec4 { vec4 arena4[]; };
 layout(std430, binding = WF_GPU_BATCH_BIND_UVEC4) readonly buffer ArenaUvec4 { uvec4 arenaU4[]; };
 layout(std430, binding = WF_GPU_BATCH_BIND_WORDS) buffer ArenaWords { uint arenaWords[]; };

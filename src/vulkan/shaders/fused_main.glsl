@@ -6,7 +6,7 @@ void main()
 	uint t = gl_LocalInvocationID.x;
 	uint n = P.particleCount;
 	[[unroll]] for (uint a = 0u; a < WF_GPU_SLOT_COUNT; ++a)
-		gAt[a] = slots[gl_WorkGroupID.x].at[a];
+		gAt[a] = slotsRO[gl_WorkGroupID.x].at[a];
 	gShared = (gAt[WF_GPU_SLOT_FLAGS] & WF_GPU_PUSH_SHARED) != 0u;
 	gInvMass = uintBitsToFloat(gAt[WF_GPU_SLOT_INV_MASS]);
 	for (uint w = t; w < WF_GPU_FUSED_MAX_PARTICLES / 32u; w += kGroup)
@@ -150,11 +150,11 @@ void main()
 		vec3 sum = vec3(0.0);
 		for (uint e = 0u; e < min(32u, kGroup); ++e)
 			sum += vec3(sXY[e], sZ[e]);
-		slots[gl_WorkGroupID.x].status.firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
-		slots[gl_WorkGroupID.x].status.firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
-		slots[gl_WorkGroupID.x].status.firstUnstableInContact = atomicOr(STATUS_UNSTABLE_CONTACT, 0u);
-		slots[gl_WorkGroupID.x].status.firstTunnelled = atomicOr(STATUS_TUNNELLED, 0u);
-		slots[gl_WorkGroupID.x].status.reference = vec4(reference, float(ran));
-		slots[gl_WorkGroupID.x].status.energy = vec4(sum, float(sBinary));
+		statusOut[gl_WorkGroupID.x].firstNonFinite = atomicOr(STATUS_NON_FINITE, 0u);
+		statusOut[gl_WorkGroupID.x].firstUnstable = atomicOr(STATUS_UNSTABLE, 0u);
+		statusOut[gl_WorkGroupID.x].firstUnstableInContact = atomicOr(STATUS_UNSTABLE_CONTACT, 0u);
+		statusOut[gl_WorkGroupID.x].firstTunnelled = atomicOr(STATUS_TUNNELLED, 0u);
+		statusOut[gl_WorkGroupID.x].reference = vec4(reference, float(ran));
+		statusOut[gl_WorkGroupID.x].energy = vec4(sum, float(sBinary));
 	}
 }
