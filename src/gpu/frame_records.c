@@ -68,13 +68,13 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp->collisionGroup = (uint32_t)c->def.collisionGroup;
 	cp->collisionMask = (uint32_t)c->def.collisionMask;
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
-	cp->shapeCount = (uint32_t)world->colliderFrameCount;
+	cp->shapeCount = (uint32_t)(world->colliderFrameCount - world->worldShapes);
 	wfGpuShapes(world, c, p, cp->shapes);
 }
 
 size_t wfGpuClothParamsBytes(const wfWorld* world)
 {
-	return offsetof(wfGpuClothParams, shapes) + (size_t)world->colliderFrameCount * sizeof(wfGpuShape);
+	return offsetof(wfGpuClothParams, shapes) + (size_t)(world->colliderFrameCount - world->worldShapes) * sizeof(wfGpuShape);
 }
 
 void wfGpuWriteSubsteps(const wfWorld* world, const wfFrameParams* p, float invMass, wfGpuSubstep* sub)
@@ -91,24 +91,25 @@ void wfGpuWriteSubsteps(const wfWorld* world, const wfFrameParams* p, float invM
 
 void wfGpuShapes(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, wfGpuShape* shapes)
 {
-	for (int k = 0; k < world->colliderFrameCount; ++k) {
+	const int first = world->worldShapes; // the sphere and floor have records of their own here
+	for (int k = first; k < world->colliderFrameCount; ++k) {
 		const wfColliderFrame* f = &world->colliderFrame[k];
 		float base[3];
 		wfShapeBase(world, c, k, base);
-		shapes[k].base = (wfGpuVec4){base[0], base[1], base[2], (float)f->type};
-		shapes[k].size = (wfGpuVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
-		shapes[k].halfExtents = (wfGpuVec4){f->halfExtents.x, f->halfExtents.y, f->halfExtents.z, 0.0f};
+		shapes[k - first].base = (wfGpuVec4){base[0], base[1], base[2], (float)f->type};
+		shapes[k - first].size = (wfGpuVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
+		shapes[k - first].halfExtents = (wfGpuVec4){f->halfExtents.x, f->halfExtents.y, f->halfExtents.z, 0.0f};
 	}
 }
 
 void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* p, wfGpuSubstep* sub)
 {
-	const int shapes = world->colliderFrameCount;
+	const int first = world->worldShapes, shapes = world->colliderFrameCount - first;
 	for (int s = 0; s < p->substeps && shapes > 0; ++s) {
 		for (int k = 0; k < shapes; ++k) {
 			float move[3], a[9];
-			wfShapeStep(world, k, p, s, move, a);
-			const wfColliderFrame* f = &world->colliderFrame[k];
+			wfShapeStep(world, first + k, p, s, move, a);
+			const wfColliderFrame* f = &world->colliderFrame[first + k];
 			const wfGpuSubstep rec[2] = {
 				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
 				{{a[6], a[7], a[8], 0.0f}, {f->velocity.x, f->velocity.y, f->velocity.z, 0.0f}, {f->omega.x, f->omega.y, f->omega.z, 0.0f}},

@@ -58,6 +58,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // WF_MAX_COLLIDER_STEPS records a frame, kept after the substep records as two wfGpuSubstep-sized
 // records each (wfGpuShapeStep): S[WF_MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
 #define WF_MAX_COLLIDERS 32
+#define WF_MAX_SHAPES (WF_MAX_COLLIDERS + 2) // with the world's sphere and floor, the first shapes of a frame
 #define WF_MAX_COLLIDER_STEPS 2048
 #define WF_GPU_FRAME_RECORDS (WF_MAX_SUBSTEPS + 2 * WF_MAX_COLLIDER_STEPS)
 // wfColliderType's values, for the shaders.

@@ -319,7 +319,18 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 	const uint type = uint(base.w);
 	if (type == WF_COLLIDER_MESH_ID)
 		return; // after the others, with the substep's motion (collide_mesh.comp)
-	if (type == WF_COLLIDER_SPHERE_ID || type == WF_COLLIDER_CAPSULE_ID) {
+	if (type == WF_COLLIDER_SPHERE_ID) {
+		precise float r = size.x + t;
+		precise float d2 = dx * dx + dy * dy + dz * dz;
+		precise float rr = r * r;
+		if (!(d2 < rr))
+			return;
+		precise float d = sqrt(d2);
+		if (d > WF_MIN_LENGTH)
+			WfPushOut(x, v, c, vel, w, c.x, c.y, c.z, dx / d, dy / d, dz / d, r);
+		else
+			WfPushOut(x, v, c, vel, w, c.x, c.y, c.z, ay.x, ay.y, ay.z, r);
+	} else if (type == WF_COLLIDER_CAPSULE_ID) {
 		const float L = size.z;
 		precise float u = dx * ax.x + dy * ax.y + dz * ax.z;
 		u = u < -L ? -L : u > L ? L : u;
@@ -353,11 +364,13 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 		const vec3 n = (axis == 0 ? ax : axis == 1 ? ay : az) * sign;
 		WfPushOut(x, v, c, vel, w, x.x, x.y, x.z, n.x, n.y, n.z, least);
 	} else {
-		precise float d = dx * ay.x + dy * ay.y + dz * ay.z;
-		if (d >= t)
+		// wfCpuCollideShape's plane: heights along the normal, x - n (x.n) + n level.
+		precise float h = x.x * ay.x + x.y * ay.y + x.z * ay.z;
+		precise float level = (c.x * ay.x + c.y * ay.y + c.z * ay.z) + t;
+		if (!(h < level))
 			return;
-		precise float r = t - d;
-		WfPushOut(x, v, c, vel, w, x.x, x.y, x.z, ay.x, ay.y, ay.z, r);
+		precise float qx = x.x - ay.x * h, qy = x.y - ay.y * h, qz = x.z - ay.z * h;
+		WfPushOut(x, v, c, vel, w, qx, qy, qz, ay.x, ay.y, ay.z, level);
 	}
 }
 
