@@ -186,9 +186,12 @@ static void WideStep(const wfCpuContext* ctx, wfCloth* c, const wfCpuSprings* g,
 	const int n = g->adj.particles, count = g->adj.count;
 	const wfVec4* restrict x0 = c->state.pos;
 	const wfVec4* restrict v0 = c->state.vel;
+	// Without the wave wind and the air every particle feels the same force: computed once.
+	const bool same = uniform && !p->aeroOn;
+	const wfVec3 f0 = {mass * a0.x, mass * a0.y, mass * a0.z};
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
-		const wfVec3 f = ExternalForce(ctx, c, i, mass, a0, uniform);
+		const wfVec3 f = same ? f0 : ExternalForce(ctx, c, i, mass, a0, uniform);
 		memcpy(g->pos + 4 * i, &x0[i], sizeof(wfVec4));
 		g->vel[4 * i + 0] = v0[i].x;
 		g->vel[4 * i + 1] = v0[i].y;
