@@ -42,8 +42,6 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp->windStrength = p->wind.strength;
 	cp->windFrequency = p->wind.frequency;
 	cp->windPhasePerColumn = p->wind.phasePerColumn;
-	cp->sphereR = p->sphere.radius + p->contact.thickness;
-	cp->floorY = c->local.floorHeight + p->contact.thickness;
 	cp->friction = p->contact.friction;
 	cp->flags = (p->sphere.enabled ? WF_GPU_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_GPU_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_GPU_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_GPU_FLAG_WAVE : 0u) |
@@ -68,13 +66,14 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp->collisionGroup = (uint32_t)c->def.collisionGroup;
 	cp->collisionMask = (uint32_t)c->def.collisionMask;
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
-	cp->shapeCount = (uint32_t)(world->colliderFrameCount - world->worldShapes);
+	cp->shapeCount = (uint32_t)world->colliderFrameCount;
+	cp->worldShapes = (uint32_t)world->worldShapes;
 	wfGpuShapes(world, c, p, cp->shapes);
 }
 
 size_t wfGpuClothParamsBytes(const wfWorld* world)
 {
-	return offsetof(wfGpuClothParams, shapes) + (size_t)(world->colliderFrameCount - world->worldShapes) * sizeof(wfGpuShape);
+	return offsetof(wfGpuClothParams, shapes) + (size_t)world->colliderFrameCount * sizeof(wfGpuShape);
 }
 
 void wfGpuWriteSubsteps(const wfWorld* world, const wfFrameParams* p, float invMass, wfGpuSubstep* sub)
@@ -91,19 +90,19 @@ void wfGpuWriteSubsteps(const wfWorld* world, const wfFrameParams* p, float invM
 
 void wfGpuShapes(const wfWorld* world, const wfCloth* c, const wfFrameParams* p, wfGpuShape* shapes)
 {
-	const int first = world->worldShapes; // the sphere and floor have records of their own here
-	for (int k = first; k < world->colliderFrameCount; ++k) {
+	for (int k = 0; k < world->colliderFrameCount; ++k) {
 		const wfColliderFrame* f = &world->colliderFrame[k];
 		float base[3];
 		wfShapeBase(world, c, k, base);
-		shapes[k - first].base = (wfGpuVec4){base[0], base[1], base[2], (float)f->type};
-		shapes[k - first].size = (wfGpuVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
-		shapes[k - first].halfExtents = (wfGpuVec4){f->halfExtents.x, f->halfExtents.y, f->halfExtents.z, 0.0f};
+		shapes[k].base = (wfGpuVec4){base[0], base[1], base[2], (float)f->type};
+		shapes[k].size = (wfGpuVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
+		shapes[k].halfExtents = (wfGpuVec4){f->halfExtents.x, f->halfExtents.y, f->halfExtents.z, 0.0f};
 	}
 }
 
 void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* p, wfGpuSubstep* sub)
 {
+	// The colliders' only: the world's sphere moves by the substep record, its floor is still.
 	const int first = world->worldShapes, shapes = world->colliderFrameCount - first;
 	for (int s = 0; s < p->substeps && shapes > 0; ++s) {
 		for (int k = 0; k < shapes; ++k) {
