@@ -59,6 +59,9 @@ bool wfTestWriteFile(const char* path, const char* text);
 // A world of the def on the physics tests' backend (wfTestBackend), the reason printed on failure.
 wfWorld* wfTestMakeWorld(wfWorldDef def);
 
+// test_colliders.c: the state hash of a cloth dropped over a sphere onto a floor with a box beside,
+// the sphere and floor given as the world def's (mode 0), as colliders (1) or absent (2); 0 on failure.
+uint64_t wfTestSugarHash(wfBackendType backend, wfFusedPath path, wfSolverType solver, int mode, int frames);
 // The mean period of a sampled signal x[0..count) (spacing dt) from its upward zero crossings,
 // linearly interpolated; -1 with fewer than two crossings.
 double wfTestPeriod(const double* x, int count, double dt);

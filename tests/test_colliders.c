@@ -426,3 +426,86 @@ WF_TEST(collider_keyframes)
 	ENSURE(strncmp(err, "k.json: colliders[0].keys[1].time: 1, the times must", 50) == 0);
 	return 0;
 }
+
+// The world's sphere and floor are the first shapes of the colliders' list (issue 27, item 6): a
+// world with wfWorldDef.sphere and .floor steps to the same bits as the world without them and a
+// sphere and a plane collider in their place (created first, then a box in both). A cloth falls
+// over the still sphere onto the floor, with friction. `mode` 0: the def's sphere and floor; 1: the
+// colliders; 2: neither (a different state: the shapes were touched). The state hash after
+// `frames` frames; 0 on failure.
+uint64_t wfTestSugarHash(wfBackendType backend, wfFusedPath path, wfSolverType solver, int mode, int frames)
+{
+	wfWorldDef wd = wfDefaultWorldDef();
+	wd.backend = backend;
+	wd.fusedPath = path;
+	wd.step.solver = solver;
+	wd.step.substeps = solver == WF_SOLVER_SPRINGS ? 40 : 8;
+	wd.contact.friction = 0.3f;
+	wd.contact.thickness = 0.01f;
+	const wfVec3 center = {0.15f, 0.35f, 0.05f};
+	const float radius = 0.3f, height = 0.02f;
+	wd.sphere.enabled = wd.floor.enabled = mode == 0;
+	wd.sphere.center = center;
+	wd.sphere.radius = radius;
+	wd.floor.height = height;
+	char err[256];
+	wfWorld* w = wfTestCreateWorld(&wd, err, sizeof err);
+	if (w == NULL) {
+		fprintf(stderr, "  world: %s\n", err);
+		return 0;
+	}
+	wfColliderDef k[3];
+	for (int i = 0; i < 3; ++i)
+		k[i] = wfDefaultColliderDef();
+	k[0].type = WF_COLLIDER_SPHERE;
+	k[0].position = center;
+	k[0].radius = radius;
+	k[1].type = WF_COLLIDER_PLANE;
+	k[1].position = (wfVec3){0.0f, height, 0.0f};
+	k[2].type = WF_COLLIDER_BOX;
+	k[2].position = (wfVec3){-0.35f, 0.1f, 0.0f};
+	k[2].halfExtents = (wfVec3){0.1f, 0.1f, 0.2f};
+	wfColliderId ids[3];
+	for (int i = mode == 1 ? 0 : 2; i < 3; ++i)
+		ids[i] = wfCreateCollider(w, &k[i]);
+	// The world's sphere and floor take no collider slot: the box is collider 0 beside them.
+	const int expected = mode == 1 ? 3 : 1;
+	if (wfWorld_GetColliderCount(w) != expected || (mode != 1 && ids[2].index != 0)) {
+		fprintf(stderr, "  %d colliders, the box at %d\n", wfWorld_GetColliderCount(w), ids[2].index);
+		wfDestroyWorld(w);
+		return 0;
+	}
+	wfClothDef cd = wfDefaultClothDef();
+	cd.cols = cd.rows = 16;
+	cd.width = cd.height = 1.0f;
+	cd.orientation = WF_ORIENT_HORIZONTAL;
+	cd.origin = (wfVec3){0.0f, 0.8f, 0.0f};
+	cd.material.stiffness = 3000.0f;
+	uint64_t hash = 0;
+	if (wfClothId_IsNull(wfCreateCloth(w, &cd))) {
+		fprintf(stderr, "  cloth: %s\n", wfWorld_GetLastError(w));
+	} else {
+		for (int f = 0; f < frames && wfWorld_Step(w) == WF_OK; ++f)
+			;
+		if (wfWorld_GetStateHash(w, &hash) != WF_OK)
+			hash = 0;
+	}
+	wfDestroyWorld(w);
+	return hash;
+}
+
+// The same bits from the sugar and the colliders, every solver, 90 frames on the CPU (the cloth
+// lands on the sphere and the floor by frame 30); and not those of a world without them.
+WF_TEST(collider_sphere_floor_sugar_cpu)
+{
+	const wfSolverType solvers[3] = {WF_SOLVER_XPBD, WF_SOLVER_JACOBI, WF_SOLVER_SPRINGS};
+	for (int s = 0; s < 3; ++s) {
+		const uint64_t sugar = wfTestSugarHash(WF_BACKEND_CPU, WF_FUSED_AUTO, solvers[s], 0, 90);
+		const uint64_t list = wfTestSugarHash(WF_BACKEND_CPU, WF_FUSED_AUTO, solvers[s], 1, 90);
+		const uint64_t none = wfTestSugarHash(WF_BACKEND_CPU, WF_FUSED_AUTO, solvers[s], 2, 90);
+		fprintf(stderr, "  %s: sugar %016llx, colliders %016llx, neither %016llx\n", wfSolverName(solvers[s]), (unsigned long long)sugar,
+			(unsigned long long)list, (unsigned long long)none);
+		ENSURE(sugar != 0 && sugar == list && sugar != none);
+	}
+	return 0;
+}

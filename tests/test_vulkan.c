@@ -457,6 +457,29 @@ WF_TEST(vk_colliders_jacobi_per_range) { return CompareColliders(WF_SOLVER_JACOB
 WF_TEST(vk_colliders_springs_fused) { return CompareColliders(WF_SOLVER_SPRINGS, WF_FUSED_ALWAYS); }
 WF_TEST(vk_colliders_springs_per_range) { return CompareColliders(WF_SOLVER_SPRINGS, WF_FUSED_NEVER); }
 
+// The world's sphere and floor as the first shapes of the colliders' list (issue 27, item 6): the
+// def's sphere and floor step to the same bits as a sphere and a plane collider in their place, on
+// the fused and the per-range path (lavapipe, 30 frames), and to the CPU's bits on an exact device.
+static int SugarOnVulkan(wfFusedPath path)
+{
+	if (wfVkTestMissing())
+		return 0;
+	const wfSolverType solvers[3] = {WF_SOLVER_XPBD, WF_SOLVER_JACOBI, WF_SOLVER_SPRINGS};
+	for (int s = 0; s < 3; ++s) {
+		const uint64_t sugar = wfTestSugarHash(WF_BACKEND_VULKAN, path, solvers[s], 0, 30);
+		const uint64_t list = wfTestSugarHash(WF_BACKEND_VULKAN, path, solvers[s], 1, 30);
+		const uint64_t cpu = wfTestSugarHash(WF_BACKEND_CPU, WF_FUSED_AUTO, solvers[s], 0, 30);
+		fprintf(stderr, "  %s: sugar %016llx, colliders %016llx, CPU %016llx\n", wfSolverName(solvers[s]), (unsigned long long)sugar,
+			(unsigned long long)list, (unsigned long long)cpu);
+		ENSURE(sugar != 0 && sugar == list);
+		ENSURE(!DeviceIsExact() || sugar == cpu);
+	}
+	return 0;
+}
+
+WF_TEST(vk_colliders_sphere_floor_sugar_fused) { return SugarOnVulkan(WF_FUSED_ALWAYS); }
+WF_TEST(vk_colliders_sphere_floor_sugar_per_range) { return SugarOnVulkan(WF_FUSED_NEVER); }
+
 // Drag and lift on the GPU equal the CPU: a flag in a side wind (a grid) and the skirt mesh, every
 // solver, per-range (the fused kernel does not take aerodynamics: a world with it never batches).
 static int CompareAero(wfSolverType solver)

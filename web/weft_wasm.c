@@ -524,7 +524,7 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	c->reference = (wfVec3){rx, ry, rz};
 	wfFrameParams p;
 	wfWorldBeginFrame(world, &p); // wfWorld_Step's beginning (the world holds this one cloth)
-	const int shapes = world->colliderFrameCount;
+	const int shapes = world->colliderFrameCount - world->worldShapes;
 	if (p.substeps * shapes > WF_MAX_COLLIDER_STEPS) {
 		snprintf(s_text, sizeof s_text, "%d colliders x %d substeps is more than the %d collider steps a WebGPU frame holds", shapes,
 			p.substeps, WF_MAX_COLLIDER_STEPS);

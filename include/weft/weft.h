@@ -472,7 +472,9 @@ typedef struct wfClothInfo {
 } wfClothInfo;
 
 // ---------------------------------------------------------------- colliders
-// Any number of shapes besides the world's sphere and floor (which keep their own defs). Each has a
+// Shapes besides the world's sphere and floor. Those two (wfWorldDef.sphere, .floor) are sugar for
+// the first two shapes of the same list, a sphere and a plane that collide as those colliders do
+// (the same bits), and take no collider slot: ids here count only wfCreateCollider's. Each has a
 // pose that moves: its position follows position + amplitude sin(2 pi frequency t) on the world
 // clock, and wfCollider_SetTransform moves the base pose, reached at the end of the next frame.
 // Within a frame the pose goes linearly from the frame's start pose to its end pose (rotation by

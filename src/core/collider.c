@@ -409,11 +409,35 @@ void wfCollidersBeginFrame(wfWorld* world, const wfFrameParams* p)
 {
 	const double dt = (double)p->h * p->substeps;
 	int n = 0;
+	// The world's sphere and floor first (the order their collisions always had): still axes, no
+	// spin; the sphere's centre moves by wfSphereMotionAt on its own clock (wfShapeStep), the floor
+	// is the plane y = height.
+	if (p->sphere.enabled) {
+		const wfVec3 c = p->sphere.center;
+		world->colliderFrame[n++] = (wfColliderFrame){.type = WF_COLLIDER_SPHERE,
+			.world = true,
+			.start = {c.x, c.y, c.z},
+			.end = {c.x, c.y, c.z},
+			.q0 = {0.0f, 0.0f, 0.0f, 1.0f},
+			.q1 = {0.0f, 0.0f, 0.0f, 1.0f},
+			.radius = p->sphere.radius,
+			.radius1 = p->sphere.radius};
+	}
+	if (p->floor.enabled) {
+		world->colliderFrame[n++] = (wfColliderFrame){.type = WF_COLLIDER_PLANE,
+			.world = true,
+			.start = {0.0, p->floor.height, 0.0},
+			.end = {0.0, p->floor.height, 0.0},
+			.q0 = {0.0f, 0.0f, 0.0f, 1.0f},
+			.q1 = {0.0f, 0.0f, 0.0f, 1.0f}};
+	}
+	world->worldShapes = n;
 	for (int i = 0; i < world->colliderCapacity; ++i) {
 		const wfColliderSlot* s = &world->colliders[i];
 		if (s->generation == 0)
 			continue;
 		wfColliderFrame* f = &world->colliderFrame[n++];
+		f->world = false;
 		double m0[3], m1[3];
 		Motion(&s->def, p->time, m0);
 		Motion(&s->def, p->time + dt, m1);
@@ -481,6 +505,16 @@ void wfShapeBase(const wfWorld* world, const wfCloth* c, int k, float base[3])
 void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* p, int substep, float move[3], float axes[9])
 {
 	const wfColliderFrame* f = &world->colliderFrame[k];
+	if (f->world) {
+		// The sphere's displacement of the substep (as wfLocalSphereCenter), the floor's none.
+		const wfVec3 m = f->type == WF_COLLIDER_SPHERE ? wfSphereMotionAt(p, substep) : (wfVec3){0.0f, 0.0f, 0.0f};
+		const float still[9] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f};
+		move[0] = m.x;
+		move[1] = m.y;
+		move[2] = m.z;
+		memcpy(axes, still, sizeof still);
+		return;
+	}
 	const double s = (double)(substep + 1) / (double)p->substeps;
 	for (int i = 0; i < 3; ++i)
 		move[i] = (float)((f->end[i] - f->start[i]) * s);
@@ -522,6 +556,7 @@ void wfShapeAt(const wfWorld* world, const wfCloth* c, int k, const wfFrameParam
 	out->radius1 = f->radius1;
 	out->halfLength = f->halfLength;
 	out->halfExtents = f->halfExtents;
-	out->velocity = f->velocity;
+	out->velocity = f->world && f->type == WF_COLLIDER_SPHERE ? wfSphereVelocityAt(p, substep) : f->velocity;
 	out->omega = f->omega;
+	out->spins = !f->world;
 }

@@ -231,9 +231,13 @@ typedef struct wfColliderSlot {
 	struct wfMeshBody* body; // WF_COLLIDER_MESH: the mesh (mesh_collider.c), else NULL
 } wfColliderSlot;
 
-// A collider's pose across one frame, in world coordinates (double): from start to end.
+// A shape's pose across one frame, in world coordinates (double): from start to end. The frame's
+// shapes are the world's sphere and floor (wfWorldDef.sphere, .floor: sugar for a sphere and a plane
+// that the world owns) and then the colliders (wfCreateCollider), in one list, each pushed out of
+// by one routine per type.
 typedef struct wfColliderFrame {
 	wfColliderType type;
+	bool world; // the world's sphere or floor: still axes, no spin; the sphere moves by wfSphereMotionAt
 	double start[3], end[3];
 	wfQuat q0, q1;
 	float radius, radius1, halfLength;
@@ -252,6 +256,7 @@ typedef struct wfShape {
 	float radius, radius1, halfLength;
 	wfVec3 halfExtents;
 	wfVec3 velocity, omega;
+	bool spins; // the surface moves by velocity + omega x (x - center); false: by velocity alone (the world's sphere and floor)
 } wfShape;
 
 struct wfWorld {
@@ -292,8 +297,11 @@ struct wfWorld {
 	wfColliderSlot* colliders; // (colliderCapacity) slots
 	int colliderCapacity;
 	int colliderCount;
-	wfColliderFrame colliderFrame[WF_MAX_COLLIDERS]; // this frame's poses of the live colliders, in slot order
+	// This frame's shapes (wfCollidersBeginFrame): the world's sphere and floor where enabled
+	// (worldShapes of them, first), then the live colliders in slot order.
+	wfColliderFrame colliderFrame[WF_MAX_SHAPES];
 	int colliderFrameCount;
+	int worldShapes;
 	int meshColliderCount; // of colliderCount, the triangle meshes
 };
 

@@ -143,17 +143,22 @@ static inline void wfCpuMoved(wfVec4* v, float invH, float dx, float dy, float d
 // collisions, block by block.
 void wfCpuFinish(const wfCpuContext* ctx, wfCloth* cloth, float scale);
 
-// The colliders of a substep: the sphere at its centre and velocity then, the floor, both surfaces
-// pushed out by the contact thickness. Each solver's finishing loop updates a particle's velocity
-// and collides it in the same pass (wfCpuCollideParticle), so the particles are read once.
+// The shapes of a substep in the cloth's local frame (wfShapeAt): the world's sphere and floor
+// first, then the colliders, each surface pushed out by the contact thickness. Each solver's
+// finishing loop updates a particle's velocity and collides it in the same pass
+// (wfCpuCollideParticle), so the particles are read once.
 typedef struct wfCpuColliders {
 	const wfContactDef* contact;
-	bool any, sphere, floor;
-	wfVec3 center, velocity;
-	float radius, floorY;
-	int shapeCount; // the world's colliders (wfCreateCollider) at this substep
-	wfShape shapes[WF_MAX_COLLIDERS];
+	bool any;       // shapeCount > 0
+	bool pretested; // every shape a sphere or a plane, which wfCpuMayTouch tests
+	int shapeCount;
+	wfShape shapes[WF_MAX_SHAPES];
+	float reach[WF_MAX_SHAPES]; // the pretest's bound: a sphere's (radius + t)^2, a plane's level c.n + t
 } wfCpuColliders;
+
+// A plane's height of point p along its normal n: p.n, in this order on every backend.
+static inline float wfPlaneHeight(float nx, float ny, float nz, float px, float py, float pz) { return px * nx + py * ny + pz * nz; }
+
 wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);
 
 // Response to a contact with outward normal n at a collider moving with velocity vs:
@@ -196,36 +201,58 @@ void wfCpuAttach(const wfCpuContext* ctx, wfCloth* cloth, bool velocities);
 // team (or outside a parallel region).
 void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* start, wfVec4* pos, wfVec4* vel, bool moves);
 
-// Projects a dynamic particle out of the sphere and above the floor and fixes its velocity; runs
-// after the particle's velocity update of the substep.
+// Pushes a dynamic particle out of each shape in turn and fixes its velocity; runs after the
+// particle's velocity update of the substep.
 static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVec4* v)
 {
-	if (k->sphere) {
-		const wfVec3 c = k->center;
-		const float R = k->radius;
-		float dx = x->x - c.x, dy = x->y - c.y, dz = x->z - c.z;
-		float d2 = dx * dx + dy * dy + dz * dz;
-		if (d2 < R * R) {
-			float d = sqrtf(d2);
-			float nx = 0.0f, ny = 1.0f, nz = 0.0f;
-			if (d > WF_MIN_LENGTH) {
-				nx = dx / d;
-				ny = dy / d;
-				nz = dz / d;
-			}
-			x->x = c.x + nx * R;
-			x->y = c.y + ny * R;
-			x->z = c.z + nz * R;
-			wfCpuRespond(k->contact, v, nx, ny, nz, k->velocity);
-		}
-	}
-	if (k->floor && x->y < k->floorY) {
-		x->y = k->floorY;
-		const wfVec3 still = {0.0f, 0.0f, 0.0f};
-		wfCpuRespond(k->contact, v, 0.0f, 1.0f, 0.0f, still);
-	}
 	for (int s = 0; s < k->shapeCount; ++s)
 		wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
+}
+
+// Whether a particle at (x, y, z) may touch a shape: the spheres' and planes' own first tests
+// (wfCpuCollideShape's expressions, so a particle that touches is never passed over), true for any
+// other shape. Lets a finishing loop skip the call for the particles far from everything.
+static inline bool wfCpuMayTouch(const wfCpuColliders* k, float x, float y, float z)
+{
+	if (!k->pretested)
+		return k->any;
+	for (int s = 0; s < k->shapeCount; ++s) {
+		const wfShape* q = &k->shapes[s];
+		if (q->type == WF_COLLIDER_SPHERE) {
+			const float dx = x - q->center.x, dy = y - q->center.y, dz = z - q->center.z;
+			if (dx * dx + dy * dy + dz * dz < k->reach[s])
+				return true;
+		} else if (wfPlaneHeight(q->axes[3], q->axes[4], q->axes[5], x, y, z) < k->reach[s]) {
+			return true;
+		}
+	}
+	return false;
+}
+
+// wfCpuMayTouch for particles [0, n) of structure-of-arrays positions into touch[] (0 or -1), the
+// same expressions shape by shape: loops the compiler does a vector at a time (a lane's compare
+// result is its word).
+static inline void wfCpuMayTouchRange(const wfCpuColliders* k, const float* restrict x, const float* restrict y, const float* restrict z,
+	int n, int32_t* restrict touch)
+{
+	const int32_t all = k->pretested || !k->any ? 0 : -1;
+	for (int i = 0; i < n; ++i)
+		touch[i] = all;
+	for (int s = 0; k->pretested && s < k->shapeCount; ++s) {
+		const wfShape* q = &k->shapes[s];
+		const float reach = k->reach[s];
+		if (q->type == WF_COLLIDER_SPHERE) {
+			const float cx = q->center.x, cy = q->center.y, cz = q->center.z;
+			for (int i = 0; i < n; ++i) {
+				const float dx = x[i] - cx, dy = y[i] - cy, dz = z[i] - cz;
+				touch[i] |= -(int32_t)(dx * dx + dy * dy + dz * dz < reach);
+			}
+		} else {
+			const float nx = q->axes[3], ny = q->axes[4], nz = q->axes[5];
+			for (int i = 0; i < n; ++i)
+				touch[i] |= -(int32_t)(wfPlaneHeight(nx, ny, nz, x[i], y[i], z[i]) < reach);
+		}
+	}
 }
 
 // XPBD on a grid in structure-of-arrays order, a whole frame at a time (cpu_soa.c, AVX2): the

@@ -241,13 +241,12 @@ WF_TARGET_W static void WF_W(Predict)(wfCpuSoa* s, int i0, int i1, float h, floa
 }
 
 // v = factor v over slots [i0, i1) (WF_VELOCITY_MOVES; factor (x - p) for positions; 0 where w =
-// 0), then the collisions (wfCpuFinish's loop). The sphere and floor tests are done a vector at a time with the scalar expressions; a
-// particle that may touch anything goes through the scalar routine, which repeats them.
+// 0), then the collisions (wfCpuFinish's loop). The spheres' and planes' first tests (wfCpuMayTouch)
+// are done a vector at a time with the scalar expressions; a particle that may touch anything goes
+// through the scalar routine, which repeats them.
 WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
 {
 	const wfFloatW f = wfSetW(factor), zero = wfZeroW();
-	const wfFloatW cx = wfSetW(k->center.x), cy = wfSetW(k->center.y), cz = wfSetW(k->center.z);
-	const wfFloatW r2 = wfSetW(k->radius * k->radius), floorY = wfSetW(k->floorY);
 	int i = i0;
 	for (; i + WF_WIDTH <= i1; i += WF_WIDTH) {
 		const wfFloatW x = wfLoadW(s->x + i), y = wfLoadW(s->y + i), z = wfLoadW(s->z + i);
@@ -263,14 +262,21 @@ WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i
 		}
 		if (!k->any)
 			continue;
-		wfMaskW hit = k->shapeCount > 0 ? wfTrueW() : wfFalseW();
-		if (k->sphere) {
-			const wfFloatW dx = wfSubW(x, cx), dy = wfSubW(y, cy), dz = wfSubW(z, cz);
-			const wfFloatW d2 = wfAddW(wfAddW(wfMulW(dx, dx), wfMulW(dy, dy)), wfMulW(dz, dz));
-			hit = wfMaskOrW(hit, wfLessW(d2, r2));
+		wfMaskW hit = k->pretested ? wfFalseW() : wfTrueW();
+		for (int q = 0; k->pretested && q < k->shapeCount; ++q) {
+			const wfShape* shape = &k->shapes[q];
+			const wfFloatW reach = wfSetW(k->reach[q]);
+			if (shape->type == WF_COLLIDER_SPHERE) {
+				const wfFloatW dx = wfSubW(x, wfSetW(shape->center.x)), dy = wfSubW(y, wfSetW(shape->center.y)),
+							   dz = wfSubW(z, wfSetW(shape->center.z));
+				const wfFloatW d2 = wfAddW(wfAddW(wfMulW(dx, dx), wfMulW(dy, dy)), wfMulW(dz, dz));
+				hit = wfMaskOrW(hit, wfLessW(d2, reach));
+			} else {
+				const wfFloatW height = wfAddW(wfAddW(wfMulW(x, wfSetW(shape->axes[3])), wfMulW(y, wfSetW(shape->axes[4]))),
+					wfMulW(z, wfSetW(shape->axes[5])));
+				hit = wfMaskOrW(hit, wfLessW(height, reach));
+			}
 		}
-		if (k->floor)
-			hit = wfMaskOrW(hit, wfLessW(y, floorY));
 		for (unsigned bits = wfMaskBitsW(wfMaskAndW(hit, dynamic)); bits != 0; bits &= bits - 1)
 			CollideSlot(s, k, i + __builtin_ctz(bits));
 	}

@@ -139,7 +139,7 @@ static inline wfVec3 ExternalForce(const wfCpuContext* ctx, const wfCloth* c, in
 #else
 #define WF_FINISH_INLINE static inline
 #endif
-WF_FINISH_INLINE void FinishParticle(const wfCloth* c, const wfCpuColliders* colliders, int i, wfVec4 x, wfVec4 v)
+WF_FINISH_INLINE void FinishParticle(const wfCloth* c, const wfCpuColliders* colliders, int i, wfVec4 x, wfVec4 v, bool touch)
 {
 	wfVec4* restrict x1 = c->state.pos2;
 	wfVec4* restrict v1 = c->state.vel2;
@@ -151,7 +151,7 @@ WF_FINISH_INLINE void FinishParticle(const wfCloth* c, const wfCpuColliders* col
 	}
 	v1[i] = v;
 	x1[i] = x;
-	if (colliders->any)
+	if (touch) // wfCpuMayTouch
 		wfCpuCollideParticle(colliders, &x1[i], &v1[i]);
 }
 
@@ -186,9 +186,12 @@ static void WideStep(const wfCpuContext* ctx, wfCloth* c, const wfCpuSprings* g,
 	const int n = g->adj.particles, count = g->adj.count;
 	const wfVec4* restrict x0 = c->state.pos;
 	const wfVec4* restrict v0 = c->state.vel;
+	// Without the wave wind and the air every particle feels the same force: computed once.
+	const bool same = uniform && !p->aeroOn;
+	const wfVec3 f0 = {mass * a0.x, mass * a0.y, mass * a0.z};
 #pragma omp for schedule(static)
 	for (int i = 0; i < n; ++i) {
-		const wfVec3 f = ExternalForce(ctx, c, i, mass, a0, uniform);
+		const wfVec3 f = same ? f0 : ExternalForce(ctx, c, i, mass, a0, uniform);
 		memcpy(g->pos + 4 * i, &x0[i], sizeof(wfVec4));
 		g->vel[4 * i + 0] = v0[i].x;
 		g->vel[4 * i + 1] = v0[i].y;
@@ -204,9 +207,11 @@ static void WideStep(const wfCpuContext* ctx, wfCloth* c, const wfCpuSprings* g,
 	for (int b = 0; b < blocks; ++b) {
 		const int i0 = 64 * b, i1 = i0 + 64 < count ? i0 + 64 : count, end = i1 < n ? i1 : n;
 		WideStepRange(g, i0, i1, k, damping, p->h);
+		int32_t touch[64];
+		wfCpuMayTouchRange(colliders, g->ox + i0, g->oy + i0, g->oz + i0, end - i0, touch);
 		for (int i = i0; i < end; ++i) {
 			const wfVec4 x = {g->ox[i], g->oy[i], g->oz[i], x0[i].w}, v = {g->ovx[i], g->ovy[i], g->ovz[i], 0.0f};
-			FinishParticle(c, colliders, i, x, v);
+			FinishParticle(c, colliders, i, x, v, touch[i - i0] != 0);
 		}
 	}
 	wfCpuStageMark(ctx, WF_STAGE_SOLVE);
@@ -252,7 +257,8 @@ static void ScalarStep(const wfCpuContext* ctx, wfCloth* c, const wfCpuColliders
 	for (int i = 0; i < n; ++i) {
 		const wfVec4 xi = x0[i], vi = v0[i], f = force[i];
 		const wfVec4 v = {vi.x + h * f.x * xi.w, vi.y + h * f.y * xi.w, vi.z + h * f.z * xi.w, 0.0f};
-		FinishParticle(c, colliders, i, (wfVec4){xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w}, v);
+		const wfVec4 x = {xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, xi.w};
+		FinishParticle(c, colliders, i, x, v, wfCpuMayTouch(colliders, x.x, x.y, x.z));
 	}
 }
 

@@ -150,7 +150,7 @@ void wfCpuFinish(const wfCpuContext* ctx, wfCloth* c, float scale)
 				vel[i] = (wfVec4){factor * vel[i].x, factor * vel[i].y, factor * vel[i].z, 0.0f};
 		}
 		for (i = begin; k.any && i < end; ++i) {
-			if (pos[i].w != 0.0f)
+			if (pos[i].w != 0.0f && wfCpuMayTouch(&k, pos[i].x, pos[i].y, pos[i].z))
 				wfCpuCollideParticle(&k, &pos[i], &vel[i]);
 		}
 	}
@@ -343,29 +343,32 @@ void wfCpuPlaceGrab(wfCloth* c)
 	p->z = c->local.grabTarget.z;
 }
 
-// In the cloth's local frame: the centre at phase 0 plus the motion of the substep.
+// In the cloth's local frame: each shape at the end of the substep.
 wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* c)
 {
 	const wfFrameParams* p = ctx->params;
 	wfCpuColliders k;
 	k.contact = &p->contact;
-	k.sphere = p->sphere.enabled;
-	k.floor = p->floor.enabled;
-	k.any = k.sphere || k.floor;
-	k.center = k.sphere ? wfLocalSphereCenter(&c->local, p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
-	k.velocity = k.sphere ? wfSphereVelocityAt(p, ctx->substep) : (wfVec3){0.0f, 0.0f, 0.0f};
-	k.radius = p->sphere.radius + p->contact.thickness;
-	k.floorY = c->local.floorHeight + p->contact.thickness;
 	k.shapeCount = ctx->world->colliderFrameCount;
-	for (int s = 0; s < k.shapeCount; ++s)
+	k.any = k.shapeCount > 0;
+	k.pretested = true;
+	for (int s = 0; s < k.shapeCount; ++s) {
+		const wfShape* q = &k.shapes[s];
 		wfShapeAt(ctx->world, c, s, p, ctx->substep, &k.shapes[s]);
-	k.any = k.any || k.shapeCount > 0;
+		const float r = q->radius + p->contact.thickness;
+		k.reach[s] = q->type == WF_COLLIDER_SPHERE
+			? r * r
+			: wfPlaneHeight(q->axes[3], q->axes[4], q->axes[5], q->center.x, q->center.y, q->center.z) + p->contact.thickness;
+		k.pretested = k.pretested && (q->type == WF_COLLIDER_SPHERE || q->type == WF_COLLIDER_PLANE);
+	}
 	return k;
 }
 
 // The velocity of the collider's surface at local point (px, py, pz): v + omega x (p - centre).
 static wfVec3 SurfaceVelocity(const wfShape* s, float px, float py, float pz)
 {
+	if (!s->spins)
+		return s->velocity; // the world's sphere and floor: their velocity as it is (no -0 + 0)
 	float rx = px - s->center.x, ry = py - s->center.y, rz = pz - s->center.z;
 	const wfVec3 w = s->omega;
 	return (wfVec3){s->velocity.x + w.y * rz - w.z * ry, s->velocity.y + w.z * rx - w.x * rz, s->velocity.z + w.x * ry - w.y * rx};
@@ -387,7 +390,20 @@ void wfCpuCollideShape(const wfContactDef* contact, const wfShape* s, wfVec4* x,
 	const float* a = s->axes; // a[0..2] local x, a[3..5] local y, a[6..8] local z
 	const float dx = x->x - s->center.x, dy = x->y - s->center.y, dz = x->z - s->center.z;
 	switch ((wfColliderType)s->type) {
-	case WF_COLLIDER_SPHERE:
+	case WF_COLLIDER_SPHERE: {
+		// Out along the line from the centre (the local y axis from the centre itself).
+		const float r = s->radius + t;
+		const float d2 = dx * dx + dy * dy + dz * dz;
+		if (!(d2 < r * r))
+			return;
+		const float d = sqrtf(d2);
+		const wfVec3 c = s->center;
+		if (d > WF_MIN_LENGTH)
+			PushOut(contact, s, x, v, c.x, c.y, c.z, dx / d, dy / d, dz / d, r);
+		else
+			PushOut(contact, s, x, v, c.x, c.y, c.z, a[3], a[4], a[5], r);
+		return;
+	}
 	case WF_COLLIDER_CAPSULE: {
 		// The closest point of the axis segment [-L, L] along local x; the radius tapers linearly along
 		// it (exact for equal radii, the usual approximation of a tapered capsule otherwise).
@@ -430,11 +446,15 @@ void wfCpuCollideShape(const wfContactDef* contact, const wfShape* s, wfVec4* x,
 		return;
 	}
 	case WF_COLLIDER_PLANE: {
+		// Heights along the normal n (local +y): the particle's x.n below the surface's c.n + t goes
+		// onto it, its part across n kept: x - n (x.n) + n level, which on an axis-aligned plane
+		// (the floor) sets that coordinate to the level exactly and leaves the others.
 		const float nx = a[3], ny = a[4], nz = a[5];
-		const float d = dx * nx + dy * ny + dz * nz;
-		if (d >= t)
+		const float h = wfPlaneHeight(nx, ny, nz, x->x, x->y, x->z);
+		const float level = wfPlaneHeight(nx, ny, nz, s->center.x, s->center.y, s->center.z) + t;
+		if (!(h < level))
 			return;
-		PushOut(contact, s, x, v, x->x, x->y, x->z, nx, ny, nz, t - d);
+		PushOut(contact, s, x, v, x->x - nx * h, x->y - ny * h, x->z - nz * h, nx, ny, nz, level);
 		return;
 	}
 	case WF_COLLIDER_MESH: return; // after the others, with the substep's motion (wfCpuCollideMeshes)

@@ -42,8 +42,6 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp->windStrength = p->wind.strength;
 	cp->windFrequency = p->wind.frequency;
 	cp->windPhasePerColumn = p->wind.phasePerColumn;
-	cp->sphereR = p->sphere.radius + p->contact.thickness;
-	cp->floorY = c->local.floorHeight + p->contact.thickness;
 	cp->friction = p->contact.friction;
 	cp->flags = (p->sphere.enabled ? WF_GPU_FLAG_SPHERE : 0u) | (p->floor.enabled ? WF_GPU_FLAG_FLOOR : 0u) |
 		(p->contact.response == WF_CONTACT_STOP ? WF_GPU_FLAG_STOP : 0u) | (p->wind.mode == WF_WIND_WAVE ? WF_GPU_FLAG_WAVE : 0u) |
@@ -69,6 +67,7 @@ void wfGpuWriteClothParams(const wfWorld* world, const wfCloth* c, const wfFrame
 	cp->collisionMask = (uint32_t)c->def.collisionMask;
 	// The colliders as this cloth sees them: frame-start centres in its local frame, sizes.
 	cp->shapeCount = (uint32_t)world->colliderFrameCount;
+	cp->worldShapes = (uint32_t)world->worldShapes;
 	wfGpuShapes(world, c, p, cp->shapes);
 }
 
@@ -103,12 +102,13 @@ void wfGpuShapes(const wfWorld* world, const wfCloth* c, const wfFrameParams* p,
 
 void wfGpuShapeSteps(const wfWorld* world, const wfFrameParams* p, wfGpuSubstep* sub)
 {
-	const int shapes = world->colliderFrameCount;
+	// The colliders' only: the world's sphere moves by the substep record, its floor is still.
+	const int first = world->worldShapes, shapes = world->colliderFrameCount - first;
 	for (int s = 0; s < p->substeps && shapes > 0; ++s) {
 		for (int k = 0; k < shapes; ++k) {
 			float move[3], a[9];
-			wfShapeStep(world, k, p, s, move, a);
-			const wfColliderFrame* f = &world->colliderFrame[k];
+			wfShapeStep(world, first + k, p, s, move, a);
+			const wfColliderFrame* f = &world->colliderFrame[first + k];
 			const wfGpuSubstep rec[2] = {
 				{{move[0], move[1], move[2], 0.0f}, {a[0], a[1], a[2], 0.0f}, {a[3], a[4], a[5], 0.0f}},
 				{{a[6], a[7], a[8], 0.0f}, {f->velocity.x, f->velocity.y, f->velocity.z, 0.0f}, {f->omega.x, f->omega.y, f->omega.z, 0.0f}},

@@ -58,6 +58,7 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // WF_MAX_COLLIDER_STEPS records a frame, kept after the substep records as two wfGpuSubstep-sized
 // records each (wfGpuShapeStep): S[WF_MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
 #define WF_MAX_COLLIDERS 32
+#define WF_MAX_SHAPES (WF_MAX_COLLIDERS + 2) // with the world's sphere and floor, the first shapes of a frame
 #define WF_MAX_COLLIDER_STEPS 2048
 #define WF_GPU_FRAME_RECORDS (WF_MAX_SUBSTEPS + 2 * WF_MAX_COLLIDER_STEPS)
 // wfColliderType's values, for the shaders.
@@ -331,8 +332,9 @@ WF_STRUCT_END(wfGpuPush)
 
 // Live values of one cloth, written by the host before each submit. Derived values (alpha~,
 // 1/h, ...) are computed on the host with the exact expressions the CPU solver uses.
-// A collider as one cloth sees it all frame (wfShapeBase): its frame-start centre in the cloth's
-// local frame and its sizes. What changes per substep is in the shape steps (wfGpuShapeStep).
+// A shape as one cloth sees it all frame (wfShapeBase): its frame-start centre in the cloth's
+// local frame and its sizes. What changes per substep is in the shape steps (wfGpuShapeStep) of a
+// collider, and in the substep record (sphereMotion, sphereVel) of the world's sphere.
 WF_STRUCT_BEGIN(wfGpuShape)
 WF_VEC4 base;        // xyz centre at the frame start, local; w the type (wfColliderType)
 WF_VEC4 size;        // radius, radius1, halfLength, the contact thickness
@@ -351,8 +353,9 @@ WF_VEC4 sphereCenter; // xyz the sphere's centre at motion phase 0, local; + wfG
 WF_VEC4 contactBand;  // the frame check's contact test (wfContactBand): x sphere radius + band,
 					  // y local floor height + band; z the sphere's radius (the tunnelling test),
 					  // w the uint bits of where the velocities start in WF_GPU_BIND_BACKUP
-WF_VEC4 floor;        // (0, 1, 0, 0): the floor's normal and (w) its still surface's speed, read at
-					  // run time: a constant zero there was folded away and left -0 where the CPU has +0
+WF_VEC4 floor;        // (0, 1, 0, 0): the world's sphere's and floor's still axes and (w) their zero spin
+					  // and the floor's speed, read at run time: a constant zero there was folded away
+					  // and left -0 where the CPU has +0
 WF_FLOAT h;           // substep length
 WF_FLOAT velFactor;   // XPBD 1/h, Jacobi retention/h (a push after the finish: v += velFactor d)
 WF_FLOAT damping;     // XPBD damping
@@ -363,8 +366,8 @@ WF_FLOAT relaxation; // Jacobi
 WF_FLOAT windStrength;
 WF_FLOAT windFrequency;
 WF_FLOAT windPhasePerColumn;
-WF_FLOAT sphereR; // radius + thickness
-WF_FLOAT floorY;  // height + thickness, local
+WF_UINT worldShapes; // shapes[0, worldShapes): the world's sphere and floor (still, no spin, no shape steps)
+WF_UINT pad0;
 WF_FLOAT friction;
 WF_UINT flags;    // WF_VK_FLAG_*
 WF_INT grabIndex; // -1: none
@@ -372,7 +375,7 @@ WF_UINT cols;
 WF_UINT particleCount;
 WF_UINT colorCount; // fused kernels: colours of the constraints
 WF_FLOAT maxSpeed;  // the frame check's speed limit (wfWorldDef.maxSpeed)
-WF_UINT shapeCount; // colliders (wfCreateCollider): shapes[0, shapeCount)
+WF_UINT shapeCount; // the world's sphere and floor, then the colliders (wfCreateCollider): shapes[0, shapeCount)
 WF_UINT tetherBase; // the tethers' records in the constraint array: con[tetherBase + i] is particle i's
 WF_FLOAT contactX;  // cloth against cloth: this cloth's origin less the first cloth's
 WF_FLOAT contactY;  // (in double on the host, then float), added to its positions
@@ -382,7 +385,7 @@ WF_UINT collisionMask;
 WF_FLOAT invH;     // 1 / h: a move d inside an XPBD or Jacobi substep adds d invH to the velocity (wfCpuMoved)
 WF_FLOAT velScale; // the finish's v = velScale v: XPBD 1, Jacobi the retention
 WF_UINT colorStart[WF_GPU_FUSED_MAX_COLORS + 1]; // fused kernels: colour c is [colorStart[c], colorStart[c + 1])
-wfGpuShape shapes[WF_MAX_COLLIDERS];
+wfGpuShape shapes[WF_MAX_SHAPES];
 WF_STRUCT_END(wfGpuClothParams)
 
 // Clock-dependent values of one substep, evaluated on the host by wfSphereMotionAt,

@@ -292,34 +292,69 @@ void WfRespond(inout vec4 v, float nx, float ny, float nz, vec3 vs)
 	v.z = oz;
 }
 
-// Pushes x to q + n r and responds against the collider's surface velocity there: v + w x (x - c)
-// (cpu_stages.c PushOut, SurfaceVelocity).
-void WfPushOut(inout vec4 x, inout vec4 v, vec3 c, vec3 vel, vec3 w, float qx, float qy, float qz, float nx, float ny, float nz, float r)
+// Pushes x to q + n r and responds against the collider's surface velocity there: v + w x (x - c),
+// or v as it is for a shape that does not spin (cpu_stages.c PushOut, SurfaceVelocity).
+void WfPushOut(inout vec4 x, inout vec4 v, vec3 c, vec3 vel, vec3 w, bool spins, float qx, float qy, float qz, float nx, float ny, float nz,
+	float r)
 {
 	precise float px = qx + nx * r, py = qy + ny * r, pz = qz + nz * r;
 	x.x = px;
 	x.y = py;
 	x.z = pz;
+	if (!spins) {
+		WfRespond(v, nx, ny, nz, vel);
+		return;
+	}
 	precise float rx = x.x - c.x, ry = x.y - c.y, rz = x.z - c.z;
 	precise vec3 vs = vec3(vel.x + w.y * rz - w.z * ry, vel.y + w.z * rx - w.x * rz, vel.z + w.x * ry - w.y * rx);
 	WfRespond(v, nx, ny, nz, vs);
 }
 
-// wfCpuCollideShape: collider k at the end of substep `substep` (kernel_abi.h: its frame-start centre in
-// P.shapes, the substep's displacement, axes, velocity and spin in two records after the substeps).
+// wfCpuCollideShape: shape k at the end of substep `substep` (kernel_abi.h: its frame-start centre in
+// P.shapes; a collider's displacement, axes, velocity and spin of the substep in two records after
+// the substeps; the world's sphere's displacement and velocity in the substep's record, its and the
+// floor's still axes from P.floor).
 void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 {
-	const uint at = WF_MAX_SUBSTEPS + 2u * (substep * P.shapeCount + k);
 	const vec4 base = P.shapes[k].base, size = P.shapes[k].size;
-	const vec3 move = S[at].sphereMotion.xyz, ax = S[at].sphereVel.xyz, ay = S[at].accel.xyz, az = S[at + 1u].sphereMotion.xyz;
-	const vec3 vel = S[at + 1u].sphereVel.xyz, w = S[at + 1u].accel.xyz;
+	const bool spins = k >= P.worldShapes;
+	vec3 move, ax, ay, az, vel, w;
+	if (spins) {
+		const uint at = WF_MAX_SUBSTEPS + 2u * (substep * (P.shapeCount - P.worldShapes) + (k - P.worldShapes));
+		move = S[at].sphereMotion.xyz;
+		ax = S[at].sphereVel.xyz;
+		ay = S[at].accel.xyz;
+		az = S[at + 1u].sphereMotion.xyz;
+		vel = S[at + 1u].sphereVel.xyz;
+		w = S[at + 1u].accel.xyz;
+	} else {
+		const vec4 u = P.floor; // (0, 1, 0, 0)
+		const bool sphere = uint(base.w) == WF_COLLIDER_SPHERE_ID;
+		ax = u.yxx;
+		ay = u.xyx;
+		az = u.xxy;
+		w = u.www;
+		move = sphere ? WF_SUBSTEP(substep).sphereMotion.xyz : u.www;
+		vel = sphere ? WF_SUBSTEP(substep).sphereVel.xyz : u.www;
+	}
 	precise vec3 c = vec3(base.x + move.x, base.y + move.y, base.z + move.z);
 	const float t = size.w; // the contact thickness
 	precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
 	const uint type = uint(base.w);
 	if (type == WF_COLLIDER_MESH_ID)
 		return; // after the others, with the substep's motion (collide_mesh.comp)
-	if (type == WF_COLLIDER_SPHERE_ID || type == WF_COLLIDER_CAPSULE_ID) {
+	if (type == WF_COLLIDER_SPHERE_ID) {
+		precise float r = size.x + t;
+		precise float d2 = dx * dx + dy * dy + dz * dz;
+		precise float rr = r * r;
+		if (!(d2 < rr))
+			return;
+		precise float d = sqrt(d2);
+		if (d > WF_MIN_LENGTH)
+			WfPushOut(x, v, c, vel, w, spins, c.x, c.y, c.z, dx / d, dy / d, dz / d, r);
+		else
+			WfPushOut(x, v, c, vel, w, spins, c.x, c.y, c.z, ay.x, ay.y, ay.z, r);
+	} else if (type == WF_COLLIDER_CAPSULE_ID) {
 		const float L = size.z;
 		precise float u = dx * ax.x + dy * ax.y + dz * ax.z;
 		u = u < -L ? -L : u > L ? L : u;
@@ -332,9 +367,9 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 			return;
 		precise float d = sqrt(d2);
 		if (d > WF_MIN_LENGTH)
-			WfPushOut(x, v, c, vel, w, qx, qy, qz, ex / d, ey / d, ez / d, r);
+			WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, ex / d, ey / d, ez / d, r);
 		else
-			WfPushOut(x, v, c, vel, w, qx, qy, qz, ay.x, ay.y, ay.z, r);
+			WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, ay.x, ay.y, ay.z, r);
 	} else if (type == WF_COLLIDER_BOX_ID) {
 		precise vec3 l = vec3(dx * ax.x + dy * ax.y + dz * ax.z, dx * ay.x + dy * ay.y + dz * ay.z, dx * az.x + dy * az.y + dz * az.z);
 		precise vec3 e = vec3(P.shapes[k].halfExtents.x + t, P.shapes[k].halfExtents.y + t, P.shapes[k].halfExtents.z + t);
@@ -351,47 +386,24 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 		}
 		const float sign = l[axis] < 0.0 ? -1.0 : 1.0;
 		const vec3 n = (axis == 0 ? ax : axis == 1 ? ay : az) * sign;
-		WfPushOut(x, v, c, vel, w, x.x, x.y, x.z, n.x, n.y, n.z, least);
+		WfPushOut(x, v, c, vel, w, spins, x.x, x.y, x.z, n.x, n.y, n.z, least);
 	} else {
-		precise float d = dx * ay.x + dy * ay.y + dz * ay.z;
-		if (d >= t)
+		// wfCpuCollideShape's plane: heights along the normal, x - n (x.n) + n level.
+		precise float h = x.x * ay.x + x.y * ay.y + x.z * ay.z;
+		precise float level = (c.x * ay.x + c.y * ay.y + c.z * ay.z) + t;
+		if (!(h < level))
 			return;
-		precise float r = t - d;
-		WfPushOut(x, v, c, vel, w, x.x, x.y, x.z, ay.x, ay.y, ay.z, r);
+		precise float qx = x.x - ay.x * h, qy = x.y - ay.y * h, qz = x.z - ay.z * h;
+		WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, ay.x, ay.y, ay.z, level);
 	}
 }
 
-// wfCpuCollide for one particle: out of the sphere and above the floor, then fix the velocity.
+// wfCpuCollideParticle: out of each shape in turn (the world's sphere and floor first), fixing the
+// velocity.
 void WfCollide(inout vec4 x, inout vec4 v, uint substep)
 {
 	if (x.w == 0.0)
 		return;
-	if ((P.flags & WF_GPU_FLAG_SPHERE) != 0u) {
-		// The centre in the cloth's local frame: phase-0 centre plus the substep's motion (as the CPU).
-		precise vec3 c = P.sphereCenter.xyz + WF_SUBSTEP(substep).sphereMotion.xyz;
-		float R = P.sphereR;
-		precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
-		precise float d2 = dx * dx + dy * dy + dz * dz;
-		precise float RR = R * R;
-		if (d2 < RR) {
-			precise float d = sqrt(d2);
-			precise float nx = 0.0, ny = 1.0, nz = 0.0;
-			if (d > WF_MIN_LENGTH) {
-				nx = dx / d;
-				ny = dy / d;
-				nz = dz / d;
-			}
-			precise float px = c.x + nx * R, py = c.y + ny * R, pz = c.z + nz * R;
-			x.x = px;
-			x.y = py;
-			x.z = pz;
-			WfRespond(v, nx, ny, nz, WF_SUBSTEP(substep).sphereVel.xyz);
-		}
-	}
-	if ((P.flags & WF_GPU_FLAG_FLOOR) != 0u && x.y < P.floorY) {
-		x.y = P.floorY;
-		WfRespond(v, P.floor.x, P.floor.y, P.floor.z, P.floor.www); // not constants: see kernel_abi.h
-	}
 	for (uint k = 0u; k < P.shapeCount; ++k)
 		WfCollideShape(x, v, substep, k);
 }
