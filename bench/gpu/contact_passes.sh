@@ -9,15 +9,7 @@
 # device, for a quick try elsewhere.)
 # e.g. bench/gpu/contact_passes.sh "build-old/weft build/apps/cli/weft" 2 100
 set -u
-# The loader and libraries that the GPU machine lacks (README.md), where they were brought along.
-if [ -d .gl ]; then
-	for f in .gl/*.deb; do dpkg -x "$f" /; done
-	ldconfig
-fi
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -f $icd ] && export VK_DRIVER_FILES=${VK_DRIVER_FILES:-$icd}
-export WEFT_VK_DEVICE=${WEFT_VK_DEVICE:-H200}
-export LD_LIBRARY_PATH=$PWD/build-base/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/device_env.sh" # the loader, libraries and device
 bins=$1 rounds=${2:-2} frames=${3:-100}
 L=${OUT:-/tmp}/logs; mkdir -p "$L"
 S=${SCENE:-scenes/character/character.json} W=${WARMUP:-20}

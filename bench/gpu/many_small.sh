@@ -7,14 +7,7 @@
 #   bench/gpu/many_small.sh "BINARY..." ["N..."] [ROUNDS] [FRAMES]
 # e.g. bench/gpu/many_small.sh build/apps/cli/weft "256 1024 4096" 2 100
 set -u
-if [ -d .gl ]; then
-	for f in .gl/*.deb; do dpkg -x "$f" /; done
-	ldconfig
-fi
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -f $icd ] && export VK_DRIVER_FILES=${VK_DRIVER_FILES:-$icd}
-export WEFT_VK_DEVICE=${WEFT_VK_DEVICE:-H200}
-export LD_LIBRARY_PATH=$PWD/build-base/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/device_env.sh" # the loader, libraries and device
 bins=$1 counts=${2:-"256 1024 4096"} rounds=${3:-2} frames=${4:-100} perRange=${PER_RANGE:-256}
 L=${OUT:-/tmp}/logs; mkdir -p "$L"
 g() { grep -E 'gpu ms' "$1" | head -1 | awk '{print $4}'; }
