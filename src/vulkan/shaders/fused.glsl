@@ -5,9 +5,10 @@
 // normals and the frame check, separated by workgroup barriers instead of dispatches. The kernel
 // is in pieces, which fused_xpbd.comp, fused_jacobi.comp and fused_springs.comp include in this
 // order after defining WF_FUSED_XPBD, WF_FUSED_JACOBI or WF_FUSED_SPRINGS: this file (where the
-// state lives), fused_stages.glsl (predict and finish; XPBD and Jacobi), fused_xpbd.glsl (XPBD's
-// projections), the .comp's own Substep, then fused_main.glsl (the frame: start, substeps, end,
-// normals and check).
+// state lives, and at its end fused_self.glsl: self-collision with its grid in shared memory),
+// fused_stages.glsl (predict and finish; XPBD and Jacobi), fused_xpbd.glsl (XPBD's projections),
+// the .comp's own Substep, then fused_main.glsl (the frame: start, substeps, end, normals and
+// check).
 //
 // Where the state lives (the rule):
 //   - invocation t of G owns particles t, t + G, t + 2G, t + 3G (WF_GPU_FUSED_PER_THREAD = 4, so at
@@ -42,7 +43,8 @@
 //
 // Expected per frame (S substeps, I iterations, C colours), whatever the number of small cloths:
 //   dispatches: 1 per arena (an arena holds up to 2 GB of cloth arrays: ~1300 cloths of 60x60)
-//   barriers per workgroup: XPBD S (1 + I C) + 4   (60x60, 64 x 1, 12 colours: 836; kMoves S (1 + 2 I C) + 4)
+//   barriers per workgroup: XPBD S (1 + I C) + 4   (60x60, 64 x 1, 12 colours: 836; kMoves S (1 + 2 I C) + 4;
+//                           self-collision 9 more a substep)
 //                           Jacobi S (1 + 2 I) + 4  (spring-mesh 56x56, 8 x 2: 44)
 //                           springs 2 S + 4         (compute-cloth, 64 substeps: 132)
 //   transfer commands: none for batched cloths (the kernel writes the backup and the status)
