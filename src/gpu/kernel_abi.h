@@ -236,13 +236,13 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 #define WF_GPU_FUSED_SPEC_GROUP_SIZE 1
 #define WF_GPU_FUSED_GROUP_SIZES 6 // 32, 64, ..., 1024
 // Self-collision inside the fused frame (fused_self.glsl): the cloth's hash grid in shared memory,
-// its sorted particle list (4 per invocation) and its cell starts (the CPU's hash of 2 n cells
-// rounded up to a power of two: at most 8 per invocation, and one more): 12 G + 1 words for a
-// workgroup of G. The array is sized by a specialization constant: 1 word in a world without
-// self-collision. The largest workgroup that holds it beside the kernel's other words: 512 (1 024
-// would need 48 KB for the grid alone), where the positions then stay in their buffer.
+// its sorted particle list (4 per invocation) and its cell starts as 16-bit halves (the CPU's hash
+// of 2 n cells rounded up to a power of two: at most 8 per invocation, and two more halves): 8 G +
+// 1 words for a workgroup of G. The array is sized by a specialization constant: 1 word in a world
+// without self-collision. The largest workgroup that holds it beside the kernel's other words: 512
+// (1 024 would need 32 KB for the grid beside 48 KB of positions).
 #define WF_GPU_FUSED_SPEC_HASH_WORDS 4 // constant_id of the grid's shared array
-#define WF_GPU_FUSED_HASH_WORDS(group) (12u * (group) + 1u)
+#define WF_GPU_FUSED_HASH_WORDS(group) (8u * (group) + 1u)
 
 // wfGpuClothParams.flags
 #define WF_GPU_FLAG_SPHERE 1u

@@ -48,7 +48,8 @@
 //                           Jacobi S (1 + 2 I) + 4  (spring-mesh 56x56, 8 x 2: 44)
 //                           springs 2 S + 4         (compute-cloth, 64 substeps: 132)
 //   transfer commands: none for batched cloths (the kernel writes the backup and the status)
-//   shared memory: 12 floats per invocation + 656 bytes (48 KB at G = 1024 on the H200)
+//   shared memory: 12 floats per invocation + 656 bytes (48 KB at G = 1024 on the H200); with
+//                  self-collision 8 words per invocation + 1 more (fused_self.glsl)
 //   registers: 4 x (velocity, inverse mass, start position without kMoves) per invocation + the
 //   kernel's own
 // On the H200 (132 SMs) a batch of B cloths of 60x60 runs B workgroups of 1024, two per SM at

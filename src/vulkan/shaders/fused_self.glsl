@@ -9,11 +9,18 @@
 // registers; the pushes applied. 9 barriers a substep, no dispatch.
 
 layout(constant_id = WF_GPU_FUSED_SPEC_HASH_WORDS) const uint kHashWords = 1u;
-// The sorted list at [0, 4 G) (the scan's chunk and block sums borrow it before the scatter), the
-// cell starts at [4 G, 4 G + cells + 1): start[k] = sHash[kStarts + k], the count of cell k at
-// start[k + 1] until the scan.
+// The sorted list at [0, 4 G) (the scan's chunk and block sums borrow it before the scatter), then
+// the cell starts as 16-bit halves (a start is at most n <= 4 G): start[k] is half k + 1 of the
+// words from kStarts on (StartAt), the count of cell k at start[k + 1] until the scan. Half 0 is
+// unused, so that each invocation's chunk of the scan is whole words.
 shared uint sHash[kHashWords];
 const uint kStarts = kPer * kGroup;
+
+uint StartAt(uint k)
+{
+	const uint h = k + 1u;
+	return (sHash[kStarts + (h >> 1u)] >> ((h & 1u) << 4u)) & 0xffffu;
+}
 
 #define SELF slotsRO[gl_WorkGroupID.x].self
 #define REST_POS(i) arena4[gAt[WF_GPU_SLOT_REST] + (i)]
@@ -72,8 +79,8 @@ vec4 SelfGather(uint i, vec3 xi, float wi, bool friction)
 			if ((row & (1u << e)) == 0u || (run && e > 0u))
 				continue;
 			const uint key = (k0 + e) & mask;
-			const uint end = sHash[kStarts + key + (run ? 3u : 1u)];
-			for (uint at = sHash[kStarts + key]; at < end; ++at) {
+			const uint end = StartAt(key + (run ? 3u : 1u));
+			for (uint at = StartAt(key); at < end; ++at) {
 				const uint j = sHash[at];
 				if (j == i)
 					continue;
@@ -116,9 +123,9 @@ void SelfCollide(bool friction, bool moves)
 {
 	const uint t = gl_LocalInvocationID.x, n = P.particleCount, mask = SELF.mask;
 	const uint cells = mask + 1u;
-	// The starts cleared; the previous positions (Predict's PREV) visible.
-	for (uint k = t; k <= cells; k += kGroup)
-		sHash[kStarts + k] = 0u;
+	// The starts cleared (halves 0 to cells + 1); the previous positions (Predict's PREV) visible.
+	for (uint w = t; w <= cells / 2u; w += kGroup)
+		sHash[kStarts + w] = 0u;
 	memoryBarrierBuffer();
 	memoryBarrierShared();
 	barrier();
@@ -133,16 +140,18 @@ void SelfCollide(bool friction, bool moves)
 			continue;
 		const vec3 x = LoadX(i);
 		key[j] = WfCellKey(WfCellOf(x.x, invCell), WfCellOf(x.y, invCell), WfCellOf(x.z, invCell), mask);
-		rank[j] = atomicAdd(sHash[kStarts + key[j] + 1u], 1u);
+		const uint h = key[j] + 2u, shift = (h & 1u) << 4u; // start[key + 1]'s half
+		rank[j] = (atomicAdd(sHash[kStarts + (h >> 1u)], 1u << shift) >> shift) & 0xffffu;
 	}
 	memoryBarrierShared();
 	barrier();
 	// The counts at [1, cells] summed in place (an inclusive scan: start[k] is where cell k's list
-	// begins): each invocation's chunk, then 32 blocks of kGroup / 32 chunk sums. Integers: exact.
-	const uint chunk = cells > kGroup ? cells / kGroup : 1u, first = 1u + t * chunk;
+	// begins): each invocation's chunk (an even count of starts from an odd one: whole words),
+	// then 32 blocks of kGroup / 32 chunk sums. Integers: exact.
+	const uint chunk = cells > 2u * kGroup ? cells / kGroup : 2u, first = 1u + t * chunk;
 	uint own = 0u;
 	for (uint e = first; e < first + chunk && e <= cells; ++e)
-		own += sHash[kStarts + e];
+		own += StartAt(e);
 	sHash[t] = own;
 	memoryBarrierShared();
 	barrier();
@@ -160,9 +169,11 @@ void SelfCollide(bool friction, bool moves)
 		run += sHash[kGroup + b];
 	for (uint q = t / block * block; q < t; ++q)
 		run += sHash[q];
-	for (uint e = first; e < first + chunk && e <= cells; ++e) {
-		run += sHash[kStarts + e];
-		sHash[kStarts + e] = run;
+	for (uint e = first; e < first + chunk && e <= cells; e += 2u) { // starts e and e + 1 (cells is even)
+		const uint at = kStarts + ((e + 1u) >> 1u), word = sHash[at];
+		const uint low = run + (word & 0xffffu);
+		run = low + (word >> 16u);
+		sHash[at] = low | (run << 16u);
 	}
 	memoryBarrierShared();
 	barrier();
@@ -170,12 +181,12 @@ void SelfCollide(bool friction, bool moves)
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		const uint i = t + j * kGroup;
 		if (i < n)
-			sHash[sHash[kStarts + key[j]] + rank[j]] = i;
+			sHash[StartAt(key[j]) + rank[j]] = i;
 	}
 	memoryBarrierShared();
 	barrier();
 	for (uint k = t; k < cells; k += kGroup) {
-		const uint start = sHash[kStarts + k], end = sHash[kStarts + k + 1u];
+		const uint start = StartAt(k), end = StartAt(k + 1u);
 		for (uint a = start + 1u; a < end; ++a) {
 			const uint v = sHash[a];
 			uint b = a;
