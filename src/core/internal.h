@@ -465,6 +465,9 @@ void wfShapeAt(const wfWorld* world, const wfCloth* cloth, int k, const wfFrameP
 // Its two parts (a GPU adds them): the frame-start centre in the cloth's frame, and the substep's
 // displacement from it with the substep's axes.
 void wfShapeBase(const wfWorld* world, const wfCloth* cloth, int k, float base[3]);
+// A plane's height of point p along its normal n: p.n, in this order on every backend (the CPU's
+// contact, the GPU's, and the world floor's level that the frame records carry).
+static inline float wfPlaneHeight(float nx, float ny, float nz, float px, float py, float pz) { return px * nx + py * ny + pz * nz; }
 void wfShapeStep(const wfWorld* world, int k, const wfFrameParams* params, int substep, float move[3], float axes[9]);
 // XPBD's time-scaled compliance alpha~ = alpha / h^2: one expression for every solver and kernel.
 static inline float wfAlphaTilde(float compliance, float h) { return compliance / (h * h); }

@@ -156,9 +156,6 @@ typedef struct wfCpuColliders {
 	float reach[WF_MAX_SHAPES]; // the pretest's bound: a sphere's (radius + t)^2, a plane's level c.n + t
 } wfCpuColliders;
 
-// A plane's height of point p along its normal n: p.n, in this order on every backend.
-static inline float wfPlaneHeight(float nx, float ny, float nz, float px, float py, float pz) { return px * nx + py * ny + pz * nz; }
-
 wfCpuColliders wfCpuCollidersAt(const wfCpuContext* ctx, const wfCloth* cloth);
 
 // Response to a contact with outward normal n at a collider moving with velocity vs:
@@ -203,28 +200,37 @@ void wfCpuCollideMeshes(const wfCpuContext* ctx, wfCloth* cloth, const wfVec4* s
 
 // Pushes a dynamic particle out of each shape in turn and fixes its velocity; runs after the
 // particle's velocity update of the substep.
-static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVec4* v)
+// Whether a particle at (x, y, z) may touch shape s of colliders that are all spheres and planes
+// (k->pretested): the shape's own first test (wfCpuCollideShape's expressions, so a particle that
+// touches is never passed over).
+static inline bool wfCpuMayTouchShape(const wfCpuColliders* k, int s, float x, float y, float z)
 {
-	for (int s = 0; s < k->shapeCount; ++s)
-		wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
+	const wfShape* q = &k->shapes[s];
+	if (q->type == WF_COLLIDER_SPHERE) {
+		const float dx = x - q->center.x, dy = y - q->center.y, dz = z - q->center.z;
+		return dx * dx + dy * dy + dz * dz < k->reach[s];
+	}
+	return wfPlaneHeight(q->axes[3], q->axes[4], q->axes[5], x, y, z) < k->reach[s];
 }
 
-// Whether a particle at (x, y, z) may touch a shape: the spheres' and planes' own first tests
-// (wfCpuCollideShape's expressions, so a particle that touches is never passed over), true for any
-// other shape. Lets a finishing loop skip the call for the particles far from everything.
+static inline void wfCpuCollideParticle(const wfCpuColliders* k, wfVec4* x, wfVec4* v)
+{
+	for (int s = 0; s < k->shapeCount; ++s) {
+		if (!k->pretested || wfCpuMayTouchShape(k, s, x->x, x->y, x->z))
+			wfCpuCollideShape(k->contact, &k->shapes[s], x, v);
+	}
+}
+
+// Whether a particle at (x, y, z) may touch any shape (wfCpuMayTouchShape; true for any other
+// shape than spheres and planes). Lets a finishing loop skip the call for the particles far from
+// everything.
 static inline bool wfCpuMayTouch(const wfCpuColliders* k, float x, float y, float z)
 {
 	if (!k->pretested)
 		return k->any;
 	for (int s = 0; s < k->shapeCount; ++s) {
-		const wfShape* q = &k->shapes[s];
-		if (q->type == WF_COLLIDER_SPHERE) {
-			const float dx = x - q->center.x, dy = y - q->center.y, dz = z - q->center.z;
-			if (dx * dx + dy * dy + dz * dz < k->reach[s])
-				return true;
-		} else if (wfPlaneHeight(q->axes[3], q->axes[4], q->axes[5], x, y, z) < k->reach[s]) {
+		if (wfCpuMayTouchShape(k, s, x, y, z))
 			return true;
-		}
 	}
 	return false;
 }

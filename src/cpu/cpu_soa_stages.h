@@ -247,6 +247,27 @@ WF_TARGET_W static void WF_W(Predict)(wfCpuSoa* s, int i0, int i1, float h, floa
 WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i0, int i1, float factor)
 {
 	const wfFloatW f = wfSetW(factor), zero = wfZeroW();
+	// The pretest's shapes as vectors, once a call: the first sphere and the first plane whose
+	// normal is (0, 1, 0) (the world's sphere and floor) in registers, that plane by its height y
+	// alone, which compares as x 0 + y 1 + z 0 does (an x or z that is not finite only sends the
+	// particle to the exact routine); the other spheres and planes in a list.
+	bool sphere = false, floor = false;
+	wfFloatW sx = zero, sy = zero, sz = zero, sphereReach = zero, floorReach = zero;
+	int others = 0, other[WF_MAX_SHAPES];
+	for (int q = 0; k->any && k->pretested && q < k->shapeCount; ++q) {
+		const wfShape* shape = &k->shapes[q];
+		if (shape->type == WF_COLLIDER_SPHERE && !sphere) {
+			sphere = true;
+			sx = wfSetW(shape->center.x), sy = wfSetW(shape->center.y), sz = wfSetW(shape->center.z);
+			sphereReach = wfSetW(k->reach[q]);
+		} else if (shape->type != WF_COLLIDER_SPHERE && !floor && shape->axes[3] == 0.0f && shape->axes[4] == 1.0f &&
+			shape->axes[5] == 0.0f) {
+			floor = true;
+			floorReach = wfSetW(k->reach[q]);
+		} else {
+			other[others++] = q;
+		}
+	}
 	int i = i0;
 	for (; i + WF_WIDTH <= i1; i += WF_WIDTH) {
 		const wfFloatW x = wfLoadW(s->x + i), y = wfLoadW(s->y + i), z = wfLoadW(s->z + i);
@@ -263,9 +284,16 @@ WF_TARGET_W static void WF_W(Finish)(wfCpuSoa* s, const wfCpuColliders* k, int i
 		if (!k->any)
 			continue;
 		wfMaskW hit = k->pretested ? wfFalseW() : wfTrueW();
-		for (int q = 0; k->pretested && q < k->shapeCount; ++q) {
-			const wfShape* shape = &k->shapes[q];
-			const wfFloatW reach = wfSetW(k->reach[q]);
+		if (sphere) {
+			const wfFloatW dx = wfSubW(x, sx), dy = wfSubW(y, sy), dz = wfSubW(z, sz);
+			const wfFloatW d2 = wfAddW(wfAddW(wfMulW(dx, dx), wfMulW(dy, dy)), wfMulW(dz, dz));
+			hit = wfMaskOrW(hit, wfLessW(d2, sphereReach));
+		}
+		if (floor)
+			hit = wfMaskOrW(hit, wfLessW(y, floorReach));
+		for (int o = 0; o < others; ++o) {
+			const wfShape* shape = &k->shapes[other[o]];
+			const wfFloatW reach = wfSetW(k->reach[other[o]]);
 			if (shape->type == WF_COLLIDER_SPHERE) {
 				const wfFloatW dx = wfSubW(x, wfSetW(shape->center.x)), dy = wfSubW(y, wfSetW(shape->center.y)),
 							   dz = wfSubW(z, wfSetW(shape->center.z));

@@ -95,7 +95,14 @@ void wfGpuShapes(const wfWorld* world, const wfCloth* c, const wfFrameParams* p,
 		float base[3];
 		wfShapeBase(world, c, k, base);
 		shapes[k].base = (wfGpuVec4){base[0], base[1], base[2], (float)f->type};
-		shapes[k].size = (wfGpuVec4){f->radius, f->radius1, f->halfLength, p->contact.thickness};
+		const float t = p->contact.thickness;
+		shapes[k].size = (wfGpuVec4){f->radius, f->radius1, f->halfLength, t};
+		if (k < world->worldShapes) {
+			// The world's sphere and floor: y their reach, the kernels' expressions once a frame (a
+			// sphere's radius with the thickness; the still plane's level c.n + t, n = (0, 1, 0)).
+			const float cx = base[0] + 0.0f, cy = base[1] + 0.0f, cz = base[2] + 0.0f;
+			shapes[k].size.y = f->type == WF_COLLIDER_SPHERE ? f->radius + t : wfPlaneHeight(0.0f, 1.0f, 0.0f, cx, cy, cz) + t;
+		}
 		shapes[k].halfExtents = (wfGpuVec4){f->halfExtents.x, f->halfExtents.y, f->halfExtents.z, 0.0f};
 	}
 }

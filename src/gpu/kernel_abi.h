@@ -58,7 +58,8 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // WF_MAX_COLLIDER_STEPS records a frame, kept after the substep records as two wfGpuSubstep-sized
 // records each (wfGpuShapeStep): S[WF_MAX_SUBSTEPS + 2 (substep shapeCount + k)] and the next.
 #define WF_MAX_COLLIDERS 32
-#define WF_MAX_SHAPES (WF_MAX_COLLIDERS + 2) // with the world's sphere and floor, the first shapes of a frame
+#define WF_WORLD_SHAPES 2 // at most: the world's sphere and floor, the first shapes of a frame
+#define WF_MAX_SHAPES (WF_MAX_COLLIDERS + WF_WORLD_SHAPES)
 #define WF_MAX_COLLIDER_STEPS 2048
 #define WF_GPU_FRAME_RECORDS (WF_MAX_SUBSTEPS + 2 * WF_MAX_COLLIDER_STEPS)
 // wfColliderType's values, for the shaders.
@@ -198,6 +199,10 @@ typedef struct wfGpuVec4 { float x, y, z, w; } wfGpuVec4;
 // constant_id of kMoves (common.glsl): the world's wfWorldDef.velocity is WF_VELOCITY_MOVES, so every
 // move inside an XPBD or Jacobi substep also goes into the particle's velocity (wfCpuMoved).
 #define WF_GPU_SPEC_MOVES 3
+// constant_id of kColliders (common.glsl): false where the world has no colliders besides its
+// sphere and floor, so the kernels that collide leave the colliders' loop out (its code alone cost
+// the fused XPBD frame 5 %); the backend records the frame again when that changes.
+#define WF_GPU_SPEC_COLLIDERS 5
 #define WF_GPU_GATHER 4
 #define WF_GPU_GATHER_WIDE 8
 #define WF_GPU_GATHER_WIDE_MAX_PARTICLES 16384
@@ -336,8 +341,8 @@ WF_STRUCT_END(wfGpuPush)
 // local frame and its sizes. What changes per substep is in the shape steps (wfGpuShapeStep) of a
 // collider, and in the substep record (sphereMotion, sphereVel) of the world's sphere.
 WF_STRUCT_BEGIN(wfGpuShape)
-WF_VEC4 base;        // xyz centre at the frame start, local; w the type (wfColliderType)
-WF_VEC4 size;        // radius, radius1, halfLength, the contact thickness
+WF_VEC4 base; // xyz centre at the frame start, local; w the type (wfColliderType)
+WF_VEC4 size; // radius, radius1 (the world's sphere's and floor's reach: radius + thickness, level), halfLength, the contact thickness
 WF_VEC4 halfExtents; // xyz
 WF_STRUCT_END(wfGpuShape)
 

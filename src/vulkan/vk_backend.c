@@ -181,7 +181,8 @@ static wfResult Step(wfWorld* world, const wfFrameParams* params)
 		return mr;
 	if (!ctx->recorded || ctx->recordedSolver != step->solver || ctx->recordedSubsteps != step->substeps ||
 		ctx->recordedIterations != step->iterations || ctx->recordedClothSet != ctx->clothSetVersion ||
-		ctx->stageTimingAsked != world->stageTiming || ctx->mesh.recordedSignature != ctx->mesh.signature) {
+		ctx->stageTimingAsked != world->stageTiming || ctx->mesh.recordedSignature != ctx->mesh.signature ||
+		ctx->recordedColliders != (world->colliderCount > 0)) {
 		wfResult r = wfVkRecordFrame(ctx, world);
 		if (r != WF_OK)
 			return r;

@@ -241,20 +241,23 @@ static wfResult CreateLayouts(wfVkContext* ctx)
 // its solver and features use (on lavapipe with validation each costs tens of milliseconds).
 wfResult wfVkPipeline(wfVkContext* ctx, int pipe, VkPipeline* out)
 {
-	VkPipeline* slot = &ctx->pipelines[pipe];
+	VkPipeline* slot = &ctx->pipelines[ctx->recordedColliders][pipe];
 	if (*slot == VK_NULL_HANDLE) {
-		// WF_GPU_SPEC_GATHER (an int) and WF_GPU_SPEC_MOVES (a VkBool32: kMoves of common.glsl, the
-		// world's velocity mode, fixed at creation), four bytes each.
+		// WF_GPU_SPEC_GATHER (an int), WF_GPU_SPEC_MOVES (a VkBool32: kMoves of common.glsl, the
+		// world's velocity mode, fixed at creation) and WF_GPU_SPEC_COLLIDERS (kColliders, the
+		// frame being recorded), four bytes each.
 		const bool wide = pipe == WF_VK_PIPE_JACOBI_SWEEP_WIDE || pipe == WF_VK_PIPE_SPRINGS_WIDE;
-		const uint32_t values[2] = {
+		const uint32_t values[3] = {
 			(uint32_t)(wide ? WF_GPU_GATHER_WIDE : WF_GPU_GATHER),
 			ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE,
+			ctx->recordedColliders ? VK_TRUE : VK_FALSE,
 		};
-		const VkSpecializationMapEntry entries[2] = {
+		const VkSpecializationMapEntry entries[3] = {
 			{WF_GPU_SPEC_GATHER, 0, sizeof(int32_t)},
 			{WF_GPU_SPEC_MOVES, sizeof(uint32_t), sizeof(VkBool32)},
+			{WF_GPU_SPEC_COLLIDERS, 2 * sizeof(uint32_t), sizeof(VkBool32)},
 		};
-		VkSpecializationInfo spec = {2, entries, sizeof values, values};
+		VkSpecializationInfo spec = {3, entries, sizeof values, values};
 		VkPipelineLayout layout = pipe == WF_VK_PIPE_COLLIDE_MESH ? ctx->meshPipelineLayout : ctx->pipelineLayout;
 		wfResult r = CreateComputePipeline(ctx, &kShaders[pipe], layout, &spec, slot);
 		if (r != WF_OK)
@@ -266,25 +269,27 @@ wfResult wfVkPipeline(wfVkContext* ctx, int pipe, VkPipeline* out)
 
 wfResult wfVkFusedPipeline(wfVkContext* ctx, wfSolverType solver, int sizeIndex, VkPipeline* out)
 {
-	VkPipeline* slot = &ctx->fusedPipelines[solver][sizeIndex];
+	VkPipeline* slot = &ctx->fusedPipelines[ctx->recordedColliders][solver][sizeIndex];
 	if (*slot == VK_NULL_HANDLE) {
 		const ShaderCode* code = &kFusedShaders[solver];
 		// Specialization: the workgroup size, a shared array of 12 floats per invocation (4
 		// particles' xyz) within the device's limit less the self-collision grid's, the world's
-		// velocity mode (kMoves) and that grid's words (fused_self.glsl).
-		const uint32_t values[4] = {
+		// velocity mode (kMoves), that grid's words (fused_self.glsl) and kColliders.
+		const uint32_t values[5] = {
 			wfVkFusedSharedFloats(ctx, sizeIndex),
 			32u << sizeIndex,
 			ctx->world->def.velocity == WF_VELOCITY_MOVES ? VK_TRUE : VK_FALSE,
 			wfVkFusedHashWords(ctx, sizeIndex),
+			ctx->recordedColliders ? VK_TRUE : VK_FALSE,
 		};
-		VkSpecializationMapEntry entries[4] = {
+		VkSpecializationMapEntry entries[5] = {
 			{WF_GPU_FUSED_SPEC_SHARED_FLOATS, 0, sizeof(uint32_t)},
 			{WF_GPU_FUSED_SPEC_GROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
 			{WF_GPU_SPEC_MOVES, 2 * sizeof(uint32_t), sizeof(VkBool32)},
 			{WF_GPU_FUSED_SPEC_HASH_WORDS, 3 * sizeof(uint32_t), sizeof(uint32_t)},
+			{WF_GPU_SPEC_COLLIDERS, 4 * sizeof(uint32_t), sizeof(VkBool32)},
 		};
-		VkSpecializationInfo spec = {4, entries, sizeof values, values};
+		VkSpecializationInfo spec = {5, entries, sizeof values, values};
 		wfResult r = CreateComputePipeline(ctx, code, ctx->batchPipelineLayout, &spec, slot);
 		if (r != WF_OK)
 			return r;
@@ -370,14 +375,16 @@ void wfVkDestroyDevice(wfVkContext* ctx)
 			f->vkDestroyFence(device, ctx->fence, NULL);
 		if (ctx->commandPool != VK_NULL_HANDLE)
 			f->vkDestroyCommandPool(device, ctx->commandPool, NULL);
-		for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
-			if (ctx->pipelines[p] != VK_NULL_HANDLE)
-				f->vkDestroyPipeline(device, ctx->pipelines[p], NULL);
-		}
-		for (int solver = 0; solver < WF_SOLVER_COUNT; ++solver) {
-			for (int k = 0; k < WF_GPU_FUSED_GROUP_SIZES; ++k) {
-				if (ctx->fusedPipelines[solver][k] != VK_NULL_HANDLE)
-					f->vkDestroyPipeline(device, ctx->fusedPipelines[solver][k], NULL);
+		for (int colliders = 0; colliders < 2; ++colliders) {
+			for (int p = 0; p < WF_VK_PIPE_COUNT; ++p) {
+				if (ctx->pipelines[colliders][p] != VK_NULL_HANDLE)
+					f->vkDestroyPipeline(device, ctx->pipelines[colliders][p], NULL);
+			}
+			for (int solver = 0; solver < WF_SOLVER_COUNT; ++solver) {
+				for (int k = 0; k < WF_GPU_FUSED_GROUP_SIZES; ++k) {
+					if (ctx->fusedPipelines[colliders][solver][k] != VK_NULL_HANDLE)
+						f->vkDestroyPipeline(device, ctx->fusedPipelines[colliders][solver][k], NULL);
+				}
 			}
 		}
 		if (ctx->pipelineLayout != VK_NULL_HANDLE)

@@ -184,7 +184,7 @@ typedef struct wfVkContext {
 	VkPipelineLayout batchPipelineLayout;
 	wfVkArena arenas[WF_VK_MAX_ARENAS];
 	int arenaCount;
-	VkPipeline pipelines[WF_VK_PIPE_COUNT];
+	VkPipeline pipelines[2][WF_VK_PIPE_COUNT]; // [kColliders of common.glsl]
 	VkCommandPool commandPool;
 	VkCommandBuffer frameCmd;
 	VkFence fence;
@@ -194,6 +194,7 @@ typedef struct wfVkContext {
 	wfSolverType recordedSolver;
 	int recordedSubsteps, recordedIterations;
 	uint64_t recordedClothSet;
+	bool recordedColliders;   // the world had colliders besides its sphere and floor (kColliders)
 	uint64_t clothSetVersion; // bumped when a cloth is added or removed
 	int dispatchesPerFrame;
 	int fusedClothsPerFrame; // cloths the recorded frame steps with the fused kernel
@@ -204,8 +205,8 @@ typedef struct wfVkContext {
 	bool fusedForced;   // fusedPath always: every small cloth takes the fused path, even alone
 	uint32_t fusedSharedFloats;
 	// Fused pipelines per solver and workgroup size (32 << k), created when first recorded.
-	VkPipeline fusedPipelines[WF_SOLVER_COUNT][WF_GPU_FUSED_GROUP_SIZES];
-	double lastFrameGpuMs; // from the timestamps of the last step, < 0 if unknown
+	VkPipeline fusedPipelines[2][WF_SOLVER_COUNT][WF_GPU_FUSED_GROUP_SIZES]; // [kColliders]
+	double lastFrameGpuMs;                                                   // from the timestamps of the last step, < 0 if unknown
 	// WEFT_VK_TIMING=1: GPU times of the frames, summarised in the log when the world is destroyed.
 	double* frameTimes; // (WF_VK_TIMING_CAPACITY) ms, the first frameCount of them
 	int frameCount;

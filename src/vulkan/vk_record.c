@@ -762,7 +762,8 @@ wfResult wfVkRecordFrame(wfVkContext* ctx, const wfWorld* world)
 	const wfVkDeviceFuncs* f = &ctx->gpu.fd;
 	VkCommandBuffer cmd = ctx->frameCmd;
 	WF_VK_CHECK(ctx, f->vkResetCommandBuffer(cmd, 0));
-	ctx->recorded = false; // until the end: a failure below leaves nothing to submit
+	ctx->recorded = false;                             // until the end: a failure below leaves nothing to submit
+	ctx->recordedColliders = world->colliderCount > 0; // the pipelines' kColliders
 	// Stage timing: a mark per stage change, at most 3 per substep of a large cloth plus its
 	// normals (and the springs' copy back), one after the backups and one after the batches. The
 	// reset buffer no longer refers to the pool, so it may be replaced by a larger one.

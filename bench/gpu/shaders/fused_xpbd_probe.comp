@@ -63,6 +63,7 @@ void Finish(uint substep)
 	uint t = gl_LocalInvocationID.x;
 	float f = kMoves ? P.velScale : P.velFactor;
 	bool collide = (P.flags & (WF_GPU_FLAG_SPHERE | WF_GPU_FLAG_FLOOR)) != 0u || P.shapeCount > 0u;
+	const WfStill s0 = WfStillAt(substep, 0u), s1 = WfStillAt(substep, 1u); // once for the owned particles
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		if (i >= P.particleCount)
@@ -84,7 +85,7 @@ void Finish(uint substep)
 		collide = collide && x.x == 1e30; // probes 4, 5: no collision response (never true)
 #endif
 		if (collide) {
-			WfCollide(x, v, substep);
+			WfCollideWith(x, v, substep, s0, s1);
 			StoreX(i, x.xyz);
 		}
 		gV[j] = v.xyz;

@@ -81,6 +81,8 @@ layout(constant_id = WF_GPU_SPEC_GATHER) const int WF_GATHER = WF_GPU_GATHER;
 // reads v = velFactor (x - p) and no stage touches the velocity before it.
 #ifndef WF_WGSL
 layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
+// Whether the world may have colliders besides its sphere and floor (kernel_abi.h).
+layout(constant_id = WF_GPU_SPEC_COLLIDERS) const bool kColliders = true;
 #define WF_GATHER_SLOTS WF_GATHER
 #define WF_FLOAT_MAX 3.402823466e+38 // FLT_MAX
 #else
@@ -92,6 +94,7 @@ layout(constant_id = WF_GPU_SPEC_MOVES) const bool kMoves = true;
 // sums run in adjacency order whatever the width).
 bool WfMoves() { return (P.flags & WF_GPU_FLAG_MOVES) != 0u; }
 #define kMoves WfMoves()
+const bool kColliders = true; // one pipeline per kernel: the loop runs over P.shapeCount
 #define WF_GATHER_SLOTS WF_GPU_GATHER_WIDE
 // FLT_MAX by its bits: naga writes the literal as 340282350000000000000000000000000000000f, which
 // Chromium's WGSL compiler rejects as not representable in f32.
@@ -310,33 +313,83 @@ void WfPushOut(inout vec4 x, inout vec4 v, vec3 c, vec3 vel, vec3 w, bool spins,
 	WfRespond(v, nx, ny, nz, vs);
 }
 
-// wfCpuCollideShape: shape k at the end of substep `substep` (kernel_abi.h: its frame-start centre in
-// P.shapes; a collider's displacement, axes, velocity and spin of the substep in two records after
-// the substeps; the world's sphere's displacement and velocity in the substep's record, its and the
-// floor's still axes from P.floor).
+// wfCpuCollideShape's sphere: centre c, radius r with the contact thickness; `up` the normal of a
+// particle at the centre.
+void WfCollideSphere(inout vec4 x, inout vec4 v, vec3 c, float r, vec3 up, vec3 vel, vec3 w, bool spins)
+{
+	precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
+	precise float d2 = dx * dx + dy * dy + dz * dz;
+	precise float rr = r * r;
+	if (!(d2 < rr))
+		return;
+	precise float d = sqrt(d2);
+	if (d > WF_MIN_LENGTH)
+		WfPushOut(x, v, c, vel, w, spins, c.x, c.y, c.z, dx / d, dy / d, dz / d, r);
+	else
+		WfPushOut(x, v, c, vel, w, spins, c.x, c.y, c.z, up.x, up.y, up.z, r);
+}
+
+// wfCpuCollideShape's plane through c with normal n at height `level` along it (c.n + t):
+// heights along the normal, x - n (x.n) + n level.
+void WfCollideLevel(inout vec4 x, inout vec4 v, vec3 c, vec3 n, float level, vec3 vel, vec3 w, bool spins)
+{
+	precise float h = x.x * n.x + x.y * n.y + x.z * n.z;
+	if (!(h < level))
+		return;
+	precise float qx = x.x - n.x * h, qy = x.y - n.y * h, qz = x.z - n.z * h;
+	WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, n.x, n.y, n.z, level);
+}
+
+// The plane through c with normal n, its surface t above.
+void WfCollidePlane(inout vec4 x, inout vec4 v, vec3 c, vec3 n, float t, vec3 vel, vec3 w, bool spins)
+{
+	precise float level = (c.x * n.x + c.y * n.y + c.z * n.z) + t;
+	WfCollideLevel(x, v, c, n, level, vel, w, spins);
+}
+
+// The world's sphere or floor, shape k < P.worldShapes, at a substep: still axes (P.floor's (0, 1,
+// 0, 0): read at run time, see kernel_abi.h), no spin; the sphere's displacement and velocity in
+// the substep's record, the floor still; the reach (the sphere's radius with the thickness, the
+// floor's level) written by the host in size.y. Taken once a substep where an invocation collides
+// several particles (WfCollideWith).
+struct WfStill {
+	vec3 c;
+	float reach;
+	vec3 vel;
+	bool sphere;
+};
+
+WfStill WfStillAt(uint substep, uint k)
+{
+	const vec4 base = P.shapes[k].base, u = P.floor;
+	WfStill s;
+	s.sphere = k == 0u && (P.flags & WF_GPU_FLAG_SPHERE) != 0u; // the sphere, where there is one, is first
+	const vec3 move = s.sphere ? WF_SUBSTEP(substep).sphereMotion.xyz : u.www;
+	s.vel = s.sphere ? WF_SUBSTEP(substep).sphereVel.xyz : u.www;
+	precise vec3 c = vec3(base.x + move.x, base.y + move.y, base.z + move.z);
+	s.c = c;
+	s.reach = P.shapes[k].size.y;
+	return s;
+}
+
+void WfCollideStill(inout vec4 x, inout vec4 v, WfStill s)
+{
+	const vec4 u = P.floor;
+	if (s.sphere)
+		WfCollideSphere(x, v, s.c, s.reach, u.xyx, s.vel, u.www, false);
+	else
+		WfCollideLevel(x, v, s.c, u.xyx, s.reach, s.vel, u.www, false);
+}
+
+// wfCpuCollideShape for collider k >= P.worldShapes (kernel_abi.h: its frame-start centre in
+// P.shapes; its displacement, axes, velocity and spin of the substep in two records after the
+// substeps).
 void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 {
 	const vec4 base = P.shapes[k].base, size = P.shapes[k].size;
-	const bool spins = k >= P.worldShapes;
-	vec3 move, ax, ay, az, vel, w;
-	if (spins) {
-		const uint at = WF_MAX_SUBSTEPS + 2u * (substep * (P.shapeCount - P.worldShapes) + (k - P.worldShapes));
-		move = S[at].sphereMotion.xyz;
-		ax = S[at].sphereVel.xyz;
-		ay = S[at].accel.xyz;
-		az = S[at + 1u].sphereMotion.xyz;
-		vel = S[at + 1u].sphereVel.xyz;
-		w = S[at + 1u].accel.xyz;
-	} else {
-		const vec4 u = P.floor; // (0, 1, 0, 0)
-		const bool sphere = uint(base.w) == WF_COLLIDER_SPHERE_ID;
-		ax = u.yxx;
-		ay = u.xyx;
-		az = u.xxy;
-		w = u.www;
-		move = sphere ? WF_SUBSTEP(substep).sphereMotion.xyz : u.www;
-		vel = sphere ? WF_SUBSTEP(substep).sphereVel.xyz : u.www;
-	}
+	const uint at = WF_MAX_SUBSTEPS + 2u * (substep * (P.shapeCount - P.worldShapes) + (k - P.worldShapes));
+	const vec3 move = S[at].sphereMotion.xyz, ax = S[at].sphereVel.xyz, ay = S[at].accel.xyz, az = S[at + 1u].sphereMotion.xyz;
+	const vec3 vel = S[at + 1u].sphereVel.xyz, w = S[at + 1u].accel.xyz;
 	precise vec3 c = vec3(base.x + move.x, base.y + move.y, base.z + move.z);
 	const float t = size.w; // the contact thickness
 	precise float dx = x.x - c.x, dy = x.y - c.y, dz = x.z - c.z;
@@ -345,15 +398,7 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 		return; // after the others, with the substep's motion (collide_mesh.comp)
 	if (type == WF_COLLIDER_SPHERE_ID) {
 		precise float r = size.x + t;
-		precise float d2 = dx * dx + dy * dy + dz * dz;
-		precise float rr = r * r;
-		if (!(d2 < rr))
-			return;
-		precise float d = sqrt(d2);
-		if (d > WF_MIN_LENGTH)
-			WfPushOut(x, v, c, vel, w, spins, c.x, c.y, c.z, dx / d, dy / d, dz / d, r);
-		else
-			WfPushOut(x, v, c, vel, w, spins, c.x, c.y, c.z, ay.x, ay.y, ay.z, r);
+		WfCollideSphere(x, v, c, r, ay, vel, w, true);
 	} else if (type == WF_COLLIDER_CAPSULE_ID) {
 		const float L = size.z;
 		precise float u = dx * ax.x + dy * ax.y + dz * ax.z;
@@ -367,9 +412,9 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 			return;
 		precise float d = sqrt(d2);
 		if (d > WF_MIN_LENGTH)
-			WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, ex / d, ey / d, ez / d, r);
+			WfPushOut(x, v, c, vel, w, true, qx, qy, qz, ex / d, ey / d, ez / d, r);
 		else
-			WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, ay.x, ay.y, ay.z, r);
+			WfPushOut(x, v, c, vel, w, true, qx, qy, qz, ay.x, ay.y, ay.z, r);
 	} else if (type == WF_COLLIDER_BOX_ID) {
 		precise vec3 l = vec3(dx * ax.x + dy * ax.y + dz * ax.z, dx * ay.x + dy * ay.y + dz * ay.z, dx * az.x + dy * az.y + dz * az.z);
 		precise vec3 e = vec3(P.shapes[k].halfExtents.x + t, P.shapes[k].halfExtents.y + t, P.shapes[k].halfExtents.z + t);
@@ -386,24 +431,27 @@ void WfCollideShape(inout vec4 x, inout vec4 v, uint substep, uint k)
 		}
 		const float sign = l[axis] < 0.0 ? -1.0 : 1.0;
 		const vec3 n = (axis == 0 ? ax : axis == 1 ? ay : az) * sign;
-		WfPushOut(x, v, c, vel, w, spins, x.x, x.y, x.z, n.x, n.y, n.z, least);
+		WfPushOut(x, v, c, vel, w, true, x.x, x.y, x.z, n.x, n.y, n.z, least);
 	} else {
-		// wfCpuCollideShape's plane: heights along the normal, x - n (x.n) + n level.
-		precise float h = x.x * ay.x + x.y * ay.y + x.z * ay.z;
-		precise float level = (c.x * ay.x + c.y * ay.y + c.z * ay.z) + t;
-		if (!(h < level))
-			return;
-		precise float qx = x.x - ay.x * h, qy = x.y - ay.y * h, qz = x.z - ay.z * h;
-		WfPushOut(x, v, c, vel, w, spins, qx, qy, qz, ay.x, ay.y, ay.z, level);
+		WfCollidePlane(x, v, c, ay, t, vel, w, true);
 	}
 }
 
-// wfCpuCollideParticle: out of each shape in turn (the world's sphere and floor first), fixing the
-// velocity.
-void WfCollide(inout vec4 x, inout vec4 v, uint substep)
+// wfCpuCollideParticle: out of each shape in turn, fixing the velocity: the world's sphere and
+// floor first (s0 and s1 of WfStillAt, where P.worldShapes has them), then the colliders.
+void WfCollideWith(inout vec4 x, inout vec4 v, uint substep, WfStill s0, WfStill s1)
 {
 	if (x.w == 0.0)
 		return;
-	for (uint k = 0u; k < P.shapeCount; ++k)
+	if (P.worldShapes > 0u)
+		WfCollideStill(x, v, s0);
+	if (P.worldShapes > 1u)
+		WfCollideStill(x, v, s1);
+	for (uint k = P.worldShapes; kColliders && k < P.shapeCount; ++k)
 		WfCollideShape(x, v, substep, k);
+}
+
+void WfCollide(inout vec4 x, inout vec4 v, uint substep)
+{
+	WfCollideWith(x, v, substep, WfStillAt(substep, 0u), WfStillAt(substep, 1u));
 }

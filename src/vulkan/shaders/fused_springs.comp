@@ -12,6 +12,7 @@ void Substep(uint substep, uint iterations)
 	uint t = gl_LocalInvocationID.x;
 	float mass = P.mass, k = P.stiffness, damping = P.springDamping, h = P.h;
 	vec3 nx[kPer];
+	const WfStill s0 = WfStillAt(substep, 0u), s1 = WfStillAt(substep, 1u); // once for the owned particles
 	[[unroll]] for (uint j = 0u; j < kPer; ++j) {
 		uint i = t + j * kGroup;
 		if (i >= P.particleCount)
@@ -44,7 +45,7 @@ void Substep(uint substep, uint iterations)
 		}
 		precise vec4 v = vec4(vi.x + h * fx * w, vi.y + h * fy * w, vi.z + h * fz * w, 0.0);
 		precise vec4 x = vec4(xi.x + h * v.x, xi.y + h * v.y, xi.z + h * v.z, w);
-		WfCollide(x, v, substep);
+		WfCollideWith(x, v, substep, s0, s1);
 		nx[j] = x.xyz;
 		gV[j] = v.xyz;
 	}
