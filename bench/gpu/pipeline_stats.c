@@ -155,8 +155,11 @@ int main(int argc, char** argv)
 	VkComputePipelineCreateInfo pi = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 		.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR,
-		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module,
-			.pName = "main", .pSpecializationInfo = &specInfo},
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = module,
+			.pName = "main",
+			.pSpecializationInfo = &specInfo},
 		.layout = layout,
 	};
 	VkPipeline pipe;
@@ -182,7 +185,9 @@ int main(int argc, char** argv)
 			switch (st->format) {
 			case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: printf("  %s: %s\n", st->name, st->value.b32 ? "yes" : "no"); break;
 			case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: printf("  %s: %lld\n", st->name, (long long)st->value.i64); break;
-			case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: printf("  %s: %llu\n", st->name, (unsigned long long)st->value.u64); break;
+			case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+				printf("  %s: %llu\n", st->name, (unsigned long long)st->value.u64);
+				break;
 			default: printf("  %s: %g\n", st->name, st->value.f64); break;
 			}
 		}
