@@ -30,7 +30,8 @@
 // WebGPU orders the dispatches of a pass: a dispatch sees every earlier one's writes.
 // After each frame the reference particle (16 bytes) is read back for the core's next frame start.
 
-// The kernels the page runs (the site's wgsl/<kernel>.wgsl); createGpuSolver takes their text.
+// The kernels the page runs (the site's wgsl/<kernel>.wgsl); createGpuSolver takes a function that
+// gives a kernel's text (a promise), asked when the kernel is first dispatched.
 export const KERNELS = ["predict", "xpbd_solve", "jacobi_sweep", "springs", "finish", "normals", "check", "finish_self", "contact_grid",
   "contact_grid_move", "contact_scan", "contact_gather", "tether_keys"];
 const NONE = 0xffffffff;
@@ -110,7 +111,7 @@ export async function createGpuSolver(device, cloth, kernels) {
   // swapped; group 1 where it binds the contact set), made at its first use.
   async function pipeline(kernel) {
     if (pipes[kernel]) return;
-    const code = kernels[kernel];
+    const code = await kernels(kernel);
     if (typeof code !== "string") throw new Error(`the WGSL of ${kernel} is missing`);
     const i = moduleInfo(kernel, code, CONTACTS);
     if (i.group !== (kernel === "contact_scan" ? SCAN_GROUP : GROUP_SIZE))
