@@ -152,6 +152,10 @@ export async function loadWeft(bytes) {
   const gpuAbi = {};
   for (let k = 0, v; (v = x.wfw_gpu_abi(k)) >= 0; ++k) gpuAbi[getText()] = v;
   Object.freeze(gpuAbi);
+  // The kernels the core's dispatch records name (wfw_gpu_kernel), by their number.
+  const gpuKernels = [];
+  for (let k = 0; x.wfw_gpu_kernel(k) === 0; ++k) gpuKernels.push(getText());
+  Object.freeze(gpuKernels);
   return {
     gpuAbi,
     // A world of one preset's cloth on the wasm CPU solver (scalar kernels); cols/rows 0 keep the preset's.
@@ -330,9 +334,29 @@ export async function loadWeft(bytes) {
           if (r < 0) throw new Error("gpu energy rule");
           return r === 1;
         },
-        // Whether the world has drag or lift (the page then runs the aero pass), and the particles' air shares.
-        gpuAero() { return x.wfw_gpu_aero(w, 0) === 1; },
-        airShares() { return floats(n, (p) => (x.wfw_gpu_aero(w, p) < 0 ? -1 : 0)); },
+        // The rest buffer's contents (n x vec4: the rest positions, w each particle's air share).
+        gpuRest() { return floats(4 * n, (p) => x.wfw_gpu_rest(w, p)); },
+        // Self-collision's arrays: the cells array's words (0 without self-collision) and the
+        // constants' bytes (wfGpuContactParams).
+        gpuContacts() {
+          const p = x.wfw_alloc(64);
+          const words = x.wfw_gpu_contacts(w, p);
+          const params = new Uint8Array(memory.buffer.slice(p, p + 32));
+          x.wfw_free(p);
+          if (words < 0) throw new Error("gpu contacts");
+          return { words, params };
+        },
+        // The frame's dispatch records as the core lists them (wfw_gpu_ops: 8 words each).
+        gpuOps() {
+          const count = x.wfw_gpu_ops(w, 0, 0);
+          if (count < 0) throw new Error("gpu ops");
+          const p = x.wfw_alloc(32 * Math.max(count, 1));
+          x.wfw_gpu_ops(w, p, count);
+          const out = new Uint32Array(memory.buffer.slice(p, p + 32 * count));
+          x.wfw_free(p);
+          return out;
+        },
+        gpuKernels,
         // Whether the cloth tears (the page then reads each good frame back for gpuTear).
         gpuTears() { return x.wfw_gpu_tears(w) === 1; },
         // The GPU's frame-end state (local vec4 per particle) into the host, and the core's tear from

@@ -1,16 +1,15 @@
 // The WebGPU solver: the GPU kernels of the Vulkan backend (src/vulkan/shaders/*.comp), as the
 // build writes them in WGSL (web/CMakeLists.txt: glslc with WF_WGSL, then naga; the site's wgsl/),
 // stepping one cloth whose model, clock and live values come from the wasm core (weft_core.mjs).
-// The per-range path of the Vulkan backend:
-//   frame start: predict with PUSH_SHIFT (the core's re-centring)
-//   (XPBD and Jacobi with drag or lift: per substep first predict with PUSH_AERO, into prev)
-//   XPBD:    per substep: predict, iterations x colours x xpbd_solve (one dispatch per colour range),
-//            the tethers (predict with PUSH_TETHER) where the cloth has them, finish
-//   Jacobi:  per substep: predict, iterations x jacobi_sweep (A->B, B->A, positions and
-//            velocities), the tethers, finish
-//   springs: per substep: springs (A->B or B->A, collisions fused), the tethers; odd counts copy B -> A
-//   normals, the frame check (check writes each workgroup's partial sums, check with
-//   PUSH_CHECK_SUM adds them up in one workgroup: WGSL has no fence for Vulkan's last workgroup)
+// The dispatches of a frame are those the core lists (wfw_gpu_ops in web/weft_wasm.c: the Vulkan
+// backend's per-range path of one cloth, vk_record.c, in its order with its push constants): the
+// frame start's predict with PUSH_SHIFT, per substep the solver's dispatches (one per XPBD solve
+// range, Jacobi's sweeps, the springs), the tethers, self-collision (the grid's counts cleared,
+// keys, the scan, the scatter, each cell sorted, the gather, the move) and the finish, then
+// normals and the frame check (check writes each workgroup's partial sums, check with
+// PUSH_CHECK_SUM adds them up in one workgroup: WGSL has no fence for Vulkan's last workgroup).
+// This file encodes each record (its kernel's pipeline, bind groups and push constants, or a copy
+// of POS_ALT into POS) and nothing else.
 // Tearing: after a good frame of a cloth that tears, the state comes back and the core tears from
 // it; step() then says "torn" and the caller builds a new solver from the host state.
 // A frame starts with a copy of the state to the backup (positions, then velocities: the frame's
@@ -23,28 +22,31 @@
 // The buffers sit at the kernels' bindings (kernel_abi.h's WF_GPU_BIND_*); each kernel's bind
 // group holds the bindings its WGSL declares (the build drops those it does not use). The binding
 // numbers, push flags and wfGpuStatus's layout come from the wasm core (cloth.gpuAbi: the
-// header's own). The dispatch list is built once per (solver, substeps, iterations) from pre-made
-// bind groups, with each dispatch's push constants (wfGpuPush), which naga writes as immediates
-// (setImmediates); each frame encodes it again (WebGPU command buffers are single-use) after one
-// writeBuffer of the frame's live values.
+// header's own); self-collision's arrays (the contact set, group 1) are made where the world has
+// it. The dispatch list is taken from the core each frame and built again when it changed, from
+// pre-made bind groups, with each dispatch's push constants (wfGpuPush), which naga writes as
+// immediates (setImmediates); each frame encodes it again (WebGPU command buffers are single-use)
+// after one writeBuffer of the frame's live values. A kernel's pipeline is made at its first use.
 // WebGPU orders the dispatches of a pass: a dispatch sees every earlier one's writes.
 // After each frame the reference particle (16 bytes) is read back for the core's next frame start.
 
-// The kernels the page runs (the site's wgsl/<kernel>.wgsl); createGpuSolver takes their text.
-export const KERNELS = ["predict", "xpbd_solve", "jacobi_sweep", "springs", "finish", "normals", "check"];
+// The kernels the page runs (the site's wgsl/<kernel>.wgsl); createGpuSolver takes a function that
+// gives a kernel's text (a promise), asked when the kernel is first dispatched.
+export const KERNELS = ["predict", "xpbd_solve", "jacobi_sweep", "springs", "finish", "normals", "check", "finish_self", "contact_grid",
+  "contact_grid_move", "contact_scan", "contact_gather", "tether_keys"];
 const NONE = 0xffffffff;
 
-// What a generated module binds: the bindings of group 0 it declares (web/spirv_to_wgsl.mjs keeps
-// only those its entry point uses), and its workgroup size.
-function moduleInfo(kernel, code) {
-  const used = [];
+// What a generated module binds: the bindings of groups 0 (the cloth's) and 1 (the contact set) it
+// declares (web/spirv_to_wgsl.mjs keeps only those its entry point uses), and its workgroup size.
+function moduleInfo(kernel, code, contactGroup) {
+  const used = [], contacts = [];
   for (const m of code.matchAll(/@group\((\d+)\) @binding\((\d+)\)/g)) {
-    if (m[1] !== "0") throw new Error(`${kernel}.wgsl: uses group ${m[1]} binding ${m[2]}`);
-    used.push(Number(m[2]));
+    if (m[1] !== "0" && Number(m[1]) !== contactGroup) throw new Error(`${kernel}.wgsl: uses group ${m[1]} binding ${m[2]}`);
+    (m[1] === "0" ? used : contacts).push(Number(m[2]));
   }
   const group = Number(/@workgroup_size\((\d+)/.exec(code)?.[1]);
   if (!group) throw new Error(`${kernel}.wgsl: no workgroup size`);
-  return { used, group };
+  return { used, contacts, group };
 }
 
 export async function createGpuSolver(device, cloth, kernels) {
@@ -57,15 +59,12 @@ export async function createGpuSolver(device, cloth, kernels) {
     VEL_ALT = abi("BIND_VEL_ALT"), NORMALS = abi("BIND_NORMALS"), CONSTRAINTS = abi("BIND_CONSTRAINTS"),
     ADJ_START = abi("BIND_ADJ_START"), ADJ_CONSTRAINT = abi("BIND_ADJ_CONSTRAINT"), INDICES = abi("BIND_INDICES"),
     STATUS = abi("BIND_STATUS"), PARTIALS = abi("BIND_PARTIALS"), BACKUP = abi("BIND_BACKUP");
-  // wfGpuPush.flags.
-  const PUSH_FIRST_ITERATION = abi("PUSH_FIRST_ITERATION"), PUSH_DAMPED = abi("PUSH_DAMPED"), PUSH_SHIFT = abi("PUSH_SHIFT"),
-    PUSH_AERO = abi("PUSH_AERO"), PUSH_TETHER = abi("PUSH_TETHER"), PUSH_TETHER_VEL = abi("PUSH_TETHER_VEL"),
-    PUSH_CHECK_SUM = abi("PUSH_CHECK_SUM");
   const STATUS_BYTES = abi("STATUS_BYTES"), PARTIAL_BYTES = abi("PARTIAL_BYTES"); // wfGpuStatus, wfGpuPartial
   // wfGpuStatus's fields, word indices.
   const NON_FINITE = abi("STATUS_FIRST_NON_FINITE"), UNSTABLE = abi("STATUS_FIRST_UNSTABLE"),
     IN_CONTACT = abi("STATUS_FIRST_UNSTABLE_IN_CONTACT"), TUNNELLED = abi("STATUS_FIRST_TUNNELLED"),
     REFERENCE = abi("STATUS_REFERENCE"), ENERGY = abi("STATUS_ENERGY");
+  const GROUP_SIZE = abi("GROUP_SIZE"), SCAN_GROUP = abi("SCAN_GROUP"), CONTACTS = abi("SET_CONTACTS");
   const model = cloth.model();
   const n = model.particles;
   const S = GPUBufferUsage.STORAGE, D = GPUBufferUsage.COPY_DST, C = GPUBufferUsage.COPY_SRC;
@@ -76,10 +75,6 @@ export async function createGpuSolver(device, cloth, kernels) {
   };
   // The adjacency's (constraint, other particle) pairs as the kernels' two arrays.
   const adjConstraint = model.adj.filter((_, k) => (k & 1) === 0), adjOther = model.adj.filter((_, k) => (k & 1) === 1);
-  // The rest buffer: w each particle's air share (drag and lift; the rest positions only for
-  // self-collision, which WebGPU does not run).
-  const rest = new Float32Array(4 * n), shares = cloth.airShares();
-  for (let i = 0; i < n; ++i) rest[4 * i + 3] = shares[i];
   // The vertex stage of the page's drawing reads positions, normals and velocities as storage.
   const state = S | D | C | GPUBufferUsage.VERTEX;
   const buf = {
@@ -96,75 +91,79 @@ export async function createGpuSolver(device, cloth, kernels) {
     [abi("BIND_TRI_LIST")]: make(4 * model.triList.length, S | D, model.triList),
     [INDICES]: make(4 * model.indices.length, S | D | GPUBufferUsage.INDEX, model.indices),
     [STATUS]: make(STATUS_BYTES, S | D | C),
-    [abi("BIND_REST")]: make(16 * n, S | D, rest),
+    // The rest positions (self-collision's exclusion), w each particle's air share (drag and lift).
+    [abi("BIND_REST")]: make(16 * n, S | D, cloth.gpuRest()),
     [BACKUP]: make(32 * n, S | D | C), // the frame start's positions, then its velocities
   };
+  // Self-collision's arrays (the Vulkan backend's contact set for this cloth, vk_cloth.c
+  // wfVkContactsReserve): the constants, one key, rank, sorted index and push a particle, the
+  // cells; cloth against cloth's arrays are not used (one cloth), 16 bytes each.
+  const contacts = cloth.gpuContacts(), cbuf = {};
+  if (contacts.words > 0) {
+    cbuf[abi("CONTACT_BIND_PARAMS")] = make(32, S | D, contacts.params);
+    for (const [name, bytes] of [["KEY", 4 * n], ["RANK", 4 * n], ["CELLS", 4 * contacts.words], ["SORTED", 4 * n], ["DELTA", 16 * n],
+      ["X", 16], ["MOTION", 16], ["OWNER", 16]])
+      cbuf[abi(`CONTACT_BIND_${name}`)] = make(bytes, S);
+  }
   const swap = { [POS]: POS_ALT, [POS_ALT]: POS, [VEL]: VEL_ALT, [VEL_ALT]: VEL };
-  const info = {}, pipes = {}, groups = {};
-  await Promise.all(KERNELS.map(async (kernel) => {
-    const code = kernels[kernel];
+  const info = {}, pipes = {}, groups = {}, contactGroups = {};
+  // A kernel's pipeline and bind groups (group 0 in both variants, the second with the pairs
+  // swapped; group 1 where it binds the contact set), made at its first use.
+  async function pipeline(kernel) {
+    if (pipes[kernel]) return;
+    const code = await kernels(kernel);
     if (typeof code !== "string") throw new Error(`the WGSL of ${kernel} is missing`);
-    info[kernel] = moduleInfo(kernel, code);
+    const i = moduleInfo(kernel, code, CONTACTS);
+    if (i.group !== (kernel === "contact_scan" ? SCAN_GROUP : GROUP_SIZE))
+      throw new Error(`${kernel}.wgsl: workgroup size ${i.group}, the core counts its workgroups of another`);
     const module = device.createShaderModule({ code, label: `${kernel}.wgsl` });
     const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === "error");
     if (errors.length) throw new Error(`${kernel}.wgsl: ${errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; ")}`);
-    pipes[kernel] = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" }, label: kernel });
-  }));
-  buf[PARTIALS] = make(PARTIAL_BYTES * Math.ceil(n / info.check.group), S); // the check's partials, one a workgroup
-  // The bind group of every pipeline, both variants (the second with the pairs swapped).
-  for (const kernel of KERNELS) {
-    for (const b of info[kernel].used) if (!buf[b]) throw new Error(`${kernel}.wgsl: binding ${b} has no buffer here`);
+    const p = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" }, label: kernel });
+    if (pipes[kernel]) return; // made meanwhile
+    if (kernel === "check") buf[PARTIALS] = make(PARTIAL_BYTES * Math.ceil(n / i.group), S); // the check's partials, one a workgroup
+    for (const b of i.used) if (!buf[b]) throw new Error(`${kernel}.wgsl: binding ${b} has no buffer here`);
+    for (const b of i.contacts) if (!cbuf[b]) throw new Error(`${kernel}.wgsl: contact binding ${b} has no buffer here`);
     groups[kernel] = [0, 1].map((variant) => device.createBindGroup({
-      layout: pipes[kernel].getBindGroupLayout(0),
-      entries: info[kernel].used.map((b) => ({ binding: b, resource: { buffer: buf[variant ? swap[b] ?? b : b] } })),
+      layout: p.getBindGroupLayout(0),
+      entries: i.used.map((b) => ({ binding: b, resource: { buffer: buf[variant ? swap[b] ?? b : b] } })),
     }));
+    if (i.contacts.length)
+      contactGroups[kernel] = device.createBindGroup({ layout: p.getBindGroupLayout(CONTACTS),
+        entries: i.contacts.map((b) => ({ binding: b, resource: { buffer: cbuf[b] } })) });
+    info[kernel] = i;
+    pipes[kernel] = p;
   }
+  await Promise.all(["normals", "check"].map(pipeline)); // the frame end, and a bad frame's normals
   const readStatus = device.createBuffer({ size: STATUS_BYTES, usage: GPUBufferUsage.MAP_READ | D });
   const statusReset = new Uint32Array(STATUS_BYTES / 4);
   for (const k of [NON_FINITE, UNSTABLE, IN_CONTACT, TUNNELLED]) statusReset[k] = NONE;
 
-  // The dispatch list of a frame for the current step def; rebuilt when it changes.
-  let ops = null, opsKey = "";
-  function buildOps(solver, substeps, iterations, aero) {
+  // The frame's dispatch list from the core's records (wfw_gpu_ops: kernel, first, count, substep,
+  // flags, variant, workgroups, 0); taken again when the records change.
+  let ops = null, opsRecords = null;
+  async function buildOps(records) {
     const list = [];
-    const dispatch = (kernel, first, count, substep, flags, variant = 0) =>
-      list.push({ kernel, variant, push: new Uint32Array([first, count, substep, flags]), groups: Math.ceil(count / info[kernel].group) });
-    dispatch("predict", 0, n, 0, PUSH_SHIFT);
-    for (let s = 0; s < substeps; ++s) {
-      if (aero && solver !== "springs") dispatch("predict", 0, n, s, PUSH_AERO); // drag and lift into prev, for predict
-      if (solver === "xpbd") {
-        dispatch("predict", 0, n, s, PUSH_DAMPED);
-        for (let it = 0; it < iterations; ++it)
-          for (let r = 0; r < model.solveRange.length; r += 2) // the model's order (its colours, or tiles)
-            dispatch("xpbd_solve", model.solveRange[r], model.solveRange[r + 1] - model.solveRange[r], s, it === 0 ? PUSH_FIRST_ITERATION : 0);
-        if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
-        dispatch("finish", 0, n, s, 0);
-      } else if (solver === "jacobi") {
-        dispatch("predict", 0, n, s, 0);
-        for (let it = 0; it < iterations; ++it) dispatch("jacobi_sweep", 0, n, s, 0, it & 1);
-        if (iterations & 1) list.push({ copy: true }); // positions and velocities
-        if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER);
-        dispatch("finish", 0, n, s, 0);
-      } else {
-        dispatch("springs", 0, n, s, 0, s & 1);
-        if (model.tethers) dispatch("predict", 0, n, s, PUSH_TETHER | PUSH_TETHER_VEL, (s + 1) & 1); // the pair just written
-      }
+    for (let r = 0; r < records.length; r += 8) {
+      const kernel = cloth.gpuKernels[records[r]];
+      if (kernel === undefined) throw new Error(`the core lists kernel ${records[r]}, which the page does not know`);
+      if (kernel === "copy") { list.push({ copy: true, velocities: (records[r + 4] & 1) !== 0 }); continue; }
+      if (!KERNELS.includes(kernel)) throw new Error(`the core lists ${kernel}, which the page has no WGSL of`);
+      await pipeline(kernel);
+      const total = records[r + 6], x = Math.min(total, 65535);
+      list.push({ kernel, push: records.slice(r + 1, r + 5), bind: groups[kernel][records[r + 5]], contacts: contactGroups[kernel],
+        groups: [x, Math.ceil(total / x)] });
     }
-    if (solver === "springs" && (substeps & 1)) list.push({ copy: true });
-    dispatch("normals", 0, n, 0, 0);
-    dispatch("check", 0, n, substeps - 1, 0); // contacts at the last substep's end; one particle an invocation
-    const partials = list[list.length - 1].groups;
-    dispatch("check", 0, partials, substeps - 1, PUSH_CHECK_SUM);
-    list[list.length - 1].groups = 1; // one workgroup adds up the partials
-    for (const op of list) if (!op.copy) op.bind = groups[op.kernel][op.variant];
     return list;
   }
   function encode(pass, op) {
     pass.setPipeline(pipes[op.kernel]);
     pass.setBindGroup(0, op.bind);
+    if (op.contacts) pass.setBindGroup(CONTACTS, op.contacts);
     pass.setImmediates(0, op.push);
-    pass.dispatchWorkgroups(op.groups);
+    pass.dispatchWorkgroups(...op.groups);
   }
+  const sameRecords = (a, b) => a !== null && a.length === b.length && a.every((v, i) => v === b[i]);
 
   let ref = [0, 0, 0];
   // The host state (after creation, a reset, a grab or a release) onto the GPU.
@@ -218,10 +217,9 @@ export async function createGpuSolver(device, cloth, kernels) {
     },
     // One frame: the core's live values, the dispatches, the reference read back, the core's frame end.
     async step() {
-      const aero = cloth.gpuAero();
-      const key = `${cloth.solver} ${cloth.substeps} ${cloth.iterations} ${aero}`;
       const frameBytes = cloth.gpuBegin(ref);
-      if (key !== opsKey) { ops = buildOps(cloth.solver, cloth.substeps, cloth.iterations, aero); opsKey = key; }
+      const records = cloth.gpuOps();
+      if (!sameRecords(opsRecords, records)) { ops = await buildOps(records); opsRecords = records; }
       device.queue.writeBuffer(buf[FRAME], 0, frameBytes);
       device.queue.writeBuffer(buf[STATUS], 0, statusReset);
       const encoder = device.createCommandEncoder();
@@ -233,7 +231,7 @@ export async function createGpuSolver(device, cloth, kernels) {
         if (op.copy) {
           pass.end();
           encoder.copyBufferToBuffer(buf[POS_ALT], 0, buf[POS], 0, 16 * n);
-          encoder.copyBufferToBuffer(buf[VEL_ALT], 0, buf[VEL], 0, 16 * n);
+          if (op.velocities) encoder.copyBufferToBuffer(buf[VEL_ALT], 0, buf[VEL], 0, 16 * n);
           pass = encoder.beginComputePass();
           continue;
         }

@@ -477,7 +477,9 @@ WF_WASM_EXPORT(wfw_local_state) int wfwLocalState(WfwWorld* w, float* pos, float
 	X(BIND_NORMALS) X(BIND_TRI_START) X(BIND_TRI_LIST) X(BIND_INDICES) X(BIND_STATUS) X(BIND_STATS_PARAMS) \
 	X(BIND_PARTIALS) X(BIND_REST) X(BIND_TILE_START) X(BIND_TILE_CON) X(BIND_BACKUP) \
 	X(PUSH_FIRST_ITERATION) X(PUSH_DAMPED) X(PUSH_SHARED) X(PUSH_SHIFT) X(PUSH_AERO) X(PUSH_TETHER) \
-	X(PUSH_TETHER_VEL) X(PUSH_CHECK_SUM)
+	X(PUSH_TETHER_VEL) X(PUSH_CHECK_SUM) X(GROUP_SIZE) X(SCAN_GROUP) X(SET_CONTACTS) X(CONTACT_BIND_PARAMS) \
+	X(CONTACT_BIND_KEY) X(CONTACT_BIND_RANK) X(CONTACT_BIND_CELLS) X(CONTACT_BIND_SORTED) X(CONTACT_BIND_DELTA) \
+	X(CONTACT_BIND_X) X(CONTACT_BIND_MOTION) X(CONTACT_BIND_OWNER)
 // clang-format on
 #define WFW_GPU_ABI_ENTRY(name) {#name, (uint32_t)(WF_GPU_##name)},
 static const struct {
@@ -547,22 +549,277 @@ WF_WASM_EXPORT(wfw_gpu_begin) int wfwGpuBegin(WfwWorld* w, float rx, float ry, f
 	return (int)(sizeof cp + records * sizeof(wfGpuSubstep));
 }
 
+// ------------------------------------------------------------------ the WebGPU frame's dispatches
+// The dispatch list of a frame, as the Vulkan backend records the per-range path of one cloth
+// (src/vulkan/vk_record.c: RecordClothStart, RecordClothSubstep, RecordSelfCollision, RecordGrid,
+// RecordScan, ClearCounts, RecordClothEnd) in the same order with the same push constants: the
+// page (web/weft_gpu.mjs) encodes what is listed here and nothing else. What the page differs in:
+// XPBD relaxes each solve range in a dispatch of its own (vk_record.c with tileSubsteps 1: the
+// same bits), Jacobi and springs sweep substep by substep with the plain gathers (the same bits as
+// the tiles and the wide gathers), and WebGPU orders a pass's dispatches (no barriers).
+// One record: kernel (WFW_KERNEL_*, by name wfw_gpu_kernel), first, count, substep, flags
+// (wfGpuPush), the bind group variant (1: the pairs POS / POS_ALT and VEL / VEL_ALT swapped, as
+// the Vulkan descriptor set 1 of a cloth), workgroups (more than 65 535 go on in y), 0. A copy
+// (WFW_KERNEL_COPY) takes POS_ALT into POS, with flags 1 VEL_ALT into VEL too (vk_record.c
+// CopyBackToA).
+// clang-format off
+#define WFW_KERNELS(X) \
+	X(COPY, "copy") X(PREDICT, "predict") X(XPBD_SOLVE, "xpbd_solve") X(JACOBI_SWEEP, "jacobi_sweep") \
+	X(SPRINGS, "springs") X(FINISH, "finish") X(FINISH_SELF, "finish_self") X(NORMALS, "normals") X(CHECK, "check") \
+	X(CONTACT_GRID, "contact_grid") X(CONTACT_GRID_MOVE, "contact_grid_move") X(CONTACT_SCAN, "contact_scan") \
+	X(CONTACT_GATHER, "contact_gather") X(TETHER_KEYS, "tether_keys")
+// clang-format on
+#define WFW_KERNEL_ENUM(id, name) WFW_KERNEL_##id,
+enum { WFW_KERNELS(WFW_KERNEL_ENUM) WFW_KERNEL_COUNT };
+#define WFW_KERNEL_NAME(id, name) name,
+static const char* const s_kernelNames[] = {WFW_KERNELS(WFW_KERNEL_NAME)};
+#define WFW_OP_WORDS 8
+
+// Kernel k's name (the page's wgsl/<name>.wgsl; "copy" is a buffer copy) into wfw_text(): 0, or -1
+// past the last.
+WF_WASM_EXPORT(wfw_gpu_kernel) int wfwGpuKernel(int k)
+{
+	if (k < 0 || k >= WFW_KERNEL_COUNT)
+		return -1;
+	snprintf(s_text, sizeof s_text, "%s", s_kernelNames[k]);
+	return 0;
+}
+
+typedef struct WfwOps {
+	const wfWorld* world;
+	const wfCloth* cloth;
+	int32_t* out; // room for `capacity` records, or NULL (counting)
+	int capacity;
+	int count;       // records listed (also those past the capacity)
+	int set;         // the bind group variant of the next dispatches (vk_record.c UseSet)
+	bool countsZero; // the grid's counts are 0 here (vk_record.c Recorder.countsZero)
+} WfwOps;
+
+static void OpGroups(WfwOps* o, int kernel, uint32_t first, uint32_t count, uint32_t substep, uint32_t flags, uint32_t groups)
+{
+	if (groups == 0 && kernel != WFW_KERNEL_COPY)
+		return; // as DispatchGroups
+	if (o->out != NULL && o->count < o->capacity) {
+		int32_t* r = o->out + (size_t)WFW_OP_WORDS * (size_t)o->count;
+		const uint32_t v[WFW_OP_WORDS] = {(uint32_t)kernel, first, count, substep, flags, (uint32_t)o->set, groups, 0u};
+		memcpy(r, v, sizeof v);
+	}
+	o->count++;
+}
+
+// vk_record.c Dispatch: elements [first, first + count), WF_GPU_GROUP_SIZE to a workgroup.
+static void Op(WfwOps* o, int kernel, uint32_t first, uint32_t count, uint32_t substep, uint32_t flags)
+{
+	OpGroups(o, kernel, first, count, substep, flags, (count + WF_GPU_GROUP_SIZE - 1) / WF_GPU_GROUP_SIZE);
+}
+
+// vk_record.c KeysWithTethers.
+static bool OpsKeysWithTethers(const wfWorld* world, const wfCloth* c)
+{
+	return c->model.tethers != NULL && world->def.selfCollision.enabled &&
+		(world->def.step.solver == WF_SOLVER_SPRINGS || !wfMeshesBeforeSelf(world));
+}
+
+// vk_record.c ClearCounts: the grid's counts (the cloth's hash, wfClothState.hashSize).
+static void OpsClearCounts(WfwOps* o)
+{
+	if (o->countsZero)
+		return;
+	Op(o, WFW_KERNEL_CONTACT_GRID, 0, (uint32_t)o->cloth->state.hashSize + 1u, 0u, WF_GPU_CONTACT_CLEAR);
+	o->countsZero = true;
+}
+
+// vk_record.c RecordTethers and RecordTethersKeys.
+static void OpsTethersKeys(WfwOps* o, uint32_t n, uint32_t sub, uint32_t flags)
+{
+	const wfCloth* c = o->cloth;
+	if (!OpsKeysWithTethers(o->world, c)) {
+		if (c->model.tethers != NULL)
+			Op(o, WFW_KERNEL_PREDICT, 0, n, sub, WF_GPU_PUSH_TETHER | flags);
+		return;
+	}
+	OpsClearCounts(o);
+	Op(o, WFW_KERNEL_TETHER_KEYS, 0, n, (uint32_t)c->state.hashSize - 1u, WF_GPU_PUSH_TETHER | flags);
+}
+
+// vk_record.c RecordScan.
+static void OpsScan(WfwOps* o, uint32_t at, uint32_t length, uint32_t counts)
+{
+	const uint32_t groups = (length + WF_GPU_SCAN_BLOCK - 1) / WF_GPU_SCAN_BLOCK;
+	OpGroups(o, WFW_KERNEL_CONTACT_SCAN, at, length, at + length, WF_GPU_CONTACT_SCAN_UP | counts, groups);
+	if (groups <= 1)
+		return;
+	const uint32_t raw = groups <= WF_GPU_SCAN_BLOCK ? WF_GPU_CONTACT_SUMS_RAW : 0u;
+	if (raw == 0u)
+		OpsScan(o, at + length, groups, 0u);
+	OpGroups(o, WFW_KERNEL_CONTACT_SCAN, at, length, at + length, WF_GPU_CONTACT_SCAN_DOWN | raw, groups);
+}
+
+// vk_record.c RecordSelfCollision without the continuous passes (wfw_gpu_unsupported refuses
+// them) and RecordGrid of the cloth's own particles.
+static void OpsSelfCollision(WfwOps* o, bool apply)
+{
+	const wfWorld* world = o->world;
+	const wfSelfCollisionDef* sc = &world->def.selfCollision;
+	if (!sc->enabled)
+		return;
+	const uint32_t n = (uint32_t)o->cloth->model.particleCount, cells = (uint32_t)o->cloth->state.hashSize, mask = cells - 1u;
+	const bool springs = world->def.step.solver == WF_SOLVER_SPRINGS;
+	const bool friction = sc->friction > 0.0f && !springs;
+	const uint32_t moves = !springs && world->def.velocity == WF_VELOCITY_MOVES ? WF_GPU_CONTACT_MOVES : 0u;
+	if (!OpsKeysWithTethers(world, o->cloth)) {
+		OpsClearCounts(o);
+		Op(o, WFW_KERNEL_CONTACT_GRID, 0, n, mask, WF_GPU_CONTACT_KEYS);
+	}
+	OpsScan(o, 0, cells + 1u, WF_GPU_CONTACT_COUNTS);
+	Op(o, WFW_KERNEL_CONTACT_GRID, 0, n, mask, WF_GPU_CONTACT_SCATTER);
+	Op(o, WFW_KERNEL_CONTACT_GRID, 0, cells, mask, WF_GPU_CONTACT_SORT);
+	Op(o, WFW_KERNEL_CONTACT_GATHER, 0, n, mask, friction ? WF_GPU_CONTACT_FRICTION : 0u);
+	if (apply)
+		Op(o, WFW_KERNEL_CONTACT_GRID_MOVE, 0, n, mask, WF_GPU_CONTACT_APPLY | moves);
+}
+
+// vk_record.c RecordClothSubstep of one cloth without mesh colliders (refused on WebGPU).
+static void OpsSubstep(WfwOps* o, int s)
+{
+	const wfWorld* world = o->world;
+	const wfCloth* c = o->cloth;
+	const wfStepDef* step = &world->def.step;
+	const wfClothModel* m = &c->model;
+	const uint32_t n = (uint32_t)m->particleCount, sub = (uint32_t)s;
+	const bool aero = world->def.aero.drag != 0.0f || world->def.aero.lift != 0.0f;
+	const int finish = world->def.selfCollision.enabled ? WFW_KERNEL_FINISH_SELF : WFW_KERNEL_FINISH;
+	o->set = step->solver == WF_SOLVER_SPRINGS ? (s & 1) : 0;
+	if (aero)
+		Op(o, WFW_KERNEL_PREDICT, 0, n, sub, WF_GPU_PUSH_AERO);
+	switch (step->solver) {
+	case WF_SOLVER_XPBD:
+		Op(o, WFW_KERNEL_PREDICT, 0, n, sub, WF_GPU_PUSH_DAMPED);
+		for (int it = 0; it < step->iterations; ++it) {
+			for (int r = 0; r < m->solveRangeCount; ++r) {
+				const uint32_t first = (uint32_t)m->solveRange[2 * r], end = (uint32_t)m->solveRange[2 * r + 1];
+				Op(o, WFW_KERNEL_XPBD_SOLVE, first, end - first, sub, it == 0 ? WF_GPU_PUSH_FIRST_ITERATION : 0u);
+			}
+		}
+		OpsTethersKeys(o, n, sub, 0u);
+		OpsSelfCollision(o, false);
+		Op(o, finish, 0, n, sub, 0u);
+		break;
+	case WF_SOLVER_JACOBI:
+		Op(o, WFW_KERNEL_PREDICT, 0, n, sub, 0u);
+		for (int it = 0; it < step->iterations; ++it) {
+			o->set = it & 1;
+			Op(o, WFW_KERNEL_JACOBI_SWEEP, 0, n, sub, 0u);
+		}
+		if (step->iterations & 1)
+			OpGroups(o, WFW_KERNEL_COPY, 0, n, 0u, world->def.velocity == WF_VELOCITY_MOVES ? 1u : 0u, 0u);
+		o->set = 0;
+		OpsTethersKeys(o, n, sub, 0u);
+		OpsSelfCollision(o, false);
+		Op(o, finish, 0, n, sub, 0u);
+		break;
+	case WF_SOLVER_SPRINGS:
+		Op(o, WFW_KERNEL_SPRINGS, 0, n, sub, 0u);
+		o->set = (s + 1) & 1; // the pair just written
+		OpsTethersKeys(o, n, sub, WF_GPU_PUSH_TETHER_VEL);
+		OpsSelfCollision(o, true);
+		break;
+	}
+}
+
+// The frame's dispatch records (WFW_OP_WORDS words each) into out (room for `capacity`, or NULL):
+// returns how many the frame has (all of them, also past the capacity), -1 without a cloth.
+WF_WASM_EXPORT(wfw_gpu_ops) int wfwGpuOps(WfwWorld* w, int32_t* out, int capacity)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	const wfStepDef* step = &w->world->def.step;
+	const uint32_t n = (uint32_t)c->model.particleCount;
+	WfwOps o = {w->world, c, out, capacity, 0, 0, false};
+	Op(&o, WFW_KERNEL_PREDICT, 0, n, 0u, WF_GPU_PUSH_SHIFT); // RecordClothStart
+	for (int s = 0; s < step->substeps; ++s)
+		OpsSubstep(&o, s);
+	// RecordClothEnd: the state back in A, normals and the frame check (one particle an invocation,
+	// several for a large cloth), then (WGSL) one workgroup sums the check's partials.
+	if (step->solver == WF_SOLVER_SPRINGS && (step->substeps & 1))
+		OpGroups(&o, WFW_KERNEL_COPY, 0, n, 0u, 1u, 0u);
+	o.set = 0;
+	Op(&o, WFW_KERNEL_NORMALS, 0, n, 0u, 0u);
+	const uint32_t per = n > WF_GPU_CHECK_SPREAD_ABOVE ? WF_GPU_CHECK_PER_THREAD_LARGE : 1u;
+	const uint32_t threads = (n + per - 1) / per, partials = (threads + WF_GPU_GROUP_SIZE - 1) / WF_GPU_GROUP_SIZE;
+	Op(&o, WFW_KERNEL_CHECK, 0, threads, (uint32_t)(step->substeps - 1), 0u);
+	OpGroups(&o, WFW_KERNEL_CHECK, 0, partials, (uint32_t)(step->substeps - 1), WF_GPU_PUSH_CHECK_SUM, 1u);
+	return o.count;
+}
+
+// Self-collision's arrays on WebGPU (the Vulkan backend's contact set, kernel_abi.h
+// WF_GPU_CONTACT_BIND_*, for this one cloth: vk_cloth.c wfVkContactsReserve): params (may be
+// NULL) the constants (wfGpuContactParams, as wfVkWriteContactParams). Returns the words of the
+// cells array (the hash's starts, the scan's block sums, then the counts), 0 without
+// self-collision, -1 without a cloth. The other arrays hold one element a particle.
+WF_WASM_EXPORT(wfw_gpu_contacts) int wfwGpuContacts(WfwWorld* w, wfGpuContactParams* params)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL)
+		return -1;
+	const wfSelfCollisionDef* sc = &w->world->def.selfCollision;
+	if (!sc->enabled)
+		return 0;
+	// vk_cloth.c ScanWords of the counts (cells + 1): every level of the scan and a word.
+	const uint32_t cells = (uint32_t)c->state.hashSize;
+	uint32_t scan = 0;
+	for (uint32_t length = cells + 1u;; length = (length + WF_GPU_SCAN_BLOCK - 1) / WF_GPU_SCAN_BLOCK) {
+		scan += length;
+		if (length <= WF_GPU_SCAN_BLOCK) {
+			scan += 1u;
+			break;
+		}
+	}
+	if (params != NULL) {
+		wfGpuContactParams cp;
+		memset(&cp, 0, sizeof cp);
+		cp.distance = 2.0f * sc->thickness;
+		cp.invCell = 1.0f / cp.distance;
+		cp.exclude = sc->exclusion * cp.distance;
+		cp.friction = sc->friction;
+		cp.counts = scan;
+		memcpy(params, &cp, sizeof cp);
+	}
+	return (int)(scan + cells + 1u);
+}
+
+// The model's rest positions (n x vec4, w the air share: wfClothModel.restPositions), the rest
+// buffer's contents as the Vulkan backend uploads them (self-collision's exclusion, drag and lift).
+WF_WASM_EXPORT(wfw_gpu_rest) int wfwGpuRest(WfwWorld* w, float* out)
+{
+	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
+	if (c == NULL || out == NULL)
+		return -1;
+	memcpy(out, c->model.restPositions, (size_t)c->model.particleCount * sizeof(wfVec4));
+	return 0;
+}
+
 // What the WGSL solver does not have yet (the Vulkan backend's aerodynamics on the springs solver,
-// the CPU's self-collision; more collider records than a frame holds): 0 when it can step this cloth, else -1
-// with the reason in s_text.
+// self-collision's continuous passes, mesh colliders; more collider records than a frame holds):
+// 0 when it can step this cloth, else -1 with the reason in s_text.
 WF_WASM_EXPORT(wfw_gpu_unsupported) int wfwGpuUnsupported(WfwWorld* w)
 {
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL)
 		return -1;
 	const wfWorldDef d = wfWorld_GetDef(w->world);
+	// The continuous self-contact passes run where vk_record.c RecordSelfCollision runs them.
+	const wfSelfCollisionDef* sc = &d.selfCollision;
+	const bool continuous = d.step.solver != WF_SOLVER_SPRINGS && c->model.triangleCount > 0;
 	const bool missing[] = {(int64_t)w->world->colliderCount * d.step.substeps > WF_MAX_COLLIDER_STEPS,
-		(d.aero.drag != 0.0f || d.aero.lift != 0.0f) && d.step.solver == WF_SOLVER_SPRINGS, d.selfCollision.enabled,
-		w->world->meshColliderCount > 0};
+		(d.aero.drag != 0.0f || d.aero.lift != 0.0f) && d.step.solver == WF_SOLVER_SPRINGS, sc->enabled && continuous && sc->pointTriangle,
+		sc->enabled && continuous && sc->edgeEdge, w->world->meshColliderCount > 0};
 	static const char* const names[] = {"room for more than 2048 collider steps a frame (colliders x substeps)",
-		"aerodynamics (drag and lift) on the springs solver", "self-collision", "triangle-mesh colliders"};
+		"aerodynamics (drag and lift) on the springs solver", "self-collision's point-triangle pass (selfCollision.pointTriangle)",
+		"self-collision's edge-edge pass (selfCollision.edgeEdge)", "triangle-mesh colliders"};
 	_Static_assert(WF_MAX_COLLIDER_STEPS == 2048, "the message names the limit");
-	char what[160] = "";
+	char what[256] = "";
 	int count = 0;
 	for (int i = 0; i < (int)(sizeof missing / sizeof missing[0]); ++i) {
 		if (missing[i])
@@ -630,19 +887,6 @@ WF_WASM_EXPORT(wfw_gpu_end) int wfwGpuEnd(WfwWorld* w, int verdict, int particle
 	const bool reset = verdict != WF_FRAME_GOOD && world->def.badFrame == WF_BAD_FRAME_RESET;
 	wfWorldEndFrame(world, &p);
 	return reset ? 1 : 0;
-}
-
-// Aerodynamics on WebGPU (XPBD and Jacobi): 1 when the world has drag or lift, else 0; out (n
-// floats, may be NULL) the particles' air shares (the model's restPositions[i].w).
-WF_WASM_EXPORT(wfw_gpu_aero) int wfwGpuAero(WfwWorld* w, float* out)
-{
-	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
-	if (c == NULL)
-		return -1;
-	for (int i = 0; out != NULL && i < c->model.particleCount; ++i)
-		out[i] = c->model.restPositions[i].w;
-	const wfWorldDef d = wfWorld_GetDef(w->world);
-	return d.aero.drag != 0.0f || d.aero.lift != 0.0f ? 1 : 0;
 }
 
 // Tearing on WebGPU, between frames as wfWorld_Step tears: the GPU's frame-end state (local vec4 per

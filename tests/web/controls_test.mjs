@@ -278,8 +278,9 @@ async function speckles(backend) {
 
 // Tearing on WebGPU: scenes/tear.json runs there and tears while it steps (the core tears from the
 // state read back, the page builds the solver again); R brings the untorn sheet back. A scene the
-// WGSL solver cannot run (heap.json: self-collision) says that it needs the CPU fallback, and its
-// button runs it there (the page reloads on WebGL2 with the scene).
+// WGSL solver cannot run (heap.json with self-collision's point-triangle pass) says that it needs
+// the CPU fallback, naming the field, and its button runs it there (the page reloads on WebGL2
+// with the scene).
 async function tearing() {
   const { page, errors } = await visit(browser, root, "backend=webgpu");
   await clockPast(page, 0.05, 30000);
@@ -294,7 +295,9 @@ async function tearing() {
   const [gpuScene, gpuSaid] = await page.evaluate(() => [window.weft.scene(), window.weft.message()]);
   check(torn && untorn && goesOn && gpuScene === "tear.json" && gpuSaid === "" && errors.length === 0,
     `webgpu tear.json: tore while stepping (${tornCount} particles), R: ${untorn ? "1600 again" : "not restored"}, the clock ${goesOn ? "goes on" : "stopped"}${errorText(errors)}`);
-  await dropFile(page, "heap.json", readFileSync(join(repo, "scenes/heap.json")), meshesOf(join(repo, "scenes/heap.json")));
+  const heap = JSON.parse(readFileSync(join(repo, "scenes/heap.json"), "utf8"));
+  heap.world.selfCollision.pointTriangle = true;
+  await dropFile(page, "heap-point-triangle.json", Buffer.from(JSON.stringify(heap)));
   await page.waitForFunction(() => window.weft.message(), { timeout: 20000 }).catch(() => {});
   const said = await page.evaluate(() => window.weft.message());
   const all = [...errors];
@@ -304,8 +307,8 @@ async function tearing() {
   const [backend, scene] = await page.evaluate(() => [window.weft.backend, window.weft.scene()]);
   const runs = await clockPast(page, 0.05, 60000) !== null;
   all.push(...errors);
-  check(said.includes("self-collision") && said.includes("CPU fallback") && backend === "webgl2" && scene === "heap.json" && runs && all.length === 0,
-    `webgpu heap.json: "${said}"; its button: ${scene} on ${backend}, ${runs ? "runs" : "does not run"}${errorText(all)}`);
+  check(said.includes("selfCollision.pointTriangle") && said.includes("CPU fallback") && backend === "webgl2" && scene === "heap-point-triangle.json" &&
+    runs && all.length === 0, `webgpu heap-point-triangle.json: "${said}"; its button: ${scene} on ${backend}, ${runs ? "runs" : "does not run"}${errorText(all)}`);
   await page.close();
 }
 

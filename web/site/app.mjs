@@ -75,13 +75,18 @@ $("backend").value = gpu ? "webgpu" : "webgl2";
 
 status("Loading the solver (weft.wasm)…");
 const weft = await loadWeft(await (await fetch("./weft.wasm")).arrayBuffer());
-// The GPU kernels in WGSL, as the build generates them from the Vulkan backend's (site's wgsl/).
-async function fetchKernel(k) {
-  const r = await fetch(`./wgsl/${k}.wgsl`);
-  if (!r.ok) throw new Error(`wgsl/${k}.wgsl: ${r.status} (the site was built without the WGSL kernels)`);
-  return [k, await r.text()];
+// The GPU kernels in WGSL, as the build generates them from the Vulkan backend's (site's wgsl/):
+// each fetched once, when a solver first dispatches it (self-collision's only for such a scene).
+const wgslTexts = new Map();
+function wgsl(k) {
+  if (!KERNELS.includes(k)) return Promise.reject(new Error(`no WGSL kernel ${k} on the page`));
+  if (!wgslTexts.has(k))
+    wgslTexts.set(k, fetch(`./wgsl/${k}.wgsl`).then((r) => {
+      if (!r.ok) throw new Error(`wgsl/${k}.wgsl: ${r.status} (the site was built without the WGSL kernels)`);
+      return r.text();
+    }));
+  return wgslTexts.get(k);
 }
-const wgsl = gpu ? Object.fromEntries(await Promise.all(KERNELS.map(fetchKernel))) : null;
 status(gpu ? "Initializing the WebGPU solver…" : "Initializing the CPU solver (wasm)…");
 // WebGL2: three.js draws the cloth (gl_draw.mjs, loaded only then: the WebGPU page does without
 // three.js' renderer, its materials and shaders).

@@ -8,6 +8,12 @@
 // Self-collision (a cloth's own particles, its set 0 bound): pairs closer than CP.exclude in the
 // rest shape skipped. WF_GPU_CONTACT_WORLD (cloth against cloth): particles of the world's arrays,
 // pairs of one cloth and pairs whose per-pair switch is off skipped.
+// The WGSL build (WF_WGSL) gathers a cloth's own particles only (the page steps one cloth):
+// without cloth against cloth's three arrays the module binds 7 storage buffers, within WebGPU's
+// default 8 (10 with them).
+#ifdef WF_WGSL
+#define WF_GATHER_SELF_ONLY
+#endif
 #include "common.glsl"
 #include "contact.glsl"
 
@@ -16,17 +22,23 @@ void main()
 	const uint i = WfElement();
 	if (i == 0xffffffffu)
 		return;
+#ifndef WF_GATHER_SELF_ONLY
 	const bool world = (pc.flags & WF_GPU_CONTACT_WORLD) != 0u;
+#else
+	const bool world = false;
+#endif
 	const bool friction = (pc.flags & WF_GPU_CONTACT_FRICTION) != 0u;
 	const uint mask = pc.substep;
 	// Loads behind branches, not selects: the other mode's arrays are not this dispatch's size.
 	vec4 xi, ri = vec4(0.0), pi = vec4(0.0), mi = vec4(0.0);
 	uvec4 own = uvec4(0u); // cloth against cloth: the base, collisionGroup, collisionMask
 	if (world) {
+#ifndef WF_GATHER_SELF_ONLY
 		xi = cx[i];
 		own = owner[i];
 		if (friction)
 			mi = motion[i];
+#endif
 	} else {
 		xi = pos[i];
 		ri = rest[i];
@@ -72,6 +84,7 @@ void main()
 				continue;
 			vec4 xj;
 			if (world) {
+#ifndef WF_GATHER_SELF_ONLY
 				const uvec4 oj = owner[j];
 				if (oj.x == own.x)
 					continue; // the same cloth: its self-collision's business
@@ -79,6 +92,7 @@ void main()
 				if ((own.y & oj.z) == 0u || (oj.y & own.z) == 0u)
 					continue;
 				xj = cx[j];
+#endif
 			} else {
 				xj = pos[j];
 			}
@@ -99,8 +113,10 @@ void main()
 				continue;
 			precise vec3 m = vec3(0.0);
 			if (friction && world) {
+#ifndef WF_GATHER_SELF_ONLY
 				const vec4 mj = motion[j];
 				m = vec3(mi.x - mj.x, mi.y - mj.y, mi.z - mj.z);
+#endif
 			} else if (friction) {
 				const vec4 pj = prev[j];
 				m = vec3((xi.x - pi.x) - (xj.x - pj.x), (xi.y - pi.y) - (xj.y - pj.y), (xi.z - pi.z) - (xj.z - pj.z));

@@ -5,6 +5,16 @@
 // (so every cell lists its particles in ascending order, as the CPU's counting sort does, whatever
 // order the atomics ran in); and for cloth against cloth a cloth's particles copied into the
 // world's arrays, and the pushes applied.
+// The WGSL build (WF_WGSL) makes two modules of it, so that each binds at most WebGPU's default 8
+// storage buffers (13 for all the stages): contact_grid with the grid's stages (clear, keys,
+// scatter, sort: 7) and, with WF_CONTACT_MOVE, contact_grid_move with the others (export, apply: 8)
+// (web/CMakeLists.txt); Vulkan's SPIR-V has every stage.
+#if !defined(WF_WGSL) || !defined(WF_CONTACT_MOVE)
+#define WF_GRID_STAGES
+#endif
+#if !defined(WF_WGSL) || defined(WF_CONTACT_MOVE)
+#define WF_MOVE_STAGES
+#endif
 #include "common.glsl"
 #include "contact.glsl"
 
@@ -15,6 +25,7 @@ void main()
 		return;
 	const uint stage = pc.flags & WF_GPU_CONTACT_STAGE_MASK;
 	const uint mask = pc.substep;
+#ifdef WF_GRID_STAGES
 	if (stage == WF_GPU_CONTACT_CLEAR) {
 		cells[CP.counts + e] = 0u;
 	} else if (stage == WF_GPU_CONTACT_KEYS) {
@@ -34,7 +45,13 @@ void main()
 			}
 			sorted[b] = v;
 		}
-	} else if (stage == WF_GPU_CONTACT_EXPORT) {
+	}
+#endif
+#if defined(WF_GRID_STAGES) && defined(WF_MOVE_STAGES)
+	else
+#endif
+#ifdef WF_MOVE_STAGES
+	if (stage == WF_GPU_CONTACT_EXPORT) {
 		// Cloth against cloth: particle e of this cloth at its base in the world's arrays, in the
 		// first cloth's frame (cpu_self.c wfCpuClothContacts), with its motion of the substep and its
 		// cloth's per-pair switch.
@@ -67,4 +84,5 @@ void main()
 			vel[i] = u;
 		}
 	}
+#endif
 }
