@@ -763,7 +763,7 @@ WF_WASM_EXPORT(wfw_gpu_contacts) int wfwGpuContacts(WfwWorld* w, wfGpuContactPar
 	const wfCloth* c = w != NULL ? wfGetCloth(w->cloth) : NULL;
 	if (c == NULL)
 		return -1;
-	const wfSelfCollisionDef* sc = &w->world->def.selfCollision;
+	const wfSelfCollisionDef* sc = &w->world->selfContact; // resolved: thickness 0 is the cloths' (as vk_backend.c)
 	if (!sc->enabled)
 		return 0;
 	// vk_cloth.c ScanWords of the counts (cells + 1): every level of the scan and a word.

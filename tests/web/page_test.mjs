@@ -163,6 +163,10 @@ async function runBackend(backend) {
   // WGSL solver's grid, scan, gather and moves as the core lists them (wfw_gpu_ops), as native.
   flagTethers.world.selfCollision = { enabled: true, thickness: 0.03, friction: 0.3, exclusion: 0.5 };
   writeFileSync(join(outDir, "springs-tethers-self.json"), JSON.stringify(flagTethers));
+  // heap.json at the default thickness (0: half the cloth's mean rest edge, resolved by the core).
+  const heapDefault = JSON.parse(readFileSync(join(repo, "scenes/heap.json"), "utf8"));
+  heapDefault.world.selfCollision.thickness = 0;
+  writeFileSync(join(outDir, "heap-default-thickness.json"), JSON.stringify(heapDefault));
   const frameCheck = [["energy.json", join(outDir, "energy.json"), 3, (c) => c[0] === 0 && c[1] === 3 && c[3] === 0],
     ["swept.json", join(outDir, "swept.json"), 6, (c) => c[0] + c[1] === 0 && c[3] >= 1],
     // Colliders (a table's box and a bowl's sphere, the frame's shape records): WGSL as native.
@@ -172,6 +176,7 @@ async function runBackend(backend) {
     ["springs-tethers.json", join(outDir, "springs-tethers.json"), 20, (c) => c[0] + c[1] === 0],
     ["heap.json", join(repo, "scenes/heap.json"), 40, (c) => c.every((v) => v === 0)],
     ["springs-tethers-self.json", join(outDir, "springs-tethers-self.json"), 10, (c) => c[0] + c[1] === 0],
+    ["heap-default-thickness.json", join(outDir, "heap-default-thickness.json"), 40, (c) => c[0] + c[1] === 0],
     // Drag and lift (a cape on a walking body: colliders, tethers and aerodynamics together).
     ["cape.json", join(repo, "scenes/cape.json"), 30, (c) => c[0] + c[1] === 0],
     // Tearing (a keyframed sphere driven through a sheet): torn by the core from the state read back.
